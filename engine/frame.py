@@ -1,0 +1,68 @@
+"""Frame: the result of rendering a scene — pixels, the frame graph that made them,
+and what it cost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Frame"]
+
+
+class Frame:
+    """``image`` is (H, W, 4) uint8 straight RGBA, top row first; ``premultiplied`` is the
+    same frame as the GPU holds it. ``graph`` is the FrameGraph that was executed."""
+
+    def __init__(self, image: np.ndarray, premultiplied: np.ndarray, graph, stats, info) -> None:
+        self.image = image
+        self.premultiplied = premultiplied
+        self.graph = graph
+        self.stats = stats
+        self.info = info
+
+    @property
+    def width(self) -> int:
+        return int(self.image.shape[1])
+
+    @property
+    def height(self) -> int:
+        return int(self.image.shape[0])
+
+    def to_pil(self):
+        from PIL import Image
+
+        return Image.fromarray(self.image, "RGBA")
+
+    def save(self, path: str | Path) -> Path:
+        """Write the frame as a PNG (straight RGBA)."""
+        path = Path(path)
+        self.to_pil().save(path, format="PNG")
+        return path
+
+    @property
+    def report(self) -> dict[str, Any]:
+        """The frame graph, decisions, timings and renderer as JSON-ready data."""
+        return {
+            "renderer": self.info.fingerprint,
+            "graph": self.graph.to_dict(),
+            "stats": self.stats.to_dict(),
+        }
+
+    def explain(self) -> str:
+        """The frame graph in plain words, with measured pass times."""
+        s = self.stats
+        text = self.graph.describe(timings=s.pass_ms)
+        text += (
+            f"\nTimes (CPU clock around glFinish; GL timer queries miss llvmpipe's work): "
+            f"raster {s.raster_ms:.2f} ms, composite {s.composite_ms:.2f} ms, "
+            f"readback {s.readback_ms:.2f} ms, total {s.total_ms:.2f} ms"
+            f"\nTextures: {s.textures_allocated} allocated, {s.textures_reused} reused from the pool; "
+            f"shader programs compiled this frame: {s.compiles}"
+            f"\nRenderer: {self.info.renderer} / {self.info.version}"
+        )
+        return text
+
+    def __repr__(self) -> str:
+        return f"Frame({self.width}x{self.height}, passes={len(self.graph.passes)})"

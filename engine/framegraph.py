@@ -1,0 +1,343 @@
+"""The frame graph: plain data describing one frame's GPU work, built before anything runs.
+
+Passes read and write ``TextureDesc`` handles (virtual textures); executors map them to
+pooled GPU textures using the lifetimes computed here. Every pass says why it exists, so
+the graph doubles as the frame's explanation (``FrameGraph.describe()``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Union
+
+from .geometry import Affine
+
+__all__ = [
+    "TextureRole",
+    "TextureDesc",
+    "LayerPaint",
+    "ImagePaint",
+    "GradientPaint",
+    "ClipShape",
+    "Draw",
+    "RasterPass",
+    "CompositePass",
+    "SurfaceReason",
+    "FrameGraph",
+    "Decision",
+]
+
+
+class TextureRole(str, Enum):
+    LAYER_CONTENT = "layer content"
+    RENDER_SURFACE = "render surface"
+    FRAME = "frame"
+
+
+@dataclass(frozen=True)
+class TextureDesc:
+    """A virtual texture. Two passes naming the same desc share the same texture."""
+
+    name: str
+    width: int
+    height: int
+    role: TextureRole
+    format: str = "rgba8"
+
+    @property
+    def bytes(self) -> int:
+        return self.width * self.height * {"rgba8": 4, "rgba16f": 8, "rgba32f": 16}[self.format]
+
+
+@dataclass(frozen=True)
+class GradientPaint:
+    """A gradient resolved for one tile: geometry in tile px, stops in line fractions."""
+
+    kind: str  # "linear" | "radial"
+    stops: tuple  # of ResolvedStop
+    repeating: bool
+    start: tuple[float, float] = (0.0, 0.0)  # linear: start point of the gradient line
+    direction: tuple[float, float] = (0.0, 1.0)  # linear: unit vector
+    length: float = 1.0  # linear: line length
+    center: tuple[float, float] = (0.0, 0.0)  # radial
+    radii: tuple[float, float] = (1.0, 1.0)  # radial: ending shape radii
+
+
+@dataclass(frozen=True)
+class ImagePaint:
+    """An image source to sample; ``key`` identifies its pixels for texture caching."""
+
+    key: Any
+    ref: Any  # ImageRef
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class LayerPaint:
+    """Everything the raster shader needs for one layer's own content, resolved to px."""
+
+    width: float
+    height: float
+    background: tuple[float, float, float, float]  # premultiplied
+    image: GradientPaint | ImagePaint | None
+    tile: tuple[float, float, float, float]  # one image tile (x, y, w, h), layer px
+    repeat: tuple[bool, bool]
+    radii: tuple[tuple[float, float], ...]  # (rx, ry) tl, tr, br, bl
+    border_widths: tuple[float, float, float, float]  # top, right, bottom, left
+    border_color: tuple[float, float, float, float]  # premultiplied
+
+    @property
+    def shader_variant(self) -> str:
+        if self.image is None:
+            return "color"
+        if isinstance(self.image, ImagePaint):
+            return "image"
+        return self.image.kind
+
+
+@dataclass(frozen=True)
+class ClipShape:
+    """A rounded-rect clip from an ``overflow: hidden`` layer, evaluated per pixel.
+
+    ``to_local`` maps target px to the clipping layer's local px, where the clip is
+    ``rect`` (x, y, w, h) with ``radii`` per corner."""
+
+    layer_id: str
+    to_local: Affine
+    rect: tuple[float, float, float, float]
+    radii: tuple[tuple[float, float], ...]
+    px_per_target_px: float  # local units per target pixel, for anti-aliasing
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One textured quad composited (premultiplied source-over) into a pass's target."""
+
+    source: TextureDesc
+    layer_id: str
+    transform: Affine  # source texel space (px) -> target px
+    opacity: float
+    clips: tuple[ClipShape, ...] = ()
+    note: str = ""
+
+    @property
+    def quad_size(self) -> tuple[int, int]:
+        return (self.source.width, self.source.height)
+
+
+class SurfaceReason(str, Enum):
+    """Why a composite pass (render surface) exists, modelled on cc's RenderSurfaceReason."""
+
+    ROOT = "root"
+    OPACITY_GROUP = "opacity < 1 over two or more drawing layers"
+
+
+@dataclass(frozen=True)
+class RasterPass:
+    """Paint one layer's own content (background, image, border) into its texture."""
+
+    name: str
+    layer_id: str
+    target: TextureDesc
+    paint: LayerPaint
+    reason: str = "layer content"
+
+    @property
+    def kind(self) -> str:
+        return "raster"
+
+    def reads(self) -> tuple[TextureDesc, ...]:
+        return ()
+
+    @property
+    def pixels(self) -> int:
+        return self.target.width * self.target.height
+
+
+@dataclass(frozen=True)
+class CompositePass:
+    """Clear a target and draw quads into it, in order. ``origin`` is where the target's
+    top-left sits in frame (screen) px."""
+
+    name: str
+    target: TextureDesc
+    origin: tuple[int, int]
+    clear: tuple[float, float, float, float]
+    draws: tuple[Draw, ...]
+    reason: SurfaceReason
+    detail: str = ""
+
+    @property
+    def kind(self) -> str:
+        return "composite"
+
+    def reads(self) -> tuple[TextureDesc, ...]:
+        return tuple(d.source for d in self.draws)
+
+    @property
+    def pixels(self) -> int:
+        return self.target.width * self.target.height
+
+
+Pass = Union[RasterPass, CompositePass]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A compositor decision about a layer that is not visible as a pass (e.g. an
+    opacity folded into a draw, or a layer skipped because it is invisible)."""
+
+    layer_id: str
+    text: str
+
+
+@dataclass
+class FrameGraph:
+    """Passes in execution order, the texture they produce last (the frame), and the
+    compositor's decisions. Plain data: printable, comparable, testable without a GPU."""
+
+    width: int
+    height: int
+    passes: list[Pass]
+    output: TextureDesc
+    decisions: list[Decision] = field(default_factory=list)
+
+    # -- derived facts ------------------------------------------------------------------
+    def textures(self) -> list[TextureDesc]:
+        seen: dict[str, TextureDesc] = {}
+        for p in self.passes:
+            for t in (p.target, *p.reads()):
+                seen.setdefault(t.name, t)
+        return list(seen.values())
+
+    def lifetimes(self) -> dict[str, tuple[int, int]]:
+        """Texture name -> (index of first pass that uses it, index of the last)."""
+        spans: dict[str, tuple[int, int]] = {}
+        for i, p in enumerate(self.passes):
+            for t in (p.target, *p.reads()):
+                first, _ = spans.get(t.name, (i, i))
+                spans[t.name] = (first, i)
+        return spans
+
+    def peak_texture_bytes(self) -> int:
+        """Most texture memory alive at once if textures are pooled by lifetime."""
+        spans = self.lifetimes()
+        sizes = {t.name: t.bytes for t in self.textures()}
+        peak = 0
+        for i in range(len(self.passes)):
+            peak = max(peak, sum(sizes[n] for n, (a, b) in spans.items() if a <= i <= b))
+        return peak
+
+    def raster_passes(self) -> list[RasterPass]:
+        return [p for p in self.passes if isinstance(p, RasterPass)]
+
+    def composite_passes(self) -> list[CompositePass]:
+        return [p for p in self.passes if isinstance(p, CompositePass)]
+
+    def validate(self) -> None:
+        """Every texture is written before it is read (topological order)."""
+        written: set[str] = set()
+        for p in self.passes:
+            for t in p.reads():
+                if t.name not in written:
+                    raise AssertionError(f"pass {p.name} reads {t.name} before it is written")
+            written.add(p.target.name)
+        if self.output.name not in written:
+            raise AssertionError("the frame texture is never written")
+
+    # -- presentation -------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        passes = []
+        for p in self.passes:
+            entry: dict[str, Any] = {
+                "name": p.name,
+                "kind": p.kind,
+                "target": p.target.name,
+                "size": [p.target.width, p.target.height],
+                "reason": p.reason.value if isinstance(p.reason, Enum) else p.reason,
+            }
+            if isinstance(p, RasterPass):
+                entry["layer"] = p.layer_id
+                entry["paint"] = p.paint.shader_variant
+            else:
+                entry["origin"] = list(p.origin)
+                entry["detail"] = p.detail
+                entry["draws"] = [
+                    {
+                        "layer": d.layer_id,
+                        "source": d.source.name,
+                        "opacity": round(d.opacity, 6),
+                        "transform": [round(v, 6) for v in d.transform.values()],
+                        "clips": [c.layer_id for c in d.clips],
+                        **({"note": d.note} if d.note else {}),
+                    }
+                    for d in p.draws
+                ]
+            passes.append(entry)
+        return {
+            "size": [self.width, self.height],
+            "output": self.output.name,
+            "passes": passes,
+            "textures": [
+                {"name": t.name, "size": [t.width, t.height], "format": t.format, "role": t.role.value, "bytes": t.bytes}
+                for t in self.textures()
+            ],
+            "peak_texture_bytes": self.peak_texture_bytes(),
+            "decisions": [{"layer": d.layer_id, "text": d.text} for d in self.decisions],
+        }
+
+    def describe(self, timings: dict[str, float] | None = None) -> str:
+        """A plain-words account of the frame: surfaces, passes, textures, decisions."""
+        lines = []
+        textures = self.textures()
+        total = sum(t.bytes for t in textures)
+        rasters = self.raster_passes()
+        composites = self.composite_passes()
+        lines.append(
+            f"Frame {self.width}x{self.height}: {len(rasters)} raster passes, "
+            f"{len(composites)} composite passes, {sum(len(c.draws) for c in composites)} draws, "
+            f"{len(textures)} textures ({_mb(total)}; peak alive {_mb(self.peak_texture_bytes())})"
+        )
+        lines.append("Render surfaces:")
+        for c in composites:
+            extra = f" - {c.detail}" if c.detail else ""
+            lines.append(
+                f"  {c.target.name} {c.target.width}x{c.target.height} at {c.origin[0]},{c.origin[1]}: "
+                f"{c.reason.value}{extra}"
+            )
+        lines.append("Passes, in execution order:")
+        for i, p in enumerate(self.passes, 1):
+            ms = f"  {timings[p.name]:.2f} ms" if timings and p.name in timings else ""
+            if isinstance(p, RasterPass):
+                lines.append(
+                    f"  {i:>2}. raster    {p.layer_id:<16} {p.target.width}x{p.target.height} "
+                    f"({p.paint.shader_variant}) -> {p.target.name}{ms}"
+                )
+            else:
+                lines.append(
+                    f"  {i:>2}. composite {len(p.draws)} draw(s) -> {p.target.name} "
+                    f"{p.target.width}x{p.target.height}{ms}"
+                )
+                for d in p.draws:
+                    bits = []
+                    if d.opacity < 1.0:
+                        bits.append(f"opacity {d.opacity:.3g}")
+                    if not d.transform.is_translation():
+                        bits.append("transformed")
+                    if d.clips:
+                        bits.append("clipped by " + ", ".join(c.layer_id for c in d.clips))
+                    if d.note:
+                        bits.append(d.note)
+                    tail = f" ({'; '.join(bits)})" if bits else ""
+                    lines.append(f"        - {d.source.name}{tail}")
+        if self.decisions:
+            lines.append("Decisions:")
+            for d in self.decisions:
+                lines.append(f"  {d.layer_id}: {d.text}")
+        return "\n".join(lines)
+
+
+def _mb(n: int) -> str:
+    return f"{n / (1024 * 1024):.2f} MB"

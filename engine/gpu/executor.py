@@ -1,0 +1,224 @@
+"""Run a FrameGraph with OpenGL: raster passes, then composite passes, over pooled
+textures; read the frame back as premultiplied RGBA8.
+
+The executor makes no decisions: everything it draws is in the graph. It only maps
+virtual textures to pooled GPU textures by lifetime, uploads images, sets uniforms.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import moderngl
+import numpy as np
+
+from ..framegraph import CompositePass, Draw, FrameGraph, GradientPaint, ImagePaint, RasterPass
+from ..images import premultiply
+from ..limits import MAX_GRADIENT_STOPS
+from .context import GPUContext
+from .pool import PooledTarget, TexturePool
+from .programs import ProgramCache, composite_variant, raster_variant
+
+__all__ = ["GLExecutor", "ExecutionStats"]
+
+
+@dataclass
+class ExecutionStats:
+    """What one execution cost. Times are CPU wall-clock around ``ctx.finish()``: GL
+    timer queries do not see llvmpipe's rasterization, so they are not used."""
+
+    raster_ms: float = 0.0
+    composite_ms: float = 0.0
+    readback_ms: float = 0.0
+    total_ms: float = 0.0
+    pass_ms: dict[str, float] = field(default_factory=dict)
+    textures_allocated: int = 0
+    textures_reused: int = 0
+    compiles: int = 0
+    images_uploaded: int = 0
+
+    def to_dict(self) -> dict:
+        return {
+            "raster_ms": round(self.raster_ms, 3),
+            "composite_ms": round(self.composite_ms, 3),
+            "readback_ms": round(self.readback_ms, 3),
+            "total_ms": round(self.total_ms, 3),
+            "pass_ms": {k: round(v, 3) for k, v in self.pass_ms.items()},
+            "textures_allocated": self.textures_allocated,
+            "textures_reused": self.textures_reused,
+            "compiles": self.compiles,
+            "images_uploaded": self.images_uploaded,
+        }
+
+
+def _set(program: moderngl.Program, name: str, value) -> None:
+    # The GLSL compiler drops uniforms a variant does not use; skipping those is fine
+    # because every name we set is checked to exist in some variant by the GL tests.
+    if name in program:
+        program[name].value = value
+
+
+def _set_array(program: moderngl.Program, name: str, rows) -> None:
+    """A float uniform array (of floats, vecN or matN), written tightly packed."""
+    if name in program:
+        program[name].write(np.asarray(rows, dtype="f4").tobytes())
+
+
+class GLExecutor:
+    def __init__(self, gpu: GPUContext) -> None:
+        self.gpu = gpu
+        self.ctx = gpu.ctx
+        self.programs = ProgramCache(self.ctx)
+        self.pool = TexturePool(self.ctx)
+        self._images: dict[object, moderngl.Texture] = {}
+
+    # -- images -------------------------------------------------------------------------
+    def _image_texture(self, paint: ImagePaint, images, base_dir, layer_id: str, stats: ExecutionStats) -> moderngl.Texture:
+        key = paint.key
+        tex = self._images.get(key)
+        if tex is None or key[0] == "data":
+            _, pixels = images.get(paint.ref, base_dir, layer_id)
+            h, w = pixels.shape[:2]
+            data = premultiply(pixels)
+            if tex is None or tex.size != (w, h):
+                if tex is not None:
+                    tex.release()
+                tex = self.ctx.texture((w, h), 4, dtype="f1")
+                tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
+                self._images[key] = tex
+            tex.write(np.ascontiguousarray(data).tobytes())
+            stats.images_uploaded += 1
+        return tex
+
+    # -- passes -------------------------------------------------------------------------
+    def _raster(self, p: RasterPass, target: PooledTarget, images, base_dir, stats) -> None:
+        paint = p.paint
+        name = raster_variant(paint.shader_variant)
+        program = self.programs.get(name)
+        target.framebuffer.use()
+        self.ctx.viewport = (0, 0, p.target.width, p.target.height)
+        self.ctx.disable(moderngl.BLEND)
+        _set(program, "u_size", (paint.width, paint.height))
+        _set(program, "u_background", paint.background)
+        _set(program, "u_radii_x", tuple(r[0] for r in paint.radii))
+        _set(program, "u_radii_y", tuple(r[1] for r in paint.radii))
+        _set(program, "u_border", paint.border_widths)
+        _set(program, "u_border_color", paint.border_color)
+        _set(program, "u_tile", paint.tile)
+        _set(program, "u_repeat", tuple(1.0 if r else 0.0 for r in paint.repeat))
+        image = paint.image
+        if isinstance(image, GradientPaint):
+            stops = list(image.stops)
+            pad = MAX_GRADIENT_STOPS - len(stops)
+            _set_array(program, "u_stop_color", [s.color for s in stops] + [(0.0, 0.0, 0.0, 0.0)] * pad)
+            _set_array(program, "u_stop_pos", [s.position for s in stops] + [0.0] * pad)
+            _set_array(program, "u_stop_hint", [s.hint for s in stops] + [0.5] * pad)
+            _set(program, "u_stop_count", len(stops))
+            _set(program, "u_repeating", 1 if image.repeating else 0)
+            if image.kind == "linear":
+                _set(program, "u_line_start", image.start)
+                _set(program, "u_line_dir", image.direction)
+                _set(program, "u_line_length", max(image.length, 1e-6))
+            else:
+                _set(program, "u_center", image.center)
+                _set(program, "u_radius", image.radii)
+        elif isinstance(image, ImagePaint):
+            tex = self._image_texture(image, images, base_dir, p.layer_id, stats)
+            tex.repeat_x, tex.repeat_y = paint.repeat
+            tex.use(location=0)
+            _set(program, "u_image", 0)
+        self.programs.vertex_array(name).render(moderngl.TRIANGLES, vertices=3)
+
+    def _draw(self, d: Draw, source: PooledTarget, target_size: tuple[int, int]) -> None:
+        name = composite_variant(len(d.clips))
+        program = self.programs.get(name)
+        m = d.transform
+        _set(program, "u_transform", m.to_mat3())
+        _set(program, "u_quad_size", (float(d.source.width), float(d.source.height)))
+        _set(program, "u_target_size", (float(target_size[0]), float(target_size[1])))
+        _set(program, "u_expand", _expand(m))
+        _set(program, "u_opacity", float(d.opacity))
+        if d.clips:
+            _set_array(program, "u_clip_to_local", [c.to_local.to_mat3() for c in d.clips])
+            _set_array(program, "u_clip_rect", [(c.rect[0], c.rect[1], c.rect[0] + c.rect[2], c.rect[1] + c.rect[3]) for c in d.clips])
+            _set_array(program, "u_clip_rx", [tuple(r[0] for r in c.radii) for c in d.clips])
+            _set_array(program, "u_clip_ry", [tuple(r[1] for r in c.radii) for c in d.clips])
+            _set_array(program, "u_clip_px", [max(c.px_per_target_px, 1e-9) for c in d.clips])
+        source.texture.use(location=0)
+        _set(program, "u_source", 0)
+        self.programs.vertex_array(name).render(moderngl.TRIANGLE_STRIP, vertices=4)
+
+    def _composite(self, p: CompositePass, target: PooledTarget, targets: dict[str, PooledTarget]) -> None:
+        target.framebuffer.use()
+        self.ctx.viewport = (0, 0, p.target.width, p.target.height)
+        target.framebuffer.clear(*p.clear)
+        self.ctx.enable(moderngl.BLEND)
+        self.ctx.blend_func = (moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
+        self.ctx.blend_equation = moderngl.FUNC_ADD
+        for d in p.draws:
+            self._draw(d, targets[d.source.name], (p.target.width, p.target.height))
+        self.ctx.disable(moderngl.BLEND)
+
+    # -- the frame ----------------------------------------------------------------------
+    def execute(self, graph: FrameGraph, images, base_dir) -> tuple[np.ndarray, ExecutionStats]:
+        """Run every pass; return the frame as premultiplied RGBA8 (H, W, 4), top row first.
+
+        Each pass is timed with ``finish()`` around it: on llvmpipe that costs little, and
+        it is the only honest per-pass time there."""
+        stats = ExecutionStats()
+        alloc0, reuse0, compiles0 = self.pool.allocations, self.pool.reuses, self.programs.compiles
+        lifetimes = graph.lifetimes()
+        last_use: dict[int, list[str]] = {}
+        for name, (_, last) in lifetimes.items():
+            if name != graph.output.name:
+                last_use.setdefault(last, []).append(name)
+        targets: dict[str, PooledTarget] = {}
+        t_start = time.perf_counter()
+        try:
+            for i, p in enumerate(graph.passes):
+                t0 = time.perf_counter()
+                target = targets.get(p.target.name)
+                if target is None:
+                    target = self.pool.acquire(p.target.width, p.target.height, p.target.format)
+                    targets[p.target.name] = target
+                if isinstance(p, RasterPass):
+                    self._raster(p, target, images, base_dir, stats)
+                else:
+                    self._composite(p, target, targets)
+                self.ctx.finish()
+                ms = (time.perf_counter() - t0) * 1000
+                stats.pass_ms[p.name] = ms
+                if isinstance(p, RasterPass):
+                    stats.raster_ms += ms
+                else:
+                    stats.composite_ms += ms
+                # Return textures whose last reader has run (never the frame itself).
+                for name in last_use.get(i, ()):
+                    if name in targets:
+                        self.pool.release(targets.pop(name))
+            t0 = time.perf_counter()
+            frame = targets[graph.output.name]
+            data = frame.texture.read(alignment=1)
+            pixels = np.frombuffer(data, np.uint8).reshape(graph.height, graph.width, 4).copy()
+            stats.readback_ms = (time.perf_counter() - t0) * 1000
+        finally:
+            for target in targets.values():
+                self.pool.release(target)
+        stats.total_ms = (time.perf_counter() - t_start) * 1000
+        stats.textures_allocated = self.pool.allocations - alloc0
+        stats.textures_reused = self.pool.reuses - reuse0
+        stats.compiles = self.programs.compiles - compiles0
+        return pixels, stats
+
+
+def _expand(m) -> tuple[float, float]:
+    """How far (in source px) to grow a quad so anti-aliased edges get fragments.
+
+    Pixel-aligned translations need no growth; otherwise ~1.5 target px per axis."""
+    if m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer():
+        return (0.0, 0.0)
+    sx = math.hypot(m.a, m.b)
+    sy = math.hypot(m.c, m.d)
+    return (1.5 / max(sx, 1e-6), 1.5 / max(sy, 1e-6))

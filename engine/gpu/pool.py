@@ -1,0 +1,70 @@
+"""A pool of render-target textures keyed by (width, height, format).
+
+The executor acquires a texture when a virtual texture of the frame graph is first
+written and releases it after its last reader; released textures are reused by later
+passes and frames instead of being reallocated (as WebRender and TextureMapper do).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import moderngl
+
+__all__ = ["PooledTarget", "TexturePool"]
+
+_COMPONENTS = {"rgba8": ("f1", 4), "rgba16f": ("f2", 8), "rgba32f": ("f4", 16)}
+
+
+@dataclass(eq=False)
+class PooledTarget:
+    texture: moderngl.Texture
+    framebuffer: moderngl.Framebuffer
+    key: tuple[int, int, str]
+
+    @property
+    def bytes(self) -> int:
+        w, h, fmt = self.key
+        return w * h * _COMPONENTS[fmt][1]
+
+
+class TexturePool:
+    def __init__(self, ctx: moderngl.Context) -> None:
+        self.ctx = ctx
+        self._free: dict[tuple[int, int, str], list[PooledTarget]] = defaultdict(list)
+        self.allocations = 0
+        self.reuses = 0
+        self.in_use = 0
+
+    def acquire(self, width: int, height: int, fmt: str = "rgba8") -> PooledTarget:
+        key = (width, height, fmt)
+        free = self._free[key]
+        self.in_use += 1
+        if free:
+            self.reuses += 1
+            return free.pop()
+        dtype, _ = _COMPONENTS[fmt]
+        texture = self.ctx.texture((width, height), 4, dtype=dtype)
+        texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        texture.repeat_x = False
+        texture.repeat_y = False
+        framebuffer = self.ctx.framebuffer(color_attachments=[texture])
+        self.allocations += 1
+        return PooledTarget(texture, framebuffer, key)
+
+    def release(self, target: PooledTarget) -> None:
+        self.in_use -= 1
+        self._free[target.key].append(target)
+
+    @property
+    def free_bytes(self) -> int:
+        return sum(t.bytes for items in self._free.values() for t in items)
+
+    def trim(self) -> None:
+        """Free every texture not in use (e.g. after a scene with big surfaces)."""
+        for items in self._free.values():
+            for t in items:
+                t.framebuffer.release()
+                t.texture.release()
+        self._free.clear()

@@ -1,0 +1,86 @@
+"""Every shader program variant Lamina uses, enumerated in one place, compiled once.
+
+A variant is a (vertex file, fragment file, #defines) triple. Parameters that animate
+(colours, matrices, opacity, gradient stops) are uniforms, never defines, so changing
+them never compiles anything; ``ProgramCache.compiles`` counts compilations to prove it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import moderngl
+
+from ..limits import MAX_CLIPS_PER_DRAW, MAX_GRADIENT_STOPS
+from .shader_source import assemble
+
+__all__ = ["ProgramVariant", "VARIANTS", "ProgramCache", "raster_variant", "composite_variant"]
+
+_PAINT_KINDS = {"color": 0, "linear": 1, "radial": 2, "image": 3}
+_PAINT_DEFINES = {f"PAINT_{k.upper()}": v for k, v in _PAINT_KINDS.items()}
+
+
+@dataclass(frozen=True)
+class ProgramVariant:
+    name: str
+    vertex: str
+    fragment: str
+    defines: tuple[tuple[str, int], ...] = ()
+
+
+def raster_variant(paint_kind: str) -> str:
+    return f"raster.{paint_kind}"
+
+
+def composite_variant(clip_count: int) -> str:
+    return f"composite.clip{clip_count}"
+
+
+def _enumerate() -> dict[str, ProgramVariant]:
+    variants = {}
+    for kind, value in _PAINT_KINDS.items():
+        defines = {**_PAINT_DEFINES, "PAINT": value, "MAX_STOPS": MAX_GRADIENT_STOPS}
+        name = raster_variant(kind)
+        variants[name] = ProgramVariant(name, "common/fullscreen.vert", "raster/layer.frag", tuple(sorted(defines.items())))
+    for clips in range(MAX_CLIPS_PER_DRAW + 1):
+        name = composite_variant(clips)
+        variants[name] = ProgramVariant(name, "composite/quad.vert", "composite/quad.frag", (("CLIP_COUNT", clips),))
+    return variants
+
+
+VARIANTS: dict[str, ProgramVariant] = _enumerate()
+
+
+class ProgramCache:
+    """Compiles variants on first use and keeps them for the context's lifetime."""
+
+    def __init__(self, ctx: moderngl.Context) -> None:
+        self.ctx = ctx
+        self._programs: dict[str, moderngl.Program] = {}
+        self._vaos: dict[str, moderngl.VertexArray] = {}
+        self.compiles = 0
+
+    def get(self, name: str) -> moderngl.Program:
+        program = self._programs.get(name)
+        if program is None:
+            variant = VARIANTS[name]
+            defines = dict(variant.defines)
+            program = self.ctx.program(
+                vertex_shader=assemble(variant.vertex, defines),
+                fragment_shader=assemble(variant.fragment, defines),
+            )
+            self._programs[name] = program
+            self.compiles += 1
+        return program
+
+    def vertex_array(self, name: str) -> moderngl.VertexArray:
+        """An attribute-less VAO: the vertex shaders build geometry from gl_VertexID."""
+        vao = self._vaos.get(name)
+        if vao is None:
+            vao = self.ctx.vertex_array(self.get(name), [])
+            self._vaos[name] = vao
+        return vao
+
+    def warm_up(self) -> None:
+        for name in VARIANTS:
+            self.vertex_array(name)

@@ -1,0 +1,182 @@
+"""Layer: one CSS-styled box of the layer tree (the user-facing node).
+
+A layer has an id, a box (x, y, width, height) relative to its parent's box, children in
+paint order, a ``Style`` (CSS text or a dict of properties, parsed on assignment) and
+optionally an in-memory image used as its ``background-image``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+
+from .errors import GeometryError, LayerTreeError, StyleError
+from .geometry import Rect
+from .style import ComputedStyle, Style
+from .style.values import ImageRef
+
+if TYPE_CHECKING:
+    from .scene import Scene
+
+__all__ = ["Layer", "MAX_COORDINATE"]
+
+# Coordinates beyond this are certainly a mistake (and lose float32 precision on the GPU).
+MAX_COORDINATE = 1_000_000.0
+
+
+def _check_box(box: Any, where: str) -> Rect:
+    if isinstance(box, Rect):
+        values = (box.x, box.y, box.width, box.height)
+    else:
+        try:
+            values = tuple(box)
+        except TypeError:
+            raise GeometryError(f"{where}: box must be (x, y, width, height), got {box!r}") from None
+    if len(values) != 4:
+        raise GeometryError(f"{where}: box must have 4 numbers (x, y, width, height), got {len(values)}")
+    out = []
+    for name, v in zip(("x", "y", "width", "height"), values):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise GeometryError(f"{where}: box {name} must be a number, got {v!r}")
+        v = float(v)
+        if not math.isfinite(v):
+            raise GeometryError(f"{where}: box {name} is {v} (must be finite)")
+        if name in ("width", "height") and v < 0:
+            raise GeometryError(f"{where}: box {name} is negative ({v:g})")
+        if abs(v) > MAX_COORDINATE:
+            raise GeometryError(f"{where}: box {name} = {v:g} is beyond ±{MAX_COORDINATE:g} px")
+        out.append(v)
+    return Rect(*out)
+
+
+class Layer:
+    """A box in the layer tree. ``add`` children in paint order; set ``style`` entries
+    with CSS text (``layer.style["opacity"] = "0.5"``)."""
+
+    def __init__(
+        self,
+        id: str,
+        box: Sequence[float] | Rect = (0.0, 0.0, 0.0, 0.0),
+        style: str | Mapping[str, str] | None = None,
+        *,
+        image: Any = None,
+        children: Sequence["Layer"] = (),
+    ) -> None:
+        if not isinstance(id, str) or not id.strip():
+            raise LayerTreeError(f"layer id must be a non-empty string, got {id!r}")
+        self.id = id
+        self._box = _check_box(box, f"layer {id!r}")
+        self.parent: Layer | None = None
+        self.scene: Scene | None = None
+        self.children: list[Layer] = []
+        self.version = 0
+        try:
+            self._style = Style(style, on_change=self._changed)
+        except StyleError as err:
+            raise err.located(layer=id) from None
+        self._image: ImageRef | None = None
+        if image is not None:
+            self.image = image
+        for child in children:
+            self.add(child)
+
+    # -- properties ---------------------------------------------------------------------
+    @property
+    def box(self) -> Rect:
+        return self._box
+
+    @box.setter
+    def box(self, value: Sequence[float] | Rect) -> None:
+        self._box = _check_box(value, f"layer {self.id!r}")
+        self._changed()
+
+    @property
+    def style(self) -> Style:
+        return self._style
+
+    @style.setter
+    def style(self, value: str | Mapping[str, str] | None) -> None:
+        try:
+            self._style = Style(value, on_change=self._changed)
+        except StyleError as err:
+            raise err.located(layer=self.id) from None
+        self._changed()
+
+    @property
+    def image(self) -> ImageRef | None:
+        """In-memory background image (numpy array, Pillow image or path)."""
+        return self._image
+
+    @image.setter
+    def image(self, value: Any) -> None:
+        if value is None:
+            self._image = None
+        elif isinstance(value, ImageRef):
+            self._image = value
+        elif isinstance(value, str) or hasattr(value, "__fspath__"):
+            self._image = ImageRef(url=str(value))
+        else:
+            self._image = ImageRef(data=value)
+        self._changed()
+
+    # -- tree ---------------------------------------------------------------------------
+    def add(self, child: "Layer") -> "Layer":
+        """Append ``child`` (painted after existing children) and return it."""
+        if not isinstance(child, Layer):
+            raise LayerTreeError(f"layer {self.id!r}: can only add Layer objects, got {type(child).__name__}")
+        if child.parent is not None or child.scene is not None and child is child.scene.root:
+            raise LayerTreeError(f"layer {child.id!r} already has a parent; remove it first")
+        node: Layer | None = self
+        while node is not None:
+            if node is child:
+                raise LayerTreeError(f"adding layer {child.id!r} under {self.id!r} would make a cycle")
+            node = node.parent
+        if self.scene is not None:
+            self.scene._register(child)
+        child.parent = self
+        self.children.append(child)
+        self._changed()
+        return child
+
+    def remove(self, child: "Layer") -> None:
+        if child.parent is not self:
+            raise LayerTreeError(f"layer {child.id!r} is not a child of {self.id!r}")
+        self.children.remove(child)
+        child.parent = None
+        if self.scene is not None:
+            self.scene._unregister(child)
+        self._changed()
+
+    def walk(self) -> Iterator["Layer"]:
+        """This layer and its descendants, in tree (pre-)order."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    def find(self, id: str) -> "Layer | None":
+        return next((layer for layer in self.walk() if layer.id == id), None)
+
+    # -- style --------------------------------------------------------------------------
+    def computed_style(self, parent: ComputedStyle | None = None) -> ComputedStyle:
+        """The layer's ComputedStyle given its parent's (for inherited properties)."""
+        style = self._style.computed(parent)
+        if self._image is not None:
+            if style.background_image is not None:
+                raise StyleError(
+                    "the layer has both an image= source and a background-image in its style",
+                    property="background-image",
+                    layer=self.id,
+                )
+            from dataclasses import replace
+
+            style = replace(style, background_image=self._image)
+        return style
+
+    def _changed(self) -> None:
+        self.version += 1
+        if self.scene is not None:
+            self.scene._changed()
+
+    def __repr__(self) -> str:
+        b = self._box
+        return f"Layer({self.id!r}, box=({b.x:g}, {b.y:g}, {b.width:g}, {b.height:g}), style={self._style.to_css()!r}, children={len(self.children)})"

@@ -1,0 +1,71 @@
+"""Renderer: runs the pipeline for a scene on one GPU context.
+
+style -> compositor decisions (frame graph) -> GL executor -> Frame. A process normally
+uses one shared ``default_renderer()`` (one headless EGL context); a window can make its
+own with ``Renderer(GPUContext.from_current())``.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .compositor import ImageStore, build_frame_graph
+from .frame import Frame
+from .gpu import GLExecutor, GPUContext, RendererInfo
+from .images import unpremultiply
+from .limits import Limits
+
+__all__ = ["Renderer", "default_renderer", "current_limits", "renderer_info"]
+
+
+class Renderer:
+    def __init__(self, gpu: GPUContext | None = None) -> None:
+        self.gpu = gpu or GPUContext.headless()
+        self.executor = GLExecutor(self.gpu)
+        self.images = ImageStore()
+
+    @property
+    def info(self) -> RendererInfo:
+        return self.gpu.info
+
+    @property
+    def limits(self) -> Limits:
+        return self.gpu.info.limits()
+
+    @property
+    def compiles(self) -> int:
+        """Shader programs compiled so far on this renderer."""
+        return self.executor.programs.compiles
+
+    def plan(self, scene):
+        return build_frame_graph(scene, self.limits, self.images)
+
+    def render(self, scene) -> Frame:
+        """Render ``scene``; the frame is complete or an error is raised (never half)."""
+        graph = self.plan(scene)
+        premultiplied, stats = self.executor.execute(graph, self.images, scene.base_dir)
+        self.gpu.check_errors("rendering a frame")
+        return Frame(unpremultiply(premultiplied), premultiplied, graph, stats, self.info)
+
+
+_default: Renderer | None = None
+_lock = threading.Lock()
+
+
+def default_renderer() -> Renderer:
+    """The process-wide renderer (created on first use, one EGL context)."""
+    global _default
+    with _lock:
+        if _default is None:
+            _default = Renderer()
+        return _default
+
+
+def current_limits() -> Limits:
+    """The default renderer's limits if it exists, else defaults (no GPU is touched)."""
+    return _default.limits if _default is not None else Limits()
+
+
+def renderer_info() -> RendererInfo:
+    """The renderer fingerprint (GL_RENDERER, GL_VERSION) and limits of this machine."""
+    return default_renderer().info

@@ -1,0 +1,119 @@
+"""Scene: the viewport, its background and the root of the layer tree.
+
+``scene.render()`` runs the whole pipeline (compositor decisions -> frame graph ->
+GPU execution) and returns a ``Frame``.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import GeometryError, LayerTreeError
+from .layer import Layer
+
+if TYPE_CHECKING:
+    from .frame import Frame
+    from .renderer import Renderer
+
+__all__ = ["Scene", "MAX_VIEWPORT"]
+
+MAX_VIEWPORT = 16384  # the frame must fit in one texture; the GPU limit is checked too
+
+
+class Scene:
+    """A viewport of ``width`` x ``height`` CSS px whose root layer paints ``background``.
+
+    ``base_dir`` is where relative ``url()`` image paths are looked up (a scene file's
+    folder when loaded from one, else the current directory).
+    """
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        background: str = "white",
+        *,
+        base_dir: str | Path | None = None,
+    ) -> None:
+        for name, v in (("width", width), ("height", height)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise GeometryError(f"scene {name} must be a finite number, got {v!r}")
+            if v != int(v) or not 1 <= v <= MAX_VIEWPORT:
+                raise GeometryError(f"scene {name} must be a whole number from 1 to {MAX_VIEWPORT}, got {v!r}")
+        self.width = int(width)
+        self.height = int(height)
+        self.base_dir = Path(base_dir) if base_dir is not None else None
+        self.version = 0
+        self._ids: dict[str, Layer] = {}
+        self.root = Layer("root", (0, 0, self.width, self.height), {"background-color": background})
+        self.root.scene = self
+        self._ids["root"] = self.root
+
+    @property
+    def background(self) -> str:
+        return self.root.style.get("background-color", "transparent")
+
+    # -- registry -----------------------------------------------------------------------
+    def _register(self, layer: Layer) -> None:
+        new = list(layer.walk())
+        seen: set[str] = set()
+        for node in new:
+            if node.id in self._ids or node.id in seen:
+                raise LayerTreeError(f"duplicate layer id {node.id!r}: ids must be unique in a scene")
+            seen.add(node.id)
+        for node in new:
+            node.scene = self
+            self._ids[node.id] = node
+
+    def _unregister(self, layer: Layer) -> None:
+        for node in layer.walk():
+            node.scene = None
+            self._ids.pop(node.id, None)
+
+    def _changed(self) -> None:
+        self.version += 1
+
+    def find(self, id: str) -> Layer | None:
+        return self._ids.get(id)
+
+    def __getitem__(self, id: str) -> Layer:
+        try:
+            return self._ids[id]
+        except KeyError:
+            raise KeyError(f"no layer with id {id!r}") from None
+
+    def layers(self) -> list[Layer]:
+        """All layers in tree order, root first."""
+        return list(self.root.walk())
+
+    # -- pipeline -----------------------------------------------------------------------
+    def plan(self, renderer: "Renderer | None" = None):
+        """The compositor's decisions and the frame graph, built without touching the GPU
+        (limits default to the current renderer's when one exists)."""
+        from .compositor import build_frame_graph
+        from .renderer import current_limits
+
+        limits = renderer.limits if renderer is not None else current_limits()
+        return build_frame_graph(self, limits)
+
+    def render(self, renderer: "Renderer | None" = None) -> "Frame":
+        """Render a frame (on the shared default renderer unless one is given)."""
+        from .renderer import default_renderer
+
+        return (renderer or default_renderer()).render(self)
+
+    # -- files --------------------------------------------------------------------------
+    def to_dict(self, *, embed_images: bool = True) -> dict[str, Any]:
+        from .scene_file import scene_to_dict
+
+        return scene_to_dict(self, embed_images=embed_images)
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        import json
+
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def __repr__(self) -> str:
+        return f"Scene({self.width}x{self.height}, layers={len(self._ids)})"

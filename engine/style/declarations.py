@@ -1,0 +1,227 @@
+"""CSS declaration blocks -> validated declarations -> ComputedStyle.
+
+``Style`` is what ``Layer.style`` is: a mutable mapping from property name to CSS value
+text. Every value is parsed the moment it is set, so a bad value fails where it is
+written (with its column), and rendering never meets an unparsed string.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterator, Mapping, MutableMapping
+
+import tinycss2
+from tinycss2 import ast
+
+from ..errors import CSSSyntaxError, InvalidValueError, StyleError, UnknownPropertyError, UnsupportedFeatureError
+from .properties import INHERITED_FIELDS, NOT_YET_SUPPORTED, PROPERTIES, ComputedStyle
+from .tokens import TokenStream, token_text
+
+__all__ = ["Declaration", "parse_declarations", "parse_value", "Style", "INHERIT"]
+
+INHERIT = "inherit"
+_CSS_WIDE = ("initial", "inherit", "unset")
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One parsed ``name: value`` with where it started and what it sets."""
+
+    name: str
+    value: str
+    updates: Mapping[str, Any]
+    important: bool = False
+    column: int | None = None
+    line: int | None = None
+
+
+def parse_value(
+    name: str,
+    tokens: list[ast.Node] | str,
+    *,
+    anchor: ast.Node | None = None,
+    name_node: ast.Node | None = None,
+) -> dict[str, Any]:
+    """Parse one property value into ComputedStyle field updates (typed errors on failure).
+
+    ``anchor`` locates errors about the value as a whole, ``name_node`` errors about the
+    property name."""
+    if isinstance(tokens, str):
+        tokens = tinycss2.parse_component_value_list(tokens, skip_comments=True)
+    name = name.strip().lower()
+    spec = PROPERTIES.get(name)
+    if spec is None:
+        where = {"column": getattr(name_node, "source_column", None), "line": getattr(name_node, "source_line", None)}
+        if name in NOT_YET_SUPPORTED:
+            raise UnsupportedFeatureError(
+                f"{name} is a CSS property Lamina does not support yet", property=name, **where
+            )
+        raise UnknownPropertyError("unknown property", property=name, **where)
+    ts = TokenStream(tokens, name, anchor=anchor)
+    for tok in tokens:
+        if isinstance(tok, ast.ParseError):
+            raise ts.error(f"CSS syntax error: {tok.message}", tok, CSSSyntaxError)
+    if ts.at_end():
+        raise InvalidValueError(
+            "empty value", property=name, value="",
+            column=getattr(anchor, "source_column", None), line=getattr(anchor, "source_line", None),
+        )
+    keyword = ts.ident(*_CSS_WIDE)
+    if keyword is not None and ts.at_end():
+        return {
+            f: INHERIT if keyword == "inherit" or (keyword == "unset" and f in INHERITED_FIELDS)
+            else getattr(ComputedStyle, f)
+            for f in spec.fields
+        }
+    ts.pos = 0
+    return spec.parse(ts)
+
+
+def parse_declarations(text: str) -> list[Declaration]:
+    """Parse ``prop: value; ...`` (the content of a style attribute)."""
+    out = []
+    nodes = tinycss2.parse_blocks_contents(text, skip_comments=True, skip_whitespace=True)
+    for node in nodes:
+        if isinstance(node, ast.ParseError):
+            message = node.message
+            if "qualified rule" in message:
+                message = "expected 'property: value' (is a ':' missing?)"
+            raise CSSSyntaxError(
+                f"CSS syntax error: {message}", column=node.source_column, line=node.source_line,
+                value=_line_excerpt(text, node.source_line),
+            )
+        if not isinstance(node, ast.Declaration):
+            raise CSSSyntaxError(
+                "expected 'property: value', got a rule", column=node.source_column, line=node.source_line
+            )
+        value_tokens = list(node.value)
+        anchor = next((t for t in value_tokens if not isinstance(t, (ast.WhitespaceToken, ast.Comment))), node)
+        try:
+            updates = parse_value(node.lower_name, value_tokens, anchor=anchor, name_node=node)
+        except StyleError as err:
+            if err.column is None:
+                raise type(err)(
+                    err.reason, property=err.property, value=err.value,
+                    column=node.source_column, line=node.source_line,
+                ) from None
+            raise
+        out.append(
+            Declaration(
+                name=node.lower_name,
+                value=token_text(value_tokens),
+                updates=updates,
+                important=node.important,
+                column=node.source_column,
+                line=node.source_line,
+            )
+        )
+    return out
+
+
+def _line_excerpt(text: str, line: int) -> str:
+    lines = text.splitlines() or [""]
+    return lines[min(max(line, 1), len(lines)) - 1]
+
+
+class Style(MutableMapping[str, str]):
+    """The declared style of a layer: property -> CSS value text, in declaration order.
+
+    Setting a value parses it (typed errors name the property and column); ``computed``
+    resolves the declarations, inheritance and ``currentcolor`` into a ComputedStyle.
+    """
+
+    def __init__(self, source: str | Mapping[str, str] | None = None, *, on_change: Callable[[], None] | None = None):
+        self._decls: dict[str, Declaration] = {}
+        self._on_change = on_change
+        self.version = 0
+        if isinstance(source, str):
+            self.update_css(source)
+        elif source is not None:
+            for name, value in source.items():
+                self[name] = value
+
+    # -- mapping protocol ---------------------------------------------------------------
+    def __getitem__(self, name: str) -> str:
+        decl = self._decls[name.strip().lower()]
+        return decl.value + (" !important" if decl.important else "")
+
+    def __setitem__(self, name: str, value: str) -> None:
+        if not isinstance(name, str):
+            raise InvalidValueError(f"property names must be strings, got {type(name).__name__}")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = repr(value) if isinstance(value, float) else str(value)
+        if not isinstance(value, str):
+            raise InvalidValueError(
+                f"value must be CSS text, got {type(value).__name__}", property=name.strip().lower()
+            )
+        prefix = f"{name}: "
+        try:
+            decls = parse_declarations(prefix + value)
+        except StyleError as err:
+            # Report columns within the value the caller wrote, not our synthetic text.
+            raise err.located(column_offset=-len(prefix)) from None
+        if len(decls) != 1:
+            raise CSSSyntaxError("expected exactly one value", property=name, value=value)
+        self._store(decls[0])
+
+    def __delitem__(self, name: str) -> None:
+        del self._decls[name.strip().lower()]
+        self._changed()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._decls)
+
+    def __len__(self) -> int:
+        return len(self._decls)
+
+    def __repr__(self) -> str:
+        return f"Style({self.to_css()!r})"
+
+    # -- bulk ---------------------------------------------------------------------------
+    def update_css(self, text: str) -> None:
+        """Add the declarations of a CSS text (all are validated before any is stored)."""
+        decls = parse_declarations(text)
+        for decl in decls:
+            self._store(decl, notify=False)
+        if decls:
+            self._changed()
+
+    def to_css(self) -> str:
+        return "; ".join(f"{name}: {self[name]}" for name in self._decls)
+
+    def to_dict(self) -> dict[str, str]:
+        return {name: self[name] for name in self._decls}
+
+    def _store(self, decl: Declaration, notify: bool = True) -> None:
+        # Later declarations of a property replace earlier ones but keep CSS order
+        # semantics: the newest goes last, so shorthands/longhands apply in write order.
+        self._decls.pop(decl.name, None)
+        self._decls[decl.name] = decl
+        if notify:
+            self._changed()
+
+    def _changed(self) -> None:
+        self.version += 1
+        if self._on_change is not None:
+            self._on_change()
+
+    # -- computing ----------------------------------------------------------------------
+    def computed(self, parent: ComputedStyle | None = None) -> ComputedStyle:
+        """Cascade this block (normal, then !important) over initial/inherited values."""
+        base = ComputedStyle()
+        if parent is not None:
+            base = replace(base, **{f: getattr(parent, f) for f in INHERITED_FIELDS})
+        fields: dict[str, Any] = {}
+        for important in (False, True):
+            for decl in self._decls.values():
+                if decl.important == important:
+                    fields.update(decl.updates)
+        for key, value in fields.items():
+            if isinstance(value, str) and value == INHERIT:
+                fields[key] = getattr(parent, key) if parent is not None else getattr(ComputedStyle, key)
+        style = replace(base, **fields)
+        updates = {}
+        for key in ("background_color", "border_color"):
+            if getattr(style, key) == "currentcolor":
+                updates[key] = style.color
+        return replace(style, **updates) if updates else style

@@ -1,0 +1,266 @@
+"""linear-gradient() / radial-gradient() (and repeating-*): parsing and the geometry a
+shader needs (CSS Images 3 §3)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from tinycss2 import ast
+
+from .readers import read_color, read_position
+from .tokens import TokenStream, describe, split_commas
+from .values import RGBA, ColorStop, LengthPercentage, LinearGradient, RadialGradient
+
+__all__ = [
+    "read_gradient",
+    "ResolvedStop",
+    "resolve_stops",
+    "linear_gradient_line",
+    "radial_gradient_radii",
+]
+
+_SIDES = ("top", "right", "bottom", "left")
+_SIDE_ANGLES = {"top": 0.0, "right": 90.0, "bottom": 180.0, "left": 270.0}
+_EXTENTS = ("closest-side", "farthest-side", "closest-corner", "farthest-corner")
+
+
+def read_gradient(ts: TokenStream):
+    """Consume a gradient function if the next token is one; None otherwise."""
+    tok = ts.peek()
+    if not isinstance(tok, ast.FunctionBlock):
+        return None
+    name = tok.lower_name
+    repeating = name.startswith("repeating-")
+    base = name[len("repeating-") :] if repeating else name
+    if base not in ("linear-gradient", "radial-gradient"):
+        return None
+    ts.next()
+    groups = split_commas(tok.arguments)
+    first = TokenStream(groups[0], ts.prop, anchor=tok)
+    if base == "linear-gradient":
+        angle, corner, used = _linear_prelude(first)
+        stops = _stops(groups[1:] if used else groups, ts, tok)
+        return LinearGradient(stops=stops, angle=angle, to_corner=corner, repeating=repeating)
+    shape, size, center, used = _radial_prelude(first)
+    stops = _stops(groups[1:] if used else groups, ts, tok)
+    return RadialGradient(stops=stops, shape=shape, size=size, center=center, repeating=repeating)
+
+
+def _linear_prelude(ts: TokenStream):
+    """``<angle> | to <side-or-corner>``; returns (angle, corner, consumed?)."""
+    if ts.at_end():
+        return 180.0, None, False
+    tok = ts.peek()
+    if isinstance(tok, ast.DimensionToken) or (isinstance(tok, ast.NumberToken) and tok.value == 0):
+        angle = ts.expect_angle()
+        ts.expect_end()
+        return angle, None, True
+    if ts.ident("to"):
+        a = ts.expect_ident(*_SIDES)
+        b = ts.ident(*_SIDES)
+        ts.expect_end()
+        if b is None:
+            return _SIDE_ANGLES[a], None, True
+        if {a, b} in ({"top", "bottom"}, {"left", "right"}) or a == b:
+            raise ts.error(f"'to {a} {b}' is not a corner")
+        vertical = a if a in ("top", "bottom") else b
+        horizontal = b if vertical == a else a
+        return None, (vertical, horizontal), True
+    return 180.0, None, False
+
+
+def _radial_prelude(ts: TokenStream):
+    """``[<shape> || <size>]? [at <position>]?``; returns (shape, size, center, consumed?)."""
+    center = (LengthPercentage(percent=50.0), LengthPercentage(percent=50.0))
+    if ts.at_end() or read_color(TokenStream([ts.peek()], ts.prop)) is not None:
+        return "ellipse", "farthest-corner", center, False
+    shape = None
+    size = None
+    lengths: list[LengthPercentage] = []
+    while not ts.at_end():
+        tok = ts.peek()
+        if isinstance(tok, ast.IdentToken) and tok.lower_value == "at":
+            break
+        word = ts.ident("circle", "ellipse")
+        if word is not None and shape is None:
+            shape = word
+            continue
+        word = ts.ident(*_EXTENTS)
+        if word is not None and size is None and not lengths:
+            size = word
+            continue
+        value = ts.length_percentage(minimum=0)
+        if value is not None and size is None and len(lengths) < 2:
+            lengths.append(value)
+            continue
+        if value is None and not (isinstance(tok, ast.IdentToken)):
+            # Not part of the prelude: maybe it is the first colour stop without a comma.
+            raise ts.error(f"expected a shape, size or 'at <position>', got {describe(tok)}", tok)
+        raise ts.error(f"unexpected {describe(tok)} in radial-gradient shape", tok)
+    if ts.ident("at"):
+        pos_tok = ts.peek()
+        pos = read_position(ts)
+        if pos is None:
+            raise ts.error(f"expected a position after 'at', got {describe(pos_tok)}", pos_tok)
+        center = pos
+    ts.expect_end()
+    if lengths:
+        if shape is None:
+            shape = "circle" if len(lengths) == 1 else "ellipse"
+        if shape == "circle":
+            if len(lengths) != 1 or lengths[0].percent:
+                raise ts.error("a circle takes one length (no percentage) as its size")
+        elif len(lengths) != 2:
+            raise ts.error("an ellipse takes two lengths or percentages as its size")
+        size = tuple(lengths)
+    return shape or "ellipse", size or "farthest-corner", center, True
+
+
+def _stops(groups, parent: TokenStream, fn: ast.FunctionBlock) -> tuple[ColorStop, ...]:
+    """<color-stop-list>: stops with 0-2 positions, and transition hints between them."""
+    stops: list[ColorStop] = []
+    pending_hint = False
+    for group in groups:
+        ts = TokenStream(group, parent.prop, anchor=fn)
+        if ts.at_end():
+            raise parent.error(f"empty argument in {fn.name}()", fn)
+        color = read_color(ts)
+        if color is None:
+            hint = ts.length_percentage()
+            if hint is None:
+                raise ts.error(f"expected a colour stop, got {describe(ts.peek())}", ts.peek())
+            ts.expect_end()
+            if not stops or pending_hint:
+                raise ts.error("a transition hint must stand between two colour stops", group[0])
+            last = stops[-1]
+            stops[-1] = ColorStop(last.color, last.position, hint)
+            pending_hint = True
+            continue
+        positions = []
+        while not ts.at_end() and len(positions) < 2:
+            positions.append(ts.expect_length_percentage())
+        ts.expect_end()
+        if isinstance(color, str):  # currentcolor is resolved against `color` later
+            color = _CurrentColor
+        if not positions:
+            stops.append(ColorStop(color))
+        for p in positions:
+            stops.append(ColorStop(color, p))
+        pending_hint = False
+    if pending_hint:
+        raise parent.error("a transition hint must be followed by a colour stop", fn)
+    if len(stops) < 2:
+        raise parent.error(f"{fn.name}() needs at least two colour stops", fn)
+    return tuple(stops)
+
+
+class _CurrentColorType(RGBA):
+    """Marker colour for ``currentcolor`` inside gradients (resolved at paint time)."""
+
+
+_CurrentColor = _CurrentColorType(0.0, 0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class ResolvedStop:
+    """A stop in gradient-line units (0..1 along the line), premultiplied colour, and the
+    hint as a fraction of the way to the next stop (0.5 = linear)."""
+
+    position: float
+    color: tuple[float, float, float, float]
+    hint: float = 0.5
+
+
+def resolve_stops(stops, line_length: float, current_color: RGBA) -> list[ResolvedStop]:
+    """Apply CSS Images 3 §3.5.3 colour-stop fix-up and convert to line fractions."""
+    n = len(stops)
+    length = max(line_length, 1e-6)
+    pos: list[float | None] = [
+        None if s.position is None else s.position.resolve(length) / length for s in stops
+    ]
+    if pos[0] is None:
+        pos[0] = 0.0
+    if pos[-1] is None:
+        pos[-1] = 1.0
+    # Positions may not go backwards.
+    running = pos[0]
+    for i in range(n):
+        if pos[i] is not None:
+            running = max(running, pos[i])
+            pos[i] = running
+    # Runs of unpositioned stops are spread evenly between their neighbours.
+    i = 0
+    while i < n:
+        if pos[i] is None:
+            j = i
+            while pos[j] is None:
+                j += 1
+            start, end = pos[i - 1], pos[j]
+            for k in range(i, j):
+                pos[k] = start + (end - start) * (k - i + 1) / (j - i + 1)
+            i = j
+        i += 1
+    out = []
+    for i, s in enumerate(stops):
+        color = current_color if isinstance(s.color, _CurrentColorType) else s.color
+        hint = 0.5
+        if s.hint is not None and i + 1 < n:
+            span = pos[i + 1] - pos[i]
+            h = s.hint.resolve(length) / length
+            hint = 0.5 if span <= 0 else min(max((h - pos[i]) / span, 0.0), 1.0)
+        out.append(ResolvedStop(float(pos[i]), color.premultiplied(), hint))
+    return out
+
+
+def linear_gradient_line(g: LinearGradient, width: float, height: float):
+    """Start point, direction (unit) and length of the gradient line in a box (§3.1.1)."""
+    if g.to_corner is not None:
+        vertical, horizontal = g.to_corner
+        # Perpendicular to the diagonal joining the two neighbouring corners.
+        angle = math.degrees(math.atan2(width, height))
+        angle = {
+            ("top", "right"): 90.0 - angle,
+            ("bottom", "right"): 90.0 + angle,
+            ("bottom", "left"): 270.0 - angle,
+            ("top", "left"): 270.0 + angle,
+        }[(vertical, horizontal)]
+    else:
+        angle = g.angle
+    rad = math.radians(angle)
+    dx, dy = math.sin(rad), -math.cos(rad)
+    length = abs(width * math.sin(rad)) + abs(height * math.cos(rad))
+    cx, cy = width / 2.0, height / 2.0
+    start = (cx - dx * length / 2.0, cy - dy * length / 2.0)
+    return start, (dx, dy), length
+
+
+def radial_gradient_radii(g: RadialGradient, width: float, height: float):
+    """Centre and (rx, ry) of the ending shape in a box (§3.2.2)."""
+    cx = g.center[0].resolve(width)
+    cy = g.center[1].resolve(height)
+    if isinstance(g.size, tuple):
+        if g.shape == "circle":
+            r = g.size[0].resolve(width)
+            return (cx, cy), (r, r)
+        return (cx, cy), (g.size[0].resolve(width), g.size[1].resolve(height))
+    dxs = (abs(cx), abs(width - cx))
+    dys = (abs(cy), abs(height - cy))
+    size = g.size
+    if g.shape == "circle":
+        if size == "closest-side":
+            r = min(min(dxs), min(dys))
+        elif size == "farthest-side":
+            r = max(max(dxs), max(dys))
+        else:
+            corners = [math.hypot(x, y) for x in dxs for y in dys]
+            r = min(corners) if size == "closest-corner" else max(corners)
+        return (cx, cy), (r, r)
+    if size in ("closest-side", "closest-corner"):
+        rx, ry = min(dxs), min(dys)
+    else:
+        rx, ry = max(dxs), max(dys)
+    if size.endswith("corner"):
+        # Same aspect ratio as the *-side ellipse, scaled to pass through the corner.
+        rx, ry = rx * math.sqrt(2.0), ry * math.sqrt(2.0)
+    return (cx, cy), (rx, ry)

@@ -1,0 +1,530 @@
+"""The properties Lamina understands: one parser per property, producing updates to
+``ComputedStyle`` fields. Shorthands update several fields; longhands one.
+
+To add a property: write a ``_parse_*`` function returning ``{field: value}``, add the
+field to ``ComputedStyle`` and register it in ``PROPERTIES``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from tinycss2 import ast
+
+from ..errors import UnsupportedFeatureError
+from .gradients import read_gradient
+from .readers import CENTER, expect_color, read_color, read_position, read_url
+from .tokens import TokenStream, describe, split_commas
+from .transforms import read_transform_list
+from .values import (
+    RGBA,
+    TRANSPARENT,
+    BackgroundSize,
+    CornerRadius,
+    LengthPercentage,
+)
+
+__all__ = ["ComputedStyle", "PropertySpec", "PROPERTIES", "NOT_YET_SUPPORTED", "INHERITED_FIELDS"]
+
+BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
+_ZERO_RADIUS = CornerRadius()
+_SIDES = ("top", "right", "bottom", "left")
+_CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
+
+
+@dataclass(frozen=True)
+class ComputedStyle:
+    """Every style field a layer has, with CSS initial values. ``currentcolor`` in a
+    colour field stays the string 'currentcolor' until painted (it follows ``color``)."""
+
+    color: RGBA = BLACK
+    visibility: str = "visible"
+    background_color: RGBA | str = TRANSPARENT
+    background_image: Any = None
+    background_repeat: tuple[bool, bool] = (True, True)
+    background_size: BackgroundSize = BackgroundSize()
+    background_position: tuple[LengthPercentage, LengthPercentage] = (
+        LengthPercentage(),
+        LengthPercentage(),
+    )
+    border_top_width: float = 3.0  # 'medium'; paints nothing while border-style is none
+    border_right_width: float = 3.0
+    border_bottom_width: float = 3.0
+    border_left_width: float = 3.0
+    border_style: str = "none"
+    border_color: RGBA | str = "currentcolor"
+    radius_top_left: CornerRadius = _ZERO_RADIUS
+    radius_top_right: CornerRadius = _ZERO_RADIUS
+    radius_bottom_right: CornerRadius = _ZERO_RADIUS
+    radius_bottom_left: CornerRadius = _ZERO_RADIUS
+    opacity: float = 1.0
+    transform: tuple = ()
+    transform_origin: tuple[LengthPercentage, LengthPercentage] = (CENTER, CENTER)
+    overflow: str = "visible"
+    z_index: int | None = None
+    will_change: tuple[str, ...] = ()
+
+
+INHERITED_FIELDS = frozenset({"color", "visibility"})
+
+
+@dataclass(frozen=True)
+class PropertySpec:
+    name: str
+    parse: Callable[[TokenStream], dict[str, Any]]
+    fields: tuple[str, ...]
+
+
+# -- colour and visibility ------------------------------------------------------------
+
+
+def _parse_color(ts: TokenStream) -> dict:
+    color = expect_color(ts)
+    ts.expect_end()
+    # `color: currentcolor` is the same as `inherit` (CSS Color 4 §4.4).
+    return {"color": "inherit" if color == "currentcolor" else color}
+
+
+def _parse_visibility(ts: TokenStream) -> dict:
+    word = ts.expect_ident("visible", "hidden", "collapse")
+    ts.expect_end()
+    return {"visibility": "hidden" if word == "collapse" else word}
+
+
+# -- backgrounds ----------------------------------------------------------------------
+
+
+def _no_layers(ts: TokenStream) -> None:
+    if len(split_commas(ts.tokens)) > 1:
+        comma = next(t for t in ts.tokens if isinstance(t, ast.LiteralToken) and t.value == ",")
+        raise ts.error("multiple background layers are not supported yet", comma, UnsupportedFeatureError)
+
+
+def _read_image(ts: TokenStream):
+    """<image>: a gradient or url(); None when the next token is neither."""
+    gradient = read_gradient(ts)
+    if gradient is not None:
+        return gradient
+    url = read_url(ts)
+    if url is not None:
+        return url
+    tok = ts.peek()
+    if isinstance(tok, ast.FunctionBlock) and tok.lower_name in ("image", "image-set", "cross-fade", "element", "conic-gradient", "repeating-conic-gradient"):
+        raise ts.error(f"{tok.name}() is not supported yet", tok, UnsupportedFeatureError)
+    return None
+
+
+def _parse_background_color(ts: TokenStream) -> dict:
+    color = expect_color(ts)
+    ts.expect_end()
+    return {"background_color": color}
+
+
+def _parse_background_image(ts: TokenStream) -> dict:
+    _no_layers(ts)
+    if ts.ident("none"):
+        ts.expect_end()
+        return {"background_image": None}
+    tok = ts.peek()
+    image = _read_image(ts)
+    if image is None:
+        raise ts.error(f"expected none, a gradient or url(), got {describe(tok)}", tok)
+    ts.expect_end()
+    return {"background_image": image}
+
+
+_REPEAT_WORDS = ("repeat", "no-repeat", "repeat-x", "repeat-y", "space", "round")
+
+
+def _read_repeat(ts: TokenStream) -> tuple[bool, bool] | None:
+    tok = ts.peek()
+    first = ts.ident(*_REPEAT_WORDS)
+    if first is None:
+        return None
+    if first in ("space", "round"):
+        raise ts.error(f"background-repeat: {first} is not supported yet", tok, UnsupportedFeatureError)
+    if first == "repeat-x":
+        return (True, False)
+    if first == "repeat-y":
+        return (False, True)
+    tok2 = ts.peek()
+    second = ts.ident("repeat", "no-repeat", "space", "round")
+    if second in ("space", "round"):
+        raise ts.error(f"background-repeat: {second} is not supported yet", tok2, UnsupportedFeatureError)
+    second = second or first
+    return (first == "repeat", second == "repeat")
+
+
+def _parse_background_repeat(ts: TokenStream) -> dict:
+    _no_layers(ts)
+    tok = ts.peek()
+    value = _read_repeat(ts)
+    if value is None:
+        raise ts.error(f"expected repeat, no-repeat, repeat-x or repeat-y, got {describe(tok)}", tok)
+    ts.expect_end()
+    return {"background_repeat": value}
+
+
+def _read_size(ts: TokenStream) -> BackgroundSize | None:
+    word = ts.ident("cover", "contain")
+    if word:
+        return BackgroundSize(keyword=word)
+    values = []
+    while len(values) < 2:
+        if ts.ident("auto"):
+            values.append(None)
+            continue
+        lp = ts.length_percentage(minimum=0)
+        if lp is None:
+            break
+        values.append(lp)
+    if not values:
+        return None
+    width = values[0]
+    height = values[1] if len(values) > 1 else None
+    if width is None and height is None:
+        return BackgroundSize()
+    return BackgroundSize(keyword=None, width=width, height=height)
+
+
+def _parse_background_size(ts: TokenStream) -> dict:
+    _no_layers(ts)
+    tok = ts.peek()
+    size = _read_size(ts)
+    if size is None:
+        raise ts.error(f"expected auto, cover, contain or a size, got {describe(tok)}", tok)
+    ts.expect_end()
+    return {"background_size": size}
+
+
+def _parse_background_position(ts: TokenStream) -> dict:
+    _no_layers(ts)
+    tok = ts.peek()
+    pos = read_position(ts)
+    if pos is None:
+        raise ts.error(f"expected a position, got {describe(tok)}", tok)
+    ts.expect_end()
+    return {"background_position": pos}
+
+
+def _parse_background(ts: TokenStream) -> dict:
+    """Shorthand: any of colour, image, repeat, position [/ size], in any order."""
+    _no_layers(ts)
+    out: dict[str, Any] = {f: getattr(ComputedStyle, f) for f in _BACKGROUND_FIELDS}
+    seen: set[str] = set()
+    while not ts.at_end():
+        tok = ts.peek()
+        if "image" not in seen:
+            if ts.ident("none"):
+                seen.add("image")
+                continue
+            image = _read_image(ts)
+            if image is not None:
+                out["background_image"] = image
+                seen.add("image")
+                continue
+        if "repeat" not in seen:
+            repeat = _read_repeat(ts)
+            if repeat is not None:
+                out["background_repeat"] = repeat
+                seen.add("repeat")
+                continue
+        if "position" not in seen:
+            pos = read_position(ts)
+            if pos is not None:
+                out["background_position"] = pos
+                seen.add("position")
+                if ts.literal("/"):
+                    size_tok = ts.peek()
+                    size = _read_size(ts)
+                    if size is None:
+                        raise ts.error(f"expected a background size after '/', got {describe(size_tok)}", size_tok)
+                    out["background_size"] = size
+                continue
+        if "color" not in seen:
+            color = read_color(ts)
+            if color is not None:
+                out["background_color"] = color
+                seen.add("color")
+                continue
+        if isinstance(tok, ast.IdentToken) and tok.lower_value in (
+            "border-box", "padding-box", "content-box", "fixed", "local", "scroll", "text",
+        ):
+            raise ts.error(f"background: {tok.value} is not supported yet", tok, UnsupportedFeatureError)
+        raise ts.error(f"unexpected {describe(tok)} in background", tok)
+    if not seen:
+        raise ts.error("expected a background value")
+    return out
+
+
+_BACKGROUND_FIELDS = (
+    "background_color",
+    "background_image",
+    "background_repeat",
+    "background_size",
+    "background_position",
+)
+
+# -- borders --------------------------------------------------------------------------
+
+_LINE_WIDTHS = {"thin": 1.0, "medium": 3.0, "thick": 5.0}
+_SUPPORTED_STYLES = ("none", "hidden", "solid")
+_OTHER_STYLES = ("dotted", "dashed", "double", "groove", "ridge", "inset", "outset")
+
+
+def _read_line_width(ts: TokenStream) -> float | None:
+    word = ts.ident(*_LINE_WIDTHS)
+    if word:
+        return _LINE_WIDTHS[word]
+    lp = ts.length_percentage(minimum=0)
+    if lp is None:
+        return None
+    if lp.percent:
+        raise ts.error("border widths cannot be percentages")
+    return lp.px
+
+
+def _read_line_style(ts: TokenStream) -> str | None:
+    tok = ts.peek()
+    word = ts.ident(*_SUPPORTED_STYLES, *_OTHER_STYLES)
+    if word in _OTHER_STYLES:
+        raise ts.error(f"border-style {word} is not supported yet (only solid, none, hidden)", tok, UnsupportedFeatureError)
+    return word
+
+
+def _four(ts: TokenStream, read, what: str) -> tuple:
+    """1-4 values expanded to top, right, bottom, left (CSS box shorthand rule)."""
+    values = []
+    while not ts.at_end() and len(values) < 4:
+        tok = ts.peek()
+        v = read(ts)
+        if v is None:
+            raise ts.error(f"expected {what}, got {describe(tok)}", tok)
+        values.append(v)
+    ts.expect_end()
+    if not values:
+        raise ts.error(f"expected {what}")
+    while len(values) < 4:
+        values.append(values[{1: 0, 2: 0, 3: 1}[len(values)]])
+    return tuple(values)
+
+
+def _widths(values) -> dict:
+    return {f"border_{side}_width": v for side, v in zip(_SIDES, values)}
+
+
+def _parse_border(ts: TokenStream) -> dict:
+    """Shorthand: <line-width> || <line-style> || <color>."""
+    width, style, color = 3.0, "none", "currentcolor"
+    seen: set[str] = set()
+    while not ts.at_end():
+        tok = ts.peek()
+        if "width" not in seen:
+            w = _read_line_width(ts)
+            if w is not None:
+                width = w
+                seen.add("width")
+                continue
+        if "style" not in seen:
+            s = _read_line_style(ts)
+            if s is not None:
+                style = s
+                seen.add("style")
+                continue
+        if "color" not in seen:
+            c = read_color(ts)
+            if c is not None:
+                color = c
+                seen.add("color")
+                continue
+        raise ts.error(f"unexpected {describe(tok)} in border", tok)
+    if not seen:
+        raise ts.error("expected a border width, style or colour")
+    return {**_widths((width,) * 4), "border_style": style, "border_color": color}
+
+
+def _parse_border_width(ts: TokenStream) -> dict:
+    return _widths(_four(ts, _read_line_width, "a border width"))
+
+
+def _parse_border_style(ts: TokenStream) -> dict:
+    styles = set(_four(ts, _read_line_style, "a border style"))
+    if len(styles) > 1:
+        raise ts.error("different styles per side are not supported yet", cls=UnsupportedFeatureError)
+    return {"border_style": styles.pop()}
+
+
+def _parse_border_color(ts: TokenStream) -> dict:
+    colors = set(_four(ts, read_color, "a colour"))
+    if len(colors) > 1:
+        raise ts.error("different colours per side are not supported yet", cls=UnsupportedFeatureError)
+    return {"border_color": colors.pop()}
+
+
+def _side_width(side: str):
+    def parse(ts: TokenStream) -> dict:
+        tok = ts.peek()
+        w = _read_line_width(ts)
+        if w is None:
+            raise ts.error(f"expected a border width, got {describe(tok)}", tok)
+        ts.expect_end()
+        return {f"border_{side}_width": w}
+
+    return parse
+
+
+def _parse_border_radius(ts: TokenStream) -> dict:
+    """1-4 horizontal radii, optionally '/' and 1-4 vertical radii."""
+    horizontal: list[LengthPercentage] = []
+    vertical: list[LengthPercentage] = []
+    target = horizontal
+    while not ts.at_end():
+        tok = ts.peek()
+        if ts.literal("/"):
+            if target is vertical or not horizontal:
+                raise ts.error("unexpected '/'", tok)
+            target = vertical
+            continue
+        lp = ts.length_percentage(minimum=0)
+        if lp is None:
+            raise ts.error(f"expected a length or percentage, got {describe(tok)}", tok)
+        if len(target) == 4:
+            raise ts.error("too many radii (at most 4 on each side of '/')", tok)
+        target.append(lp)
+    if not horizontal or (target is vertical and not vertical):
+        raise ts.error("expected 1 to 4 radii")
+
+    def expand(values):
+        values = list(values)
+        while len(values) < 4:
+            values.append(values[{1: 0, 2: 0, 3: 1}[len(values)]])
+        return values
+
+    hs = expand(horizontal)
+    vs = expand(vertical) if vertical else hs
+    return {f"radius_{c}": CornerRadius(h, v) for c, h, v in zip(_CORNERS, hs, vs)}
+
+
+def _corner_radius(corner: str):
+    def parse(ts: TokenStream) -> dict:
+        x = ts.expect_length_percentage(minimum=0)
+        y = ts.length_percentage(minimum=0) or x
+        ts.expect_end()
+        return {f"radius_{corner}": CornerRadius(x, y)}
+
+    return parse
+
+
+# -- compositing-related --------------------------------------------------------------
+
+
+def _parse_opacity(ts: TokenStream) -> dict:
+    value = ts.expect_number_or_percentage()
+    ts.expect_end()
+    return {"opacity": min(max(value, 0.0), 1.0)}  # CSS clamps, it does not reject
+
+
+def _parse_transform(ts: TokenStream) -> dict:
+    return {"transform": read_transform_list(ts)}
+
+
+def _parse_transform_origin(ts: TokenStream) -> dict:
+    tok = ts.peek()
+    pos = read_position(ts)
+    if pos is None:
+        raise ts.error(f"expected a position, got {describe(tok)}", tok)
+    if not ts.at_end():
+        ts.expect_length()  # z offset: no visible effect without perspective
+    ts.expect_end()
+    return {"transform_origin": pos}
+
+
+def _parse_overflow(ts: TokenStream) -> dict:
+    words = ("visible", "hidden", "clip", "scroll", "auto")
+    first = ts.expect_ident(*words)
+    second = ts.ident(*words) or first
+    ts.expect_end()
+    clips = [w != "visible" for w in (first, second)]
+    if clips[0] != clips[1]:
+        raise ts.error("clipping on one axis only is not supported yet", cls=UnsupportedFeatureError)
+    # scroll/auto clip like hidden: Lamina draws no scrollbars and scrolls nothing.
+    return {"overflow": "hidden" if clips[0] else "visible"}
+
+
+def _parse_z_index(ts: TokenStream) -> dict:
+    if ts.ident("auto"):
+        ts.expect_end()
+        return {"z_index": None}
+    value = ts.expect_integer()
+    ts.expect_end()
+    return {"z_index": value}
+
+
+def _parse_will_change(ts: TokenStream) -> dict:
+    if ts.ident("auto"):
+        ts.expect_end()
+        return {"will_change": ()}
+    names = []
+    for group in split_commas(ts.tokens):
+        sub = TokenStream(group, ts.prop, anchor=ts.anchor)
+        tok = sub.peek()
+        if not isinstance(tok, ast.IdentToken):
+            raise ts.error(f"expected a property name, got {describe(tok)}", tok)
+        sub.next()
+        sub.expect_end()
+        if tok.lower_value in ("will-change", "none", "all", "auto", "initial", "inherit", "unset"):
+            raise ts.error(f"{tok.value!r} is not allowed in will-change", tok)
+        names.append(tok.lower_value)
+    return {"will_change": tuple(names)}
+
+
+def _spec(name: str, parse, *fields: str) -> PropertySpec:
+    return PropertySpec(name, parse, fields)
+
+
+PROPERTIES: dict[str, PropertySpec] = {
+    s.name: s
+    for s in [
+        _spec("color", _parse_color, "color"),
+        _spec("visibility", _parse_visibility, "visibility"),
+        _spec("background", _parse_background, *_BACKGROUND_FIELDS),
+        _spec("background-color", _parse_background_color, "background_color"),
+        _spec("background-image", _parse_background_image, "background_image"),
+        _spec("background-repeat", _parse_background_repeat, "background_repeat"),
+        _spec("background-size", _parse_background_size, "background_size"),
+        _spec("background-position", _parse_background_position, "background_position"),
+        _spec("border", _parse_border, *(f"border_{s}_width" for s in _SIDES), "border_style", "border_color"),
+        _spec("border-width", _parse_border_width, *(f"border_{s}_width" for s in _SIDES)),
+        _spec("border-style", _parse_border_style, "border_style"),
+        _spec("border-color", _parse_border_color, "border_color"),
+        *(_spec(f"border-{s}-width", _side_width(s), f"border_{s}_width") for s in _SIDES),
+        _spec("border-radius", _parse_border_radius, *(f"radius_{c}" for c in _CORNERS)),
+        *(
+            _spec(f"border-{c.replace('_', '-')}-radius", _corner_radius(c), f"radius_{c}")
+            for c in _CORNERS
+        ),
+        _spec("opacity", _parse_opacity, "opacity"),
+        _spec("transform", _parse_transform, "transform"),
+        _spec("transform-origin", _parse_transform_origin, "transform_origin"),
+        _spec("overflow", _parse_overflow, "overflow"),
+        _spec("z-index", _parse_z_index, "z_index"),
+        _spec("will-change", _parse_will_change, "will_change"),
+    ]
+}
+
+# Real CSS properties Lamina does not implement yet: they raise UnsupportedFeatureError
+# (not "unknown property") so the user knows the name is right but the feature missing.
+NOT_YET_SUPPORTED = frozenset(
+    {
+        "filter", "backdrop-filter", "mix-blend-mode", "isolation", "mask", "mask-image",
+        "clip-path", "box-shadow", "perspective", "transform-style", "backface-visibility",
+        "border-top", "border-right", "border-bottom", "border-left",
+        "border-top-color", "border-right-color", "border-bottom-color", "border-left-color",
+        "border-top-style", "border-right-style", "border-bottom-style", "border-left-style",
+        "border-image", "outline", "background-clip", "background-origin",
+        "background-attachment", "background-blend-mode", "overflow-x", "overflow-y",
+        "position", "display", "margin", "padding", "width", "height", "top", "left",
+        "right", "bottom", "font", "font-size", "font-family", "animation", "transition",
+    }
+)

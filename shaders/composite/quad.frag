@@ -1,0 +1,34 @@
+// Composite one quad: bilinear sample, analytic edge coverage, the overflow clips of
+// its ancestors (rounded rects in their own layer space), and opacity. The output is
+// premultiplied; the pipeline blends it with ONE, ONE_MINUS_SRC_ALPHA (source-over).
+#include "common/rrect.glsl"
+
+uniform sampler2D u_source;
+uniform vec2 u_quad_size;
+uniform float u_opacity;
+#if CLIP_COUNT > 0
+uniform mat3 u_clip_to_local[CLIP_COUNT];   // target px -> clip layer px
+uniform vec4 u_clip_rect[CLIP_COUNT];       // x0, y0, x1, y1
+uniform vec4 u_clip_rx[CLIP_COUNT];
+uniform vec4 u_clip_ry[CLIP_COUNT];
+uniform float u_clip_px[CLIP_COUNT];        // clip px per target px
+#endif
+
+in vec2 v_local;
+out vec4 frag_color;
+
+void main() {
+    vec2 p = v_local;
+    // Distance to the quad's edges in target pixels (exact for affine maps).
+    vec2 px = vec2(length(vec2(dFdx(p.x), dFdy(p.x))), length(vec2(dFdx(p.y), dFdy(p.y))));
+    vec2 inside = min(p, u_quad_size - p) / max(px, vec2(1e-6));
+    float cov = clamp(inside.x + 0.5, 0.0, 1.0) * clamp(inside.y + 0.5, 0.0, 1.0);
+#if CLIP_COUNT > 0
+    for (int i = 0; i < CLIP_COUNT; ++i) {
+        vec2 q = (u_clip_to_local[i] * vec3(gl_FragCoord.xy, 1.0)).xy;
+        cov *= coverage(rrect_distance(q, u_clip_rect[i], u_clip_rx[i], u_clip_ry[i]) / u_clip_px[i]);
+    }
+#endif
+    if (cov <= 0.0) discard;
+    frag_color = texture(u_source, p / vec2(textureSize(u_source, 0))) * (cov * u_opacity);
+}

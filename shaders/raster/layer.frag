@@ -1,0 +1,72 @@
+// Raster one layer's own content into its texture (premultiplied RGBA):
+// background colour, then a gradient or image tiled from the padding box, clipped to
+// the rounded border box; then the border ring on top. One texel = one CSS px.
+#include "common/rrect.glsl"
+#include "common/premultiplied.glsl"
+#if PAINT == PAINT_LINEAR || PAINT == PAINT_RADIAL
+#include "common/gradient.glsl"
+#endif
+
+uniform vec2 u_size;            // box size in px (may be fractional)
+uniform vec4 u_background;      // premultiplied
+uniform vec4 u_radii_x;         // tl, tr, br, bl
+uniform vec4 u_radii_y;
+uniform vec4 u_border;          // widths: top, right, bottom, left
+uniform vec4 u_border_color;    // premultiplied
+uniform vec4 u_tile;            // one background tile: x, y, w, h
+uniform vec2 u_repeat;          // 1 = the tile repeats along that axis
+#if PAINT == PAINT_LINEAR
+uniform vec2 u_line_start;
+uniform vec2 u_line_dir;
+uniform float u_line_length;
+#elif PAINT == PAINT_RADIAL
+uniform vec2 u_center;
+uniform vec2 u_radius;
+#elif PAINT == PAINT_IMAGE
+uniform sampler2D u_image;
+#endif
+
+out vec4 frag_color;
+
+#if PAINT != PAINT_COLOR
+float tile_axis(inout float x, float size, float repeats) {
+    if (repeats > 0.5) {
+        x = mod(x, size);
+        return 1.0;
+    }
+    return clamp(min(x, size - x) + 0.5, 0.0, 1.0);
+}
+
+vec4 paint_image(vec2 p) {
+    vec2 local = p - u_tile.xy;
+    float cov = tile_axis(local.x, u_tile.z, u_repeat.x) * tile_axis(local.y, u_tile.w, u_repeat.y);
+    if (cov <= 0.0) return vec4(0.0);
+#if PAINT == PAINT_LINEAR
+    float t = dot(local - u_line_start, u_line_dir) / u_line_length;
+    return gradient_color(t) * cov;
+#elif PAINT == PAINT_RADIAL
+    float t = length((local - u_center) / max(u_radius, vec2(1e-6)));
+    return gradient_color(t) * cov;
+#else
+    return texture(u_image, local / u_tile.zw) * cov;
+#endif
+}
+#endif
+
+void main() {
+    vec2 p = gl_FragCoord.xy;
+    float outer = coverage(rrect_distance(p, vec4(0.0, 0.0, u_size), u_radii_x, u_radii_y));
+    vec4 background = u_background;
+#if PAINT != PAINT_COLOR
+    background = over(paint_image(p), background);
+#endif
+    vec4 color = background * outer;
+    if (any(greaterThan(u_border, vec4(0.0)))) {
+        vec4 inner_rect = vec4(u_border.w, u_border.x, u_size.x - u_border.y, u_size.y - u_border.z);
+        vec4 inner_rx = max(u_radii_x - u_border.wyyw, vec4(0.0));
+        vec4 inner_ry = max(u_radii_y - u_border.xxzz, vec4(0.0));
+        float inner = coverage(rrect_distance(p, inner_rect, inner_rx, inner_ry));
+        color = over(u_border_color * max(outer - inner, 0.0), color);
+    }
+    frag_color = color;
+}
