@@ -87,6 +87,7 @@ class LayerPaint:
     radii: tuple[tuple[float, float], ...]  # (rx, ry) tl, tr, br, bl
     border_widths: tuple[float, float, float, float]  # top, right, bottom, left
     border_color: tuple[float, float, float, float]  # premultiplied
+    offset: tuple[float, float] = (0.0, 0.0)  # sub-pixel position of the box in its texture
 
     @property
     def shader_variant(self) -> str:

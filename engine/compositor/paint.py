@@ -87,8 +87,10 @@ def _tile_size(s: ComputedStyle, area_w: float, area_h: float, natural: tuple[in
     return (w if w is not None else area_w), (h if h is not None else area_h)
 
 
-def layer_paint(node, images: ImageStore, base_dir: Path | None) -> LayerPaint:
-    """Resolve a LayerNode's background, image, border and radii to a LayerPaint."""
+def layer_paint(node, images: ImageStore, base_dir: Path | None, offset: tuple[float, float] = (0.0, 0.0)) -> LayerPaint:
+    """Resolve a LayerNode's background, image, border and radii to a LayerPaint.
+
+    ``offset`` is the box's sub-pixel position inside its texture (see the planner)."""
     s: ComputedStyle = node.style
     w, h = node.width, node.height
     top, right, bottom, left = border_widths(s)
@@ -125,6 +127,7 @@ def layer_paint(node, images: ImageStore, base_dir: Path | None) -> LayerPaint:
         radii=used_radii(s, w, h),
         border_widths=(top, right, bottom, left),
         border_color=s.border_color.premultiplied(),
+        offset=offset,
     )
 
 

@@ -54,13 +54,18 @@ class _Planner:
             )
 
     def content_texture(self, node: LayerNode) -> TextureDesc:
-        """Raster the layer's own content (once) and return its texture."""
+        """Raster the layer's own content (once) and return its texture.
+
+        A layer that is only translated is rastered at its sub-pixel offset and drawn at
+        a whole-pixel position (as Chromium does): its edges get exact area coverage and
+        its pixels are never resampled. Other transforms sample bilinearly."""
         tex = self._content.get(node.id)
         if tex is None:
-            w, h = math.ceil(node.width), math.ceil(node.height)
+            ox, oy = _subpixel(node.to_screen)
+            w, h = math.ceil(ox + node.width), math.ceil(oy + node.height)
             self._check_size(f"layer {node.id!r}", w, h)
             tex = TextureDesc(f"layer:{node.id}", w, h, TextureRole.LAYER_CONTENT)
-            paint = layer_paint(node, self.images, self.base_dir)
+            paint = layer_paint(node, self.images, self.base_dir, (ox, oy))
             self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint))
             self._content[node.id] = tex
         return tex
@@ -103,7 +108,10 @@ class _Planner:
             self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
             return
         tex = self.content_texture(node)
-        to_target = Affine.translate(-origin[0], -origin[1]) @ node.to_screen
+        m = node.to_screen
+        if m.is_translation():
+            m = Affine.translate(math.floor(m.e), math.floor(m.f))
+        to_target = Affine.translate(-origin[0], -origin[1]) @ m
         out.append(Draw(tex, node.id, to_target, opacity, clips))
 
     def _why_not_drawn(self, node: LayerNode) -> None:
@@ -206,6 +214,12 @@ class _Planner:
         graph = FrameGraph(self.scene.width, self.scene.height, self.passes, frame, self.decisions)
         graph.validate()
         return graph
+
+
+def _subpixel(m: Affine) -> tuple[float, float]:
+    if not m.is_translation():
+        return (0.0, 0.0)
+    return (m.e - math.floor(m.e), m.f - math.floor(m.f))
 
 
 def _is_plain_color(node: LayerNode) -> bool:

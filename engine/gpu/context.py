@@ -35,7 +35,7 @@ class RendererInfo:
     renderer: str
     vendor: str
     version: str
-    glsl_version: str
+    version_code: int
     max_texture_size: int
     max_viewport: tuple[int, int]
     max_samples: int
@@ -67,7 +67,7 @@ class GPUContext:
             renderer=str(info.get("GL_RENDERER", "unknown")),
             vendor=str(info.get("GL_VENDOR", "unknown")),
             version=str(info.get("GL_VERSION", "unknown")),
-            glsl_version=str(info.get("GL_SHADING_LANGUAGE_VERSION", "unknown")),
+            version_code=int(ctx.version_code),
             max_texture_size=int(info.get("GL_MAX_TEXTURE_SIZE", 0)),
             max_viewport=(int(viewport[0]), int(viewport[1])),
             max_samples=int(info.get("GL_MAX_SAMPLES", 0)),

@@ -101,6 +101,7 @@ class GLExecutor:
         self.ctx.viewport = (0, 0, p.target.width, p.target.height)
         self.ctx.disable(moderngl.BLEND)
         _set(program, "u_size", (paint.width, paint.height))
+        _set(program, "u_offset", paint.offset)
         _set(program, "u_background", paint.background)
         _set(program, "u_radii_x", tuple(r[0] for r in paint.radii))
         _set(program, "u_radii_y", tuple(r[1] for r in paint.radii))

@@ -1,5 +1,12 @@
-// Rounded rectangles with elliptical corners, as CSS border-radius draws them.
-// Distances are in the units of p (layer px); negative inside, positive outside.
+// Rounded rectangles with elliptical corners, as CSS border-radius draws them, and the
+// pixel coverage of their edges. Units are those of p (layer px); `px` is the size of
+// one target pixel in those units (1.0 when rastering a layer at 1:1).
+
+// Fraction of the pixel span [p - h, p + h] that lies inside [lo, hi]: the exact area
+// coverage for axis-aligned edges, and right for boxes thinner than a pixel too.
+float span_coverage(float p, float lo, float hi, float h) {
+    return clamp((min(p + h, hi) - max(p - h, lo)) / (2.0 * h), 0.0, 1.0);
+}
 
 // Distance from an ellipse of radii r, for a point q relative to its centre. Uses
 // f / |grad f| with f = |q / r| - 1: exact for circles, a close approximation for
@@ -11,10 +18,10 @@ float ellipse_distance(vec2 q, vec2 r) {
     return g > 0.0 ? (k - 1.0) * k / g : -min(r.x, r.y);
 }
 
-// rect = (x0, y0, x1, y1); rx, ry = corner radii in the order tl, tr, br, bl.
-// The shape is the box intersected with each corner's ellipse, inside that corner.
-float rrect_distance(vec2 p, vec4 rect, vec4 rx, vec4 ry) {
-    float d = max(max(rect.x - p.x, p.x - rect.z), max(rect.y - p.y, p.y - rect.w));
+// Largest distance outside any rounded corner (a large negative number when p is in
+// no corner region). rect = (x0, y0, x1, y1); rx, ry = radii in the order tl, tr, br, bl.
+float corner_distance(vec2 p, vec4 rect, vec4 rx, vec4 ry) {
+    float d = -1e9;
     vec2 r = vec2(rx.x, ry.x);
     vec2 c = rect.xy + r;
     if (r.x > 0.0 && r.y > 0.0 && p.x < c.x && p.y < c.y) d = max(d, ellipse_distance(p - c, r));
@@ -30,7 +37,11 @@ float rrect_distance(vec2 p, vec4 rect, vec4 rx, vec4 ry) {
     return d;
 }
 
-// Pixel coverage of an edge at signed distance d (in pixels) from the pixel centre.
-float coverage(float d) {
-    return clamp(0.5 - d, 0.0, 1.0);
+// Coverage of the pixel centred at p by the rounded rectangle: exact area along the
+// straight edges, a one-pixel linear ramp across the curved corners.
+float rrect_coverage(vec2 p, vec4 rect, vec4 rx, vec4 ry, float px) {
+    float h = 0.5 * px;
+    float cov = span_coverage(p.x, rect.x, rect.z, h) * span_coverage(p.y, rect.y, rect.w, h);
+    if (cov <= 0.0) return 0.0;
+    return cov * clamp(0.5 - corner_distance(p, rect, rx, ry) / px, 0.0, 1.0);
 }

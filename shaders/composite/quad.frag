@@ -19,14 +19,15 @@ out vec4 frag_color;
 
 void main() {
     vec2 p = v_local;
-    // Distance to the quad's edges in target pixels (exact for affine maps).
-    vec2 px = vec2(length(vec2(dFdx(p.x), dFdy(p.x))), length(vec2(dFdx(p.y), dFdy(p.y))));
-    vec2 inside = min(p, u_quad_size - p) / max(px, vec2(1e-6));
-    float cov = clamp(inside.x + 0.5, 0.0, 1.0) * clamp(inside.y + 0.5, 0.0, 1.0);
+    // One target pixel measured in source px along each source axis (exact for affine
+    // maps); edge coverage is the pixel's overlap with the quad along each axis.
+    vec2 px = max(vec2(length(vec2(dFdx(p.x), dFdy(p.x))), length(vec2(dFdx(p.y), dFdy(p.y)))), vec2(1e-6));
+    float cov = span_coverage(p.x, 0.0, u_quad_size.x, 0.5 * px.x)
+              * span_coverage(p.y, 0.0, u_quad_size.y, 0.5 * px.y);
 #if CLIP_COUNT > 0
     for (int i = 0; i < CLIP_COUNT; ++i) {
         vec2 q = (u_clip_to_local[i] * vec3(gl_FragCoord.xy, 1.0)).xy;
-        cov *= coverage(rrect_distance(q, u_clip_rect[i], u_clip_rx[i], u_clip_ry[i]) / u_clip_px[i]);
+        cov *= rrect_coverage(q, u_clip_rect[i], u_clip_rx[i], u_clip_ry[i], u_clip_px[i]);
     }
 #endif
     if (cov <= 0.0) discard;

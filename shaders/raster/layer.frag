@@ -8,6 +8,7 @@
 #endif
 
 uniform vec2 u_size;            // box size in px (may be fractional)
+uniform vec2 u_offset;          // sub-pixel position of the box in the texture
 uniform vec4 u_background;      // premultiplied
 uniform vec4 u_radii_x;         // tl, tr, br, bl
 uniform vec4 u_radii_y;
@@ -34,7 +35,7 @@ float tile_axis(inout float x, float size, float repeats) {
         x = mod(x, size);
         return 1.0;
     }
-    return clamp(min(x, size - x) + 0.5, 0.0, 1.0);
+    return span_coverage(x, 0.0, size, 0.5);
 }
 
 vec4 paint_image(vec2 p) {
@@ -54,8 +55,8 @@ vec4 paint_image(vec2 p) {
 #endif
 
 void main() {
-    vec2 p = gl_FragCoord.xy;
-    float outer = coverage(rrect_distance(p, vec4(0.0, 0.0, u_size), u_radii_x, u_radii_y));
+    vec2 p = gl_FragCoord.xy - u_offset;
+    float outer = rrect_coverage(p, vec4(0.0, 0.0, u_size), u_radii_x, u_radii_y, 1.0);
     vec4 background = u_background;
 #if PAINT != PAINT_COLOR
     background = over(paint_image(p), background);
@@ -65,7 +66,7 @@ void main() {
         vec4 inner_rect = vec4(u_border.w, u_border.x, u_size.x - u_border.y, u_size.y - u_border.z);
         vec4 inner_rx = max(u_radii_x - u_border.wyyw, vec4(0.0));
         vec4 inner_ry = max(u_radii_y - u_border.xxzz, vec4(0.0));
-        float inner = coverage(rrect_distance(p, inner_rect, inner_rx, inner_ry));
+        float inner = rrect_coverage(p, inner_rect, inner_rx, inner_ry, 1.0);
         color = over(u_border_color * max(outer - inner, 0.0), color);
     }
     frag_color = color;

@@ -1,0 +1,7 @@
+"""``python -m engine`` is the ``lamina`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,115 @@
+"""The ``lamina`` command line.
+
+    lamina render scene.json -o out.png [--explain] [--report report.json]
+    lamina explain scene.json              render, then print what the compositor did
+    lamina info [--json]                   renderer fingerprint and limits
+
+Exit status: 0 success; 2 bad input (one line naming the problem, no traceback);
+1 when the machine cannot render (missing EGL: the line says what to install) or on an
+internal error (with a traceback, to report).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from pathlib import Path
+
+from .errors import LaminaEnvironmentError, LaminaInputError
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _render(args: argparse.Namespace) -> int:
+    from .scene_file import load_scene
+
+    scene = load_scene(args.scene)
+    frame = scene.render()
+    out = Path(args.output) if args.output else Path(args.scene).with_suffix(".png")
+    try:
+        frame.save(out)
+    except OSError as exc:
+        raise LaminaInputError(f"cannot write {out}: {exc.strerror or exc}") from None
+    if args.report:
+        Path(args.report).write_text(json.dumps(frame.report, indent=2) + "\n", encoding="utf-8")
+    print(f"rendered {args.scene} ({scene.width}x{scene.height}, {len(scene.layers())} layers) -> {out} "
+          f"in {frame.stats.total_ms:.1f} ms")
+    if args.explain:
+        print(frame.explain())
+    return EXIT_OK
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from .scene_file import load_scene
+
+    frame = load_scene(args.scene).render()
+    print(json.dumps(frame.report, indent=2) if args.json else frame.explain())
+    return EXIT_OK
+
+
+def _info(args: argparse.Namespace) -> int:
+    from . import __version__
+    from .renderer import renderer_info
+
+    info = renderer_info()
+    if args.json:
+        print(json.dumps({"lamina": __version__, **info.to_dict()}, indent=2))
+    else:
+        print(f"Lamina {__version__}")
+        print(f"GL_RENDERER          {info.renderer}")
+        print(f"GL_VERSION           {info.version}")
+        print(f"GL_VENDOR            {info.vendor}")
+        print(f"version code         {info.version_code}")
+        print(f"GL_MAX_TEXTURE_SIZE  {info.max_texture_size}")
+        print(f"GL_MAX_VIEWPORT_DIMS {info.max_viewport[0]}x{info.max_viewport[1]}")
+        print(f"GL_MAX_SAMPLES       {info.max_samples}")
+        print(f"context              {info.backend} (headless)")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="lamina", description="Browser-style GPU compositing of CSS-styled layer trees.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("render", help="render a scene file to PNG")
+    p.add_argument("scene", help="scene JSON file")
+    p.add_argument("-o", "--output", help="PNG to write (default: the scene's name with .png)")
+    p.add_argument("--explain", action="store_true", help="print the frame graph, surfaces and timings")
+    p.add_argument("--report", metavar="JSON", help="also write the frame report as JSON")
+    p.set_defaults(run=_render)
+
+    p = sub.add_parser("explain", help="render a scene and print what the compositor decided")
+    p.add_argument("scene", help="scene JSON file")
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.set_defaults(run=_explain)
+
+    p = sub.add_parser("info", help="print the renderer fingerprint and limits")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_info)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except LaminaInputError as err:
+        print(f"lamina: error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except LaminaEnvironmentError as err:
+        print(f"lamina: cannot render here: {err}", file=sys.stderr)
+        return EXIT_INTERNAL
+    except KeyboardInterrupt:
+        return 130
+    except Exception:
+        print("lamina: internal error (please report it with this traceback):", file=sys.stderr)
+        traceback.print_exc()
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""Scene files: JSON that mirrors the API (see engine/schema/scene.schema.json).
+
+``load_scene`` validates as it builds, so every error names its JSON path
+(``$.layers[1].children[0].box``) and, for CSS, the column inside the style text.
+``scene_to_dict`` writes the same format; in-memory images become PNG data: URLs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from .errors import GeometryError, LaminaInputError, LayerTreeError, SceneFileError, StyleError
+from .images import encode_png_data_url, load_image
+from .layer import Layer
+from .scene import MAX_VIEWPORT, Scene
+
+__all__ = ["load_scene", "scene_from_dict", "scene_to_dict", "SCHEMA_PATH", "FORMAT_VERSION"]
+
+SCHEMA_PATH = Path(__file__).parent / "schema" / "scene.schema.json"
+FORMAT_VERSION = 1
+_TOP_KEYS = {"$schema", "lamina", "width", "height", "background", "style", "layers"}
+_LAYER_KEYS = {"id", "box", "style", "children"}
+
+
+def _no_duplicates(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def load_scene(path: str | Path) -> Scene:
+    """Read a scene file; relative image paths resolve against its folder."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SceneFileError("file not found", file=str(path)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SceneFileError(f"cannot read the file ({exc})", file=str(path)) from None
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise SceneFileError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", file=str(path)) from None
+    except ValueError as exc:
+        raise SceneFileError(f"invalid JSON: {exc}", file=str(path)) from None
+    return scene_from_dict(data, base_dir=path.parent, file=str(path))
+
+
+def _int(value: Any, where: str, file: str | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value != int(value):
+        raise SceneFileError(f"expected a whole number, got {json.dumps(value)}", path=where, file=file)
+    if not 1 <= value <= MAX_VIEWPORT:
+        raise SceneFileError(f"must be from 1 to {MAX_VIEWPORT}, got {value}", path=where, file=file)
+    return int(value)
+
+
+def _style_errors(err: StyleError, where: str, file: str | None) -> SceneFileError:
+    out = SceneFileError(str(err), path=where, file=file)
+    out.__cause__ = err
+    return out
+
+
+def _apply_style(layer: Layer, style: Any, where: str, file: str | None) -> None:
+    if isinstance(style, str):
+        try:
+            layer.style.update_css(style)
+        except StyleError as err:
+            raise _style_errors(err.located(layer=layer.id), where, file) from None
+    elif isinstance(style, dict):
+        for name, value in style.items():
+            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+                raise SceneFileError(f"expected CSS text, got {json.dumps(value)}", path=f"{where}.{name}", file=file)
+            try:
+                layer.style[name] = value
+            except StyleError as err:
+                raise _style_errors(err.located(layer=layer.id), f"{where}.{name}", file) from None
+    else:
+        raise SceneFileError(f"style must be CSS text or an object, got {json.dumps(style)}", path=where, file=file)
+
+
+def _unknown_keys(obj: dict, allowed: set[str], where: str, file: str | None) -> None:
+    extra = sorted(set(obj) - allowed)
+    if extra:
+        raise SceneFileError(
+            f"unknown key {extra[0]!r} (allowed: {', '.join(sorted(allowed))})", path=f"{where}.{extra[0]}", file=file
+        )
+
+
+def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str]) -> Layer:
+    if not isinstance(obj, dict):
+        raise SceneFileError(f"a layer must be an object, got {json.dumps(obj)[:40]}", path=where, file=file)
+    _unknown_keys(obj, _LAYER_KEYS, where, file)
+    if "id" not in obj:
+        raise SceneFileError("a layer needs an 'id'", path=where, file=file)
+    lid = obj["id"]
+    if not isinstance(lid, str) or not lid.strip():
+        raise SceneFileError(f"id must be a non-empty string, got {json.dumps(lid)}", path=f"{where}.id", file=file)
+    box = obj.get("box", [0, 0, 0, 0])
+    if not isinstance(box, list):
+        raise SceneFileError(f"box must be [x, y, width, height], got {json.dumps(box)}", path=f"{where}.box", file=file)
+    try:
+        layer = Layer(lid, box)
+    except GeometryError as err:
+        raise SceneFileError(str(err), path=f"{where}.box", file=file) from None
+    if lid in seen:
+        raise SceneFileError(f"duplicate layer id {lid!r} (first at {seen[lid]})", path=f"{where}.id", file=file)
+    seen[lid] = where
+    if "style" in obj:
+        _apply_style(layer, obj["style"], f"{where}.style", file)
+    children = obj.get("children", [])
+    if not isinstance(children, list):
+        raise SceneFileError("children must be an array", path=f"{where}.children", file=file)
+    for i, child in enumerate(children):
+        layer.add(_layer(child, f"{where}.children[{i}]", file, seen))
+    return layer
+
+
+def scene_from_dict(data: Any, *, base_dir: str | Path | None = None, file: str | None = None) -> Scene:
+    """Build a Scene from parsed scene JSON (errors carry JSON paths)."""
+    if not isinstance(data, dict):
+        raise SceneFileError("a scene must be a JSON object", file=file)
+    _unknown_keys(data, _TOP_KEYS, "$", file)
+    if "lamina" in data and data["lamina"] != FORMAT_VERSION:
+        raise SceneFileError(f"unsupported scene format {json.dumps(data['lamina'])} (this Lamina reads {FORMAT_VERSION})", path="$.lamina", file=file)
+    for key in ("width", "height"):
+        if key not in data:
+            raise SceneFileError(f"missing required key {key!r}", path="$", file=file)
+    width = _int(data["width"], "$.width", file)
+    height = _int(data["height"], "$.height", file)
+    background = data.get("background", "white")
+    if not isinstance(background, str):
+        raise SceneFileError(f"background must be a CSS colour string, got {json.dumps(background)}", path="$.background", file=file)
+    try:
+        scene = Scene(width, height, background, base_dir=base_dir)
+    except StyleError as err:
+        raise _style_errors(err, "$.background", file) from None
+    if "style" in data:
+        _apply_style(scene.root, data["style"], "$.style", file)
+    layers = data.get("layers", [])
+    if not isinstance(layers, list):
+        raise SceneFileError("layers must be an array", path="$.layers", file=file)
+    seen: dict[str, str] = {"root": "the root layer"}
+    for i, obj in enumerate(layers):
+        where = f"$.layers[{i}]"
+        layer = _layer(obj, where, file, seen)
+        try:
+            scene.root.add(layer)
+        except LayerTreeError as err:
+            raise SceneFileError(str(err), path=where, file=file) from None
+    return scene
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def _number(v: float) -> int | float:
+    return int(v) if float(v).is_integer() else v
+
+
+def _css_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _layer_style(layer: Layer, base_dir: Path | None, embed_images: bool) -> str:
+    css = layer.style.to_css()
+    ref = layer.image
+    if ref is not None:
+        if ref.data is not None or not embed_images:
+            if ref.data is None:
+                url = ref.url
+            else:
+                url = encode_png_data_url(load_image(ref, base_dir, layer=layer.id))
+        else:
+            url = ref.url
+        image = f"background-image: url({_css_string(url)})"
+        css = f"{css}; {image}" if css else image
+    return css
+
+
+def _layer_to_dict(layer: Layer, base_dir: Path | None, embed_images: bool) -> dict[str, Any]:
+    b = layer.box
+    out: dict[str, Any] = {"id": layer.id, "box": [_number(v) for v in (b.x, b.y, b.width, b.height)]}
+    css = _layer_style(layer, base_dir, embed_images)
+    if css:
+        out["style"] = css
+    if layer.children:
+        out["children"] = [_layer_to_dict(c, base_dir, embed_images) for c in layer.children]
+    return out
+
+
+def scene_to_dict(scene: Scene, *, embed_images: bool = True) -> dict[str, Any]:
+    """The scene as scene-file JSON data (in-memory images as PNG data: URLs)."""
+    root_style = scene.root.style.to_dict()
+    background = root_style.pop("background-color", "transparent")
+    out: dict[str, Any] = {"lamina": FORMAT_VERSION, "width": scene.width, "height": scene.height, "background": background}
+    if root_style:
+        out["style"] = "; ".join(f"{k}: {v}" for k, v in root_style.items())
+    if scene.root.image is not None:
+        raise LaminaInputError("the root layer cannot have an image= source in a scene file; use its style")
+    out["layers"] = [_layer_to_dict(c, scene.base_dir, embed_images) for c in scene.root.children]
+    return out

@@ -1,0 +1,50 @@
+"""Shared fixtures: one GL renderer for the whole session, GL error checks after each GL
+test, and seeded random generators whose seed is printed when a test fails."""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+import numpy as np
+import pytest
+
+
+@pytest.fixture(scope="session")
+def renderer():
+    """The process-wide renderer (one headless EGL context shared by all GL tests)."""
+    from engine.renderer import default_renderer
+
+    return default_renderer()
+
+
+@pytest.fixture
+def gl(renderer):
+    """Use in GL tests: gives the renderer and fails the test on any pending GL error."""
+    renderer.gpu.check_errors("the previous test")
+    yield renderer
+    renderer.gpu.check_errors("this test")
+
+
+@pytest.fixture
+def rng(request):
+    """A fresh random generator per test; LAMINA_SEED=N replays a failure."""
+    seed = int(os.environ.get("LAMINA_SEED", secrets.randbits(32)))
+    request.node.user_properties.append(("seed", seed))
+    return np.random.default_rng(seed)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        for key, value in item.user_properties:
+            if key == "seed":
+                report.sections.append(("random seed", f"LAMINA_SEED={value} reproduces this run"))
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/gl/" in str(item.fspath).replace("\\", "/"):
+            item.add_marker(pytest.mark.gl)

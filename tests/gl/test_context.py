@@ -1,0 +1,89 @@
+"""The GL context: fingerprint, limits, every shader variant compiling, and the clear
+error when EGL is missing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import moderngl
+import pytest
+
+from engine.errors import GPUUnavailableError
+from engine.gpu.context import GPUContext
+from engine.gpu.programs import VARIANTS, ProgramCache
+
+
+def test_fingerprint_and_limits(gl):
+    info = gl.info
+    assert info.renderer and info.renderer != "unknown"
+    assert info.version and info.version != "unknown"
+    assert info.version_code >= 330
+    assert info.max_texture_size >= 2048
+    assert info.fingerprint == {"GL_RENDERER": info.renderer, "GL_VERSION": info.version}
+    assert gl.limits.max_texture_size == info.max_texture_size
+
+
+def test_renderer_info_is_exposed_by_engine(gl):
+    import engine
+
+    assert engine.renderer_info() is gl.info
+
+
+def test_every_variant_compiles_once(gl):
+    cache = ProgramCache(gl.gpu.ctx)
+    cache.warm_up()
+    assert cache.compiles == len(VARIANTS)
+    cache.warm_up()
+    assert cache.compiles == len(VARIANTS), "a second warm-up must compile nothing"
+    gl.gpu.check_errors("compiling every variant")
+
+
+# Every uniform the executor sets must exist in at least one variant, so that the
+# executor's "skip uniforms the compiler removed" rule cannot hide a misspelt name.
+EXECUTOR_UNIFORMS = [
+    "u_size", "u_offset", "u_background", "u_radii_x", "u_radii_y", "u_border",
+    "u_border_color", "u_tile", "u_repeat", "u_stop_color", "u_stop_pos", "u_stop_hint",
+    "u_stop_count", "u_repeating", "u_line_start", "u_line_dir", "u_line_length",
+    "u_center", "u_radius", "u_image", "u_transform", "u_quad_size", "u_target_size",
+    "u_expand", "u_opacity", "u_clip_to_local", "u_clip_rect", "u_clip_rx", "u_clip_ry",
+    "u_clip_px", "u_source",
+]
+
+
+def test_executor_uniform_names_exist(gl):
+    import inspect
+
+    from engine.gpu import executor
+
+    source = inspect.getsource(executor)
+    used = set(__import__("re").findall(r'"(u_[a-z_]+)"', source))
+    assert used == set(EXECUTOR_UNIFORMS), "update EXECUTOR_UNIFORMS with the executor"
+    cache = ProgramCache(gl.gpu.ctx)
+    missing = [u for u in EXECUTOR_UNIFORMS if not any(u in cache.get(v) for v in VARIANTS)]
+    assert missing == []
+
+
+def test_missing_egl_raises_clear_error(monkeypatch):
+    def fail(**kwargs):
+        raise Exception("libEGL.so: cannot open shared object file")
+
+    monkeypatch.setattr(moderngl, "create_standalone_context", fail)
+    with pytest.raises(GPUUnavailableError) as info:
+        GPUContext.headless()
+    message = str(info.value)
+    assert "apt-get install" in message and "libegl" in message.lower()
+    assert "cannot open shared object" in message
+
+
+def test_cli_reports_missing_egl_without_traceback(tmp_path):
+    # A real failure: point glcontext at a libEGL that does not exist.
+    env = {**os.environ, "GLCONTEXT_LINUX_LIBEGL": str(tmp_path / "libEGL.so.1")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "info"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "apt-get install" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
