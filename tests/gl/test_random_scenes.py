@@ -40,7 +40,8 @@ def _layer_texture(rgba, x, y, w, h):
 
 
 def _draw(dst, src, opacity):
-    s = src * opacity
+    # The blender takes the shader's output as 8-bit unorm, like the target.
+    s = _quantise(src * opacity)
     return _quantise(s + dst * (1.0 - s[..., 3:4]))
 
 
