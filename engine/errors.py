@@ -95,6 +95,7 @@ class StyleError(LaminaInputError):
             line=self.line,
             layer=layer if layer is not None else self.layer,
         )
+        err.__cause__ = self.__cause__
         return err
 
 

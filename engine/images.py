@@ -13,7 +13,7 @@ import io
 import os
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote, unquote_to_bytes, urlparse
 
 import numpy as np
 
@@ -92,10 +92,13 @@ def _from_data_url(url: str, what: str) -> np.ndarray:
     header, sep, payload = url[5:].partition(",")
     if not sep:
         raise ImageLoadError(f"{what}: malformed data: URL (no comma)")
-    try:
-        raw = base64.b64decode(payload, validate=True) if header.endswith(";base64") else unquote(payload).encode("latin-1")
-    except (binascii.Error, ValueError) as exc:
-        raise ImageLoadError(f"{what}: malformed base64 in data: URL ({exc})") from None
+    if header.endswith(";base64"):
+        try:
+            raw = base64.b64decode(payload, validate=True)
+        except (binascii.Error, ValueError) as exc:
+            raise ImageLoadError(f"{what}: malformed base64 in data: URL ({exc})") from None
+    else:
+        raw = unquote_to_bytes(payload)
     return _open_bytes(raw, what)
 
 

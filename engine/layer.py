@@ -8,6 +8,7 @@ optionally an in-memory image used as its ``background-image``.
 from __future__ import annotations
 
 import math
+import numbers
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from .errors import GeometryError, LayerTreeError, StyleError
@@ -36,7 +37,7 @@ def _check_box(box: Any, where: str) -> Rect:
         raise GeometryError(f"{where}: box must have 4 numbers (x, y, width, height), got {len(values)}")
     out = []
     for name, v in zip(("x", "y", "width", "height"), values):
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
             raise GeometryError(f"{where}: box {name} must be a number, got {v!r}")
         v = float(v)
         if not math.isfinite(v):
@@ -70,10 +71,7 @@ class Layer:
         self.scene: Scene | None = None
         self.children: list[Layer] = []
         self.version = 0
-        try:
-            self._style = Style(style, on_change=self._changed)
-        except StyleError as err:
-            raise err.located(layer=id) from None
+        self._style = Style(style, on_change=self._changed, owner=id)
         self._image: ImageRef | None = None
         if image is not None:
             self.image = image
@@ -96,10 +94,7 @@ class Layer:
 
     @style.setter
     def style(self, value: str | Mapping[str, str] | None) -> None:
-        try:
-            self._style = Style(value, on_change=self._changed)
-        except StyleError as err:
-            raise err.located(layer=self.id) from None
+        self._style = Style(value, on_change=self._changed, owner=self.id)
         self._changed()
 
     @property

@@ -7,6 +7,7 @@ GPU execution) and returns a ``Frame``.
 from __future__ import annotations
 
 import math
+import numbers
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +39,7 @@ class Scene:
         base_dir: str | Path | None = None,
     ) -> None:
         for name, v in (("width", width), ("height", height)):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
                 raise GeometryError(f"scene {name} must be a finite number, got {v!r}")
             if v != int(v) or not 1 <= v <= MAX_VIEWPORT:
                 raise GeometryError(f"scene {name} must be a whole number from 1 to {MAX_VIEWPORT}, got {v!r}")
@@ -105,15 +106,16 @@ class Scene:
         return (renderer or default_renderer()).render(self)
 
     # -- files --------------------------------------------------------------------------
-    def to_dict(self, *, embed_images: bool = True) -> dict[str, Any]:
+    def to_dict(self, *, embed_images: bool = False) -> dict[str, Any]:
+        """Scene-file data (see engine.scene_file.scene_to_dict)."""
         from .scene_file import scene_to_dict
 
         return scene_to_dict(self, embed_images=embed_images)
 
-    def to_json(self, *, indent: int | None = 2) -> str:
+    def to_json(self, *, indent: int | None = 2, embed_images: bool = False) -> str:
         import json
 
-        return json.dumps(self.to_dict(), indent=indent)
+        return json.dumps(self.to_dict(embed_images=embed_images), indent=indent)
 
     def __repr__(self) -> str:
         return f"Scene({self.width}x{self.height}, layers={len(self._ids)})"

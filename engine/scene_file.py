@@ -25,13 +25,33 @@ _TOP_KEYS = {"$schema", "lamina", "width", "height", "background", "style", "lay
 _LAYER_KEYS = {"id", "box", "style", "children"}
 
 
+class _JSONObject(dict):
+    """A JSON object that remembers a repeated key, so the error can name its path."""
+
+    duplicate: str | None = None
+
+
 def _no_duplicates(pairs):
-    out = {}
+    out = _JSONObject()
     for key, value in pairs:
-        if key in out:
-            raise ValueError(f"duplicate key {key!r}")
+        if key in out and out.duplicate is None:
+            out.duplicate = key
         out[key] = value
     return out
+
+
+def _check_object(obj: dict, allowed: set[str] | None, where: str, file: str | None) -> None:
+    """Repeated keys and keys the format does not have are errors at their path."""
+    duplicate = getattr(obj, "duplicate", None)
+    if duplicate is not None:
+        raise SceneFileError(f"duplicate key {duplicate!r}", path=f"{where}.{duplicate}", file=file)
+    if allowed is None:
+        return
+    extra = sorted(set(obj) - allowed)
+    if extra:
+        raise SceneFileError(
+            f"unknown key {extra[0]!r} (allowed: {', '.join(sorted(allowed))})", path=f"{where}.{extra[0]}", file=file
+        )
 
 
 def load_scene(path: str | Path) -> Scene:
@@ -60,10 +80,8 @@ def _int(value: Any, where: str, file: str | None) -> int:
     return int(value)
 
 
-def _style_errors(err: StyleError, where: str, file: str | None) -> SceneFileError:
-    out = SceneFileError(str(err), path=where, file=file)
-    out.__cause__ = err
-    return out
+def _style_error(err: StyleError, where: str, file: str | None) -> SceneFileError:
+    return SceneFileError(str(err), path=where, file=file)
 
 
 def _apply_style(layer: Layer, style: Any, where: str, file: str | None) -> None:
@@ -71,31 +89,24 @@ def _apply_style(layer: Layer, style: Any, where: str, file: str | None) -> None
         try:
             layer.style.update_css(style)
         except StyleError as err:
-            raise _style_errors(err.located(layer=layer.id), where, file) from None
+            raise _style_error(err, where, file) from err
     elif isinstance(style, dict):
+        _check_object(style, None, where, file)
         for name, value in style.items():
             if isinstance(value, bool) or not isinstance(value, (str, int, float)):
                 raise SceneFileError(f"expected CSS text, got {json.dumps(value)}", path=f"{where}.{name}", file=file)
             try:
                 layer.style[name] = value
             except StyleError as err:
-                raise _style_errors(err.located(layer=layer.id), f"{where}.{name}", file) from None
+                raise _style_error(err, f"{where}.{name}", file) from err
     else:
         raise SceneFileError(f"style must be CSS text or an object, got {json.dumps(style)}", path=where, file=file)
-
-
-def _unknown_keys(obj: dict, allowed: set[str], where: str, file: str | None) -> None:
-    extra = sorted(set(obj) - allowed)
-    if extra:
-        raise SceneFileError(
-            f"unknown key {extra[0]!r} (allowed: {', '.join(sorted(allowed))})", path=f"{where}.{extra[0]}", file=file
-        )
 
 
 def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str]) -> Layer:
     if not isinstance(obj, dict):
         raise SceneFileError(f"a layer must be an object, got {json.dumps(obj)[:40]}", path=where, file=file)
-    _unknown_keys(obj, _LAYER_KEYS, where, file)
+    _check_object(obj, _LAYER_KEYS, where, file)
     if "id" not in obj:
         raise SceneFileError("a layer needs an 'id'", path=where, file=file)
     lid = obj["id"]
@@ -125,8 +136,8 @@ def scene_from_dict(data: Any, *, base_dir: str | Path | None = None, file: str 
     """Build a Scene from parsed scene JSON (errors carry JSON paths)."""
     if not isinstance(data, dict):
         raise SceneFileError("a scene must be a JSON object", file=file)
-    _unknown_keys(data, _TOP_KEYS, "$", file)
-    if "lamina" in data and data["lamina"] != FORMAT_VERSION:
+    _check_object(data, _TOP_KEYS, "$", file)
+    if "lamina" in data and (type(data["lamina"]) is not int or data["lamina"] != FORMAT_VERSION):
         raise SceneFileError(f"unsupported scene format {json.dumps(data['lamina'])} (this Lamina reads {FORMAT_VERSION})", path="$.lamina", file=file)
     for key in ("width", "height"):
         if key not in data:
@@ -139,7 +150,7 @@ def scene_from_dict(data: Any, *, base_dir: str | Path | None = None, file: str 
     try:
         scene = Scene(width, height, background, base_dir=base_dir)
     except StyleError as err:
-        raise _style_errors(err, "$.background", file) from None
+        raise _style_error(err, "$.background", file) from err
     if "style" in data:
         _apply_style(scene.root, data["style"], "$.style", file)
     layers = data.get("layers", [])
@@ -171,11 +182,9 @@ def _layer_style(layer: Layer, base_dir: Path | None, embed_images: bool) -> str
     css = layer.style.to_css()
     ref = layer.image
     if ref is not None:
-        if ref.data is not None or not embed_images:
-            if ref.data is None:
-                url = ref.url
-            else:
-                url = encode_png_data_url(load_image(ref, base_dir, layer=layer.id))
+        if ref.data is not None or embed_images:
+            # In-memory pixels have no path to write: they are always embedded.
+            url = encode_png_data_url(load_image(ref, base_dir, layer=layer.id))
         else:
             url = ref.url
         image = f"background-image: url({_css_string(url)})"
@@ -194,13 +203,18 @@ def _layer_to_dict(layer: Layer, base_dir: Path | None, embed_images: bool) -> d
     return out
 
 
-def scene_to_dict(scene: Scene, *, embed_images: bool = True) -> dict[str, Any]:
-    """The scene as scene-file JSON data (in-memory images as PNG data: URLs)."""
-    root_style = scene.root.style.to_dict()
-    background = root_style.pop("background-color", "transparent")
+def scene_to_dict(scene: Scene, *, embed_images: bool = False) -> dict[str, Any]:
+    """The scene as scene-file JSON data.
+
+    Images given to layers as arrays or Pillow images are written as PNG data: URLs;
+    with ``embed_images`` images given as file paths are embedded the same way, so the
+    file no longer depends on its folder. ``url()`` text in styles is kept as written."""
+    root_style = scene.root.style
+    background = root_style.get("background-color", "transparent")
     out: dict[str, Any] = {"lamina": FORMAT_VERSION, "width": scene.width, "height": scene.height, "background": background}
-    if root_style:
-        out["style"] = "; ".join(f"{k}: {v}" for k, v in root_style.items())
+    if set(root_style) - {"background-color"}:
+        # All root declarations, in order, so shorthands and longhands keep their effect.
+        out["style"] = root_style.to_css()
     if scene.root.image is not None:
         raise LaminaInputError("the root layer cannot have an image= source in a scene file; use its style")
     out["layers"] = [_layer_to_dict(c, scene.base_dir, embed_images) for c in scene.root.children]

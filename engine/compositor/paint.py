@@ -120,13 +120,13 @@ def layer_paint(node, images: ImageStore, base_dir: Path | None, offset: tuple[f
     return LayerPaint(
         width=w,
         height=h,
-        background=s.background_color.premultiplied(),
+        background=s.used_background_color.premultiplied(),
         image=image,
         tile=tile,
         repeat=s.background_repeat,
         radii=used_radii(s, w, h),
         border_widths=(top, right, bottom, left),
-        border_color=s.border_color.premultiplied(),
+        border_color=s.used_border_color.premultiplied(),
         offset=offset,
     )
 

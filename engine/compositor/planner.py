@@ -26,7 +26,6 @@ from ..framegraph import (
 )
 from ..geometry import Affine, Rect
 from ..limits import MAX_CLIPS_PER_DRAW, Limits
-from ..style.values import RGBA
 from .paint import ImageStore, layer_paint
 from .tree import Clip, LayerNode, StackingContext, resolve_tree
 
@@ -160,6 +159,10 @@ class _Planner:
         if bounds is None or bounds.is_empty():
             self.decisions.append(Decision(node.id, "not drawn: its group lies outside the viewport"))
             return
+        clips = self.clip_shapes(node.clips[inherited_clips:], origin, node.id)
+        if clips is None:
+            self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
+            return
         sx, sy = int(bounds.x), int(bounds.y)
         draws: list[Draw] = []
         self.emit_items(ctx, draws, (sx, sy), 1.0, len(node.clips))
@@ -177,9 +180,6 @@ class _Planner:
                 f"layer {node.id!r} opacity {node.style.opacity:g} over {count} drawing layers: flatten, then fade",
             )
         )
-        clips = self.clip_shapes(node.clips[inherited_clips:], origin, node.id)
-        if clips is None:
-            return
         to_target = Affine.translate(sx - origin[0], sy - origin[1])
         out.append(Draw(tex, node.id, to_target, opacity, clips, note="render surface"))
 
@@ -203,7 +203,7 @@ class _Planner:
         node = root.node
         if _is_plain_color(node):
             # The page background is a flat colour: clear to it instead of a raster pass.
-            clear = node.style.background_color.premultiplied()
+            clear = node.style.used_background_color.premultiplied()
             self.decisions.append(Decision(node.id, "background drawn as the frame's clear colour"))
             self.emit_items(root, draws, (0, 0), 1.0, 0, own=False)
         else:
@@ -231,7 +231,6 @@ def _is_plain_color(node: LayerNode) -> bool:
         and s.background_image is None
         and s.border_style in ("none", "hidden")
         and all(r == (0.0, 0.0) for r in _radii(node))
-        and isinstance(s.background_color, RGBA)
     )
 
 

@@ -53,8 +53,8 @@ class LayerNode:
         if not self.to_screen.is_invertible():
             return False
         widths = (s.border_top_width, s.border_right_width, s.border_bottom_width, s.border_left_width)
-        border = s.border_style not in ("none", "hidden") and any(widths) and s.border_color.a > 0
-        return s.background_color.a > 0 or s.background_image is not None or border
+        border = s.border_style not in ("none", "hidden") and any(widths) and s.used_border_color.a > 0
+        return s.used_background_color.a > 0 or s.background_image is not None or border
 
     def creates_stacking_context(self) -> bool:
         s = self.style
@@ -97,6 +97,8 @@ class StackingContext:
 
     def drawing_nodes(self) -> list[LayerNode]:
         """Every node in this context (nested ones included) that paints content."""
+        if self.node.style.opacity <= 0.0:
+            return []
         out = [self.node] if self.node.draws_content() else []
         for item in self.items:
             if isinstance(item, StackingContext):

@@ -83,11 +83,11 @@ def parse_declarations(text: str) -> list[Declaration]:
     nodes = tinycss2.parse_blocks_contents(text, skip_comments=True, skip_whitespace=True)
     for node in nodes:
         if isinstance(node, ast.ParseError):
-            message = node.message
-            if "qualified rule" in message:
-                message = "expected 'property: value' (is a ':' missing?)"
+            missing = _missing_colon(text, node)
+            if missing is not None:
+                raise missing
             raise CSSSyntaxError(
-                f"CSS syntax error: {message}", column=node.source_column, line=node.source_line,
+                f"CSS syntax error: {node.message}", column=node.source_column, line=node.source_line,
                 value=_line_excerpt(text, node.source_line),
             )
         if not isinstance(node, ast.Declaration):
@@ -118,6 +118,36 @@ def parse_declarations(text: str) -> list[Declaration]:
     return out
 
 
+def _missing_colon(text: str, error: ast.ParseError) -> CSSSyntaxError | None:
+    """tinycss2 reports ``color red`` as a broken rule at its end; find the declaration
+    it belongs to and point at the token where the ':' should be."""
+    where = (error.source_line, error.source_column)
+    segment: list[ast.Node] = []
+    for tok in tinycss2.parse_component_value_list(text, skip_comments=True) + [None]:
+        at_end = tok is None or (isinstance(tok, ast.LiteralToken) and tok.value == ";")
+        if not at_end:
+            segment.append(tok)
+            continue
+        significant = [t for t in segment if not isinstance(t, ast.WhitespaceToken)]
+        end = (tok.source_line, tok.source_column) if tok is not None else (10**9, 0)
+        if significant and (significant[0].source_line, significant[0].source_column) <= where <= end:
+            name = significant[0]
+            if isinstance(name, ast.IdentToken) and len(significant) > 1 and not (
+                isinstance(significant[1], ast.LiteralToken) and significant[1].value == ":"
+            ):
+                after = significant[1]
+                return CSSSyntaxError(
+                    f"expected ':' after the property name, got {token_text([after])!r}",
+                    property=name.lower_value,
+                    column=after.source_column,
+                    line=after.source_line,
+                    value=token_text(segment),
+                )
+            return None
+        segment = []
+    return None
+
+
 def _line_excerpt(text: str, line: int) -> str:
     lines = text.splitlines() or [""]
     return lines[min(max(line, 1), len(lines)) - 1]
@@ -127,12 +157,19 @@ class Style(MutableMapping[str, str]):
     """The declared style of a layer: property -> CSS value text, in declaration order.
 
     Setting a value parses it (typed errors name the property and column); ``computed``
-    resolves the declarations, inheritance and ``currentcolor`` into a ComputedStyle.
+    resolves the declarations and inheritance into a ComputedStyle.
     """
 
-    def __init__(self, source: str | Mapping[str, str] | None = None, *, on_change: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        source: str | Mapping[str, str] | None = None,
+        *,
+        on_change: Callable[[], None] | None = None,
+        owner: str | None = None,
+    ):
         self._decls: dict[str, Declaration] = {}
         self._on_change = on_change
+        self.owner = owner  # the layer id, named in errors
         self.version = 0
         if isinstance(source, str):
             self.update_css(source)
@@ -154,15 +191,29 @@ class Style(MutableMapping[str, str]):
             raise InvalidValueError(
                 f"value must be CSS text, got {type(value).__name__}", property=name.strip().lower()
             )
+        prop = name.strip().lower()
+        for tok in tinycss2.parse_component_value_list(value):
+            if isinstance(tok, ast.LiteralToken) and tok.value == ";":
+                raise CSSSyntaxError(
+                    "';' ends the value: give one property per entry",
+                    property=prop, value=value, column=tok.source_column, line=tok.source_line,
+                    layer=self.owner,
+                )
         prefix = f"{name}: "
         try:
             decls = parse_declarations(prefix + value)
         except StyleError as err:
-            # Report columns within the value the caller wrote, not our synthetic text.
-            raise err.located(column_offset=-len(prefix)) from None
-        if len(decls) != 1:
-            raise CSSSyntaxError("expected exactly one value", property=name, value=value)
+            raise self._value_located(err, len(prefix)) from None
         self._store(decls[0])
+
+    def _value_located(self, err: StyleError, prefix: int) -> StyleError:
+        """Columns within the value the caller wrote, not our synthetic 'name: value'."""
+        if err.line not in (None, 1) or err.column is None:
+            return err.located(layer=self.owner)
+        located = err.located(layer=self.owner, column_offset=-prefix)
+        if located.column is None and not isinstance(err, (UnknownPropertyError, UnsupportedFeatureError)):
+            located = err.located(layer=self.owner, column_offset=1 - err.column)  # at the value's start
+        return located
 
     def __delitem__(self, name: str) -> None:
         del self._decls[name.strip().lower()]
@@ -180,9 +231,15 @@ class Style(MutableMapping[str, str]):
     # -- bulk ---------------------------------------------------------------------------
     def update_css(self, text: str) -> None:
         """Add the declarations of a CSS text (all are validated before any is stored)."""
-        decls = parse_declarations(text)
+        try:
+            decls = parse_declarations(text)
+        except StyleError as err:
+            raise err.located(layer=self.owner) from None
+        # Within one block an !important declaration beats later normal ones.
+        important = {d.name for d in decls if d.important}
         for decl in decls:
-            self._store(decl, notify=False)
+            if decl.important or decl.name not in important:
+                self._store(decl, notify=False)
         if decls:
             self._changed()
 
@@ -219,9 +276,6 @@ class Style(MutableMapping[str, str]):
         for key, value in fields.items():
             if isinstance(value, str) and value == INHERIT:
                 fields[key] = getattr(parent, key) if parent is not None else getattr(ComputedStyle, key)
-        style = replace(base, **fields)
-        updates = {}
-        for key in ("background_color", "border_color"):
-            if getattr(style, key) == "currentcolor":
-                updates[key] = style.color
-        return replace(style, **updates) if updates else style
+        # currentcolor stays a keyword (it inherits as one, CSS Color 4 §4.4); painting
+        # resolves it with ComputedStyle.used_color.
+        return replace(base, **fields)

@@ -127,15 +127,16 @@ def _stops(groups, parent: TokenStream, fn: ast.FunctionBlock) -> tuple[ColorSto
             raise parent.error(f"empty argument in {fn.name}()", fn)
         color = read_color(ts)
         if color is None:
+            hint_tok = ts.peek()
             hint = ts.length_percentage()
             if hint is None:
-                raise ts.error(f"expected a colour stop, got {describe(ts.peek())}", ts.peek())
+                raise ts.error(f"expected a colour stop, got {describe(hint_tok)}", hint_tok)
             ts.expect_end()
             if not stops or pending_hint:
-                raise ts.error("a transition hint must stand between two colour stops", group[0])
+                raise ts.error("a transition hint must stand between two colour stops", hint_tok)
             last = stops[-1]
             stops[-1] = ColorStop(last.color, last.position, hint)
-            pending_hint = True
+            pending_hint = hint_tok
             continue
         positions = []
         while not ts.at_end() and len(positions) < 2:
@@ -149,7 +150,7 @@ def _stops(groups, parent: TokenStream, fn: ast.FunctionBlock) -> tuple[ColorSto
             stops.append(ColorStop(color, p))
         pending_hint = False
     if pending_hint:
-        raise parent.error("a transition hint must be followed by a colour stop", fn)
+        raise parent.error("a transition hint must be followed by a colour stop", pending_hint)
     if len(stops) < 2:
         raise parent.error(f"{fn.name}() needs at least two colour stops", fn)
     return tuple(stops)
@@ -179,16 +180,22 @@ def resolve_stops(stops, line_length: float, current_color: RGBA) -> list[Resolv
     pos: list[float | None] = [
         None if s.position is None else s.position.resolve(length) / length for s in stops
     ]
+    hints: list[float | None] = [
+        None if s.hint is None else s.hint.resolve(length) / length for s in stops
+    ]
     if pos[0] is None:
         pos[0] = 0.0
     if pos[-1] is None:
         pos[-1] = 1.0
-    # Positions may not go backwards.
+    # No stop or hint may sit before the largest position of any stop or hint before it.
     running = pos[0]
     for i in range(n):
         if pos[i] is not None:
             running = max(running, pos[i])
             pos[i] = running
+        if hints[i] is not None:
+            running = max(running, hints[i])
+            hints[i] = running
     # Runs of unpositioned stops are spread evenly between their neighbours.
     i = 0
     while i < n:
@@ -205,10 +212,9 @@ def resolve_stops(stops, line_length: float, current_color: RGBA) -> list[Resolv
     for i, s in enumerate(stops):
         color = current_color if isinstance(s.color, _CurrentColorType) else s.color
         hint = 0.5
-        if s.hint is not None and i + 1 < n:
+        if hints[i] is not None and i + 1 < n:
             span = pos[i + 1] - pos[i]
-            h = s.hint.resolve(length) / length
-            hint = 0.5 if span <= 0 else min(max((h - pos[i]) / span, 0.0), 1.0)
+            hint = 0.5 if span <= 0 else min(max((hints[i] - pos[i]) / span, 0.0), 1.0)
         out.append(ResolvedStop(float(pos[i]), color.premultiplied(), hint))
     return out
 

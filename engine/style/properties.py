@@ -65,6 +65,18 @@ class ComputedStyle:
     z_index: int | None = None
     will_change: tuple[str, ...] = ()
 
+    def used_color(self, value: RGBA | str) -> RGBA:
+        """A colour field's used value: ``currentcolor`` becomes this style's ``color``."""
+        return self.color if isinstance(value, str) else value
+
+    @property
+    def used_background_color(self) -> RGBA:
+        return self.used_color(self.background_color)
+
+    @property
+    def used_border_color(self) -> RGBA:
+        return self.used_color(self.border_color)
+
 
 INHERITED_FIELDS = frozenset({"color", "visibility"})
 
@@ -277,12 +289,11 @@ def _read_line_width(ts: TokenStream) -> float | None:
     word = ts.ident(*_LINE_WIDTHS)
     if word:
         return _LINE_WIDTHS[word]
+    tok = ts.peek()
+    if isinstance(tok, ast.PercentageToken):
+        raise ts.error("border widths cannot be percentages", tok)
     lp = ts.length_percentage(minimum=0)
-    if lp is None:
-        return None
-    if lp.percent:
-        raise ts.error("border widths cannot be percentages")
-    return lp.px
+    return None if lp is None else lp.px
 
 
 def _read_line_style(ts: TokenStream) -> str | None:

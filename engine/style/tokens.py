@@ -162,8 +162,8 @@ class TokenStream:
 
     def expect_length(self, *, minimum: float | None = None) -> float:
         tok = self.peek()
-        value = self.length_percentage(minimum=minimum)
-        if value is None or value.percent:
+        value = None if isinstance(tok, ast.PercentageToken) else self.length_percentage(minimum=minimum)
+        if value is None:
             raise self.error(f"expected a length in px, got {describe(tok)}", tok)
         return value.px
 

@@ -86,6 +86,13 @@ def test_good_boxes_become_float_rects(box):
     assert all(type(v) is float for v in (b.x, b.y, b.width, b.height))
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+def test_numpy_boxes_of_any_real_dtype_are_accepted(dtype):
+    """float64 numpy boxes work, so int and float32 ones (as numpy hands them out) should too."""
+    layer = Layer("np", np.array([1, 2, 30, 40], dtype=dtype))
+    assert layer.box == Rect(1.0, 2.0, 30.0, 40.0)
+
+
 def test_random_finite_boxes_round_trip(rng):
     for _ in range(200):
         x, y = rng.uniform(-MAX_COORDINATE, MAX_COORDINATE, 2)
