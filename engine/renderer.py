@@ -43,6 +43,7 @@ class Renderer:
     def render(self, scene) -> Frame:
         """Render ``scene``; the frame is complete or an error is raised (never half)."""
         graph = self.plan(scene)
+        self.gpu.activate()
         premultiplied, stats = self.executor.execute(graph, self.images, scene.base_dir)
         self.gpu.check_errors("rendering a frame")
         return Frame(unpremultiply(premultiplied), premultiplied, graph, stats, self.info)

@@ -21,7 +21,7 @@ def renderer():
 @pytest.fixture
 def gl(renderer):
     """Use in GL tests: gives the renderer and fails the test on any pending GL error."""
-    renderer.gpu.check_errors("the previous test")
+    renderer.gpu.check_errors("the previous test")  # also makes its context current
     yield renderer
     renderer.gpu.check_errors("this test")
 

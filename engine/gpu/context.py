@@ -19,7 +19,7 @@ __all__ = ["GPUContext", "RendererInfo", "GLError", "INSTALL_HINT", "REQUIRED_GL
 REQUIRED_GL = 330
 INSTALL_HINT = (
     "Lamina needs OpenGL 3.3 through EGL. On Debian/Ubuntu install Mesa's EGL and GL "
-    "drivers: apt-get install -y libegl1 libegl-mesa0 libgl1-mesa-dri libgles2 "
+    "drivers: apt-get install -y libegl1 libegl-mesa0 libgl1-mesa-dri libgl1 "
     "(software rendering with llvmpipe works without a GPU)"
 )
 
@@ -85,15 +85,24 @@ class GPUContext:
 
     @classmethod
     def from_current(cls) -> "GPUContext":
-        """Adopt the OpenGL context current on this thread (e.g. a glfw window's)."""
+        """Adopt the OpenGL context current on this thread through the window system
+        (GLX on X11: a glfw window's), so the same renderer can draw there."""
         try:
             ctx = moderngl.create_context(require=REQUIRED_GL)
         except Exception as exc:
             raise GPUUnavailableError(f"no usable current OpenGL context ({exc}). {INSTALL_HINT}") from None
         return cls(ctx, "current")
 
+    def activate(self) -> None:
+        """Make this context current on this thread. Several contexts (a window's, a
+        headless one) can live in one thread and creating one makes it current, so
+        every entry point calls this first. (moderngl's ``with ctx:`` is not used: on
+        EGL its exit unbinds the context instead of restoring the previous one.)"""
+        self.ctx.__enter__()
+
     def check_errors(self, where: str) -> None:
         """Raise GLError if OpenGL recorded an error (tests call this after each step)."""
+        self.activate()
         err = self.ctx.error
         if err != "GL_NO_ERROR":
             raise GLError(f"OpenGL error {err} after {where}")

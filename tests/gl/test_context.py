@@ -87,3 +87,21 @@ def test_cli_reports_missing_egl_without_traceback(tmp_path):
     assert "Traceback" not in proc.stderr
     assert "apt-get install" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_renderer_draws_in_its_own_context_when_another_is_current(gl):
+    # A second context (a window's, say) becomes current on creation; rendering must
+    # still go to the renderer's own context and leave no GL error behind.
+    from engine import Layer, Scene
+
+    scene = Scene(8, 8, "red")
+    scene.root.add(Layer("a", (0, 0, 4, 4), "background: blue; opacity: .5"))
+    before = scene.render(gl).image.copy()
+    other = moderngl.create_standalone_context(backend="egl")
+    try:
+        after = scene.render(gl).image
+        assert (after == before).all()
+        assert tuple(after[0, 0]) == (127, 0, 128, 255)
+        assert other.error == "GL_NO_ERROR"
+    finally:
+        other.release()
