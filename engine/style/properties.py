@@ -127,6 +127,16 @@ def _read_image(ts: TokenStream):
     return None
 
 
+def _whole(ts: TokenStream, read, what: str):
+    """The whole value is one item read by ``read`` (which returns None when absent)."""
+    tok = ts.peek()
+    value = read(ts)
+    if value is None:
+        raise ts.error(f"expected {what}, got {describe(tok)}", tok)
+    ts.expect_end()
+    return value
+
+
 def _parse_background_color(ts: TokenStream) -> dict:
     color = expect_color(ts)
     ts.expect_end()
@@ -138,12 +148,7 @@ def _parse_background_image(ts: TokenStream) -> dict:
     if ts.ident("none"):
         ts.expect_end()
         return {"background_image": None}
-    tok = ts.peek()
-    image = _read_image(ts)
-    if image is None:
-        raise ts.error(f"expected none, a gradient or url(), got {describe(tok)}", tok)
-    ts.expect_end()
-    return {"background_image": image}
+    return {"background_image": _whole(ts, _read_image, "none, a gradient or url()")}
 
 
 _REPEAT_WORDS = ("repeat", "no-repeat", "repeat-x", "repeat-y", "space", "round")
@@ -170,12 +175,7 @@ def _read_repeat(ts: TokenStream) -> tuple[bool, bool] | None:
 
 def _parse_background_repeat(ts: TokenStream) -> dict:
     _no_layers(ts)
-    tok = ts.peek()
-    value = _read_repeat(ts)
-    if value is None:
-        raise ts.error(f"expected repeat, no-repeat, repeat-x or repeat-y, got {describe(tok)}", tok)
-    ts.expect_end()
-    return {"background_repeat": value}
+    return {"background_repeat": _whole(ts, _read_repeat, "repeat, no-repeat, repeat-x or repeat-y")}
 
 
 def _read_size(ts: TokenStream) -> BackgroundSize | None:
@@ -202,22 +202,12 @@ def _read_size(ts: TokenStream) -> BackgroundSize | None:
 
 def _parse_background_size(ts: TokenStream) -> dict:
     _no_layers(ts)
-    tok = ts.peek()
-    size = _read_size(ts)
-    if size is None:
-        raise ts.error(f"expected auto, cover, contain or a size, got {describe(tok)}", tok)
-    ts.expect_end()
-    return {"background_size": size}
+    return {"background_size": _whole(ts, _read_size, "auto, cover, contain or a size")}
 
 
 def _parse_background_position(ts: TokenStream) -> dict:
     _no_layers(ts)
-    tok = ts.peek()
-    pos = read_position(ts)
-    if pos is None:
-        raise ts.error(f"expected a position, got {describe(tok)}", tok)
-    ts.expect_end()
-    return {"background_position": pos}
+    return {"background_position": _whole(ts, read_position, "a position")}
 
 
 def _parse_background(ts: TokenStream) -> dict:
@@ -375,12 +365,7 @@ def _parse_border_color(ts: TokenStream) -> dict:
 
 def _side_width(side: str):
     def parse(ts: TokenStream) -> dict:
-        tok = ts.peek()
-        w = _read_line_width(ts)
-        if w is None:
-            raise ts.error(f"expected a border width, got {describe(tok)}", tok)
-        ts.expect_end()
-        return {f"border_{side}_width": w}
+        return {f"border_{side}_width": _whole(ts, _read_line_width, "a border width")}
 
     return parse
 
