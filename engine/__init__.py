@@ -12,6 +12,7 @@ executors -> frame. Public API::
 from .errors import (
     CSSSyntaxError,
     GeometryError,
+    GPUOutOfMemoryError,
     GPUUnavailableError,
     ImageLoadError,
     InvalidValueError,
@@ -51,6 +52,7 @@ __all__ = [
     "SceneFileError",
     "ImageLoadError",
     "GPUUnavailableError",
+    "GPUOutOfMemoryError",
     "TextureTooLargeError",
     "__version__",
 ]

@@ -28,14 +28,18 @@ def _render(args: argparse.Namespace) -> int:
     from .scene_file import load_scene
 
     scene = load_scene(args.scene)
-    frame = scene.render()
     out = Path(args.output) if args.output else Path(args.scene).with_suffix(".png")
+    report = Path(args.report) if args.report else None
+    for path in filter(None, (out, report)):
+        if not path.parent.is_dir():
+            raise LaminaInputError(f"cannot write {path}: folder {path.parent} does not exist")
+    frame = scene.render()
     try:
+        if report is not None:
+            report.write_text(json.dumps(frame.report, indent=2) + "\n", encoding="utf-8")
         frame.save(out)
     except OSError as exc:
-        raise LaminaInputError(f"cannot write {out}: {exc.strerror or exc}") from None
-    if args.report:
-        Path(args.report).write_text(json.dumps(frame.report, indent=2) + "\n", encoding="utf-8")
+        raise LaminaInputError(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
     print(f"rendered {args.scene} ({scene.width}x{scene.height}, {len(scene.layers())} layers) -> {out} "
           f"in {frame.stats.total_ms:.1f} ms")
     if args.explain:

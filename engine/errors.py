@@ -26,6 +26,7 @@ __all__ = [
     "SceneFileError",
     "ImageLoadError",
     "GPUUnavailableError",
+    "GPUOutOfMemoryError",
     "TextureTooLargeError",
 ]
 
@@ -142,6 +143,11 @@ class ImageLoadError(LaminaInputError):
 
 class GPUUnavailableError(LaminaEnvironmentError):
     """No usable OpenGL 3.3 context (EGL or driver missing); the message says what to install."""
+
+
+class GPUOutOfMemoryError(LaminaEnvironmentError):
+    """The GPU ran out of memory (GL_OUT_OF_MEMORY): the scene needs too many or too
+    large textures for this machine."""
 
 
 class TextureTooLargeError(LaminaInputError):

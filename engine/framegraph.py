@@ -109,7 +109,7 @@ class ClipShape:
     to_local: Affine
     rect: tuple[float, float, float, float]
     radii: tuple[tuple[float, float], ...]
-    px_per_target_px: float  # local units per target pixel, for anti-aliasing
+    px_per_target_px: tuple[float, float]  # one target pixel in local px, across x and y edges
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import numpy as np
 from .errors import ImageLoadError
 from .style.values import ImageRef
 
-__all__ = ["load_image", "premultiply", "unpremultiply", "resolve_path", "encode_png_data_url"]
+__all__ = ["load_image", "premultiply", "unpremultiply", "resolve_path", "encode_png_data_url", "ImageStore"]
 
 
 def premultiply(rgba: np.ndarray) -> np.ndarray:
@@ -74,17 +74,27 @@ def _from_array(arr: Any, what: str) -> np.ndarray:
     return np.ascontiguousarray(data)
 
 
-def _from_pil(image: Any) -> np.ndarray:
+_SIXTEEN_BIT_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I")
+
+
+def _from_pil(image: Any, what: str = "image") -> np.ndarray:
+    if image.mode in _SIXTEEN_BIT_MODES:
+        # Pillow's convert() clips these to 0..255 instead of scaling: scale 16 -> 8 bits.
+        grey = np.asarray(image, dtype=np.float64) / 257.0
+        return _from_array(np.clip(np.rint(grey), 0, 255).astype(np.uint8), what)
+    if image.mode == "F":
+        raise ImageLoadError(f"{what}: 32-bit float images (mode F) are not supported; convert to 8 or 16 bits")
     return np.asarray(image.convert("RGBA"), dtype=np.uint8).copy()
 
 
 def _open_bytes(data: bytes, what: str) -> np.ndarray:
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image, ImageOps, UnidentifiedImageError
 
     try:
         with Image.open(io.BytesIO(data)) as img:
-            return _from_pil(img)
-    except (UnidentifiedImageError, OSError, ValueError) as exc:
+            # Browsers honour EXIF orientation (image-orientation: from-image).
+            return _from_pil(ImageOps.exif_transpose(img), what)
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as exc:
         raise ImageLoadError(f"{what}: not a readable image ({exc})") from None
 
 
@@ -108,18 +118,25 @@ def load_image(ref: ImageRef, base_dir: Path | None = None, *, layer: str | None
     if ref.data is not None:
         data = ref.data
         if hasattr(data, "convert") and hasattr(data, "size"):
-            return _from_pil(data)
+            return _from_pil(data, what)
         if isinstance(data, (bytes, bytearray)):
             return _open_bytes(bytes(data), what)
         return _from_array(data, what)
     url = ref.url or ""
     if url.startswith("data:"):
         return _from_data_url(url, what)
-    scheme = urlparse(url).scheme
+    try:
+        scheme = urlparse(url).scheme
+        path = resolve_path(url, base_dir)
+    except ValueError as exc:
+        raise ImageLoadError(f"{what}: malformed URL {url[:80]!r} ({exc})") from None
     if scheme not in ("", "file") and len(scheme) > 1:  # one letter = Windows drive
-        raise ImageLoadError(f"{what}: only file paths and data: URLs are supported, got {url!r}")
-    path = resolve_path(url, base_dir)
-    if not path.is_file():
+        raise ImageLoadError(f"{what}: only file paths and data: URLs are supported, got {url[:80]!r}")
+    try:
+        exists = path.is_file()
+    except OSError as exc:  # e.g. a name too long for the file system
+        raise ImageLoadError(f"{what}: cannot use path {str(path)[:80]!r}... ({exc.strerror})") from None
+    if not exists:
         raise ImageLoadError(f"{what}: file not found: {path}")
     if not os.access(path, os.R_OK):
         raise ImageLoadError(f"{what}: file is not readable: {path}")
@@ -137,3 +154,53 @@ def encode_png_data_url(pixels: np.ndarray) -> str:
     buf = io.BytesIO()
     Image.fromarray(pixels, "RGBA").save(buf, format="PNG")
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+class ImageStore:
+    """Decoded images (straight RGBA8) keyed by their source, kept while frames use them.
+
+    Files are keyed by resolved path and modification time, so editing an image on disk
+    is picked up; in-memory arrays by identity, and decoded once per frame (the caller
+    may change them in place between frames). Images no frame used are dropped at
+    ``end_frame``."""
+
+    def __init__(self) -> None:
+        self._cache: dict[Any, np.ndarray] = {}
+        self._frame: dict[Any, np.ndarray] = {}
+
+    def key(self, ref: ImageRef, base_dir: Path | None) -> Any:
+        if ref.data is not None:
+            return ("data", id(ref.data))
+        url = ref.url or ""
+        if url.startswith("data:"):
+            return ("url", url)
+        try:
+            path = resolve_path(url, base_dir)
+            mtime = path.stat().st_mtime_ns
+        except (OSError, ValueError):
+            return ("file", url, None)  # load_image reports the problem
+        return ("file", str(path), mtime)
+
+    def begin_frame(self) -> None:
+        self._frame = {}
+
+    def get(self, ref: ImageRef, base_dir: Path | None, layer: str) -> tuple[Any, np.ndarray]:
+        key = self.key(ref, base_dir)
+        pixels = self._frame.get(key)
+        if pixels is None:
+            pixels = None if key[0] == "data" else self._cache.get(key)
+            if pixels is None:
+                pixels = load_image(ref, base_dir, layer=layer)
+            self._cache[key] = pixels
+            self._frame[key] = pixels
+        return key, pixels
+
+    def end_frame(self) -> set:
+        """Drop images this frame did not use; return their keys."""
+        stale = set(self._cache) - set(self._frame)
+        for key in stale:
+            del self._cache[key]
+        return stale
+
+    def __len__(self) -> int:
+        return len(self._cache)

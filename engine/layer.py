@@ -19,10 +19,12 @@ from .style.values import ImageRef
 if TYPE_CHECKING:
     from .scene import Scene
 
-__all__ = ["Layer", "MAX_COORDINATE"]
+__all__ = ["Layer", "MAX_COORDINATE", "MAX_TREE_DEPTH"]
 
 # Coordinates beyond this are certainly a mistake (and lose float32 precision on the GPU).
 MAX_COORDINATE = 1_000_000.0
+# Deeper trees are refused with a clear error rather than a RecursionError somewhere.
+MAX_TREE_DEPTH = 256
 
 
 def _check_box(box: Any, where: str) -> Rect:
@@ -39,7 +41,10 @@ def _check_box(box: Any, where: str) -> Rect:
     for name, v in zip(("x", "y", "width", "height"), values):
         if isinstance(v, bool) or not isinstance(v, numbers.Real):
             raise GeometryError(f"{where}: box {name} must be a number, got {v!r}")
-        v = float(v)
+        try:
+            v = float(v)
+        except OverflowError:
+            raise GeometryError(f"{where}: box {name} is too large") from None
         if not math.isfinite(v):
             raise GeometryError(f"{where}: box {name} is {v} (must be finite)")
         if name in ("width", "height") and v < 0:
@@ -122,10 +127,16 @@ class Layer:
         if child.parent is not None or child.scene is not None and child is child.scene.root:
             raise LayerTreeError(f"layer {child.id!r} already has a parent; remove it first")
         node: Layer | None = self
+        depth = 0
         while node is not None:
             if node is child:
                 raise LayerTreeError(f"adding layer {child.id!r} under {self.id!r} would make a cycle")
             node = node.parent
+            depth += 1
+        if depth + child.height() > MAX_TREE_DEPTH:
+            raise LayerTreeError(
+                f"adding layer {child.id!r} under {self.id!r} makes the tree deeper than {MAX_TREE_DEPTH} levels"
+            )
         if self.scene is not None:
             self.scene._register(child)
         child.parent = self
@@ -144,9 +155,20 @@ class Layer:
 
     def walk(self) -> Iterator["Layer"]:
         """This layer and its descendants, in tree (pre-)order."""
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def height(self) -> int:
+        """Levels in this subtree (1 for a leaf)."""
+        best, stack = 0, [(self, 1)]
+        while stack:
+            node, level = stack.pop()
+            best = max(best, level)
+            stack.extend((c, level + 1) for c in node.children)
+        return best
 
     def find(self, id: str) -> "Layer | None":
         return next((layer for layer in self.walk() if layer.id == id), None)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import threading
 
-from .compositor import ImageStore, build_frame_graph
+import moderngl
+
+from .compositor import build_frame_graph
+from .images import ImageStore
 from .frame import Frame
 from .gpu import GLExecutor, GPUContext, RendererInfo
 from .images import unpremultiply
@@ -23,6 +26,7 @@ class Renderer:
         self.gpu = gpu or GPUContext.headless()
         self.executor = GLExecutor(self.gpu)
         self.images = ImageStore()
+        self._released = False
 
     @property
     def info(self) -> RendererInfo:
@@ -38,15 +42,37 @@ class Renderer:
         return self.executor.programs.compiles
 
     def plan(self, scene):
+        self.images.begin_frame()
         return build_frame_graph(scene, self.limits, self.images)
 
     def render(self, scene) -> Frame:
         """Render ``scene``; the frame is complete or an error is raised (never half)."""
+        if self._released:
+            raise RuntimeError("this Renderer was released")
         graph = self.plan(scene)
         self.gpu.activate()
-        premultiplied, stats = self.executor.execute(graph, self.images, scene.base_dir)
+        try:
+            premultiplied, stats = self.executor.execute(graph, self.images, scene.base_dir)
+        except moderngl.Error:
+            self.gpu.check_errors("a failed GL call")  # a typed error when it is memory
+            raise
+        self.executor.evict_images(self.images.end_frame())
         self.gpu.check_errors("rendering a frame")
         return Frame(unpremultiply(premultiplied), premultiplied, graph, stats, self.info)
+
+    def release(self) -> None:
+        """Free the GPU objects and the context (the renderer cannot render after)."""
+        if not self._released:
+            self.gpu.activate()
+            self.executor.release()
+            self.gpu.release()
+            self._released = True
+
+    def __enter__(self) -> "Renderer":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
 
 
 _default: Renderer | None = None

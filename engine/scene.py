@@ -39,9 +39,9 @@ class Scene:
         base_dir: str | Path | None = None,
     ) -> None:
         for name, v in (("width", width), ("height", height)):
-            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
-                raise GeometryError(f"scene {name} must be a finite number, got {v!r}")
-            if v != int(v) or not 1 <= v <= MAX_VIEWPORT:
+            if isinstance(v, bool) or not isinstance(v, numbers.Real):
+                raise GeometryError(f"scene {name} must be a number, got {v!r}")
+            if not (isinstance(v, numbers.Integral) or math.isfinite(v)) or v != int(v) or not 1 <= v <= MAX_VIEWPORT:
                 raise GeometryError(f"scene {name} must be a whole number from 1 to {MAX_VIEWPORT}, got {v!r}")
         self.width = int(width)
         self.height = int(height)

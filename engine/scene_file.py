@@ -14,7 +14,7 @@ from typing import Any
 
 from .errors import GeometryError, LaminaInputError, LayerTreeError, SceneFileError, StyleError
 from .images import encode_png_data_url, load_image
-from .layer import Layer
+from .layer import MAX_TREE_DEPTH, Layer
 from .scene import MAX_VIEWPORT, Scene
 
 __all__ = ["load_scene", "scene_from_dict", "scene_to_dict", "SCHEMA_PATH", "FORMAT_VERSION"]
@@ -67,14 +67,17 @@ def load_scene(path: str | Path) -> Scene:
         data = json.loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
         raise SceneFileError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", file=str(path)) from None
+    except RecursionError:
+        raise SceneFileError("invalid JSON: nested too deeply", file=str(path)) from None
     except ValueError as exc:
         raise SceneFileError(f"invalid JSON: {exc}", file=str(path)) from None
     return scene_from_dict(data, base_dir=path.parent, file=str(path))
 
 
 def _int(value: Any, where: str, file: str | None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value != int(value):
-        raise SceneFileError(f"expected a whole number, got {json.dumps(value)}", path=where, file=file)
+    whole = isinstance(value, int) or (isinstance(value, float) and math.isfinite(value) and value == int(value))
+    if isinstance(value, bool) or not whole:
+        raise SceneFileError(f"expected a whole number, got {json.dumps(value)[:40]}", path=where, file=file)
     if not 1 <= value <= MAX_VIEWPORT:
         raise SceneFileError(f"must be from 1 to {MAX_VIEWPORT}, got {value}", path=where, file=file)
     return int(value)
@@ -103,7 +106,9 @@ def _apply_style(layer: Layer, style: Any, where: str, file: str | None) -> None
         raise SceneFileError(f"style must be CSS text or an object, got {json.dumps(style)}", path=where, file=file)
 
 
-def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str]) -> Layer:
+def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str], depth: int = 2) -> Layer:
+    if depth > MAX_TREE_DEPTH:
+        raise SceneFileError(f"layers nest deeper than {MAX_TREE_DEPTH} levels", path=where, file=file)
     if not isinstance(obj, dict):
         raise SceneFileError(f"a layer must be an object, got {json.dumps(obj)[:40]}", path=where, file=file)
     _check_object(obj, _LAYER_KEYS, where, file)
@@ -128,7 +133,7 @@ def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str]) -> Laye
     if not isinstance(children, list):
         raise SceneFileError("children must be an array", path=f"{where}.children", file=file)
     for i, child in enumerate(children):
-        layer.add(_layer(child, f"{where}.children[{i}]", file, seen))
+        layer.add(_layer(child, f"{where}.children[{i}]", file, seen, depth + 1))
     return layer
 
 

@@ -6,7 +6,7 @@ and why — producing the frame graph (plain data) that executors run.
 * ``planner`` — surfaces, draws and passes: the FrameGraph.
 """
 
-from .paint import ImageStore
+from ..images import ImageStore
 from .planner import build_frame_graph
 from .tree import resolve_tree
 

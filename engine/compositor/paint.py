@@ -13,45 +13,14 @@ import numpy as np
 
 from ..errors import LaminaError, StyleError
 from ..framegraph import GradientPaint, ImagePaint, LayerPaint
-from ..images import load_image, resolve_path
+from ..errors import TextureTooLargeError
+from ..images import ImageStore
 from ..limits import MAX_GRADIENT_STOPS
 from ..style import ComputedStyle
-from ..style.gradients import linear_gradient_line, radial_gradient_radii, resolve_stops
+from ..style.gradients import ResolvedStop, linear_gradient_line, radial_gradient_radii, resolve_stops
 from ..style.values import ImageRef, LinearGradient, RadialGradient, Radii
 
-__all__ = ["ImageStore", "layer_paint", "used_radii", "border_widths"]
-
-
-class ImageStore:
-    """Decoded images (straight RGBA8) keyed by their source, shared across frames.
-
-    Files are keyed by resolved path and modification time, so editing an image on disk
-    is picked up; in-memory arrays by identity."""
-
-    def __init__(self) -> None:
-        self._cache: dict[Any, np.ndarray] = {}
-
-    def key(self, ref: ImageRef, base_dir: Path | None) -> Any:
-        if ref.data is not None:
-            return ("data", id(ref.data))
-        url = ref.url or ""
-        if url.startswith("data:"):
-            return ("url", url)
-        path = resolve_path(url, base_dir)
-        try:
-            mtime = path.stat().st_mtime_ns
-        except OSError:
-            mtime = None
-        return ("file", str(path), mtime)
-
-    def get(self, ref: ImageRef, base_dir: Path | None, layer: str) -> tuple[Any, np.ndarray]:
-        key = self.key(ref, base_dir)
-        pixels = self._cache.get(key)
-        if pixels is None or key[0] == "data":
-            # In-memory arrays can be mutated in place by the caller: always re-read them.
-            pixels = load_image(ref, base_dir, layer=layer)
-            self._cache[key] = pixels
-        return key, pixels
+__all__ = ["layer_paint", "used_radii", "border_widths"]
 
 
 def border_widths(s: ComputedStyle) -> tuple[float, float, float, float]:
@@ -87,7 +56,13 @@ def _tile_size(s: ComputedStyle, area_w: float, area_h: float, natural: tuple[in
     return (w if w is not None else area_w), (h if h is not None else area_h)
 
 
-def layer_paint(node, images: ImageStore, base_dir: Path | None, offset: tuple[float, float] = (0.0, 0.0)) -> LayerPaint:
+def layer_paint(
+    node,
+    images: ImageStore,
+    base_dir: Path | None,
+    offset: tuple[float, float] = (0.0, 0.0),
+    max_texture_size: int | None = None,
+) -> LayerPaint:
     """Resolve a LayerNode's background, image, border and radii to a LayerPaint.
 
     ``offset`` is the box's sub-pixel position inside its texture (see the planner)."""
@@ -104,6 +79,11 @@ def layer_paint(node, images: ImageStore, base_dir: Path | None, offset: tuple[f
             if isinstance(src, ImageRef):
                 key, pixels = images.get(src, base_dir, node.id)
                 natural = (pixels.shape[1], pixels.shape[0])
+                if max_texture_size is not None and max(natural) > max_texture_size:
+                    raise TextureTooLargeError(
+                        f"layer {node.id!r}: its {natural[0]}x{natural[1]} image is larger than this "
+                        f"GPU's maximum texture size {max_texture_size} (GL_MAX_TEXTURE_SIZE); scale it down"
+                    )
             tw, th = _tile_size(s, area[2], area[3], natural)
             tx = area[0] + s.background_position[0].resolve(area[2] - tw)
             ty = area[1] + s.background_position[1].resolve(area[3] - th)
@@ -140,9 +120,35 @@ def _gradient_paint(g, tw: float, th: float, s: ComputedStyle) -> GradientPaint:
     if isinstance(g, LinearGradient):
         start, direction, length = linear_gradient_line(g, tw, th)
         stops = tuple(resolve_stops(g.stops, length, s.color))
-        return GradientPaint("linear", stops, g.repeating, start=start, direction=direction, length=length)
+        paint = GradientPaint("linear", stops, g.repeating, start=start, direction=direction, length=length)
+        return _degenerate_repeating(paint)
     assert isinstance(g, RadialGradient)
-    center, radii = radial_gradient_radii(g, tw, th)
+    center, (rx, ry) = radial_gradient_radii(g, tw, th)
+    # Degenerate ending shapes, CSS Images 3 §3.2.3.
+    if g.shape == "ellipse" and rx <= 0:
+        # Zero width: a horizontal gradient mirrored at the centre, percentages -> 0px.
+        stops = tuple(resolve_stops(g.stops, 1.0, s.color, percent_basis=0.0))
+        return _degenerate_repeating(GradientPaint("radial", stops, g.repeating, center=center, radii=(1.0, 1e9)))
     # The gradient ray runs from the centre to the ending shape along x (CSS Images 3 §3.2).
-    stops = tuple(resolve_stops(g.stops, max(radii[0], 1e-6), s.color))
-    return GradientPaint("radial", stops, g.repeating, center=center, radii=radii)
+    stops = tuple(resolve_stops(g.stops, max(rx, 1e-6), s.color))
+    paint = _degenerate_repeating(GradientPaint("radial", stops, g.repeating, center=center, radii=(rx, ry)))
+    if g.shape == "ellipse" and ry <= 0:
+        # Zero height: the last stop's colour (the average if repeating, done above).
+        return _solid(paint.stops[-1].color)
+    return paint
+
+
+def _solid(color) -> GradientPaint:
+    stops = (ResolvedStop(0.0, color), ResolvedStop(1.0, color))
+    return GradientPaint("linear", stops, False, length=1.0)
+
+
+def _degenerate_repeating(paint: GradientPaint) -> GradientPaint:
+    """A repeating gradient whose first and last stops coincide paints its average colour
+    (the gradient with those stops spread evenly), CSS Images 3 §3.4."""
+    stops = paint.stops
+    if not paint.repeating or stops[-1].position - stops[0].position > 1e-9:
+        return paint
+    segments = [(a.color, b.color) for a, b in zip(stops, stops[1:])]
+    avg = tuple(sum((p[i] + q[i]) / 2 for p, q in segments) / len(segments) for i in range(4))
+    return _solid(avg)

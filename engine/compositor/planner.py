@@ -26,7 +26,8 @@ from ..framegraph import (
 )
 from ..geometry import Affine, Rect
 from ..limits import MAX_CLIPS_PER_DRAW, Limits
-from .paint import ImageStore, layer_paint
+from ..images import ImageStore
+from .paint import layer_paint
 from .tree import Clip, LayerNode, StackingContext, resolve_tree
 
 __all__ = ["build_frame_graph"]
@@ -64,7 +65,7 @@ class _Planner:
             w, h = math.ceil(ox + node.width), math.ceil(oy + node.height)
             self._check_size(f"layer {node.id!r}", w, h)
             tex = TextureDesc(f"layer:{node.id}", w, h, TextureRole.LAYER_CONTENT)
-            paint = layer_paint(node, self.images, self.base_dir, (ox, oy))
+            paint = layer_paint(node, self.images, self.base_dir, (ox, oy), self.limits.max_texture_size)
             self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint))
             self._content[node.id] = tex
         return tex
@@ -85,7 +86,9 @@ class _Planner:
             if not clip.to_screen.is_invertible() or clip.rect.is_empty():
                 return None
             to_local = clip.to_screen.inverse() @ to_screen_of_target
-            px = math.sqrt(abs(to_local.determinant))
+            # Moving one target pixel perpendicular to an x = const edge changes local x
+            # by |(a, c)|; likewise |(b, d)| for y edges (exact for affine maps).
+            px = (math.hypot(to_local.a, to_local.c), math.hypot(to_local.b, to_local.d))
             shapes.append(
                 ClipShape(
                     clip.layer_id,
@@ -97,10 +100,23 @@ class _Planner:
             )
         return tuple(shapes)
 
+    def visible_rect(self, node: LayerNode) -> Rect | None:
+        """Where the layer can show on screen: its bounds cut to the viewport and to every
+        clip above it. None when nothing is left: the layer is culled, not rastered."""
+        rect = Rect(0, 0, node.width, node.height).transformed_bounds(node.to_screen).intersect(self.viewport)
+        for clip in node.clips:
+            if not clip.to_screen.is_invertible():
+                return None
+            rect = rect.intersect(clip.rect.transformed_bounds(clip.to_screen))
+        return None if rect.is_empty() else rect
+
     # -- drawing ------------------------------------------------------------------------
     def draw_node(self, node: LayerNode, out: list[Draw], origin, opacity: float, inherited_clips: int) -> None:
         if not node.draws_content():
             self._why_not_drawn(node)
+            return
+        if self.visible_rect(node) is None:
+            self.decisions.append(Decision(node.id, "not drawn: outside the viewport or its clips (not rastered)"))
             return
         clips = self.clip_shapes(node.clips[inherited_clips:], origin, node.id)
         if clips is None:
@@ -151,14 +167,11 @@ class _Planner:
         # The surface covers what its layers can touch on screen (rounded out to whole
         # pixels, cut to the viewport). Its clips from above the stacking context are
         # applied when the surface is drawn, not to each draw inside it.
-        bounds = Rect.union(
-            Rect(0, 0, math.ceil(n.width), math.ceil(n.height)).transformed_bounds(n.to_screen)
-            for n in ctx.drawing_nodes()
-        )
-        bounds = bounds.intersect(self.viewport).rounded_out() if bounds else None
-        if bounds is None or bounds.is_empty():
-            self.decisions.append(Decision(node.id, "not drawn: its group lies outside the viewport"))
+        bounds = Rect.union(r for r in map(self.visible_rect, ctx.drawing_nodes()) if r is not None)
+        if bounds is None:
+            self.decisions.append(Decision(node.id, "not drawn: its group lies outside the viewport or its clips"))
             return
+        bounds = bounds.rounded_out()
         clips = self.clip_shapes(node.clips[inherited_clips:], origin, node.id)
         if clips is None:
             self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))

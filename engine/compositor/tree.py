@@ -10,7 +10,17 @@ from ..layer import Layer
 from ..style import ComputedStyle
 from ..style.transforms import transform_matrix
 
-__all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree"]
+__all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree", "STACKING_WILL_CHANGE"]
+
+# will-change names a property whose non-initial value would create a stacking context
+# -> it creates one now (CSS Will Change 1 §3.1).
+STACKING_WILL_CHANGE = frozenset(
+    {
+        "opacity", "transform", "translate", "rotate", "scale", "filter", "backdrop-filter",
+        "mix-blend-mode", "isolation", "mask", "mask-image", "clip-path", "perspective",
+        "z-index", "contain",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,7 @@ class LayerNode:
             or s.z_index is not None
             or s.opacity < 1.0
             or bool(s.transform)
-            or any(p in ("transform", "opacity") for p in s.will_change)
+            or any(p in STACKING_WILL_CHANGE for p in s.will_change)
         )
 
     def clip(self) -> Clip | None:

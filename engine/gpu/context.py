@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 
 import moderngl
 
-from ..errors import GPUUnavailableError
+from ..errors import GPUOutOfMemoryError, GPUUnavailableError
 from ..limits import Limits
 
 __all__ = ["GPUContext", "RendererInfo", "GLError", "INSTALL_HINT", "REQUIRED_GL"]
@@ -104,6 +104,11 @@ class GPUContext:
         """Raise GLError if OpenGL recorded an error (tests call this after each step)."""
         self.activate()
         err = self.ctx.error
+        if err == "GL_OUT_OF_MEMORY":
+            raise GPUOutOfMemoryError(
+                f"the GPU ran out of memory after {where}: the scene needs too many or too large "
+                "layers/surfaces for this machine"
+            )
         if err != "GL_NO_ERROR":
             raise GLError(f"OpenGL error {err} after {where}")
 

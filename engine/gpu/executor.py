@@ -73,12 +73,28 @@ class GLExecutor:
         self.programs = ProgramCache(self.ctx)
         self.pool = TexturePool(self.ctx)
         self._images: dict[object, moderngl.Texture] = {}
+        self._uploaded: set = set()
+
+    def evict_images(self, keys) -> None:
+        """Release the textures of images no longer used."""
+        for key in keys:
+            tex = self._images.pop(key, None)
+            if tex is not None:
+                tex.release()
+
+    def release(self) -> None:
+        """Release every GL object this executor made."""
+        self.evict_images(list(self._images))
+        self.pool.trim()
+        self.programs.release()
 
     # -- images -------------------------------------------------------------------------
     def _image_texture(self, paint: ImagePaint, images, base_dir, layer_id: str, stats: ExecutionStats) -> moderngl.Texture:
         key = paint.key
         tex = self._images.get(key)
-        if tex is None or key[0] == "data":
+        # Upload once per frame at most; in-memory arrays every frame (they may change).
+        if tex is None or (key[0] == "data" and key not in self._uploaded):
+            self._uploaded.add(key)
             _, pixels = images.get(paint.ref, base_dir, layer_id)
             h, w = pixels.shape[:2]
             data = premultiply(pixels)
@@ -133,20 +149,23 @@ class GLExecutor:
         self.programs.vertex_array(name).render(moderngl.TRIANGLES, vertices=3)
 
     def _draw(self, d: Draw, source: PooledTarget, target_size: tuple[int, int]) -> None:
+        rect = _draw_rect(d, target_size)
+        if rect is None:
+            return
         name = composite_variant(len(d.clips))
         program = self.programs.get(name)
         m = d.transform
         _set(program, "u_transform", m.to_mat3())
         _set(program, "u_quad_size", (float(d.source.width), float(d.source.height)))
         _set(program, "u_target_size", (float(target_size[0]), float(target_size[1])))
-        _set(program, "u_expand", _expand(m))
+        _set(program, "u_draw_rect", rect)
         _set(program, "u_opacity", float(d.opacity))
         if d.clips:
             _set_array(program, "u_clip_to_local", [c.to_local.to_mat3() for c in d.clips])
             _set_array(program, "u_clip_rect", [(c.rect[0], c.rect[1], c.rect[0] + c.rect[2], c.rect[1] + c.rect[3]) for c in d.clips])
             _set_array(program, "u_clip_rx", [tuple(r[0] for r in c.radii) for c in d.clips])
             _set_array(program, "u_clip_ry", [tuple(r[1] for r in c.radii) for c in d.clips])
-            _set_array(program, "u_clip_px", [max(c.px_per_target_px, 1e-9) for c in d.clips])
+            _set_array(program, "u_clip_px", [tuple(max(v, 1e-9) for v in c.px_per_target_px) for c in d.clips])
         source.texture.use(location=0)
         _set(program, "u_source", 0)
         self.programs.vertex_array(name).render(moderngl.TRIANGLE_STRIP, vertices=4)
@@ -169,6 +188,7 @@ class GLExecutor:
         Each pass is timed with ``finish()`` around it: on llvmpipe that costs little, and
         it is the only honest per-pass time there."""
         stats = ExecutionStats()
+        self._uploaded = set()
         alloc0, reuse0, compiles0 = self.pool.allocations, self.pool.reuses, self.programs.compiles
         lifetimes = graph.lifetimes()
         last_use: dict[int, list[str]] = {}
@@ -207,6 +227,7 @@ class GLExecutor:
         finally:
             for target in targets.values():
                 self.pool.release(target)
+            self.pool.end_frame()
         stats.total_ms = (time.perf_counter() - t_start) * 1000
         stats.textures_allocated = self.pool.allocations - alloc0
         stats.textures_reused = self.pool.reuses - reuse0
@@ -214,12 +235,25 @@ class GLExecutor:
         return pixels, stats
 
 
-def _expand(m) -> tuple[float, float]:
-    """How far (in source px) to grow a quad so anti-aliased edges get fragments.
-
-    Pixel-aligned translations need no growth; otherwise ~1.5 target px per axis."""
+def _draw_rect(d: Draw, target_size: tuple[int, int]) -> tuple[float, float, float, float] | None:
+    """The part of a quad to draw, in source px: grown so anti-aliased edges get
+    fragments (pixel-aligned translations need no growth; else ~1.5 target px per
+    axis), then cut to the part that maps into the target. None if nothing does."""
+    m = d.transform
+    w, h = float(d.source.width), float(d.source.height)
     if m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer():
-        return (0.0, 0.0)
-    sx = math.hypot(m.a, m.b)
-    sy = math.hypot(m.c, m.d)
-    return (1.5 / max(sx, 1e-6), 1.5 / max(sy, 1e-6))
+        ex = ey = 0.0
+    else:
+        ex = 1.5 / max(math.hypot(m.a, m.b), 1e-6)
+        ey = 1.5 / max(math.hypot(m.c, m.d), 1e-6)
+    x0, y0, x1, y1 = -ex, -ey, w + ex, h + ey
+    inv = m.inverse()
+    tw, th = target_size
+    pts = [inv.apply(x, y) for x, y in ((-2, -2), (tw + 2, -2), (tw + 2, th + 2), (-2, th + 2))]
+    x0 = max(x0, min(p[0] for p in pts))
+    y0 = max(y0, min(p[1] for p in pts))
+    x1 = min(x1, max(p[0] for p in pts))
+    y1 = min(y1, max(p[1] for p in pts))
+    if x0 >= x1 or y0 >= y1:
+        return None
+    return (x0, y0, x1, y1)

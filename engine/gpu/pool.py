@@ -30,11 +30,18 @@ class PooledTarget:
 
 
 class TexturePool:
-    def __init__(self, ctx: moderngl.Context) -> None:
+    """Free textures are kept for ``keep_frames`` frames after their last use, then
+    released, so animating a size does not leave a texture per size behind."""
+
+    def __init__(self, ctx: moderngl.Context, keep_frames: int = 2) -> None:
         self.ctx = ctx
+        self.keep_frames = keep_frames
         self._free: dict[tuple[int, int, str], list[PooledTarget]] = defaultdict(list)
+        self._released_at: dict[int, int] = {}  # id(target) -> frame it was freed in
+        self.frame = 0
         self.allocations = 0
         self.reuses = 0
+        self.evictions = 0
         self.in_use = 0
 
     def acquire(self, width: int, height: int, fmt: str = "rgba8") -> PooledTarget:
@@ -43,7 +50,9 @@ class TexturePool:
         self.in_use += 1
         if free:
             self.reuses += 1
-            return free.pop()
+            target = free.pop()
+            self._released_at.pop(id(target), None)
+            return target
         dtype, _ = _COMPONENTS[fmt]
         texture = self.ctx.texture((width, height), 4, dtype=dtype)
         texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
@@ -56,15 +65,37 @@ class TexturePool:
     def release(self, target: PooledTarget) -> None:
         self.in_use -= 1
         self._free[target.key].append(target)
+        self._released_at[id(target)] = self.frame
+
+    @property
+    def free_count(self) -> int:
+        return sum(len(items) for items in self._free.values())
 
     @property
     def free_bytes(self) -> int:
         return sum(t.bytes for items in self._free.values() for t in items)
 
+    def end_frame(self) -> None:
+        """Release free textures nobody used for ``keep_frames`` frames."""
+        self.frame += 1
+        self._evict(lambda t: self.frame - self._released_at.get(id(t), self.frame) > self.keep_frames)
+
     def trim(self) -> None:
-        """Free every texture not in use (e.g. after a scene with big surfaces)."""
-        for items in self._free.values():
-            for t in items:
-                t.framebuffer.release()
-                t.texture.release()
-        self._free.clear()
+        """Release every texture not in use (e.g. after a scene with big surfaces)."""
+        self._evict(lambda t: True)
+
+    def _evict(self, stale) -> None:
+        for key in list(self._free):
+            keep = []
+            for t in self._free[key]:
+                if stale(t):
+                    self._released_at.pop(id(t), None)
+                    t.framebuffer.release()
+                    t.texture.release()
+                    self.evictions += 1
+                else:
+                    keep.append(t)
+            if keep:
+                self._free[key] = keep
+            else:
+                del self._free[key]

@@ -81,6 +81,14 @@ class ProgramCache:
             self._vaos[name] = vao
         return vao
 
+    def release(self) -> None:
+        for vao in self._vaos.values():
+            vao.release()
+        for program in self._programs.values():
+            program.release()
+        self._vaos.clear()
+        self._programs.clear()
+
     def warm_up(self) -> None:
         for name in VARIANTS:
             self.vertex_array(name)

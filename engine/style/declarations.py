@@ -173,9 +173,13 @@ class Style(MutableMapping[str, str]):
         self.version = 0
         if isinstance(source, str):
             self.update_css(source)
-        elif source is not None:
+        elif isinstance(source, Mapping):
             for name, value in source.items():
                 self[name] = value
+        elif source is not None:
+            raise InvalidValueError(
+                f"style must be CSS text or a mapping of properties, got {type(source).__name__}", layer=owner
+            )
 
     # -- mapping protocol ---------------------------------------------------------------
     def __getitem__(self, name: str) -> str:

@@ -163,6 +163,9 @@ class _CurrentColorType(RGBA):
 _CurrentColor = _CurrentColorType(0.0, 0.0, 0.0, 1.0)
 
 
+_FAR = 1.0e6  # gradient-line lengths; beyond this a stop is as good as infinitely far
+
+
 @dataclass(frozen=True)
 class ResolvedStop:
     """A stop in gradient-line units (0..1 along the line), premultiplied colour, and the
@@ -173,15 +176,18 @@ class ResolvedStop:
     hint: float = 0.5
 
 
-def resolve_stops(stops, line_length: float, current_color: RGBA) -> list[ResolvedStop]:
-    """Apply CSS Images 3 §3.5.3 colour-stop fix-up and convert to line fractions."""
+def resolve_stops(stops, line_length: float, current_color: RGBA, percent_basis: float | None = None) -> list[ResolvedStop]:
+    """Apply CSS Images 3 §3.5.3 colour-stop fix-up and convert to line fractions.
+
+    Percentages resolve against ``percent_basis`` (default: the line length)."""
     n = len(stops)
     length = max(line_length, 1e-6)
+    basis = length if percent_basis is None else percent_basis
     pos: list[float | None] = [
-        None if s.position is None else s.position.resolve(length) / length for s in stops
+        None if s.position is None else s.position.resolve(basis) / length for s in stops
     ]
     hints: list[float | None] = [
-        None if s.hint is None else s.hint.resolve(length) / length for s in stops
+        None if s.hint is None else s.hint.resolve(basis) / length for s in stops
     ]
     if pos[0] is None:
         pos[0] = 0.0
@@ -208,6 +214,8 @@ def resolve_stops(stops, line_length: float, current_color: RGBA) -> list[Resolv
                 pos[k] = start + (end - start) * (k - i + 1) / (j - i + 1)
             i = j
         i += 1
+    # Far-away stops change nothing visible; keep them finite for float32 shaders.
+    pos = [min(max(p, -_FAR), _FAR) for p in pos]
     out = []
     for i, s in enumerate(stops):
         color = current_color if isinstance(s.color, _CurrentColorType) else s.color

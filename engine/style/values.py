@@ -154,14 +154,16 @@ class Radii:
         raw = [(c.x.resolve(width), c.y.resolve(height)) for c in self.corners()]
         tl, tr, br, bl = raw
         factor = 1.0
-        for length, total in (
-            (width, tl[0] + tr[0]),
-            (width, bl[0] + br[0]),
-            (height, tl[1] + bl[1]),
-            (height, tr[1] + br[1]),
+        for length, p, q in (
+            (width, tl[0], tr[0]),
+            (width, bl[0], br[0]),
+            (height, tl[1], bl[1]),
+            (height, tr[1], br[1]),
         ):
-            if total > 0 and length / total < factor:
-                factor = length / total
+            big, small = max(p, q), min(p, q)
+            if big > 0:
+                # length / (p + q), written so that huge radii do not overflow the sum.
+                factor = min(factor, (length / big) / (1.0 + small / big))
         return tuple((max(rx * factor, 0.0), max(ry * factor, 0.0)) for rx, ry in raw)
 
     def is_zero(self) -> bool:

@@ -1,11 +1,13 @@
 // Rounded rectangles with elliptical corners, as CSS border-radius draws them, and the
 // pixel coverage of their edges. Units are those of p (layer px); `px` is the size of
-// one target pixel in those units (1.0 when rastering a layer at 1:1).
+// one target pixel in those units, per axis (vec2(1.0) when rastering a layer at 1:1).
 
 // Fraction of the pixel span [p - h, p + h] that lies inside [lo, hi]: the exact area
 // coverage for axis-aligned edges, and right for boxes thinner than a pixel too.
 float span_coverage(float p, float lo, float hi, float h) {
-    return clamp((min(p + h, hi) - max(p - h, lo)) / (2.0 * h), 0.0, 1.0);
+    // Written with distances to the edges, not p +- h, so that a pixel far inside is
+    // exactly 1 even when h is tiny next to p (huge scales).
+    return clamp((min(h, hi - p) + min(h, p - lo)) / (2.0 * h), 0.0, 1.0);
 }
 
 // Distance from an ellipse of radii r, for a point q relative to its centre. Uses
@@ -39,9 +41,9 @@ float corner_distance(vec2 p, vec4 rect, vec4 rx, vec4 ry) {
 
 // Coverage of the pixel centred at p by the rounded rectangle: exact area along the
 // straight edges, a one-pixel linear ramp across the curved corners.
-float rrect_coverage(vec2 p, vec4 rect, vec4 rx, vec4 ry, float px) {
-    float h = 0.5 * px;
-    float cov = span_coverage(p.x, rect.x, rect.z, h) * span_coverage(p.y, rect.y, rect.w, h);
+float rrect_coverage(vec2 p, vec4 rect, vec4 rx, vec4 ry, vec2 px) {
+    vec2 h = 0.5 * px;
+    float cov = span_coverage(p.x, rect.x, rect.z, h.x) * span_coverage(p.y, rect.y, rect.w, h.y);
     if (cov <= 0.0) return 0.0;
-    return cov * clamp(0.5 - corner_distance(p, rect, rx, ry) / px, 0.0, 1.0);
+    return cov * clamp(0.5 - corner_distance(p, rect, rx, ry) / sqrt(px.x * px.y), 0.0, 1.0);
 }

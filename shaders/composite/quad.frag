@@ -11,7 +11,7 @@ uniform mat3 u_clip_to_local[CLIP_COUNT];   // target px -> clip layer px
 uniform vec4 u_clip_rect[CLIP_COUNT];       // x0, y0, x1, y1
 uniform vec4 u_clip_rx[CLIP_COUNT];
 uniform vec4 u_clip_ry[CLIP_COUNT];
-uniform float u_clip_px[CLIP_COUNT];        // clip px per target px
+uniform vec2 u_clip_px[CLIP_COUNT];         // one target px in clip px, per clip axis
 #endif
 
 in vec2 v_local;

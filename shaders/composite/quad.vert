@@ -1,16 +1,16 @@
 // A layer's (or surface's) texture as a quad, mapped into the target by an affine
-// matrix. The quad grows by u_expand (about one target pixel) so that the fragment
-// shader can anti-alias edges of rotated or fractional quads.
+// matrix. The part drawn (u_draw_rect, in source px) is the quad grown by about one
+// target pixel, so the fragment shader can anti-alias rotated or fractional edges, and
+// cut to what can reach the target, so huge scales keep float precision.
 uniform mat3 u_transform;     // source px -> target px
-uniform vec2 u_quad_size;     // source size in px
+uniform vec4 u_draw_rect;     // x0, y0, x1, y1 in source px
 uniform vec2 u_target_size;
-uniform vec2 u_expand;        // in source px, per axis
 
 out vec2 v_local;
 
 void main() {
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
-    vec2 local = mix(-u_expand, u_quad_size + u_expand, corner);
+    vec2 local = mix(u_draw_rect.xy, u_draw_rect.zw, corner);
     vec2 target = (u_transform * vec3(local, 1.0)).xy;
     v_local = local;
     // Row 0 of every Lamina texture is the top of the image (CSS y down).

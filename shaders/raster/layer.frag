@@ -56,7 +56,7 @@ vec4 paint_image(vec2 p) {
 
 void main() {
     vec2 p = gl_FragCoord.xy - u_offset;
-    float outer = rrect_coverage(p, vec4(0.0, 0.0, u_size), u_radii_x, u_radii_y, 1.0);
+    float outer = rrect_coverage(p, vec4(0.0, 0.0, u_size), u_radii_x, u_radii_y, vec2(1.0));
     vec4 background = u_background;
 #if PAINT != PAINT_COLOR
     background = over(paint_image(p), background);
@@ -66,7 +66,7 @@ void main() {
         vec4 inner_rect = vec4(u_border.w, u_border.x, u_size.x - u_border.y, u_size.y - u_border.z);
         vec4 inner_rx = max(u_radii_x - u_border.wyyw, vec4(0.0));
         vec4 inner_ry = max(u_radii_y - u_border.xxzz, vec4(0.0));
-        float inner = rrect_coverage(p, inner_rect, inner_rx, inner_ry, 1.0);
+        float inner = rrect_coverage(p, inner_rect, inner_rx, inner_ry, vec2(1.0));
         color = over(u_border_color * max(outer - inner, 0.0), color);
     }
     frag_color = color;

@@ -47,7 +47,7 @@ EXECUTOR_UNIFORMS = [
     "u_border_color", "u_tile", "u_repeat", "u_stop_color", "u_stop_pos", "u_stop_hint",
     "u_stop_count", "u_repeating", "u_line_start", "u_line_dir", "u_line_length",
     "u_center", "u_radius", "u_image", "u_transform", "u_quad_size", "u_target_size",
-    "u_expand", "u_opacity", "u_clip_to_local", "u_clip_rect", "u_clip_rx", "u_clip_ry",
+    "u_draw_rect", "u_opacity", "u_clip_to_local", "u_clip_rect", "u_clip_rx", "u_clip_ry",
     "u_clip_px", "u_source",
 ]
 
