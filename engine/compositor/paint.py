@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import LaminaError, StyleError
+from ..errors import StyleError
 from ..framegraph import GradientPaint, ImagePaint, LayerPaint
 from ..errors import TextureTooLargeError
 from ..images import ImageStore
@@ -21,6 +21,9 @@ from ..style.gradients import ResolvedStop, linear_gradient_line, radial_gradien
 from ..style.values import ImageRef, LinearGradient, RadialGradient, Radii
 
 __all__ = ["layer_paint", "used_radii", "border_widths"]
+
+
+_HUGE = 1.0e7
 
 
 def border_widths(s: ComputedStyle) -> tuple[float, float, float, float]:
@@ -73,30 +76,26 @@ def layer_paint(
     image = None
     tile = (0.0, 0.0, max(w, 1.0), max(h, 1.0))
     src = s.background_image
-    try:
-        if src is not None:
-            natural = None
+    if src is not None:
+        natural = None
+        if isinstance(src, ImageRef):
+            key, pixels = images.get(src, base_dir, node.id)
+            natural = (pixels.shape[1], pixels.shape[0])
+            if max_texture_size is not None and max(natural) > max_texture_size:
+                raise TextureTooLargeError(
+                    f"layer {node.id!r}: its {natural[0]}x{natural[1]} image is larger than this "
+                    f"GPU's maximum texture size {max_texture_size} (GL_MAX_TEXTURE_SIZE); scale it down"
+                )
+        # Tiles beyond any screen are clamped so the shader's float32 stays finite.
+        tw, th = (min(v, _HUGE) for v in _tile_size(s, area[2], area[3], natural))
+        tx = area[0] + s.background_position[0].resolve(area[2] - tw)
+        ty = area[1] + s.background_position[1].resolve(area[3] - th)
+        tile = (min(max(tx, -_HUGE), _HUGE), min(max(ty, -_HUGE), _HUGE), tw, th)
+        if tw > 0 and th > 0:
             if isinstance(src, ImageRef):
-                key, pixels = images.get(src, base_dir, node.id)
-                natural = (pixels.shape[1], pixels.shape[0])
-                if max_texture_size is not None and max(natural) > max_texture_size:
-                    raise TextureTooLargeError(
-                        f"layer {node.id!r}: its {natural[0]}x{natural[1]} image is larger than this "
-                        f"GPU's maximum texture size {max_texture_size} (GL_MAX_TEXTURE_SIZE); scale it down"
-                    )
-            tw, th = _tile_size(s, area[2], area[3], natural)
-            tx = area[0] + s.background_position[0].resolve(area[2] - tw)
-            ty = area[1] + s.background_position[1].resolve(area[3] - th)
-            tile = (tx, ty, tw, th)
-            if tw > 0 and th > 0:
-                if isinstance(src, ImageRef):
-                    image = ImagePaint(key=key, ref=src, width=natural[0], height=natural[1])
-                else:
-                    image = _gradient_paint(src, tw, th, s)
-    except LaminaError:
-        raise
-    except (ValueError, ZeroDivisionError) as exc:  # degenerate geometry
-        raise StyleError(f"cannot paint background: {exc}", property="background", layer=node.id) from None
+                image = ImagePaint(key=key, ref=src, width=natural[0], height=natural[1])
+            else:
+                image = _gradient_paint(src, tw, th, s)
     return LayerPaint(
         width=w,
         height=h,
