@@ -11,6 +11,7 @@ executors -> frame. Public API::
 
 from .errors import (
     CSSSyntaxError,
+    FilterSyntaxError,
     GeometryError,
     GPUOutOfMemoryError,
     GPUUnavailableError,
@@ -44,6 +45,7 @@ __all__ = [
     "LaminaEnvironmentError",
     "StyleError",
     "CSSSyntaxError",
+    "FilterSyntaxError",
     "UnknownPropertyError",
     "InvalidValueError",
     "UnsupportedFeatureError",

@@ -20,6 +20,7 @@ __all__ = [
     "CSSSyntaxError",
     "UnknownPropertyError",
     "InvalidValueError",
+    "FilterSyntaxError",
     "UnsupportedFeatureError",
     "GeometryError",
     "LayerTreeError",
@@ -110,6 +111,11 @@ class UnknownPropertyError(StyleError):
 
 class InvalidValueError(StyleError):
     """A known property with a value that is not valid CSS for it."""
+
+
+class FilterSyntaxError(InvalidValueError):
+    """A ``filter`` value that is not valid CSS (Filter Effects 1 grammar); the message
+    says what was expected at ``column``."""
 
 
 class UnsupportedFeatureError(StyleError):

@@ -1,7 +1,101 @@
-"""Lamina filters: CSS filter chains -> typed ops -> pass plans -> GLSL / OpenCL / numpy.
+"""Lamina filters: CSS ``filter`` chains -> typed ops -> a plan of passes -> GLSL, with a
+float64 numpy reference as the oracle.
 
-The filter pipeline is being built (see the project's issues); the ``filter`` property
-is rejected with ``UnsupportedFeatureError`` until then, so nothing is silently ignored.
+    import filters
+    chain = filters.parse("drop-shadow(2px 2px 3px rgba(0,0,0,.5)) hue-rotate(90deg)")
+    print(chain.plan())                       # the passes, in plain words
+    out = filters.apply(image_rgba_uint8, chain, backend="gl")   # or "reference"
 """
 
-__all__: list[str] = []
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from engine.errors import FilterSyntaxError, LaminaInputError
+from engine.style.values import RGBA
+
+from .chain import FilterChain
+from .ops import (
+    Blur,
+    Brightness,
+    ColorOp,
+    Contrast,
+    DropShadow,
+    FilterOp,
+    Grayscale,
+    HueRotate,
+    Invert,
+    Opacity,
+    Saturate,
+    Sepia,
+)
+from .parse import parse
+from .plan import FilterPlan
+
+if TYPE_CHECKING:
+    from engine.renderer import Renderer
+
+__all__ = [
+    "parse",
+    "apply",
+    "FilterChain",
+    "FilterPlan",
+    "FilterOp",
+    "ColorOp",
+    "FilterSyntaxError",
+    "Grayscale",
+    "Sepia",
+    "Saturate",
+    "HueRotate",
+    "Invert",
+    "Opacity",
+    "Brightness",
+    "Contrast",
+    "Blur",
+    "DropShadow",
+    "BACKENDS",
+]
+
+BACKENDS = ("gl", "reference")
+BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
+
+
+def _check_image(image) -> np.ndarray:
+    arr = np.asarray(image)
+    if arr.ndim != 3 or arr.shape[2] != 4 or arr.dtype != np.uint8:
+        raise LaminaInputError(f"filters.apply needs an (H, W, 4) uint8 RGBA array, got shape {arr.shape} {arr.dtype}")
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise LaminaInputError(f"filters.apply got an empty image {arr.shape[1]}x{arr.shape[0]}")
+    return np.ascontiguousarray(arr)
+
+
+def apply(
+    image,
+    chain: FilterChain | str,
+    backend: str = "gl",
+    *,
+    premultiplied: bool = False,
+    current_color: RGBA = BLACK,
+    renderer: "Renderer | None" = None,
+) -> np.ndarray:
+    """Filter an (H, W, 4) uint8 RGBA image; same size out, transparent outside it.
+
+    RGBA is straight unless ``premultiplied``. ``current_color`` is drop-shadow's
+    default colour. ``backend`` "gl" runs the GPU passes, "reference" the float64 oracle
+    (both quantise the input to premultiplied 8 bits first, as a layer texture is)."""
+    if isinstance(chain, str):
+        chain = parse(chain)
+    if not isinstance(chain, FilterChain):
+        raise LaminaInputError(f"chain must be a FilterChain or CSS text, got {type(chain).__name__}")
+    if backend not in BACKENDS:
+        raise LaminaInputError(f"unknown filter backend {backend!r} (choose from {', '.join(BACKENDS)})")
+    image = _check_image(image)
+    if backend == "reference":
+        from . import reference
+
+        return reference.apply(image, chain, premultiplied=premultiplied, current_color=current_color)
+    from .run import apply_gl
+
+    return apply_gl(image, chain, premultiplied=premultiplied, current_color=current_color, renderer=renderer)

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import moderngl
 
-from ..limits import MAX_CLIPS_PER_DRAW, MAX_GRADIENT_STOPS
+from ..limits import MAX_CLIPS_PER_DRAW, MAX_COLOR_STEPS, MAX_GRADIENT_STOPS
 from .shader_source import assemble
 
-__all__ = ["ProgramVariant", "VARIANTS", "ProgramCache", "raster_variant", "composite_variant"]
+__all__ = ["ProgramVariant", "VARIANTS", "ProgramCache", "raster_variant", "composite_variant", "color_filter_variant"]
 
 _PAINT_KINDS = {"color": 0, "linear": 1, "radial": 2, "image": 3}
 _PAINT_DEFINES = {f"PAINT_{k.upper()}": v for k, v in _PAINT_KINDS.items()}
@@ -36,6 +36,10 @@ def composite_variant(clip_count: int) -> str:
     return f"composite.clip{clip_count}"
 
 
+def color_filter_variant(steps: int) -> str:
+    return f"filter.color{steps}"
+
+
 def _enumerate() -> dict[str, ProgramVariant]:
     variants = {}
     for kind, value in _PAINT_KINDS.items():
@@ -45,6 +49,12 @@ def _enumerate() -> dict[str, ProgramVariant]:
     for clips in range(MAX_CLIPS_PER_DRAW + 1):
         name = composite_variant(clips)
         variants[name] = ProgramVariant(name, "composite/quad.vert", "composite/quad.frag", (("CLIP_COUNT", clips),))
+    for steps in range(1, MAX_COLOR_STEPS + 1):
+        name = color_filter_variant(steps)
+        variants[name] = ProgramVariant(name, "common/fullscreen.vert", "filters/color.frag", (("STEPS", steps),))
+    for kind in ("blur", "downsample", "upsample", "shadow"):
+        name = f"filter.{kind}"
+        variants[name] = ProgramVariant(name, "common/fullscreen.vert", f"filters/{kind}.frag")
     return variants
 
 

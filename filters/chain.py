@@ -1,0 +1,66 @@
+"""FilterChain: an immutable sequence of FilterOps, printable as CSS, comparable,
+interpolable (Filter Effects 1 §13) and plannable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from engine.style.values import RGBA
+
+from .ops import FilterOp
+
+__all__ = ["FilterChain"]
+
+BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class FilterChain:
+    """``ops`` in the order they apply. ``repr`` is CSS that parses back to an equal chain."""
+
+    ops: tuple[FilterOp, ...] = ()
+
+    def __iter__(self) -> Iterator[FilterOp]:
+        return iter(self.ops)
+
+    def __len__(self) -> int:
+        return len(self.ops)
+
+    def __getitem__(self, i: int) -> FilterOp:
+        return self.ops[i]
+
+    def css(self) -> str:
+        return " ".join(op.css() for op in self.ops) if self.ops else "none"
+
+    def __repr__(self) -> str:
+        return self.css()
+
+    __str__ = css
+
+    def is_none(self) -> bool:
+        return not self.ops
+
+    def plan(self, *, current_color: RGBA = BLACK, scale: float = 1.0):
+        """The GPU passes this chain compiles to (``print`` it to read them).
+
+        ``current_color`` resolves drop-shadow's default colour; ``scale`` is pixels per
+        CSS px of the space the filter runs in."""
+        from .plan import plan_chain
+
+        return plan_chain(self.ops, current_color=current_color, scale=scale)
+
+    def interpolate(self, other: "FilterChain", t: float) -> "FilterChain":
+        """The chain at progress ``t`` from self (0) to ``other`` (1), per Filter
+        Effects 1 §13: pairwise when the functions match (the shorter list padded with
+        initial values); otherwise discrete (self before t = 0.5, other from it)."""
+        a, b = self.ops, other.ops
+        short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+        if all(type(x) is type(y) for x, y in zip(short, long_)):
+            pad = tuple(type(op).initial() for op in long_[len(short) :])
+            if len(a) < len(b):
+                a = a + pad
+            else:
+                b = b + pad
+            return FilterChain(tuple(x.interpolate(y, t) for x, y in zip(a, b)))
+        return self if t < 0.5 else other

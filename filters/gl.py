@@ -1,0 +1,104 @@
+"""Run FilterPlan passes with OpenGL (moderngl), one fragment-shader pass each.
+
+Used by ``filters.apply(..., backend="gl")`` and by the scene executor for filtered
+layers. Every image of a plan at divisor ``s`` is ceil(W / s) x ceil(H / s) of the
+plan's input; intermediate textures come from the renderer's pool.
+"""
+
+from __future__ import annotations
+
+import math
+
+import moderngl
+import numpy as np
+
+from engine.gpu.pool import PooledTarget, TexturePool
+from engine.gpu.programs import ProgramCache, color_filter_variant
+
+from .plan import BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass
+
+__all__ = ["GLFilterRunner", "image_size", "blur_norm"]
+
+
+MARGIN = 1  # texels around every reduced image (see shaders/filters/downsample.frag)
+
+
+def image_size(width: int, height: int, scale: int) -> tuple[int, int]:
+    """Size of a plan image at divisor ``scale``: reduced images carry a margin."""
+    margin = 2 * MARGIN if scale > 1 else 0
+    return (max(1, math.ceil(width / scale)) + margin, max(1, math.ceil(height / scale)) + margin)
+
+
+def blur_norm(sigma: float, radius: int) -> float:
+    """1 / the sum of the 2 radius + 1 Gaussian weights the blur shader produces."""
+    i = np.arange(1, radius + 1, dtype=np.float64)
+    return float(1.0 / (1.0 + 2.0 * np.exp(-(i * i) / (2.0 * sigma * sigma)).sum()))
+
+
+class GLFilterRunner:
+    def __init__(self, ctx: moderngl.Context, programs: ProgramCache, pool: TexturePool) -> None:
+        self.ctx = ctx
+        self.programs = programs
+        self.pool = pool
+
+    def run_pass(self, p: PlannedPass, inputs: list[moderngl.Texture], target: PooledTarget) -> None:
+        """Draw one planned pass into ``target`` (blending off, full viewport)."""
+        target.framebuffer.use()
+        w, h = target.key[0], target.key[1]
+        self.ctx.viewport = (0, 0, w, h)
+        self.ctx.disable(moderngl.BLEND)
+        if isinstance(p, ColorPass):
+            name = color_filter_variant(len(p.steps))
+            program = self.programs.get(name)
+            mats = np.array([s.matrix for s in p.steps], dtype="f4")  # (n, 4, 5)
+            # GLSL mat4 is column-major: write each 4x4 transposed.
+            program["u_matrix"].write(np.ascontiguousarray(mats[:, :, :4].transpose(0, 2, 1)).tobytes())
+            program["u_offset"].write(np.ascontiguousarray(mats[:, :, 4]).tobytes())
+        elif isinstance(p, BlurPass):
+            name = "filter.blur"
+            program = self.programs.get(name)
+            program["u_axis"].value = (1, 0) if p.axis == "x" else (0, 1)
+            program["u_radius"].value = p.radius
+            program["u_sigma"].value = p.sigma
+            program["u_norm"].value = blur_norm(p.sigma, p.radius)
+        elif isinstance(p, ResamplePass):
+            name = "filter.downsample" if p.direction == "down" else "filter.upsample"
+            program = self.programs.get(name)
+            if p.direction == "up":
+                program["u_scale"].value = float(p.source_scale)
+            else:
+                # Output texel t starts at full-size x = (t - 1) * scale; the input's texel
+                # u at (u - margin) * source_scale.
+                off = -2 * MARGIN + (MARGIN if p.source_scale > 1 else 0)
+                program["u_offset"].value = (off, off)
+        elif isinstance(p, ShadowPass):
+            name = "filter.shadow"
+            program = self.programs.get(name)
+            program["u_offset"].value = p.offset
+            program["u_color"].value = p.color
+            inputs[1].use(location=1)
+            program["u_blurred"].value = 1
+        else:  # pragma: no cover
+            raise AssertionError(f"unknown pass {p!r}")
+        inputs[0].use(location=0)
+        if "u_source" in program:
+            program["u_source"].value = 0
+        self.programs.vertex_array(name).render(moderngl.TRIANGLES, vertices=3)
+
+    def run(self, plan: FilterPlan, source: PooledTarget, width: int, height: int) -> PooledTarget:
+        """Run every pass; return the target holding ``plan.output`` (the caller releases
+        it; it is ``source`` itself when the plan has no passes)."""
+        images: dict[str, PooledTarget] = {"source": source}
+        last_use: dict[str, int] = {}
+        for i, p in enumerate(plan.passes):
+            for name in p.inputs:
+                last_use[name] = i
+        for i, p in enumerate(plan.passes):
+            size = image_size(width, height, p.scale)
+            target = self.pool.acquire(*size)
+            self.run_pass(p, [images[n].texture for n in p.inputs], target)
+            images[p.output] = target
+            for name in p.inputs:
+                if last_use.get(name) == i and name not in ("source", plan.output):
+                    self.pool.release(images.pop(name))
+        return images[plan.output]

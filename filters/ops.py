@@ -1,0 +1,286 @@
+"""Filter functions as immutable typed ops, with the maths of Filter Effects Module 1.
+
+Colour ops are affine maps of *straight* (un-premultiplied) RGBA, written as 4x5
+matrices (rows R, G, B, A; columns R, G, B, A, 1) exactly as the spec defines them:
+grayscale and sepia with the spec's own coefficients (0.2126/0.7152/0.0722 family for
+grayscale), saturate and hue-rotate through feColorMatrix (0.213/0.715/0.072),
+brightness/contrast/invert/opacity as the linear component transfers they are.
+
+Adding a filter function: one class here (parse args -> fields, css(), matrix or
+parameters), its shader (shaders/filters/), its reference (filters/reference.py).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+from engine.style.values import RGBA
+
+__all__ = [
+    "FilterOp",
+    "ColorOp",
+    "Grayscale",
+    "Sepia",
+    "Saturate",
+    "HueRotate",
+    "Invert",
+    "Opacity",
+    "Brightness",
+    "Contrast",
+    "Blur",
+    "DropShadow",
+    "OPS",
+]
+
+TRANSPARENT = RGBA(0.0, 0.0, 0.0, 0.0)
+
+
+def _num(v: float) -> str:
+    return f"{round(v, 6):g}"
+
+
+def _lerp(a: float, b: float, t: float) -> float:
+    return a + (b - a) * t
+
+
+@dataclass(frozen=True)
+class FilterOp:
+    """One CSS filter function. ``kind`` is "color", "blur" or "shadow"."""
+
+    name: ClassVar[str] = ""
+    kind: ClassVar[str] = "color"
+
+    def css(self) -> str:
+        raise NotImplementedError  # every concrete op defines it
+
+    def is_noop(self) -> bool:
+        return self == self.initial()
+
+    @classmethod
+    def initial(cls) -> "FilterOp":
+        """The op's initial value for interpolation (Filter Effects 1 §13)."""
+        return cls()  # type: ignore[call-arg]
+
+    def interpolate(self, other: "FilterOp", t: float) -> "FilterOp":
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return self.css()
+
+
+@dataclass(frozen=True, repr=False)
+class ColorOp(FilterOp):
+    """A colour op with one amount; subclasses give the 4x5 matrix."""
+
+    amount: float = 0.0
+    kind: ClassVar[str] = "color"
+
+    def matrix(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def css(self) -> str:
+        return f"{self.name}({_num(self.amount)})"
+
+    def interpolate(self, other: "FilterOp", t: float) -> "FilterOp":
+        assert type(other) is type(self)
+        return type(self)(_lerp(self.amount, other.amount, t))
+
+
+def _rgb_matrix(m3: np.ndarray) -> np.ndarray:
+    out = np.zeros((4, 5))
+    out[:3, :3] = m3
+    out[3, 3] = 1.0
+    return out
+
+
+def _transfer(slope_rgb: float, intercept_rgb: float, slope_a: float = 1.0) -> np.ndarray:
+    out = np.zeros((4, 5))
+    out[0, 0] = out[1, 1] = out[2, 2] = slope_rgb
+    out[:3, 4] = intercept_rgb
+    out[3, 3] = slope_a
+    return out
+
+
+@dataclass(frozen=True, repr=False)
+class Grayscale(ColorOp):
+    amount: float = 0.0
+    name: ClassVar[str] = "grayscale"
+
+    def matrix(self) -> np.ndarray:
+        k = 1.0 - self.amount
+        return _rgb_matrix(
+            np.array(
+                [
+                    [0.2126 + 0.7874 * k, 0.7152 - 0.7152 * k, 0.0722 - 0.0722 * k],
+                    [0.2126 - 0.2126 * k, 0.7152 + 0.2848 * k, 0.0722 - 0.0722 * k],
+                    [0.2126 - 0.2126 * k, 0.7152 - 0.7152 * k, 0.0722 + 0.9278 * k],
+                ]
+            )
+        )
+
+
+@dataclass(frozen=True, repr=False)
+class Sepia(ColorOp):
+    amount: float = 0.0
+    name: ClassVar[str] = "sepia"
+
+    def matrix(self) -> np.ndarray:
+        k = 1.0 - self.amount
+        return _rgb_matrix(
+            np.array(
+                [
+                    [0.393 + 0.607 * k, 0.769 - 0.769 * k, 0.189 - 0.189 * k],
+                    [0.349 - 0.349 * k, 0.686 + 0.314 * k, 0.168 - 0.168 * k],
+                    [0.272 - 0.272 * k, 0.534 - 0.534 * k, 0.131 + 0.869 * k],
+                ]
+            )
+        )
+
+
+@dataclass(frozen=True, repr=False)
+class Saturate(ColorOp):
+    amount: float = 1.0
+    name: ClassVar[str] = "saturate"
+
+    def matrix(self) -> np.ndarray:
+        s = self.amount
+        return _rgb_matrix(
+            np.array(
+                [
+                    [0.213 + 0.787 * s, 0.715 - 0.715 * s, 0.072 - 0.072 * s],
+                    [0.213 - 0.213 * s, 0.715 + 0.285 * s, 0.072 - 0.072 * s],
+                    [0.213 - 0.213 * s, 0.715 - 0.715 * s, 0.072 + 0.928 * s],
+                ]
+            )
+        )
+
+
+@dataclass(frozen=True, repr=False)
+class HueRotate(ColorOp):
+    """``amount`` is the angle in degrees (not normalised: 360deg stays 360deg)."""
+
+    amount: float = 0.0
+    name: ClassVar[str] = "hue-rotate"
+
+    def css(self) -> str:
+        return f"hue-rotate({_num(self.amount)}deg)"
+
+    def is_noop(self) -> bool:
+        # Any whole turn is the identity matrix. The op itself keeps its angle (it
+        # matters when interpolating); only plans drop it.
+        return self.amount % 360.0 == 0.0
+
+    def matrix(self) -> np.ndarray:
+        rad = math.radians(self.amount)
+        c, s = math.cos(rad), math.sin(rad)
+        base = np.array([[0.213, 0.715, 0.072]] * 3)
+        cos_part = np.array([[0.787, -0.715, -0.072], [-0.213, 0.285, -0.072], [-0.213, -0.715, 0.928]])
+        sin_part = np.array([[-0.213, -0.715, 0.928], [0.143, 0.140, -0.283], [-0.787, 0.715, 0.072]])
+        return _rgb_matrix(base + c * cos_part + s * sin_part)
+
+
+@dataclass(frozen=True, repr=False)
+class Invert(ColorOp):
+    amount: float = 0.0
+    name: ClassVar[str] = "invert"
+
+    def matrix(self) -> np.ndarray:
+        # C' = amount * (1 - C) + (1 - amount) * C = (1 - 2 amount) C + amount
+        return _transfer(1.0 - 2.0 * self.amount, self.amount)
+
+
+@dataclass(frozen=True, repr=False)
+class Opacity(ColorOp):
+    amount: float = 1.0
+    name: ClassVar[str] = "opacity"
+
+    def matrix(self) -> np.ndarray:
+        return _transfer(1.0, 0.0, self.amount)
+
+
+@dataclass(frozen=True, repr=False)
+class Brightness(ColorOp):
+    amount: float = 1.0
+    name: ClassVar[str] = "brightness"
+
+    def matrix(self) -> np.ndarray:
+        return _transfer(self.amount, 0.0)
+
+
+@dataclass(frozen=True, repr=False)
+class Contrast(ColorOp):
+    amount: float = 1.0
+    name: ClassVar[str] = "contrast"
+
+    def matrix(self) -> np.ndarray:
+        # C' = (C - 0.5) * amount + 0.5
+        return _transfer(self.amount, 0.5 - 0.5 * self.amount)
+
+
+@dataclass(frozen=True, repr=False)
+class Blur(FilterOp):
+    """Gaussian blur; ``sigma`` is the standard deviation in px."""
+
+    sigma: float = 0.0
+    name: ClassVar[str] = "blur"
+    kind: ClassVar[str] = "blur"
+
+    def css(self) -> str:
+        return f"blur({_num(self.sigma)}px)"
+
+    def interpolate(self, other: "FilterOp", t: float) -> "FilterOp":
+        assert isinstance(other, Blur)
+        return Blur(max(_lerp(self.sigma, other.sigma, t), 0.0))
+
+
+@dataclass(frozen=True, repr=False)
+class DropShadow(FilterOp):
+    """``drop-shadow(dx dy sigma color)``: the input's alpha blurred with standard
+    deviation ``sigma`` (as in the spec's feDropShadow markup equivalent), offset,
+    coloured, composited under the input. ``color`` None means currentcolor."""
+
+    dx: float = 0.0
+    dy: float = 0.0
+    sigma: float = 0.0
+    color: RGBA | None = field(default=TRANSPARENT)
+    name: ClassVar[str] = "drop-shadow"
+    kind: ClassVar[str] = "shadow"
+
+    def css(self) -> str:
+        parts = [f"{_num(self.dx)}px", f"{_num(self.dy)}px", f"{_num(self.sigma)}px"]
+        parts.append("currentcolor" if self.color is None else self.color.to_css())
+        return f"drop-shadow({' '.join(parts)})"
+
+    def is_noop(self) -> bool:
+        return self.color is not None and self.color.a == 0.0
+
+    def resolved(self, current_color: RGBA) -> "DropShadow":
+        if self.color is not None:
+            return self
+        return DropShadow(self.dx, self.dy, self.sigma, current_color)
+
+    def interpolate(self, other: "FilterOp", t: float) -> "FilterOp":
+        assert isinstance(other, DropShadow)
+        a = self.color if self.color is not None else RGBA(0, 0, 0, 1)
+        b = other.color if other.color is not None else RGBA(0, 0, 0, 1)
+        # Colours interpolate premultiplied (CSS Color 4 §12.3).
+        pa, pb = a.premultiplied(), b.premultiplied()
+        alpha = _lerp(pa[3], pb[3], t)
+        rgb = [(_lerp(x, y, t) / alpha if alpha > 0 else 0.0) for x, y in zip(pa[:3], pb[:3])]
+        color = RGBA(*(min(max(c, 0.0), 1.0) for c in rgb), min(max(alpha, 0.0), 1.0))
+        return DropShadow(
+            _lerp(self.dx, other.dx, t),
+            _lerp(self.dy, other.dy, t),
+            max(_lerp(self.sigma, other.sigma, t), 0.0),
+            color,
+        )
+
+
+OPS: dict[str, type[FilterOp]] = {
+    cls.name: cls
+    for cls in (Grayscale, Sepia, Saturate, HueRotate, Invert, Opacity, Brightness, Contrast, Blur, DropShadow)
+}

@@ -1,0 +1,258 @@
+"""FilterChain -> FilterPlan: the GPU passes a chain compiles to, as plain data.
+
+* Consecutive colour ops fuse into ONE pass that applies their matrices in order with
+  the clamp to [0, 1] between steps (exact; a single product matrix is not).
+* No-op ops are dropped (blur(0), grayscale(0), opacity(1), hue-rotate(0 or whole turns)).
+* Blur is a separable Gaussian with kernel radius ceil(3 sigma). Above sigma = 4 the
+  image is halved (2x2 box) until sigma <= 4 at that level, blurred there and
+  upsampled once (bilinear), as WebRender and Skia do: cost stops growing with sigma.
+  Sigma is capped at 100 px (WebRender's cap): beyond it a blur is a flat wash at any
+  screen size, and the plan says when it capped.
+* drop-shadow = blur of the input's alpha, offset, flood colour, composited under it.
+* ``outsets`` (top, right, bottom, left) say how far the result reaches beyond the
+  input, so a filtered layer's surface can include it and nothing is clipped.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Union
+
+import numpy as np
+
+from engine.limits import MAX_COLOR_STEPS  # one shader variant per fused step count
+from engine.style.values import RGBA
+
+from .ops import Blur, ColorOp, DropShadow, FilterOp
+
+__all__ = [
+    "BLUR_SIGMA_CAP",
+    "MAX_LEVEL_SIGMA",
+    "MAX_COLOR_STEPS",
+    "ColorStep",
+    "ColorPass",
+    "ResamplePass",
+    "BlurPass",
+    "ShadowPass",
+    "FilterPlan",
+    "plan_chain",
+    "blur_levels",
+]
+
+BLUR_SIGMA_CAP = 100.0
+MAX_LEVEL_SIGMA = 4.0
+
+
+@dataclass(frozen=True)
+class ColorStep:
+    """One colour op in a fused pass: its CSS and its 4x5 matrix (straight RGBA)."""
+
+    css: str
+    matrix: tuple[tuple[float, ...], ...]
+
+
+@dataclass(frozen=True)
+class ColorPass:
+    inputs: tuple[str, ...]
+    output: str
+    steps: tuple[ColorStep, ...]
+    scale: int = 1
+    kind: str = "color"
+
+    def describe(self) -> str:
+        chain = " -> ".join(s.css for s in self.steps)
+        return f"colour  {chain}  ({len(self.steps)} step(s) fused, clamp to [0,1] between steps)"
+
+
+@dataclass(frozen=True)
+class ResamplePass:
+    """``down``: 2x2 box average to half size; ``up``: bilinear back to full size."""
+
+    inputs: tuple[str, ...]
+    output: str
+    direction: str  # "down" | "up"
+    scale: int  # output resolution divisor
+    source_scale: int  # input resolution divisor
+    kind: str = "resample"
+
+    def describe(self) -> str:
+        if self.direction == "down":
+            return f"down    halve to 1/{self.scale} (2x2 box average)"
+        return "up      bilinear back to full size"
+
+
+@dataclass(frozen=True)
+class BlurPass:
+    """One direction of a separable Gaussian at resolution 1/scale."""
+
+    inputs: tuple[str, ...]
+    output: str
+    axis: str  # "x" | "y"
+    sigma: float  # in this level's pixels
+    radius: int  # taps on each side: ceil(3 sigma)
+    scale: int = 1
+    kind: str = "blur"
+
+    def describe(self) -> str:
+        where = "full size" if self.scale == 1 else f"1/{self.scale} size"
+        return f"blur-{self.axis}  sigma {self.sigma:.3g}px at {where}, {2 * self.radius + 1} taps"
+
+
+@dataclass(frozen=True)
+class ShadowPass:
+    """Source over (flood colour x offset blurred alpha)."""
+
+    inputs: tuple[str, ...]  # (source, blurred)
+    output: str
+    offset: tuple[float, float]
+    color: tuple[float, float, float, float]  # premultiplied
+    scale: int = 1
+    kind: str = "shadow"
+
+    def describe(self) -> str:
+        return (
+            f"shadow  alpha of {self.inputs[1]} offset ({self.offset[0]:g}, {self.offset[1]:g}) "
+            f"in rgba{tuple(round(c, 3) for c in self.color)}, under {self.inputs[0]}"
+        )
+
+
+PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass]
+
+
+@dataclass(frozen=True)
+class FilterPlan:
+    """The passes of a chain, the image each writes (``source`` is the input), what was
+    dropped or capped, and how far the output reaches beyond the input."""
+
+    passes: tuple[PlannedPass, ...]
+    output: str
+    outsets: tuple[int, int, int, int]  # top, right, bottom, left (px)
+    notes: tuple[str, ...] = field(default=())
+
+    def describe(self) -> str:
+        if not self.passes:
+            lines = ["no passes: the chain does nothing"]
+        else:
+            lines = [f"{len(self.passes)} pass(es):"]
+            for i, p in enumerate(self.passes, 1):
+                lines.append(f"  {i}. {p.describe()}   [{', '.join(p.inputs)} -> {p.output}]")
+        t, r, b, l = self.outsets
+        if any(self.outsets):
+            lines.append(f"output grows by top {t}, right {r}, bottom {b}, left {l} px")
+        lines.extend(f"note: {n}" for n in self.notes)
+        return "\n".join(lines)
+
+    __str__ = describe
+
+    def __repr__(self) -> str:
+        return f"FilterPlan({len(self.passes)} passes, output={self.output!r})"
+
+
+def blur_levels(sigma: float) -> tuple[int, float]:
+    """How many halvings a blur of ``sigma`` (full-size px) takes, and the sigma to
+    blur with at that level so the whole pipeline's variance equals sigma^2.
+
+    Variances, in full-size px^2: halving j adds (2^(j-1))^2 / 4 (a 2-tap box), the
+    final bilinear upsample (2^k)^2 / 6 (a tent), and the level blur (2^k s)^2."""
+    k = 0
+    while sigma / (2**k) > MAX_LEVEL_SIGMA:
+        k += 1
+    if k == 0:
+        return 0, sigma
+    four_k = 4.0**k
+    residual = sigma * sigma - (four_k - 1.0) / 12.0 - four_k / 6.0
+    return k, math.sqrt(max(residual, 0.0) / four_k)
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.passes: list[PlannedPass] = []
+        self.count = 0
+
+    def name(self, stem: str) -> str:
+        self.count += 1
+        return f"{stem}{self.count}"
+
+    def blur(self, source: str, sigma: float) -> str:
+        """Append the passes of a blur of ``source``; return the blurred image's name."""
+        k, level_sigma = blur_levels(sigma)
+        current = source
+        for j in range(1, k + 1):
+            out = self.name("half")
+            self.passes.append(ResamplePass((current,), out, "down", 2**j, 2 ** (j - 1)))
+            current = out
+        radius = math.ceil(3.0 * level_sigma)
+        if radius > 0:
+            for axis in ("x", "y"):
+                out = self.name(f"blur{axis}")
+                self.passes.append(BlurPass((current,), out, axis, level_sigma, radius, 2**k))
+                current = out
+        if k:
+            out = self.name("up")
+            self.passes.append(ResamplePass((current,), out, "up", 1, 2**k))
+            current = out
+        return current
+
+
+def plan_chain(ops: tuple[FilterOp, ...], *, current_color: RGBA, scale: float = 1.0) -> FilterPlan:
+    """Plan ``ops`` for an input in a space where one CSS px is ``scale`` pixels."""
+    b = _Builder()
+    notes: list[str] = []
+    current = "source"
+    top = right = bottom = left = 0
+    pending: list[ColorOp] = []
+
+    def flush() -> None:
+        nonlocal current
+        while pending:
+            run, rest = pending[:MAX_COLOR_STEPS], pending[MAX_COLOR_STEPS:]
+            steps = tuple(ColorStep(op.css(), tuple(map(tuple, op.matrix()))) for op in run)
+            out = b.name("color")
+            b.passes.append(ColorPass((current,), out, steps))
+            current = out
+            pending[:] = rest
+            if rest:
+                notes.append(f"more than {MAX_COLOR_STEPS} colour ops in a row: split into several passes")
+
+    for op in ops:
+        if op.is_noop():
+            notes.append(f"{op.css()} does nothing: dropped")
+            continue
+        if isinstance(op, ColorOp):
+            pending.append(op)
+            continue
+        flush()
+        if isinstance(op, Blur):
+            sigma = op.sigma * scale
+            if sigma > BLUR_SIGMA_CAP:
+                notes.append(f"{op.css()}: sigma capped at {BLUR_SIGMA_CAP:g}px (WebRender's cap)")
+                sigma = BLUR_SIGMA_CAP
+            current = b.blur(current, sigma)
+            reach = math.ceil(3.0 * sigma)
+            top, right, bottom, left = top + reach, right + reach, bottom + reach, left + reach
+        elif isinstance(op, DropShadow):
+            shadow = op.resolved(current_color)
+            sigma = shadow.sigma * scale
+            if sigma > BLUR_SIGMA_CAP:
+                notes.append(f"{op.css()}: sigma capped at {BLUR_SIGMA_CAP:g}px (WebRender's cap)")
+                sigma = BLUR_SIGMA_CAP
+            dx, dy = shadow.dx * scale, shadow.dy * scale
+            blurred = b.blur(current, sigma) if sigma > 0 else current
+            out = b.name("shadow")
+            b.passes.append(ShadowPass((current, blurred), out, (dx, dy), shadow.color.premultiplied()))
+            current = out
+            reach = math.ceil(3.0 * sigma)
+            left = max(left, left + math.ceil(reach - dx))
+            right = max(right, right + math.ceil(reach + dx))
+            top = max(top, top + math.ceil(reach - dy))
+            bottom = max(bottom, bottom + math.ceil(reach + dy))
+        else:  # pragma: no cover - every op kind is handled above
+            raise AssertionError(f"unplanned op {op!r}")
+    flush()
+    return FilterPlan(tuple(b.passes), current, (top, right, bottom, left), tuple(notes))
+
+
+def fused_matrices(plan: FilterPlan) -> list[np.ndarray]:
+    """All colour matrices of a plan, in order (for tests and tools)."""
+    return [np.array(s.matrix) for p in plan.passes if isinstance(p, ColorPass) for s in p.steps]
