@@ -56,7 +56,7 @@ class Frame:
         text = self.graph.describe(timings=s.pass_ms)
         text += (
             f"\nTimes (CPU clock around glFinish; GL timer queries miss llvmpipe's work): "
-            f"raster {s.raster_ms:.2f} ms, composite {s.composite_ms:.2f} ms, "
+            f"raster {s.raster_ms:.2f} ms, filters {s.filter_ms:.2f} ms, composite {s.composite_ms:.2f} ms, "
             f"readback {s.readback_ms:.2f} ms, total {s.total_ms:.2f} ms"
             f"\nTextures: {s.textures_allocated} allocated, {s.textures_reused} reused from the pool; "
             f"shader programs compiled this frame: {s.compiles}"

@@ -32,6 +32,7 @@ __all__ = [
 class TextureRole(str, Enum):
     LAYER_CONTENT = "layer content"
     RENDER_SURFACE = "render surface"
+    FILTER_OUTPUT = "filter output"
     FRAME = "frame"
 
 
@@ -132,6 +133,7 @@ class SurfaceReason(str, Enum):
     """Why a composite pass (render surface) exists, modelled on cc's RenderSurfaceReason."""
 
     ROOT = "root"
+    FILTER = "filter"
     OPACITY_GROUP = "opacity < 1 over two or more drawing layers"
 
 
@@ -182,7 +184,31 @@ class CompositePass:
         return self.target.width * self.target.height
 
 
-Pass = Union[RasterPass, CompositePass]
+@dataclass(frozen=True)
+class FilterPass:
+    """One pass of a layer's filter plan (filters.plan): reads ``inputs``, writes
+    ``target``. ``step`` is the planned pass (colour, resample, blur or shadow)."""
+
+    name: str
+    layer_id: str
+    target: TextureDesc
+    inputs: tuple[TextureDesc, ...]
+    step: Any
+    reason: str = "filter"
+
+    @property
+    def kind(self) -> str:
+        return "filter"
+
+    def reads(self) -> tuple[TextureDesc, ...]:
+        return self.inputs
+
+    @property
+    def pixels(self) -> int:
+        return self.target.width * self.target.height
+
+
+Pass = Union[RasterPass, CompositePass, FilterPass]
 
 
 @dataclass(frozen=True)
@@ -237,6 +263,9 @@ class FrameGraph:
     def composite_passes(self) -> list[CompositePass]:
         return [p for p in self.passes if isinstance(p, CompositePass)]
 
+    def filter_passes(self) -> list[FilterPass]:
+        return [p for p in self.passes if isinstance(p, FilterPass)]
+
     def validate(self) -> None:
         """Every texture is written before it is read (topological order)."""
         written: set[str] = set()
@@ -262,6 +291,10 @@ class FrameGraph:
             if isinstance(p, RasterPass):
                 entry["layer"] = p.layer_id
                 entry["paint"] = p.paint.shader_variant
+            elif isinstance(p, FilterPass):
+                entry["layer"] = p.layer_id
+                entry["inputs"] = [t.name for t in p.inputs]
+                entry["step"] = p.step.describe()
             else:
                 entry["origin"] = list(p.origin)
                 entry["detail"] = p.detail
@@ -296,8 +329,9 @@ class FrameGraph:
         total = sum(t.bytes for t in textures)
         rasters = self.raster_passes()
         composites = self.composite_passes()
+        filters = self.filter_passes()
         lines.append(
-            f"Frame {self.width}x{self.height}: {len(rasters)} raster passes, "
+            f"Frame {self.width}x{self.height}: {len(rasters)} raster passes, {len(filters)} filter passes, "
             f"{len(composites)} composite passes, {sum(len(c.draws) for c in composites)} draws, "
             f"{len(textures)} textures ({_mb(total)}; peak alive {_mb(self.peak_texture_bytes())})"
         )
@@ -315,6 +349,11 @@ class FrameGraph:
                 lines.append(
                     f"  {i:>2}. raster    {p.layer_id:<16} {p.target.width}x{p.target.height} "
                     f"({p.paint.shader_variant}) -> {p.target.name}{ms}"
+                )
+            elif isinstance(p, FilterPass):
+                lines.append(
+                    f"  {i:>2}. filter    {p.layer_id:<16} {p.target.width}x{p.target.height} "
+                    f"{p.step.describe()}{ms}"
                 )
             else:
                 lines.append(

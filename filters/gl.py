@@ -15,18 +15,12 @@ import numpy as np
 from engine.gpu.pool import PooledTarget, TexturePool
 from engine.gpu.programs import ProgramCache, color_filter_variant
 
-from .plan import BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass
+from .plan import MARGIN, BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass, image_size
 
 __all__ = ["GLFilterRunner", "image_size", "blur_norm"]
 
 
-MARGIN = 1  # texels around every reduced image (see shaders/filters/downsample.frag)
 
-
-def image_size(width: int, height: int, scale: int) -> tuple[int, int]:
-    """Size of a plan image at divisor ``scale``: reduced images carry a margin."""
-    margin = 2 * MARGIN if scale > 1 else 0
-    return (max(1, math.ceil(width / scale)) + margin, max(1, math.ceil(height / scale)) + margin)
 
 
 def blur_norm(sigma: float, radius: int) -> float:

@@ -40,7 +40,19 @@ TRANSPARENT = RGBA(0.0, 0.0, 0.0, 0.0)
 
 
 def _num(v: float) -> str:
-    return f"{round(v, 6):g}"
+    """The shortest text that parses back to exactly ``v`` (so repr round-trips)."""
+    v = float(v)
+    return str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)
+
+
+def _color_css(c: RGBA) -> str:
+    """Exact CSS for a colour: rgb() when the channels are whole 8-bit values."""
+    channels = (c.r, c.g, c.b)
+    if all(round(x * 255) / 255 == x for x in channels):
+        rgb = " ".join(str(round(x * 255)) for x in channels)
+        return f"rgb({rgb})" if c.a == 1.0 else f"rgb({rgb} / {_num(c.a)})"
+    body = " ".join(_num(x) for x in channels)
+    return f"color(srgb {body})" if c.a == 1.0 else f"color(srgb {body} / {_num(c.a)})"
 
 
 def _lerp(a: float, b: float, t: float) -> float:
@@ -252,7 +264,7 @@ class DropShadow(FilterOp):
 
     def css(self) -> str:
         parts = [f"{_num(self.dx)}px", f"{_num(self.dy)}px", f"{_num(self.sigma)}px"]
-        parts.append("currentcolor" if self.color is None else self.color.to_css())
+        parts.append("currentcolor" if self.color is None else _color_css(self.color))
         return f"drop-shadow({' '.join(parts)})"
 
     def is_noop(self) -> bool:
@@ -265,6 +277,17 @@ class DropShadow(FilterOp):
 
     def interpolate(self, other: "FilterOp", t: float) -> "FilterOp":
         assert isinstance(other, DropShadow)
+        lengths = (
+            _lerp(self.dx, other.dx, t),
+            _lerp(self.dy, other.dy, t),
+            max(_lerp(self.sigma, other.sigma, t), 0.0),
+        )
+        if self.color is None and other.color is None:
+            return DropShadow(*lengths, None)  # currentcolor stays currentcolor
+        if t == 0.0 or t == 1.0:
+            return DropShadow(*lengths, self.color if t == 0.0 else other.color)
+        # currentcolor against a real colour: approximated as black (Lamina resolves
+        # currentcolor when painting, after interpolation).
         a = self.color if self.color is not None else RGBA(0, 0, 0, 1)
         b = other.color if other.color is not None else RGBA(0, 0, 0, 1)
         # Colours interpolate premultiplied (CSS Color 4 §12.3).
@@ -272,12 +295,7 @@ class DropShadow(FilterOp):
         alpha = _lerp(pa[3], pb[3], t)
         rgb = [(_lerp(x, y, t) / alpha if alpha > 0 else 0.0) for x, y in zip(pa[:3], pb[:3])]
         color = RGBA(*(min(max(c, 0.0), 1.0) for c in rgb), min(max(alpha, 0.0), 1.0))
-        return DropShadow(
-            _lerp(self.dx, other.dx, t),
-            _lerp(self.dy, other.dy, t),
-            max(_lerp(self.sigma, other.sigma, t), 0.0),
-            color,
-        )
+        return DropShadow(*lengths, color)
 
 
 OPS: dict[str, type[FilterOp]] = {

@@ -6,12 +6,13 @@ what was expected there; ``url()`` references raise UnsupportedFeatureError.
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import tinycss2
 from tinycss2 import ast
 
-from engine.errors import FilterSyntaxError, UnsupportedFeatureError
+from engine.errors import FilterSyntaxError, StyleError, UnsupportedFeatureError
 from engine.style.readers import read_color
 from engine.style.tokens import TokenStream, describe, split_commas
 
@@ -67,6 +68,8 @@ def _amount(fn: ast.FunctionBlock, ts: TokenStream) -> FilterOp:
     if not isinstance(tok, (ast.NumberToken, ast.PercentageToken)):
         raise _error(args, f"{fn.lower_name}() expects a number or percentage, got {describe(tok)}", tok)
     value = float(tok.value) / (100.0 if isinstance(tok, ast.PercentageToken) else 1.0)
+    if not math.isfinite(value):
+        raise _error(args, f"{fn.lower_name}() value is not finite", tok)
     args.next()
     if value < 0:
         raise _error(args, f"{fn.lower_name}() does not take negative values", tok)
@@ -80,11 +83,13 @@ def _angle(fn: ast.FunctionBlock, ts: TokenStream) -> FilterOp:
     if args.at_end():
         return HueRotate(0.0)
     tok = args.peek()
+    if isinstance(tok, ast.DimensionToken) and not math.isfinite(float(tok.value)):
+        raise _error(args, "hue-rotate() angle is not finite", tok)
     try:
         value = args.expect_angle()
     except FilterSyntaxError:
         raise
-    except Exception:
+    except StyleError:
         raise _error(args, f"hue-rotate() expects an angle (deg, rad, grad, turn), got {describe(tok)}", tok) from None
     if args.peek() is not None:
         raise _error(args, f"hue-rotate() takes one angle, got another: {describe(args.peek())}", args.peek())
@@ -106,6 +111,8 @@ def _length(args: TokenStream, fn_name: str, *, minimum: float | None = None) ->
         raise _error(args, f"{fn_name}() does not take percentages", tok)
     else:
         return None
+    if not math.isfinite(value):
+        raise _error(args, f"{fn_name}() length is not finite", tok)
     if minimum is not None and value < minimum:
         raise _error(args, f"{fn_name}() does not take negative values", tok)
     args.next()
@@ -192,8 +199,44 @@ def parse_tokens(tokens: Sequence[ast.Node], prop: str = "filter") -> FilterChai
     return FilterChain(tuple(ops))
 
 
+def _unclosed(text: str) -> int | None:
+    """Index of the first '(' never closed (outside strings and comments), else None.
+
+    tinycss2 closes blocks left open at the end of the text (CSS Syntax 3 recovers from
+    that parse error); a filter value given on its own is held to the stricter rule."""
+    stack: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            continue
+        if ch in "\"'":
+            i += 1
+            while i < n and text[i] != ch:
+                i += 2 if text[i] == "\\" else 1
+        elif ch == "\\":
+            i += 1
+        elif ch == "(":
+            stack.append(i)
+        elif ch == ")" and stack:
+            stack.pop()
+        i += 1
+    return stack[0] if stack else None
+
+
 def parse(text: str) -> FilterChain:
     """Parse a CSS ``filter`` value such as ``"blur(2px) sepia(1)"`` or ``"none"``."""
     if not isinstance(text, str):
         raise FilterSyntaxError(f"a filter must be CSS text, got {type(text).__name__}", property="filter")
-    return parse_tokens(tinycss2.parse_component_value_list(text, skip_comments=True))
+    tokens = tinycss2.parse_component_value_list(text, skip_comments=True)
+    if not any(not isinstance(t, (ast.WhitespaceToken, ast.Comment)) for t in tokens):
+        raise FilterSyntaxError("expected 'none' or filter functions, got an empty value", property="filter", value=text, column=1)
+    open_at = _unclosed(text)
+    if open_at is not None:
+        start = text.rfind(" ", 0, open_at) + 1
+        raise FilterSyntaxError(
+            f"{text[start:open_at + 1]!s}...: missing ')'", property="filter", value=text, column=start + 1
+        )
+    return parse_tokens(tokens)

@@ -38,6 +38,8 @@ __all__ = [
     "FilterPlan",
     "plan_chain",
     "blur_levels",
+    "image_size",
+    "MARGIN",
 ]
 
 BLUR_SIGMA_CAP = 100.0
@@ -147,6 +149,16 @@ class FilterPlan:
 
     def __repr__(self) -> str:
         return f"FilterPlan({len(self.passes)} passes, output={self.output!r})"
+
+
+MARGIN = 1  # texels around every reduced image (see shaders/filters/downsample.frag)
+
+
+def image_size(width: int, height: int, scale: int) -> tuple[int, int]:
+    """Size of a plan image at divisor ``scale`` for a width x height input: reduced
+    images carry a margin so blurs reach just past the edge."""
+    margin = 2 * MARGIN if scale > 1 else 0
+    return (max(1, math.ceil(width / scale)) + margin, max(1, math.ceil(height / scale)) + margin)
 
 
 def blur_levels(sigma: float) -> tuple[int, float]:

@@ -1,15 +1,26 @@
 """Compositor decisions -> frame graph.
 
 Policy v1 (the simplest correct one): every drawing layer rasters its own content into
-its own texture; a stacking context with opacity < 1 over two or more drawing layers gets
-a render surface (it is flattened, then faded, as CSS requires); with a single drawing
-layer the opacity is applied in that layer's draw instead (viz's single-quad bypass).
-Surfaces live in screen space, so transformed content is resampled exactly once.
+its own texture, and a stacking context gets a render surface when an effect needs its
+layers flattened first:
+
+* ``filter`` — the context is drawn into a surface, the filter's passes run on it, and
+  the result is composited (filter, then clip, then opacity, as CSS orders them). The
+  surface includes the filter's growth (blur and shadow reach), so nothing is cut off.
+  A context that is only translated filters in screen space; otherwise it filters in
+  its own (local) space at the scale it is shown, so a rotated or skewed layer's blur
+  and shadow turn with it, as in browsers.
+* ``opacity < 1`` over two or more drawing layers — flattened, then faded. With a single
+  drawing layer the opacity goes into that layer's draw instead (viz's single-quad
+  bypass).
+
+Everything is planned as plain data (the FrameGraph); nothing touches the GPU here.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import TextureTooLargeError, UnsupportedFeatureError
@@ -18,6 +29,7 @@ from ..framegraph import (
     CompositePass,
     Decision,
     Draw,
+    FilterPass,
     FrameGraph,
     RasterPass,
     SurfaceReason,
@@ -25,12 +37,28 @@ from ..framegraph import (
     TextureRole,
 )
 from ..geometry import Affine, Rect
-from ..limits import MAX_CLIPS_PER_DRAW, Limits
 from ..images import ImageStore
-from .paint import layer_paint
+from ..limits import MAX_CLIPS_PER_DRAW, Limits
+from .paint import layer_paint, used_radii
 from .tree import Clip, LayerNode, StackingContext, resolve_tree
 
 __all__ = ["build_frame_graph"]
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where draws go: a texture whose pixel (0, 0) sits at ``origin`` of a space that
+    ``space`` maps screen px into; ``cull`` (screen px) bounds what can still matter
+    there (None: do not cull); clips above ``inherited_clips`` are applied here."""
+
+    origin: tuple[int, int]
+    space: Affine
+    cull: Rect | None
+    inherited_clips: int
+
+    def from_screen(self) -> Affine:
+        """Screen px -> this target's texels."""
+        return Affine.translate(-self.origin[0], -self.origin[1]) @ self.space
 
 
 class _Planner:
@@ -53,15 +81,16 @@ class _Planner:
                 f"{limit}x{limit} (GL_MAX_TEXTURE_SIZE); make it smaller"
             )
 
-    def content_texture(self, node: LayerNode) -> TextureDesc:
-        """Raster the layer's own content (once) and return its texture.
+    def content_texture(self, node: LayerNode, m: Affine) -> TextureDesc:
+        """Raster the layer's own content (once) for drawing with ``m`` (layer px ->
+        target space) and return its texture.
 
         A layer that is only translated is rastered at its sub-pixel offset and drawn at
         a whole-pixel position (as Chromium does): its edges get exact area coverage and
         its pixels are never resampled. Other transforms sample bilinearly."""
         tex = self._content.get(node.id)
         if tex is None:
-            ox, oy = _subpixel(node.to_screen)
+            ox, oy = _subpixel(m)
             w, h = math.ceil(ox + node.width), math.ceil(oy + node.height)
             self._check_size(f"layer {node.id!r}", w, h)
             tex = TextureDesc(f"layer:{node.id}", w, h, TextureRole.LAYER_CONTENT)
@@ -71,8 +100,8 @@ class _Planner:
         return tex
 
     # -- clips --------------------------------------------------------------------------
-    def clip_shapes(self, clips: tuple[Clip, ...], origin: tuple[int, int], layer_id: str) -> tuple[ClipShape, ...] | None:
-        """ClipShapes for a target at ``origin``; None when a clip hides everything."""
+    def clip_shapes(self, clips: tuple[Clip, ...], target: Target, layer_id: str) -> tuple[ClipShape, ...] | None:
+        """ClipShapes for drawing into ``target``; None when a clip hides everything."""
         if len(clips) > MAX_CLIPS_PER_DRAW:
             raise UnsupportedFeatureError(
                 f"{len(clips)} nested overflow clips; at most {MAX_CLIPS_PER_DRAW} are supported "
@@ -81,11 +110,11 @@ class _Planner:
                 layer=layer_id,
             )
         shapes = []
-        to_screen_of_target = Affine.translate(*origin)
+        to_screen = target.from_screen().inverse()
         for clip in clips:
             if not clip.to_screen.is_invertible() or clip.rect.is_empty():
                 return None
-            to_local = clip.to_screen.inverse() @ to_screen_of_target
+            to_local = clip.to_screen.inverse() @ to_screen
             # Moving one target pixel perpendicular to an x = const edge changes local x
             # by |(a, c)|; likewise |(b, d)| for y edges (exact for affine maps).
             px = (math.hypot(to_local.a, to_local.c), math.hypot(to_local.b, to_local.d))
@@ -100,10 +129,12 @@ class _Planner:
             )
         return tuple(shapes)
 
-    def visible_rect(self, node: LayerNode) -> Rect | None:
-        """Where the layer can show on screen: its bounds cut to the viewport and to every
+    def visible_rect(self, node: LayerNode, cull: Rect | None) -> Rect | None:
+        """Where the layer can matter on screen: its bounds cut to ``cull`` and to every
         clip above it. None when nothing is left: the layer is culled, not rastered."""
-        rect = Rect(0, 0, node.width, node.height).transformed_bounds(node.to_screen).intersect(self.viewport)
+        rect = Rect(0, 0, node.width, node.height).transformed_bounds(node.to_screen)
+        if cull is not None:
+            rect = rect.intersect(cull)
         for clip in node.clips:
             if not clip.to_screen.is_invertible():
                 return None
@@ -111,22 +142,22 @@ class _Planner:
         return None if rect.is_empty() else rect
 
     # -- drawing ------------------------------------------------------------------------
-    def draw_node(self, node: LayerNode, out: list[Draw], origin, opacity: float, inherited_clips: int) -> None:
+    def draw_node(self, node: LayerNode, out: list[Draw], target: Target, opacity: float) -> None:
         if not node.draws_content():
             self._why_not_drawn(node)
             return
-        if self.visible_rect(node) is None:
+        if self.visible_rect(node, target.cull) is None:
             self.decisions.append(Decision(node.id, "not drawn: outside the viewport or its clips (not rastered)"))
             return
-        clips = self.clip_shapes(node.clips[inherited_clips:], origin, node.id)
+        clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
         if clips is None:
             self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
             return
-        tex = self.content_texture(node)
-        m = node.to_screen
+        m = target.space @ node.to_screen
+        tex = self.content_texture(node, m)
         if m.is_translation():
             m = Affine.translate(math.floor(m.e), math.floor(m.f))
-        to_target = Affine.translate(-origin[0], -origin[1]) @ m
+        to_target = Affine.translate(-target.origin[0], -target.origin[1]) @ m
         out.append(Draw(tex, node.id, to_target, opacity, clips))
 
     def _why_not_drawn(self, node: LayerNode) -> None:
@@ -141,16 +172,19 @@ class _Planner:
         if why:
             self.decisions.append(Decision(node.id, why))
 
-    def emit_context(self, ctx: StackingContext, out: list[Draw], origin, opacity: float, inherited_clips: int) -> None:
-        """Append the draws of a stacking context to ``out`` (a target at ``origin``)."""
+    def emit_context(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float) -> None:
+        """Append the draws of a stacking context to ``out``."""
         node = ctx.node
         own_opacity = node.style.opacity
         if own_opacity <= 0.0:
             self.decisions.append(Decision(node.id, "not drawn: opacity 0 (with all its descendants)"))
             return
+        if node.style.filter is not None:
+            if self.emit_filter_surface(ctx, out, target, opacity * own_opacity):
+                return
         drawing = ctx.drawing_nodes()
         if own_opacity < 1.0 and len(drawing) >= 2:
-            self.emit_surface(ctx, out, origin, opacity * own_opacity, inherited_clips, len(drawing))
+            self.emit_opacity_surface(ctx, out, target, opacity * own_opacity, len(drawing))
             return
         if own_opacity < 1.0 and drawing:
             self.decisions.append(
@@ -160,51 +194,127 @@ class _Planner:
                     "one drawing layer needs no surface",
                 )
             )
-        self.emit_items(ctx, out, origin, opacity * own_opacity, inherited_clips)
+        self.emit_items(ctx, out, target, opacity * own_opacity)
 
-    def emit_surface(self, ctx: StackingContext, out: list[Draw], origin, opacity, inherited_clips, count) -> None:
+    def emit_items(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float, *, own: bool = True) -> None:
+        """The context root's own content, then its items in paint order."""
+        if own:
+            self.draw_node(ctx.node, out, target, opacity)
+        for item in ctx.items:
+            if isinstance(item, StackingContext):
+                self.emit_context(item, out, target, opacity)
+            else:
+                self.draw_node(item, out, target, opacity)
+
+    def _content_bounds(self, ctx: StackingContext, space: Affine, cull: Rect | None) -> Rect | None:
+        """Bounds, in ``space``, of the context's layers that are not culled (each layer's
+        own quad mapped directly, so a rotated layer is not inflated twice)."""
+        rects = []
+        for n in ctx.drawing_nodes():
+            visible = self.visible_rect(n, cull)
+            if visible is None:
+                continue
+            quad = Rect(0, 0, n.width, n.height).transformed_bounds(space @ n.to_screen)
+            if space.is_translation():
+                quad = quad.intersect(visible.transformed_bounds(space))  # cut to what shows
+            rects.append(quad)
+        return Rect.union(rects)
+
+    def _surface(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str):
+        """Plan a surface (a composite pass) holding the context's layers; return it."""
         node = ctx.node
-        # The surface covers what its layers can touch on screen (rounded out to whole
-        # pixels, cut to the viewport). Its clips from above the stacking context are
-        # applied when the surface is drawn, not to each draw inside it.
-        bounds = Rect.union(r for r in map(self.visible_rect, ctx.drawing_nodes()) if r is not None)
+        sx, sy = int(bounds.x), int(bounds.y)
+        w, h = int(bounds.width), int(bounds.height)
+        inner = Target((sx, sy), space, cull, len(node.clips))
+        draws: list[Draw] = []
+        self.emit_items(ctx, draws, inner, 1.0)
+        self._check_size(f"the {reason.value} surface of layer {node.id!r}", w, h)
+        tex = TextureDesc(f"surface:{node.id}", w, h, TextureRole.RENDER_SURFACE)
+        self.passes.append(CompositePass(f"composite:{node.id}", tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), tuple(draws), reason, detail))
+        return tex
+
+    def emit_opacity_surface(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float, count: int) -> None:
+        node = ctx.node
+        # The surface covers what its layers can touch (in the target's space, rounded out
+        # to whole pixels). Clips from above the context apply when the surface is drawn.
+        bounds = self._content_bounds(ctx, target.space, target.cull)
         if bounds is None:
             self.decisions.append(Decision(node.id, "not drawn: its group lies outside the viewport or its clips"))
             return
-        bounds = bounds.rounded_out()
-        clips = self.clip_shapes(node.clips[inherited_clips:], origin, node.id)
+        clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
         if clips is None:
             self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
             return
-        sx, sy = int(bounds.x), int(bounds.y)
-        draws: list[Draw] = []
-        self.emit_items(ctx, draws, (sx, sy), 1.0, len(node.clips))
-        w, h = int(bounds.width), int(bounds.height)
-        self._check_size(f"the opacity group of layer {node.id!r}", w, h)
-        tex = TextureDesc(f"surface:{node.id}", w, h, TextureRole.RENDER_SURFACE)
-        self.passes.append(
-            CompositePass(
-                f"composite:{node.id}",
-                tex,
-                (sx, sy),
-                (0.0, 0.0, 0.0, 0.0),
-                tuple(draws),
-                SurfaceReason.OPACITY_GROUP,
-                f"layer {node.id!r} opacity {node.style.opacity:g} over {count} drawing layers: flatten, then fade",
-            )
-        )
-        to_target = Affine.translate(sx - origin[0], sy - origin[1])
+        bounds = bounds.rounded_out()
+        detail = f"layer {node.id!r} opacity {node.style.opacity:g} over {count} drawing layers: flatten, then fade"
+        tex = self._surface(ctx, bounds, target.space, target.cull, SurfaceReason.OPACITY_GROUP, detail)
+        to_target = Affine.translate(bounds.x - target.origin[0], bounds.y - target.origin[1])
         out.append(Draw(tex, node.id, to_target, opacity, clips, note="render surface"))
 
-    def emit_items(self, ctx: StackingContext, out: list[Draw], origin, opacity: float, inherited_clips: int, *, own: bool = True) -> None:
-        """The context root's own content, then its items in paint order."""
-        if own:
-            self.draw_node(ctx.node, out, origin, opacity, inherited_clips)
-        for item in ctx.items:
-            if isinstance(item, StackingContext):
-                self.emit_context(item, out, origin, opacity, inherited_clips)
-            else:
-                self.draw_node(item, out, origin, opacity, inherited_clips)
+    def emit_filter_surface(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float) -> bool:
+        """Plan the surface and passes of a filtered context; False when the filter turns
+        out to do nothing (the context is then drawn as if unfiltered)."""
+        node = ctx.node
+        m = node.to_screen
+        if not m.is_invertible():
+            self.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
+            return True
+        if m.is_translation() and target.space.is_translation():
+            space, scale, where = target.space, 1.0, "screen space"
+        else:
+            # Filter in the layer's own space, at the scale it is shown at.
+            scale = max(math.hypot(m.a, m.b), math.hypot(m.c, m.d))
+            space, where = Affine.scale(scale, scale) @ m.inverse(), f"the layer's own space at scale {scale:.3g}"
+        plan = node.style.filter.plan(current_color=node.style.color, scale=scale)
+        if not plan.passes:
+            self.decisions.append(Decision(node.id, f"filter: {node.style.filter} does nothing: no surface"))
+            return False
+        top, right, bottom, left = plan.outsets
+        reach = max(plan.outsets)
+        # Content that is off screen by less than the filter's reach can still show.
+        cull = None
+        if space is target.space and target.cull is not None:
+            cull = Rect(target.cull.x - reach, target.cull.y - reach, target.cull.width + 2 * reach, target.cull.height + 2 * reach)
+        content = self._content_bounds(ctx, space, cull)
+        if content is None:
+            self.decisions.append(Decision(node.id, "not drawn: nothing to filter on screen"))
+            return True
+        bounds = Rect(content.x - left, content.y - top, content.width + left + right, content.height + top + bottom)
+        if target.cull is not None:
+            visible = target.cull.transformed_bounds(space)
+            bounds = bounds.intersect(
+                Rect(visible.x - reach, visible.y - reach, visible.width + 2 * reach, visible.height + 2 * reach)
+            )
+        bounds = bounds.rounded_out()
+        if bounds.is_empty():
+            self.decisions.append(Decision(node.id, "not drawn: its filtered result lies off screen"))
+            return True
+        clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
+        if clips is None:
+            self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
+            return True
+        detail = f"filter: {node.style.filter} in {where}, grown by {top}/{right}/{bottom}/{left} px"
+        source = self._surface(ctx, bounds, space, cull, SurfaceReason.FILTER, detail)
+        result = self._filter_passes(node, plan, source)
+        # Back from the surface's space to the target's: texel -> screen -> target.
+        surface_to_screen = space.inverse() @ Affine.translate(bounds.x, bounds.y)
+        to_target = target.from_screen() @ surface_to_screen
+        if to_target.is_translation():
+            to_target = Affine.translate(round(to_target.e), round(to_target.f))
+        out.append(Draw(result, node.id, to_target, opacity, clips, note=f"filtered ({len(plan.passes)} passes)"))
+        return True
+
+    def _filter_passes(self, node: LayerNode, plan, source: TextureDesc) -> TextureDesc:
+        from filters.plan import image_size
+
+        images = {"source": source}
+        for i, step in enumerate(plan.passes, 1):
+            w, h = image_size(source.width, source.height, step.scale)
+            out = TextureDesc(f"filter:{node.id}:{step.output}", w, h, TextureRole.FILTER_OUTPUT)
+            inputs = tuple(images[name] for name in step.inputs)
+            self.passes.append(FilterPass(f"filter:{node.id}:{i}:{step.kind}", node.id, out, inputs, step))
+            images[step.output] = out
+        return images[plan.output]
 
     # -- the frame ----------------------------------------------------------------------
     def build(self) -> FrameGraph:
@@ -214,13 +324,14 @@ class _Planner:
         clear = (0.0, 0.0, 0.0, 0.0)
         draws: list[Draw] = []
         node = root.node
+        target = Target((0, 0), Affine(), self.viewport, 0)
         if _is_plain_color(node):
             # The page background is a flat colour: clear to it instead of a raster pass.
             clear = node.style.used_background_color.premultiplied()
             self.decisions.append(Decision(node.id, "background drawn as the frame's clear colour"))
-            self.emit_items(root, draws, (0, 0), 1.0, 0, own=False)
+            self.emit_items(root, draws, target, 1.0, own=False)
         else:
-            self.emit_context(root, draws, (0, 0), 1.0, 0)
+            self.emit_context(root, draws, target, 1.0)
         self.passes.append(
             CompositePass("composite:frame", frame, (0, 0), clear, tuple(draws), SurfaceReason.ROOT, "the frame")
         )
@@ -241,16 +352,11 @@ def _is_plain_color(node: LayerNode) -> bool:
         s.visibility == "visible"
         and s.opacity == 1.0
         and not s.transform
+        and s.filter is None
         and s.background_image is None
         and s.border_style in ("none", "hidden")
-        and all(r == (0.0, 0.0) for r in _radii(node))
+        and all(r == (0.0, 0.0) for r in used_radii(s, node.width, node.height))
     )
-
-
-def _radii(node: LayerNode):
-    from .paint import used_radii
-
-    return used_radii(node.style, node.width, node.height)
 
 
 def build_frame_graph(scene, limits: Limits | None = None, images: ImageStore | None = None) -> FrameGraph:

@@ -73,6 +73,7 @@ class LayerNode:
             or s.z_index is not None
             or s.opacity < 1.0
             or bool(s.transform)
+            or s.filter is not None
             or any(p in STACKING_WILL_CHANGE for p in s.will_change)
         )
 

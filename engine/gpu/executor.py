@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import moderngl
 import numpy as np
 
-from ..framegraph import CompositePass, Draw, FrameGraph, GradientPaint, ImagePaint, RasterPass
+from ..framegraph import CompositePass, Draw, FilterPass, FrameGraph, GradientPaint, ImagePaint, RasterPass
 from ..images import premultiply
 from ..limits import MAX_GRADIENT_STOPS
 from .context import GPUContext
@@ -30,6 +30,7 @@ class ExecutionStats:
     timer queries do not see llvmpipe's rasterization, so they are not used."""
 
     raster_ms: float = 0.0
+    filter_ms: float = 0.0
     composite_ms: float = 0.0
     readback_ms: float = 0.0
     total_ms: float = 0.0
@@ -42,6 +43,7 @@ class ExecutionStats:
     def to_dict(self) -> dict:
         return {
             "raster_ms": round(self.raster_ms, 3),
+            "filter_ms": round(self.filter_ms, 3),
             "composite_ms": round(self.composite_ms, 3),
             "readback_ms": round(self.readback_ms, 3),
             "total_ms": round(self.total_ms, 3),
@@ -74,6 +76,16 @@ class GLExecutor:
         self.pool = TexturePool(self.ctx)
         self._images: dict[object, moderngl.Texture] = {}
         self._uploaded: set = set()
+        self._filters = None
+
+    @property
+    def filter_runner(self):
+        """The GLSL executor of filter passes (filters.gl), sharing programs and pool."""
+        if self._filters is None:
+            from filters.gl import GLFilterRunner
+
+            self._filters = GLFilterRunner(self.ctx, self.programs, self.pool)
+        return self._filters
 
     def evict_images(self, keys) -> None:
         """Release the textures of images no longer used."""
@@ -206,6 +218,8 @@ class GLExecutor:
                     targets[p.target.name] = target
                 if isinstance(p, RasterPass):
                     self._raster(p, target, images, base_dir, stats)
+                elif isinstance(p, FilterPass):
+                    self.filter_runner.run_pass(p.step, [targets[t.name].texture for t in p.inputs], target)
                 else:
                     self._composite(p, target, targets)
                 self.ctx.finish()
@@ -213,6 +227,8 @@ class GLExecutor:
                 stats.pass_ms[p.name] = ms
                 if isinstance(p, RasterPass):
                     stats.raster_ms += ms
+                elif isinstance(p, FilterPass):
+                    stats.filter_ms += ms
                 else:
                     stats.composite_ms += ms
                 # Return textures whose last reader has run (never the frame itself).

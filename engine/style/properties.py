@@ -64,6 +64,7 @@ class ComputedStyle:
     overflow: str = "visible"
     z_index: int | None = None
     will_change: tuple[str, ...] = ()
+    filter: Any = None  # a filters.FilterChain; None = none
 
     def used_color(self, value: RGBA | str) -> RGBA:
         """A colour field's used value: ``currentcolor`` becomes this style's ``color``."""
@@ -457,6 +458,14 @@ def _parse_z_index(ts: TokenStream) -> dict:
     return {"z_index": value}
 
 
+def _parse_filter(ts: TokenStream) -> dict:
+    # Imported here: the filters package builds on engine.style, not the other way round.
+    from filters.parse import parse_tokens
+
+    chain = parse_tokens(ts.tokens, ts.prop)
+    return {"filter": None if chain.is_none() else chain}
+
+
 def _parse_will_change(ts: TokenStream) -> dict:
     if ts.ident("auto"):
         ts.expect_end()
@@ -506,6 +515,7 @@ PROPERTIES: dict[str, PropertySpec] = {
         _spec("overflow", _parse_overflow, "overflow"),
         _spec("z-index", _parse_z_index, "z_index"),
         _spec("will-change", _parse_will_change, "will_change"),
+        _spec("filter", _parse_filter, "filter"),
     ]
 }
 
@@ -513,7 +523,7 @@ PROPERTIES: dict[str, PropertySpec] = {
 # (not "unknown property") so the user knows the name is right but the feature missing.
 NOT_YET_SUPPORTED = frozenset(
     {
-        "filter", "backdrop-filter", "mix-blend-mode", "isolation", "mask", "mask-image",
+        "backdrop-filter", "mix-blend-mode", "isolation", "mask", "mask-image",
         "clip-path", "box-shadow", "perspective", "transform-style", "backface-visibility",
         "border-top", "border-right", "border-bottom", "border-left",
         "border-top-color", "border-right-color", "border-bottom-color", "border-left-color",

@@ -518,7 +518,7 @@ def test_describe_and_to_dict_mention_surfaces_reasons_and_decisions():
     assert "render surface" in text
     assert "Decisions:" in text and "gone" in text and "opacity 0" in text
     assert "clear colour" in text
-    assert text.splitlines()[0].startswith("Frame 100x50: 4 raster passes, 3 composite passes")
+    assert text.splitlines()[0].startswith("Frame 100x50: 4 raster passes, 0 filter passes, 3 composite passes")
     d = graph.to_dict()
     json.dumps(d)
     assert d["size"] == [100, 50] and d["output"] == "frame"
