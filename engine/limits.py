@@ -9,7 +9,7 @@ __all__ = ["Limits", "MAX_CLIPS_PER_DRAW", "MAX_GRADIENT_STOPS", "MAX_COLOR_STEP
 # Shader-side array sizes; the planner checks them so nothing is silently truncated.
 MAX_CLIPS_PER_DRAW = 8
 MAX_GRADIENT_STOPS = 32
-MAX_COLOR_STEPS = 8  # colour filter ops fused in one pass (one shader variant per count)
+MAX_COLOR_STEPS = 16  # colour filter ops fused in one pass (one shader variant per count)
 
 
 @dataclass(frozen=True)

@@ -225,7 +225,10 @@ def plan_chain(ops: tuple[FilterOp, ...], *, current_color: RGBA, scale: float =
             current = out
             pending[:] = rest
             if rest:
-                notes.append(f"more than {MAX_COLOR_STEPS} colour ops in a row: split into several passes")
+                notes.append(
+                    f"more than {MAX_COLOR_STEPS} colour ops in a row: split into several passes "
+                    "(the 8-bit image between them can differ by a level from one pass)"
+                )
 
     for op in ops:
         if op.is_noop():

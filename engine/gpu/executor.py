@@ -97,7 +97,7 @@ class GLExecutor:
     def release(self) -> None:
         """Release every GL object this executor made."""
         self.evict_images(list(self._images))
-        self.pool.trim()
+        self.pool.close()
         self.programs.release()
 
     # -- images -------------------------------------------------------------------------

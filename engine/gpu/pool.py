@@ -43,6 +43,7 @@ class TexturePool:
         self.reuses = 0
         self.evictions = 0
         self.in_use = 0
+        self._parking: tuple[moderngl.Texture, moderngl.Framebuffer] | None = None
 
     def acquire(self, width: int, height: int, fmt: str = "rgba8") -> PooledTarget:
         key = (width, height, fmt)
@@ -84,7 +85,27 @@ class TexturePool:
         """Release every texture not in use (e.g. after a scene with big surfaces)."""
         self._evict(lambda t: True)
 
+    def close(self) -> None:
+        """Release everything, the parking framebuffer too (the pool is done)."""
+        self.trim()
+        if self._parking is not None:
+            self._parking[1].release()
+            self._parking[0].release()
+            self._parking = None
+
+    def _park(self) -> None:
+        """Bind a framebuffer the pool never frees. moderngl re-binds "the previous"
+        framebuffer after creating one; if that was just deleted, GL reports
+        GL_INVALID_OPERATION. Parking first keeps the binding valid."""
+        if self._parking is None:
+            texture = self.ctx.texture((1, 1), 4)
+            self._parking = (texture, self.ctx.framebuffer(color_attachments=[texture]))
+        self._parking[1].use()
+
     def _evict(self, stale) -> None:
+        if not any(stale(t) for items in self._free.values() for t in items):
+            return
+        self._park()
         for key in list(self._free):
             keep = []
             for t in self._free[key]:
