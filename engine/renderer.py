@@ -41,6 +41,14 @@ class Renderer:
         """Shader programs compiled so far on this renderer."""
         return self.executor.programs.compiles
 
+    def warm_up(self) -> int:
+        """Compile every shader variant now (an app does this before animating);
+        returns how many programs were compiled."""
+        self.gpu.activate()
+        before = self.compiles
+        self.executor.programs.warm_up()
+        return self.compiles - before
+
     def plan(self, scene):
         self.images.begin_frame()
         return build_frame_graph(scene, self.limits, self.images)

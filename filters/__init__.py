@@ -31,6 +31,7 @@ from .ops import (
     Saturate,
     Sepia,
 )
+from . import reference
 from .parse import parse
 from .plan import FilterPlan
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = [
     "parse",
     "apply",
+    "reference",
     "FilterChain",
     "FilterPlan",
     "FilterOp",

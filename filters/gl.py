@@ -13,7 +13,7 @@ import moderngl
 import numpy as np
 
 from engine.gpu.pool import PooledTarget, TexturePool
-from engine.gpu.programs import ProgramCache, color_filter_variant
+from engine.gpu.programs import ProgramCache, color_filter_variant, color_step_bucket
 
 from .plan import MARGIN, BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass, image_size
 
@@ -21,6 +21,9 @@ __all__ = ["GLFilterRunner", "image_size", "blur_norm"]
 
 
 
+
+
+_IDENTITY = np.hstack([np.eye(4), np.zeros((4, 1))]).astype("f4")
 
 
 def blur_norm(sigma: float, radius: int) -> float:
@@ -45,6 +48,9 @@ class GLFilterRunner:
             name = color_filter_variant(len(p.steps))
             program = self.programs.get(name)
             mats = np.array([s.matrix for s in p.steps], dtype="f4")  # (n, 4, 5)
+            pad = color_step_bucket(len(p.steps)) - len(p.steps)
+            if pad:
+                mats = np.concatenate([mats, np.repeat(_IDENTITY[None], pad, axis=0)])
             # GLSL mat4 is column-major: write each 4x4 transposed.
             program["u_matrix"].write(np.ascontiguousarray(mats[:, :, :4].transpose(0, 2, 1)).tobytes())
             program["u_offset"].write(np.ascontiguousarray(mats[:, :, 4]).tobytes())

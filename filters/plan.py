@@ -224,13 +224,15 @@ def plan_chain(ops: tuple[FilterOp, ...], *, current_color: RGBA, scale: float =
             b.passes.append(ColorPass((current,), out, steps))
             current = out
             pending[:] = rest
-            if rest:
+            if rest and not any(n.startswith("more than") for n in notes):
                 notes.append(
                     f"more than {MAX_COLOR_STEPS} colour ops in a row: split into several passes "
                     "(the 8-bit image between them can differ by a level from one pass)"
                 )
 
     for op in ops:
+        if isinstance(op, DropShadow):
+            op = op.resolved(current_color)
         if op.is_noop():
             notes.append(f"{op.css()} does nothing: dropped")
             continue

@@ -207,18 +207,40 @@ class _Planner:
                 self.draw_node(item, out, target, opacity)
 
     def _content_bounds(self, ctx: StackingContext, space: Affine, cull: Rect | None) -> Rect | None:
-        """Bounds, in ``space``, of the context's layers that are not culled (each layer's
-        own quad mapped directly, so a rotated layer is not inflated twice)."""
-        rects = []
-        for n in ctx.drawing_nodes():
-            visible = self.visible_rect(n, cull)
-            if visible is None:
-                continue
-            quad = Rect(0, 0, n.width, n.height).transformed_bounds(space @ n.to_screen)
-            if space.is_translation():
-                quad = quad.intersect(visible.transformed_bounds(space))  # cut to what shows
-            rects.append(quad)
-        return Rect.union(rects)
+        """Bounds, in ``space``, of what the context's layers can paint: each layer's own
+        quad mapped directly (a rotated layer is not inflated twice), grown by the reach
+        of filters on nested contexts (a child's shadow is part of the parent's content)."""
+        rects: list[Rect] = []
+        space_scale = max(math.hypot(space.a, space.b), math.hypot(space.c, space.d))
+
+        def visit(c: StackingContext, grow: float) -> None:
+            if c.node.style.opacity <= 0.0:
+                return
+            if c is not ctx and c.node.style.filter is not None:
+                m = c.node.to_screen
+                scale = max(math.hypot(m.a, m.b), math.hypot(m.c, m.d))
+                grow += max(c.node.style.filter.plan(current_color=c.node.style.color, scale=scale).outsets)
+            g = grow * space_scale
+            here = cull if cull is None or not grow else Rect(cull.x - grow, cull.y - grow, cull.width + 2 * grow, cull.height + 2 * grow)
+            for n in [c.node, *(i for i in c.items if not isinstance(i, StackingContext))]:
+                if not n.draws_content() or self.visible_rect(n, here) is None:
+                    continue
+                quad = Rect(0, 0, n.width, n.height).transformed_bounds(space @ n.to_screen)
+                quad = Rect(quad.x - g, quad.y - g, quad.width + 2 * g, quad.height + 2 * g)
+                if space.is_translation():
+                    for clip in n.clips:  # what a clip hides never reaches the surface
+                        quad = quad.intersect(clip.rect.transformed_bounds(space @ clip.to_screen))
+                if not quad.is_empty():
+                    rects.append(quad)
+            for item in c.items:
+                if isinstance(item, StackingContext):
+                    visit(item, grow)
+
+        visit(ctx, 0.0)
+        bounds = Rect.union(rects)
+        if bounds is not None and cull is not None and space.is_translation():
+            bounds = bounds.intersect(cull.transformed_bounds(space))  # cut to what can show
+        return bounds
 
     def _surface(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str):
         """Plan a surface (a composite pass) holding the context's layers; return it."""

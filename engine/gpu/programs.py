@@ -14,7 +14,15 @@ import moderngl
 from ..limits import MAX_CLIPS_PER_DRAW, MAX_COLOR_STEPS, MAX_GRADIENT_STOPS
 from .shader_source import assemble
 
-__all__ = ["ProgramVariant", "VARIANTS", "ProgramCache", "raster_variant", "composite_variant", "color_filter_variant"]
+__all__ = [
+    "ProgramVariant",
+    "VARIANTS",
+    "ProgramCache",
+    "raster_variant",
+    "composite_variant",
+    "color_filter_variant",
+    "color_step_bucket",
+]
 
 _PAINT_KINDS = {"color": 0, "linear": 1, "radial": 2, "image": 3}
 _PAINT_DEFINES = {f"PAINT_{k.upper()}": v for k, v in _PAINT_KINDS.items()}
@@ -36,8 +44,18 @@ def composite_variant(clip_count: int) -> str:
     return f"composite.clip{clip_count}"
 
 
+def color_step_bucket(steps: int) -> int:
+    """Fused colour passes compile for 1, 2, 4, 8, 16 steps; shorter runs are padded
+    with identity steps (exact: the values are already clamped). An animation whose
+    amounts cross a no-op (opacity reaching 1, say) then keeps its program."""
+    bucket = 1
+    while bucket < steps:
+        bucket *= 2
+    return bucket
+
+
 def color_filter_variant(steps: int) -> str:
-    return f"filter.color{steps}"
+    return f"filter.color{color_step_bucket(steps)}"
 
 
 def _enumerate() -> dict[str, ProgramVariant]:
@@ -49,7 +67,7 @@ def _enumerate() -> dict[str, ProgramVariant]:
     for clips in range(MAX_CLIPS_PER_DRAW + 1):
         name = composite_variant(clips)
         variants[name] = ProgramVariant(name, "composite/quad.vert", "composite/quad.frag", (("CLIP_COUNT", clips),))
-    for steps in range(1, MAX_COLOR_STEPS + 1):
+    for steps in sorted({color_step_bucket(n) for n in range(1, MAX_COLOR_STEPS + 1)}):
         name = color_filter_variant(steps)
         variants[name] = ProgramVariant(name, "common/fullscreen.vert", "filters/color.frag", (("STEPS", steps),))
     for kind in ("blur", "downsample", "upsample", "shadow"):
