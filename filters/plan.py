@@ -113,9 +113,11 @@ class ShadowPass:
     kind: str = "shadow"
 
     def describe(self) -> str:
+        r, g, b, a = self.color
+        rgb = " ".join(str(round(255 * c / a)) if a else "0" for c in (r, g, b))
         return (
             f"shadow  alpha of {self.inputs[1]} offset ({self.offset[0]:g}, {self.offset[1]:g}) "
-            f"in rgba{tuple(round(c, 3) for c in self.color)}, under {self.inputs[0]}"
+            f"in rgb({rgb} / {a:.3g}), under {self.inputs[0]}"
         )
 
 

@@ -42,8 +42,10 @@ def test_showcase_picture_is_right(gl):
     assert np.all(np.abs(img[300 + 20, 440 + 140, :3] - expected) <= 1)
     # The clipped bar inside "window" never leaves the window's rounded box.
     assert tuple(img[268, 230]) == (0xF4, 0xF1, 0xEA, 255)
-    surfaces = [p for p in frame.graph.composite_passes() if p.target.name != "frame"]
-    assert [p.target.name for p in surfaces] == ["surface:glass"]
+    surfaces = {p.target.name: p.reason.value for p in frame.graph.composite_passes() if p.target.name != "frame"}
+    assert surfaces == {"surface:photo": "filter", "surface:glass": "opacity < 1 over two or more drawing layers"}
+    # The photo's drop shadow falls below it (in the page colour's darker shade).
+    assert img[262, 600, 0] < 0xF4 and img[262, 600, 3] == 255
 
 
 def test_info_cli(gl, capsys):
