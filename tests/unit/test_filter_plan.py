@@ -494,7 +494,7 @@ def test_describe_mentions_every_pass_in_plain_words():
     assert text.count("taps") == 4
     assert text.count("halve") == sum(1 for s in p.passes if isinstance(s, ResamplePass) and s.direction == "down")
     assert text.count("bilinear") == 2
-    assert "shadow  alpha of" in text and "offset (2, 3)" in text and "rgba(1.0, 0.0, 0.0, 1.0)" in text
+    assert "shadow  alpha of" in text and "offset (2, 3)" in text and "rgb(255 0 0 / 1)" in text
     assert "at 1/4 size" in text and "at 1/32 size" in text
     t, r, b, l = p.outsets
     assert f"output grows by top {t}, right {r}, bottom {b}, left {l} px" in lines
