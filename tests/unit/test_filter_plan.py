@@ -78,10 +78,13 @@ def assert_chained(p: FilterPlan) -> None:
 
 
 def blur_passes_for(sigma: float) -> int:
-    """Expected pass count of one blur: 2 at full size; k halvings + 2 + 1 upsample."""
+    """Expected pass count of one blur: 2 at full size; k halvings + 2 + 1 upsample.
+    Halve until sigma <= 4, but sigma in [6, 8] halves twice (the cost rule)."""
     k = 0
     while sigma / 2**k > MAX_LEVEL_SIGMA:
         k += 1
+    if k == 1 and sigma >= 6:
+        k = 2
     return 2 if k == 0 else k + 3
 
 
@@ -238,7 +241,9 @@ def test_small_blur_is_two_full_size_passes_x_then_y(sigma):
     assert bx.inputs == ("source",) and by.inputs == (bx.output,) and p.output == by.output
 
 
-@pytest.mark.parametrize("sigma, k", [(0.5, 0), (4, 0), (4.01, 1), (8, 1), (8.01, 2), (16, 2), (32, 3), (64, 4), (100, 5)])
+@pytest.mark.parametrize(
+    "sigma, k", [(0.5, 0), (4, 0), (4.01, 1), (5.9, 1), (6, 2), (8, 2), (8.01, 2), (16, 2), (32, 3), (64, 4), (100, 5)]
+)
 def test_blur_levels_halves_until_sigma_at_most_4(sigma, k):
     got_k, s = blur_levels(sigma)
     assert got_k == k
@@ -246,7 +251,10 @@ def test_blur_levels_halves_until_sigma_at_most_4(sigma, k):
         assert s == sigma
     else:
         assert 0 < s <= MAX_LEVEL_SIGMA
-        assert sigma / 2**k <= MAX_LEVEL_SIGMA < sigma / 2 ** (k - 1)  # the fewest halvings
+        if 6 <= sigma <= 8:  # the cost rule: one more halving than needed
+            assert sigma / 2 ** (k - 1) <= MAX_LEVEL_SIGMA < sigma / 2 ** (k - 2)
+        else:
+            assert sigma / 2**k <= MAX_LEVEL_SIGMA < sigma / 2 ** (k - 1)  # the fewest halvings
 
 
 SIGMAS = sorted(set(np.round(np.linspace(0.05, BLUR_SIGMA_CAP, 397), 4).tolist()) | {4.0, 8.0, 16.0, 32.0, 64.0, 100.0})
@@ -282,10 +290,10 @@ def test_blur_cost_stops_growing():
         counts[sigma] = len(p.passes)
     # logarithmic: log2(sigma / 4) halvings + 3, so 8 passes at the cap, never more
     for sigma, n in counts.items():
-        bound = 2 if sigma <= MAX_LEVEL_SIGMA else math.ceil(math.log2(sigma / MAX_LEVEL_SIGMA)) + 3
+        bound = 2 if sigma <= MAX_LEVEL_SIGMA else max(math.ceil(math.log2(sigma / MAX_LEVEL_SIGMA)), 2 if sigma >= 6 else 1) + 3
         assert n <= bound, sigma
     assert max(counts.values()) == 8 == counts[100.0]
-    assert counts[8.0] == 4 and counts[16.0] == 5 and counts[32.0] == 6 and counts[64.0] == 7
+    assert counts[8.0] == 5 and counts[16.0] == 5 and counts[32.0] == 6 and counts[64.0] == 7
     # and the pass count never decreases as sigma grows
     ordered = [counts[s] for s in sorted(counts)]
     assert ordered == sorted(ordered)
@@ -344,10 +352,10 @@ def test_scale_multiplies_blur_sigma_and_shadow_offsets():
     one = plan("blur(3px) drop-shadow(1px 2px 1px black)")
     two = plan("blur(3px) drop-shadow(1px 2px 1px black)", scale=2)
     assert kinds(one) == ["blur-x", "blur-y", "blur-x", "blur-y", "shadow"]
-    # sigma 6 at scale 2: one halving
-    assert kinds(two) == ["down", "blur-x", "blur-y", "up", "blur-x", "blur-y", "shadow"]
-    assert two.passes[1].sigma == pytest.approx(blur_levels(6.0)[1])
-    assert two.passes[4].sigma == pytest.approx(2.0)  # the shadow's sigma, scaled
+    # sigma 6 at scale 2: two halvings (the cost rule for sigma in [6, 8])
+    assert kinds(two) == ["down", "down", "blur-x", "blur-y", "up", "blur-x", "blur-y", "shadow"]
+    assert two.passes[2].sigma == pytest.approx(blur_levels(6.0)[1])
+    assert two.passes[5].sigma == pytest.approx(2.0)  # the shadow's sigma, scaled
     assert one.passes[-1].offset == (1.0, 2.0)
     assert two.passes[-1].offset == (2.0, 4.0)
     # outsets in scaled px: blur reach 18; shadow reach 6 with offset (2, 4)
