@@ -23,7 +23,7 @@ __all__ = ["GLFilterRunner", "image_size", "blur_norm"]
 
 
 
-_IDENTITY = np.hstack([np.eye(4), np.zeros((4, 1))]).astype("f4")
+_IDENTITY = np.hstack([np.eye(3), np.zeros((3, 1))]).astype("f4")
 
 
 def blur_norm(sigma: float, radius: int) -> float:
@@ -47,13 +47,15 @@ class GLFilterRunner:
         if isinstance(p, ColorPass):
             name = color_filter_variant(len(p.steps))
             program = self.programs.get(name)
-            mats = np.array([s.matrix for s in p.steps], dtype="f4")  # (n, 4, 5)
-            pad = color_step_bucket(len(p.steps)) - len(p.steps)
-            if pad:
-                mats = np.concatenate([mats, np.repeat(_IDENTITY[None], pad, axis=0)])
-            # GLSL mat4 is column-major: write each 4x4 transposed.
-            program["u_matrix"].write(np.ascontiguousarray(mats[:, :, :4].transpose(0, 2, 1)).tobytes())
-            program["u_offset"].write(np.ascontiguousarray(mats[:, :, 4]).tobytes())
+            program["u_alpha"].value = p.alpha
+            if p.steps:
+                mats = np.array([s.matrix for s in p.steps], dtype="f4")  # (n, 3, 4)
+                pad = color_step_bucket(len(p.steps)) - len(p.steps)
+                if pad:
+                    mats = np.concatenate([mats, np.repeat(_IDENTITY[None], pad, axis=0)])
+                # GLSL mat3 is column-major: write each 3x3 transposed.
+                program["u_matrix"].write(np.ascontiguousarray(mats[:, :, :3].transpose(0, 2, 1)).tobytes())
+                program["u_offset"].write(np.ascontiguousarray(mats[:, :, 3]).tobytes())
         elif isinstance(p, BlurPass):
             name = "filter.blur"
             program = self.programs.get(name)

@@ -48,23 +48,40 @@ MAX_LEVEL_SIGMA = 4.0  # blur at full size up to this sigma; above, halve until 
 
 @dataclass(frozen=True)
 class ColorStep:
-    """One colour op in a fused pass: its CSS and its 4x5 matrix (straight RGBA)."""
+    """One clamped step of a fused colour pass: an affine map of straight RGB, 3x4 (rows
+    R, G, B; columns R, G, B, 1), then the clamp to [0, 1]. ``ops`` are the CSS ops it
+    applies: several only when the clamps between them provably do nothing."""
 
-    css: str
+    ops: tuple[str, ...]
     matrix: tuple[tuple[float, ...], ...]
+
+    @property
+    def css(self) -> str:
+        return " + ".join(self.ops)
 
 
 @dataclass(frozen=True)
 class ColorPass:
+    """Consecutive colour ops in one pass. ``alpha`` is the product of their opacity
+    amounts: no colour op reads alpha and opacity touches nothing else, so it commutes."""
+
     inputs: tuple[str, ...]
     output: str
     steps: tuple[ColorStep, ...]
+    alpha: float = 1.0
+    ops: tuple[str, ...] = ()
     scale: int = 1
     kind: str = "color"
 
     def describe(self) -> str:
-        chain = " -> ".join(s.css for s in self.steps)
-        return f"colour  {chain}  ({len(self.steps)} step(s) fused, clamp to [0,1] between steps)"
+        chain = " -> ".join(self.ops)
+        n = len(self.steps)
+        how = f"{n} clamped step{'' if n == 1 else 's'}"
+        if n != len(self.ops):
+            how += " (clamps that cannot act merged)"
+        if self.alpha != 1.0:
+            how += f", alpha x {self.alpha:.4g}"
+        return f"colour  {chain}  [{how}]"
 
 
 @dataclass(frozen=True)
@@ -224,16 +241,20 @@ def plan_chain(ops: tuple[FilterOp, ...], *, current_color: RGBA, scale: float =
 
     def flush() -> None:
         nonlocal current
-        while pending:
-            run, rest = pending[:MAX_COLOR_STEPS], pending[MAX_COLOR_STEPS:]
-            steps = tuple(ColorStep(op.css(), tuple(map(tuple, op.matrix()))) for op in run)
+        if not pending:
+            return
+        steps, alpha = color_steps(pending)
+        ops_css = tuple(op.css() for op in pending)
+        pending.clear()
+        first = True
+        while first or steps:
+            run, steps = steps[:MAX_COLOR_STEPS], steps[MAX_COLOR_STEPS:]
             out = b.name("color")
-            b.passes.append(ColorPass((current,), out, steps))
-            current = out
-            pending[:] = rest
-            if rest and not any(n.startswith("more than") for n in notes):
+            b.passes.append(ColorPass((current,), out, tuple(run), alpha if first else 1.0, ops_css if first else ()))
+            current, first = out, False
+            if steps and not any(n.startswith("more than") for n in notes):
                 notes.append(
-                    f"more than {MAX_COLOR_STEPS} colour ops in a row: split into several passes "
+                    f"more than {MAX_COLOR_STEPS} clamped colour steps in a row: split into several passes "
                     "(the 8-bit image between them can differ by a level from one pass)"
                 )
 
@@ -277,6 +298,36 @@ def plan_chain(ops: tuple[FilterOp, ...], *, current_color: RGBA, scale: float =
     return FilterPlan(tuple(b.passes), current, (top, right, bottom, left), tuple(notes))
 
 
-def fused_matrices(plan: FilterPlan) -> list[np.ndarray]:
-    """All colour matrices of a plan, in order (for tests and tools)."""
-    return [np.array(s.matrix) for p in plan.passes if isinstance(p, ColorPass) for s in p.steps]
+def _cube_safe(m: np.ndarray) -> bool:
+    """Does the affine RGB map send the unit cube into itself? (Then the clamp after it
+    can never act.) An affine map's extremes on a box are at its corners."""
+    corners = np.array([[x, y, z, 1.0] for x in (0, 1) for y in (0, 1) for z in (0, 1)])
+    out = corners @ m.T
+    return bool(np.all(out >= -1e-12) and np.all(out <= 1 + 1e-12))
+
+
+def color_steps(ops) -> tuple[list[ColorStep], float]:
+    """Clamped RGB steps and the alpha factor for a run of colour ops (exact).
+
+    Each op is an affine map of straight RGBA; their alpha rows only scale alpha
+    (opacity) and their colour rows never read alpha, so alpha is a product. Steps merge
+    while the map so far sends [0, 1]^3 into itself: the clamp after it is then a no-op."""
+    steps: list[ColorStep] = []
+    alpha = 1.0
+    group: np.ndarray | None = None
+    names: list[str] = []
+    for op in ops:
+        m = op.matrix()
+        assert np.allclose(m[:3, 3], 0) and np.allclose(m[3, [0, 1, 2, 4]], 0), op
+        alpha *= float(m[3, 3])
+        rgb = m[:3, [0, 1, 2, 4]]
+        if group is not None and _cube_safe(group):
+            group = rgb @ np.vstack([group, [0.0, 0.0, 0.0, 1.0]])  # rgb after group
+            names.append(op.css())
+            continue
+        if group is not None:
+            steps.append(ColorStep(tuple(names), tuple(map(tuple, group))))
+        group, names = rgb, [op.css()]
+    if group is not None and not (np.allclose(group, np.hstack([np.eye(3), np.zeros((3, 1))])) and len(names) == len(ops) and not steps):
+        steps.append(ColorStep(tuple(names), tuple(map(tuple, group))))
+    return steps, alpha

@@ -1,18 +1,29 @@
-// Fused colour pass: STEPS colour ops (Filter Effects 1 feColorMatrix / component
-// transfer), each an affine map of straight RGBA, applied in order with the clamp to
-// [0, 1] after every step. The step count is a define, so the loop unrolls and the
-// matrices are plain uniforms; animating amounts only changes uniforms.
+// Fused colour pass (Filter Effects 1 colour functions). The planner turns a run of
+// colour ops into STEPS affine maps of straight RGB, each followed by the clamp to
+// [0, 1] the spec puts after every op (steps whose clamp cannot act are merged, which
+// is exact), and one alpha factor (opacity: no colour op reads alpha). The step count
+// is a define, so the loop unrolls; amounts only change uniforms.
 uniform sampler2D u_source;
-uniform mat4 u_matrix[STEPS];
-uniform vec4 u_offset[STEPS];
+#if STEPS > 0
+uniform mat3 u_matrix[STEPS];
+uniform vec3 u_offset[STEPS];
+#endif
+uniform float u_alpha;
 
 out vec4 frag_color;
 
 void main() {
     vec4 p = texelFetch(u_source, ivec2(gl_FragCoord.xy), 0);
-    vec4 c = p.a > 0.0 ? vec4(p.rgb / p.a, p.a) : vec4(0.0);
+    if (p.a <= 0.0) {
+        frag_color = vec4(0.0);
+        return;
+    }
+    vec3 c = p.rgb / p.a;
+#if STEPS > 0
     for (int i = 0; i < STEPS; ++i) {
         c = clamp(u_matrix[i] * c + u_offset[i], 0.0, 1.0);
     }
-    frag_color = vec4(c.rgb * c.a, c.a);
+#endif
+    float a = p.a * u_alpha;
+    frag_color = vec4(c * a, a);
 }

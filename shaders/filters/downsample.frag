@@ -10,7 +10,7 @@ uniform ivec2 u_offset;
 out vec4 frag_color;
 
 void main() {
-    ivec2 p = ivec2(gl_FragCoord.xy) * 2 + u_offset;
-    frag_color = 0.25 * (fetch_or_clear(u_source, p) + fetch_or_clear(u_source, p + ivec2(1, 0))
-                       + fetch_or_clear(u_source, p + ivec2(0, 1)) + fetch_or_clear(u_source, p + ivec2(1, 1)));
+    vec4 a, b, c, d;
+    fetch_quad(u_source, ivec2(gl_FragCoord.xy) * 2 + u_offset, a, b, c, d);
+    frag_color = 0.25 * (a + b + c + d);
 }

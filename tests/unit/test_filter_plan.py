@@ -53,7 +53,7 @@ def kinds(p: FilterPlan) -> list[str]:
     out = []
     for s in p.passes:
         if isinstance(s, ColorPass):
-            out.append(f"color{len(s.steps)}")
+            out.append(f"color{len(s.ops)}")
         elif isinstance(s, ResamplePass):
             out.append(s.direction)
         elif isinstance(s, BlurPass):
@@ -95,36 +95,83 @@ COLOUR_KINDS = ("grayscale(.3)", "sepia(.6)", "saturate(2)", "hue-rotate(45deg)"
 FULL_RUN = " ".join(COLOUR_KINDS[i % len(COLOUR_KINDS)] for i in range(MAX_COLOR_STEPS))  # every kind, limit long
 
 
-def test_consecutive_colour_ops_fuse_into_one_pass_in_order():
+def _rgb(op) -> np.ndarray:
+    m = op.matrix()
+    return m[:3, [0, 1, 2, 4]]
+
+
+def _apply_ops(rgb: np.ndarray, ops) -> np.ndarray:
+    """The spec, one op at a time: affine map of straight RGB, clamp after each."""
+    for op in ops:
+        m = _rgb(op)
+        rgb = np.clip(rgb @ m[:, :3].T + m[:, 3], 0.0, 1.0)
+    return rgb
+
+
+def _apply_steps(rgb: np.ndarray, steps) -> np.ndarray:
+    for step in steps:
+        m = np.array(step.matrix)
+        rgb = np.clip(rgb @ m[:, :3].T + m[:, 3], 0.0, 1.0)
+    return rgb
+
+
+def _cube_safe(m: np.ndarray) -> bool:
+    corners = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=float)
+    out = corners @ m[:, :3].T + m[:, 3]
+    return bool(np.all(out >= -1e-12) and np.all(out <= 1 + 1e-12))
+
+
+def test_consecutive_colour_ops_fuse_into_one_pass_in_order(rng):
     chain = filters.parse("grayscale(.3) sepia(.6) saturate(2) hue-rotate(45deg)")
     p = chain.plan()
     assert len(p.passes) == 1
     (cp,) = p.passes
     assert isinstance(cp, ColorPass) and cp.kind == "color" and cp.scale == 1
     assert cp.inputs == ("source",) and p.output == cp.output
-    assert [s.css for s in cp.steps] == ["grayscale(0.3)", "sepia(0.6)", "saturate(2)", "hue-rotate(45deg)"]
-    for step, op in zip(cp.steps, chain.ops, strict=True):
-        assert step.css == op.css()
-        assert np.array(step.matrix).shape == (4, 5)
-        assert np.array_equal(np.array(step.matrix), op.matrix())
+    assert cp.ops == ("grayscale(0.3)", "sepia(0.6)", "saturate(2)", "hue-rotate(45deg)")
+    # every op is in exactly one step, in order
+    assert [o for st in cp.steps for o in st.ops] == list(cp.ops)
+    for step in cp.steps:
+        assert np.array(step.matrix).shape == (3, 4)
+    # the steps with their clamps are the spec's ops with theirs, exactly
+    rgb = rng.random((2000, 3))
+    assert np.allclose(_apply_steps(rgb, cp.steps), _apply_ops(rgb, chain.ops), atol=1e-12)
     assert p.outsets == (0, 0, 0, 0) and p.notes == ()
 
 
-def test_exactly_max_colour_steps_is_one_pass_without_a_note():
-    chain = filters.parse(FULL_RUN)
-    assert len(chain) == MAX_COLOR_STEPS  # the fixture is as long as the limit
-    p = chain.plan()
-    assert kinds(p) == [f"color{MAX_COLOR_STEPS}"]
-    assert [s.css for s in p.passes[0].steps] == [op.css() for op in chain.ops]
+def test_steps_merge_only_where_the_clamp_cannot_act(rng):
+    chain = filters.parse("grayscale(.5) invert(.3) saturate(3) hue-rotate(90deg) contrast(.5) brightness(2) opacity(.5)")
+    (cp,) = chain.plan().passes
+    # A step boundary (a clamp) stays only after a map that can leave the unit cube.
+    for step in cp.steps[:-1]:
+        assert not _cube_safe(np.array(step.matrix)), step.ops
+    assert len(cp.steps) < len(cp.ops), "grayscale and invert keep the cube: merged"
+    rgb = rng.random((3000, 3))
+    assert np.allclose(_apply_steps(rgb, cp.steps), _apply_ops(rgb, chain.ops), atol=1e-12)
+
+
+def test_opacity_folds_into_the_alpha_factor():
+    (cp,) = plan("opacity(.5) sepia(1) opacity(.4)").passes
+    assert cp.alpha == pytest.approx(0.2)
+    assert [o for st in cp.steps for o in st.ops] == ["opacity(0.5)", "sepia(1)", "opacity(0.4)"]
+    (only,) = plan("opacity(.5)").passes
+    assert only.steps == () and only.alpha == 0.5
+
+
+def test_max_colour_steps_in_one_pass():
+    # saturate(3) and hue-rotate never keep the cube: every op is its own clamped step.
+    ops = " ".join("saturate(3)" if i % 2 else "hue-rotate(40deg)" for i in range(MAX_COLOR_STEPS))
+    p = filters.parse(ops).plan()
+    assert len(p.passes) == 1 and len(p.passes[0].steps) == MAX_COLOR_STEPS
     assert p.notes == ()
 
 
 def test_blur_and_shadow_split_colour_runs():
     p = plan("grayscale(.5) sepia(.5) blur(2px) invert(1) contrast(2) drop-shadow(1px 1px 0 black) opacity(.5)")
     assert kinds(p) == ["color2", "blur-x", "blur-y", "color2", "shadow", "color1"]
-    assert [s.css for s in p.passes[0].steps] == ["grayscale(0.5)", "sepia(0.5)"]
-    assert [s.css for s in p.passes[3].steps] == ["invert(1)", "contrast(2)"]
-    assert [s.css for s in p.passes[5].steps] == ["opacity(0.5)"]
+    assert p.passes[0].ops == ("grayscale(0.5)", "sepia(0.5)")
+    assert p.passes[3].ops == ("invert(1)", "contrast(2)")
+    assert p.passes[5].ops == ("opacity(0.5)",) and p.passes[5].alpha == 0.5
     assert_chained(p)
     # each pass reads the one before it (the shadow also reads its own source)
     assert p.passes[1].inputs == (p.passes[0].output,)
@@ -136,34 +183,33 @@ def test_blur_and_shadow_split_colour_runs():
 def test_a_dropped_noop_between_colour_ops_does_not_split_them():
     p = plan("grayscale(.5) blur(0) sepia(.5)")
     assert kinds(p) == ["color2"]
-    assert [s.css for s in p.passes[0].steps] == ["grayscale(0.5)", "sepia(0.5)"]
+    assert p.passes[0].ops == ("grayscale(0.5)", "sepia(0.5)")
     assert p.notes == ("blur(0px) does nothing: dropped",)
 
 
 @pytest.mark.parametrize("n", [MAX_COLOR_STEPS + 1, 2 * MAX_COLOR_STEPS, 2 * MAX_COLOR_STEPS + 3])
-def test_more_than_max_colour_steps_split_into_several_passes_with_a_note(n):
-    amounts = [round(0.01 * (i + 1), 2) for i in range(n)]  # distinct, so order is visible
-    chain = filters.parse(" ".join(f"sepia({a})" for a in amounts))
+def test_more_than_max_colour_steps_split_into_several_passes_with_a_note(n, rng):
+    chain = filters.parse(" ".join("saturate(3)" if i % 2 else f"hue-rotate({10 + i}deg)" for i in range(n)))
     p = chain.plan()
     sizes = [len(s.steps) for s in p.passes]
     assert all(isinstance(s, ColorPass) for s in p.passes)
     assert len(p.passes) == math.ceil(n / MAX_COLOR_STEPS)
     assert all(size <= MAX_COLOR_STEPS for size in sizes) and sum(sizes) == n
-    # order preserved across the split, and passes chained
-    assert [st.css for s in p.passes for st in s.steps] == [op.css() for op in chain.ops]
     assert_chained(p)
-    assert p.notes, "splitting a colour run should say so"
-    assert all(f"more than {MAX_COLOR_STEPS} colour ops" in note for note in p.notes)
-    assert "split" in p.notes[0]
+    rgb = rng.random((500, 3))
+    all_steps = [st for s in p.passes for st in s.steps]
+    assert np.allclose(_apply_steps(rgb, all_steps), _apply_ops(rgb, chain.ops), atol=1e-10)
+    assert len(p.notes) == 1 and f"more than {MAX_COLOR_STEPS} clamped colour steps" in p.notes[0]
 
 
-def test_fused_steps_keep_each_ops_own_matrix_not_a_product():
-    chain = filters.parse("invert(1) invert(1)")  # product is identity; steps are not
+def test_fused_steps_are_not_one_product_matrix():
+    chain = filters.parse("brightness(3) contrast(0.2)")  # brightness leaves the cube
     (cp,) = chain.plan().passes
-    assert len(cp.steps) == 2
-    for step in cp.steps:
-        assert np.array_equal(np.array(step.matrix), chain.ops[0].matrix())
-        assert not np.array_equal(np.array(step.matrix), np.eye(4, 5))
+    assert len(cp.steps) == 2, "the clamp after brightness(3) must stay"
+    product = _rgb(chain.ops[1]) @ np.vstack([_rgb(chain.ops[0]), [0, 0, 0, 1]])
+    x = np.array([[0.9, 0.5, 0.1]])
+    single = np.clip(x @ product[:, :3].T + product[:, 3], 0, 1)
+    assert not np.allclose(single, _apply_ops(x, chain.ops))
 
 
 # -- 2. no-ops --------------------------------------------------------------------------------
@@ -482,7 +528,7 @@ def test_print_of_a_simple_plan_reads_as_expected(capsys):
         "3 pass(es):",
         "  1. blur-x  sigma 2px at full size, 13 taps   [source -> blurx1]",
         "  2. blur-y  sigma 2px at full size, 13 taps   [blurx1 -> blury2]",
-        "  3. colour  sepia(1)  (1 step(s) fused, clamp to [0,1] between steps)   [blury2 -> color3]",
+        "  3. colour  sepia(1)  [1 clamped step]   [blury2 -> color3]",
         "output grows by top 6, right 6, bottom 6, left 6 px",
     ]
 
@@ -498,7 +544,7 @@ def test_describe_mentions_every_pass_in_plain_words():
         assert line.startswith(f"  {i}. ")
         assert s.describe() in line
         assert f"[{', '.join(s.inputs)} -> {s.output}]" in line
-    assert "grayscale(0.5) -> sepia(0.2)" in text and "2 step(s) fused" in text
+    assert "grayscale(0.5) -> sepia(0.2)" in text and "1 clamped step (clamps that cannot act merged)" in text
     assert text.count("taps") == 4
     assert text.count("halve") == sum(1 for s in p.passes if isinstance(s, ResamplePass) and s.direction == "down")
     assert text.count("bilinear") == 2
