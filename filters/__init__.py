@@ -65,7 +65,10 @@ BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 
 
 def _check_image(image) -> np.ndarray:
-    arr = np.asarray(image)
+    try:
+        arr = np.asarray(image)
+    except (ValueError, TypeError) as exc:
+        raise LaminaInputError(f"filters.apply needs an (H, W, 4) uint8 RGBA array ({exc})") from None
     if arr.ndim != 3 or arr.shape[2] != 4 or arr.dtype != np.uint8:
         raise LaminaInputError(f"filters.apply needs an (H, W, 4) uint8 RGBA array, got shape {arr.shape} {arr.dtype}")
     if arr.shape[0] == 0 or arr.shape[1] == 0:
@@ -94,6 +97,8 @@ def apply(
     if backend not in BACKENDS:
         raise LaminaInputError(f"unknown filter backend {backend!r} (choose from {', '.join(BACKENDS)})")
     image = _check_image(image)
+    if not isinstance(current_color, RGBA):
+        raise LaminaInputError(f"current_color must be an engine.style.RGBA, got {current_color!r}")
     if backend == "reference":
         from . import reference
 

@@ -3,9 +3,11 @@ interpolable (Filter Effects 1 §13) and plannable."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Iterator
 
+from engine.errors import InvalidValueError
 from engine.style.values import RGBA
 
 from .ops import FilterOp
@@ -41,19 +43,27 @@ class FilterChain:
     def is_none(self) -> bool:
         return not self.ops
 
-    def plan(self, *, current_color: RGBA = BLACK, scale: float = 1.0):
+    def plan(self, *, current_color: RGBA = BLACK, scale: float = 1.0, size: tuple[int, int] | None = None):
         """The GPU passes this chain compiles to (``print`` it to read them).
 
         ``current_color`` resolves drop-shadow's default colour; ``scale`` is pixels per
-        CSS px of the space the filter runs in."""
+        CSS px of the space the filter runs in; ``size`` is the input's (cost rules)."""
         from .plan import plan_chain
 
-        return plan_chain(self.ops, current_color=current_color, scale=scale)
+        return plan_chain(self.ops, current_color=current_color, scale=scale, size=size)
 
     def interpolate(self, other: "FilterChain", t: float) -> "FilterChain":
         """The chain at progress ``t`` from self (0) to ``other`` (1), per Filter
         Effects 1 §13: pairwise when the functions match (the shorter list padded with
         initial values); otherwise discrete (self before t = 0.5, other from it)."""
+        if isinstance(other, str):
+            from .parse import parse
+
+            other = parse(other)
+        if not isinstance(other, FilterChain):
+            raise InvalidValueError(f"can only interpolate with a FilterChain, got {type(other).__name__}", property="filter")
+        if not math.isfinite(t):
+            raise InvalidValueError(f"interpolation progress must be finite, got {t!r}", property="filter")
         a, b = self.ops, other.ops
         short, long_ = (a, b) if len(a) <= len(b) else (b, a)
         if all(type(x) is type(y) for x, y in zip(short, long_)):

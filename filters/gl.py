@@ -95,12 +95,18 @@ class GLFilterRunner:
         for i, p in enumerate(plan.passes):
             for name in p.inputs:
                 last_use[name] = i
-        for i, p in enumerate(plan.passes):
-            size = image_size(width, height, p.scale)
-            target = self.pool.acquire(*size)
-            self.run_pass(p, [images[n].texture for n in p.inputs], target)
-            images[p.output] = target
-            for name in p.inputs:
-                if last_use.get(name) == i and name not in ("source", plan.output):
-                    self.pool.release(images.pop(name))
+        try:
+            for i, p in enumerate(plan.passes):
+                size = image_size(width, height, p.scale)
+                target = self.pool.acquire(*size)
+                images[p.output] = target
+                self.run_pass(p, [images[n].texture for n in p.inputs], target)
+                for name in p.inputs:
+                    if last_use.get(name) == i and name not in ("source", plan.output):
+                        self.pool.release(images.pop(name))
+        except BaseException:
+            for name, target in images.items():
+                if name != "source":
+                    self.pool.release(target)
+            raise
         return images[plan.output]

@@ -18,6 +18,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from engine.errors import InvalidValueError
 from engine.style.values import RGBA
 
 __all__ = [
@@ -82,6 +83,19 @@ class FilterOp:
 
     def __repr__(self) -> str:
         return self.css()
+
+    def __post_init__(self) -> None:
+        # Ops built directly (not parsed) get the parser's guarantees too.
+        for name in ("amount", "sigma", "dx", "dy"):
+            value = getattr(self, name, 0.0)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise InvalidValueError(f"{self.name}(): {name} must be a finite number, got {value!r}", property="filter")
+        for name in ("amount", "sigma"):
+            if getattr(self, name, 0.0) < 0 and not (name == "amount" and self.name == "hue-rotate"):
+                raise InvalidValueError(f"{self.name}(): {name} must not be negative", property="filter")
+        color = getattr(self, "color", None)
+        if color is not None and not isinstance(color, RGBA):
+            raise InvalidValueError(f"{self.name}(): color must be an RGBA, got {color!r}", property="filter")
 
 
 @dataclass(frozen=True, repr=False)
@@ -187,7 +201,7 @@ class HueRotate(ColorOp):
         return self.amount % 360.0 == 0.0
 
     def matrix(self) -> np.ndarray:
-        rad = math.radians(self.amount)
+        rad = math.radians(math.fmod(self.amount, 360.0))  # exact reduction keeps huge angles right
         c, s = math.cos(rad), math.sin(rad)
         base = np.array([[0.213, 0.715, 0.072]] * 3)
         cos_part = np.array([[0.787, -0.715, -0.072], [-0.213, 0.285, -0.072], [-0.213, -0.715, 0.928]])

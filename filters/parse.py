@@ -32,7 +32,9 @@ from .ops import (
     Sepia,
 )
 
-__all__ = ["parse", "parse_tokens"]
+__all__ = ["parse", "parse_tokens", "MAX_AMOUNT"]
+
+MAX_AMOUNT = 1.0e4
 
 # Functions taking one optional <number> | <percentage>: (class, default, clamp to 1?)
 _AMOUNTS = {
@@ -75,7 +77,10 @@ def _amount(fn: ast.FunctionBlock, ts: TokenStream) -> FilterOp:
         raise _error(args, f"{fn.lower_name}() does not take negative values", tok)
     if args.peek() is not None:
         raise _error(args, f"{fn.lower_name}() takes one value, got another: {describe(args.peek())}", args.peek())
-    return cls(min(value, 1.0) if clamp else value)
+    # Clamp per spec (amounts <= 1); the unbounded ones at 10000: beyond that only
+    # colours within 1e-4 of grey could still change, while float32 matrices with
+    # larger entries cancel badly (saturate(1e6) moved greys by 5 levels).
+    return cls(min(value, 1.0) if clamp else min(value, MAX_AMOUNT))
 
 
 def _angle(fn: ast.FunctionBlock, ts: TokenStream) -> FilterOp:

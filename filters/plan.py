@@ -21,6 +21,7 @@ from typing import Union
 
 import numpy as np
 
+from engine.errors import InvalidValueError
 from engine.limits import MAX_COLOR_STEPS  # one shader variant per fused step count
 from engine.style.values import RGBA
 
@@ -44,6 +45,9 @@ __all__ = [
 
 BLUR_SIGMA_CAP = 100.0
 MAX_LEVEL_SIGMA = 4.0  # blur at full size up to this sigma; above, halve until below it
+MIN_SIGMA = 0.25  # below, the neighbour weight is < 4e-4: no 8-bit pixel changes
+LARGE_IMAGE = 512 * 512  # pixels from which sigma in [6, 8] halves twice
+_FAR_OFFSET = 1.0e6
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,21 @@ class FilterPlan:
     output: str
     outsets: tuple[int, int, int, int]  # top, right, bottom, left (px)
     notes: tuple[str, ...] = field(default=())
+    spread: tuple[tuple, ...] = field(default=(), repr=False)  # ("grow", r) / ("shadow", dx, dy, r)
+
+    def needed_input(self, rect: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        """The input region (x0, y0, x1, y1) that can affect ``rect`` of the output,
+        hulled over every step (all images of a plan share one size)."""
+        x0, y0, x1, y1 = rect
+        for stage in reversed(self.spread):
+            if stage[0] == "grow":
+                r = stage[1]
+                x0, y0, x1, y1 = x0 - r, y0 - r, x1 + r, y1 + r
+            else:
+                _, dx, dy, r = stage
+                x0, y0 = min(x0, x0 - dx - r), min(y0, y0 - dy - r)
+                x1, y1 = max(x1, x1 - dx + r), max(y1, y1 - dy + r)
+        return (x0, y0, x1, y1)
 
     def describe(self) -> str:
         if not self.passes:
@@ -180,7 +199,7 @@ def image_size(width: int, height: int, scale: int) -> tuple[int, int]:
     return (max(1, math.ceil(width / scale)) + margin, max(1, math.ceil(height / scale)) + margin)
 
 
-def blur_levels(sigma: float) -> tuple[int, float]:
+def blur_levels(sigma: float, pixels: int | None = None) -> tuple[int, float]:
     """How many halvings a blur of ``sigma`` (full-size px) takes, and the sigma to
     blur with at that level so the whole pipeline's variance equals sigma^2.
 
@@ -191,10 +210,11 @@ def blur_levels(sigma: float) -> tuple[int, float]:
     k = 0
     while sigma / (2**k) > MAX_LEVEL_SIGMA:
         k += 1
-    if k == 1 and sigma / 4.0 >= 1.5:
-        # One halving would leave up to 25 taps on a quarter of the pixels, the most
-        # expensive level there is; a second halving costs ~8x less and stays within
-        # the tolerance (measured: sigma 8 max 2 levels, mean 0.4).
+    if k == 1 and sigma / 4.0 >= 1.5 and pixels is not None and pixels >= LARGE_IMAGE:
+        # On a large image one halving leaves up to 25 taps on a quarter of its pixels,
+        # the most expensive level there is; a second halving costs ~8x less (sigma 8 at
+        # 1080p: 92 -> 41 ms). It blurs hard edges a little less exactly, which matters
+        # on small images where edges are much of the picture, so only large ones.
         k = 2
     four_k = 4.0**k
     residual = sigma * sigma - (four_k - 1.0) / 12.0 - four_k / 6.0
@@ -202,9 +222,10 @@ def blur_levels(sigma: float) -> tuple[int, float]:
 
 
 class _Builder:
-    def __init__(self) -> None:
+    def __init__(self, pixels: int | None = None) -> None:
         self.passes: list[PlannedPass] = []
         self.count = 0
+        self.pixels = pixels
 
     def name(self, stem: str) -> str:
         self.count += 1
@@ -212,7 +233,7 @@ class _Builder:
 
     def blur(self, source: str, sigma: float) -> str:
         """Append the passes of a blur of ``source``; return the blurred image's name."""
-        k, level_sigma = blur_levels(sigma)
+        k, level_sigma = blur_levels(sigma, self.pixels)
         current = source
         for j in range(1, k + 1):
             out = self.name("half")
@@ -231,10 +252,23 @@ class _Builder:
         return current
 
 
-def plan_chain(ops: tuple[FilterOp, ...], *, current_color: RGBA, scale: float = 1.0) -> FilterPlan:
-    """Plan ``ops`` for an input in a space where one CSS px is ``scale`` pixels."""
-    b = _Builder()
+def plan_chain(
+    ops: tuple[FilterOp, ...],
+    *,
+    current_color: RGBA,
+    scale: float = 1.0,
+    size: tuple[int, int] | None = None,
+) -> FilterPlan:
+    """Plan ``ops`` for an input in a space where one CSS px is ``scale`` pixels.
+    ``size`` (the input's, when known) lets cost rules depend on the pixel count."""
+    if not (math.isfinite(scale) and scale > 0):
+        raise InvalidValueError(f"filter scale must be a positive number, got {scale!r}", property="filter")
+    if not isinstance(current_color, RGBA):
+        raise InvalidValueError(f"current_color must be an RGBA colour, got {current_color!r}", property="filter")
+    pixels = size[0] * size[1] if size else None
+    b = _Builder(pixels)
     notes: list[str] = []
+    spread: list[tuple] = []
     current = "source"
     top = right = bottom = left = 0
     pending: list[ColorOp] = []
@@ -250,13 +284,19 @@ def plan_chain(ops: tuple[FilterOp, ...], *, current_color: RGBA, scale: float =
         while first or steps:
             run, steps = steps[:MAX_COLOR_STEPS], steps[MAX_COLOR_STEPS:]
             out = b.name("color")
-            b.passes.append(ColorPass((current,), out, tuple(run), alpha if first else 1.0, ops_css if first else ()))
+            b.passes.append(ColorPass((current,), out, tuple(run), alpha if first else 1.0, ops_css))
             current, first = out, False
             if steps and not any(n.startswith("more than") for n in notes):
                 notes.append(
-                    f"more than {MAX_COLOR_STEPS} clamped colour steps in a row: split into several passes "
-                    "(the 8-bit image between them can differ by a level from one pass)"
+                    f"more than {MAX_COLOR_STEPS} clamped colour steps in a row: split into several "
+                    "passes, with the image rounded to 8 bits between them"
                 )
+
+    def blur_sigma(op: FilterOp, sigma: float) -> float:
+        if sigma > BLUR_SIGMA_CAP:
+            notes.append(f"{op.css()}: sigma capped at {BLUR_SIGMA_CAP:g}px (WebRender's cap)")
+            return BLUR_SIGMA_CAP
+        return sigma
 
     for op in ops:
         if isinstance(op, DropShadow):
@@ -264,38 +304,41 @@ def plan_chain(ops: tuple[FilterOp, ...], *, current_color: RGBA, scale: float =
         if op.is_noop():
             notes.append(f"{op.css()} does nothing: dropped")
             continue
+        if isinstance(op, Blur) and op.sigma * scale < MIN_SIGMA:
+            notes.append(f"{op.css()}: sigma under {MIN_SIGMA:g}px changes no 8-bit pixel: dropped")
+            continue
         if isinstance(op, ColorOp):
             pending.append(op)
             continue
         flush()
         if isinstance(op, Blur):
-            sigma = op.sigma * scale
-            if sigma > BLUR_SIGMA_CAP:
-                notes.append(f"{op.css()}: sigma capped at {BLUR_SIGMA_CAP:g}px (WebRender's cap)")
-                sigma = BLUR_SIGMA_CAP
+            sigma = blur_sigma(op, op.sigma * scale)
             current = b.blur(current, sigma)
             reach = math.ceil(3.0 * sigma)
             top, right, bottom, left = top + reach, right + reach, bottom + reach, left + reach
+            spread.append(("grow", reach))
         elif isinstance(op, DropShadow):
-            shadow = op.resolved(current_color)
-            sigma = shadow.sigma * scale
-            if sigma > BLUR_SIGMA_CAP:
-                notes.append(f"{op.css()}: sigma capped at {BLUR_SIGMA_CAP:g}px (WebRender's cap)")
-                sigma = BLUR_SIGMA_CAP
-            dx, dy = shadow.dx * scale, shadow.dy * scale
+            sigma = op.sigma * scale
+            sigma = blur_sigma(op, sigma) if sigma >= MIN_SIGMA else 0.0
+            # Offsets beyond any texture cannot matter; keep them finite for float32.
+            dx = min(max(op.dx * scale, -_FAR_OFFSET), _FAR_OFFSET)
+            dy = min(max(op.dy * scale, -_FAR_OFFSET), _FAR_OFFSET)
             blurred = b.blur(current, sigma) if sigma > 0 else current
             out = b.name("shadow")
-            b.passes.append(ShadowPass((current, blurred), out, (dx, dy), shadow.color.premultiplied()))
+            b.passes.append(ShadowPass((current, blurred), out, (dx, dy), op.color.premultiplied()))
             current = out
             reach = math.ceil(3.0 * sigma)
-            left = max(left, left + math.ceil(reach - dx))
-            right = max(right, right + math.ceil(reach + dx))
-            top = max(top, top + math.ceil(reach - dy))
-            bottom = max(bottom, bottom + math.ceil(reach + dy))
+            # The blurred alpha (same size as every image here) spreads `reach` on all
+            # sides, and the shadow lands offset from it: room for both.
+            left += reach + math.ceil(max(0.0, -dx))
+            right += reach + math.ceil(max(0.0, dx))
+            top += reach + math.ceil(max(0.0, -dy))
+            bottom += reach + math.ceil(max(0.0, dy))
+            spread.append(("shadow", dx, dy, reach))
         else:  # pragma: no cover - every op kind is handled above
             raise AssertionError(f"unplanned op {op!r}")
     flush()
-    return FilterPlan(tuple(b.passes), current, (top, right, bottom, left), tuple(notes))
+    return FilterPlan(tuple(b.passes), current, (top, right, bottom, left), tuple(notes), tuple(spread))
 
 
 def _cube_safe(m: np.ndarray) -> bool:

@@ -22,7 +22,7 @@ def apply_gl(image: np.ndarray, chain: FilterChain, *, premultiplied: bool, curr
     limit = renderer.limits.max_texture_size
     if w > limit or h > limit:
         raise TextureTooLargeError(f"a {w}x{h} image is larger than this GPU's {limit}x{limit} texture limit")
-    plan = chain.plan(current_color=current_color)
+    plan = chain.plan(current_color=current_color, size=(w, h))
     renderer.gpu.activate()
     executor = renderer.executor
     runner = GLFilterRunner(renderer.gpu.ctx, executor.programs, executor.pool)

@@ -55,6 +55,7 @@ class Target:
     space: Affine
     cull: Rect | None
     inherited_clips: int
+    cull_from: int = 0  # clips from this index on may cull (those above a filter may not)
 
     def from_screen(self) -> Affine:
         """Screen px -> this target's texels."""
@@ -129,13 +130,14 @@ class _Planner:
             )
         return tuple(shapes)
 
-    def visible_rect(self, node: LayerNode, cull: Rect | None) -> Rect | None:
-        """Where the layer can matter on screen: its bounds cut to ``cull`` and to every
-        clip above it. None when nothing is left: the layer is culled, not rastered."""
+    def visible_rect(self, node: LayerNode, cull: Rect | None, clips_from: int = 0) -> Rect | None:
+        """Where the layer can matter on screen: its bounds cut to ``cull`` and to the
+        clips above it from index ``clips_from`` (clips above a filter apply to the
+        filtered result, not to its input). None when nothing is left: culled."""
         rect = Rect(0, 0, node.width, node.height).transformed_bounds(node.to_screen)
         if cull is not None:
             rect = rect.intersect(cull)
-        for clip in node.clips:
+        for clip in node.clips[clips_from:]:
             if not clip.to_screen.is_invertible():
                 return None
             rect = rect.intersect(clip.rect.transformed_bounds(clip.to_screen))
@@ -146,7 +148,7 @@ class _Planner:
         if not node.draws_content():
             self._why_not_drawn(node)
             return
-        if self.visible_rect(node, target.cull) is None:
+        if self.visible_rect(node, target.cull, target.cull_from) is None:
             self.decisions.append(Decision(node.id, "not drawn: outside the viewport or its clips (not rastered)"))
             return
         clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
@@ -206,7 +208,7 @@ class _Planner:
             else:
                 self.draw_node(item, out, target, opacity)
 
-    def _content_bounds(self, ctx: StackingContext, space: Affine, cull: Rect | None) -> Rect | None:
+    def _content_bounds(self, ctx: StackingContext, space: Affine, cull: Rect | None, clips_from: int = 0) -> Rect | None:
         """Bounds, in ``space``, of what the context's layers can paint: each layer's own
         quad mapped directly (a rotated layer is not inflated twice), grown by the reach
         of filters on nested contexts (a child's shadow is part of the parent's content)."""
@@ -223,12 +225,14 @@ class _Planner:
             g = grow * space_scale
             here = cull if cull is None or not grow else Rect(cull.x - grow, cull.y - grow, cull.width + 2 * grow, cull.height + 2 * grow)
             for n in [c.node, *(i for i in c.items if not isinstance(i, StackingContext))]:
-                if not n.draws_content() or self.visible_rect(n, here) is None:
+                if not n.draws_content() or self.visible_rect(n, here, clips_from if not grow else len(n.clips)) is None:
                     continue
                 quad = Rect(0, 0, n.width, n.height).transformed_bounds(space @ n.to_screen)
                 quad = Rect(quad.x - g, quad.y - g, quad.width + 2 * g, quad.height + 2 * g)
-                if space.is_translation():
-                    for clip in n.clips:  # what a clip hides never reaches the surface
+                if space.is_translation() and not grow:
+                    # What a clip hides never reaches the surface (with a nested filter
+                    # between them, the clip may act before or after it: not cut then).
+                    for clip in n.clips[clips_from:]:
                         quad = quad.intersect(clip.rect.transformed_bounds(space @ clip.to_screen))
                 if not quad.is_empty():
                     rects.append(quad)
@@ -242,12 +246,12 @@ class _Planner:
             bounds = bounds.intersect(cull.transformed_bounds(space))  # cut to what can show
         return bounds
 
-    def _surface(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str):
+    def _surface(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str, cull_from: int):
         """Plan a surface (a composite pass) holding the context's layers; return it."""
         node = ctx.node
         sx, sy = int(bounds.x), int(bounds.y)
         w, h = int(bounds.width), int(bounds.height)
-        inner = Target((sx, sy), space, cull, len(node.clips))
+        inner = Target((sx, sy), space, cull, len(node.clips), cull_from)
         draws: list[Draw] = []
         self.emit_items(ctx, draws, inner, 1.0)
         self._check_size(f"the {reason.value} surface of layer {node.id!r}", w, h)
@@ -259,7 +263,7 @@ class _Planner:
         node = ctx.node
         # The surface covers what its layers can touch (in the target's space, rounded out
         # to whole pixels). Clips from above the context apply when the surface is drawn.
-        bounds = self._content_bounds(ctx, target.space, target.cull)
+        bounds = self._content_bounds(ctx, target.space, target.cull, target.cull_from)
         if bounds is None:
             self.decisions.append(Decision(node.id, "not drawn: its group lies outside the viewport or its clips"))
             return
@@ -269,7 +273,7 @@ class _Planner:
             return
         bounds = bounds.rounded_out()
         detail = f"layer {node.id!r} opacity {node.style.opacity:g} over {count} drawing layers: flatten, then fade"
-        tex = self._surface(ctx, bounds, target.space, target.cull, SurfaceReason.OPACITY_GROUP, detail)
+        tex = self._surface(ctx, bounds, target.space, target.cull, SurfaceReason.OPACITY_GROUP, detail, target.cull_from)
         to_target = Affine.translate(bounds.x - target.origin[0], bounds.y - target.origin[1])
         out.append(Draw(tex, node.id, to_target, opacity, clips, note="render surface"))
 
@@ -287,26 +291,39 @@ class _Planner:
             # Filter in the layer's own space, at the scale it is shown at.
             scale = max(math.hypot(m.a, m.b), math.hypot(m.c, m.d))
             space, where = Affine.scale(scale, scale) @ m.inverse(), f"the layer's own space at scale {scale:.3g}"
-        plan = node.style.filter.plan(current_color=node.style.color, scale=scale)
+        chain = node.style.filter
+        plan = chain.plan(current_color=node.style.color, scale=scale)
         if not plan.passes:
-            self.decisions.append(Decision(node.id, f"filter: {node.style.filter} does nothing: no surface"))
+            self.decisions.append(Decision(node.id, f"filter: {chain} does nothing: no surface"))
             return False
-        top, right, bottom, left = plan.outsets
-        reach = max(plan.outsets)
-        # Content that is off screen by less than the filter's reach can still show.
-        cull = None
-        if space is target.space and target.cull is not None:
-            cull = Rect(target.cull.x - reach, target.cull.y - reach, target.cull.width + 2 * reach, target.cull.height + 2 * reach)
-        content = self._content_bounds(ctx, space, cull)
+        # What can show: the target's cull rect cut by the clips above this layer (they
+        # apply to the filtered result), in the filter's space; then the input region
+        # that can reach it (blur reach, shadow offsets).
+        visible = target.cull
+        for clip in node.clips[target.cull_from :]:
+            if not clip.to_screen.is_invertible():
+                self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
+                return True
+            box = clip.rect.transformed_bounds(clip.to_screen)
+            visible = box if visible is None else visible.intersect(box)
+        needed = None
+        if visible is not None:
+            if visible.is_empty():
+                self.decisions.append(Decision(node.id, "not drawn: its filtered result lies off screen"))
+                return True
+            v = visible.transformed_bounds(space)
+            x0, y0, x1, y1 = plan.needed_input((v.x, v.y, v.right, v.bottom))
+            needed = Rect(x0, y0, x1 - x0, y1 - y0)
+        cull = needed.transformed_bounds(space.inverse()) if needed is not None else None
+        inner_from = len(node.clips)
+        content = self._content_bounds(ctx, space, cull, inner_from)
         if content is None:
             self.decisions.append(Decision(node.id, "not drawn: nothing to filter on screen"))
             return True
+        top, right, bottom, left = plan.outsets
         bounds = Rect(content.x - left, content.y - top, content.width + left + right, content.height + top + bottom)
-        if target.cull is not None:
-            visible = target.cull.transformed_bounds(space)
-            bounds = bounds.intersect(
-                Rect(visible.x - reach, visible.y - reach, visible.width + 2 * reach, visible.height + 2 * reach)
-            )
+        if needed is not None:
+            bounds = bounds.intersect(needed)
         bounds = bounds.rounded_out()
         if bounds.is_empty():
             self.decisions.append(Decision(node.id, "not drawn: its filtered result lies off screen"))
@@ -315,8 +332,10 @@ class _Planner:
         if clips is None:
             self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
             return True
-        detail = f"filter: {node.style.filter} in {where}, grown by {top}/{right}/{bottom}/{left} px"
-        source = self._surface(ctx, bounds, space, cull, SurfaceReason.FILTER, detail)
+        # Plan again knowing the surface size (cost rules depend on the pixel count).
+        plan = chain.plan(current_color=node.style.color, scale=scale, size=(int(bounds.width), int(bounds.height)))
+        detail = f"filter: {chain} in {where}, grown by {top}/{right}/{bottom}/{left} px"
+        source = self._surface(ctx, bounds, space, cull, SurfaceReason.FILTER, detail, inner_from)
         result = self._filter_passes(node, plan, source)
         # Back from the surface's space to the target's: texel -> screen -> target.
         surface_to_screen = space.inverse() @ Affine.translate(bounds.x, bounds.y)

@@ -7,6 +7,8 @@ so the Lab-family and XYZ spaces are mapped to sRGB here (clipped to the gamut).
 
 from __future__ import annotations
 
+import math
+
 import tinycss2.color4 as color4
 from tinycss2 import ast
 
@@ -52,19 +54,28 @@ def to_rgba(color: color4.Color) -> RGBA | None:
         return RGBA(_clip(r), _clip(g), _clip(b), alpha)
     except NotImplementedError:
         pass
+    except (OverflowError, ValueError):
+        raise ValueError("colour components are out of range") from None
     xyz = None
     for space, adapt in (("xyz-d65", None), ("xyz-d50", _D50_TO_D65)):
         try:
             xyz = tuple(color.to(space).coordinates)
         except NotImplementedError:
             continue
+        except (OverflowError, ValueError):
+            raise ValueError("colour components are out of range") from None
         if adapt is not None:
             xyz = _mul(adapt, xyz)
         break
     if xyz is None:
         return None
-    linear = _mul(_XYZ65_TO_LINEAR_SRGB, xyz)
-    r, g, b = (_clip(_encode_srgb(c)) for c in linear)
+    try:
+        linear = _mul(_XYZ65_TO_LINEAR_SRGB, xyz)
+        r, g, b = (_clip(_encode_srgb(c)) for c in linear)
+    except (OverflowError, ValueError):
+        raise ValueError("colour components are out of range") from None
+    if not all(math.isfinite(c) for c in (r, g, b)):
+        raise ValueError("colour components are out of range")
     return RGBA(r, g, b, alpha)
 
 

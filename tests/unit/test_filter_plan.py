@@ -79,12 +79,10 @@ def assert_chained(p: FilterPlan) -> None:
 
 def blur_passes_for(sigma: float) -> int:
     """Expected pass count of one blur: 2 at full size; k halvings + 2 + 1 upsample.
-    Halve until sigma <= 4, but sigma in [6, 8] halves twice (the cost rule)."""
+    Halve until sigma <= 4 (plans without an image size: no cost rule)."""
     k = 0
     while sigma / 2**k > MAX_LEVEL_SIGMA:
         k += 1
-    if k == 1 and sigma >= 6:
-        k = 2
     return 2 if k == 0 else k + 3
 
 
@@ -249,7 +247,7 @@ def test_noop_is_dropped_with_a_note(css, printed):
 
 
 def test_near_noops_are_kept():
-    for css in ("blur(0.01px)", "grayscale(0.001)", "opacity(0.999)", "hue-rotate(1deg)", "hue-rotate(359deg)",
+    for css in ("blur(0.25px)", "grayscale(0.001)", "opacity(0.999)", "hue-rotate(1deg)", "hue-rotate(359deg)",
                 "drop-shadow(0 0 0 black)", "drop-shadow(1px 1px 1px rgba(0, 0, 0, 0.01))"):
         assert plan(css).passes, css
 
@@ -274,7 +272,7 @@ def test_currentcolor_shadow_that_resolves_transparent_is_dropped():
 # -- 3. blur ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("sigma", [0.1, 0.5, 1, 1.5, 2, 2.5, 3, 3.3, 4])
+@pytest.mark.parametrize("sigma", [0.25, 0.5, 1, 1.5, 2, 2.5, 3, 3.3, 4])
 def test_small_blur_is_two_full_size_passes_x_then_y(sigma):
     p = plan(f"blur({sigma}px)")
     assert kinds(p) == ["blur-x", "blur-y"]
@@ -288,7 +286,7 @@ def test_small_blur_is_two_full_size_passes_x_then_y(sigma):
 
 
 @pytest.mark.parametrize(
-    "sigma, k", [(0.5, 0), (4, 0), (4.01, 1), (5.9, 1), (6, 2), (8, 2), (8.01, 2), (16, 2), (32, 3), (64, 4), (100, 5)]
+    "sigma, k", [(0.5, 0), (4, 0), (4.01, 1), (5.9, 1), (6, 1), (8, 1), (8.01, 2), (16, 2), (32, 3), (64, 4), (100, 5)]
 )
 def test_blur_levels_halves_until_sigma_at_most_4(sigma, k):
     got_k, s = blur_levels(sigma)
@@ -297,13 +295,26 @@ def test_blur_levels_halves_until_sigma_at_most_4(sigma, k):
         assert s == sigma
     else:
         assert 0 < s <= MAX_LEVEL_SIGMA
-        if 6 <= sigma <= 8:  # the cost rule: one more halving than needed
-            assert sigma / 2 ** (k - 1) <= MAX_LEVEL_SIGMA < sigma / 2 ** (k - 2)
-        else:
-            assert sigma / 2**k <= MAX_LEVEL_SIGMA < sigma / 2 ** (k - 1)  # the fewest halvings
+        assert sigma / 2**k <= MAX_LEVEL_SIGMA < sigma / 2 ** (k - 1)  # the fewest halvings
 
 
-SIGMAS = sorted(set(np.round(np.linspace(0.05, BLUR_SIGMA_CAP, 397), 4).tolist()) | {4.0, 8.0, 16.0, 32.0, 64.0, 100.0})
+@pytest.mark.parametrize("sigma", [6, 7, 8])
+def test_large_images_halve_sigma_6_to_8_twice(sigma):
+    # The cost rule: on >= 512x512 images one halving would leave the priciest level.
+    assert blur_levels(sigma, 1920 * 1080)[0] == 2
+    assert blur_levels(sigma, 100 * 100)[0] == 1
+    assert blur_levels(sigma)[0] == 1
+    big = filters.parse(f"blur({sigma}px)").plan(size=(1920, 1080))
+    assert [p.direction for p in big.passes if isinstance(p, ResamplePass)] == ["down", "down", "up"]
+
+
+def test_tiny_blur_is_dropped_with_a_note():
+    p = plan("blur(0.1px) sepia(1)")
+    assert kinds(p) == ["color1"]
+    assert any("0.25px" in n and "dropped" in n for n in p.notes)
+
+
+SIGMAS = sorted(set(np.round(np.linspace(0.25, BLUR_SIGMA_CAP, 397), 4).tolist()) | {4.0, 8.0, 16.0, 32.0, 64.0, 100.0})
 
 
 def test_blur_levels_variance_identity():
@@ -336,10 +347,10 @@ def test_blur_cost_stops_growing():
         counts[sigma] = len(p.passes)
     # logarithmic: log2(sigma / 4) halvings + 3, so 8 passes at the cap, never more
     for sigma, n in counts.items():
-        bound = 2 if sigma <= MAX_LEVEL_SIGMA else max(math.ceil(math.log2(sigma / MAX_LEVEL_SIGMA)), 2 if sigma >= 6 else 1) + 3
+        bound = 2 if sigma <= MAX_LEVEL_SIGMA else math.ceil(math.log2(sigma / MAX_LEVEL_SIGMA)) + 3
         assert n <= bound, sigma
     assert max(counts.values()) == 8 == counts[100.0]
-    assert counts[8.0] == 5 and counts[16.0] == 5 and counts[32.0] == 6 and counts[64.0] == 7
+    assert counts[8.0] == 4 and counts[16.0] == 5 and counts[32.0] == 6 and counts[64.0] == 7
     # and the pass count never decreases as sigma grows
     ordered = [counts[s] for s in sorted(counts)]
     assert ordered == sorted(ordered)
@@ -398,14 +409,14 @@ def test_scale_multiplies_blur_sigma_and_shadow_offsets():
     one = plan("blur(3px) drop-shadow(1px 2px 1px black)")
     two = plan("blur(3px) drop-shadow(1px 2px 1px black)", scale=2)
     assert kinds(one) == ["blur-x", "blur-y", "blur-x", "blur-y", "shadow"]
-    # sigma 6 at scale 2: two halvings (the cost rule for sigma in [6, 8])
-    assert kinds(two) == ["down", "down", "blur-x", "blur-y", "up", "blur-x", "blur-y", "shadow"]
-    assert two.passes[2].sigma == pytest.approx(blur_levels(6.0)[1])
-    assert two.passes[5].sigma == pytest.approx(2.0)  # the shadow's sigma, scaled
+    # sigma 6 at scale 2: one halving
+    assert kinds(two) == ["down", "blur-x", "blur-y", "up", "blur-x", "blur-y", "shadow"]
+    assert two.passes[1].sigma == pytest.approx(blur_levels(6.0)[1])
+    assert two.passes[4].sigma == pytest.approx(2.0)  # the shadow's sigma, scaled
     assert one.passes[-1].offset == (1.0, 2.0)
     assert two.passes[-1].offset == (2.0, 4.0)
     # outsets in scaled px: blur reach 18; shadow reach 6 with offset (2, 4)
-    assert two.outsets == (18 + 2, 18 + 8, 18 + 10, 18 + 4)
+    assert two.outsets == (18 + 6, 18 + 6 + 2, 18 + 6 + 4, 18 + 6)  # blur 18; shadow 6 + offset (2, 4)
     assert plan("sepia(1)", scale=3).passes == plan("sepia(1)").passes  # colour is scale-free
 
 
@@ -460,24 +471,26 @@ def test_blur_outset_is_ceil_3_sigma_each_side(sigma):
 
 
 def shadow_outsets(dx: float, dy: float, sigma: float) -> tuple[int, int, int, int]:
-    reach = 3 * sigma
+    """The blurred alpha (as large as every image of the plan) spreads 3 sigma on every
+    side, and the shadow lands offset from the input: each side needs both."""
+    reach = math.ceil(3 * sigma)
     return (
-        max(0, math.ceil(reach - dy)),
-        max(0, math.ceil(reach + dx)),
-        max(0, math.ceil(reach + dy)),
-        max(0, math.ceil(reach - dx)),
+        reach + math.ceil(max(0, -dy)),
+        reach + math.ceil(max(0, dx)),
+        reach + math.ceil(max(0, dy)),
+        reach + math.ceil(max(0, -dx)),
     )
 
 
 @pytest.mark.parametrize(
     "dx, dy, sigma, expected",
     [
-        (10, 4, 2, (2, 16, 10, 0)),
-        (-10, -20, 3, (29, 0, 0, 19)),
+        (10, 4, 2, (6, 16, 10, 6)),
+        (-10, -20, 3, (29, 9, 9, 19)),
         (0, 0, 5, (15, 15, 15, 15)),
         (-3, 7, 0, (0, 0, 7, 3)),
-        (2.5, -0.5, 1, (4, 6, 3, 1)),
-        (100, 100, 1, (0, 103, 103, 0)),
+        (2.5, -0.5, 1, (4, 6, 3, 3)),
+        (100, 100, 1, (3, 103, 103, 3)),
     ],
 )
 def test_drop_shadow_outsets_follow_the_offset(dx, dy, sigma, expected):
@@ -486,8 +499,8 @@ def test_drop_shadow_outsets_follow_the_offset(dx, dy, sigma, expected):
 
 
 def test_outsets_accumulate_over_a_chain():
-    # blur 2 -> 6 each side; then shadow(-10, 4, 2): reach 6 more from the blurred edge
-    expected = (6 + 2, 6, 6 + 10, 6 + 16)
+    # blur 2 -> 6 each side; then shadow(-10, 4, 2): 6 more on every side, plus the offset
+    expected = (6 + 6, 6 + 6, 6 + 6 + 4, 6 + 6 + 10)
     assert plan("blur(2px) drop-shadow(-10px 4px 2px black)").outsets == expected
     assert plan("drop-shadow(-10px 4px 2px black) blur(2px)").outsets == expected
     # two sharp shadows to the right stack up; the left never grows
