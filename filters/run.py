@@ -30,9 +30,10 @@ def apply_gl(image: np.ndarray, chain: FilterChain, *, premultiplied: bool, curr
     out = None
     try:
         data = image if premultiplied else premultiply(image)
-        source.texture.write(np.ascontiguousarray(data).tobytes())
+        source.texture.write(np.ascontiguousarray(data))  # buffer protocol: no extra copy
         out = runner.run(plan, source, w, h)
-        result = np.frombuffer(out.texture.read(alignment=1), np.uint8).reshape(h, w, 4).copy()
+        result = np.empty((h, w, 4), np.uint8)
+        out.texture.read_into(result, alignment=1)
     finally:
         if out is not None and out is not source:
             executor.pool.release(out)

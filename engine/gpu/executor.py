@@ -116,7 +116,7 @@ class GLExecutor:
                 tex = self.ctx.texture((w, h), 4, dtype="f1")
                 tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
                 self._images[key] = tex
-            tex.write(np.ascontiguousarray(data).tobytes())
+            tex.write(np.ascontiguousarray(data))
             stats.images_uploaded += 1
         return tex
 
@@ -237,8 +237,8 @@ class GLExecutor:
                         self.pool.release(targets.pop(name))
             t0 = time.perf_counter()
             frame = targets[graph.output.name]
-            data = frame.texture.read(alignment=1)
-            pixels = np.frombuffer(data, np.uint8).reshape(graph.height, graph.width, 4).copy()
+            pixels = np.empty((graph.height, graph.width, 4), np.uint8)
+            frame.texture.read_into(pixels, alignment=1)
             stats.readback_ms = (time.perf_counter() - t0) * 1000
         finally:
             for target in targets.values():
