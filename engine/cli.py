@@ -33,7 +33,7 @@ def _render(args: argparse.Namespace) -> int:
     for path in filter(None, (out, report)):
         if not path.parent.is_dir():
             raise LaminaInputError(f"cannot write {path}: folder {path.parent} does not exist")
-    frame = scene.render()
+    frame = scene.render(t=args.t)
     try:
         if report is not None:
             report.write_text(json.dumps(frame.report, indent=2) + "\n", encoding="utf-8")
@@ -50,7 +50,7 @@ def _render(args: argparse.Namespace) -> int:
 def _explain(args: argparse.Namespace) -> int:
     from .scene_file import load_scene
 
-    frame = load_scene(args.scene).render()
+    frame = load_scene(args.scene).render(t=args.t)
     print(json.dumps(frame.report, indent=2) if args.json else frame.explain())
     return EXIT_OK
 
@@ -84,11 +84,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="PNG to write (default: the scene's name with .png)")
     p.add_argument("--explain", action="store_true", help="print the frame graph, surfaces and timings")
     p.add_argument("--report", metavar="JSON", help="also write the frame report as JSON")
+    p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
     p.set_defaults(run=_render)
 
     p = sub.add_parser("explain", help="render a scene and print what the compositor decided")
     p.add_argument("scene", help="scene JSON file")
     p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
     p.set_defaults(run=_explain)
 
     p = sub.add_parser("info", help="print the renderer fingerprint and limits")

@@ -78,6 +78,7 @@ class Layer:
         self.version = 0
         self._style = Style(style, on_change=self._changed, owner=id)
         self._image: ImageRef | None = None
+        self.animations: list = []
         if image is not None:
             self.image = image
         for child in children:
@@ -118,6 +119,33 @@ class Layer:
         else:
             self._image = ImageRef(data=value)
         self._changed()
+
+    # -- animations ---------------------------------------------------------------------
+    def animate(self, keyframes, *, duration, **options):
+        """Add a keyframe animation (see engine.animation.Animation.create) and return
+        it; ``scene.render(t=seconds)`` samples it."""
+        from .animation import Animation
+
+        try:
+            animation = Animation.create(keyframes, duration=duration, **options)
+        except StyleError as err:
+            raise err.located(layer=self.id) from None
+        self.animations.append(animation)
+        self._changed()
+        return animation
+
+    def sampled_style(self, style: ComputedStyle, t: float) -> ComputedStyle:
+        """``style`` with this layer's animations applied at time ``t`` (seconds)."""
+        if not self.animations:
+            return style
+        from dataclasses import replace
+
+        box = (self._box.width, self._box.height)
+        for animation in self.animations:
+            overrides = animation.sample(t, style, box)
+            if overrides:
+                style = replace(style, **overrides)
+        return style
 
     # -- tree ---------------------------------------------------------------------------
     def add(self, child: "Layer") -> "Layer":

@@ -49,15 +49,16 @@ class Renderer:
         self.executor.programs.warm_up()
         return self.compiles - before
 
-    def plan(self, scene):
+    def plan(self, scene, t: float = 0.0):
         self.images.begin_frame()
-        return build_frame_graph(scene, self.limits, self.images)
+        return build_frame_graph(scene, self.limits, self.images, t)
 
-    def render(self, scene) -> Frame:
-        """Render ``scene``; the frame is complete or an error is raised (never half)."""
+    def render(self, scene, t: float = 0.0) -> Frame:
+        """Render ``scene`` at time ``t`` (seconds, for its animations); the frame is
+        complete or an error is raised (never half)."""
         if self._released:
             raise RuntimeError("this Renderer was released")
-        graph = self.plan(scene)
+        graph = self.plan(scene, t)
         self.gpu.activate()
         try:
             premultiplied, stats = self.executor.execute(graph, self.images, scene.base_dir)

@@ -90,20 +90,21 @@ class Scene:
         return list(self.root.walk())
 
     # -- pipeline -----------------------------------------------------------------------
-    def plan(self, renderer: "Renderer | None" = None):
-        """The compositor's decisions and the frame graph, built without touching the GPU
-        (limits default to the current renderer's when one exists)."""
+    def plan(self, renderer: "Renderer | None" = None, *, t: float = 0.0):
+        """The compositor's decisions and the frame graph at time ``t`` (seconds), built
+        without touching the GPU (limits default to the current renderer's)."""
         from .compositor import build_frame_graph
         from .renderer import current_limits
 
         limits = renderer.limits if renderer is not None else current_limits()
-        return build_frame_graph(self, limits)
+        return build_frame_graph(self, limits, t=t)
 
-    def render(self, renderer: "Renderer | None" = None) -> "Frame":
-        """Render a frame (on the shared default renderer unless one is given)."""
+    def render(self, renderer: "Renderer | None" = None, *, t: float = 0.0) -> "Frame":
+        """Render the frame at time ``t`` seconds (animations are sampled there), on the
+        shared default renderer unless one is given."""
         from .renderer import default_renderer
 
-        return (renderer or default_renderer()).render(self)
+        return (renderer or default_renderer()).render(self, t)
 
     # -- files --------------------------------------------------------------------------
     def to_dict(self, *, embed_images: bool = False) -> dict[str, Any]:

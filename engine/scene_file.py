@@ -22,7 +22,8 @@ __all__ = ["load_scene", "scene_from_dict", "scene_to_dict", "SCHEMA_PATH", "FOR
 SCHEMA_PATH = Path(__file__).parent / "schema" / "scene.schema.json"
 FORMAT_VERSION = 1
 _TOP_KEYS = {"$schema", "lamina", "width", "height", "background", "style", "layers"}
-_LAYER_KEYS = {"id", "box", "style", "children"}
+_LAYER_KEYS = {"id", "box", "style", "children", "animations"}
+_ANIMATION_KEYS = {"keyframes", "duration", "delay", "easing", "iterations", "direction", "fill", "name"}
 
 
 class _JSONObject(dict):
@@ -129,6 +130,21 @@ def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str], depth: 
     seen[lid] = where
     if "style" in obj:
         _apply_style(layer, obj["style"], f"{where}.style", file)
+    animations = obj.get("animations", [])
+    if not isinstance(animations, list):
+        raise SceneFileError("animations must be an array", path=f"{where}.animations", file=file)
+    for i, spec in enumerate(animations):
+        at = f"{where}.animations[{i}]"
+        if not isinstance(spec, dict):
+            raise SceneFileError("an animation must be an object", path=at, file=file)
+        _check_object(spec, _ANIMATION_KEYS, at, file)
+        if "keyframes" not in spec or "duration" not in spec:
+            raise SceneFileError("an animation needs 'keyframes' and 'duration'", path=at, file=file)
+        options = {k: v for k, v in spec.items() if k not in ("keyframes", "duration")}
+        try:
+            layer.animate(spec["keyframes"], duration=spec["duration"], **options)
+        except StyleError as err:
+            raise SceneFileError(str(err), path=f"{at}.{err.property}" if err.property in _ANIMATION_KEYS else at, file=file) from err
     children = obj.get("children", [])
     if not isinstance(children, list):
         raise SceneFileError("children must be an array", path=f"{where}.children", file=file)
@@ -203,6 +219,8 @@ def _layer_to_dict(layer: Layer, base_dir: Path | None, embed_images: bool) -> d
     css = _layer_style(layer, base_dir, embed_images)
     if css:
         out["style"] = css
+    if layer.animations:
+        out["animations"] = [a.to_dict() for a in layer.animations]
     if layer.children:
         out["children"] = [_layer_to_dict(c, base_dir, embed_images) for c in layer.children]
     return out

@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import TextureTooLargeError, UnsupportedFeatureError
+from ..errors import GeometryError, TextureTooLargeError, UnsupportedFeatureError
 from ..framegraph import (
     ClipShape,
     CompositePass,
@@ -63,8 +63,9 @@ class Target:
 
 
 class _Planner:
-    def __init__(self, scene, limits: Limits, images: ImageStore) -> None:
+    def __init__(self, scene, limits: Limits, images: ImageStore, t: float = 0.0) -> None:
         self.scene = scene
+        self.t = t
         self.limits = limits
         self.images = images
         self.base_dir: Path | None = scene.base_dir
@@ -360,7 +361,7 @@ class _Planner:
     # -- the frame ----------------------------------------------------------------------
     def build(self) -> FrameGraph:
         self._check_size("the frame", self.scene.width, self.scene.height)
-        root = resolve_tree(self.scene.root)
+        root = resolve_tree(self.scene.root, self.t)
         frame = TextureDesc("frame", self.scene.width, self.scene.height, TextureRole.FRAME)
         clear = (0.0, 0.0, 0.0, 0.0)
         draws: list[Draw] = []
@@ -400,6 +401,9 @@ def _is_plain_color(node: LayerNode) -> bool:
     )
 
 
-def build_frame_graph(scene, limits: Limits | None = None, images: ImageStore | None = None) -> FrameGraph:
-    """Make the compositor's decisions for ``scene`` and return the frame graph."""
-    return _Planner(scene, limits or Limits(), images or ImageStore()).build()
+def build_frame_graph(scene, limits: Limits | None = None, images: ImageStore | None = None, t: float = 0.0) -> FrameGraph:
+    """Make the compositor's decisions for ``scene`` at time ``t`` (seconds, for its
+    animations) and return the frame graph."""
+    if not math.isfinite(t):
+        raise GeometryError(f"the time must be a finite number of seconds, got {t!r}")
+    return _Planner(scene, limits or Limits(), images or ImageStore(), t).build()

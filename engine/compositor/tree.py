@@ -119,11 +119,12 @@ class StackingContext:
         return out
 
 
-def resolve_tree(root: Layer) -> StackingContext:
-    """Walk the layer tree once and return the root stacking context."""
+def resolve_tree(root: Layer, t: float = 0.0) -> StackingContext:
+    """Walk the layer tree once (animations sampled at ``t`` seconds) and return the
+    root stacking context."""
 
     def node_for(layer: Layer, parent: LayerNode | None, depth: int) -> LayerNode:
-        style = layer.computed_style(parent.style if parent else None)
+        style = layer.sampled_style(layer.computed_style(parent.style if parent else None), t)
         box = layer.box
         local = transform_matrix(style.transform, style.transform_origin, box.width, box.height)
         parent_m = parent.to_screen if parent else Affine()

@@ -1,0 +1,23 @@
+"""Animations: keyframes of a layer's style over time, CSS easing and interpolation.
+
+    card.animate({"0%": {"transform": "rotate(0deg)"}, "100%": {"transform": "rotate(90deg)"}},
+                 duration="2s", easing="ease-in-out", iterations="infinite", direction="alternate")
+    scene.render(t=0.5)
+"""
+
+from .easing import CubicBezier, Easing, Linear, Steps, parse_easing
+from .interpolate import interpolate_field
+from .timeline import COMPOSITED_PROPERTIES, Animation, Keyframe, parse_time
+
+__all__ = [
+    "Animation",
+    "Keyframe",
+    "Easing",
+    "Linear",
+    "CubicBezier",
+    "Steps",
+    "parse_easing",
+    "parse_time",
+    "interpolate_field",
+    "COMPOSITED_PROPERTIES",
+]

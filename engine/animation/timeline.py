@@ -1,0 +1,271 @@
+"""Keyframe animations of a layer's style, sampled at a time (CSS Animations 1 model).
+
+An ``Animation`` has keyframes (offset in [0, 1] -> CSS declarations, each optionally
+with its own easing), a duration, delay, easing, iteration count, direction and fill
+mode. ``sample(t, base, box)`` gives the ComputedStyle fields it overrides at time ``t``
+(seconds), or nothing when it has no effect then. Keyframes without a 0% or 100% use
+the layer's own (underlying) value there, as CSS does.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..errors import InvalidValueError, StyleError
+from ..style.declarations import parse_value
+from .easing import Easing, Linear, parse_easing
+from .interpolate import interpolate_field
+
+__all__ = ["Keyframe", "Animation", "DIRECTIONS", "FILLS", "parse_time"]
+
+DIRECTIONS = ("normal", "reverse", "alternate", "alternate-reverse")
+FILLS = ("none", "forwards", "backwards", "both")
+# Properties whose animation the compositor can run without re-rastering (Blink's list).
+COMPOSITED_PROPERTIES = frozenset({"transform", "opacity", "filter"})
+
+
+def parse_time(value: Any, what: str) -> float:
+    """Seconds from a number (seconds) or CSS text ("2s", "250ms")."""
+    if isinstance(value, bool):
+        raise InvalidValueError(f"{what} must be a time, got {value!r}", property=what)
+    if isinstance(value, (int, float)):
+        seconds = float(value)
+    elif isinstance(value, str):
+        text = value.strip().lower()
+        try:
+            if text.endswith("ms"):
+                seconds = float(text[:-2]) / 1000.0
+            elif text.endswith("s"):
+                seconds = float(text[:-1])
+            else:
+                raise ValueError
+        except ValueError:
+            raise InvalidValueError(f"{what} must be a time like '2s' or '250ms', got {value!r}", property=what) from None
+    else:
+        raise InvalidValueError(f"{what} must be a time, got {type(value).__name__}", property=what)
+    if not math.isfinite(seconds):
+        raise InvalidValueError(f"{what} must be finite, got {value!r}", property=what)
+    return seconds
+
+
+@dataclass(frozen=True)
+class Keyframe:
+    offset: float
+    declarations: tuple[tuple[str, str], ...]  # (property, CSS value text)
+    updates: Mapping[str, Any] = field(compare=False, repr=False)
+    easing: Easing | None = None
+
+
+def _offset(key: Any) -> float:
+    if isinstance(key, (int, float)) and not isinstance(key, bool):
+        value = float(key)
+    elif isinstance(key, str):
+        text = key.strip().lower()
+        value = {"from": 0.0, "to": 1.0}.get(text)
+        if value is None:
+            try:
+                value = float(text[:-1]) / 100.0 if text.endswith("%") else float(text)
+            except ValueError:
+                raise InvalidValueError(f"keyframe offset must be a percentage, from or to, got {key!r}", property="keyframes") from None
+    else:
+        raise InvalidValueError(f"keyframe offset must be a percentage, got {key!r}", property="keyframes")
+    if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+        raise InvalidValueError(f"keyframe offset {key!r} is outside 0%..100%", property="keyframes")
+    return value
+
+
+def _keyframe(key: Any, decls: Mapping[str, Any]) -> Keyframe:
+    if not isinstance(decls, Mapping):
+        raise InvalidValueError(f"keyframe {key!r} must map properties to CSS values", property="keyframes")
+    easing = None
+    updates: dict[str, Any] = {}
+    pairs = []
+    for name, value in decls.items():
+        prop = str(name).strip().lower()
+        if prop in ("easing", "animation-timing-function"):
+            easing = parse_easing(value)
+            continue
+        text = repr(value) if isinstance(value, float) else str(value)
+        updates.update(parse_value(prop, text))
+        pairs.append((prop, text))
+    return Keyframe(_offset(key), tuple(pairs), updates, easing)
+
+
+@dataclass
+class Animation:
+    """A keyframe animation of one layer's style."""
+
+    keyframes: list[Keyframe]
+    duration: float
+    delay: float = 0.0
+    easing: Easing = field(default_factory=Linear)
+    iterations: float = 1.0
+    direction: str = "normal"
+    fill: str = "none"
+    name: str = ""
+
+    @classmethod
+    def create(
+        cls,
+        keyframes: Mapping[Any, Mapping[str, Any]] | list,
+        *,
+        duration: Any,
+        delay: Any = 0.0,
+        easing: Any = "linear",
+        iterations: Any = 1,
+        direction: str = "normal",
+        fill: str = "none",
+        name: str = "",
+    ) -> "Animation":
+        """Validate everything (typed errors) and build an Animation.
+
+        ``keyframes`` maps offsets ("0%", "from", 0.5...) to {property: CSS value}, or is a
+        list of such dicts with an "offset" entry."""
+        if isinstance(keyframes, Mapping):
+            items = list(keyframes.items())
+        elif isinstance(keyframes, (list, tuple)):
+            items = []
+            for kf in keyframes:
+                if not isinstance(kf, Mapping) or "offset" not in kf:
+                    raise InvalidValueError("each keyframe in a list needs an 'offset'", property="keyframes")
+                items.append((kf["offset"], {k: v for k, v in kf.items() if k != "offset"}))
+        else:
+            raise InvalidValueError(f"keyframes must be a mapping or a list, got {type(keyframes).__name__}", property="keyframes")
+        frames = sorted((_keyframe(k, v) for k, v in items), key=lambda f: f.offset)
+        if not frames or not any(f.updates for f in frames):
+            raise InvalidValueError("an animation needs keyframes with at least one property", property="keyframes")
+        seconds = parse_time(duration, "duration")
+        if seconds < 0:
+            raise InvalidValueError("duration must not be negative", property="duration")
+        if isinstance(iterations, str) and iterations.strip().lower() == "infinite":
+            count = math.inf
+        elif isinstance(iterations, (int, float)) and not isinstance(iterations, bool) and not math.isnan(iterations) and iterations >= 0:
+            count = float(iterations)
+        else:
+            raise InvalidValueError(f"iterations must be a non-negative number or 'infinite', got {iterations!r}", property="iterations")
+        if direction not in DIRECTIONS:
+            raise InvalidValueError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}", property="direction")
+        if fill not in FILLS:
+            raise InvalidValueError(f"fill must be one of {', '.join(FILLS)}, got {fill!r}", property="fill")
+        return cls(frames, seconds, parse_time(delay, "delay"), parse_easing(easing), count, direction, fill, name)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Scene-file JSON for this animation (what ``create`` takes back)."""
+        out: dict[str, Any] = {
+            "keyframes": {f"{round(f.offset * 100, 6):g}%": dict(f.declarations) for f in self.keyframes},
+            "duration": self.duration,
+        }
+        for f in self.keyframes:
+            if f.easing is not None:
+                out["keyframes"][f"{round(f.offset * 100, 6):g}%"]["easing"] = f.easing.css()
+        if self.delay:
+            out["delay"] = self.delay
+        if not isinstance(self.easing, Linear):
+            out["easing"] = self.easing.css()
+        if self.iterations != 1:
+            out["iterations"] = "infinite" if math.isinf(self.iterations) else self.iterations
+        if self.direction != "normal":
+            out["direction"] = self.direction
+        if self.fill != "none":
+            out["fill"] = self.fill
+        if self.name:
+            out["name"] = self.name
+        return out
+
+    # -- facts ---------------------------------------------------------------------------
+    @property
+    def properties(self) -> frozenset[str]:
+        return frozenset(p for f in self.keyframes for p, _ in f.declarations)
+
+    @property
+    def fields(self) -> frozenset[str]:
+        return frozenset(k for f in self.keyframes for k in f.updates)
+
+    def is_active(self, t: float) -> bool:
+        """Is the animation running (in its active interval) at time ``t``?"""
+        local = t - self.delay
+        return 0.0 <= local < self.duration * self.iterations
+
+    # -- sampling ------------------------------------------------------------------------
+    def progress(self, t: float) -> float | None:
+        """The iteration progress at ``t`` after direction and easing (None: no effect)."""
+        local = t - self.delay
+        active = self.duration * self.iterations
+        if local < 0:
+            if self.fill not in ("backwards", "both"):
+                return None
+            iteration, p = 0.0, 0.0
+        elif local >= active:
+            if self.fill not in ("forwards", "both"):
+                return None
+            if self.iterations == 0:
+                iteration, p = 0.0, 0.0
+            else:
+                whole = math.floor(self.iterations)
+                p = self.iterations - whole
+                iteration = whole - 1 if p == 0 else whole
+                p = 1.0 if p == 0 else p
+        elif self.duration == 0:
+            iteration, p = 0.0, 1.0
+        else:
+            iteration = math.floor(local / self.duration)
+            p = (local - iteration * self.duration) / self.duration
+        reverse = self.direction == "reverse" or (
+            self.direction in ("alternate", "alternate-reverse")
+            and (int(iteration) % 2 == 1) != (self.direction == "alternate-reverse")
+        )
+        if reverse:
+            p = 1.0 - p
+        return self.easing(p)
+
+    def sample(self, t: float, base: Any, box: tuple[float, float]) -> dict[str, Any]:
+        """Field overrides of ComputedStyle ``base`` at time ``t`` ({} when no effect)."""
+        p = self.progress(t)
+        if p is None:
+            return {}
+        out: dict[str, Any] = {}
+        for fld in self.fields:
+            frames = [f for f in self.keyframes if fld in f.updates]
+            # Implicit 0% / 100% keyframes hold the underlying value.
+            underlying = getattr(base, fld)
+            points = [
+                (f.offset, underlying if _is_inherit(f.updates[fld]) else f.updates[fld], f.easing) for f in frames
+            ]
+            if points[0][0] > 0.0:
+                points.insert(0, (0.0, underlying, None))
+            if points[-1][0] < 1.0:
+                points.append((1.0, underlying, None))
+            out[fld] = _between(fld, points, p, box)
+        return out
+
+
+def _between(fld: str, points, p: float, box) -> Any:
+    if p <= points[0][0]:
+        lo, hi = points[0], points[1]
+    elif p >= points[-1][0]:
+        lo, hi = points[-2], points[-1]
+    else:
+        i = max(j for j in range(len(points)) if points[j][0] <= p)
+        i = min(i, len(points) - 2)
+        lo, hi = points[i], points[i + 1]
+    span = hi[0] - lo[0]
+    local = (p - lo[0]) / span if span > 0 else 1.0
+    if lo[2] is not None:  # a keyframe's own easing applies to the segment it starts
+        local = lo[2](local)
+    return interpolate_field(fld, lo[1], hi[1], local, box)
+
+
+def _is_inherit(value: Any) -> bool:
+    # 'inherit' in a keyframe means the layer's inherited (underlying) value here.
+    return isinstance(value, str) and value == "inherit"
+
+
+def check_animations(anims) -> list[Animation]:
+    out = []
+    for a in anims:
+        if not isinstance(a, Animation):
+            raise StyleError(f"expected an Animation, got {type(a).__name__}")
+        out.append(a)
+    return out
