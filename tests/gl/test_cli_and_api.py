@@ -84,7 +84,7 @@ def test_missing_image_exits_2(gl, tmp_path, capsys):
 def test_internal_error_exits_1_with_traceback(monkeypatch, tmp_path, capsys):
     import engine.scene
 
-    def boom(self, renderer=None):
+    def boom(self, renderer=None, **kwargs):
         raise RuntimeError("simulated bug")
 
     monkeypatch.setattr(engine.scene.Scene, "render", boom)
