@@ -45,6 +45,7 @@ class TextureDesc:
     height: int
     role: TextureRole
     format: str = "rgba8"
+    retained: bool = False  # kept after the frame (a layer's raster, reused while unchanged)
 
     @property
     def bytes(self) -> int:
@@ -230,6 +231,8 @@ class FrameGraph:
     passes: list[Pass]
     output: TextureDesc
     decisions: list[Decision] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)  # retained textures from earlier frames
+    released: list[str] = field(default_factory=list)  # retained textures freed after this frame
 
     # -- derived facts ------------------------------------------------------------------
     def textures(self) -> list[TextureDesc]:
@@ -267,8 +270,9 @@ class FrameGraph:
         return [p for p in self.passes if isinstance(p, FilterPass)]
 
     def validate(self) -> None:
-        """Every texture is written before it is read (topological order)."""
-        written: set[str] = set()
+        """Every texture is written before it is read (topological order); textures
+        reused from earlier frames count as written."""
+        written: set[str] = set(self.reused)
         for p in self.passes:
             for t in p.reads():
                 if t.name not in written:
@@ -319,6 +323,8 @@ class FrameGraph:
                 for t in self.textures()
             ],
             "peak_texture_bytes": self.peak_texture_bytes(),
+            "reused": list(self.reused),
+            "released": list(self.released),
             "decisions": [{"layer": d.layer_id, "text": d.text} for d in self.decisions],
         }
 
@@ -372,6 +378,8 @@ class FrameGraph:
                         bits.append(d.note)
                     tail = f" ({'; '.join(bits)})" if bits else ""
                     lines.append(f"        - {d.source.name}{tail}")
+        if self.reused:
+            lines.append(f"Reused from earlier frames (content unchanged, not rastered): {', '.join(self.reused)}")
         if self.decisions:
             lines.append("Decisions:")
             for d in self.decisions:

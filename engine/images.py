@@ -8,6 +8,7 @@ failure is an ``ImageLoadError`` naming the layer and the source.
 from __future__ import annotations
 
 import base64
+import zlib
 import binascii
 import io
 import os
@@ -193,6 +194,10 @@ class ImageStore:
                 pixels = load_image(ref, base_dir, layer=layer)
             self._cache[key] = pixels
             self._frame[key] = pixels
+        if key[0] == "data":
+            # In-memory pixels can change in place: their content is part of the key, so
+            # a layer showing them is re-rastered exactly when they change.
+            key = key + (zlib.crc32(pixels), pixels.shape)
         return key, pixels
 
     def end_frame(self) -> set:

@@ -12,6 +12,7 @@ import threading
 import moderngl
 
 from .compositor import build_frame_graph
+from .compositor.cache import RasterCache
 from .images import ImageStore
 from .frame import Frame
 from .gpu import GLExecutor, GPUContext, RendererInfo
@@ -26,6 +27,7 @@ class Renderer:
         self.gpu = gpu or GPUContext.headless()
         self.executor = GLExecutor(self.gpu)
         self.images = ImageStore()
+        self.raster_cache = RasterCache()
         self._released = False
 
     @property
@@ -50,8 +52,10 @@ class Renderer:
         return self.compiles - before
 
     def plan(self, scene, t: float = 0.0):
+        """The frame graph this renderer would execute now: layers whose raster it
+        still holds unchanged are reused, not rastered."""
         self.images.begin_frame()
-        return build_frame_graph(scene, self.limits, self.images, t)
+        return build_frame_graph(scene, self.limits, self.images, t, self.raster_cache, self.executor.has_retained)
 
     def render(self, scene, t: float = 0.0) -> Frame:
         """Render ``scene`` at time ``t`` (seconds, for its animations); the frame is

@@ -63,9 +63,12 @@ class Target:
 
 
 class _Planner:
-    def __init__(self, scene, limits: Limits, images: ImageStore, t: float = 0.0) -> None:
+    def __init__(self, scene, limits: Limits, images: ImageStore, t: float = 0.0, cache=None, available=None) -> None:
         self.scene = scene
         self.t = t
+        self.cache = cache
+        self.available = available or (lambda name: False)
+        self.reused: list[str] = []
         self.limits = limits
         self.images = images
         self.base_dir: Path | None = scene.base_dir
@@ -95,9 +98,19 @@ class _Planner:
             ox, oy = _subpixel(m)
             w, h = math.ceil(ox + node.width), math.ceil(oy + node.height)
             self._check_size(f"layer {node.id!r}", w, h)
-            tex = TextureDesc(f"layer:{node.id}", w, h, TextureRole.LAYER_CONTENT)
             paint = layer_paint(node, self.images, self.base_dir, (ox, oy), self.limits.max_texture_size)
-            self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint))
+            if self.cache is None:
+                tex = TextureDesc(f"layer:{node.id}", w, h, TextureRole.LAYER_CONTENT)
+                self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint))
+            else:
+                key = (w, h, paint)
+                tex = self.cache.lookup(node.id, key, self.available)
+                if tex is not None:
+                    self.reused.append(tex.name)
+                else:
+                    tex = TextureDesc(self.cache.new_name(node.id), w, h, TextureRole.LAYER_CONTENT, retained=True)
+                    self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint))
+                    self.cache.store(node.id, key, tex)
             self._content[node.id] = tex
         return tex
 
@@ -377,7 +390,8 @@ class _Planner:
         self.passes.append(
             CompositePass("composite:frame", frame, (0, 0), clear, tuple(draws), SurfaceReason.ROOT, "the frame")
         )
-        graph = FrameGraph(self.scene.width, self.scene.height, self.passes, frame, self.decisions)
+        released = self.cache.end_frame() if self.cache is not None else []
+        graph = FrameGraph(self.scene.width, self.scene.height, self.passes, frame, self.decisions, self.reused, released)
         graph.validate()
         return graph
 
@@ -401,9 +415,20 @@ def _is_plain_color(node: LayerNode) -> bool:
     )
 
 
-def build_frame_graph(scene, limits: Limits | None = None, images: ImageStore | None = None, t: float = 0.0) -> FrameGraph:
+def build_frame_graph(
+    scene,
+    limits: Limits | None = None,
+    images: ImageStore | None = None,
+    t: float = 0.0,
+    cache=None,
+    available=None,
+) -> FrameGraph:
     """Make the compositor's decisions for ``scene`` at time ``t`` (seconds, for its
-    animations) and return the frame graph."""
+    animations) and return the frame graph. With a RasterCache (and ``available``,
+    which says whether a retained texture still exists), unchanged layers are not
+    rastered again."""
     if not math.isfinite(t):
         raise GeometryError(f"the time must be a finite number of seconds, got {t!r}")
-    return _Planner(scene, limits or Limits(), images or ImageStore(), t).build()
+    if cache is not None:
+        cache.begin_frame()
+    return _Planner(scene, limits or Limits(), images or ImageStore(), t, cache, available).build()

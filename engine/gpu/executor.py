@@ -75,7 +75,8 @@ class GLExecutor:
         self.programs = ProgramCache(self.ctx)
         self.pool = TexturePool(self.ctx)
         self._images: dict[object, moderngl.Texture] = {}
-        self._uploaded: set = set()
+        self._image_content: dict[object, object] = {}
+        self._retained: dict[str, PooledTarget] = {}
         self._filters = None
 
     @property
@@ -90,23 +91,36 @@ class GLExecutor:
     def evict_images(self, keys) -> None:
         """Release the textures of images no longer used."""
         for key in keys:
+            self._image_content.pop(key, None)
             tex = self._images.pop(key, None)
             if tex is not None:
                 tex.release()
 
+    def has_retained(self, name: str) -> bool:
+        """Does a layer raster kept from an earlier frame still exist?"""
+        return name in self._retained
+
+    @property
+    def retained_bytes(self) -> int:
+        return sum(t.bytes for t in self._retained.values())
+
     def release(self) -> None:
         """Release every GL object this executor made."""
         self.evict_images(list(self._images))
+        for target in self._retained.values():
+            self.pool.release(target)
+        self._retained.clear()
         self.pool.close()
         self.programs.release()
 
     # -- images -------------------------------------------------------------------------
     def _image_texture(self, paint: ImagePaint, images, base_dir, layer_id: str, stats: ExecutionStats) -> moderngl.Texture:
-        key = paint.key
+        # Textures are per source (file path+mtime, data: URL, array identity); the full
+        # key also holds an array's content checksum, so a changed array is re-uploaded.
+        key = paint.key[:2] if paint.key[0] == "data" else paint.key
         tex = self._images.get(key)
-        # Upload once per frame at most; in-memory arrays every frame (they may change).
-        if tex is None or (key[0] == "data" and key not in self._uploaded):
-            self._uploaded.add(key)
+        if tex is None or self._image_content.get(key) != paint.key:
+            self._image_content[key] = paint.key
             _, pixels = images.get(paint.ref, base_dir, layer_id)
             h, w = pixels.shape[:2]
             data = premultiply(pixels)
@@ -200,14 +214,14 @@ class GLExecutor:
         Each pass is timed with ``finish()`` around it: on llvmpipe that costs little, and
         it is the only honest per-pass time there."""
         stats = ExecutionStats()
-        self._uploaded = set()
         alloc0, reuse0, compiles0 = self.pool.allocations, self.pool.reuses, self.programs.compiles
         lifetimes = graph.lifetimes()
         last_use: dict[int, list[str]] = {}
         for name, (_, last) in lifetimes.items():
             if name != graph.output.name:
                 last_use.setdefault(last, []).append(name)
-        targets: dict[str, PooledTarget] = {}
+        targets: dict[str, PooledTarget] = {name: self._retained[name] for name in graph.reused}
+        retained_now = {t.name for p in graph.passes for t in (p.target,) if t.retained}
         t_start = time.perf_counter()
         try:
             for i, p in enumerate(graph.passes):
@@ -231,18 +245,38 @@ class GLExecutor:
                     stats.filter_ms += ms
                 else:
                     stats.composite_ms += ms
-                # Return textures whose last reader has run (never the frame itself).
+                # Return textures whose last reader has run (never the frame itself);
+                # layer rasters are kept for later frames instead.
                 for name in last_use.get(i, ()):
                     if name in targets:
-                        self.pool.release(targets.pop(name))
+                        target = targets.pop(name)
+                        if name in retained_now or name in graph.reused:
+                            self._retained[name] = target
+                        else:
+                            self.pool.release(target)
             t0 = time.perf_counter()
             frame = targets[graph.output.name]
             pixels = np.empty((graph.height, graph.width, 4), np.uint8)
             frame.texture.read_into(pixels, alignment=1)
             stats.readback_ms = (time.perf_counter() - t0) * 1000
+        except BaseException:
+            # A failed frame keeps nothing it made: its rasters are released, and the
+            # planner's cache will not find them (has_retained) and raster again.
+            for name in retained_now:
+                target = self._retained.pop(name, None) or targets.pop(name, None)
+                if target is not None:
+                    self.pool.release(target)
+            raise
         finally:
-            for target in targets.values():
-                self.pool.release(target)
+            for name, target in targets.items():
+                if name in graph.reused:
+                    self._retained[name] = target
+                else:
+                    self.pool.release(target)
+            for name in graph.released:
+                target = self._retained.pop(name, None)
+                if target is not None:
+                    self.pool.release(target)
             self.pool.end_frame()
         stats.total_ms = (time.perf_counter() - t_start) * 1000
         stats.textures_allocated = self.pool.allocations - alloc0

@@ -1,0 +1,61 @@
+"""RasterCache: which layers' rasters are kept as textures between frames, and for what.
+
+A layer's raster is reused while what it paints is unchanged — the LayerPaint (colours,
+gradients, image content, radii, border, sub-pixel offset) and its size. Moving,
+rotating, fading or filtering a layer does not change its LayerPaint, so those frames
+re-raster nothing, as in browsers' compositors. The cache holds only names and keys
+(plain data); the executor holds the textures.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..framegraph import TextureDesc
+
+__all__ = ["RasterCache"]
+
+
+class RasterCache:
+    def __init__(self) -> None:
+        self._entries: dict[str, tuple[Any, TextureDesc]] = {}
+        self._generation = 0
+        self._used: set[str] = set()
+        self._released: list[str] = []
+
+    def begin_frame(self) -> None:
+        self._used = set()
+        self._released = []
+
+    def lookup(self, layer_id: str, key: Any, available: Callable[[str], bool]) -> TextureDesc | None:
+        entry = self._entries.get(layer_id)
+        if entry is not None and entry[0] == key and available(entry[1].name):
+            self._used.add(layer_id)
+            return entry[1]
+        return None
+
+    def new_name(self, layer_id: str) -> str:
+        self._generation += 1
+        return f"layer:{layer_id}#{self._generation}"
+
+    def store(self, layer_id: str, key: Any, desc: TextureDesc) -> None:
+        old = self._entries.get(layer_id)
+        if old is not None:
+            self._released.append(old[1].name)
+        self._entries[layer_id] = (key, desc)
+        self._used.add(layer_id)
+
+    def end_frame(self) -> list[str]:
+        """Forget layers not drawn this frame; return every texture name to free."""
+        for layer_id in [i for i in self._entries if i not in self._used]:
+            self._released.append(self._entries.pop(layer_id)[1].name)
+        return list(self._released)
+
+    def forget(self, names) -> None:
+        """Drop entries whose textures no longer exist (after a failed frame)."""
+        names = set(names)
+        for layer_id in [i for i, (_, d) in self._entries.items() if d.name in names]:
+            del self._entries[layer_id]
+
+    def __len__(self) -> int:
+        return len(self._entries)

@@ -1,0 +1,111 @@
+"""Invalidation: what a frame re-rasters, checked from the frame graph (not pixels only)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine import Layer, Renderer, Scene
+
+
+@pytest.fixture
+def fresh():
+    """A renderer of its own, so raster caches of other tests do not interfere."""
+    with Renderer() as renderer:
+        yield renderer
+
+
+def rastered(frame) -> list[str]:
+    return sorted(p.layer_id for p in frame.graph.raster_passes())
+
+
+def card_scene() -> Scene:
+    scene = Scene(120, 90, "white")
+    scene.root.add(Layer("bg", (0, 0, 120, 90), "background: linear-gradient(#eee, #ccc)"))
+    scene.root.add(Layer("card", (20, 20, 60, 40), "background: red; border-radius: 6px; will-change: transform"))
+    scene.root.add(Layer("label", (30, 70, 50, 10), "background: blue"))
+    return scene
+
+
+def test_first_frame_rasters_every_drawing_layer(fresh):
+    assert rastered(card_scene().render(fresh)) == ["bg", "card", "label"]
+
+
+def test_transform_and_opacity_animation_rasters_nothing_after_the_first_frame(fresh):
+    scene = card_scene()
+    scene["card"].animate(
+        {"from": {"transform": "rotate(0deg)", "opacity": "1"}, "to": {"transform": "rotate(180deg)", "opacity": "0.3"}},
+        duration=1.0,
+    )
+    first = scene.render(fresh, t=0.0)
+    assert rastered(first) == ["bg", "card", "label"]
+    images = [first.image.copy()]
+    for i in range(1, 10):
+        frame = scene.render(fresh, t=i / 10)
+        assert rastered(frame) == [], f"frame {i} re-rastered {rastered(frame)}"
+        assert frame.stats.textures_allocated == 0
+        images.append(frame.image.copy())
+    assert not np.array_equal(images[0], images[5]), "the animation does move"
+
+
+def test_paint_change_rasters_exactly_that_layer(fresh):
+    scene = card_scene()
+    scene.render(fresh)
+    scene["label"].style["background-color"] = "green"
+    frame = scene.render(fresh)
+    assert rastered(frame) == ["label"]
+    assert tuple(frame.image[75, 50]) == (0, 128, 0, 255)
+    assert rastered(scene.render(fresh)) == []
+
+
+def test_moving_a_layer_by_whole_pixels_does_not_raster(fresh):
+    scene = card_scene()
+    scene.render(fresh)
+    scene["card"].box = (25, 30, 60, 40)
+    assert rastered(scene.render(fresh)) == []
+    scene["card"].box = (25.5, 30, 60, 40)  # a new sub-pixel offset is new content
+    assert rastered(scene.render(fresh)) == ["card"]
+
+
+def test_in_memory_image_changes_are_seen(fresh):
+    pixels = np.zeros((4, 4, 4), np.uint8)
+    pixels[..., 3] = 255
+    scene = Scene(8, 8, "white")
+    scene.root.add(Layer("pic", (0, 0, 4, 4), image=pixels))
+    assert tuple(scene.render(fresh).image[1, 1]) == (0, 0, 0, 255)
+    assert rastered(scene.render(fresh)) == []
+    pixels[..., 0] = 255
+    frame = scene.render(fresh)
+    assert rastered(frame) == ["pic"] and tuple(frame.image[1, 1]) == (255, 0, 0, 255)
+
+
+def test_removed_layers_release_their_rasters(fresh):
+    scene = card_scene()
+    scene.render(fresh)
+    held = fresh.executor.retained_bytes
+    scene.root.remove(scene["bg"])
+    frame = scene.render(fresh)
+    assert frame.graph.released and fresh.executor.retained_bytes < held
+    assert rastered(frame) == []
+
+
+def test_a_failed_frame_is_recovered_by_rastering_again(fresh, monkeypatch):
+    scene = card_scene()
+    scene.render(fresh)
+    scene["label"].style["background-color"] = "green"
+    calls = {"n": 0}
+    real = fresh.executor._raster
+
+    def fail_once(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("simulated")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fresh.executor, "_raster", fail_once)
+    with pytest.raises(RuntimeError):
+        scene.render(fresh)
+    frame = scene.render(fresh)
+    assert "label" in rastered(frame)
+    assert tuple(frame.image[75, 50]) == (0, 128, 0, 255)
+    fresh.gpu.check_errors("after recovering")
