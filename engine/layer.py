@@ -134,15 +134,16 @@ class Layer:
         self._changed()
         return animation
 
-    def sampled_style(self, style: ComputedStyle, t: float) -> ComputedStyle:
-        """``style`` with this layer's animations applied at time ``t`` (seconds)."""
+    def sampled_style(self, style: ComputedStyle, t: float, parent: ComputedStyle | None = None) -> ComputedStyle:
+        """``style`` with this layer's animations applied at time ``t`` (seconds);
+        ``parent`` is the parent's style (for ``inherit`` in keyframes)."""
         if not self.animations:
             return style
         from dataclasses import replace
 
         box = (self._box.width, self._box.height)
         for animation in self.animations:
-            overrides = animation.sample(t, style, box)
+            overrides = animation.sample(t, style, box, parent)
             if overrides:
                 style = replace(style, **overrides)
         return style

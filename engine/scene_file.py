@@ -144,7 +144,8 @@ def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str], depth: 
         try:
             layer.animate(spec["keyframes"], duration=spec["duration"], **options)
         except StyleError as err:
-            raise SceneFileError(str(err), path=f"{at}.{err.property}" if err.property in _ANIMATION_KEYS else at, file=file) from err
+            key = {"animation-timing-function": "easing"}.get(err.property, err.property)
+            raise SceneFileError(str(err), path=f"{at}.{key}" if key in _ANIMATION_KEYS else at, file=file) from err
     children = obj.get("children", [])
     if not isinstance(children, list):
         raise SceneFileError("children must be an array", path=f"{where}.children", file=file)

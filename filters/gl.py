@@ -59,6 +59,10 @@ class GLFilterRunner:
         elif isinstance(p, BlurPass):
             name = "filter.blur"
             program = self.programs.get(name)
+            # A blur animated past sigma 4 starts halving: compile those programs with the
+            # blur so the animation does not hitch on a compile half way.
+            self.programs.get("filter.downsample")
+            self.programs.get("filter.upsample")
             program["u_axis"].value = (1, 0) if p.axis == "x" else (0, 1)
             program["u_radius"].value = p.radius
             program["u_sigma"].value = p.sigma

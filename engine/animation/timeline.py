@@ -10,6 +10,7 @@ the layer's own (underlying) value there, as CSS does.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -21,6 +22,7 @@ from .interpolate import interpolate_field
 __all__ = ["Keyframe", "Animation", "DIRECTIONS", "FILLS", "parse_time"]
 
 DIRECTIONS = ("normal", "reverse", "alternate", "alternate-reverse")
+_TIME = re.compile(r"([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)(ms|s)")
 FILLS = ("none", "forwards", "backwards", "both")
 # Properties whose animation the compositor can run without re-rastering (Blink's list).
 COMPOSITED_PROPERTIES = frozenset({"transform", "opacity", "filter"})
@@ -33,16 +35,10 @@ def parse_time(value: Any, what: str) -> float:
     if isinstance(value, (int, float)):
         seconds = float(value)
     elif isinstance(value, str):
-        text = value.strip().lower()
-        try:
-            if text.endswith("ms"):
-                seconds = float(text[:-2]) / 1000.0
-            elif text.endswith("s"):
-                seconds = float(text[:-1])
-            else:
-                raise ValueError
-        except ValueError:
-            raise InvalidValueError(f"{what} must be a time like '2s' or '250ms', got {value!r}", property=what) from None
+        match = _TIME.fullmatch(value.strip().lower())
+        if match is None:
+            raise InvalidValueError(f"{what} must be a time like '2s' or '250ms', got {value!r}", property=what)
+        seconds = float(match.group(1)) / (1000.0 if match.group(2) == "ms" else 1.0)
     else:
         raise InvalidValueError(f"{what} must be a time, got {type(value).__name__}", property=what)
     if not math.isfinite(seconds):
@@ -153,13 +149,18 @@ class Animation:
 
     def to_dict(self) -> dict[str, Any]:
         """Scene-file JSON for this animation (what ``create`` takes back)."""
-        out: dict[str, Any] = {
-            "keyframes": {f"{round(f.offset * 100, 6):g}%": dict(f.declarations) for f in self.keyframes},
-            "duration": self.duration,
-        }
+        frames = []
         for f in self.keyframes:
+            entry = dict(f.declarations)
             if f.easing is not None:
-                out["keyframes"][f"{round(f.offset * 100, 6):g}%"]["easing"] = f.easing.css()
+                entry["easing"] = f.easing.css()
+            frames.append((f"{f.offset * 100!r}%".replace(".0%", "%"), entry))
+        keys = [k for k, _ in frames]
+        if len(set(keys)) == len(keys):
+            keyframes: Any = dict(frames)
+        else:  # several keyframes at one offset: the list form keeps them all
+            keyframes = [{"offset": k, **entry} for k, entry in frames]
+        out: dict[str, Any] = {"keyframes": keyframes, "duration": self.duration}
         if self.delay:
             out["delay"] = self.delay
         if not isinstance(self.easing, Linear):
@@ -186,13 +187,13 @@ class Animation:
     def is_active(self, t: float) -> bool:
         """Is the animation running (in its active interval) at time ``t``?"""
         local = t - self.delay
-        return 0.0 <= local < self.duration * self.iterations
+        return self.duration > 0 and 0.0 <= local < self.duration * self.iterations
 
     # -- sampling ------------------------------------------------------------------------
     def progress(self, t: float) -> float | None:
         """The iteration progress at ``t`` after direction and easing (None: no effect)."""
         local = t - self.delay
-        active = self.duration * self.iterations
+        active = 0.0 if self.duration == 0 else self.duration * self.iterations
         if local < 0:
             if self.fill not in ("backwards", "both"):
                 return None
@@ -202,6 +203,8 @@ class Animation:
                 return None
             if self.iterations == 0:
                 iteration, p = 0.0, 0.0
+            elif math.isinf(self.iterations):  # only with a zero duration: ends at 100%
+                iteration, p = 0.0, 1.0
             else:
                 whole = math.floor(self.iterations)
                 p = self.iterations - whole
@@ -220,8 +223,9 @@ class Animation:
             p = 1.0 - p
         return self.easing(p)
 
-    def sample(self, t: float, base: Any, box: tuple[float, float]) -> dict[str, Any]:
-        """Field overrides of ComputedStyle ``base`` at time ``t`` ({} when no effect)."""
+    def sample(self, t: float, base: Any, box: tuple[float, float], parent: Any = None) -> dict[str, Any]:
+        """Field overrides of ComputedStyle ``base`` at time ``t`` ({} when no effect);
+        ``parent`` is the parent's ComputedStyle, for ``inherit`` in keyframes."""
         p = self.progress(t)
         if p is None:
             return {}
@@ -229,9 +233,11 @@ class Animation:
         for fld in self.fields:
             frames = [f for f in self.keyframes if fld in f.updates]
             # Implicit 0% / 100% keyframes hold the underlying value.
-            underlying = getattr(base, fld)
+            underlying = _used(getattr(base, fld), base)
+            inherited = _used(getattr(parent, fld), base) if parent is not None else underlying
             points = [
-                (f.offset, underlying if _is_inherit(f.updates[fld]) else f.updates[fld], f.easing) for f in frames
+                (f.offset, inherited if _is_inherit(f.updates[fld]) else _used(f.updates[fld], base), f.easing)
+                for f in frames
             ]
             if points[0][0] > 0.0:
                 points.insert(0, (0.0, underlying, None))
@@ -255,6 +261,11 @@ def _between(fld: str, points, p: float, box) -> Any:
     if lo[2] is not None:  # a keyframe's own easing applies to the segment it starts
         local = lo[2](local)
     return interpolate_field(fld, lo[1], hi[1], local, box)
+
+
+def _used(value: Any, base: Any) -> Any:
+    # currentcolor interpolates as the colour it stands for (CSS Color 4).
+    return base.color if isinstance(value, str) and value == "currentcolor" else value
 
 
 def _is_inherit(value: Any) -> bool:

@@ -124,7 +124,8 @@ def resolve_tree(root: Layer, t: float = 0.0) -> StackingContext:
     root stacking context."""
 
     def node_for(layer: Layer, parent: LayerNode | None, depth: int) -> LayerNode:
-        style = layer.sampled_style(layer.computed_style(parent.style if parent else None), t)
+        parent_style = parent.style if parent else None
+        style = layer.sampled_style(layer.computed_style(parent_style), t, parent_style)
         box = layer.box
         local = transform_matrix(style.transform, style.transform_origin, box.width, box.height)
         parent_m = parent.to_screen if parent else Affine()
