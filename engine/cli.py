@@ -51,6 +51,11 @@ def _explain(args: argparse.Namespace) -> int:
     from .scene_file import load_scene
 
     frame = load_scene(args.scene).render(t=args.t)
+    if args.dot:
+        try:
+            Path(args.dot).write_text(frame.graph.to_dot(), encoding="utf-8")
+        except OSError as exc:
+            raise LaminaInputError(f"cannot write {args.dot}: {exc.strerror or exc}") from None
     print(json.dumps(frame.report, indent=2) if args.json else frame.explain())
     return EXIT_OK
 
@@ -90,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="render a scene and print what the compositor decided")
     p.add_argument("scene", help="scene JSON file")
     p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.add_argument("--dot", metavar="FILE", help="also write the frame graph as Graphviz DOT")
     p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
     p.set_defaults(run=_explain)
 

@@ -328,6 +328,35 @@ class FrameGraph:
             "decisions": [{"layer": d.layer_id, "text": d.text} for d in self.decisions],
         }
 
+    def to_dot(self) -> str:
+        """The frame graph in Graphviz DOT: passes are boxes, textures ellipses; edges
+        show what each pass reads and writes; retained textures are drawn doubled."""
+        newline = "\\n"  # a line break inside a DOT label
+
+        def q(text: str) -> str:
+            return '"' + text.replace('"', "'") + '"'
+
+        lines = ["digraph frame {", "  rankdir=LR;", '  node [fontname="Helvetica", fontsize=10];']
+        for t in self.textures():
+            shape = "doublecircle" if t.retained else "ellipse"
+            reused = " (reused)" if t.name in self.reused else ""
+            label = f"{t.name}{reused}{newline}{t.width}x{t.height} {t.format}"
+            lines.append(f"  {q('tex:' + t.name)} [shape={shape}, label={q(label)}];")
+        for i, p in enumerate(self.passes, 1):
+            parts = [f"{i}. {p.kind}"]
+            if isinstance(p, (RasterPass, FilterPass)):
+                parts.append(p.layer_id)
+            if isinstance(p, FilterPass):
+                parts.append(p.step.describe().split("  ")[0])
+            else:
+                parts.append(p.reason.value if isinstance(p.reason, Enum) else p.reason)
+            lines.append(f"  {q('pass:' + p.name)} [shape=box, style=rounded, label={q(newline.join(parts))}];")
+            for t in p.reads():
+                lines.append(f"  {q('tex:' + t.name)} -> {q('pass:' + p.name)};")
+            lines.append(f"  {q('pass:' + p.name)} -> {q('tex:' + p.target.name)};")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
     def describe(self, timings: dict[str, float] | None = None) -> str:
         """A plain-words account of the frame: surfaces, passes, textures, decisions."""
         lines = []

@@ -651,3 +651,22 @@ def test_surface_bounds_follow_clips():
     (surface,) = [p for p in graph.composite_passes() if p.target.name == "surface:group"]
     assert (surface.target.width, surface.target.height) == (20, 20)
     assert surface.origin == (100, 100)
+
+
+def test_frame_graph_as_dot_is_well_formed():
+    import re
+
+    scene = Scene(100, 100, "white")
+    group = scene.root.add(Layer("g", (0, 0, 100, 100), "opacity: .5"))
+    group.add(Layer("a", (0, 0, 50, 50), RED))
+    group.add(Layer("b", (25, 25, 50, 50), RED + "; filter: blur(2px)"))
+    graph = scene.plan()
+    dot = graph.to_dot()
+    assert dot.startswith("digraph frame {") and dot.rstrip().endswith("}")
+    nodes = set(re.findall(r'^\s+("[^"]+") \[', dot, re.M))
+    edges = re.findall(r'^\s+("[^"]+") -> ("[^"]+");$', dot, re.M)
+    assert len(nodes) == len(graph.passes) + len(graph.textures())
+    assert edges and all(a in nodes and b in nodes for a, b in edges)
+    # every pass writes its target and reads its inputs
+    assert len(edges) == sum(1 + len(p.reads()) for p in graph.passes)
+    assert '"pass:composite:g"' in dot and "blur-x" in dot
