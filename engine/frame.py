@@ -15,20 +15,30 @@ class Frame:
     """``image`` is (H, W, 4) uint8 straight RGBA, top row first; ``premultiplied`` is the
     same frame as the GPU holds it. ``graph`` is the FrameGraph that was executed."""
 
-    def __init__(self, image: np.ndarray, premultiplied: np.ndarray, graph, stats, info) -> None:
-        self.image = image
+    def __init__(self, premultiplied: np.ndarray, graph, stats, info) -> None:
+        self._image: np.ndarray | None = None
         self.premultiplied = premultiplied
         self.graph = graph
         self.stats = stats
         self.info = info
 
     @property
+    def image(self) -> np.ndarray:
+        """(H, W, 4) uint8 straight RGBA (un-premultiplied on first use: an app that
+        only shows frames on the GPU never pays for it)."""
+        if self._image is None:
+            from .images import unpremultiply
+
+            self._image = unpremultiply(self.premultiplied)
+        return self._image
+
+    @property
     def width(self) -> int:
-        return int(self.image.shape[1])
+        return int(self.premultiplied.shape[1])
 
     @property
     def height(self) -> int:
-        return int(self.image.shape[0])
+        return int(self.premultiplied.shape[0])
 
     def to_pil(self):
         from PIL import Image

@@ -16,7 +16,6 @@ from .compositor.cache import RasterCache
 from .images import ImageStore
 from .frame import Frame
 from .gpu import GLExecutor, GPUContext, RendererInfo
-from .images import unpremultiply
 from .limits import Limits
 
 __all__ = ["Renderer", "default_renderer", "current_limits", "renderer_info"]
@@ -71,7 +70,16 @@ class Renderer:
             raise
         self.executor.evict_images(self.images.end_frame())
         self.gpu.check_errors("rendering a frame")
-        return Frame(unpremultiply(premultiplied), premultiplied, graph, stats, self.info)
+        return Frame(premultiplied, graph, stats, self.info)
+
+    def drop_caches(self) -> None:
+        """Forget retained layer rasters and decoded images: the next frame is a first
+        frame again (programs stay compiled)."""
+        self.gpu.activate()
+        self.executor.drop_retained()
+        self.raster_cache = RasterCache()
+        self.executor.evict_images(list(self.executor._images))
+        self.images = ImageStore()
 
     def release(self) -> None:
         """Free the GPU objects and the context (the renderer cannot render after)."""

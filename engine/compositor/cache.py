@@ -1,10 +1,13 @@
-"""RasterCache: which layers' rasters are kept as textures between frames, and for what.
+"""RasterCache: which layers' rasters (and filter results) are kept as textures between
+frames, and for what.
 
 A layer's raster is reused while what it paints is unchanged — the LayerPaint (colours,
 gradients, image content, radii, border, sub-pixel offset) and its size. Moving,
 rotating, fading or filtering a layer does not change its LayerPaint, so those frames
-re-raster nothing, as in browsers' compositors. The cache holds only names and keys
-(plain data); the executor holds the textures.
+re-raster nothing, as in browsers' compositors. A filtered layer's result is kept the
+same way while its input (the retained rasters it is made of, where they are drawn) and
+the filter's plan are unchanged. The cache holds only names and keys (plain data); the
+executor holds the textures.
 """
 
 from __future__ import annotations
@@ -34,9 +37,9 @@ class RasterCache:
             return entry[1]
         return None
 
-    def new_name(self, layer_id: str) -> str:
+    def new_name(self, key: str, prefix: str = "layer") -> str:
         self._generation += 1
-        return f"layer:{layer_id}#{self._generation}"
+        return f"{prefix}:{key}#{self._generation}"
 
     def store(self, layer_id: str, key: Any, desc: TextureDesc) -> None:
         old = self._entries.get(layer_id)

@@ -260,8 +260,8 @@ class _Planner:
             bounds = bounds.intersect(cull.transformed_bounds(space))  # cut to what can show
         return bounds
 
-    def _surface(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str, cull_from: int):
-        """Plan a surface (a composite pass) holding the context's layers; return it."""
+    def _surface_pass(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str, cull_from: int) -> CompositePass:
+        """The composite pass of a surface holding the context's layers (not yet added)."""
         node = ctx.node
         sx, sy = int(bounds.x), int(bounds.y)
         w, h = int(bounds.width), int(bounds.height)
@@ -270,8 +270,13 @@ class _Planner:
         self.emit_items(ctx, draws, inner, 1.0)
         self._check_size(f"the {reason.value} surface of layer {node.id!r}", w, h)
         tex = TextureDesc(f"surface:{node.id}", w, h, TextureRole.RENDER_SURFACE)
-        self.passes.append(CompositePass(f"composite:{node.id}", tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), tuple(draws), reason, detail))
-        return tex
+        return CompositePass(f"composite:{node.id}", tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), tuple(draws), reason, detail)
+
+    def _surface(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str, cull_from: int):
+        """Plan a surface (a composite pass) holding the context's layers; return it."""
+        surface = self._surface_pass(ctx, bounds, space, cull, reason, detail, cull_from)
+        self.passes.append(surface)
+        return surface.target
 
     def emit_opacity_surface(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float, count: int) -> None:
         node = ctx.node
@@ -349,8 +354,11 @@ class _Planner:
         # Plan again knowing the surface size (cost rules depend on the pixel count).
         plan = chain.plan(current_color=node.style.color, scale=scale, size=(int(bounds.width), int(bounds.height)))
         detail = f"filter: {chain} in {where}, grown by {top}/{right}/{bottom}/{left} px"
-        source = self._surface(ctx, bounds, space, cull, SurfaceReason.FILTER, detail, inner_from)
-        result = self._filter_passes(node, plan, source)
+        surface = self._surface_pass(ctx, bounds, space, cull, SurfaceReason.FILTER, detail, inner_from)
+        result = self._cached_filter_result(node, plan, surface, space)
+        if result is None:
+            self.passes.append(surface)
+            result = self._filter_passes(node, plan, surface.target)
         # Back from the surface's space to the target's: texel -> screen -> target.
         surface_to_screen = space.inverse() @ Affine.translate(bounds.x, bounds.y)
         to_target = target.from_screen() @ surface_to_screen
@@ -359,13 +367,33 @@ class _Planner:
         out.append(Draw(result, node.id, to_target, opacity, clips, note=f"filtered ({len(plan.passes)} passes)"))
         return True
 
+    def _cached_filter_result(self, node: LayerNode, plan, surface: CompositePass, space: Affine) -> TextureDesc | None:
+        """The kept result of this filter when nothing it depends on changed, else None
+        (and the key under which the new result will be kept)."""
+        self._filter_key = None
+        if self.cache is None or not all(d.source.retained for d in surface.draws):
+            return None  # only inputs that are themselves kept can prove "unchanged"
+        key = (surface.origin, surface.target.width, surface.target.height, space, plan, surface.draws)
+        self._filter_key = key
+        cached = self.cache.lookup(f"filter:{node.id}", key, self.available)
+        if cached is not None:
+            self.reused.append(cached.name)
+            self.decisions.append(Decision(node.id, "filter result reused: its input and parameters are unchanged"))
+        return cached
+
     def _filter_passes(self, node: LayerNode, plan, source: TextureDesc) -> TextureDesc:
         from filters.plan import image_size
 
         images = {"source": source}
+        key = self._filter_key
         for i, step in enumerate(plan.passes, 1):
             w, h = image_size(source.width, source.height, step.scale)
             out = TextureDesc(f"filter:{node.id}:{step.output}", w, h, TextureRole.FILTER_OUTPUT)
+            if i == len(plan.passes) and key is not None:
+                # The result is kept for later frames while its key holds.
+                name = self.cache.new_name(node.id, prefix="filter")
+                out = TextureDesc(name, w, h, TextureRole.FILTER_OUTPUT, retained=True)
+                self.cache.store(f"filter:{node.id}", key, out)
             inputs = tuple(images[name] for name in step.inputs)
             self.passes.append(FilterPass(f"filter:{node.id}:{i}:{step.kind}", node.id, out, inputs, step))
             images[step.output] = out

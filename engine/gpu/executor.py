@@ -96,6 +96,12 @@ class GLExecutor:
             if tex is not None:
                 tex.release()
 
+    def drop_retained(self) -> None:
+        """Return every retained layer raster to the pool."""
+        for target in self._retained.values():
+            self.pool.release(target)
+        self._retained.clear()
+
     def has_retained(self, name: str) -> bool:
         """Does a layer raster kept from an earlier frame still exist?"""
         return name in self._retained

@@ -109,3 +109,34 @@ def test_a_failed_frame_is_recovered_by_rastering_again(fresh, monkeypatch):
     assert "label" in rastered(frame)
     assert tuple(frame.image[75, 50]) == (0, 128, 0, 255)
     fresh.gpu.check_errors("after recovering")
+
+
+def test_filter_results_are_reused_while_input_and_parameters_hold(fresh):
+    scene = card_scene()
+    scene["label"].style["filter"] = "drop-shadow(0 3px 2px black)"
+    first = scene.render(fresh)
+    assert [p.layer_id for p in first.graph.filter_passes()], "the first frame filters"
+    again = scene.render(fresh)
+    assert again.graph.filter_passes() == [] and rastered(again) == []
+    assert np.array_equal(again.image, first.image)
+    # Moving another layer does not touch the filtered one's result.
+    scene["card"].style["transform"] = "rotate(10deg)"
+    assert scene.render(fresh).graph.filter_passes() == []
+    # Changing the filter's parameter re-runs its passes (and only its passes).
+    scene["label"].style["filter"] = "drop-shadow(0 3px 4px black)"
+    frame = scene.render(fresh)
+    assert {p.layer_id for p in frame.graph.filter_passes()} == {"label"} and rastered(frame) == []
+    # Moving the filtered layer re-runs the filter (its result is drawn elsewhere).
+    scene["label"].box = (31, 70, 50, 10)
+    assert scene.render(fresh).graph.filter_passes()
+
+
+def test_animated_blur_reruns_only_that_surfaces_filter_passes(fresh):
+    scene = card_scene()
+    scene["label"].style["filter"] = "drop-shadow(0 3px 2px black)"
+    scene["card"].animate({"from": {"filter": "blur(0.5px)"}, "to": {"filter": "blur(3px)"}}, duration=1.0)
+    scene.render(fresh, t=0.0)
+    for t in (0.25, 0.5, 0.75):
+        frame = scene.render(fresh, t=t)
+        assert {p.layer_id for p in frame.graph.filter_passes()} == {"card"}
+        assert rastered(frame) == []
