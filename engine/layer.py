@@ -207,6 +207,9 @@ class Layer:
         """The layer's ComputedStyle given its parent's (for inherited properties)."""
         style = self._style.computed(parent)
         if self._image is not None:
+            memo = getattr(self, "_image_memo", None)
+            if memo is not None and memo[0] is style and memo[1] is self._image:
+                return memo[2]
             if style.background_image is not None:
                 raise StyleError(
                     "the layer has both an image= source and a background-image in its style",
@@ -215,7 +218,9 @@ class Layer:
                 )
             from dataclasses import replace
 
+            base = style
             style = replace(style, background_image=self._image)
+            self._image_memo = (base, self._image, style)
         return style
 
     def _changed(self) -> None:

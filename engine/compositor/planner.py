@@ -98,7 +98,7 @@ class _Planner:
             ox, oy = _subpixel(m)
             w, h = math.ceil(ox + node.width), math.ceil(oy + node.height)
             self._check_size(f"layer {node.id!r}", w, h)
-            paint = layer_paint(node, self.images, self.base_dir, (ox, oy), self.limits.max_texture_size)
+            paint = self._paint(node, (ox, oy))
             if self.cache is None:
                 tex = TextureDesc(f"layer:{node.id}", w, h, TextureRole.LAYER_CONTENT)
                 self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint))
@@ -113,6 +113,18 @@ class _Planner:
                     self.cache.store(node.id, key, tex)
             self._content[node.id] = tex
         return tex
+
+    def _paint(self, node: LayerNode, offset: tuple[float, float]):
+        """The layer's LayerPaint, reusing last frame's when its style object, size and
+        offset are the same (styles are memoised, so unchanged layers keep theirs). Images
+        are always looked up: their files or arrays may have changed."""
+        memo = getattr(node.layer, "_paint_memo", None)
+        key = (node.style, node.width, node.height, offset, self.base_dir)
+        if memo is not None and memo[0][0] is node.style and memo[0][1:] == key[1:] and node.style.background_image is None:
+            return memo[1]
+        paint = layer_paint(node, self.images, self.base_dir, offset, self.limits.max_texture_size)
+        node.layer._paint_memo = (key, paint)
+        return paint
 
     # -- clips --------------------------------------------------------------------------
     def clip_shapes(self, clips: tuple[Clip, ...], target: Target, layer_id: str) -> tuple[ClipShape, ...] | None:

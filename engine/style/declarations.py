@@ -268,7 +268,23 @@ class Style(MutableMapping[str, str]):
 
     # -- computing ----------------------------------------------------------------------
     def computed(self, parent: ComputedStyle | None = None) -> ComputedStyle:
-        """Cascade this block (normal, then !important) over initial/inherited values."""
+        """Cascade this block (normal, then !important) over initial/inherited values.
+
+        The last result is kept: it depends only on this block (its version) and on the
+        parent's inherited fields and the fields written as ``inherit`` here."""
+        explicit = tuple(sorted(k for d in self._decls.values() for k, v in d.updates.items() if isinstance(v, str) and v == INHERIT))
+        key = (
+            self.version,
+            None if parent is None else tuple(getattr(parent, f) for f in (*sorted(INHERITED_FIELDS), *explicit)),
+        )
+        memo = getattr(self, "_memo", None)
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        style = self._compute(parent)
+        self._memo = (key, style)
+        return style
+
+    def _compute(self, parent: ComputedStyle | None) -> ComputedStyle:
         base = ComputedStyle()
         if parent is not None:
             base = replace(base, **{f: getattr(parent, f) for f in INHERITED_FIELDS})
