@@ -17,6 +17,7 @@ import sys
 import traceback
 from pathlib import Path
 
+from .compositor.policy import POLICIES
 from .errors import LaminaEnvironmentError, LaminaInputError
 
 __all__ = ["main"]
@@ -33,7 +34,7 @@ def _render(args: argparse.Namespace) -> int:
     for path in filter(None, (out, report)):
         if not path.parent.is_dir():
             raise LaminaInputError(f"cannot write {path}: folder {path.parent} does not exist")
-    frame = scene.render(t=args.t)
+    frame = scene.render(t=args.t, policy=args.policy)
     try:
         if report is not None:
             report.write_text(json.dumps(frame.report, indent=2) + "\n", encoding="utf-8")
@@ -50,7 +51,7 @@ def _render(args: argparse.Namespace) -> int:
 def _explain(args: argparse.Namespace) -> int:
     from .scene_file import load_scene
 
-    frame = load_scene(args.scene).render(t=args.t)
+    frame = load_scene(args.scene).render(t=args.t, policy=args.policy)
     if args.dot:
         try:
             Path(args.dot).write_text(frame.graph.to_dot(), encoding="utf-8")
@@ -90,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="print the frame graph, surfaces and timings")
     p.add_argument("--report", metavar="JSON", help="also write the frame report as JSON")
     p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
+    p.add_argument("--policy", default="all", choices=POLICIES, help="compositing policy (default: all)")
     p.set_defaults(run=_render)
 
     p = sub.add_parser("explain", help="render a scene and print what the compositor decided")
@@ -97,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable report")
     p.add_argument("--dot", metavar="FILE", help="also write the frame graph as Graphviz DOT")
     p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
+    p.add_argument("--policy", default="all", choices=POLICIES, help="compositing policy (default: all)")
     p.set_defaults(run=_explain)
 
     p = sub.add_parser("info", help="print the renderer fingerprint and limits")

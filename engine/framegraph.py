@@ -281,6 +281,31 @@ class FrameGraph:
         if self.output.name not in written:
             raise AssertionError("the frame texture is never written")
 
+    def layer_table(self) -> list[dict[str, Any]]:
+        """Per drawn layer: its texture (own backing), size and bytes, whether it was
+        rastered this frame or reused from an earlier one, and what it was drawn into."""
+        rows: dict[str, dict[str, Any]] = {}
+        rastered = {p.layer_id: p for p in self.passes if isinstance(p, RasterPass)}
+        for p in self.passes:
+            if not isinstance(p, CompositePass):
+                continue
+            for d in p.draws:
+                if d.source.role not in (TextureRole.LAYER_CONTENT,):
+                    continue
+                t = d.source
+                rows[d.layer_id] = {
+                    "layer": d.layer_id,
+                    "texture": t.name,
+                    "size": [t.width, t.height],
+                    "bytes": t.bytes,
+                    "retained": t.retained,
+                    "this_frame": "rastered" if d.layer_id in rastered else ("reused" if t.name in self.reused else "-"),
+                    "drawn_into": p.target.name,
+                    "opacity": round(d.opacity, 6),
+                    "clipped_by": [c.layer_id for c in d.clips],
+                }
+        return list(rows.values())
+
     # -- presentation -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         passes = []
@@ -326,6 +351,7 @@ class FrameGraph:
             "reused": list(self.reused),
             "released": list(self.released),
             "decisions": [{"layer": d.layer_id, "text": d.text} for d in self.decisions],
+            "layers": self.layer_table(),
         }
 
     def to_dot(self) -> str:
@@ -407,6 +433,15 @@ class FrameGraph:
                         bits.append(d.note)
                     tail = f" ({'; '.join(bits)})" if bits else ""
                     lines.append(f"        - {d.source.name}{tail}")
+        table = self.layer_table()
+        if table:
+            lines.append("Layers (each drawing layer has a texture of its own):")
+            lines.append(f"  {'layer':<16} {'texture size':>12} {'KB':>8}  {'this frame':<10} drawn into")
+            for row in table:
+                w, h = row["size"]
+                lines.append(
+                    f"  {row['layer']:<16} {f'{w}x{h}':>12} {row['bytes'] / 1024:>8.1f}  {row['this_frame']:<10} {row['drawn_into']}"
+                )
         if self.reused:
             lines.append(f"Reused from earlier frames (content unchanged, not rastered): {', '.join(self.reused)}")
         if self.decisions:

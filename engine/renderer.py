@@ -12,6 +12,7 @@ import threading
 import moderngl
 
 from .compositor import build_frame_graph
+from .compositor.policy import check_policy
 from .compositor.cache import RasterCache
 from .images import ImageStore
 from .frame import Frame
@@ -50,18 +51,22 @@ class Renderer:
         self.executor.programs.warm_up()
         return self.compiles - before
 
-    def plan(self, scene, t: float = 0.0):
-        """The frame graph this renderer would execute now: layers whose raster it
-        still holds unchanged are reused, not rastered."""
+    def plan(self, scene, t: float = 0.0, policy: str = "all"):
+        """The frame graph this renderer would execute now. Policy "all" keeps every
+        layer's raster as its own texture and reuses it while unchanged; "none" keeps
+        nothing between frames and rasters every layer every frame, as software
+        rendering does."""
+        check_policy(policy)
         self.images.begin_frame()
-        return build_frame_graph(scene, self.limits, self.images, t, self.raster_cache, self.executor.has_retained)
+        cache = self.raster_cache if policy == "all" else None
+        return build_frame_graph(scene, self.limits, self.images, t, cache, self.executor.has_retained)
 
-    def render(self, scene, t: float = 0.0) -> Frame:
-        """Render ``scene`` at time ``t`` (seconds, for its animations); the frame is
-        complete or an error is raised (never half)."""
+    def render(self, scene, t: float = 0.0, policy: str = "all") -> Frame:
+        """Render ``scene`` at time ``t`` (seconds, for its animations) under a
+        compositing ``policy``; the frame is complete or an error is raised."""
         if self._released:
             raise RuntimeError("this Renderer was released")
-        graph = self.plan(scene, t)
+        graph = self.plan(scene, t, policy)
         self.gpu.activate()
         try:
             premultiplied, stats = self.executor.execute(graph, self.images, scene.base_dir)

@@ -99,12 +99,13 @@ class Scene:
         limits = renderer.limits if renderer is not None else current_limits()
         return build_frame_graph(self, limits, t=t)
 
-    def render(self, renderer: "Renderer | None" = None, *, t: float = 0.0) -> "Frame":
-        """Render the frame at time ``t`` seconds (animations are sampled there), on the
-        shared default renderer unless one is given."""
+    def render(self, renderer: "Renderer | None" = None, *, t: float = 0.0, policy: str = "all") -> "Frame":
+        """Render the frame at time ``t`` seconds (animations are sampled there) under a
+        compositing ``policy`` (see engine.compositor.policy), on the shared default
+        renderer unless one is given."""
         from .renderer import default_renderer
 
-        return (renderer or default_renderer()).render(self, t)
+        return (renderer or default_renderer()).render(self, t, policy)
 
     # -- files --------------------------------------------------------------------------
     def to_dict(self, *, embed_images: bool = False) -> dict[str, Any]:

@@ -1,0 +1,27 @@
+"""Compositing policies: which layers keep a texture of their own between frames.
+
+* ``"all"``  — every drawing layer keeps its raster (a backing of its own) and reuses it
+  while unchanged: moving, fading or filtering re-rasters nothing. Costs a texture per
+  layer (the "layer explosion" of promoting everything).
+* ``"none"`` — nothing is kept: every frame rasters every layer, as software rendering
+  does. The least memory, the most work per frame.
+
+Blink's heuristic policy (promotion by reasons, overlap testing, squashing) and a GPU
+memory budget build on these and are the compositor's next step.
+"""
+
+from __future__ import annotations
+
+from ..errors import InvalidValueError
+
+__all__ = ["POLICIES", "check_policy"]
+
+POLICIES = ("all", "none")
+
+
+def check_policy(policy: str) -> str:
+    if policy not in POLICIES:
+        raise InvalidValueError(
+            f"unknown compositing policy {policy!r} (choose from {', '.join(POLICIES)})", property="policy"
+        )
+    return policy

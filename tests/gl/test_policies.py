@@ -1,0 +1,76 @@
+"""Compositing policies render the same pixels; they differ in what they keep and redo."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import Layer, Renderer, Scene, load_scene
+from engine.cli import main
+from engine.errors import InvalidValueError
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENES = sorted((ROOT / "demos").glob("*/*.json"))
+
+
+@pytest.fixture
+def fresh():
+    with Renderer() as renderer:
+        yield renderer
+
+
+@pytest.mark.parametrize("path", SCENES, ids=lambda p: p.stem)
+def test_policies_render_the_same_pixels(fresh, path):
+    scene = load_scene(path)
+    a = scene.render(fresh, policy="all").premultiplied.astype(int)
+    again = scene.render(fresh, policy="all").premultiplied.astype(int)  # from reused rasters
+    b = scene.render(fresh, policy="none").premultiplied.astype(int)
+    assert np.abs(a - b).max() <= 1
+    assert np.abs(a - again).max() <= 1
+
+
+def test_policies_on_random_scenes(fresh, rng):
+    for _ in range(4):
+        scene = Scene(64, 48, "white")
+        for i in range(int(rng.integers(3, 10))):
+            x, y = (float(v) for v in rng.integers(-10, 60, 2))
+            style = f"background: rgb({rng.integers(0, 256)} {rng.integers(0, 256)} {rng.integers(0, 256)} / {rng.uniform(0.2, 1):.3f})"
+            if rng.random() < 0.3:
+                style += f"; transform: rotate({rng.integers(0, 90)}deg)"
+            if rng.random() < 0.2:
+                style += f"; filter: blur({rng.uniform(0.5, 3):.2f}px)"
+            scene.root.add(Layer(f"l{i}", (x, y, float(rng.integers(4, 30)), float(rng.integers(4, 30))), style))
+        a = scene.render(fresh, policy="all").premultiplied.astype(int)
+        b = scene.render(fresh, policy="none").premultiplied.astype(int)
+        assert np.abs(a - b).max() <= 1
+
+
+def test_none_rasters_everything_every_frame_all_reuses(fresh):
+    scene = load_scene(ROOT / "demos" / "showcase" / "showcase.json")
+    drawing = len(scene.render(fresh, policy="none").graph.raster_passes())
+    assert drawing == 10
+    assert len(scene.render(fresh, policy="none").graph.raster_passes()) == drawing
+    scene.render(fresh, policy="all")
+    frame = scene.render(fresh, policy="all")
+    assert frame.graph.raster_passes() == [] and len(frame.graph.reused) >= drawing
+
+
+def test_unknown_policy_is_a_typed_error(gl):
+    with pytest.raises(InvalidValueError, match="policy"):
+        Scene(4, 4).render(gl, policy="browser-ish")
+
+
+def test_layer_table_in_report_and_text(gl, capsys):
+    path = ROOT / "demos" / "showcase" / "showcase.json"
+    assert main(["explain", str(path), "--json", "--policy", "none"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    rows = {r["layer"]: r for r in report["graph"]["layers"]}
+    assert rows["photo"]["drawn_into"] == "surface:photo" and rows["hero"]["drawn_into"] == "frame"
+    assert rows["hero"]["bytes"] == 340 * 200 * 4 and rows["hero"]["this_frame"] == "rastered"
+    assert rows["clipped-bar"]["clipped_by"] == ["window"]
+    assert main(["explain", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "Layers (each drawing layer has a texture of its own):" in text and "surface:glass" in text
