@@ -33,6 +33,7 @@ class TextureRole(str, Enum):
     LAYER_CONTENT = "layer content"
     RENDER_SURFACE = "render surface"
     FILTER_OUTPUT = "filter output"
+    BACKING = "backing"
     FRAME = "frame"
 
 
@@ -134,6 +135,7 @@ class SurfaceReason(str, Enum):
     """Why a composite pass (render surface) exists, modelled on cc's RenderSurfaceReason."""
 
     ROOT = "root"
+    BACKING = "backing: layers painted together"
     FILTER = "filter"
     OPACITY_GROUP = "opacity < 1 over two or more drawing layers"
 
@@ -233,6 +235,8 @@ class FrameGraph:
     decisions: list[Decision] = field(default_factory=list)
     reused: list[str] = field(default_factory=list)  # retained textures from earlier frames
     released: list[str] = field(default_factory=list)  # retained textures freed after this frame
+    policy: str = "all"
+    layer_info: dict = field(default_factory=dict)  # "browser": per layer, composited? why? where?
 
     # -- derived facts ------------------------------------------------------------------
     def textures(self) -> list[TextureDesc]:
@@ -283,7 +287,11 @@ class FrameGraph:
 
     def layer_table(self) -> list[dict[str, Any]]:
         """Per drawn layer: its texture (own backing), size and bytes, whether it was
-        rastered this frame or reused from an earlier one, and what it was drawn into."""
+        rastered this frame or reused from an earlier one, and what it was drawn into;
+        under the "browser" policy also whether it is composited, why, and the backing
+        it paints into."""
+        if self.policy == "browser":
+            return self._browser_table()
         rows: dict[str, dict[str, Any]] = {}
         rastered = {p.layer_id: p for p in self.passes if isinstance(p, RasterPass)}
         for p in self.passes:
@@ -305,6 +313,28 @@ class FrameGraph:
                     "clipped_by": [c.layer_id for c in d.clips],
                 }
         return list(rows.values())
+
+    def _browser_table(self) -> list[dict[str, Any]]:
+        sizes = {t.name: t for t in self.textures()}
+        rastered = {p.layer_id for p in self.passes if isinstance(p, RasterPass)}
+        rows = []
+        for layer_id, info in self.layer_info.items():
+            backing = sizes.get(info["backing"]) if info["backing"] else None
+            into = sizes.get(info["painted_into"])
+            rows.append(
+                {
+                    "layer": layer_id,
+                    "composited": info["composited"],
+                    "reasons": list(info["reasons"]),
+                    "backing": info["backing"],
+                    "size": [backing.width, backing.height] if backing else None,
+                    "bytes": backing.bytes if backing else 0,
+                    "painted_into": info["painted_into"],
+                    "this_frame": "rastered" if layer_id in rastered else ("reused" if into and into.name in self.reused else "-"),
+                    "painted_into_size": [into.width, into.height] if into else None,
+                }
+            )
+        return rows
 
     # -- presentation -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -434,8 +464,16 @@ class FrameGraph:
                     tail = f" ({'; '.join(bits)})" if bits else ""
                     lines.append(f"        - {d.source.name}{tail}")
         table = self.layer_table()
-        if table:
-            lines.append("Layers (each drawing layer has a texture of its own):")
+        if table and self.policy == "browser":
+            lines.append("Layers (policy browser: promoted layers have backings; others paint into them):")
+            lines.append(f"  {'layer':<16} {'composited':<10} {'this frame':<10} {'painted into':<28} reasons")
+            for row in table:
+                lines.append(
+                    f"  {row['layer']:<16} {'yes' if row['composited'] else 'no':<10} {row['this_frame']:<10} "
+                    f"{row['painted_into']:<28} {'; '.join(row['reasons']) or '-'}"
+                )
+        elif table:
+            lines.append(f"Layers (policy {self.policy}: each drawing layer has a texture of its own):")
             lines.append(f"  {'layer':<16} {'texture size':>12} {'KB':>8}  {'this frame':<10} drawn into")
             for row in table:
                 w, h = row["size"]

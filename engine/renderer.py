@@ -58,8 +58,8 @@ class Renderer:
         rendering does."""
         check_policy(policy)
         self.images.begin_frame()
-        cache = self.raster_cache if policy == "all" else None
-        return build_frame_graph(scene, self.limits, self.images, t, cache, self.executor.has_retained)
+        cache = self.raster_cache if policy != "none" else None
+        return build_frame_graph(scene, self.limits, self.images, t, cache, self.executor.has_retained, policy)
 
     def render(self, scene, t: float = 0.0, policy: str = "all") -> Frame:
         """Render ``scene`` at time ``t`` (seconds, for its animations) under a

@@ -46,6 +46,17 @@ __all__ = ["build_frame_graph"]
 
 
 @dataclass(frozen=True)
+class PendingDraw:
+    """A layer to draw into a target, before the policy decides how (its own raster,
+    or painted into a backing with others)."""
+
+    node: LayerNode
+    target: "Target"
+    opacity: float
+    clips: tuple
+
+
+@dataclass(frozen=True)
 class Target:
     """Where draws go: a texture whose pixel (0, 0) sits at ``origin`` of a space that
     ``space`` maps screen px into; ``cull`` (screen px) bounds what can still matter
@@ -56,6 +67,7 @@ class Target:
     cull: Rect | None
     inherited_clips: int
     cull_from: int = 0  # clips from this index on may cull (those above a filter may not)
+    size: tuple[int, int] | None = None  # the target texture's size in pixels
 
     def from_screen(self) -> Affine:
         """Screen px -> this target's texels."""
@@ -63,9 +75,11 @@ class Target:
 
 
 class _Planner:
-    def __init__(self, scene, limits: Limits, images: ImageStore, t: float = 0.0, cache=None, available=None) -> None:
+    def __init__(self, scene, limits: Limits, images: ImageStore, t: float = 0.0, cache=None, available=None, policy: str = "all") -> None:
         self.scene = scene
         self.t = t
+        self.policy = policy
+        self.layer_info: dict[str, dict] = {}
         self.cache = cache
         self.available = available or (lambda name: False)
         self.reused: list[str] = []
@@ -86,7 +100,7 @@ class _Planner:
                 f"{limit}x{limit} (GL_MAX_TEXTURE_SIZE); make it smaller"
             )
 
-    def content_texture(self, node: LayerNode, m: Affine) -> TextureDesc:
+    def content_texture(self, node: LayerNode, m: Affine, retained: bool = True) -> TextureDesc:
         """Raster the layer's own content (once) for drawing with ``m`` (layer px ->
         target space) and return its texture.
 
@@ -99,7 +113,7 @@ class _Planner:
             w, h = math.ceil(ox + node.width), math.ceil(oy + node.height)
             self._check_size(f"layer {node.id!r}", w, h)
             paint = self._paint(node, (ox, oy))
-            if self.cache is None:
+            if self.cache is None or not retained:
                 tex = TextureDesc(f"layer:{node.id}", w, h, TextureRole.LAYER_CONTENT)
                 self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint))
             else:
@@ -181,12 +195,140 @@ class _Planner:
         if clips is None:
             self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
             return
-        m = target.space @ node.to_screen
-        tex = self.content_texture(node, m)
+        out.append(PendingDraw(node, target, opacity, clips))
+
+    def _layer_draw(self, p: "PendingDraw", space: Affine, origin: tuple[float, float], clips, retained: bool = True) -> Draw:
+        """A layer's raster drawn into a texture whose pixel (0, 0) is ``origin`` of the
+        space ``space`` maps screen px into."""
+        m = _clean(space @ p.node.to_screen)
+        tex = self.content_texture(p.node, m, retained)
         if m.is_translation():
             m = Affine.translate(math.floor(m.e), math.floor(m.f))
-        to_target = Affine.translate(-target.origin[0], -target.origin[1]) @ m
-        out.append(Draw(tex, node.id, to_target, opacity, clips))
+        to_target = Affine.translate(-origin[0], -origin[1]) @ m
+        return Draw(tex, p.node.id, to_target, p.opacity, clips)
+
+    def finalize(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
+        """Turn a target's pending layer draws (and surface draws) into its draws, by the
+        policy: each layer drawn from its own raster ("all", "none"), or grouped into
+        backings ("browser")."""
+        if self.policy != "browser":
+            return tuple(
+                self._layer_draw(p, target.space, target.origin, p.clips) if isinstance(p, PendingDraw) else p for p in items
+            )
+        return self._backing_draws(items, target, base_id)
+
+    # -- backings ("browser" policy) -------------------------------------------------------
+    def _backing_draws(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
+        from .backings import CompositingReason, partition
+
+        to_target = target.from_screen()
+
+        def bounds(item) -> Rect:
+            if isinstance(item, PendingDraw):
+                return Rect(0, 0, item.node.width, item.node.height).transformed_bounds(to_target @ item.node.to_screen)
+            return Rect(0, 0, *item.quad_size).transformed_bounds(item.transform)
+
+        base_reasons = (CompositingReason.ROOT,) if base_id == "root" else ()
+        entries = partition(items, self.t, bounds, lambda i: isinstance(i, Draw), base_reasons)
+        out: list[Draw] = []
+        squashes = 0
+        for e in entries:
+            if e.kind == "surface":
+                out.append(e.draw)
+                continue
+            if not e.members:
+                continue
+            reasons = [r.value for r in e.reasons]
+            if len(e.members) == 1 and e.kind in ("own", "base"):
+                # One layer alone in its backing: its raster is the backing.
+                p = e.members[0]
+                draw = self._layer_draw(p, target.space, target.origin, p.clips)
+                out.append(draw)
+                self.layer_info[p.node.id] = {
+                    "composited": True,
+                    "reasons": reasons if e.kind == "own" else [f"the only layer of {base_id}"],
+                    "backing": draw.source.name,
+                    "painted_into": draw.source.name,
+                }
+                continue
+            if e.kind == "own":
+                space = e.owner.to_screen.inverse()
+                cache_id, label = f"backing:{e.owner.id}", e.owner.id
+            elif e.kind == "squash":
+                squashes += 1
+                space = target.space
+                cache_id, label = f"backing:{base_id}:squash{squashes}", f"{base_id}-squash{squashes}"
+            else:
+                space = target.space
+                cache_id, label = f"backing:{base_id}:base", f"{base_id}-base"
+            draw = self._backing(e, space, target, cache_id, label)
+            if draw is None:
+                continue
+            out.append(draw)
+            for i, p in enumerate(e.members):
+                owns = e.kind == "squash" or (e.kind == "own" and p.node is e.owner)
+                if e.kind == "squash":
+                    member_reasons = reasons if i == 0 else [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value]
+                else:
+                    member_reasons = reasons if owns else []
+                self.layer_info[p.node.id] = {
+                    "composited": owns,
+                    "reasons": member_reasons,
+                    "backing": draw.source.name if owns else None,
+                    "painted_into": draw.source.name,
+                }
+        return tuple(out)
+
+    def _backing(self, e, space: Affine, target: Target, cache_id: str, label: str) -> Draw | None:
+        """The draw of a backing holding several layers, painting it only when what it
+        holds changed (its key: each member's paint, placement, opacity and clips)."""
+        rects = [Rect(0, 0, p.node.width, p.node.height).transformed_bounds(space @ p.node.to_screen) for p in e.members]
+        b = Rect.union(rects)
+        if space is target.space and target.size is not None:
+            b = b.intersect(Rect(target.origin[0], target.origin[1], target.size[0], target.size[1]))
+        if b is None or b.is_empty():
+            return None
+        # Float noise (bounds recomputed from screen matrices) must not flip a rounding.
+        b = Rect(*(round(v, 6) for v in (b.x, b.y, b.width, b.height))).rounded_out()
+        origin = (int(b.x), int(b.y))
+        w, h = int(b.width), int(b.height)
+        self._check_size(f"the backing of {label!r}", w, h)
+        # Backing px -> screen -> target px; member clips were made for the target.
+        backing_to_screen = space.inverse() @ Affine.translate(*origin)
+        backing_to_target = target.from_screen() @ backing_to_screen
+        signature = []
+        member_clips = []
+        for p in e.members:
+            clips = tuple(_reframe(c, backing_to_target) for c in p.clips)
+            member_clips.append(clips)
+            m = _clean(Affine.translate(-origin[0], -origin[1]) @ space @ p.node.to_screen)
+            offset = _subpixel(m)
+            snapped = Affine.translate(math.floor(m.e), math.floor(m.f)) if m.is_translation() else m
+            # Rounded: the placement relative to the backing is recomputed from screen
+            # matrices every frame, and float noise must not count as a change.
+            clip_sig = tuple((c.layer_id, _rounded(c.to_local), c.rect, c.radii) for c in clips)
+            signature.append((self._paint(p.node, offset), _rounded(snapped), round(p.opacity, 6), clip_sig))
+        key = (origin, w, h, tuple(signature))
+        tex = self.cache.lookup(cache_id, key, self.available) if self.cache is not None else None
+        if tex is not None:
+            self.reused.append(tex.name)
+        else:
+            draws = tuple(
+                self._layer_draw(p, space, origin, clips, retained=False) for p, clips in zip(e.members, member_clips)
+            )
+            if self.cache is not None:
+                tex = TextureDesc(self.cache.new_name(label, prefix="backing"), w, h, TextureRole.BACKING, retained=True)
+                self.cache.store(cache_id, key, tex)
+            else:
+                tex = TextureDesc(f"backing:{label}", w, h, TextureRole.BACKING)
+            reasons = ", ".join(r.value for r in e.reasons) or "paints layers that are not composited"
+            self.passes.append(
+                CompositePass(f"paint:{label}", tex, origin, (0.0, 0.0, 0.0, 0.0), draws, SurfaceReason.BACKING, f"backing of {label}: {reasons}")
+            )
+        to_target = backing_to_target
+        if to_target.is_translation():
+            to_target = Affine.translate(round(to_target.e), round(to_target.f))
+        return Draw(tex, label, to_target, 1.0, (), note=f"backing ({len(e.members)} layers)")
 
     def _why_not_drawn(self, node: LayerNode) -> None:
         if node.style.visibility != "visible":
@@ -277,12 +419,13 @@ class _Planner:
         node = ctx.node
         sx, sy = int(bounds.x), int(bounds.y)
         w, h = int(bounds.width), int(bounds.height)
-        inner = Target((sx, sy), space, cull, len(node.clips), cull_from)
-        draws: list[Draw] = []
-        self.emit_items(ctx, draws, inner, 1.0)
+        inner = Target((sx, sy), space, cull, len(node.clips), cull_from, (w, h))
+        items: list = []
+        self.emit_items(ctx, items, inner, 1.0)
         self._check_size(f"the {reason.value} surface of layer {node.id!r}", w, h)
         tex = TextureDesc(f"surface:{node.id}", w, h, TextureRole.RENDER_SURFACE)
-        return CompositePass(f"composite:{node.id}", tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), tuple(draws), reason, detail)
+        draws = self.finalize(items, inner, f"surface:{node.id}")
+        return CompositePass(f"composite:{node.id}", tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), draws, reason, detail)
 
     def _surface(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str, cull_from: int):
         """Plan a surface (a composite pass) holding the context's layers; return it."""
@@ -419,7 +562,7 @@ class _Planner:
         clear = (0.0, 0.0, 0.0, 0.0)
         draws: list[Draw] = []
         node = root.node
-        target = Target((0, 0), Affine(), self.viewport, 0)
+        target = Target((0, 0), Affine(), self.viewport, 0, 0, (self.scene.width, self.scene.height))
         if _is_plain_color(node):
             # The page background is a flat colour: clear to it instead of a raster pass.
             clear = node.style.used_background_color.premultiplied()
@@ -428,12 +571,33 @@ class _Planner:
         else:
             self.emit_context(root, draws, target, 1.0)
         self.passes.append(
-            CompositePass("composite:frame", frame, (0, 0), clear, tuple(draws), SurfaceReason.ROOT, "the frame")
+            CompositePass("composite:frame", frame, (0, 0), clear, self.finalize(draws, target, "root"), SurfaceReason.ROOT, "the frame")
         )
         released = self.cache.end_frame() if self.cache is not None else []
         graph = FrameGraph(self.scene.width, self.scene.height, self.passes, frame, self.decisions, self.reused, released)
+        graph.policy = self.policy
+        graph.layer_info = self.layer_info
         graph.validate()
         return graph
+
+
+def _clean(m: Affine) -> Affine:
+    """A matrix made from a product with an inverse carries float noise (0.9999999 for 1,
+    1e-14 for 0): round it, so that whole-pixel placements and exact translations are
+    recognised as such."""
+    return Affine(*(round(v, 9) + 0.0 for v in m.values()))
+
+
+def _rounded(m: Affine) -> tuple[float, ...]:
+    return tuple(round(v, 5) for v in m.values())
+
+
+def _reframe(clip: ClipShape, to_target: Affine) -> ClipShape:
+    """The same clip for draws into a texture whose pixels map to the target's by
+    ``to_target``."""
+    to_local = clip.to_local @ to_target
+    px = (math.hypot(to_local.a, to_local.c), math.hypot(to_local.b, to_local.d))
+    return ClipShape(clip.layer_id, to_local, clip.rect, clip.radii, px)
 
 
 def _subpixel(m: Affine) -> tuple[float, float]:
@@ -462,6 +626,7 @@ def build_frame_graph(
     t: float = 0.0,
     cache=None,
     available=None,
+    policy: str = "all",
 ) -> FrameGraph:
     """Make the compositor's decisions for ``scene`` at time ``t`` (seconds, for its
     animations) and return the frame graph. With a RasterCache (and ``available``,
@@ -471,4 +636,4 @@ def build_frame_graph(
         raise GeometryError(f"the time must be a finite number of seconds, got {t!r}")
     if cache is not None:
         cache.begin_frame()
-    return _Planner(scene, limits or Limits(), images or ImageStore(), t, cache, available).build()
+    return _Planner(scene, limits or Limits(), images or ImageStore(), t, cache, available, policy).build()

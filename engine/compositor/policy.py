@@ -16,7 +16,7 @@ from ..errors import InvalidValueError
 
 __all__ = ["POLICIES", "check_policy"]
 
-POLICIES = ("all", "none")
+POLICIES = ("browser", "all", "none")
 
 
 def check_policy(policy: str) -> str:

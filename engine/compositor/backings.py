@@ -1,0 +1,133 @@
+"""The "browser" policy's layer decisions, modelled on Blink: which layers are promoted
+to a backing of their own and why, overlap testing, and squashing.
+
+Works on the draws of one target (the frame or a render surface) in paint order:
+
+* a layer with a direct reason (will-change, a 3D transform hint, an active animation of
+  transform / opacity / filter) gets its own backing; its non-promoted descendants paint
+  into it;
+* any other layer paints into the backing of its nearest promoted ancestor, or into the
+  target's base backing (the root backing, for the frame) — unless that would put it
+  under something composited after that backing that it overlaps: then it must be
+  promoted too (reason: overlap), to keep the paint order right;
+* layers promoted only for overlap share a squashing backing, unless the union would be
+  too sparse (Blink's rule: more than 6x the area of its members).
+
+Render surfaces (filters, opacity groups) are composited content of their own here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..geometry import Rect
+
+__all__ = ["CompositingReason", "Backing", "partition", "direct_reasons", "SQUASH_SPARSITY"]
+
+SQUASH_SPARSITY = 6.0
+
+
+class CompositingReason(str, Enum):
+    ROOT = "root"
+    WILL_CHANGE_TRANSFORM = "will-change: transform"
+    WILL_CHANGE_OPACITY = "will-change: opacity"
+    WILL_CHANGE_FILTER = "will-change: filter"
+    TRANSFORM_3D = "3D transform hint (translateZ / translate3d)"
+    ACTIVE_TRANSFORM_ANIMATION = "active transform animation"
+    ACTIVE_OPACITY_ANIMATION = "active opacity animation"
+    ACTIVE_FILTER_ANIMATION = "active filter animation"
+    OVERLAP = "overlaps an earlier composited layer"
+    SQUASHED = "squashed with other overlapping layers"
+
+
+def direct_reasons(node, t: float) -> tuple[CompositingReason, ...]:
+    """The reasons a layer is promoted by itself (not for overlap)."""
+    from ..style.transforms import has_3d_hint
+
+    s = node.style
+    out = []
+    for prop, reason in (
+        ("transform", CompositingReason.WILL_CHANGE_TRANSFORM),
+        ("opacity", CompositingReason.WILL_CHANGE_OPACITY),
+        ("filter", CompositingReason.WILL_CHANGE_FILTER),
+    ):
+        if prop in s.will_change:
+            out.append(reason)
+    if has_3d_hint(s.transform):
+        out.append(CompositingReason.TRANSFORM_3D)
+    for animation in node.layer.animations:
+        if animation.is_active(t):
+            props = animation.properties
+            for prop, reason in (
+                ("transform", CompositingReason.ACTIVE_TRANSFORM_ANIMATION),
+                ("opacity", CompositingReason.ACTIVE_OPACITY_ANIMATION),
+                ("filter", CompositingReason.ACTIVE_FILTER_ANIMATION),
+            ):
+                if prop in props and reason not in out:
+                    out.append(reason)
+    return tuple(out)
+
+
+@dataclass
+class Backing:
+    """One entry of a target's composited content, in paint order."""
+
+    kind: str  # "base" | "own" | "squash" | "surface"
+    members: list = field(default_factory=list)  # pending layer draws painted into it
+    owner: object = None  # the promoted LayerNode ("own")
+    reasons: tuple[CompositingReason, ...] = ()
+    rect: Rect | None = None  # bounds in the target's pixels
+    draw: object = None  # the Draw of a render surface ("surface")
+    member_area: float = 0.0
+
+    def add(self, item, rect: Rect) -> None:
+        self.members.append(item)
+        self.member_area += rect.width * rect.height
+        self.rect = rect if self.rect is None else Rect.union([self.rect, rect])
+
+
+def _overlaps(a: Rect, b: Rect | None) -> bool:
+    return b is not None and not a.intersect(b).is_empty()
+
+
+def partition(items, t: float, bounds_of, is_surface, base_reasons=()) -> list[Backing]:
+    """Split a target's draws (paint order) into backings. ``bounds_of(item)`` gives an
+    item's bounds in target pixels; ``is_surface(item)`` tells render-surface draws."""
+    base = Backing("base", reasons=tuple(base_reasons))
+    entries: list[Backing] = [base]
+    promoted: dict[str, Backing] = {}
+    for item in items:
+        rect = bounds_of(item)
+        if is_surface(item):
+            entries.append(Backing("surface", rect=rect, draw=item))
+            continue
+        node = item.node
+        reasons = direct_reasons(node, t)
+        if reasons:
+            entry = Backing("own", owner=node, reasons=reasons)
+            entry.add(item, rect)
+            entries.append(entry)
+            promoted[node.id] = entry
+            continue
+        owner = base
+        layer = node.layer.parent
+        while layer is not None:
+            if layer.id in promoted:
+                owner = promoted[layer.id]
+                break
+            layer = layer.parent
+        later = entries[entries.index(owner) + 1 :]
+        if any(_overlaps(rect, e.rect) for e in later if e.kind != "base"):
+            last = entries[-1]
+            if last.kind == "squash":
+                union = Rect.union([last.rect, rect])
+                if union.width * union.height <= SQUASH_SPARSITY * (last.member_area + rect.width * rect.height):
+                    last.add(item, rect)
+                    continue
+            entry = Backing("squash", reasons=(CompositingReason.OVERLAP,))
+            entry.add(item, rect)
+            entries.append(entry)
+            continue
+        owner.add(item, rect)
+    return entries
