@@ -244,10 +244,11 @@ class _Planner:
                 p = e.members[0]
                 draw = self._layer_draw(p, target.space, target.origin, p.clips)
                 out.append(draw)
+                own = e.kind == "own"  # a lone layer of the base backing is not promoted
                 self.layer_info[p.node.id] = {
-                    "composited": True,
-                    "reasons": reasons if e.kind == "own" else [f"the only layer of {base_id}"],
-                    "backing": draw.source.name,
+                    "composited": own,
+                    "reasons": reasons if own else [],
+                    "backing": draw.source.name if own else None,
                     "painted_into": draw.source.name,
                 }
                 continue

@@ -1,0 +1,122 @@
+"""The "browser" policy's decisions, read from the frame report, and its pixels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import Layer, Renderer, Scene, load_scene
+from engine.compositor.backings import CompositingReason as R
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def fresh():
+    with Renderer() as renderer:
+        yield renderer
+
+
+def table(frame) -> dict:
+    return {row["layer"]: row for row in frame.graph.layer_table()}
+
+
+def test_direct_reasons(fresh):
+    scene = Scene(200, 100, "white")
+    scene.root.add(Layer("plain", (0, 0, 40, 40), "background: red"))
+    scene.root.add(Layer("wc", (50, 0, 40, 40), "background: red; will-change: transform, opacity"))
+    scene.root.add(Layer("hint", (100, 0, 40, 40), "background: red; transform: translateZ(0)"))
+    anim = scene.root.add(Layer("anim", (150, 0, 40, 40), "background: red"))
+    anim.animate({"from": {"opacity": "0.2"}, "to": {"opacity": "1"}}, duration=1.0)
+    rows = table(scene.render(fresh, policy="browser", t=0.5))
+    assert not rows["plain"]["composited"] and rows["plain"]["reasons"] == []
+    assert rows["wc"]["reasons"] == [R.WILL_CHANGE_TRANSFORM.value, R.WILL_CHANGE_OPACITY.value]
+    assert rows["hint"]["reasons"] == [R.TRANSFORM_3D.value]
+    assert rows["anim"]["reasons"] == [R.ACTIVE_OPACITY_ANIMATION.value]
+    # After the animation ends it is no longer a reason.
+    assert not table(scene.render(fresh, policy="browser", t=5.0))["anim"]["composited"]
+
+
+def test_non_promoted_descendants_paint_into_their_promoted_ancestor(fresh):
+    scene = Scene(100, 100, "white")
+    card = scene.root.add(Layer("card", (10, 10, 60, 60), "background: red; will-change: transform"))
+    card.add(Layer("title", (5, 5, 30, 10), "background: blue"))
+    rows = table(scene.render(fresh, policy="browser"))
+    assert rows["card"]["composited"] and not rows["title"]["composited"]
+    assert rows["title"]["painted_into"] == rows["card"]["backing"] == rows["card"]["painted_into"]
+
+
+def test_overlap_promotes_later_layers_and_squashes_them(fresh):
+    scene = Scene(200, 100, "white")
+    scene.root.add(Layer("promoted", (0, 0, 100, 100), "background: red; will-change: transform"))
+    scene.root.add(Layer("over1", (50, 10, 30, 30), "background: blue"))
+    scene.root.add(Layer("over2", (60, 50, 30, 30), "background: green"))
+    scene.root.add(Layer("apart", (150, 10, 30, 30), "background: black"))
+    rows = table(scene.render(fresh, policy="browser"))
+    assert rows["over1"]["composited"] and R.OVERLAP.value in rows["over1"]["reasons"]
+    assert rows["over2"]["reasons"] == [R.OVERLAP.value, R.SQUASHED.value]
+    assert rows["over1"]["painted_into"] == rows["over2"]["painted_into"], "squashed into one backing"
+    assert not rows["apart"]["composited"], "no overlap: stays in the root backing"
+
+
+def test_squashing_refuses_a_sparse_union(fresh):
+    scene = Scene(400, 400, "white")
+    scene.root.add(Layer("promoted", (0, 0, 400, 400), "background: red; will-change: transform"))
+    scene.root.add(Layer("a", (0, 0, 10, 10), "background: blue"))
+    scene.root.add(Layer("b", (390, 390, 10, 10), "background: blue"))
+    rows = table(scene.render(fresh, policy="browser"))
+    assert rows["a"]["composited"] and rows["b"]["composited"]
+    assert rows["a"]["painted_into"] != rows["b"]["painted_into"], "a 400x400 union for 200 px is too sparse"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "demos").glob("*/*.json")), ids=lambda p: p.stem)
+def test_browser_renders_the_same_pixels_as_all(fresh, path):
+    scene = load_scene(path)
+    a = scene.render(fresh, policy="all").premultiplied.astype(int)
+    b = scene.render(fresh, policy="browser").premultiplied.astype(int)
+    again = scene.render(fresh, policy="browser").premultiplied.astype(int)  # from kept backings
+    assert np.abs(a - b).max() <= 1 and np.abs(b - again).max() == 0
+
+
+def test_rotated_backing_differs_only_at_resampled_edges(fresh):
+    # A rotated promoted layer with a child: browsers (and "browser") paint the child into
+    # the layer's backing, then rotate that once; "all" rotates each raster. The two
+    # resample edges differently, nothing else.
+    scene = Scene(120, 120, "white")
+    card = scene.root.add(Layer("card", (20, 20, 80, 60), "background: red; will-change: transform; transform: rotate(20deg)"))
+    card.add(Layer("title", (10, 10, 40, 12), "background: rgb(255 255 255 / 80%); border-radius: 6px"))
+    a = scene.render(fresh, policy="all").premultiplied.astype(int)
+    b = scene.render(fresh, policy="browser").premultiplied.astype(int)
+    diff = np.abs(a - b).max(-1)
+    assert diff.max() <= 8 and (diff > 1).sum() <= 80
+
+
+def test_animation_frames_reuse_every_backing(fresh):
+    scene = Scene(200, 120, "white")
+    for i in range(6):
+        card = scene.root.add(Layer(f"card{i}", (10 + 30 * i, 10, 25, 40), "background: linear-gradient(red, blue)"))
+        card.add(Layer(f"t{i}", (2, 2, 10, 5), "background: white"))
+    mover = scene.root.add(Layer("mover", (20, 70, 60, 40), "background: green"))
+    mover.add(Layer("mover-title", (5, 5, 20, 8), "background: white"))
+    mover.animate({"from": {"transform": "rotate(0deg)"}, "to": {"transform": "rotate(90deg)"}}, duration=1.0)
+    first = scene.render(fresh, policy="browser", t=0.0)
+    assert len(first.graph.raster_passes()) == 14
+    for t in (0.2, 0.4, 0.6):
+        frame = scene.render(fresh, policy="browser", t=t)
+        assert frame.graph.raster_passes() == [], t
+        assert [p.name for p in frame.graph.composite_passes()] == ["composite:frame"]
+
+
+def test_paint_change_repaints_only_its_backing(fresh):
+    scene = Scene(200, 100, "white")
+    scene.root.add(Layer("bg", (0, 0, 200, 100), "background: #eee"))
+    card = scene.root.add(Layer("card", (10, 10, 60, 60), "background: red; will-change: transform"))
+    card.add(Layer("title", (5, 5, 30, 10), "background: blue"))
+    scene.render(fresh, policy="browser")
+    scene["title"].style["background-color"] = "lime"
+    frame = scene.render(fresh, policy="browser")
+    assert sorted(p.layer_id for p in frame.graph.raster_passes()) == ["card", "title"], "card's backing only"
+    assert [p.name for p in frame.graph.composite_passes()] == ["paint:card", "composite:frame"]
+    assert tuple(frame.image[20, 20]) == (0, 255, 0, 255)
