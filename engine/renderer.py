@@ -58,7 +58,7 @@ class Renderer:
         rendering does."""
         check_policy(policy)
         self.images.begin_frame()
-        cache = self.raster_cache if policy != "none" else None
+        cache = self.raster_cache if policy != "none" else None  # "none" keeps nothing
         return build_frame_graph(scene, self.limits, self.images, t, cache, self.executor.has_retained, policy)
 
     def render(self, scene, t: float = 0.0, policy: str = "all") -> Frame:

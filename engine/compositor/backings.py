@@ -91,9 +91,32 @@ def _overlaps(a: Rect, b: Rect | None) -> bool:
     return b is not None and not a.intersect(b).is_empty()
 
 
-def partition(items, t: float, bounds_of, is_surface, base_reasons=()) -> list[Backing]:
+# How much a reason is worth keeping a layer composited for, when memory runs short:
+# running animations first, then 3D hints, then will-change (Firefox's budget caps these).
+_USEFULNESS = {
+    CompositingReason.ACTIVE_TRANSFORM_ANIMATION: 3,
+    CompositingReason.ACTIVE_OPACITY_ANIMATION: 3,
+    CompositingReason.ACTIVE_FILTER_ANIMATION: 3,
+    CompositingReason.TRANSFORM_3D: 2,
+    CompositingReason.WILL_CHANGE_TRANSFORM: 1,
+    CompositingReason.WILL_CHANGE_OPACITY: 1,
+    CompositingReason.WILL_CHANGE_FILTER: 1,
+}
+
+
+def usefulness(entry: "Backing") -> int:
+    return max((_USEFULNESS.get(r, 0) for r in entry.reasons), default=0)
+
+
+def composited_bytes(entries: list["Backing"]) -> int:
+    """Texture bytes of the promoted backings (own and squashing), RGBA8."""
+    return int(sum(e.rect.width * e.rect.height * 4 for e in entries if e.kind in ("own", "squash") and e.rect))
+
+
+def partition(items, t: float, bounds_of, is_surface, base_reasons=(), demoted=frozenset()) -> list[Backing]:
     """Split a target's draws (paint order) into backings. ``bounds_of(item)`` gives an
-    item's bounds in target pixels; ``is_surface(item)`` tells render-surface draws."""
+    item's bounds in target pixels; ``is_surface(item)`` tells render-surface draws;
+    layers in ``demoted`` are not promoted for their own reasons (memory budget)."""
     base = Backing("base", reasons=tuple(base_reasons))
     entries: list[Backing] = [base]
     promoted: dict[str, Backing] = {}
@@ -103,7 +126,7 @@ def partition(items, t: float, bounds_of, is_surface, base_reasons=()) -> list[B
             entries.append(Backing("surface", rect=rect, draw=item))
             continue
         node = item.node
-        reasons = direct_reasons(node, t)
+        reasons = () if node.id in demoted else direct_reasons(node, t)
         if reasons:
             entry = Backing("own", owner=node, reasons=reasons)
             entry.add(item, rect)

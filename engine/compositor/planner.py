@@ -78,7 +78,10 @@ class _Planner:
     def __init__(self, scene, limits: Limits, images: ImageStore, t: float = 0.0, cache=None, available=None, policy: str = "all") -> None:
         self.scene = scene
         self.t = t
-        self.policy = policy
+        # "budget" is the browser policy with Firefox's cap: composited layers may use at
+        # most 3x the viewport's area in RGBA8 textures.
+        self.memory_budget = 3 * scene.width * scene.height * 4 if policy == "budget" else None
+        self.policy = "browser" if policy == "budget" else policy
         self.layer_info: dict[str, dict] = {}
         self.cache = cache
         self.available = available or (lambda name: False)
@@ -219,7 +222,7 @@ class _Planner:
 
     # -- backings ("browser" policy) -------------------------------------------------------
     def _backing_draws(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
-        from .backings import CompositingReason, partition
+        from .backings import CompositingReason, composited_bytes, partition, usefulness
 
         to_target = target.from_screen()
 
@@ -230,6 +233,24 @@ class _Planner:
 
         base_reasons = (CompositingReason.ROOT,) if base_id == "root" else ()
         entries = partition(items, self.t, bounds, lambda i: isinstance(i, Draw), base_reasons)
+        if self.memory_budget is not None:
+            demoted: set[str] = set()
+            while composited_bytes(entries) > self.memory_budget:
+                candidates = [e for e in entries if e.kind == "own" and e.owner.id not in demoted]
+                if not candidates:
+                    break
+                worst = min(candidates, key=lambda e: (usefulness(e), -(e.rect.width * e.rect.height)))
+                demoted.add(worst.owner.id)
+                used = composited_bytes(entries)
+                self.decisions.append(
+                    Decision(
+                        worst.owner.id,
+                        f"demoted: composited layers need {used / 2**20:.2f} MB, over the "
+                        f"{self.memory_budget / 2**20:.2f} MB budget; it was the least useful "
+                        f"({', '.join(r.value for r in worst.reasons)})",
+                    )
+                )
+                entries = partition(items, self.t, bounds, lambda i: isinstance(i, Draw), base_reasons, frozenset(demoted))
         out: list[Draw] = []
         squashes = 0
         for e in entries:

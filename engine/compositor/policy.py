@@ -6,8 +6,11 @@
 * ``"none"`` — nothing is kept: every frame rasters every layer, as software rendering
   does. The least memory, the most work per frame.
 
-Blink's heuristic policy (promotion by reasons, overlap testing, squashing) and a GPU
-memory budget build on these and are the compositor's next step.
+* ``"browser"`` — Blink's heuristics (see engine.compositor.backings): promotion for
+  reasons, overlap testing, squashing, and a root backing for everything else.
+* ``"budget"`` — "browser" under Firefox's will-change cap: promoted backings may use at
+  most 3x the viewport area; over it, the least useful layers are demoted (the report
+  says which and why).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from ..errors import InvalidValueError
 
 __all__ = ["POLICIES", "check_policy"]
 
-POLICIES = ("browser", "all", "none")
+POLICIES = ("browser", "budget", "all", "none")
 
 
 def check_policy(policy: str) -> str:

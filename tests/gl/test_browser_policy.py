@@ -120,3 +120,21 @@ def test_paint_change_repaints_only_its_backing(fresh):
     assert sorted(p.layer_id for p in frame.graph.raster_passes()) == ["card", "title"], "card's backing only"
     assert [p.name for p in frame.graph.composite_passes()] == ["paint:card", "composite:frame"]
     assert tuple(frame.image[20, 20]) == (0, 255, 0, 255)
+
+
+def test_memory_budget_demotes_the_least_useful_layers(fresh):
+    scene = Scene(100, 100, "white")  # budget: 3 x 100 x 100 px
+    for i in range(5):
+        scene.root.add(Layer(f"big{i}", (i, i, 90, 90), f"background: rgb({40 * i} 0 0); will-change: transform"))
+    mover = scene.root.add(Layer("mover", (5, 5, 20, 20), "background: blue"))
+    mover.animate({"from": {"transform": "rotate(0deg)"}, "to": {"transform": "rotate(45deg)"}}, duration=1.0)
+    unbudgeted = scene.render(fresh, policy="browser", t=0.5)
+    frame = scene.render(fresh, policy="budget", t=0.5)
+    rows = table(frame)
+    demoted = [d for d in frame.graph.decisions if d.text.startswith("demoted")]
+    assert demoted and all("budget" in d.text for d in demoted)
+    assert rows["mover"]["composited"], "an animated layer is the most useful: kept"
+    kept = [r for r in rows.values() if r["composited"]]
+    assert sum(r["bytes"] for r in kept if r["layer"].startswith("big")) <= 3 * 100 * 100 * 4
+    assert sum(table(unbudgeted)[f"big{i}"]["composited"] for i in range(5)) == 5
+    assert np.abs(frame.premultiplied.astype(int) - unbudgeted.premultiplied.astype(int)).max() <= 1
