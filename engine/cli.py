@@ -18,6 +18,7 @@ import traceback
 from pathlib import Path
 
 from .compositor.policy import POLICIES
+from .overlays import OVERLAYS
 from .errors import LaminaEnvironmentError, LaminaInputError
 
 __all__ = ["main"]
@@ -38,7 +39,12 @@ def _render(args: argparse.Namespace) -> int:
     try:
         if report is not None:
             report.write_text(json.dumps(frame.report, indent=2) + "\n", encoding="utf-8")
-        frame.save(out)
+        if args.overlay:
+            from PIL import Image
+
+            Image.fromarray(frame.overlay(args.overlay), "RGBA").save(out, format="PNG")
+        else:
+            frame.save(out)
     except OSError as exc:
         raise LaminaInputError(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
     print(f"rendered {args.scene} ({scene.width}x{scene.height}, {len(scene.layers())} layers) -> {out} "
@@ -92,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="JSON", help="also write the frame report as JSON")
     p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
     p.add_argument("--policy", default="all", choices=POLICIES, help="compositing policy (default: all)")
+    p.add_argument("--overlay", choices=OVERLAYS, help="draw a debug overlay like DevTools' on the picture")
     p.set_defaults(run=_render)
 
     p = sub.add_parser("explain", help="render a scene and print what the compositor decided")

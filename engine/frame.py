@@ -40,6 +40,13 @@ class Frame:
     def height(self) -> int:
         return int(self.premultiplied.shape[0])
 
+    def overlay(self, kind: str) -> np.ndarray:
+        """The image with a debug overlay: "borders", "paint", "overdraw" or "surfaces"
+        (see engine.overlays)."""
+        from .overlays import overlay
+
+        return overlay(self, kind)
+
     def to_pil(self):
         from PIL import Image
 

@@ -1,0 +1,122 @@
+"""Debug overlays, like browser DevTools', drawn from the frame graph on top of a frame:
+
+* ``borders``   — every layer's quad outlined: green when it has a texture of its own,
+  orange for backings holding several layers, blue for render surfaces;
+* ``paint``     — paint flashing: what was rastered (or repainted) this frame, tinted;
+* ``overdraw``  — a heat map of how many draws touched each pixel (1 blue ... 5+ red);
+* ``surfaces``  — render surfaces outlined (filters, opacity groups).
+
+Everything is derived from the executed FrameGraph: each draw's quad is mapped to the
+frame through the draws that carried its target there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .framegraph import CompositePass, FilterPass, FrameGraph, RasterPass, TextureRole
+from .geometry import Affine
+
+__all__ = ["OVERLAYS", "overlay", "screen_quads", "overdraw_counts"]
+
+OVERLAYS = ("borders", "paint", "overdraw", "surfaces")
+
+_GREEN = (0, 200, 0)
+_ORANGE = (255, 140, 0)
+_BLUE = (40, 110, 255)
+_FLASH = np.array([0, 255, 0], float)
+_HEAT = np.array([[40, 80, 255], [0, 200, 200], [80, 220, 0], [255, 200, 0], [255, 40, 0]], float)
+
+
+def screen_quads(graph: FrameGraph):
+    """(draw, pass, 4 corner points in frame px) for every draw of every composite pass
+    that reaches the frame."""
+    to_frame: dict[str, Affine] = {graph.output.name: Affine()}
+    out = []
+    # Walk from the frame back to the first pass: a texture's map to the frame is known
+    # (from the draw that puts it there) before the passes that made it are visited.
+    for p in reversed(graph.passes):
+        m_target = to_frame.get(p.target.name)
+        if m_target is None:
+            continue
+        if isinstance(p, CompositePass):
+            for d in p.draws:
+                m = m_target @ d.transform
+                w, h = d.quad_size
+                out.append((d, p, [m.apply(x, y) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]))
+                to_frame.setdefault(d.source.name, m)
+        elif isinstance(p, FilterPass):
+            # A filter's images share the surface's pixels (reduced ones are never drawn).
+            for t in p.inputs:
+                to_frame.setdefault(t.name, m_target)
+    return out
+
+
+def overdraw_counts(graph: FrameGraph) -> np.ndarray:
+    """(H, W) how many draws, in any pass that reaches the frame, cover each pixel."""
+    count = np.zeros((graph.height, graph.width), int)
+    for _, _, corners in screen_quads(graph):
+        count += _inside(corners, graph.width, graph.height)
+    return count
+
+
+def _inside(corners, width: int, height: int) -> np.ndarray:
+    """Boolean mask of pixel centres inside a convex quad."""
+    xs = np.arange(width) + 0.5
+    ys = np.arange(height) + 0.5
+    px, py = np.meshgrid(xs, ys)
+    inside_pos = np.ones((height, width), bool)
+    inside_neg = np.ones((height, width), bool)
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1]):
+        cross = (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0)
+        inside_pos &= cross >= 0
+        inside_neg &= cross <= 0
+    return inside_pos | inside_neg
+
+
+def _outline(img: np.ndarray, corners, color, width: int = 2) -> None:
+    h, w = img.shape[:2]
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1]):
+        n = int(max(abs(x1 - x0), abs(y1 - y0))) * 2 + 2
+        for s in np.linspace(0.0, 1.0, n):
+            x, y = x0 + (x1 - x0) * s, y0 + (y1 - y0) * s
+            xi, yi = int(np.floor(x)), int(np.floor(y))
+            img[max(yi - width // 2, 0) : max(min(yi + (width + 1) // 2, h), 0), max(xi - width // 2, 0) : max(min(xi + (width + 1) // 2, w), 0), :3] = color
+
+
+def overlay(frame, kind: str) -> np.ndarray:
+    """The frame's straight RGBA image with the ``kind`` overlay drawn on it."""
+    from .errors import InvalidValueError
+
+    if kind not in OVERLAYS:
+        raise InvalidValueError(f"unknown overlay {kind!r} (choose from {', '.join(OVERLAYS)})", property="overlay")
+    graph: FrameGraph = frame.graph
+    img = frame.image.astype(np.float64).copy()
+    h, w = img.shape[:2]
+    quads = screen_quads(graph)
+    if kind == "overdraw":
+        count = overdraw_counts(graph)
+        grey = img[..., :3].mean(axis=-1, keepdims=True) * 0.5
+        heat = _HEAT[np.clip(count, 1, 5) - 1]
+        img[..., :3] = np.where(count[..., None] > 0, 0.45 * grey + 0.55 * heat, grey)
+        img[..., 3] = 255
+        return img.astype(np.uint8)
+    painted = {p.target.name for p in graph.passes if isinstance(p, RasterPass)}
+    painted |= {p.target.name for p in graph.passes if isinstance(p, CompositePass) and p.target.role == TextureRole.BACKING}
+    for d, _, corners in quads:
+        role = d.source.role
+        if kind == "paint":
+            if d.source.name in painted:
+                mask = _inside(corners, w, h)
+                img[mask, :3] = 0.5 * img[mask, :3] + 0.5 * _FLASH
+                img[mask, 3] = np.maximum(img[mask, 3], 128)
+        elif kind == "borders":
+            if role == TextureRole.LAYER_CONTENT:
+                _outline(img, corners, _GREEN)
+            elif role == TextureRole.BACKING:
+                _outline(img, corners, _ORANGE)
+            else:
+                _outline(img, corners, _BLUE)
+        elif kind == "surfaces" and role in (TextureRole.RENDER_SURFACE, TextureRole.FILTER_OUTPUT):
+            _outline(img, corners, _BLUE, width=3)
+    return np.clip(img, 0, 255).astype(np.uint8)

@@ -1,0 +1,72 @@
+"""Debug overlays drawn from the frame graph."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from engine import Layer, Renderer, Scene
+from engine.cli import main
+from engine.errors import InvalidValueError
+from engine.overlays import overdraw_counts
+
+
+@pytest.fixture
+def fresh():
+    with Renderer() as renderer:
+        yield renderer
+
+
+def two_boxes() -> Scene:
+    scene = Scene(100, 80, "white")
+    scene.root.add(Layer("a", (10, 10, 40, 40), "background: red"))
+    scene.root.add(Layer("b", (30, 30, 40, 40), "background: blue"))
+    return scene
+
+
+def test_overdraw_counts_draws_per_pixel(fresh):
+    counts = overdraw_counts(two_boxes().render(fresh).graph)
+    assert counts[40, 40] == 2 and counts[15, 15] == 1 and counts[65, 65] == 1 and counts[5, 5] == 0
+    img = two_boxes().render(fresh).overlay("overdraw")
+    assert not np.array_equal(img[40, 40], img[15, 15]), "two draws are hotter than one"
+
+
+def test_paint_flashing_shows_only_what_was_rastered(fresh):
+    scene = two_boxes()
+    first = scene.render(fresh).overlay("paint")
+    assert first[15, 15, 1] > first[15, 15, 2] + 60, "first frame: everything flashes green"
+    scene["b"].style["background-color"] = "black"
+    frame = scene.render(fresh)
+    img = frame.overlay("paint")
+    assert np.array_equal(img[15, 15], frame.image[15, 15]), "a was reused: no flash"
+    assert img[65, 65, 1] > 100, "b was rastered again: it flashes"
+
+
+def test_borders_outline_layers_and_surfaces(fresh):
+    scene = two_boxes()
+    group = scene.root.add(Layer("g", (0, 0, 100, 80), "opacity: .5"))
+    group.add(Layer("c", (75, 5, 20, 20), "background: red"))
+    group.add(Layer("d", (80, 10, 10, 10), "background: blue"))
+    frame = scene.render(fresh)
+    borders = frame.overlay("borders")
+    assert tuple(borders[30, 10, :3]) == (0, 200, 0), "layer a's left edge"
+    surfaces = frame.overlay("surfaces")
+    assert tuple(surfaces[5, 75, :3]) == (40, 110, 255), "the opacity group's surface"
+    assert np.array_equal(surfaces[40, 40], frame.image[40, 40]), "no surface there"
+
+
+def test_unknown_overlay_is_a_typed_error(fresh):
+    with pytest.raises(InvalidValueError):
+        two_boxes().render(fresh).overlay("xray")
+
+
+def test_cli_overlay(tmp_path, gl):
+    import json
+
+    scene = tmp_path / "s.json"
+    scene.write_text(json.dumps({"width": 40, "height": 30, "layers": [{"id": "a", "box": [5, 5, 20, 10], "style": "background: red"}]}))
+    out = tmp_path / "o.png"
+    assert main(["render", str(scene), "-o", str(out), "--overlay", "borders"]) == 0
+    img = np.asarray(Image.open(out).convert("RGBA"))
+    assert tuple(img[10, 5, :3]) == (0, 200, 0)
