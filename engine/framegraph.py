@@ -285,6 +285,22 @@ class FrameGraph:
         if self.output.name not in written:
             raise AssertionError("the frame texture is never written")
 
+    def totals(self) -> dict[str, int]:
+        """Frame totals: what was rastered, filtered and composited, and the textures."""
+        rasters = self.raster_passes()
+        composites = self.composite_passes()
+        textures = self.textures()
+        return {
+            "layers_rastered": len(rasters),
+            "pixels_rastered": sum(p.pixels for p in rasters),
+            "filter_passes": len(self.filter_passes()),
+            "composite_passes": len(composites),
+            "composite_draws": sum(len(p.draws) for p in composites),
+            "textures": len(textures),
+            "texture_bytes": sum(t.bytes for t in textures),
+            "textures_reused": len(self.reused),
+        }
+
     def layer_table(self) -> list[dict[str, Any]]:
         """Per drawn layer: its texture (own backing), size and bytes, whether it was
         rastered this frame or reused from an earlier one, and what it was drawn into;
@@ -345,6 +361,7 @@ class FrameGraph:
                 "kind": p.kind,
                 "target": p.target.name,
                 "size": [p.target.width, p.target.height],
+                "pixels": p.pixels,
                 "reason": p.reason.value if isinstance(p.reason, Enum) else p.reason,
             }
             if isinstance(p, RasterPass):
@@ -380,6 +397,8 @@ class FrameGraph:
             "peak_texture_bytes": self.peak_texture_bytes(),
             "reused": list(self.reused),
             "released": list(self.released),
+            "policy": self.policy,
+            "totals": self.totals(),
             "decisions": [{"layer": d.layer_id, "text": d.text} for d in self.decisions],
             "layers": self.layer_table(),
         }

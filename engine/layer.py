@@ -67,6 +67,7 @@ class Layer:
         *,
         image: Any = None,
         children: Sequence["Layer"] = (),
+        content: str | None = None,
     ) -> None:
         if not isinstance(id, str) or not id.strip():
             raise LayerTreeError(f"layer id must be a non-empty string, got {id!r}")
@@ -79,6 +80,11 @@ class Layer:
         self._style = Style(style, on_change=self._changed, owner=id)
         self._image: ImageRef | None = None
         self.animations: list = []
+        if content not in (None, "video", "canvas"):
+            raise LayerTreeError(f"layer {id!r}: content must be 'video', 'canvas' or None, got {content!r}")
+        # External content that changes on its own (a video's frames, a canvas drawn by
+        # script): browsers give it a layer of its own; so does the browser policy.
+        self.content = content
         if image is not None:
             self.image = image
         for child in children:

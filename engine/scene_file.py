@@ -22,7 +22,7 @@ __all__ = ["load_scene", "scene_from_dict", "scene_to_dict", "SCHEMA_PATH", "FOR
 SCHEMA_PATH = Path(__file__).parent / "schema" / "scene.schema.json"
 FORMAT_VERSION = 1
 _TOP_KEYS = {"$schema", "lamina", "width", "height", "background", "style", "layers"}
-_LAYER_KEYS = {"id", "box", "style", "children", "animations"}
+_LAYER_KEYS = {"id", "box", "style", "children", "animations", "content"}
 _ANIMATION_KEYS = {"keyframes", "duration", "delay", "easing", "iterations", "direction", "fill", "name"}
 
 
@@ -121,8 +121,11 @@ def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str], depth: 
     box = obj.get("box", [0, 0, 0, 0])
     if not isinstance(box, list):
         raise SceneFileError(f"box must be [x, y, width, height], got {json.dumps(box)}", path=f"{where}.box", file=file)
+    content = obj.get("content")
+    if content not in (None, "video", "canvas"):
+        raise SceneFileError(f"content must be 'video' or 'canvas', got {json.dumps(content)}", path=f"{where}.content", file=file)
     try:
-        layer = Layer(lid, box)
+        layer = Layer(lid, box, content=content)
     except GeometryError as err:
         raise SceneFileError(str(err), path=f"{where}.box", file=file) from None
     if lid in seen:
@@ -220,6 +223,8 @@ def _layer_to_dict(layer: Layer, base_dir: Path | None, embed_images: bool) -> d
     css = _layer_style(layer, base_dir, embed_images)
     if css:
         out["style"] = css
+    if layer.content is not None:
+        out["content"] = layer.content
     if layer.animations:
         out["animations"] = [a.to_dict() for a in layer.animations]
     if layer.children:

@@ -37,6 +37,7 @@ class CompositingReason(str, Enum):
     ACTIVE_TRANSFORM_ANIMATION = "active transform animation"
     ACTIVE_OPACITY_ANIMATION = "active opacity animation"
     ACTIVE_FILTER_ANIMATION = "active filter animation"
+    EXTERNAL_CONTENT = "external content (video-like or canvas-like)"
     OVERLAP = "overlaps an earlier composited layer"
     SQUASHED = "squashed with other overlapping layers"
 
@@ -56,6 +57,8 @@ def direct_reasons(node, t: float) -> tuple[CompositingReason, ...]:
             out.append(reason)
     if has_3d_hint(s.transform):
         out.append(CompositingReason.TRANSFORM_3D)
+    if node.layer.content in ("video", "canvas"):
+        out.append(CompositingReason.EXTERNAL_CONTENT)
     for animation in node.layer.animations:
         if animation.is_active(t):
             props = animation.properties
@@ -98,6 +101,7 @@ _USEFULNESS = {
     CompositingReason.ACTIVE_OPACITY_ANIMATION: 3,
     CompositingReason.ACTIVE_FILTER_ANIMATION: 3,
     CompositingReason.TRANSFORM_3D: 2,
+    CompositingReason.EXTERNAL_CONTENT: 2,
     CompositingReason.WILL_CHANGE_TRANSFORM: 1,
     CompositingReason.WILL_CHANGE_OPACITY: 1,
     CompositingReason.WILL_CHANGE_FILTER: 1,

@@ -138,3 +138,30 @@ def test_memory_budget_demotes_the_least_useful_layers(fresh):
     assert sum(r["bytes"] for r in kept if r["layer"].startswith("big")) <= 3 * 100 * 100 * 4
     assert sum(table(unbudgeted)[f"big{i}"]["composited"] for i in range(5)) == 5
     assert np.abs(frame.premultiplied.astype(int) - unbudgeted.premultiplied.astype(int)).max() <= 1
+
+
+def test_external_content_is_composited(fresh):
+    scene = Scene(100, 60, "white")
+    scene.root.add(Layer("player", (10, 10, 60, 40), "background: black", content="video"))
+    scene.root.add(Layer("caption", (0, 0, 20, 10), "background: red"))
+    rows = table(scene.render(fresh, policy="browser"))
+    assert rows["player"]["reasons"] == [R.EXTERNAL_CONTENT.value]
+    assert not rows["caption"]["composited"]
+
+
+def test_layer_explosion_is_prevented_by_squashing(fresh):
+    # An animated layer at the bottom of the stack: everything painted after it that
+    # overlaps must be composited too (overlap); squashing puts them in one backing.
+    scene = Scene(300, 200, "white")
+    spinner = scene.root.add(Layer("spinner", (0, 0, 300, 200), "background: #eee"))
+    spinner.animate({"from": {"opacity": "1"}, "to": {"opacity": ".9"}}, duration=10.0)
+    for i in range(30):
+        scene.root.add(Layer(f"item{i}", (10 + (i % 6) * 48, 10 + (i // 6) * 38, 40, 30), "background: steelblue"))
+    frame = scene.render(fresh, policy="browser", t=1.0)
+    rows = table(frame)
+    promoted = [r for r in rows.values() if r["composited"]]
+    backings = {r["painted_into"] for r in rows.values() if r["layer"].startswith("item")}
+    assert len(promoted) == 31, "every item overlaps the animated layer: promoted for overlap"
+    assert len(backings) == 1, "and squashed into one backing instead of 30"
+    (frame_pass,) = [p for p in frame.graph.composite_passes() if p.target.name == "frame"]
+    assert len(frame_pass.draws) == 2, "the frame draws two textures: the animated layer and the squash"
