@@ -174,6 +174,9 @@ class CompositePass:
     draws: tuple[Draw, ...]
     reason: SurfaceReason
     detail: str = ""
+    # Redraw only this rect (x, y, w, h) of a target kept from the last frame; the rest
+    # stays as it was. None: clear and draw everything.
+    damage: tuple[int, int, int, int] | None = None
 
     @property
     def kind(self) -> str:

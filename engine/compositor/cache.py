@@ -22,6 +22,9 @@ __all__ = ["RasterCache"]
 class RasterCache:
     def __init__(self) -> None:
         self._entries: dict[str, tuple[Any, TextureDesc]] = {}
+        # The frame texture is kept too, with the draws it was made of, so the next frame
+        # can redraw only where those changed (a damage rect).
+        self.frame_state: tuple | None = None
         self._generation = 0
         self._used: set[str] = set()
         self._released: list[str] = []

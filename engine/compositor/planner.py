@@ -576,11 +576,38 @@ class _Planner:
             images[step.output] = out
         return images[plan.output]
 
+    def _damage(self, draws: tuple[Draw, ...], clear, frame: TextureDesc) -> tuple[int, int, int, int] | None:
+        """Where the frame must be redrawn, when last frame's is kept: the bounds, old and
+        new, of every draw that changed (by position in paint order). None: redraw all."""
+        if self.cache is None:
+            return None
+        keys = [_draw_key(d) for d in draws]
+        bounds = [Rect(0, 0, *d.quad_size).transformed_bounds(d.transform) for d in draws]
+        state = self.cache.frame_state
+        self.cache.frame_state = ((frame.width, frame.height, clear), keys, bounds)
+        if state is None or state[0] != (frame.width, frame.height, clear) or not self.available(frame.name):
+            return None
+        _, old_keys, old_bounds = state
+        rects = []
+        for i in range(max(len(keys), len(old_keys))):
+            if i < len(keys) and i < len(old_keys) and keys[i] == old_keys[i] and keys[i] is not None:
+                continue
+            if i < len(old_bounds):
+                rects.append(old_bounds[i])
+            if i < len(bounds):
+                rects.append(bounds[i])
+        self.reused.append(frame.name)
+        damage = Rect.union(rects)
+        if damage is None:
+            return (0, 0, 0, 0)
+        damage = damage.intersect(self.viewport).rounded_out()
+        return (int(damage.x), int(damage.y), int(damage.width), int(damage.height))
+
     # -- the frame ----------------------------------------------------------------------
     def build(self) -> FrameGraph:
         self._check_size("the frame", self.scene.width, self.scene.height)
         root = resolve_tree(self.scene.root, self.t)
-        frame = TextureDesc("frame", self.scene.width, self.scene.height, TextureRole.FRAME)
+        frame = TextureDesc("frame", self.scene.width, self.scene.height, TextureRole.FRAME, retained=self.cache is not None)
         clear = (0.0, 0.0, 0.0, 0.0)
         draws: list[Draw] = []
         node = root.node
@@ -592,9 +619,13 @@ class _Planner:
             self.emit_items(root, draws, target, 1.0, own=False)
         else:
             self.emit_context(root, draws, target, 1.0)
-        self.passes.append(
-            CompositePass("composite:frame", frame, (0, 0), clear, self.finalize(draws, target, "root"), SurfaceReason.ROOT, "the frame")
-        )
+        final = self.finalize(draws, target, "root")
+        damage = self._damage(final, clear, frame)
+        detail = "the frame"
+        if damage is not None:
+            x, y, w, h = damage
+            detail = f"the frame, redrawn only where it changed: {w}x{h} at {x},{y}" if w and h else "the frame, unchanged: nothing redrawn"
+        self.passes.append(CompositePass("composite:frame", frame, (0, 0), clear, final, SurfaceReason.ROOT, detail, damage))
         released = self.cache.end_frame() if self.cache is not None else []
         graph = FrameGraph(self.scene.width, self.scene.height, self.passes, frame, self.decisions, self.reused, released)
         graph.policy = self.policy
@@ -608,6 +639,15 @@ def _clean(m: Affine) -> Affine:
     1e-14 for 0): round it, so that whole-pixel placements and exact translations are
     recognised as such."""
     return Affine(*(round(v, 9) + 0.0 for v in m.values()))
+
+
+def _draw_key(d: Draw):
+    """What a frame draw puts on screen, or None when that cannot be known from names
+    (its source is remade every frame, like an opacity group's surface)."""
+    if not d.source.retained:
+        return None
+    clips = tuple((c.layer_id, _rounded(c.to_local), c.rect, c.radii) for c in d.clips)
+    return (d.source.name, _rounded(d.transform), round(d.opacity, 6), clips)
 
 
 def _rounded(m: Affine) -> tuple[float, ...]:

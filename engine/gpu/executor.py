@@ -205,13 +205,27 @@ class GLExecutor:
     def _composite(self, p: CompositePass, target: PooledTarget, targets: dict[str, PooledTarget]) -> None:
         target.framebuffer.use()
         self.ctx.viewport = (0, 0, p.target.width, p.target.height)
-        target.framebuffer.clear(*p.clear)
+        damage = p.damage
+        if damage is not None:
+            x, y, w, h = damage
+            if w <= 0 or h <= 0:
+                return  # nothing changed: the kept target is already right
+            # Row 0 is the top in every Lamina texture, so CSS y is the window y here.
+            target.framebuffer.clear(*p.clear, viewport=damage)
+            self.ctx.scissor = damage
+        else:
+            target.framebuffer.clear(*p.clear)
         self.ctx.enable(moderngl.BLEND)
         self.ctx.blend_func = (moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
         self.ctx.blend_equation = moderngl.FUNC_ADD
-        for d in p.draws:
-            self._draw(d, targets[d.source.name], (p.target.width, p.target.height))
-        self.ctx.disable(moderngl.BLEND)
+        try:
+            for d in p.draws:
+                if damage is not None and not _touches(d, damage):
+                    continue
+                self._draw(d, targets[d.source.name], (p.target.width, p.target.height))
+        finally:
+            self.ctx.disable(moderngl.BLEND)
+            self.ctx.scissor = None
 
     # -- the frame ----------------------------------------------------------------------
     def execute(self, graph: FrameGraph, images, base_dir) -> tuple[np.ndarray, ExecutionStats]:
@@ -234,6 +248,9 @@ class GLExecutor:
                 t0 = time.perf_counter()
                 target = targets.get(p.target.name)
                 if target is None:
+                    stale = self._retained.pop(p.target.name, None)
+                    if stale is not None:  # an older kept texture of that name: replaced
+                        self.pool.release(stale)
                     target = self.pool.acquire(p.target.width, p.target.height, p.target.format)
                     targets[p.target.name] = target
                 if isinstance(p, RasterPass):
@@ -275,7 +292,7 @@ class GLExecutor:
             raise
         finally:
             for name, target in targets.items():
-                if name in graph.reused:
+                if name in graph.reused or name in retained_now:
                     self._retained[name] = target
                 else:
                     self.pool.release(target)
@@ -289,6 +306,19 @@ class GLExecutor:
         stats.textures_reused = self.pool.reuses - reuse0
         stats.compiles = self.programs.compiles - compiles0
         return pixels, stats
+
+
+def _touches(d: Draw, rect: tuple[int, int, int, int]) -> bool:
+    m = d.transform
+    w, h = d.source.width, d.source.height
+    pts = [m.apply(x, y) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+    x, y, rw, rh = rect
+    return (
+        max(p[0] for p in pts) >= x - 2
+        and min(p[0] for p in pts) <= x + rw + 2
+        and max(p[1] for p in pts) >= y - 2
+        and min(p[1] for p in pts) <= y + rh + 2
+    )
 
 
 def _draw_rect(d: Draw, target_size: tuple[int, int]) -> tuple[float, float, float, float] | None:

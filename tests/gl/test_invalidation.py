@@ -140,3 +140,30 @@ def test_animated_blur_reruns_only_that_surfaces_filter_passes(fresh):
         frame = scene.render(fresh, t=t)
         assert {p.layer_id for p in frame.graph.filter_passes()} == {"card"}
         assert rastered(frame) == []
+
+
+def test_frame_is_redrawn_only_where_it_changed(fresh):
+    scene = card_scene()
+    scene.render(fresh)
+    still = scene.render(fresh)
+    (frame_pass,) = [p for p in still.graph.composite_passes() if p.target.name == "frame"]
+    assert frame_pass.damage == (0, 0, 0, 0), "nothing changed: nothing redrawn"
+    scene["label"].box = (40, 70, 50, 10)
+    moved = scene.render(fresh)
+    (frame_pass,) = [p for p in moved.graph.composite_passes() if p.target.name == "frame"]
+    x, y, w, h = frame_pass.damage
+    assert (x, y) == (30, 70) and (w, h) == (60, 10), "old and new places of the label"
+    # The pixels equal a full redraw from scratch.
+    with Renderer() as other:
+        full = scene.render(other, policy="none")
+    assert np.array_equal(moved.premultiplied, full.premultiplied)
+
+
+def test_damage_tracking_matches_full_redraws_over_an_animation(fresh):
+    scene = card_scene()
+    scene["card"].animate({"from": {"transform": "rotate(0deg)"}, "to": {"transform": "rotate(60deg)"}}, duration=1.0)
+    with Renderer() as other:
+        for t in (0.0, 0.1, 0.35, 0.35, 0.9):
+            kept = scene.render(fresh, t=t).premultiplied.astype(int)
+            full = scene.render(other, t=t, policy="none").premultiplied.astype(int)
+            assert np.abs(kept - full).max() == 0, t
