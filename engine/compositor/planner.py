@@ -228,7 +228,13 @@ class _Planner:
 
         def bounds(item) -> Rect:
             if isinstance(item, PendingDraw):
-                return Rect(0, 0, item.node.width, item.node.height).transformed_bounds(to_target @ item.node.to_screen)
+                rect = Rect(0, 0, item.node.width, item.node.height).transformed_bounds(to_target @ item.node.to_screen)
+                # A running transform animation: overlap is tested against everywhere it
+                # goes (as Blink does), so promotions do not flicker from frame to frame.
+                sweep = self._animation_sweep(item.node)
+                if sweep is not None:
+                    rect = Rect.union([rect, sweep.transformed_bounds(to_target)])
+                return rect
             return Rect(0, 0, *item.quad_size).transformed_bounds(item.transform)
 
         base_reasons = (CompositingReason.ROOT,) if base_id == "root" else ()
@@ -300,6 +306,30 @@ class _Planner:
                     "painted_into": draw.source.name,
                 }
         return tuple(out)
+
+    def _animation_sweep(self, node: LayerNode, samples: int = 16) -> Rect | None:
+        """Screen bounds a layer covers over one iteration of its running transform
+        animations (its own; its parent's placement as it is now)."""
+        from ..style.transforms import transform_matrix
+
+        running = [a for a in node.layer.animations if a.is_active(self.t) and "transform" in a.properties]
+        if not running:
+            return None
+        box = node.layer.box
+        now = transform_matrix(node.style.transform, node.style.transform_origin, box.width, box.height)
+        placed = Affine.translate(box.x, box.y) @ now
+        if not placed.is_invertible():
+            return None
+        parent = node.to_screen @ placed.inverse()
+        base = node.layer.computed_style(None)
+        rects = []
+        for a in running:
+            start = a.delay + a.duration * math.floor(max(self.t - a.delay, 0.0) / a.duration) if a.duration > 0 else self.t
+            for i in range(samples + 1):
+                style = node.layer.sampled_style(base, start + a.duration * i / samples * 0.999999)
+                m = parent @ Affine.translate(box.x, box.y) @ transform_matrix(style.transform, style.transform_origin, box.width, box.height)
+                rects.append(Rect(0, 0, box.width, box.height).transformed_bounds(m))
+        return Rect.union(rects)
 
     def _backing(self, e, space: Affine, target: Target, cache_id: str, label: str) -> Draw | None:
         """The draw of a backing holding several layers, painting it only when what it

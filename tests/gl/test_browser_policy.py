@@ -165,3 +165,17 @@ def test_layer_explosion_is_prevented_by_squashing(fresh):
     assert len(backings) == 1, "and squashed into one backing instead of 30"
     (frame_pass,) = [p for p in frame.graph.composite_passes() if p.target.name == "frame"]
     assert len(frame_pass.draws) == 2, "the frame draws two textures: the animated layer and the squash"
+
+
+def test_overlap_uses_the_whole_animation_sweep(fresh):
+    # The mover slides right over 1s; at t=0 it does not touch "later" yet, but it will:
+    # later is promoted for overlap from the start, so promotions do not flicker.
+    scene = Scene(300, 60, "white")
+    mover = scene.root.add(Layer("mover", (0, 10, 40, 40), "background: red"))
+    mover.animate({"from": {"transform": "translateX(0)"}, "to": {"transform": "translateX(200px)"}}, duration=1.0)
+    scene.root.add(Layer("later", (150, 10, 40, 40), "background: blue"))
+    scene.root.add(Layer("far", (260, 10, 30, 40), "background: green"))
+    for t in (0.0, 0.5, 0.9):
+        rows = table(scene.render(fresh, policy="browser", t=t))
+        assert rows["later"]["composited"] and R.OVERLAP.value in rows["later"]["reasons"], t
+        assert not rows["far"]["composited"], t
