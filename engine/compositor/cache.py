@@ -25,6 +25,7 @@ class RasterCache:
         # The frame texture is kept too, with the draws it was made of, so the next frame
         # can redraw only where those changed (a damage rect).
         self.frame_state: tuple | None = None
+        self.backing_bounds: dict[str, list] = {}  # member bounds of kept backings (for damage)
         self._generation = 0
         self._used: set[str] = set()
         self._released: list[str] = []
@@ -50,6 +51,15 @@ class RasterCache:
             self._released.append(old[1].name)
         self._entries[layer_id] = (key, desc)
         self._used.add(layer_id)
+
+    def peek(self, key_id: str) -> tuple[Any, TextureDesc] | None:
+        return self._entries.get(key_id)
+
+    def update(self, key_id: str, key: Any) -> None:
+        """The same texture now holds new content (repainted in place)."""
+        _, desc = self._entries[key_id]
+        self._entries[key_id] = (key, desc)
+        self._used.add(key_id)
 
     def end_frame(self) -> list[str]:
         """Forget layers not drawn this frame; return every texture name to free."""

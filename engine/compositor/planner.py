@@ -83,6 +83,8 @@ class _Planner:
         self.memory_budget = 3 * scene.width * scene.height * 4 if policy == "budget" else None
         self.policy = "browser" if policy == "budget" else policy
         self.layer_info: dict[str, dict] = {}
+        self._bounds_memo = cache.backing_bounds if cache is not None else {}
+        self.repainted: set[str] = set()  # kept textures repainted in place this frame
         self.cache = cache
         self.available = available or (lambda name: False)
         self.reused: list[str] = []
@@ -307,6 +309,32 @@ class _Planner:
                 }
         return tuple(out)
 
+    def _backing_damage(self, cache_id: str, key, bounds: list[Rect], w: int, h: int):
+        """The rect of a kept backing to repaint (x, y, w, h in its pixels), or None when
+        it must be painted anew (new, resized, moved, or its texture is gone)."""
+        if self.cache is None:
+            return None
+        old = self.cache.peek(cache_id)
+        old_bounds = self._bounds_memo.get(cache_id)
+        if old is None or old_bounds is None or old[0][:3] != key[:3] or not self.available(old[1].name):
+            return None
+        old_sig, sig = old[0][3], key[3]
+        rects = []
+        for i in range(max(len(sig), len(old_sig))):
+            if i < len(sig) and i < len(old_sig) and sig[i] == old_sig[i]:
+                continue
+            if i < len(old_bounds):
+                rects.append(old_bounds[i])
+            if i < len(bounds):
+                rects.append(bounds[i])
+        damage = Rect.union(rects)
+        if damage is None:
+            return None
+        damage = damage.intersect(Rect(0, 0, w, h)).rounded_out()
+        if damage.is_empty():
+            return None
+        return (int(damage.x), int(damage.y), int(damage.width), int(damage.height))
+
     def _animation_sweep(self, node: LayerNode, samples: int = 16) -> Rect | None:
         """Screen bounds a layer covers over one iteration of its running transform
         animations (its own; its parent's placement as it is now)."""
@@ -350,6 +378,7 @@ class _Planner:
         backing_to_target = target.from_screen() @ backing_to_screen
         signature = []
         member_clips = []
+        member_bounds = []
         for p in e.members:
             clips = tuple(_reframe(c, backing_to_target) for c in p.clips)
             member_clips.append(clips)
@@ -360,10 +389,34 @@ class _Planner:
             # matrices every frame, and float noise must not count as a change.
             clip_sig = tuple((c.layer_id, _rounded(c.to_local), c.rect, c.radii) for c in clips)
             signature.append((self._paint(p.node, offset), _rounded(snapped), round(p.opacity, 6), clip_sig))
+            member_bounds.append(Rect(0, 0, p.node.width, p.node.height).transformed_bounds(m))
         key = (origin, w, h, tuple(signature))
         tex = self.cache.lookup(cache_id, key, self.available) if self.cache is not None else None
+        damage = self._backing_damage(cache_id, key, member_bounds, w, h) if tex is None else None
         if tex is not None:
             self.reused.append(tex.name)
+        elif damage is not None:
+            # Repaint in place, only where members changed: the layers touching that rect
+            # are rastered again, the rest of the backing is kept.
+            old_key, tex = self.cache.peek(cache_id)
+            self.cache.update(cache_id, key)
+            self.repainted.add(tex.name)
+            self._bounds_memo[cache_id] = member_bounds
+            self.reused.append(tex.name)
+            dx, dy, dw, dh = damage
+            region = Rect(dx, dy, dw, dh)
+            draws = tuple(
+                self._layer_draw(p, space, origin, clips, retained=False)
+                for p, clips, r in zip(e.members, member_clips, member_bounds)
+                if not r.intersect(Rect(region.x - 1, region.y - 1, region.width + 2, region.height + 2)).is_empty()
+            )
+            reasons = ", ".join(r.value for r in e.reasons) or "paints layers that are not composited"
+            self.passes.append(
+                CompositePass(
+                    f"paint:{label}", tex, origin, (0.0, 0.0, 0.0, 0.0), draws, SurfaceReason.BACKING,
+                    f"backing of {label}: {reasons}; repainted {dw}x{dh} at {dx},{dy} where its layers changed", damage,
+                )
+            )
         else:
             draws = tuple(
                 self._layer_draw(p, space, origin, clips, retained=False) for p, clips in zip(e.members, member_clips)
@@ -371,6 +424,7 @@ class _Planner:
             if self.cache is not None:
                 tex = TextureDesc(self.cache.new_name(label, prefix="backing"), w, h, TextureRole.BACKING, retained=True)
                 self.cache.store(cache_id, key, tex)
+                self._bounds_memo[cache_id] = member_bounds
             else:
                 tex = TextureDesc(f"backing:{label}", w, h, TextureRole.BACKING)
             reasons = ", ".join(r.value for r in e.reasons) or "paints layers that are not composited"
@@ -578,8 +632,8 @@ class _Planner:
         """The kept result of this filter when nothing it depends on changed, else None
         (and the key under which the new result will be kept)."""
         self._filter_key = None
-        if self.cache is None or not all(d.source.retained for d in surface.draws):
-            return None  # only inputs that are themselves kept can prove "unchanged"
+        if self.cache is None or not all(d.source.retained and d.source.name not in self.repainted for d in surface.draws):
+            return None  # only inputs that are kept, unchanged, can prove "unchanged"
         key = (surface.origin, surface.target.width, surface.target.height, space, plan, surface.draws)
         self._filter_key = key
         cached = self.cache.lookup(f"filter:{node.id}", key, self.available)
@@ -611,7 +665,7 @@ class _Planner:
         new, of every draw that changed (by position in paint order). None: redraw all."""
         if self.cache is None:
             return None
-        keys = [_draw_key(d) for d in draws]
+        keys = [None if d.source.name in self.repainted else _draw_key(d) for d in draws]
         bounds = [Rect(0, 0, *d.quad_size).transformed_bounds(d.transform) for d in draws]
         state = self.cache.frame_state
         self.cache.frame_state = ((frame.width, frame.height, clear), keys, bounds)

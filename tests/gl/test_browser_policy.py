@@ -179,3 +179,29 @@ def test_overlap_uses_the_whole_animation_sweep(fresh):
         rows = table(scene.render(fresh, policy="browser", t=t))
         assert rows["later"]["composited"] and R.OVERLAP.value in rows["later"]["reasons"], t
         assert not rows["far"]["composited"], t
+
+
+def test_backing_repaint_is_clipped_to_the_damage(fresh):
+    scene = Scene(300, 100, "white")
+    for i in range(6):
+        scene.root.add(Layer(f"tile{i}", (10 + 48 * i, 10, 40, 40), "background: steelblue"))
+    scene.render(fresh, policy="browser")
+    scene["tile4"].style["background-color"] = "orange"
+    frame = scene.render(fresh, policy="browser")
+    (paint,) = [p for p in frame.graph.composite_passes() if p.name.startswith("paint:")]
+X
+    assert [p.layer_id for p in frame.graph.raster_passes()] == ["tile4"], "only the layer in it is rastered"
+    with Renderer() as other:
+        full = scene.render(other, policy="none")
+    assert np.array_equal(frame.premultiplied, full.premultiplied)
+
+
+def test_repainted_backing_inside_a_filter_invalidates_its_result(fresh):
+    scene = Scene(120, 80, "white")
+    group = scene.root.add(Layer("g", (0, 0, 120, 80), "filter: grayscale(1)"))
+    group.add(Layer("a", (10, 10, 30, 30), "background: red"))
+    group.add(Layer("b", (60, 10, 30, 30), "background: blue"))
+    scene.render(fresh, policy="browser")
+    scene["b"].style["background-color"] = "white"
+    frame = scene.render(fresh, policy="browser")
+    assert tuple(frame.image[20, 70]) == (255, 255, 255, 255)
