@@ -189,7 +189,7 @@ def test_backing_repaint_is_clipped_to_the_damage(fresh):
     scene["tile4"].style["background-color"] = "orange"
     frame = scene.render(fresh, policy="browser")
     (paint,) = [p for p in frame.graph.composite_passes() if p.name.startswith("paint:")]
-X
+    assert paint.origin == (10, 10) and paint.damage == (192, 0, 40, 40), "only tile4's rect (backing px)"
     assert [p.layer_id for p in frame.graph.raster_passes()] == ["tile4"], "only the layer in it is rastered"
     with Renderer() as other:
         full = scene.render(other, policy="none")
