@@ -181,6 +181,10 @@ class GLExecutor:
         self.programs.vertex_array(name).render(moderngl.TRIANGLES, vertices=3)
 
     def _draw(self, d: Draw, source: PooledTarget, target_size: tuple[int, int]) -> None:
+        m = d.transform
+        if not d.clips and m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer():
+            self._plain_draw(d, source, target_size)
+            return
         rect = _draw_rect(d, target_size)
         if rect is None:
             return
@@ -201,6 +205,22 @@ class GLExecutor:
         source.texture.use(location=0)
         _set(program, "u_source", 0)
         self.programs.vertex_array(name).render(moderngl.TRIANGLE_STRIP, vertices=4)
+
+    def _plain_draw(self, d: Draw, source: PooledTarget, target_size: tuple[int, int]) -> None:
+        """A quad at whole pixels without clips: texel-exact, no coverage maths."""
+        m = d.transform
+        w, h = d.source.width, d.source.height
+        x0, y0 = max(0.0, -m.e), max(0.0, -m.f)
+        x1, y1 = min(float(w), target_size[0] - m.e), min(float(h), target_size[1] - m.f)
+        if x0 >= x1 or y0 >= y1:
+            return
+        program = self.programs.get("composite.plain")
+        program["u_transform"].value = m.to_mat3()
+        program["u_target_size"].value = (float(target_size[0]), float(target_size[1]))
+        program["u_draw_rect"].value = (x0, y0, x1, y1)
+        program["u_opacity"].value = float(d.opacity)
+        source.texture.use(location=0)
+        self.programs.vertex_array("composite.plain").render(moderngl.TRIANGLE_STRIP, vertices=4)
 
     def _composite(self, p: CompositePass, target: PooledTarget, targets: dict[str, PooledTarget]) -> None:
         target.framebuffer.use()

@@ -68,6 +68,7 @@ def _enumerate() -> dict[str, ProgramVariant]:
     for clips in range(MAX_CLIPS_PER_DRAW + 1):
         name = composite_variant(clips)
         variants[name] = ProgramVariant(name, "composite/quad.vert", "composite/quad.frag", (("CLIP_COUNT", clips),))
+    variants["composite.plain"] = ProgramVariant("composite.plain", "composite/quad.vert", "composite/plain.frag")
     for steps in sorted({color_step_bucket(n) for n in range(0, MAX_COLOR_STEPS + 1)}):
         name = color_filter_variant(steps)
         variants[name] = ProgramVariant(name, "common/fullscreen.vert", "filters/color.frag", (("STEPS", steps),))

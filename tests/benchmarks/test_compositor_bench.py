@@ -76,3 +76,77 @@ def test_animation_frame(benchmark, gl, policy):
     benchmark.extra_info["rastered"] = len(result.graph.raster_passes())
     if policy != "none":
         assert result.graph.raster_passes() == [], "an animation frame re-rasters nothing"
+
+
+BARE_VS = """#version 330 core
+uniform mat3 u_transform; uniform vec2 u_size; uniform vec2 u_target;
+out vec2 v_uv;
+void main() {
+    vec2 c = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
+    v_uv = c;
+    vec2 p = (u_transform * vec3(c * u_size, 1.0)).xy;
+    gl_Position = vec4(p / u_target * 2.0 - 1.0, 0.0, 1.0);
+}
+"""
+BARE_FS = """#version 330 core
+uniform sampler2D u_source; in vec2 v_uv; out vec4 o;
+void main() { o = texture(u_source, v_uv); }
+"""
+
+
+def _frame_composite(gl):
+    """The frame's composite pass of the cards page at rest, and its inputs, ready."""
+    scene = cards_scene()
+    gl.drop_caches()
+    scene.render(gl, policy="all")
+    graph = gl.plan(scene, 0.0, "all")  # everything reused: only the frame pass is left
+    (frame_pass,) = [p for p in graph.composite_passes() if p.target.name == "frame"]
+    frame_pass = type(frame_pass)(**{**frame_pass.__dict__, "damage": None})
+    targets = {name: gl.executor._retained[name] for name in graph.reused if name in gl.executor._retained}
+    return frame_pass, targets
+
+
+def test_composite_pass_of_the_page(benchmark, gl):
+    """Lamina's composite of 200 quads (coverage AA, clips, opacity) ..."""
+    benchmark.group = "compositor: 200 quads into 1280x720, Lamina vs bare draw"
+    frame_pass, targets = _frame_composite(gl)
+    target = gl.executor.pool.acquire(1280, 720)
+
+    def run():
+        gl.executor._composite(frame_pass, target, targets)
+        gl.gpu.ctx.finish()
+
+    benchmark.pedantic(run, rounds=ROUNDS, warmup_rounds=2)
+    gl.executor.pool.release(target)
+
+
+def test_bare_draw_of_the_same_quads(benchmark, gl):
+    """... against the same textured quads drawn with the plainest program there is."""
+    import moderngl
+
+    benchmark.group = "compositor: 200 quads into 1280x720, Lamina vs bare draw"
+    frame_pass, targets = _frame_composite(gl)
+    ctx = gl.gpu.ctx
+    program = ctx.program(vertex_shader=BARE_VS, fragment_shader=BARE_FS)
+    vao = ctx.vertex_array(program, [])
+    target = gl.executor.pool.acquire(1280, 720)
+
+    def run():
+        target.framebuffer.use()
+        ctx.viewport = (0, 0, 1280, 720)
+        target.framebuffer.clear(*frame_pass.clear)
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = (moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
+        program["u_target"].value = (1280.0, 720.0)
+        for d in frame_pass.draws:
+            program["u_transform"].value = d.transform.to_mat3()
+            program["u_size"].value = (float(d.source.width), float(d.source.height))
+            targets[d.source.name].texture.use(0)
+            vao.render(moderngl.TRIANGLE_STRIP, vertices=4)
+        ctx.disable(moderngl.BLEND)
+        ctx.finish()
+
+    benchmark.pedantic(run, rounds=ROUNDS, warmup_rounds=2)
+    gl.executor.pool.release(target)
+    vao.release()
+    program.release()
