@@ -13,6 +13,7 @@ parameters), its shader (shaders/filters/), its reference (filters/reference.py)
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -61,14 +62,15 @@ def _lerp(a: float, b: float, t: float) -> float:
 
 
 @dataclass(frozen=True)
-class FilterOp:
+class FilterOp(ABC):
     """One CSS filter function. ``kind`` is "color", "blur" or "shadow"."""
 
     name: ClassVar[str] = ""
     kind: ClassVar[str] = "color"
 
+    @abstractmethod
     def css(self) -> str:
-        raise NotImplementedError  # every concrete op defines it
+        """The op as CSS text that parses back to an equal op."""
 
     def is_noop(self) -> bool:
         return self == self.initial()
@@ -78,8 +80,9 @@ class FilterOp:
         """The op's initial value for interpolation (Filter Effects 1 §13)."""
         return cls()  # type: ignore[call-arg]
 
+    @abstractmethod
     def interpolate(self, other: "FilterOp", t: float) -> "FilterOp":
-        raise NotImplementedError
+        """The op at progress ``t`` from self to ``other`` (same kind)."""
 
     def __repr__(self) -> str:
         return self.css()
@@ -105,8 +108,9 @@ class ColorOp(FilterOp):
     amount: float = 0.0
     kind: ClassVar[str] = "color"
 
+    @abstractmethod
     def matrix(self) -> np.ndarray:
-        raise NotImplementedError
+        """The 4x5 matrix of this op on straight RGBA (rows R, G, B, A; columns R, G, B, A, 1)."""
 
     def css(self) -> str:
         return f"{self.name}({_num(self.amount)})"

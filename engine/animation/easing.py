@@ -7,6 +7,7 @@ to output progress (which cubic-bezier may take outside [0, 1]).
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 import tinycss2
@@ -18,12 +19,14 @@ from ..style.tokens import TokenStream, describe, split_commas
 __all__ = ["Easing", "CubicBezier", "Steps", "Linear", "parse_easing", "KEYWORDS"]
 
 
-class Easing:
-    def __call__(self, x: float) -> float:  # pragma: no cover - interface
-        raise NotImplementedError
+class Easing(ABC):
+    @abstractmethod
+    def __call__(self, x: float) -> float:
+        """Output progress for input progress ``x``."""
 
-    def css(self) -> str:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abstractmethod
+    def css(self) -> str:
+        """The easing as CSS text."""
 
 
 @dataclass(frozen=True)

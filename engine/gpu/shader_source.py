@@ -15,7 +15,6 @@ from typing import Mapping
 __all__ = ["shaders_dir", "load_source", "assemble"]
 
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
-GLSL_VERSION = "#version 330 core"
 
 
 @lru_cache(maxsize=1)
@@ -45,7 +44,7 @@ def _expand(name: str, seen: set[str]) -> str:
 
 def assemble(name: str, defines: Mapping[str, object] | None = None) -> str:
     """Full GLSL text of ``name``: version, defines, then the file with includes expanded."""
-    head = [GLSL_VERSION]
+    head = [load_source("version.glsl").strip()]  # the GLSL version every program uses
     for key, value in sorted((defines or {}).items()):
         head.append(f"#define {key} {int(value) if isinstance(value, bool) else value}")
     head.append("#line 1")

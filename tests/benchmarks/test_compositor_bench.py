@@ -8,6 +8,7 @@ rasters are reused and nothing is rastered.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -78,20 +79,7 @@ def test_animation_frame(benchmark, gl, policy):
         assert result.graph.raster_passes() == [], "an animation frame re-rasters nothing"
 
 
-BARE_VS = """#version 330 core
-uniform mat3 u_transform; uniform vec2 u_size; uniform vec2 u_target;
-out vec2 v_uv;
-void main() {
-    vec2 c = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
-    v_uv = c;
-    vec2 p = (u_transform * vec3(c * u_size, 1.0)).xy;
-    gl_Position = vec4(p / u_target * 2.0 - 1.0, 0.0, 1.0);
-}
-"""
-BARE_FS = """#version 330 core
-uniform sampler2D u_source; in vec2 v_uv; out vec4 o;
-void main() { o = texture(u_source, v_uv); }
-"""
+HERE = Path(__file__).parent
 
 
 def _frame_composite(gl):
@@ -127,7 +115,7 @@ def test_bare_draw_of_the_same_quads(benchmark, gl):
     benchmark.group = "compositor: 200 quads into 1280x720, Lamina vs bare draw"
     frame_pass, targets = _frame_composite(gl)
     ctx = gl.gpu.ctx
-    program = ctx.program(vertex_shader=BARE_VS, fragment_shader=BARE_FS)
+    program = ctx.program(vertex_shader=(HERE / "bare.vert").read_text(), fragment_shader=(HERE / "bare.frag").read_text())
     vao = ctx.vertex_array(program, [])
     target = gl.executor.pool.acquire(1280, 720)
 
