@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="print the frame graph, surfaces and timings")
     p.add_argument("--report", metavar="JSON", help="also write the frame report as JSON")
     p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
-    p.add_argument("--policy", default="all", choices=POLICIES, help="compositing policy (default: all)")
+    p.add_argument("--policy", default="browser", choices=POLICIES, help="compositing policy (default: browser)")
     p.add_argument("--overlay", choices=OVERLAYS, help="draw a debug overlay like DevTools' on the picture")
     p.set_defaults(run=_render)
 
@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable report")
     p.add_argument("--dot", metavar="FILE", help="also write the frame graph as Graphviz DOT")
     p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
-    p.add_argument("--policy", default="all", choices=POLICIES, help="compositing policy (default: all)")
+    p.add_argument("--policy", default="browser", choices=POLICIES, help="compositing policy (default: browser)")
     p.set_defaults(run=_explain)
 
     p = sub.add_parser("info", help="print the renderer fingerprint and limits")

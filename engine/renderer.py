@@ -51,7 +51,7 @@ class Renderer:
         self.executor.programs.warm_up()
         return self.compiles - before
 
-    def plan(self, scene, t: float = 0.0, policy: str = "all"):
+    def plan(self, scene, t: float = 0.0, policy: str = "browser"):
         """The frame graph this renderer would execute now. Policy "all" keeps every
         layer's raster as its own texture and reuses it while unchanged; "none" keeps
         nothing between frames and rasters every layer every frame, as software
@@ -61,7 +61,7 @@ class Renderer:
         cache = self.raster_cache if policy != "none" else None  # "none" keeps nothing
         return build_frame_graph(scene, self.limits, self.images, t, cache, self.executor.has_retained, policy)
 
-    def render(self, scene, t: float = 0.0, policy: str = "all") -> Frame:
+    def render(self, scene, t: float = 0.0, policy: str = "browser") -> Frame:
         """Render ``scene`` at time ``t`` (seconds, for its animations) under a
         compositing ``policy``; the frame is complete or an error is raised."""
         if self._released:

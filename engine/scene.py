@@ -99,7 +99,7 @@ class Scene:
         limits = renderer.limits if renderer is not None else current_limits()
         return build_frame_graph(self, limits, t=t)
 
-    def render(self, renderer: "Renderer | None" = None, *, t: float = 0.0, policy: str = "all") -> "Frame":
+    def render(self, renderer: "Renderer | None" = None, *, t: float = 0.0, policy: str = "browser") -> "Frame":
         """Render the frame at time ``t`` seconds (animations are sampled there) under a
         compositing ``policy`` (see engine.compositor.policy), on the shared default
         renderer unless one is given."""

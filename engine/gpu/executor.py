@@ -303,11 +303,13 @@ class GLExecutor:
             frame.texture.read_into(pixels, alignment=1)
             stats.readback_ms = (time.perf_counter() - t0) * 1000
         except BaseException:
-            # A failed frame keeps nothing it made: its rasters are released, and the
-            # planner's cache will not find them (has_retained) and raster again.
+            # A failed frame keeps nothing it wrote (a texture repainted in place may be
+            # half done): those are released, so the planner's cache does not find them
+            # (has_retained) and paints them again.
             for name in retained_now:
-                target = self._retained.pop(name, None) or targets.pop(name, None)
-                if target is not None:
+                kept = self._retained.pop(name, None)
+                current = targets.pop(name, None)
+                for target in {id(t): t for t in (kept, current) if t is not None}.values():
                     self.pool.release(target)
             raise
         finally:

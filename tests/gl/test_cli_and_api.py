@@ -43,7 +43,11 @@ def test_showcase_picture_is_right(gl):
     assert np.all(np.abs(img[300 + 20, 440 + 140, :3] - expected) <= 1)
     # The clipped bar inside "window" never leaves the window's rounded box.
     assert tuple(img[268, 230]) == (0xF4, 0xF1, 0xEA, 255)
-    surfaces = {p.target.name: p.reason.value for p in frame.graph.composite_passes() if p.target.name != "frame"}
+    from engine.framegraph import TextureRole
+
+    surfaces = {
+        p.target.name: p.reason.value for p in frame.graph.composite_passes() if p.target.role == TextureRole.RENDER_SURFACE
+    }
     assert surfaces == {"surface:photo": "filter", "surface:glass": "opacity < 1 over two or more drawing layers"}
     # The photo's drop shadow falls below it (in the page colour's darker shade).
     assert img[262, 600, 0] < 0xF4 and img[262, 600, 3] == 255
@@ -149,8 +153,8 @@ def test_texture_pool_reuses_across_frames(gl):
     group = scene.root.add(Layer("g", (0, 0, 64, 64), "opacity: .5"))
     group.add(Layer("a", (0, 0, 32, 32), "background: red"))
     group.add(Layer("b", (16, 16, 32, 32), "background: blue"))
-    scene.render(gl)
-    frame = scene.render(gl)
+    scene.render(gl, policy="all")
+    frame = scene.render(gl, policy="all")
     assert frame.stats.textures_allocated == 0, "the second frame allocates nothing"
     assert frame.graph.raster_passes() == [], "layer rasters are kept"
     assert len([n for n in frame.graph.reused if n.startswith("layer:")]) == 2 and "frame" in frame.graph.reused

@@ -28,7 +28,7 @@ def card_scene() -> Scene:
 
 
 def test_first_frame_rasters_every_drawing_layer(fresh):
-    assert rastered(card_scene().render(fresh)) == ["bg", "card", "label"]
+    assert rastered(card_scene().render(fresh, policy="all")) == ["bg", "card", "label"]
 
 
 def test_transform_and_opacity_animation_rasters_nothing_after_the_first_frame(fresh):
@@ -37,11 +37,11 @@ def test_transform_and_opacity_animation_rasters_nothing_after_the_first_frame(f
         {"from": {"transform": "rotate(0deg)", "opacity": "1"}, "to": {"transform": "rotate(180deg)", "opacity": "0.3"}},
         duration=1.0,
     )
-    first = scene.render(fresh, t=0.0)
+    first = scene.render(fresh, policy="all", t=0.0)
     assert rastered(first) == ["bg", "card", "label"]
     images = [first.image.copy()]
     for i in range(1, 10):
-        frame = scene.render(fresh, t=i / 10)
+        frame = scene.render(fresh, policy="all", t=i / 10)
         assert rastered(frame) == [], f"frame {i} re-rastered {rastered(frame)}"
         assert frame.stats.textures_allocated == 0
         images.append(frame.image.copy())
@@ -50,21 +50,21 @@ def test_transform_and_opacity_animation_rasters_nothing_after_the_first_frame(f
 
 def test_paint_change_rasters_exactly_that_layer(fresh):
     scene = card_scene()
-    scene.render(fresh)
+    scene.render(fresh, policy="all")
     scene["label"].style["background-color"] = "green"
-    frame = scene.render(fresh)
+    frame = scene.render(fresh, policy="all")
     assert rastered(frame) == ["label"]
     assert tuple(frame.image[75, 50]) == (0, 128, 0, 255)
-    assert rastered(scene.render(fresh)) == []
+    assert rastered(scene.render(fresh, policy="all")) == []
 
 
 def test_moving_a_layer_by_whole_pixels_does_not_raster(fresh):
     scene = card_scene()
-    scene.render(fresh)
+    scene.render(fresh, policy="all")
     scene["card"].box = (25, 30, 60, 40)
-    assert rastered(scene.render(fresh)) == []
+    assert rastered(scene.render(fresh, policy="all")) == []
     scene["card"].box = (25.5, 30, 60, 40)  # a new sub-pixel offset is new content
-    assert rastered(scene.render(fresh)) == ["card"]
+    assert rastered(scene.render(fresh, policy="all")) == ["card"]
 
 
 def test_in_memory_image_changes_are_seen(fresh):
@@ -72,26 +72,26 @@ def test_in_memory_image_changes_are_seen(fresh):
     pixels[..., 3] = 255
     scene = Scene(8, 8, "white")
     scene.root.add(Layer("pic", (0, 0, 4, 4), image=pixels))
-    assert tuple(scene.render(fresh).image[1, 1]) == (0, 0, 0, 255)
-    assert rastered(scene.render(fresh)) == []
+    assert tuple(scene.render(fresh, policy="all").image[1, 1]) == (0, 0, 0, 255)
+    assert rastered(scene.render(fresh, policy="all")) == []
     pixels[..., 0] = 255
-    frame = scene.render(fresh)
+    frame = scene.render(fresh, policy="all")
     assert rastered(frame) == ["pic"] and tuple(frame.image[1, 1]) == (255, 0, 0, 255)
 
 
 def test_removed_layers_release_their_rasters(fresh):
     scene = card_scene()
-    scene.render(fresh)
+    scene.render(fresh, policy="all")
     held = fresh.executor.retained_bytes
     scene.root.remove(scene["bg"])
-    frame = scene.render(fresh)
+    frame = scene.render(fresh, policy="all")
     assert frame.graph.released and fresh.executor.retained_bytes < held
     assert rastered(frame) == []
 
 
 def test_a_failed_frame_is_recovered_by_rastering_again(fresh, monkeypatch):
     scene = card_scene()
-    scene.render(fresh)
+    scene.render(fresh, policy="all")
     scene["label"].style["background-color"] = "green"
     calls = {"n": 0}
     real = fresh.executor._raster
@@ -104,8 +104,8 @@ def test_a_failed_frame_is_recovered_by_rastering_again(fresh, monkeypatch):
 
     monkeypatch.setattr(fresh.executor, "_raster", fail_once)
     with pytest.raises(RuntimeError):
-        scene.render(fresh)
-    frame = scene.render(fresh)
+        scene.render(fresh, policy="all")
+    frame = scene.render(fresh, policy="all")
     assert "label" in rastered(frame)
     assert tuple(frame.image[75, 50]) == (0, 128, 0, 255)
     fresh.gpu.check_errors("after recovering")
@@ -114,42 +114,42 @@ def test_a_failed_frame_is_recovered_by_rastering_again(fresh, monkeypatch):
 def test_filter_results_are_reused_while_input_and_parameters_hold(fresh):
     scene = card_scene()
     scene["label"].style["filter"] = "drop-shadow(0 3px 2px black)"
-    first = scene.render(fresh)
+    first = scene.render(fresh, policy="all")
     assert [p.layer_id for p in first.graph.filter_passes()], "the first frame filters"
-    again = scene.render(fresh)
+    again = scene.render(fresh, policy="all")
     assert again.graph.filter_passes() == [] and rastered(again) == []
     assert np.array_equal(again.image, first.image)
     # Moving another layer does not touch the filtered one's result.
     scene["card"].style["transform"] = "rotate(10deg)"
-    assert scene.render(fresh).graph.filter_passes() == []
+    assert scene.render(fresh, policy="all").graph.filter_passes() == []
     # Changing the filter's parameter re-runs its passes (and only its passes).
     scene["label"].style["filter"] = "drop-shadow(0 3px 4px black)"
-    frame = scene.render(fresh)
+    frame = scene.render(fresh, policy="all")
     assert {p.layer_id for p in frame.graph.filter_passes()} == {"label"} and rastered(frame) == []
     # Moving the filtered layer re-runs the filter (its result is drawn elsewhere).
     scene["label"].box = (31, 70, 50, 10)
-    assert scene.render(fresh).graph.filter_passes()
+    assert scene.render(fresh, policy="all").graph.filter_passes()
 
 
 def test_animated_blur_reruns_only_that_surfaces_filter_passes(fresh):
     scene = card_scene()
     scene["label"].style["filter"] = "drop-shadow(0 3px 2px black)"
     scene["card"].animate({"from": {"filter": "blur(0.5px)"}, "to": {"filter": "blur(3px)"}}, duration=1.0)
-    scene.render(fresh, t=0.0)
+    scene.render(fresh, policy="all", t=0.0)
     for t in (0.25, 0.5, 0.75):
-        frame = scene.render(fresh, t=t)
+        frame = scene.render(fresh, policy="all", t=t)
         assert {p.layer_id for p in frame.graph.filter_passes()} == {"card"}
         assert rastered(frame) == []
 
 
 def test_frame_is_redrawn_only_where_it_changed(fresh):
     scene = card_scene()
-    scene.render(fresh)
-    still = scene.render(fresh)
+    scene.render(fresh, policy="all")
+    still = scene.render(fresh, policy="all")
     (frame_pass,) = [p for p in still.graph.composite_passes() if p.target.name == "frame"]
     assert frame_pass.damage == (0, 0, 0, 0), "nothing changed: nothing redrawn"
     scene["label"].box = (40, 70, 50, 10)
-    moved = scene.render(fresh)
+    moved = scene.render(fresh, policy="all")
     (frame_pass,) = [p for p in moved.graph.composite_passes() if p.target.name == "frame"]
     x, y, w, h = frame_pass.damage
     assert (x, y) == (30, 70) and (w, h) == (60, 10), "old and new places of the label"
@@ -164,6 +164,32 @@ def test_damage_tracking_matches_full_redraws_over_an_animation(fresh):
     scene["card"].animate({"from": {"transform": "rotate(0deg)"}, "to": {"transform": "rotate(60deg)"}}, duration=1.0)
     with Renderer() as other:
         for t in (0.0, 0.1, 0.35, 0.35, 0.9):
-            kept = scene.render(fresh, t=t).premultiplied.astype(int)
+            kept = scene.render(fresh, policy="all", t=t).premultiplied.astype(int)
             full = scene.render(other, t=t, policy="none").premultiplied.astype(int)
             assert np.abs(kept - full).max() == 0, t
+
+
+@pytest.mark.parametrize("policy", ["browser", "budget"])
+def test_a_failed_frame_is_recovered_under_backings(fresh, monkeypatch, policy):
+    scene = card_scene()
+    scene.render(fresh, policy=policy)
+    scene["label"].style["background-color"] = "green"
+    calls = {"n": 0}
+    real = fresh.executor._composite
+
+    def fail_once(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("simulated")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fresh.executor, "_composite", fail_once)
+    with pytest.raises(RuntimeError):
+        scene.render(fresh, policy=policy)
+    frame = scene.render(fresh, policy=policy)
+    assert tuple(frame.image[75, 50]) == (0, 128, 0, 255)
+    with Renderer() as other:
+        full = scene.render(other, policy="none")
+    assert np.array_equal(frame.premultiplied, full.premultiplied)
+    assert fresh.executor.pool.in_use == len(fresh.executor._retained), "nothing leaked: in use = kept"
+    fresh.gpu.check_errors("after recovering")

@@ -26,18 +26,18 @@ def two_boxes() -> Scene:
 
 
 def test_overdraw_counts_draws_per_pixel(fresh):
-    counts = overdraw_counts(two_boxes().render(fresh).graph)
+    counts = overdraw_counts(two_boxes().render(fresh, policy="all").graph)
     assert counts[40, 40] == 2 and counts[15, 15] == 1 and counts[65, 65] == 1 and counts[5, 5] == 0
-    img = two_boxes().render(fresh).overlay("overdraw")
+    img = two_boxes().render(fresh, policy="all").overlay("overdraw")
     assert not np.array_equal(img[40, 40], img[15, 15]), "two draws are hotter than one"
 
 
 def test_paint_flashing_shows_only_what_was_rastered(fresh):
     scene = two_boxes()
-    first = scene.render(fresh).overlay("paint")
+    first = scene.render(fresh, policy="all").overlay("paint")
     assert first[15, 15, 1] > first[15, 15, 2] + 60, "first frame: everything flashes green"
     scene["b"].style["background-color"] = "black"
-    frame = scene.render(fresh)
+    frame = scene.render(fresh, policy="all")
     img = frame.overlay("paint")
     assert np.array_equal(img[15, 15], frame.image[15, 15]), "a was reused: no flash"
     assert img[65, 65, 1] > 100, "b was rastered again: it flashes"

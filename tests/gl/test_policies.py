@@ -71,6 +71,9 @@ def test_layer_table_in_report_and_text(gl, capsys):
     assert rows["photo"]["drawn_into"] == "surface:photo" and rows["hero"]["drawn_into"] == "frame"
     assert rows["hero"]["bytes"] == 340 * 200 * 4 and rows["hero"]["this_frame"] == "rastered"
     assert rows["clipped-bar"]["clipped_by"] == ["window"]
-    assert main(["explain", str(path)]) == 0
+    assert main(["explain", str(path), "--policy", "all"]) == 0
     text = capsys.readouterr().out
     assert "each drawing layer has a texture of its own" in text and "surface:glass" in text
+    assert main(["explain", str(path)]) == 0  # the default policy: browser
+    text = capsys.readouterr().out
+    assert "policy browser: promoted layers have backings" in text and "painted into" in text
