@@ -448,7 +448,7 @@ class FrameGraph:
             f"{len(composites)} composite passes, {sum(len(c.draws) for c in composites)} draws, "
             f"{len(textures)} textures ({_mb(total)}; peak alive {_mb(self.peak_texture_bytes())})"
         )
-        lines.append("Render surfaces:")
+        lines.append("Render surfaces and backings:")
         for c in composites:
             extra = f" - {c.detail}" if c.detail else ""
             lines.append(
