@@ -65,7 +65,17 @@ class RasterCache:
         """Forget layers not drawn this frame; return every texture name to free."""
         for layer_id in [i for i in self._entries if i not in self._used]:
             self._released.append(self._entries.pop(layer_id)[1].name)
+        for key_id in [k for k in self.backing_bounds if k not in self._entries]:
+            del self.backing_bounds[key_id]
         return list(self._released)
+
+    def snapshot(self) -> tuple:
+        return (dict(self._entries), self.frame_state, dict(self.backing_bounds), set(self._used), list(self._released))
+
+    def restore(self, saved: tuple) -> None:
+        entries, frame_state, bounds, used, released = saved
+        self._entries, self.frame_state, self.backing_bounds = dict(entries), frame_state, dict(bounds)
+        self._used, self._released = set(used), list(released)
 
     def forget(self, names) -> None:
         """Drop entries whose textures no longer exist (after a failed frame)."""

@@ -123,13 +123,13 @@ class _Planner:
                 self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint))
             else:
                 key = (w, h, paint)
-                tex = self.cache.lookup(node.id, key, self.available)
+                tex = self.cache.lookup(f"layer:{node.id}", key, self.available)
                 if tex is not None:
                     self.reused.append(tex.name)
                 else:
                     tex = TextureDesc(self.cache.new_name(node.id), w, h, TextureRole.LAYER_CONTENT, retained=True)
                     self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint))
-                    self.cache.store(node.id, key, tex)
+                    self.cache.store(f"layer:{node.id}", key, tex)
             self._content[node.id] = tex
         return tex
 
@@ -229,15 +229,18 @@ class _Planner:
         to_target = target.from_screen()
 
         def bounds(item) -> Rect:
+            """Pixels an item can touch: snapped out to whole pixels (touching fractional
+            edges share a pixel), plus the anti-aliasing fringe of transformed quads."""
             if isinstance(item, PendingDraw):
-                rect = Rect(0, 0, item.node.width, item.node.height).transformed_bounds(to_target @ item.node.to_screen)
+                m = to_target @ item.node.to_screen
+                rect = _touched(Rect(0, 0, item.node.width, item.node.height), m)
                 # A running transform animation: overlap is tested against everywhere it
                 # goes (as Blink does), so promotions do not flicker from frame to frame.
                 sweep = self._animation_sweep(item.node)
                 if sweep is not None:
-                    rect = Rect.union([rect, sweep.transformed_bounds(to_target)])
+                    rect = Rect.union([rect, sweep.transformed_bounds(to_target).rounded_out()])
                 return rect
-            return Rect(0, 0, *item.quad_size).transformed_bounds(item.transform)
+            return _touched(Rect(0, 0, *item.quad_size), item.transform)
 
         base_reasons = (CompositingReason.ROOT,) if base_id == "root" else ()
         entries = partition(items, self.t, bounds, lambda i: isinstance(i, Draw), base_reasons)
@@ -282,7 +285,12 @@ class _Planner:
                 }
                 continue
             if e.kind == "own":
-                space = e.owner.to_screen.inverse()
+                owner = e.owner.to_screen
+                space = owner.inverse()
+                if owner.is_translation():
+                    # Keep the owner's sub-pixel position inside the backing, so the
+                    # backing itself lands on whole pixels (nothing shifts or blurs).
+                    space = Affine.translate(owner.e - math.floor(owner.e), owner.f - math.floor(owner.f)) @ space
                 cache_id, label = f"backing:{e.owner.id}", e.owner.id
             elif e.kind == "squash":
                 squashes += 1
@@ -362,7 +370,7 @@ class _Planner:
     def _backing(self, e, space: Affine, target: Target, cache_id: str, label: str) -> Draw | None:
         """The draw of a backing holding several layers, painting it only when what it
         holds changed (its key: each member's paint, placement, opacity and clips)."""
-        rects = [Rect(0, 0, p.node.width, p.node.height).transformed_bounds(space @ p.node.to_screen) for p in e.members]
+        rects = [_touched(Rect(0, 0, p.node.width, p.node.height), _clean(space @ p.node.to_screen)) for p in e.members]
         b = Rect.union(rects)
         if space is target.space and target.size is not None:
             b = b.intersect(Rect(target.origin[0], target.origin[1], target.size[0], target.size[1]))
@@ -389,7 +397,7 @@ class _Planner:
             # matrices every frame, and float noise must not count as a change.
             clip_sig = tuple((c.layer_id, _rounded(c.to_local), c.rect, c.radii) for c in clips)
             signature.append((self._paint(p.node, offset), _rounded(snapped), round(p.opacity, 6), clip_sig))
-            member_bounds.append(Rect(0, 0, p.node.width, p.node.height).transformed_bounds(m))
+            member_bounds.append(_touched(Rect(0, 0, p.node.width, p.node.height), m))
         key = (origin, w, h, tuple(signature))
         tex = self.cache.lookup(cache_id, key, self.available) if self.cache is not None else None
         damage = self._backing_damage(cache_id, key, member_bounds, w, h) if tex is None else None
@@ -431,10 +439,7 @@ class _Planner:
             self.passes.append(
                 CompositePass(f"paint:{label}", tex, origin, (0.0, 0.0, 0.0, 0.0), draws, SurfaceReason.BACKING, f"backing of {label}: {reasons}")
             )
-        to_target = backing_to_target
-        if to_target.is_translation():
-            to_target = Affine.translate(round(to_target.e), round(to_target.f))
-        return Draw(tex, label, to_target, 1.0, (), note=f"backing ({len(e.members)} layers)")
+        return Draw(tex, label, _snap(backing_to_target), 1.0, (), note=f"backing ({len(e.members)} layers)")
 
     def _why_not_drawn(self, node: LayerNode) -> None:
         if node.style.visibility != "visible":
@@ -622,9 +627,7 @@ class _Planner:
             result = self._filter_passes(node, plan, surface.target)
         # Back from the surface's space to the target's: texel -> screen -> target.
         surface_to_screen = space.inverse() @ Affine.translate(bounds.x, bounds.y)
-        to_target = target.from_screen() @ surface_to_screen
-        if to_target.is_translation():
-            to_target = Affine.translate(round(to_target.e), round(to_target.f))
+        to_target = _snap(target.from_screen() @ surface_to_screen)
         out.append(Draw(result, node.id, to_target, opacity, clips, note=f"filtered ({len(plan.passes)} passes)"))
         return True
 
@@ -666,7 +669,7 @@ class _Planner:
         if self.cache is None:
             return None
         keys = [None if d.source.name in self.repainted else _draw_key(d) for d in draws]
-        bounds = [Rect(0, 0, *d.quad_size).transformed_bounds(d.transform) for d in draws]
+        bounds = [_touched(Rect(0, 0, *d.quad_size), d.transform) for d in draws]
         state = self.cache.frame_state
         self.cache.frame_state = ((frame.width, frame.height, clear), keys, bounds)
         if state is None or state[0] != (frame.width, frame.height, clear) or not self.available(frame.name):
@@ -716,6 +719,24 @@ class _Planner:
         graph.layer_info = self.layer_info
         graph.validate()
         return graph
+
+
+def _snap(m: Affine) -> Affine:
+    """Round float noise off a translation that is meant to be whole pixels; a truly
+    fractional one is kept (it is then sampled, not shifted)."""
+    m = _clean(m)
+    if m.is_translation() and abs(m.e - round(m.e)) < 1e-6 and abs(m.f - round(m.f)) < 1e-6:
+        return Affine.translate(round(m.e), round(m.f))
+    return m
+
+
+def _touched(rect: Rect, m: Affine) -> Rect:
+    """The whole pixels a quad drawn with ``m`` can write: its bounds rounded out, and
+    two more pixels around transformed quads, whose anti-aliased edges reach past them."""
+    r = rect.transformed_bounds(m).rounded_out()
+    if not m.is_translation():
+        r = Rect(r.x - 2, r.y - 2, r.width + 4, r.height + 4)
+    return r
 
 
 def _clean(m: Affine) -> Affine:
@@ -780,6 +801,12 @@ def build_frame_graph(
     rastered again."""
     if not math.isfinite(t):
         raise GeometryError(f"the time must be a finite number of seconds, got {t!r}")
-    if cache is not None:
-        cache.begin_frame()
-    return _Planner(scene, limits or Limits(), images or ImageStore(), t, cache, available, policy).build()
+    if cache is None:
+        return _Planner(scene, limits or Limits(), images or ImageStore(), t, cache, available, policy).build()
+    cache.begin_frame()
+    saved = cache.snapshot()
+    try:
+        return _Planner(scene, limits or Limits(), images or ImageStore(), t, cache, available, policy).build()
+    except BaseException:
+        cache.restore(saved)  # a frame that failed to plan leaves the cache as it was
+        raise
