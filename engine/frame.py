@@ -70,14 +70,15 @@ class Frame:
     def explain(self) -> str:
         """The frame graph in plain words, with measured pass times."""
         s = self.stats
+        totals = self.graph.totals()
         text = self.graph.describe(timings=s.pass_ms)
         text += (
             f"\nTimes (CPU clock around glFinish; GL timer queries miss llvmpipe's work): "
             f"raster {s.raster_ms:.2f} ms, filters {s.filter_ms:.2f} ms, composite {s.composite_ms:.2f} ms, "
             f"readback {s.readback_ms:.2f} ms, total {s.total_ms:.2f} ms"
-            f"\nTotals: {self.graph.totals()['layers_rastered']} layers rastered "
-            f"({self.graph.totals()['pixels_rastered']} px), {self.graph.totals()['filter_passes']} filter passes, "
-            f"{self.graph.totals()['composite_draws']} composite draws"
+            f"\nTotals: {totals['layers_rastered']} layers rastered "
+            f"({totals['pixels_rastered']} px), {totals['filter_passes']} filter passes, "
+            f"{totals['composite_draws']} composite draws"
             f"\nTextures: {s.textures_allocated} allocated, {s.textures_reused} reused from the pool; "
             f"shader programs compiled this frame: {s.compiles}"
             f"\nRenderer: {self.info.renderer} / {self.info.version}"

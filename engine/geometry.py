@@ -75,6 +75,11 @@ class Affine:
     def is_translation(self) -> bool:
         return self.a == 1.0 and self.b == 0.0 and self.c == 0.0 and self.d == 1.0
 
+    def max_scale(self) -> float:
+        """The largest length a unit axis vector gets: the scale that content drawn with
+        this matrix must be rastered at to stay sharp."""
+        return max(math.hypot(self.a, self.b), math.hypot(self.c, self.d))
+
     def values(self) -> tuple[float, float, float, float, float, float]:
         return (self.a, self.b, self.c, self.d, self.e, self.f)
 

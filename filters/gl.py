@@ -7,8 +7,6 @@ plan's input; intermediate textures come from the renderer's pool.
 
 from __future__ import annotations
 
-import math
-
 import moderngl
 import numpy as np
 

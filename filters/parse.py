@@ -14,7 +14,7 @@ from tinycss2 import ast
 
 from engine.errors import FilterSyntaxError, StyleError, UnsupportedFeatureError
 from engine.style.readers import read_color
-from engine.style.tokens import TokenStream, describe, split_commas
+from engine.style.tokens import TokenStream, describe
 
 from .chain import FilterChain
 from .ops import (

@@ -8,7 +8,6 @@ from engine.images import premultiply, unpremultiply
 from engine.style.values import RGBA
 
 from .chain import FilterChain
-from .gl import GLFilterRunner
 
 __all__ = ["apply_gl"]
 
@@ -25,7 +24,7 @@ def apply_gl(image: np.ndarray, chain: FilterChain, *, premultiplied: bool, curr
     plan = chain.plan(current_color=current_color, size=(w, h))
     renderer.gpu.activate()
     executor = renderer.executor
-    runner = GLFilterRunner(renderer.gpu.ctx, executor.programs, executor.pool)
+    runner = executor.filter_runner
     source = executor.pool.acquire(w, h)
     out = None
     try:

@@ -7,9 +7,6 @@ border box; the image is sized and positioned in the padding box and tiled from 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import numpy as np
 
 from ..errors import StyleError
 from ..framegraph import GradientPaint, ImagePaint, LayerPaint

@@ -161,18 +161,8 @@ class _Planner:
             if not clip.to_screen.is_invertible() or clip.rect.is_empty():
                 return None
             to_local = clip.to_screen.inverse() @ to_screen
-            # Moving one target pixel perpendicular to an x = const edge changes local x
-            # by |(a, c)|; likewise |(b, d)| for y edges (exact for affine maps).
-            px = (math.hypot(to_local.a, to_local.c), math.hypot(to_local.b, to_local.d))
-            shapes.append(
-                ClipShape(
-                    clip.layer_id,
-                    to_local,
-                    (clip.rect.x, clip.rect.y, clip.rect.width, clip.rect.height),
-                    clip.radii,
-                    px,
-                )
-            )
+            rect = (clip.rect.x, clip.rect.y, clip.rect.width, clip.rect.height)
+            shapes.append(_clip_shape(clip.layer_id, to_local, rect, clip.radii))
         return tuple(shapes)
 
     def visible_rect(self, node: LayerNode, cull: Rect | None, clips_from: int = 0) -> Rect | None:
@@ -207,9 +197,7 @@ class _Planner:
         space ``space`` maps screen px into."""
         m = _clean(space @ p.node.to_screen)
         tex = self.content_texture(p.node, m, retained)
-        if m.is_translation():
-            m = Affine.translate(math.floor(m.e), math.floor(m.f))
-        to_target = Affine.translate(-origin[0], -origin[1]) @ m
+        to_target = Affine.translate(-origin[0], -origin[1]) @ _whole_pixel(m)
         return Draw(tex, p.node.id, to_target, p.opacity, clips)
 
     def finalize(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
@@ -242,8 +230,17 @@ class _Planner:
                 return rect
             return _touched(Rect(0, 0, *item.quad_size), item.transform)
 
+        # Once per item: a budget demotion re-partitions, and animation sweeps are not cheap.
+        rects = {id(item): bounds(item) for item in items}
+
+        def bounds_of(item) -> Rect:
+            return rects[id(item)]
+
+        def is_surface(item) -> bool:
+            return isinstance(item, Draw)
+
         base_reasons = (CompositingReason.ROOT,) if base_id == "root" else ()
-        entries = partition(items, self.t, bounds, lambda i: isinstance(i, Draw), base_reasons)
+        entries = partition(items, self.t, bounds_of, is_surface, base_reasons)
         if self.memory_budget is not None:
             demoted: set[str] = set()
             while composited_bytes(entries) > self.memory_budget:
@@ -261,7 +258,7 @@ class _Planner:
                         f"({', '.join(r.value for r in worst.reasons)})",
                     )
                 )
-                entries = partition(items, self.t, bounds, lambda i: isinstance(i, Draw), base_reasons, frozenset(demoted))
+                entries = partition(items, self.t, bounds_of, is_surface, base_reasons, frozenset(demoted))
         out: list[Draw] = []
         squashes = 0
         for e in entries:
@@ -392,7 +389,7 @@ class _Planner:
             member_clips.append(clips)
             m = _clean(Affine.translate(-origin[0], -origin[1]) @ space @ p.node.to_screen)
             offset = _subpixel(m)
-            snapped = Affine.translate(math.floor(m.e), math.floor(m.f)) if m.is_translation() else m
+            snapped = _whole_pixel(m)
             # Rounded: the placement relative to the backing is recomputed from screen
             # matrices every frame, and float noise must not count as a change.
             clip_sig = tuple((c.layer_id, _rounded(c.to_local), c.rect, c.radii) for c in clips)
@@ -492,14 +489,14 @@ class _Planner:
         quad mapped directly (a rotated layer is not inflated twice), grown by the reach
         of filters on nested contexts (a child's shadow is part of the parent's content)."""
         rects: list[Rect] = []
-        space_scale = max(math.hypot(space.a, space.b), math.hypot(space.c, space.d))
+        space_scale = space.max_scale()
 
         def visit(c: StackingContext, grow: float) -> None:
             if c.node.style.opacity <= 0.0:
                 return
             if c is not ctx and c.node.style.filter is not None:
                 m = c.node.to_screen
-                scale = max(math.hypot(m.a, m.b), math.hypot(m.c, m.d))
+                scale = m.max_scale()
                 grow += max(c.node.style.filter.plan(current_color=c.node.style.color, scale=scale).outsets)
             g = grow * space_scale
             here = cull if cull is None or not grow else Rect(cull.x - grow, cull.y - grow, cull.width + 2 * grow, cull.height + 2 * grow)
@@ -574,7 +571,7 @@ class _Planner:
             space, scale, where = target.space, 1.0, "screen space"
         else:
             # Filter in the layer's own space, at the scale it is shown at.
-            scale = max(math.hypot(m.a, m.b), math.hypot(m.c, m.d))
+            scale = m.max_scale()
             space, where = Affine.scale(scale, scale) @ m.inverse(), f"the layer's own space at scale {scale:.3g}"
         chain = node.style.filter
         plan = chain.plan(current_color=node.style.color, scale=scale)
@@ -762,15 +759,27 @@ def _rounded(m: Affine) -> tuple[float, ...]:
 def _reframe(clip: ClipShape, to_target: Affine) -> ClipShape:
     """The same clip for draws into a texture whose pixels map to the target's by
     ``to_target``."""
-    to_local = clip.to_local @ to_target
+    return _clip_shape(clip.layer_id, clip.to_local @ to_target, clip.rect, clip.radii)
+
+
+def _clip_shape(layer_id: str, to_local: Affine, rect, radii) -> ClipShape:
+    # Moving one target pixel perpendicular to an x = const edge changes local x by
+    # |(a, c)|; likewise |(b, d)| for y edges (exact for affine maps).
     px = (math.hypot(to_local.a, to_local.c), math.hypot(to_local.b, to_local.d))
-    return ClipShape(clip.layer_id, to_local, clip.rect, clip.radii, px)
+    return ClipShape(layer_id, to_local, rect, radii, px)
 
 
 def _subpixel(m: Affine) -> tuple[float, float]:
+    """The fraction of a pixel a translated layer is rastered at (see content_texture)."""
     if not m.is_translation():
         return (0.0, 0.0)
     return (m.e - math.floor(m.e), m.f - math.floor(m.f))
+
+
+def _whole_pixel(m: Affine) -> Affine:
+    """Where a layer rastered at ``_subpixel(m)`` is drawn: translations are floored,
+    other transforms kept (they are sampled)."""
+    return Affine.translate(math.floor(m.e), math.floor(m.f)) if m.is_translation() else m
 
 
 def _is_plain_color(node: LayerNode) -> bool:

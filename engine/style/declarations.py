@@ -171,6 +171,7 @@ class Style(MutableMapping[str, str]):
         self._on_change = on_change
         self.owner = owner  # the layer id, named in errors
         self.version = 0
+        self._memo: tuple[tuple, ComputedStyle] | None = None  # (key, result) of computed()
         if isinstance(source, str):
             self.update_css(source)
         elif isinstance(source, Mapping):
@@ -277,9 +278,8 @@ class Style(MutableMapping[str, str]):
             self.version,
             None if parent is None else tuple(getattr(parent, f) for f in (*sorted(INHERITED_FIELDS), *explicit)),
         )
-        memo = getattr(self, "_memo", None)
-        if memo is not None and memo[0] == key:
-            return memo[1]
+        if self._memo is not None and self._memo[0] == key:
+            return self._memo[1]
         style = self._compute(parent)
         self._memo = (key, style)
         return style

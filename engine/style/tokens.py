@@ -8,12 +8,15 @@ was wrong and saying what was expected there.
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import tinycss2
 from tinycss2 import ast
 
 from ..errors import InvalidValueError
+
+if TYPE_CHECKING:
+    from .values import LengthPercentage
 
 __all__ = ["TokenStream", "split_commas", "token_text", "ANGLE_UNITS"]
 

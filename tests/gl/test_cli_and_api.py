@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import numpy as np
-import pytest
 from PIL import Image
 
 from engine import Layer, Scene, load_scene

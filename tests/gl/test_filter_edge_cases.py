@@ -10,7 +10,7 @@ import pytest
 
 import filters
 from engine import Layer, Scene
-from engine.errors import LaminaError, LaminaInputError
+from engine.errors import LaminaError
 from engine.style import Style
 
 

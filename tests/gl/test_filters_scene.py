@@ -4,7 +4,6 @@ transformed and clipped trees, animation without recompiling."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import filters
 from engine import Layer, Scene

@@ -21,7 +21,6 @@ from engine.framegraph import (
     Draw,
     FilterPass,
     FrameGraph,
-    RasterPass,
     SurfaceReason,
     TextureRole,
 )

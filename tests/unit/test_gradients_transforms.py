@@ -12,7 +12,7 @@ from engine.geometry import Affine
 from engine.style import Style
 from engine.style.gradients import linear_gradient_line, radial_gradient_radii, resolve_stops
 from engine.style.transforms import transform_matrix
-from engine.style.values import RGBA, LengthPercentage, LinearGradient, RadialGradient
+from engine.style.values import RGBA, LinearGradient, RadialGradient
 
 GREEN = RGBA(0.0, 1.0, 0.0, 1.0)
 
@@ -590,3 +590,12 @@ def test_constructors_match_numpy(rng):
         sx, sy, tx, ty = (float(v) for v in rng.uniform(-5, 5, size=4))
         assert np.allclose(_affine_as_np(Affine.scale(sx, sy)), _np_scale(sx, sy))
         assert np.allclose(_affine_as_np(Affine.translate(tx, ty)), _np_translate(tx, ty))
+
+
+def test_max_scale_is_the_longest_mapped_axis(rng):
+    for _ in range(50):
+        sx, sy = rng.uniform(-4, 4, 2)
+        m = Affine.translate(*rng.uniform(-50, 50, 2)) @ Affine.rotate(rng.uniform(0, 360)) @ Affine.scale(sx, sy)
+        assert m.max_scale() == pytest.approx(max(abs(sx), abs(sy)))
+        columns = _affine_as_np(m)[:2, :2]
+        assert m.max_scale() == pytest.approx(np.linalg.norm(columns, axis=0).max())

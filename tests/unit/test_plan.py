@@ -14,7 +14,6 @@ from engine.framegraph import (
     CompositePass,
     Draw,
     FrameGraph,
-    RasterPass,
     SurfaceReason,
     TextureDesc,
     TextureRole,
