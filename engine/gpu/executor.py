@@ -110,6 +110,10 @@ class GLExecutor:
     def retained_bytes(self) -> int:
         return sum(t.bytes for t in self._retained.values())
 
+    def retained_sizes(self) -> dict[str, tuple[int, int, int]]:
+        """What is kept between frames: texture name -> (width, height, bytes)."""
+        return {name: (t.key[0], t.key[1], t.bytes) for name, t in self._retained.items()}
+
     def release(self) -> None:
         """Release every GL object this executor made."""
         self.evict_images(list(self._images))
