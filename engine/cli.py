@@ -3,10 +3,12 @@
     lamina render scene.json -o out.png [--explain] [--report report.json]
     lamina explain scene.json              render, then print what the compositor did
     lamina info [--json]                   renderer fingerprint and limits
+    lamina check DIR [--update]            compare DIR's scenes with their goldens
 
 Exit status: 0 success; 2 bad input (one line naming the problem, no traceback);
 1 when the machine cannot render (missing EGL: the line says what to install) or on an
-internal error (with a traceback, to report).
+internal error (with a traceback, to report); for ``check``, 1 also when a scene does not
+match its golden.
 """
 
 from __future__ import annotations
@@ -87,6 +89,21 @@ def _info(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _check(args: argparse.Namespace) -> int:
+    from .golden.check import check_directory
+
+    return check_directory(
+        args.folder,
+        update=args.update,
+        force=args.force,
+        max_diff=args.max_diff,
+        max_pixels=args.max_pixels,
+        max_alpha_diff=args.max_alpha_diff,
+        results=args.results,
+        only=args.only,
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lamina", description="Browser-style GPU compositing of CSS-styled layer trees.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -108,6 +125,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
     p.add_argument("--policy", default="browser", choices=POLICIES, help="compositing policy (default: browser)")
     p.set_defaults(run=_explain)
+
+    p = sub.add_parser("check", help="render a folder of scenes and compare them with their goldens")
+    p.add_argument("folder", help="folder of scene files; goldens are in FOLDER/goldens/NAME.png")
+    p.add_argument("--update", action="store_true", help="accept: write missing goldens and replace failing ones")
+    p.add_argument("--force", action="store_true", help="write or compare even on a renderer other than the golden's")
+    p.add_argument("--only", nargs="+", metavar="NAME", help="check only these scenes")
+    p.add_argument("--max-diff", default="0", metavar="RANGE", help="largest channel difference, WPT range a-b (default 0)")
+    p.add_argument("--max-pixels", default="0", metavar="RANGE", help="differing pixels, WPT range a-b (default 0)")
+    p.add_argument("--max-alpha-diff", default=None, metavar="RANGE", help="alpha's own range (default: --max-diff)")
+    p.add_argument("--results", default="golden-results", metavar="DIR", help="artefacts and report.html (default golden-results)")
+    p.set_defaults(run=_check)
 
     p = sub.add_parser("info", help="print the renderer fingerprint and limits")
     p.add_argument("--json", action="store_true")

@@ -29,6 +29,7 @@ __all__ = [
     "GPUUnavailableError",
     "GPUOutOfMemoryError",
     "TextureTooLargeError",
+    "GoldenError",
 ]
 
 
@@ -158,3 +159,8 @@ class GPUOutOfMemoryError(LaminaEnvironmentError):
 
 class TextureTooLargeError(LaminaInputError):
     """A layer or surface needs a texture larger than the GPU allows (GL_MAX_TEXTURE_SIZE)."""
+
+
+class GoldenError(LaminaInputError):
+    """Golden-image testing was asked something invalid: a tolerance that is not a range,
+    a malformed renderers.json, an image of the wrong shape or type, a bad golden name."""

@@ -47,6 +47,9 @@ class Scene:
         self.height = int(height)
         self.base_dir = Path(base_dir) if base_dir is not None else None
         self.version = 0
+        self.description = ""  # what the scene shows (scene files' "description")
+        # How golden tests render and compare it: {"t", "policy", "max_diff", ...}
+        self.golden: dict = {}
         self._ids: dict[str, Layer] = {}
         self.root = Layer("root", (0, 0, self.width, self.height), {"background-color": background})
         self.root.scene = self

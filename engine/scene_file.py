@@ -21,7 +21,8 @@ __all__ = ["load_scene", "scene_from_dict", "scene_to_dict", "SCHEMA_PATH", "FOR
 
 SCHEMA_PATH = Path(__file__).parent / "schema" / "scene.schema.json"
 FORMAT_VERSION = 1
-_TOP_KEYS = {"$schema", "lamina", "width", "height", "background", "style", "layers"}
+_TOP_KEYS = {"$schema", "lamina", "width", "height", "background", "style", "layers", "description", "golden"}
+_GOLDEN_KEYS = {"t", "policy", "max_diff", "max_pixels", "max_alpha_diff"}
 _LAYER_KEYS = {"id", "box", "style", "children", "animations", "content"}
 _ANIMATION_KEYS = {"keyframes", "duration", "delay", "easing", "iterations", "direction", "fill", "name"}
 
@@ -178,6 +179,12 @@ def scene_from_dict(data: Any, *, base_dir: str | Path | None = None, file: str 
         raise _style_error(err, "$.background", file) from err
     if "style" in data:
         _apply_style(scene.root, data["style"], "$.style", file)
+    if "description" in data:
+        if not isinstance(data["description"], str):
+            raise SceneFileError("description must be a string", path="$.description", file=file)
+        scene.description = data["description"]
+    if "golden" in data:
+        scene.golden = _golden_options(data["golden"], file)
     layers = data.get("layers", [])
     if not isinstance(layers, list):
         raise SceneFileError("layers must be an array", path="$.layers", file=file)
@@ -190,6 +197,36 @@ def scene_from_dict(data: Any, *, base_dir: str | Path | None = None, file: str 
         except LayerTreeError as err:
             raise SceneFileError(str(err), path=where, file=file) from None
     return scene
+
+
+def _golden_options(obj: Any, file: str | None) -> dict[str, Any]:
+    """How golden tests render and compare this scene: time, policy, WPT fuzzy ranges."""
+    from .compositor.policy import POLICIES
+    from .golden.fuzzy import FuzzyRange
+    from .errors import GoldenError
+
+    if not isinstance(obj, dict):
+        raise SceneFileError("golden must be an object", path="$.golden", file=file)
+    _check_object(obj, _GOLDEN_KEYS, "$.golden", file)
+    out: dict[str, Any] = {}
+    if "t" in obj:
+        t = obj["t"]
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t < 0:
+            raise SceneFileError(f"t must be a time in seconds >= 0, got {json.dumps(t)}", path="$.golden.t", file=file)
+        out["t"] = float(t)
+    if "policy" in obj:
+        if obj["policy"] not in POLICIES:
+            raise SceneFileError(f"policy must be one of {', '.join(POLICIES)}, got {json.dumps(obj['policy'])}",
+                                 path="$.golden.policy", file=file)
+        out["policy"] = obj["policy"]
+    for key in ("max_diff", "max_pixels", "max_alpha_diff"):
+        if key in obj:
+            try:
+                FuzzyRange.parse(obj[key] if not isinstance(obj[key], list) else tuple(obj[key]), key)
+            except GoldenError as err:
+                raise SceneFileError(str(err), path=f"$.golden.{key}", file=file) from None
+            out[key] = str(obj[key])
+    return out
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -246,5 +283,9 @@ def scene_to_dict(scene: Scene, *, embed_images: bool = False) -> dict[str, Any]
         out["style"] = root_style.to_css()
     if scene.root.image is not None:
         raise LaminaInputError("the root layer cannot have an image= source in a scene file; use its style")
+    if scene.description:
+        out["description"] = scene.description
+    if scene.golden:
+        out["golden"] = dict(scene.golden)
     out["layers"] = [_layer_to_dict(c, scene.base_dir, embed_images) for c in scene.root.children]
     return out

@@ -9,6 +9,8 @@ import secrets
 import numpy as np
 import pytest
 
+pytest_plugins = ["pytester"]  # the golden plugin tests itself with pytester
+
 
 @pytest.fixture(scope="session")
 def renderer():

@@ -521,3 +521,31 @@ def test_scene_to_dict_is_scene_method():
     assert scene.to_dict() == scene_to_dict(scene) == {
         "lamina": 1, "width": 3, "height": 4, "background": "red", "layers": []
     }
+
+
+def test_description_and_golden_options_round_trip(validator):
+    data = {**RICH, "description": "cards", "golden": {"t": 0.5, "policy": "all", "max_diff": "0-2", "max_pixels": 40}}
+    validator.validate(data)
+    scene = scene_from_dict(data)
+    assert scene.description == "cards"
+    assert scene.golden == {"t": 0.5, "policy": "all", "max_diff": "0-2", "max_pixels": "40"}
+    again = scene.to_dict()
+    validator.validate(again)
+    assert scene_from_dict(again).golden == scene.golden
+
+
+@pytest.mark.parametrize(
+    "golden, where",
+    [
+        ([], r"\$\.golden: golden must be an object"),
+        ({"t": -1}, r"\$\.golden\.t: t must be a time"),
+        ({"t": "1s"}, r"\$\.golden\.t"),
+        ({"policy": "some"}, r"\$\.golden\.policy: policy must be one of"),
+        ({"max_diff": "3-1"}, r"\$\.golden\.max_diff: max_diff: '3-1' is not a range"),
+        ({"max_pixels": "lots"}, r"\$\.golden\.max_pixels"),
+        ({"tolerance": 1}, r"\$\.golden\.tolerance: unknown key"),
+    ],
+)
+def test_bad_golden_options_name_their_path(golden, where):
+    with pytest.raises(SceneFileError, match=where):
+        scene_from_dict({"width": 4, "height": 4, "golden": golden})

@@ -1,0 +1,141 @@
+"""What a failed check leaves behind, under the results folder, one folder per check:
+``actual.png``, ``expected.png``, ``diff.png`` (differences amplified so the largest is
+white), ``mask.png`` (red: over the tolerance; yellow: differs within it; over a faded
+expected image), ``metrics.json`` and ``record.json`` (what the HTML report is built from).
+
+A check that passes removes its folder, so what is there is what currently fails. Each
+run also logs every outcome to ``.run/<pid>.jsonl`` so that the process that writes the
+report (the pytest-xdist controller, or ``lamina check``) sees the workers' checks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .store import Outcome, Status, encode_png
+
+__all__ = ["ResultsDir"]
+
+RUN_LOG = ".run"
+
+
+def _slug(key: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", key).strip("._")[:150] or "check"
+
+
+def _amplified(diff: np.ndarray) -> np.ndarray:
+    peak = int(diff.max()) if diff.size else 0
+    scaled = (diff.astype(np.uint32) * 255 // max(peak, 1)).astype(np.uint8)
+    rgb = np.stack([scaled] * 3, axis=-1)
+    return np.concatenate([rgb, np.full(diff.shape + (1,), 255, np.uint8)], axis=-1)
+
+
+def _mask(outcome: Outcome) -> np.ndarray:
+    """Premultiplied RGBA: the expected image faded to 25% grey, differing pixels marked."""
+    comparison = outcome.comparison
+    base = outcome.expected if outcome.expected is not None else outcome.actual
+    grey = base[..., :3].astype(np.float32).mean(axis=2) * (base[..., 3] / 255.0)
+    out = np.empty(base.shape[:2] + (4,), np.uint8)
+    out[..., :3] = (191 + grey[..., None] * 0.25).astype(np.uint8)
+    out[..., 3] = 255
+    if comparison is not None:
+        out[comparison.diff > 0] = (255, 200, 0, 255)
+        out[comparison.above_tolerance()] = (230, 0, 0, 255)
+    return out
+
+
+class ResultsDir:
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+
+    def folder_for(self, key: str) -> Path:
+        return self.folder / _slug(key)
+
+    def start_run(self) -> None:
+        """Forget the previous run's log (the artefacts of failures stay until they pass)."""
+        shutil.rmtree(self.folder / RUN_LOG, ignore_errors=True)
+
+    def record(self, key: str, outcome: Outcome, *, test: str, accept: str, kind: str = "golden") -> Path | None:
+        """Log the outcome; write artefacts when it failed, remove stale ones otherwise."""
+        folder = self.folder_for(key)
+        entry = {
+            "key": key,
+            "kind": kind,
+            "test": test,
+            "name": outcome.name,
+            "status": outcome.status.value,
+            "message": outcome.message,
+            "golden": str(outcome.golden) if outcome.golden else None,
+            "accept": accept if outcome.status is Status.FAILED else None,
+            "fingerprint": outcome.fingerprint.to_dict() if outcome.fingerprint else None,
+            "golden_fingerprint": outcome.golden_fingerprint.to_dict() if outcome.golden_fingerprint else None,
+            "time": time.strftime("%Y-%m-%d %H:%M:%S"),
+        }
+        log = self.folder / RUN_LOG
+        log.mkdir(parents=True, exist_ok=True)
+        with open(log / f"{os.getpid()}.jsonl", "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry) + "\n")
+        if outcome.status is not Status.FAILED:
+            shutil.rmtree(folder, ignore_errors=True)
+            return None
+        folder.mkdir(parents=True, exist_ok=True)
+        metrics: dict[str, Any] = {"message": outcome.message}
+        if outcome.comparison is not None:
+            metrics.update(outcome.comparison.metrics())
+        (folder / "actual.png").write_bytes(encode_png(outcome.actual))
+        files = {"actual": "actual.png"}
+        if outcome.expected is not None:
+            (folder / "expected.png").write_bytes(encode_png(outcome.expected))
+            files["expected"] = "expected.png"
+        if outcome.comparison is not None:
+            (folder / "diff.png").write_bytes(encode_png(_amplified(outcome.comparison.diff)))
+            (folder / "mask.png").write_bytes(encode_png(_mask(outcome)))
+            files.update(diff="diff.png", mask="mask.png")
+        (folder / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n", encoding="utf-8")
+        entry.update(files=files, metrics=metrics)
+        (folder / "record.json").write_text(json.dumps(entry, indent=2) + "\n", encoding="utf-8")
+        return folder
+
+    def record_error(self, key: str, name: str, message: str, *, test: str) -> Path:
+        """A check that could not even produce an image (the scene did not render)."""
+        folder = self.folder_for(key)
+        folder.mkdir(parents=True, exist_ok=True)
+        entry = {"key": key, "kind": "error", "test": test, "name": name, "status": "failed", "message": message,
+                 "golden": None, "accept": None, "files": {}, "metrics": {}, "time": time.strftime("%Y-%m-%d %H:%M:%S")}
+        log = self.folder / RUN_LOG
+        log.mkdir(parents=True, exist_ok=True)
+        with open(log / f"{os.getpid()}.jsonl", "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry) + "\n")
+        for stale in folder.iterdir():
+            stale.unlink()
+        (folder / "record.json").write_text(json.dumps(entry, indent=2) + "\n", encoding="utf-8")
+        return folder
+
+    def run_log(self) -> list[dict[str, Any]]:
+        """Every check logged in this run, by any process."""
+        out = []
+        for path in sorted((self.folder / RUN_LOG).glob("*.jsonl")):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    out.append(json.loads(line))
+        return out
+
+    def failures(self) -> list[dict[str, Any]]:
+        """Every check whose artefacts are here: what fails now (or failed last time it ran)."""
+        out = []
+        for path in sorted(self.folder.glob("*/record.json")):
+            try:
+                record = json.loads(path.read_text(encoding="utf-8"))
+            except ValueError:
+                continue
+            record["folder"] = str(path.parent)
+            out.append(record)
+        return out

@@ -1,0 +1,119 @@
+"""``lamina check DIR``: render every scene file in DIR and compare it with its golden
+(``DIR/goldens/NAME.png``) — golden testing without pytest, with a progress bar, a summary
+table, the HTML report and an exit code (0 all match, 1 some fail, 2 bad input)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from ..errors import LaminaInputError
+from .artefacts import ResultsDir
+from .fuzzy import Tolerance
+from .report import write_report
+from .store import GoldenDir, Status, UpdateMode
+
+__all__ = ["check_directory", "render_scene_for_golden", "scene_tolerance"]
+
+
+def render_scene_for_golden(scene):
+    """Render a scene the way its golden was made: at the time and with the policy its
+    file's ``golden`` object names (t=0 and "browser" otherwise)."""
+    return scene.render(t=scene.golden.get("t", 0.0), policy=scene.golden.get("policy", "browser"))
+
+
+def scene_tolerance(scene, default: Tolerance) -> Tolerance:
+    """The scene file's own fuzzy ranges where it declares them, else ``default``."""
+    g = scene.golden
+    return Tolerance.of(
+        g.get("max_diff", str(default.max_diff)),
+        g.get("max_pixels", str(default.max_pixels)),
+        g.get("max_alpha_diff", None if default.max_alpha_diff is None else str(default.max_alpha_diff)),
+    )
+
+
+def _bar(done: int, total: int, name: str, stream: TextIO) -> None:
+    width = 28
+    filled = width * done // max(total, 1)
+    line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {name}"
+    if stream.isatty():
+        stream.write("\r" + line[:100].ljust(100))
+        if done == total:
+            stream.write("\n")
+    else:
+        stream.write(line + "\n")
+    stream.flush()
+
+
+def check_directory(
+    folder: str | Path,
+    *,
+    update: bool = False,
+    force: bool = False,
+    max_diff: str = "0",
+    max_pixels: str = "0",
+    max_alpha_diff: str | None = None,
+    results: str | Path = "golden-results",
+    only: list[str] | None = None,
+    out: TextIO | None = None,
+    progress: TextIO | None = None,
+) -> int:
+    from ..scene_file import load_scene
+
+    out = out or sys.stdout
+    progress = progress or sys.stderr
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise LaminaInputError(f"{folder}: not a folder of scene files")
+    scenes = sorted(folder.glob("*.json"))
+    if only:
+        wanted = set(only)
+        unknown = wanted - {p.stem for p in scenes}
+        if unknown:
+            raise LaminaInputError(f"no scene named {sorted(unknown)[0]!r} in {folder}")
+        scenes = [p for p in scenes if p.stem in wanted]
+    if not scenes:
+        raise LaminaInputError(f"{folder}: no scene files (*.json)")
+    tolerance = Tolerance.of(max_diff, max_pixels, max_alpha_diff)
+    store = GoldenDir(folder / "goldens", UpdateMode.CHANGED if update else UpdateMode.NONE, force)
+    res = ResultsDir(results)
+    res.start_run()
+    rows = []
+    for i, path in enumerate(scenes):
+        _bar(i, len(scenes), path.stem, progress)
+        try:
+            scene = load_scene(path)
+            frame = render_scene_for_golden(scene)
+        except LaminaInputError as exc:
+            rows.append((path.stem, "failed", "-", "-", f"cannot render: {exc}"))
+            res.record_error(f"{folder.name}/{path.stem}", path.stem, f"cannot render: {exc}", test=str(path))
+            continue
+        outcome = store.check(frame, path.stem, scene_tolerance(scene, tolerance))
+        accept = f"lamina check {shlex.quote(str(folder))} --update --only {shlex.quote(path.stem)}"
+        if outcome.needs_force:
+            accept += " --force"
+        res.record(f"{folder.name}/{path.stem}", outcome, test=str(path), accept=accept)
+        c = outcome.comparison
+        rows.append((
+            path.stem,
+            outcome.status.value,
+            str(c.max_colour if c else "-") + "/" + str(c.max_alpha if c else "-"),
+            str(c.differing_pixels if c else "-"),
+            outcome.message if outcome.status is not Status.PASSED else "",
+        ))
+    _bar(len(scenes), len(scenes), "done", progress)
+    report = write_report(res, title=str(folder))
+
+    headers = ("scene", "result", "max diff rgb/a", "pixels", "")
+    widths = [max(len(str(r[k])) for r in rows + [headers]) for k in range(4)]
+    out.write("  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip() + "\n")
+    for row in rows:
+        out.write("  ".join(str(v).ljust(w) for v, w in zip(row, widths)) + "  " + row[4][:160] + "\n")
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row[1]] = counts.get(row[1], 0) + 1
+    out.write(", ".join(f"{n} {k}" for k, n in sorted(counts.items())) + f"; report: {report}\n")
+    return 1 if counts.get("failed") else 0
+

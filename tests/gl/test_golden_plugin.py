@@ -1,0 +1,292 @@
+"""The golden-image pytest plugin, tested with pytester: comparisons, WPT fuzzy ranges,
+renderer fingerprints, update modes, artefacts, the HTML report and pytest-xdist."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from engine.golden.store import Fingerprint, read_golden, write_golden
+from engine.renderer import renderer_info
+
+SCENE_TEST = '''
+from engine import Layer, Scene
+
+COLOUR = "{colour}"
+
+def test_card(golden):
+    scene = Scene(48, 32, "white")
+    scene.root.add(Layer("card", (6, 6, 30, 16), f"background: {{COLOUR}}; border-radius: 5px"))
+    golden.check(scene.render(), "card")
+'''
+
+
+def card_test(pytester, colour: str = "steelblue"):
+    pytester.makepyfile(test_card=SCENE_TEST.format(colour=colour))
+
+
+def png_bytes_ok(data: bytes) -> bool:
+    with Image.open(io.BytesIO(data)) as im:
+        im.load()
+        return im.format == "PNG"
+
+
+class ReportParser(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.stack, self.images, self.links, self.inputs, self.text = [], [], [], [], []
+
+    VOID = {"img", "input", "meta", "br", "link"}
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "img":
+            self.images.append(a["src"])
+        if tag == "input":
+            self.inputs.append(a)
+        for key in ("href", "src"):
+            if key in a and tag not in ("img",):
+                self.links.append(a[key])
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes <{self.stack[-1] if self.stack else None}>"
+        self.stack.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse_report(path):
+    parser = ReportParser()
+    parser.feed(path.read_text(encoding="utf-8"))
+    parser.close()
+    assert parser.stack == [], f"unclosed tags: {parser.stack}"
+    return parser
+
+
+def test_missing_then_pass_then_fail_with_artefacts_then_clean(pytester):
+    card_test(pytester)
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*no golden*make it with --golden-update=missing*"])
+
+    result = pytester.runpytest("--golden-update=missing")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*written: *goldens/card.png"])
+    golden = pytester.path / "goldens" / "card.png"
+    _, fp = read_golden(golden)
+    assert fp == Fingerprint.of(renderer_info()), "the golden records the renderer it was made on"
+
+    assert pytester.runpytest().ret == 0
+    card_test(pytester, "rgb(70 130 181)")  # steelblue is rgb(70 130 180): one level in blue
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "*golden 'card': colour: max difference 1 in * px (allowed 0 in 0 px)*",
+        "*accept: python -m pytest test_card.py::test_card --golden-update=changed*",
+    ])
+    folder = pytester.path / "golden-results" / "goldens_card"
+    assert {p.name for p in folder.iterdir()} == {"actual.png", "expected.png", "diff.png", "mask.png", "metrics.json", "record.json"}
+    metrics = json.loads((folder / "metrics.json").read_text())
+    assert metrics["max_difference"]["b"] == 1 and metrics["differing_pixels"] > 300 and metrics["histogram"]["1"] > 300
+    diff = np.asarray(Image.open(folder / "diff.png"))
+    assert diff[..., 0].max() == 255, "amplified: the largest difference is white"
+    report = parse_report(pytester.path / "golden-results" / "report.html")
+    assert len(report.images) == 8  # four side by side, two in each stacked view (flicker, slider)
+    assert all(png_bytes_ok(base64.b64decode(src.split(",", 1)[1])) for src in report.images)
+    assert all(src.startswith("data:image/png;base64,") for src in report.images)
+    assert report.links == [], "self-contained: nothing loaded from elsewhere"
+    assert any(i.get("type") == "range" for i in report.inputs), "a slider view"
+    assert "python -m pytest test_card.py::test_card --golden-update=changed" in "".join(report.text)
+
+    card_test(pytester, "rgb(70 130 181)")
+    result = pytester.runpytest("--golden-update=changed")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*updated: *goldens/card.png"])
+    assert not folder.exists(), "artefacts of a check that now passes are removed"
+    assert "No failures" in "".join(parse_report(pytester.path / "golden-results" / "report.html").text)
+
+
+FUZZY_TESTS = '''
+import numpy as np
+import pytest
+
+BASE = np.full((10, 10, 4), 100, np.uint8)
+BASE[..., 3] = 255
+
+def changed(pixels, by, channel=0):
+    out = BASE.copy()
+    out.reshape(-1, 4)[:pixels, channel] -= by
+    return out
+
+CASES = {
+    "identical_exact": (0, 0, 0, "0", "0", True),
+    "identical_any_diff_zero_pixels": (0, 0, 0, "5-10", "0-3", True),
+    "identical_but_a_difference_is_required": (0, 0, 0, "2-3", "5-10", False),
+    "within_ranges": (4, 2, 0, "0-2", "0-4", True),
+    "difference_too_large": (4, 3, 0, "0-2", "0-4", False),
+    "too_many_pixels": (5, 2, 0, "0-2", "0-4", False),
+    "bare_numbers_exact": (4, 2, 0, "2", "4", True),
+    "bare_number_pixels_off_by_one": (3, 2, 0, "2", "4", False),
+    "bare_number_difference_smaller": (4, 1, 0, "2", "4", False),
+    "alpha_uses_max_diff": (2, 3, 3, "0-2", "0-4", False),  # alpha 255 -> 252 (premultiplied colour 100 -> 99)
+}
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_case(golden, case):
+    pixels, by, channel, max_diff, max_pixels, passes = CASES[case]
+    golden.assert_same(changed(pixels, by, channel), BASE, max_diff=max_diff, max_pixels=max_pixels)
+
+@pytest.mark.golden(max_diff="0-3", max_pixels="0-4")
+def test_marker_defaults(golden):
+    golden.assert_same(changed(4, 3), BASE)
+
+@pytest.mark.golden(max_diff="0-3", max_alpha_diff="0")
+def test_alpha_range_of_its_own(golden):
+    golden.assert_same(changed(1, 1, channel=3), BASE, max_pixels="0-1")
+'''
+
+
+def test_fuzzy_ranges_through_the_fixture(pytester):
+    pytester.makepyfile(test_fuzzy=FUZZY_TESTS)
+    result = pytester.runpytest("-rA")
+    failing = {
+        "identical_but_a_difference_is_required", "difference_too_large", "too_many_pixels",
+        "bare_number_pixels_off_by_one", "bare_number_difference_smaller", "alpha_uses_max_diff",
+    }
+    result.assert_outcomes(passed=12 - len(failing) - 1, failed=len(failing) + 1)
+    for case in failing:
+        result.stdout.fnmatch_lines([f"FAILED test_fuzzy.py::test_case[[]{case}[]]*"])
+    result.stdout.fnmatch_lines(["PASSED test_fuzzy.py::test_marker_defaults*"])
+    result.stdout.fnmatch_lines(["*'test_alpha_range_of_its_own': alpha: max difference 1 in 1 px (allowed 0 in 0-1 px)"])
+    result.stdout.fnmatch_lines(["*required]': identical, but the tolerance requires a difference*"])
+
+
+def fake_golden(pytester, name="card"):
+    """A golden of the right picture, but recorded as made on another GPU."""
+    card_test(pytester)
+    assert pytester.runpytest("--golden-update=missing").ret == 0
+    path = pytester.path / "goldens" / f"{name}.png"
+    pixels, _ = read_golden(path)
+    write_golden(path, pixels, Fingerprint("FakeGPU 9000", "4.6 FakeGL", "0.0"))
+    return path
+
+
+def test_other_renderer_skips_naming_both_or_fails_when_strict(pytester, monkeypatch):
+    fake_golden(pytester)
+    monkeypatch.delenv("LAMINA_GOLDEN_STRICT", raising=False)
+    result = pytester.runpytest("-rs")
+    result.assert_outcomes(skipped=1)
+    here = renderer_info()
+    result.stdout.fnmatch_lines([f"*made on FakeGPU 9000 | 4.6 FakeGL; this is {here.renderer} | {here.version}*"])
+    monkeypatch.setenv("LAMINA_GOLDEN_STRICT", "1")
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*FakeGPU 9000*LAMINA_GOLDEN_STRICT=1*"])
+
+
+def test_per_renderer_expectation_is_used(pytester, monkeypatch):
+    monkeypatch.setenv("LAMINA_GOLDEN_STRICT", "1")
+    fake_golden(pytester)
+    here = renderer_info().renderer.split(" ")[0]
+    (pytester.path / "goldens" / "renderers.json").write_text(json.dumps(
+        {"renderers": [{"match": f"{here}*", "max_diff": "0-1", "max_pixels": "0-2000"}]}))
+    card_test(pytester, "rgb(70 130 181)")
+    pytester.runpytest().assert_outcomes(passed=1)
+    card_test(pytester, "rgb(70 130 184)")
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*max difference 4*allowed 0-1*"])
+
+
+def test_update_modes(pytester):
+    card_test(pytester)
+    golden = pytester.path / "goldens" / "card.png"
+    pytester.runpytest("--golden-update=missing").assert_outcomes(passed=1)
+    first = golden.read_bytes()
+    card_test(pytester, "tomato")
+    pytester.runpytest("--golden-update=missing").assert_outcomes(failed=1)  # never overwrites
+    assert golden.read_bytes() == first
+    pytester.runpytest("--golden-update=none").assert_outcomes(failed=1)
+    pytester.runpytest("--golden-update=changed").assert_outcomes(passed=1)
+    tomato = golden.read_bytes()
+    assert tomato != first
+    before = golden.stat().st_mtime_ns
+    pytester.runpytest("--golden-update=changed").assert_outcomes(passed=1)
+    pytester.runpytest("--golden-update=all").assert_outcomes(passed=1)
+    assert golden.stat().st_mtime_ns == before, "a passing golden with the same bytes is not rewritten"
+    pixels, _ = read_golden(golden)
+    write_golden(golden, pixels, None)  # e.g. made by another tool: no fingerprint
+    pytester.runpytest("--golden-update=changed").assert_outcomes(failed=1)  # unknown renderer: refused
+    result = pytester.runpytest("--golden-update=all", "--golden-force")
+    result.assert_outcomes(passed=1)
+    assert read_golden(golden)[1] is not None, "all rewrote it, fingerprint included"
+    result = pytester.runpytest("--golden-update=bogus")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_refuses_to_overwrite_another_renderers_golden_unless_forced(pytester):
+    golden = fake_golden(pytester)
+    card_test(pytester, "tomato")
+    result = pytester.runpytest("--golden-update=changed")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*not overwriting*made on FakeGPU 9000*", "*accept: *--golden-update=changed --golden-force*"])
+    pytester.runpytest("--golden-update=changed", "--golden-force").assert_outcomes(passed=1)
+    assert read_golden(golden)[1] == Fingerprint.of(renderer_info())
+
+
+def test_bad_marker_and_bad_name_are_errors(pytester):
+    pytester.makepyfile(test_bad='''
+import numpy as np, pytest
+IMG = np.zeros((2, 2, 4), np.uint8)
+
+@pytest.mark.golden(max_dif="0-1")
+def test_marker(golden):
+    golden.assert_same(IMG, IMG)
+
+def test_name(golden):
+    golden.check(IMG, "../escape")
+
+def test_range(golden):
+    golden.assert_same(IMG, IMG, max_pixels="10-2")
+''')
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1, failed=2)
+    result.stdout.fnmatch_lines(["*unknown argument 'max_dif'*"])
+    result.stdout.fnmatch_lines(["*GoldenError: golden name '../escape'*"])
+    result.stdout.fnmatch_lines(["*GoldenError: max_pixels: '10-2' is not a range*"])
+
+
+XDIST_TESTS = '''
+import pytest
+from engine import Layer, Scene
+
+@pytest.mark.parametrize("i", range(6))
+def test_tile(golden, i):
+    scene = Scene(24, 24, "white")
+    scene.root.add(Layer("t", (4, 4, 16, 16), f"background: hsl({i * 60} 70% 50%)"))
+    golden.check(scene.render(), f"tile{i}")
+'''
+
+
+@pytest.mark.slow
+def test_parallel_workers_share_results_and_report(pytester):
+    pytester.makepyfile(test_tiles=XDIST_TESTS)
+    assert pytester.runpytest_subprocess("-n", "2", "--golden-update=missing").ret == 0
+    assert len(list((pytester.path / "goldens").glob("tile*.png"))) == 6
+    pytester.makepyfile(test_tiles=XDIST_TESTS.replace("i * 60", "i * 60 + (i % 2)"))
+    result = pytester.runpytest_subprocess("-n", "2")
+    result.assert_outcomes(passed=3, failed=3)
+    result.stdout.fnmatch_lines(["*3 failed, 3 passed; report: *report.html"])
+    report = parse_report(pytester.path / "golden-results" / "report.html")
+    text = "".join(report.text)
+    assert all(f"tile{i}" in text for i in (1, 3, 5)) and "tile0" not in text
+    assert len(list((pytester.path / "golden-results" / ".run").glob("*.jsonl"))) == 2, "one log per worker"
