@@ -95,6 +95,7 @@ class _Planner:
         self.decisions: list[Decision] = []
         self.viewport = Rect(0, 0, scene.width, scene.height)
         self._content: dict[str, TextureDesc] = {}
+        self._page_fill: tuple[float, float, float, float] | None = None  # opaque page background
 
     # -- textures -----------------------------------------------------------------------
     def _check_size(self, what: str, w: int, h: int) -> None:
@@ -296,7 +297,11 @@ class _Planner:
             else:
                 space = target.space
                 cache_id, label = f"backing:{base_id}:base", f"{base_id}-base"
-            draw = self._backing(e, space, target, cache_id, label)
+            # The page's base backing starts as the opaque page background, as Chromium's
+            # root layer does: its layers then blend over the same colour, with the same
+            # 8-bit roundings, as when they are drawn straight into the frame.
+            fill = self._page_fill if (e.kind == "base" and base_id == "root" and self._page_fill) else (0.0, 0.0, 0.0, 0.0)
+            draw = self._backing(e, space, target, cache_id, label, fill)
             if draw is None:
                 continue
             out.append(draw)
@@ -321,7 +326,7 @@ class _Planner:
             return None
         old = self.cache.peek(cache_id)
         old_bounds = self._bounds_memo.get(cache_id)
-        if old is None or old_bounds is None or old[0][:3] != key[:3] or not self.available(old[1].name):
+        if old is None or old_bounds is None or old[0][:3] != key[:3] or old[0][4:] != key[4:] or not self.available(old[1].name):
             return None
         old_sig, sig = old[0][3], key[3]
         rects = []
@@ -364,9 +369,12 @@ class _Planner:
                 rects.append(Rect(0, 0, box.width, box.height).transformed_bounds(m))
         return Rect.union(rects)
 
-    def _backing(self, e, space: Affine, target: Target, cache_id: str, label: str) -> Draw | None:
+    def _backing(self, e, space: Affine, target: Target, cache_id: str, label: str,
+                 fill: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)) -> Draw | None:
         """The draw of a backing holding several layers, painting it only when what it
-        holds changed (its key: each member's paint, placement, opacity and clips)."""
+        holds changed (its key: each member's paint, placement, opacity and clips).
+        ``fill`` is what the backing starts as: transparent, or the page's opaque
+        background for the root's base backing."""
         rects = [_touched(Rect(0, 0, p.node.width, p.node.height), _clean(space @ p.node.to_screen)) for p in e.members]
         b = Rect.union(rects)
         if space is target.space and target.size is not None:
@@ -395,7 +403,7 @@ class _Planner:
             clip_sig = tuple((c.layer_id, _rounded(c.to_local), c.rect, c.radii) for c in clips)
             signature.append((self._paint(p.node, offset), _rounded(snapped), round(p.opacity, 6), clip_sig))
             member_bounds.append(_touched(Rect(0, 0, p.node.width, p.node.height), m))
-        key = (origin, w, h, tuple(signature))
+        key = (origin, w, h, tuple(signature), fill)
         tex = self.cache.lookup(cache_id, key, self.available) if self.cache is not None else None
         damage = self._backing_damage(cache_id, key, member_bounds, w, h) if tex is None else None
         if tex is not None:
@@ -418,7 +426,7 @@ class _Planner:
             reasons = ", ".join(r.value for r in e.reasons) or "paints layers that are not composited"
             self.passes.append(
                 CompositePass(
-                    f"paint:{label}", tex, origin, (0.0, 0.0, 0.0, 0.0), draws, SurfaceReason.BACKING,
+                    f"paint:{label}", tex, origin, fill, draws, SurfaceReason.BACKING,
                     f"backing of {label}: {reasons}; repainted {dw}x{dh} at {dx},{dy} where its layers changed", damage,
                 )
             )
@@ -434,7 +442,7 @@ class _Planner:
                 tex = TextureDesc(f"backing:{label}", w, h, TextureRole.BACKING)
             reasons = ", ".join(r.value for r in e.reasons) or "paints layers that are not composited"
             self.passes.append(
-                CompositePass(f"paint:{label}", tex, origin, (0.0, 0.0, 0.0, 0.0), draws, SurfaceReason.BACKING, f"backing of {label}: {reasons}")
+                CompositePass(f"paint:{label}", tex, origin, fill, draws, SurfaceReason.BACKING, f"backing of {label}: {reasons}")
             )
         return Draw(tex, label, _snap(backing_to_target), 1.0, (), note=f"backing ({len(e.members)} layers)")
 
@@ -699,6 +707,8 @@ class _Planner:
         if _is_plain_color(node):
             # The page background is a flat colour: clear to it instead of a raster pass.
             clear = node.style.used_background_color.premultiplied()
+            if clear[3] >= 1.0:
+                self._page_fill = tuple(clear)
             self.decisions.append(Decision(node.id, "background drawn as the frame's clear colour"))
             self.emit_items(root, draws, target, 1.0, own=False)
         else:

@@ -77,3 +77,21 @@ def test_layer_table_in_report_and_text(gl, capsys):
     assert main(["explain", str(path)]) == 0  # the default policy: browser
     text = capsys.readouterr().out
     assert "policy browser: promoted layers have backings" in text and "painted into" in text
+
+
+def test_page_backing_starts_as_the_page_background(fresh, rng):
+    # Translucent layers stacked in the page's backing blend over the page colour there,
+    # with the same 8-bit roundings as when drawn straight into the frame ("none"):
+    # the pictures are identical, not merely within a level (they were 2 apart before).
+    scene = Scene(96, 64, "#f4f1ea")
+    for i in range(5):
+        x, y = (float(v) for v in rng.integers(0, 50, 2))
+        a, b = (f"rgb({rng.integers(0, 256)} {rng.integers(0, 256)} {rng.integers(0, 256)} / {rng.uniform(0.3, 0.9):.3f})" for _ in range(2))
+        scene.root.add(Layer(f"l{i}", (x, y, 40, 30), f"background: linear-gradient({rng.integers(0, 360)}deg, {a}, {b}); border-radius: 9px"))
+    scene.root.add(Layer("promoted", (70, 40, 20, 20), "background: red; will-change: transform"))
+    browser = scene.render(fresh, policy="browser")
+    (paint,) = [p for p in browser.graph.composite_passes() if p.name == "paint:root-base"]
+    assert paint.clear == pytest.approx((0xF4 / 255, 0xF1 / 255, 0xEA / 255, 1.0))
+    assert np.array_equal(browser.premultiplied, scene.render(fresh, policy="none").premultiplied)
+    scene.root.style["background-color"] = "navy"  # a new page colour repaints the backing
+    assert np.array_equal(scene.render(fresh, policy="browser").premultiplied, scene.render(fresh, policy="none").premultiplied)
