@@ -42,11 +42,15 @@ def test_wheel_contents(wheel):
         "engine/_shaders/raster/layer.frag",
         "engine/_shaders/composite/quad.frag",
         "engine/_shaders/common/rrect.glsl",
+        "engine/golden/plugin.py",
+        "engine/golden/report_template.html",
     ):
         assert required in names, required
     assert not any(n.startswith("tests/") for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "lamina = engine.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
+    entries = zipfile.ZipFile(wheel).read(entry).decode()
+    assert "lamina = engine.cli:main" in entries
+    assert "[pytest11]" in entries and "lamina = engine.golden.plugin" in entries, "the golden plugin's entry point"
 
 
 def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path):

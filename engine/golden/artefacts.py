@@ -1,7 +1,7 @@
 """What a failed check leaves behind, under the results folder, one folder per check:
 ``actual.png``, ``expected.png``, ``diff.png`` (differences amplified so the largest is
-white), ``mask.png`` (red: over the tolerance; yellow: differs within it; over a faded
-expected image), ``metrics.json`` and ``record.json`` (what the HTML report is built from).
+white), ``mask.png`` (red: over the tolerance; yellow: differs within it; a blue frame around
+where anything differs; over a faded expected image), ``metrics.json`` and ``record.json`` (what the HTML report is built from).
 
 A check that passes removes its folder, so what is there is what currently fails. Each
 run also logs every outcome to ``.run/<pid>.jsonl`` so that the process that writes the
@@ -47,6 +47,18 @@ def _mask(outcome: Outcome) -> np.ndarray:
     out[..., :3] = (191 + grey[..., None] * 0.25).astype(np.uint8)
     out[..., 3] = 255
     if comparison is not None:
+        region = comparison.region()
+        if region is not None:  # a blue frame one pixel outside where it differs: findable
+            x, y, w, h = region
+            x0, y0, x1, y1 = x - 1, y - 1, x + w, y + h
+            H, W = out.shape[:2]
+            blue = (40, 90, 255, 255)
+            for yy in (y0, y1):
+                if 0 <= yy < H:
+                    out[yy, max(x0, 0):min(x1, W - 1) + 1] = blue
+            for xx in (x0, x1):
+                if 0 <= xx < W:
+                    out[max(y0, 0):min(y1, H - 1) + 1, xx] = blue
         out[comparison.diff > 0] = (255, 200, 0, 255)
         out[comparison.above_tolerance()] = (230, 0, 0, 255)
     return out

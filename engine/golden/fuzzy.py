@@ -140,6 +140,13 @@ class Comparison:
         """(H, W) bool: pixels whose difference exceeds the allowed maximum."""
         return self.diff > min(self.tolerance.max_diff.high, self.tolerance.alpha_diff.high)
 
+    def region(self) -> tuple[int, int, int, int] | None:
+        """(x, y, w, h): the smallest rect holding every differing pixel."""
+        ys, xs = np.nonzero(self.diff)
+        if xs.size == 0:
+            return None
+        return int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
+
     def summary(self) -> str:
         if self.differing_pixels == 0:
             if self.passed:
@@ -156,6 +163,10 @@ class Comparison:
                 f"alpha: max difference {self.max_alpha} in {self.alpha_pixels} px "
                 f"(allowed {self.tolerance.alpha_diff} in {self.tolerance.max_pixels} px)"
             )
+        region = self.region()
+        if parts and region is not None:
+            x, y, w, h = region
+            parts.append(f"in the {w}x{h} rect at {x},{y}")
         if not parts:
             return (
                 f"within tolerance: colour max {self.max_colour} in {self.colour_pixels} px, "
@@ -176,6 +187,7 @@ class Comparison:
             "alpha_pixels": self.alpha_pixels,
             "differing_pixels": self.differing_pixels,
             "above_tolerance_pixels": int(self.above_tolerance().sum()),
+            "differing_region": list(self.region()) if self.region() else None,
             "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
         }
 

@@ -51,7 +51,7 @@ def _failure(record: dict[str, Any]) -> str:
     figs = "".join(
         f"<figure>{_img(folder, files.get(k), s, k)}<figcaption>{caption}</figcaption></figure>"
         for k, caption in (("expected", "expected (golden)"), ("actual", "actual"), ("diff", "difference, amplified"),
-                           ("mask", "red: over tolerance, yellow: within"))
+                           ("mask", "red: over tolerance, yellow: within, blue: the region"))
     )
     stack = (f'{_img(folder, files.get("expected"), s, "expected")}'
              f'{_img(folder, files.get("actual"), s, "actual", "px top")}')

@@ -166,7 +166,7 @@ def test_fuzzy_ranges_through_the_fixture(pytester):
     for case in failing:
         result.stdout.fnmatch_lines([f"FAILED test_fuzzy.py::test_case[[]{case}[]]*"])
     result.stdout.fnmatch_lines(["PASSED test_fuzzy.py::test_marker_defaults*"])
-    result.stdout.fnmatch_lines(["*'test_alpha_range_of_its_own': alpha: max difference 1 in 1 px (allowed 0 in 0-1 px)"])
+    result.stdout.fnmatch_lines(["*'test_alpha_range_of_its_own': alpha: max difference 1 in 1 px (allowed 0 in 0-1 px); in the 1x1 rect at 0,0"])
     result.stdout.fnmatch_lines(["*required]': identical, but the tolerance requires a difference*"])
 
 
@@ -290,3 +290,29 @@ def test_parallel_workers_share_results_and_report(pytester):
     text = "".join(report.text)
     assert all(f"tile{i}" in text for i in (1, 3, 5)) and "tile0" not in text
     assert len(list((pytester.path / "golden-results" / ".run").glob("*.jsonl"))) == 2, "one log per worker"
+
+
+ONE_PIXEL = '''
+import numpy as np
+
+def test_picture(golden):
+    img = np.full((40, 50, 4), 200, np.uint8)
+    img[..., 3] = 255
+    {change}
+    golden.check(img, "picture")
+'''
+
+
+def test_a_one_pixel_regression_fails_and_the_report_shows_where(pytester):
+    pytester.makepyfile(test_pic=ONE_PIXEL.format(change="pass"))
+    pytester.runpytest("--golden-update=missing").assert_outcomes(passed=1)
+    pytester.makepyfile(test_pic=ONE_PIXEL.format(change="img[17, 23, 1] = 199"))
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*max difference 1 in 1 px (allowed 0 in 0 px); in the 1x1 rect at 23,17*"])
+    folder = pytester.path / "golden-results" / "goldens_picture"
+    assert json.loads((folder / "metrics.json").read_text())["differing_region"] == [23, 17, 1, 1]
+    mask = np.asarray(Image.open(folder / "mask.png"))
+    assert tuple(mask[17, 23]) == (230, 0, 0, 255), "the pixel itself, red"
+    assert tuple(mask[16, 22]) == tuple(mask[18, 24]) == (40, 90, 255, 255), "framed in blue"
+    assert (mask[..., 0] == 230).sum() == 1
