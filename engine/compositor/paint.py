@@ -99,11 +99,22 @@ def layer_paint(
         background=s.used_background_color.premultiplied(),
         image=image,
         tile=tile,
-        repeat=s.background_repeat,
+        repeat=_visible_repeat(s.background_repeat, tile, w, h),
         radii=used_radii(s, w, h),
         border_widths=(top, right, bottom, left),
         border_color=s.used_border_color.premultiplied(),
         offset=offset,
+    )
+
+
+def _visible_repeat(repeat: tuple[bool, bool], tile, w: float, h: float) -> tuple[bool, bool]:
+    """Repeat only along an axis where a second tile shows. A single tile covering the box
+    (``cover``, ``100% 100%``) is drawn as one image, as Blink does: repeat-wrapped
+    sampling would blend its last pixels with the image's opposite edge."""
+    x, y, tw, th = tile
+    return (
+        repeat[0] and not (x <= 0.0 and x + tw >= w),
+        repeat[1] and not (y <= 0.0 and y + th >= h),
     )
 
 

@@ -251,6 +251,18 @@ def test_image_file_cover_and_repeat(gl, tmp_path):
     assert np.all(img[0, 0, :3] == 255) and np.all(img[3, 3, :3] == 255)
 
 
+@pytest.mark.parametrize("size", ["cover", "100% 100%", "contain"])
+def test_a_single_covering_tile_does_not_bleed_at_the_box_edges(gl, size):
+    # A 2x2 image stretched over a 12x12 box: the last column is the image's right
+    # column (clamped), not blended with its left column as a repeating tile would be.
+    pixels = np.array([[[255, 0, 0], [0, 0, 255]], [[255, 0, 0], [0, 0, 255]]], np.uint8)
+    scene = Scene(12, 12, "white")
+    scene.root.add(Layer("img", (0, 0, 12, 12), f"background-size: {size}", image=pixels))
+    img = render(scene, gl)
+    assert tuple(img[6, 11, :3]) == (0, 0, 255) and tuple(img[6, 0, :3]) == (255, 0, 0)
+    assert np.all(img[:, :3, 0] == 255) and np.all(img[:, -3:, 2] == 255)
+
+
 def test_missing_image_file_is_a_typed_error(gl, tmp_path):
     scene = Scene(8, 8, base_dir=tmp_path)
     scene.root.add(Layer("photo", (0, 0, 8, 8), "background-image: url(nope.png)"))
