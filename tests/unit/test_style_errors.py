@@ -125,7 +125,6 @@ CASES = [
     ("color: red blue", Invalid, "color", "blue", 0),
     ("color: rgb(1, 2)", Invalid, "color", "rgb(", 0),
     ("background-color: 12px", Invalid, "background-color", "12px", 0),
-    ("color: color(display-p3 1 0 0)", Unsupported, "color", "color(", 0),
     # -- keywords ---------------------------------------------------------------------
     ("visibility: maybe", Invalid, "visibility", "maybe", 0),
     ("overflow: hidden visible", Unsupported, "overflow", "visible", 0),

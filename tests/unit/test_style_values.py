@@ -896,3 +896,32 @@ def test_style_mapping_roundtrip():
     assert s["opacity"] == "0.5 !important"
     assert list(s) == ["color", "opacity"]
     assert Style(s.to_css()).computed() == s.computed()
+
+
+@pytest.mark.parametrize(
+    "css, expected",
+    [
+        # sRGB red expressed in Display P3 (its primaries are wider): back to sRGB red.
+        ("color(display-p3 0.9175 0.2003 0.1386)", (1.0, 0.0, 0.0)),
+        # Adobe RGB shares sRGB's red primary: linear 0.7152 (white balance), gamma 563/256.
+        ("color(a98-rgb 0.8586 0 0)", (1.0, 0.0, 0.0)),
+        # Linear light 0.5 is sRGB-encoded 0.7354.
+        ("color(srgb-linear 0.5 0.5 0.5)", (0.7354, 0.7354, 0.7354)),
+        # White is white and greys stay grey in every space (D50 adapted for ProPhoto).
+        ("color(display-p3 1 1 1)", (1.0, 1.0, 1.0)),
+        ("color(rec2020 1 1 1)", (1.0, 1.0, 1.0)),
+        ("color(prophoto-rgb 1 1 1)", (1.0, 1.0, 1.0)),
+        ("color(display-p3 0.5 0.5 0.5)", (0.5, 0.5, 0.5)),
+        # Out of the sRGB gamut: clipped.
+        ("color(display-p3 1 0 0)", (1.0, 0.0, 0.0)),
+        ("color(rec2020 0 1 0)", (0.0, 1.0, 0.0)),
+    ],
+)
+def test_predefined_rgb_spaces_convert_to_srgb(css, expected):
+    assert_rgba(computed(f"color: {css}").color, (*expected, 1.0), tol=0.003)
+
+
+def test_predefined_grey_is_neutral_in_every_space():
+    for space in ("srgb-linear", "display-p3", "a98-rgb", "prophoto-rgb", "rec2020"):
+        c = computed(f"color: color({space} 0.3 0.3 0.3 / 40%)").color
+        assert abs(c.r - c.g) < 1e-6 and abs(c.g - c.b) < 1e-6 and 0 < c.r < 1 and c.a == pytest.approx(0.4), space
