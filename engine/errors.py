@@ -30,6 +30,7 @@ __all__ = [
     "GPUOutOfMemoryError",
     "TextureTooLargeError",
     "GoldenError",
+    "OpenCLUnavailableError",
 ]
 
 
@@ -164,3 +165,8 @@ class TextureTooLargeError(LaminaInputError):
 class GoldenError(LaminaInputError):
     """Golden-image testing was asked something invalid: a tolerance that is not a range,
     a malformed renderers.json, an image of the wrong shape or type, a bad golden name."""
+
+
+class OpenCLUnavailableError(LaminaEnvironmentError):
+    """No usable OpenCL device (no ICD installed, none matches the selection, or the
+    program does not build); the message says what to install or which devices exist."""

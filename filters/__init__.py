@@ -4,7 +4,7 @@ float64 numpy reference as the oracle.
     import filters
     chain = filters.parse("drop-shadow(2px 2px 3px rgba(0,0,0,.5)) hue-rotate(90deg)")
     print(chain.plan())                       # the passes, in plain words
-    out = filters.apply(image_rgba_uint8, chain, backend="gl")   # or "reference"
+    out = filters.apply(image_rgba_uint8, chain, backend="gl")   # or "opencl", "reference"
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ __all__ = [
     "BACKENDS",
 ]
 
-BACKENDS = ("gl", "reference")
+BACKENDS = ("gl", "opencl", "reference")
 BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 
 
@@ -84,12 +84,15 @@ def apply(
     premultiplied: bool = False,
     current_color: RGBA = BLACK,
     renderer: "Renderer | None" = None,
+    device=None,
 ) -> np.ndarray:
     """Filter an (H, W, 4) uint8 RGBA image; same size out, transparent outside it.
 
     RGBA is straight unless ``premultiplied``. ``current_color`` is drop-shadow's
-    default colour. ``backend`` "gl" runs the GPU passes, "reference" the float64 oracle
-    (both quantise the input to premultiplied 8 bits first, as a layer texture is)."""
+    default colour. ``backend`` "gl" runs the GLSL passes, "opencl" the same plan as
+    OpenCL kernels (on ``device``, a pyopencl Device, else ``filters.opencl.select_device``),
+    "reference" the float64 oracle (all quantise the input to premultiplied 8 bits first,
+    as a layer texture is)."""
     if isinstance(chain, str):
         chain = parse(chain)
     if not isinstance(chain, FilterChain):
@@ -103,6 +106,15 @@ def apply(
         from . import reference
 
         return reference.apply(image, chain, premultiplied=premultiplied, current_color=current_color)
+    if backend == "opencl":
+        from engine.images import premultiply, unpremultiply
+
+        from .opencl import apply_opencl
+
+        h, w = image.shape[:2]
+        plan = chain.plan(current_color=current_color, size=(w, h))
+        out = apply_opencl(image if premultiplied else premultiply(image), plan, device=device)
+        return out if premultiplied else unpremultiply(out)
     from .run import apply_gl
 
     return apply_gl(image, chain, premultiplied=premultiplied, current_color=current_color, renderer=renderer)

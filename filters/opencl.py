@@ -1,0 +1,300 @@
+"""Run FilterPlan passes with OpenCL (pyopencl): the second executor of the same plan.
+
+Kernels live in ``shaders/opencl/filters.cl`` (one program, built once per device and
+cached). Images are premultiplied RGBA8 ``uchar4`` buffers, as the GL passes keep RGBA8
+textures, so both executors round the same way between passes. The blur kernels tile
+through local memory: a naive per-pixel kernel re-reads every tap from global memory.
+
+The device comes from ``select_device(spec)``, else ``LAMINA_OPENCL_DEVICE``, else the
+first GPU, else the first device of any kind. A spec is ``"P:D"`` (platform and device
+indices, as ``lamina info --opencl`` lists them) or text found in "platform / device".
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.errors import LaminaInputError, OpenCLUnavailableError
+
+from .gl import blur_norm
+from .plan import MARGIN, BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass, image_size
+
+__all__ = ["CLImage", "CLFilterRunner", "DEVICE_ENV", "device_label", "list_devices", "select_device", "default_runner"]
+
+DEVICE_ENV = "LAMINA_OPENCL_DEVICE"
+INSTALL_HINT = "install an OpenCL driver, e.g. Debian's CPU one: apt-get install pocl-opencl-icd"
+BLUR_TILE_X = 64  # blur_x work-group: a row segment of 64 pixels plus the apron
+BLUR_TILE_Y = (16, 16)  # blur_y work-group: 16 columns x 16 rows plus the apron
+DOWN_RUN = 16  # outputs per downsample work-item (DOWN_RUN in filters.cl)
+
+
+def _cl():
+    try:
+        import pyopencl as cl
+    except ImportError as exc:  # pragma: no cover - pyopencl is a dependency
+        raise OpenCLUnavailableError(f"pyopencl cannot be imported ({exc}); pip install pyopencl") from None
+    return cl
+
+
+def list_devices() -> list:
+    """Every (platform, device) pair the installed ICDs offer, in index order."""
+    cl = _cl()
+    try:
+        platforms = cl.get_platforms()
+    except cl.Error as exc:
+        raise OpenCLUnavailableError(f"no OpenCL platform found ({exc}); {INSTALL_HINT}") from None
+    out = []
+    for p in platforms:
+        try:
+            out.extend((p, d) for d in p.get_devices())
+        except cl.Error:
+            continue  # a platform with no devices
+    return out
+
+
+def device_label(platform, device) -> str:
+    return f"{platform.name.strip()} / {device.name.strip()}"
+
+
+def select_device(spec: str | None = None):
+    """The OpenCL device to use (see the module docstring for ``spec``)."""
+    cl = _cl()
+    spec = spec if spec is not None else os.environ.get(DEVICE_ENV) or None
+    pairs = list_devices()
+    if not pairs:
+        raise OpenCLUnavailableError(f"no OpenCL device found; {INSTALL_HINT}")
+    if spec is None:
+        gpus = [d for _, d in pairs if d.type & cl.device_type.GPU]
+        return gpus[0] if gpus else pairs[0][1]
+    by_index: dict[str, object] = {}
+    for pi, p in enumerate(dict.fromkeys(p for p, _ in pairs)):
+        for di, d in enumerate(d for q, d in pairs if q == p):
+            by_index[f"{pi}:{di}"] = d
+    if spec in by_index:
+        return by_index[spec]
+    matches = [d for p, d in pairs if spec.lower() in device_label(p, d).lower()]
+    if matches:
+        return matches[0]
+    available = "; ".join(f"{i} = {device_label(p, d)}" for i, (p, d) in zip(by_index, pairs))
+    where = f"{DEVICE_ENV}={spec!r}" if spec == os.environ.get(DEVICE_ENV) else f"device {spec!r}"
+    raise OpenCLUnavailableError(f"no OpenCL device matches {where}; available: {available}")
+
+
+@dataclass
+class CLImage:
+    """A premultiplied RGBA8 image in an OpenCL buffer."""
+
+    buffer: object
+    width: int
+    height: int
+
+    @property
+    def nbytes(self) -> int:
+        return self.width * self.height * 4
+
+
+@dataclass
+class TransferStats:
+    """Bytes and time of host <-> device copies (``filters.apply`` and scene transfers)."""
+
+    uploads: int = 0
+    downloads: int = 0
+    bytes: int = 0
+    ms: float = 0.0
+    pass_ms: dict = field(default_factory=dict)
+
+
+_PROGRAMS: dict = {}  # (device id) -> built program: built once per device per process
+
+
+class CLFilterRunner:
+    """Executes filter plans on one OpenCL device, with a pool of buffers by size."""
+
+    def __init__(self, device=None) -> None:
+        cl = _cl()
+        self.cl = cl
+        self.device = device if device is not None else select_device()
+        self.context = cl.Context([self.device])
+        self.queue = cl.CommandQueue(self.context)
+        self.program = self._program()
+        # Prefixed: OpenCL C has a built-in upsample().
+        self.kernels = {name: getattr(self.program, f"filter_{name}") for name in
+                        ("color", "blur_x", "blur_y", "downsample", "upsample", "shadow")}
+        self._free: dict[int, list] = {}
+        self.allocations = 0
+        self.transfers = TransferStats()
+
+    @property
+    def label(self) -> str:
+        return f"{self.device.platform.name.strip()} / {self.device.name.strip()}"
+
+    def _program(self):
+        from engine.gpu.shader_source import load_source
+
+        key = (self.device.int_ptr, id(self.context))
+        program = _PROGRAMS.get(key)
+        if program is None:
+            try:
+                program = self.cl.Program(self.context, load_source("opencl/filters.cl")).build(options=["-cl-std=CL1.2"])
+            except self.cl.Error as exc:
+                raise OpenCLUnavailableError(f"the filter kernels do not build on {self.label}: {exc}") from None
+            _PROGRAMS[key] = program
+        return program
+
+    # -- buffers ------------------------------------------------------------------------
+    def acquire(self, width: int, height: int) -> CLImage:
+        nbytes = width * height * 4
+        free = self._free.get(nbytes)
+        if free:
+            return CLImage(free.pop(), width, height)
+        self.allocations += 1
+        return CLImage(self.cl.Buffer(self.context, self.cl.mem_flags.READ_WRITE, nbytes), width, height)
+
+    def release(self, image: CLImage) -> None:
+        self._free.setdefault(image.nbytes, []).append(image.buffer)
+
+    def trim(self) -> None:
+        for buffers in self._free.values():
+            for b in buffers:
+                b.release()
+        self._free.clear()
+
+    def upload(self, pixels: np.ndarray) -> CLImage:
+        """Host premultiplied (H, W, 4) uint8 -> a device image."""
+        h, w = pixels.shape[:2]
+        image = self.acquire(w, h)
+        t0 = time.perf_counter()
+        self.cl.enqueue_copy(self.queue, image.buffer, np.ascontiguousarray(pixels)).wait()
+        self._count(image.nbytes, t0, upload=True)
+        return image
+
+    def download(self, image: CLImage, out: np.ndarray | None = None) -> np.ndarray:
+        out = np.empty((image.height, image.width, 4), np.uint8) if out is None else out
+        t0 = time.perf_counter()
+        self.cl.enqueue_copy(self.queue, out, image.buffer).wait()
+        self._count(image.nbytes, t0, upload=False)
+        return out
+
+    def _count(self, nbytes: int, t0: float, upload: bool) -> None:
+        self.transfers.bytes += nbytes
+        self.transfers.ms += (time.perf_counter() - t0) * 1000
+        if upload:
+            self.transfers.uploads += 1
+        else:
+            self.transfers.downloads += 1
+
+    # -- passes -------------------------------------------------------------------------
+    def run_pass(self, p: PlannedPass, inputs: list[CLImage], target: CLImage) -> None:
+        """Enqueue one planned pass writing ``target`` (not waited for)."""
+        cl, q, k = self.cl, self.queue, self.kernels
+        w, h = target.width, target.height
+        i32, f32 = np.int32, np.float32
+        grid = (_round_up(w, 16), _round_up(h, 16))
+        src = inputs[0]
+        if isinstance(p, ColorPass):
+            steps = np.array([s.matrix for s in p.steps], np.float32).reshape(-1) if p.steps else np.zeros(12, np.float32)
+            steps_buf = cl.Buffer(self.context, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=steps)
+            k["color"](q, grid, (16, 16), src.buffer, target.buffer, i32(w), i32(h), steps_buf,
+                            i32(len(p.steps)), f32(p.alpha))
+        elif isinstance(p, BlurPass):
+            r = p.radius
+            i = np.arange(-r, r + 1, dtype=np.float64)
+            weights = (np.exp(-(i * i) / (2.0 * p.sigma * p.sigma)) * blur_norm(p.sigma, r)).astype(np.float32)
+            wbuf = cl.Buffer(self.context, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=weights)
+            if p.axis == "x":
+                tile = cl.LocalMemory(16 * (BLUR_TILE_X + 2 * r))
+                k["blur_x"](q, (_round_up(w, BLUR_TILE_X), h), (BLUR_TILE_X, 1), src.buffer, target.buffer,
+                            i32(w), i32(h), i32(r), wbuf, tile)
+            else:
+                lx, ly = BLUR_TILE_Y
+                tile = cl.LocalMemory(16 * lx * (ly + 2 * r))
+                k["blur_y"](q, (_round_up(w, lx), _round_up(h, ly)), (lx, ly), src.buffer, target.buffer,
+                            i32(w), i32(h), i32(r), wbuf, tile)
+        elif isinstance(p, ResamplePass):
+            if p.direction == "down":
+                off = -2 * MARGIN + (MARGIN if p.source_scale > 1 else 0)
+                runs = (w + DOWN_RUN - 1) // DOWN_RUN
+                k["downsample"](q, (_round_up(runs, 8), _round_up(h, 8)), (8, 8), src.buffer, i32(src.width),
+                                i32(src.height), target.buffer, i32(w), i32(h), i32(off))
+            else:
+                s = p.source_scale
+                cells = (w - 1 + s // 2) // s + 1
+                k["upsample"](q, (_round_up(cells, 16), _round_up(h, 4)), (16, 4), src.buffer, i32(src.width),
+                              i32(src.height), target.buffer, i32(w), i32(h), i32(s))
+        elif isinstance(p, ShadowPass):
+            color = np.array(p.color, np.float32)  # premultiplied
+            k["shadow"](q, grid, (16, 16), src.buffer, inputs[1].buffer, target.buffer, i32(w), i32(h),
+                        f32(p.offset[0]), f32(p.offset[1]), cl.cltypes.make_float4(*color))
+        else:  # pragma: no cover
+            raise AssertionError(f"unknown pass {p!r}")
+
+    def run(self, plan: FilterPlan, source: CLImage, width: int, height: int, timings: dict | None = None) -> CLImage:
+        """Run every pass; return the image holding ``plan.output`` (the caller releases
+        it; it is ``source`` itself when the plan has no passes). With ``timings``, each
+        pass is waited for and its milliseconds recorded under its output name."""
+        images: dict[str, CLImage] = {"source": source}
+        last_use: dict[str, int] = {}
+        for i, p in enumerate(plan.passes):
+            for name in p.inputs:
+                last_use[name] = i
+        try:
+            for i, p in enumerate(plan.passes):
+                target = self.acquire(*image_size(width, height, p.scale))
+                images[p.output] = target
+                t0 = time.perf_counter()
+                self.run_pass(p, [images[n] for n in p.inputs], target)
+                if timings is not None:
+                    self.queue.finish()
+                    timings[p.output] = (time.perf_counter() - t0) * 1000
+                for name in p.inputs:
+                    if last_use.get(name) == i and name not in ("source", plan.output):
+                        self.release(images.pop(name))
+            self.queue.finish()
+        except BaseException:
+            for name, image in images.items():
+                if name != "source":
+                    self.release(image)
+            raise
+        return images[plan.output]
+
+
+def _round_up(n: int, m: int) -> int:
+    return (n + m - 1) // m * m
+
+
+_DEFAULT: dict = {}
+
+
+def default_runner(device=None) -> CLFilterRunner:
+    """The process-wide runner for the selected device (contexts and programs are built
+    once)."""
+    dev = device if device is not None else select_device()
+    key = dev.int_ptr
+    runner = _DEFAULT.get(key)
+    if runner is None:
+        runner = _DEFAULT[key] = CLFilterRunner(dev)
+    return runner
+
+
+def apply_opencl(image: np.ndarray, plan: FilterPlan, *, device=None) -> np.ndarray:
+    """Filter a premultiplied (H, W, 4) uint8 image on the OpenCL device."""
+    runner = default_runner(device)
+    h, w = image.shape[:2]
+    if w * h * 4 > runner.device.max_mem_alloc_size:
+        raise LaminaInputError(f"a {w}x{h} image is larger than this OpenCL device's largest buffer")
+    source = runner.upload(image)
+    out = None
+    try:
+        out = runner.run(plan, source, w, h)
+        return runner.download(out)
+    finally:
+        if out is not None and out is not source:
+            runner.release(out)
+        runner.release(source)
+
+
+__all__ += ["apply_opencl", "TransferStats"]

@@ -1,0 +1,145 @@
+// Lamina's filter passes in OpenCL C: the same maths as shaders/filters/*.frag, on
+// premultiplied RGBA8 images held as uchar4 buffers (row 0 first, one item per pixel).
+// Like GL's unorm8 textures, a texel reads as byte x (1 / 255) and is written back as
+// round-to-nearest-even of value * 255, with the maths in between in 0..1, so both
+// executors round the same values the same way. Outside an image reads as transparent
+// black (CSS filters' edge mode "none").
+
+inline float4 texel(__global const uchar4* img, int i) {
+    return convert_float4(img[i]) * (1.0f / 255.0f);
+}
+
+inline float4 load_or_clear(__global const uchar4* img, int w, int h, int x, int y) {
+    if (x < 0 || y < 0 || x >= w || y >= h) return (float4)(0.0f);
+    return texel(img, y * w + x);
+}
+
+inline void store(__global uchar4* img, int w, int x, int y, float4 v) {
+    img[y * w + x] = convert_uchar4_sat_rte(v * 255.0f);
+}
+
+// Fused colour pass: `steps` clamped affine maps of straight RGB (12 floats each: the
+// 3x4 matrix row by row), then alpha times `alpha_scale` (filters/plan.py ColorPass).
+__kernel void filter_color(__global const uchar4* src, __global uchar4* dst, int w, int h,
+                         __constant float* steps, int n_steps, float alpha_scale) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 p = texel(src, y * w + x);
+    if (p.w <= 0.0f) {
+        dst[y * w + x] = (uchar4)(0);
+        return;
+    }
+    float3 c = p.xyz / p.w;
+    for (int i = 0; i < n_steps; ++i) {
+        __constant float* m = steps + 12 * i;
+        float3 o = (float3)(m[0] * c.x + m[1] * c.y + m[2] * c.z + m[3],
+                            m[4] * c.x + m[5] * c.y + m[6] * c.z + m[7],
+                            m[8] * c.x + m[9] * c.y + m[10] * c.z + m[11]);
+        c = clamp(o, 0.0f, 1.0f);
+    }
+    float a = p.w * alpha_scale;
+    store(dst, w, x, y, (float4)(c * a, a));
+}
+
+// Separable Gaussian, one direction, tiled through local memory: a work-group loads its
+// row (or column) segment plus `r` texels of apron on each side once, then every item
+// sums its 2 r + 1 taps from local memory. `weights` are normalised as the GL pass's
+// (1 / the sum of all 2 r + 1 weights; taps past the edge are transparent).
+__kernel void filter_blur_x(__global const uchar4* src, __global uchar4* dst, int w, int h, int r,
+                     __constant float* weights, __local float4* tile) {
+    int lx = get_local_id(0), L = get_local_size(0);
+    int x0 = get_group_id(0) * L, y = get_global_id(1);
+    for (int i = lx; i < L + 2 * r; i += L)
+        tile[i] = y < h ? load_or_clear(src, w, h, x0 - r + i, y) : (float4)(0.0f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int x = x0 + lx;
+    if (x >= w || y >= h) return;
+    float4 sum = (float4)(0.0f);
+    for (int i = 0; i <= 2 * r; ++i) sum += tile[lx + i] * weights[i];
+    store(dst, w, x, y, sum);
+}
+
+__kernel void filter_blur_y(__global const uchar4* src, __global uchar4* dst, int w, int h, int r,
+                     __constant float* weights, __local float4* tile) {
+    int lx = get_local_id(0), LX = get_local_size(0);
+    int ly = get_local_id(1), LY = get_local_size(1);
+    int x = get_global_id(0), y0 = get_group_id(1) * LY;
+    for (int i = ly; i < LY + 2 * r; i += LY)
+        tile[i * LX + lx] = x < w ? load_or_clear(src, w, h, x, y0 - r + i) : (float4)(0.0f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int y = y0 + ly;
+    if (x >= w || y >= h) return;
+    float4 sum = (float4)(0.0f);
+    for (int i = 0; i <= 2 * r; ++i) sum += tile[(ly + i) * LX + lx] * weights[i];
+    store(dst, w, x, y, sum);
+}
+
+// Halve: the 2x2 box average of the input texels at 2 * (x, y) + offset. One item per
+// run of DOWN_RUN outputs along a row: on a CPU device a work-item walking contiguous
+// memory beats one item per pixel with strided loads.
+#define DOWN_RUN 16
+__kernel void filter_downsample(__global const uchar4* src, int sw, int sh, __global uchar4* dst, int w, int h, int offset) {
+    int run = get_global_id(0), y = get_global_id(1);
+    if (y >= h) return;
+    int iy = 2 * y + offset;
+    int x_end = min(w, (run + 1) * DOWN_RUN);
+    for (int x = run * DOWN_RUN; x < x_end; ++x) {
+        int ix = 2 * x + offset;
+        float4 s;
+        if (ix >= 0 && iy >= 0 && ix + 1 < sw && iy + 1 < sh) {  // nearly every texel: 2 wide loads
+            float8 both = convert_float8(vload8(0, (__global const uchar*)(src + iy * sw + ix)))
+                        + convert_float8(vload8(0, (__global const uchar*)(src + (iy + 1) * sw + ix)));
+            s = (both.lo + both.hi) * (1.0f / 255.0f);
+        } else {
+            s = load_or_clear(src, sw, sh, ix, iy) + load_or_clear(src, sw, sh, ix + 1, iy)
+              + load_or_clear(src, sw, sh, ix, iy + 1) + load_or_clear(src, sw, sh, ix + 1, iy + 1);
+        }
+        store(dst, w, x, y, 0.25f * s);
+    }
+}
+
+// Back to full size from 1/scale, bilinear (shaders/filters/upsample.frag), one item per
+// low-resolution cell and full-size row: the cell's four texels are read once and its
+// `scale` output pixels interpolated from them (per-pixel gathers were 3x slower).
+// Output x lies in cell c = floor((x + 0.5) / scale + 0.5); reduced images carry a
+// margin, so c + 1 is always inside and the GLSL clamp never acts.
+__kernel void filter_upsample(__global const uchar4* src, int sw, int sh, __global uchar4* dst, int w, int h, int scale) {
+    int c = get_global_id(0), y = get_global_id(1);
+    if (y >= h) return;
+    float inv = 1.0f / (float)scale;
+    float qy = clamp(((float)y + 0.5f) * inv + 0.5f, 0.0f, (float)(sh - 1));
+    int iy = (int)floor(qy);
+    float ty = qy - (float)iy;
+    int jy = min(iy + 1, sh - 1), jc = min(c + 1, sw - 1);
+    float4 a = texel(src, iy * sw + c), b = texel(src, iy * sw + jc);
+    float4 d = texel(src, jy * sw + c), e = texel(src, jy * sw + jc);
+    int x0 = c * scale - scale / 2;
+    for (int k = 0; k < scale; ++k) {
+        int x = x0 + k;
+        if (x < 0 || x >= w) continue;
+        float tx = ((float)x + 0.5f) * inv + 0.5f - (float)c;
+        store(dst, w, x, y, mix(mix(a, b, tx), mix(d, e, tx), ty));
+    }
+}
+
+// drop-shadow: the blurred alpha at (x, y) - offset (bilinear, transparent outside), in
+// the premultiplied flood colour, under the source (shaders/filters/shadow.frag).
+__kernel void filter_shadow(__global const uchar4* src, __global const uchar4* blurred, __global uchar4* dst, int w, int h,
+                     float dx, float dy, float4 color) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 s = texel(src, y * w + x);
+    float2 q = (float2)(x - dx, y - dy);
+    float2 f = floor(q);
+    float2 t = q - f;
+    int ix = (int)f.x, iy = (int)f.y;
+    float a;
+    if (t.x == 0.0f && t.y == 0.0f) {
+        a = load_or_clear(blurred, w, h, ix, iy).w;
+    } else {
+        float a00 = load_or_clear(blurred, w, h, ix, iy).w, a10 = load_or_clear(blurred, w, h, ix + 1, iy).w;
+        float a01 = load_or_clear(blurred, w, h, ix, iy + 1).w, a11 = load_or_clear(blurred, w, h, ix + 1, iy + 1).w;
+        a = mix(mix(a00, a10, t.x), mix(a01, a11, t.x), t.y);
+    }
+    store(dst, w, x, y, s + color * a * (1.0f - s.w));
+}
