@@ -2,7 +2,7 @@
 
     lamina render scene.json -o out.png [--explain] [--report report.json]
     lamina explain scene.json              render, then print what the compositor did
-    lamina info [--json]                   renderer fingerprint and limits
+    lamina info [--json] [--opencl]        renderer fingerprint and limits (or OpenCL devices)
     lamina check DIR [--update]            compare DIR's scenes with their goldens
 
 Exit status: 0 success; 2 bad input (one line naming the problem, no traceback);
@@ -18,6 +18,8 @@ import json
 import sys
 import traceback
 from pathlib import Path
+
+from filters.backend import FILTER_BACKENDS
 
 from .compositor.policy import POLICIES
 from .overlays import OVERLAYS
@@ -37,7 +39,7 @@ def _render(args: argparse.Namespace) -> int:
     for path in filter(None, (out, report)):
         if not path.parent.is_dir():
             raise LaminaInputError(f"cannot write {path}: folder {path.parent} does not exist")
-    frame = scene.render(t=args.t, policy=args.policy)
+    frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
     try:
         if report is not None:
             report.write_text(json.dumps(frame.report, indent=2) + "\n", encoding="utf-8")
@@ -59,7 +61,7 @@ def _render(args: argparse.Namespace) -> int:
 def _explain(args: argparse.Namespace) -> int:
     from .scene_file import load_scene
 
-    frame = load_scene(args.scene).render(t=args.t, policy=args.policy)
+    frame = load_scene(args.scene).render(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
     if args.dot:
         try:
             Path(args.dot).write_text(frame.graph.to_dot(), encoding="utf-8")
@@ -73,6 +75,28 @@ def _info(args: argparse.Namespace) -> int:
     from . import __version__
     from .renderer import renderer_info
 
+    if args.opencl:
+        from filters.opencl import device_label, list_devices, select_device
+
+        pairs = list_devices()
+        chosen = select_device() if pairs else None
+        platforms = list(dict.fromkeys(p for p, _ in pairs))
+        rows = []
+        for pi, p in enumerate(platforms):
+            for di, d in enumerate(d for q, d in pairs if q == p):
+                rows.append({"index": f"{pi}:{di}", "device": device_label(p, d), "version": d.version.strip(),
+                             "compute_units": d.max_compute_units, "gl_sharing": "cl_khr_gl_sharing" in d.extensions,
+                             "selected": d == chosen})
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        else:
+            for r in rows:
+                mark = "*" if r["selected"] else " "
+                print(f"{mark} {r['index']}  {r['device']}  ({r['version']}, {r['compute_units']} compute units"
+                      f"{', GL sharing' if r['gl_sharing'] else ''})")
+            if not rows:
+                print("no OpenCL devices")
+        return EXIT_OK
     info = renderer_info()
     if args.json:
         print(json.dumps({"lamina": __version__, **info.to_dict()}, indent=2))
@@ -116,6 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
     p.add_argument("--policy", default="browser", choices=POLICIES, help="compositing policy (default: browser)")
     p.add_argument("--overlay", choices=OVERLAYS, help="draw a debug overlay like DevTools' on the picture")
+    p.add_argument("--filter-backend", choices=FILTER_BACKENDS, default=None,
+                   help="where filter passes run: gl, opencl, auto (default: the scene's, else gl)")
     p.set_defaults(run=_render)
 
     p = sub.add_parser("explain", help="render a scene and print what the compositor decided")
@@ -124,6 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dot", metavar="FILE", help="also write the frame graph as Graphviz DOT")
     p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
     p.add_argument("--policy", default="browser", choices=POLICIES, help="compositing policy (default: browser)")
+    p.add_argument("--filter-backend", choices=FILTER_BACKENDS, default=None,
+                   help="where filter passes run: gl, opencl, auto (default: the scene's, else gl)")
     p.set_defaults(run=_explain)
 
     p = sub.add_parser("check", help="render a folder of scenes and compare them with their goldens")
@@ -139,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("info", help="print the renderer fingerprint and limits")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--opencl", action="store_true", help="list the OpenCL devices instead (* = the one used)")
     p.set_defaults(run=_info)
     return parser
 

@@ -75,10 +75,13 @@ class Frame:
         text += (
             f"\nTimes (CPU clock around glFinish; GL timer queries miss llvmpipe's work): "
             f"raster {s.raster_ms:.2f} ms, filters {s.filter_ms:.2f} ms, composite {s.composite_ms:.2f} ms, "
-            f"readback {s.readback_ms:.2f} ms, total {s.total_ms:.2f} ms"
+            + (f"GL<->OpenCL transfers {s.transfer_ms:.2f} ms, " if totals["transfers"] else "")
+            + f"readback {s.readback_ms:.2f} ms, total {s.total_ms:.2f} ms"
             f"\nTotals: {totals['layers_rastered']} layers rastered "
-            f"({totals['pixels_rastered']} px), {totals['filter_passes']} filter passes, "
-            f"{totals['composite_draws']} composite draws"
+            f"({totals['pixels_rastered']} px), {totals['filter_passes']} filter passes"
+            + (f" ({totals['opencl_filter_passes']} on OpenCL, {totals['transfers']} transfers of "
+               f"{totals['transfer_bytes'] / 1024:.0f} KB)" if totals["transfers"] else "")
+            + f", {totals['composite_draws']} composite draws"
             f"\nTextures: {s.textures_allocated} allocated, {s.textures_reused} reused from the pool; "
             f"shader programs compiled this frame: {s.compiles}"
             f"\nRenderer: {self.info.renderer} / {self.info.version}"

@@ -23,6 +23,8 @@ __all__ = [
     "Draw",
     "RasterPass",
     "CompositePass",
+    "FilterPass",
+    "TransferPass",
     "SurfaceReason",
     "FrameGraph",
     "Decision",
@@ -47,6 +49,7 @@ class TextureDesc:
     role: TextureRole
     format: str = "rgba8"
     retained: bool = False  # kept after the frame (a layer's raster, reused while unchanged)
+    location: str = "gl"  # "gl": a GL texture; "cl": an OpenCL buffer (filter passes run there)
 
     @property
     def bytes(self) -> int:
@@ -201,6 +204,8 @@ class FilterPass:
     inputs: tuple[TextureDesc, ...]
     step: Any
     reason: str = "filter"
+    executor: str = "gl"  # "gl" (a GLSL pass) or "opencl" (a kernel on OpenCL buffers)
+    why: str = ""  # why this executor (the filter_backend setting, or auto's estimate)
 
     @property
     def kind(self) -> str:
@@ -214,7 +219,43 @@ class FilterPass:
         return self.target.width * self.target.height
 
 
-Pass = Union[RasterPass, CompositePass, FilterPass]
+@dataclass(frozen=True)
+class TransferPass:
+    """A copy between executors: a GL texture read back to the host and written to an
+    OpenCL buffer, or the reverse (no cl_khr_gl_sharing zero-copy on this path)."""
+
+    name: str
+    layer_id: str
+    target: TextureDesc
+    source: TextureDesc
+    reason: str = "transfer"
+
+    @property
+    def kind(self) -> str:
+        return "transfer"
+
+    @property
+    def direction(self) -> str:
+        return f"{self.source.location}->{self.target.location}"
+
+    def reads(self) -> tuple[TextureDesc, ...]:
+        return (self.source,)
+
+    @property
+    def pixels(self) -> int:
+        return self.target.width * self.target.height
+
+    @property
+    def bytes(self) -> int:
+        return self.source.bytes
+
+    def describe(self) -> str:
+        if self.source.location == "gl":
+            return f"GL texture -> host -> OpenCL buffer ({self.bytes / 1024:.0f} KB)"
+        return f"OpenCL buffer -> host -> GL texture ({self.bytes / 1024:.0f} KB)"
+
+
+Pass = Union[RasterPass, CompositePass, FilterPass, TransferPass]
 
 
 @dataclass(frozen=True)
@@ -276,6 +317,9 @@ class FrameGraph:
     def filter_passes(self) -> list[FilterPass]:
         return [p for p in self.passes if isinstance(p, FilterPass)]
 
+    def transfer_passes(self) -> list[TransferPass]:
+        return [p for p in self.passes if isinstance(p, TransferPass)]
+
     def validate(self) -> None:
         """Every texture is written before it is read (topological order); textures
         reused from earlier frames count as written."""
@@ -297,6 +341,9 @@ class FrameGraph:
             "layers_rastered": len(rasters),
             "pixels_rastered": sum(p.pixels for p in rasters),
             "filter_passes": len(self.filter_passes()),
+            "opencl_filter_passes": sum(p.executor == "opencl" for p in self.filter_passes()),
+            "transfers": len(self.transfer_passes()),
+            "transfer_bytes": sum(p.bytes for p in self.transfer_passes()),
             "composite_passes": len(composites),
             "composite_draws": sum(len(p.draws) for p in composites),
             "textures": len(textures),
@@ -374,6 +421,14 @@ class FrameGraph:
                 entry["layer"] = p.layer_id
                 entry["inputs"] = [t.name for t in p.inputs]
                 entry["step"] = p.step.describe()
+                entry["executor"] = p.executor
+                if p.why:
+                    entry["why"] = p.why
+            elif isinstance(p, TransferPass):
+                entry["layer"] = p.layer_id
+                entry["source"] = p.source.name
+                entry["direction"] = p.direction
+                entry["bytes"] = p.bytes
             else:
                 entry["origin"] = list(p.origin)
                 entry["detail"] = p.detail
@@ -394,7 +449,8 @@ class FrameGraph:
             "output": self.output.name,
             "passes": passes,
             "textures": [
-                {"name": t.name, "size": [t.width, t.height], "format": t.format, "role": t.role.value, "bytes": t.bytes}
+                {"name": t.name, "size": [t.width, t.height], "format": t.format, "role": t.role.value, "bytes": t.bytes,
+                 "location": t.location}
                 for t in self.textures()
             ],
             "peak_texture_bytes": self.peak_texture_bytes(),
@@ -422,10 +478,12 @@ class FrameGraph:
             lines.append(f"  {q('tex:' + t.name)} [shape={shape}, label={q(label)}];")
         for i, p in enumerate(self.passes, 1):
             parts = [f"{i}. {p.kind}"]
-            if isinstance(p, (RasterPass, FilterPass)):
+            if isinstance(p, (RasterPass, FilterPass, TransferPass)):
                 parts.append(p.layer_id)
             if isinstance(p, FilterPass):
-                parts.append(p.step.describe().split("  ")[0])
+                parts.append(p.step.describe().split("  ")[0] + (" (OpenCL)" if p.executor == "opencl" else ""))
+            elif isinstance(p, TransferPass):
+                parts.append(p.direction)
             else:
                 parts.append(p.reason.value if isinstance(p.reason, Enum) else p.reason)
             lines.append(f"  {q('pass:' + p.name)} [shape=box, style=rounded, label={q(newline.join(parts))}];")
@@ -464,9 +522,15 @@ class FrameGraph:
                     f"({p.paint.shader_variant}) -> {p.target.name}{ms}"
                 )
             elif isinstance(p, FilterPass):
+                where = "  [OpenCL]" if p.executor == "opencl" else ""
+                why = f"  ({p.why})" if p.why else ""
                 lines.append(
                     f"  {i:>2}. filter    {p.layer_id:<16} {p.target.width}x{p.target.height} "
-                    f"{p.step.describe()}{ms}"
+                    f"{p.step.describe()}{where}{ms}{why}"
+                )
+            elif isinstance(p, TransferPass):
+                lines.append(
+                    f"  {i:>2}. transfer  {p.layer_id:<16} {p.target.width}x{p.target.height} {p.describe()}{ms}"
                 )
             else:
                 lines.append(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .framegraph import CompositePass, FilterPass, FrameGraph, RasterPass, TextureRole
+from .framegraph import CompositePass, FilterPass, FrameGraph, RasterPass, TextureRole, TransferPass
 from .geometry import Affine
 
 __all__ = ["OVERLAYS", "overlay", "screen_quads", "overdraw_counts"]
@@ -49,6 +49,8 @@ def screen_quads(graph: FrameGraph):
             # A filter's images share the surface's pixels (reduced ones are never drawn).
             for t in p.inputs:
                 to_frame.setdefault(t.name, m_target)
+        elif isinstance(p, TransferPass):  # the same pixels on the other executor
+            to_frame.setdefault(p.source.name, m_target)
     return out
 
 

@@ -17,6 +17,7 @@ from .compositor.cache import RasterCache
 from .images import ImageStore
 from .frame import Frame
 from .gpu import GLExecutor, GPUContext, RendererInfo
+from .errors import OpenCLUnavailableError
 from .limits import Limits
 
 __all__ = ["Renderer", "default_renderer", "current_limits", "renderer_info"]
@@ -51,22 +52,40 @@ class Renderer:
         self.executor.programs.warm_up()
         return self.compiles - before
 
-    def plan(self, scene, t: float = 0.0, policy: str = "browser"):
+    def plan(self, scene, t: float = 0.0, policy: str = "browser", filter_backend: str | None = None):
         """The frame graph this renderer would execute now. Policy "all" keeps every
         layer's raster as its own texture and reuses it while unchanged; "none" keeps
         nothing between frames and rasters every layer every frame, as software
-        rendering does."""
+        rendering does. ``filter_backend`` ("gl", "opencl", "auto"; default: the
+        scene's) says where filter passes run (filters.backend)."""
+        from filters.backend import check_backend
+
         check_policy(policy)
+        backend = check_backend(filter_backend or getattr(scene, "filter_backend", "gl"))
+        costs, unavailable = None, None
+        if backend != "gl":
+            try:
+                runner = self.executor.opencl_runner  # "opencl" without a device: the error
+            except OpenCLUnavailableError as err:
+                if backend == "opencl":
+                    raise
+                unavailable = str(err)
+            else:
+                if backend == "auto":
+                    from filters.backend import calibrate
+
+                    costs = calibrate(self, runner)
         self.images.begin_frame()
         cache = self.raster_cache if policy != "none" else None  # "none" keeps nothing
-        return build_frame_graph(scene, self.limits, self.images, t, cache, self.executor.has_retained, policy)
+        return build_frame_graph(scene, self.limits, self.images, t, cache, self.executor.has_retained, policy,
+                                 backend, costs, unavailable)
 
-    def render(self, scene, t: float = 0.0, policy: str = "browser") -> Frame:
+    def render(self, scene, t: float = 0.0, policy: str = "browser", filter_backend: str | None = None) -> Frame:
         """Render ``scene`` at time ``t`` (seconds, for its animations) under a
         compositing ``policy``; the frame is complete or an error is raised."""
         if self._released:
             raise RuntimeError("this Renderer was released")
-        graph = self.plan(scene, t, policy)
+        graph = self.plan(scene, t, policy, filter_backend)
         self.gpu.activate()
         try:
             premultiplied, stats = self.executor.execute(graph, self.images, scene.base_dir)

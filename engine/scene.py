@@ -48,6 +48,7 @@ class Scene:
         self.base_dir = Path(base_dir) if base_dir is not None else None
         self.version = 0
         self.description = ""  # what the scene shows (scene files' "description")
+        self.filter_backend = "gl"  # where filter passes run: "gl", "opencl", "auto"
         # How golden tests render and compare it: {"t", "policy", "max_diff", ...}
         self.golden: dict = {}
         self._ids: dict[str, Layer] = {}
@@ -102,13 +103,15 @@ class Scene:
         limits = renderer.limits if renderer is not None else current_limits()
         return build_frame_graph(self, limits, t=t)
 
-    def render(self, renderer: "Renderer | None" = None, *, t: float = 0.0, policy: str = "browser") -> "Frame":
+    def render(self, renderer: "Renderer | None" = None, *, t: float = 0.0, policy: str = "browser",
+               filter_backend: str | None = None) -> "Frame":
         """Render the frame at time ``t`` seconds (animations are sampled there) under a
         compositing ``policy`` (see engine.compositor.policy), on the shared default
-        renderer unless one is given."""
+        renderer unless one is given. ``filter_backend`` overrides the scene's own
+        (``scene.filter_backend``: "gl", "opencl" or "auto"; see filters.backend)."""
         from .renderer import default_renderer
 
-        return (renderer or default_renderer()).render(self, t, policy)
+        return (renderer or default_renderer()).render(self, t, policy, filter_backend)
 
     # -- files --------------------------------------------------------------------------
     def to_dict(self, *, embed_images: bool = False) -> dict[str, Any]:

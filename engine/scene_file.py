@@ -21,7 +21,8 @@ __all__ = ["load_scene", "scene_from_dict", "scene_to_dict", "SCHEMA_PATH", "FOR
 
 SCHEMA_PATH = Path(__file__).parent / "schema" / "scene.schema.json"
 FORMAT_VERSION = 1
-_TOP_KEYS = {"$schema", "lamina", "width", "height", "background", "style", "layers", "description", "golden"}
+_TOP_KEYS = {"$schema", "lamina", "width", "height", "background", "style", "layers", "description", "golden",
+             "filter_backend"}
 _GOLDEN_KEYS = {"t", "policy", "max_diff", "max_pixels", "max_alpha_diff"}
 _LAYER_KEYS = {"id", "box", "style", "children", "animations", "content"}
 _ANIMATION_KEYS = {"keyframes", "duration", "delay", "easing", "iterations", "direction", "fill", "name"}
@@ -185,6 +186,13 @@ def scene_from_dict(data: Any, *, base_dir: str | Path | None = None, file: str 
         scene.description = data["description"]
     if "golden" in data:
         scene.golden = _golden_options(data["golden"], file)
+    if "filter_backend" in data:
+        from filters.backend import FILTER_BACKENDS
+
+        if data["filter_backend"] not in FILTER_BACKENDS:
+            raise SceneFileError(f"filter_backend must be one of {', '.join(FILTER_BACKENDS)}, got "
+                                 f"{json.dumps(data['filter_backend'])}", path="$.filter_backend", file=file)
+        scene.filter_backend = data["filter_backend"]
     layers = data.get("layers", [])
     if not isinstance(layers, list):
         raise SceneFileError("layers must be an array", path="$.layers", file=file)
@@ -285,6 +293,8 @@ def scene_to_dict(scene: Scene, *, embed_images: bool = False) -> dict[str, Any]
         raise LaminaInputError("the root layer cannot have an image= source in a scene file; use its style")
     if scene.description:
         out["description"] = scene.description
+    if scene.filter_backend != "gl":
+        out["filter_backend"] = scene.filter_backend
     if scene.golden:
         out["golden"] = dict(scene.golden)
     out["layers"] = [_layer_to_dict(c, scene.base_dir, embed_images) for c in scene.root.children]

@@ -30,6 +30,7 @@ from ..framegraph import (
     Decision,
     Draw,
     FilterPass,
+    TransferPass,
     FrameGraph,
     RasterPass,
     SurfaceReason,
@@ -75,8 +76,12 @@ class Target:
 
 
 class _Planner:
-    def __init__(self, scene, limits: Limits, images: ImageStore, t: float = 0.0, cache=None, available=None, policy: str = "all") -> None:
+    def __init__(self, scene, limits: Limits, images: ImageStore, t: float = 0.0, cache=None, available=None, policy: str = "all",
+                 filter_backend: str = "gl", filter_costs=None, opencl_unavailable: str | None = None) -> None:
         self.scene = scene
+        self.filter_backend = filter_backend
+        self.filter_costs = filter_costs
+        self.opencl_unavailable = opencl_unavailable
         self.t = t
         # "budget" is the browser policy with Firefox's cap: composited layers may use at
         # most 3x the viewport's area in RGBA8 textures.
@@ -642,7 +647,7 @@ class _Planner:
         self._filter_key = None
         if self.cache is None or not all(d.source.retained and d.source.name not in self.repainted for d in surface.draws):
             return None  # only inputs that are kept, unchanged, can prove "unchanged"
-        key = (surface.origin, surface.target.width, surface.target.height, space, plan, surface.draws)
+        key = (surface.origin, surface.target.width, surface.target.height, space, plan, surface.draws, self.filter_backend)
         self._filter_key = key
         cached = self.cache.lookup(f"filter:{node.id}", key, self.available)
         if cached is not None:
@@ -651,22 +656,55 @@ class _Planner:
         return cached
 
     def _filter_passes(self, node: LayerNode, plan, source: TextureDesc) -> TextureDesc:
+        """The passes of ``plan`` on ``source``, each on the executor the filter backend
+        places it on, with a transfer wherever an image must cross between GL textures
+        and OpenCL buffers; returns the GL texture holding the result."""
+        from filters.backend import place
         from filters.plan import image_size
 
+        placement = place(plan, source.width, source.height, self.filter_backend, self.filter_costs, self.opencl_unavailable)
+        if placement.summary:
+            self.decisions.append(Decision(node.id, f"filter: {placement.summary}"))
         images = {"source": source}
+        copies: dict[tuple[str, str], TextureDesc] = {}
         key = self._filter_key
-        for i, step in enumerate(plan.passes, 1):
+
+        def kept_result(w: int, h: int) -> TextureDesc:
+            # The result is kept for later frames while its key holds.
+            name = self.cache.new_name(node.id, prefix="filter")
+            out = TextureDesc(name, w, h, TextureRole.FILTER_OUTPUT, retained=True)
+            self.cache.store(f"filter:{node.id}", key, out)
+            return out
+
+        def on(name: str, location: str) -> TextureDesc:
+            t = images[name]
+            if t.location == location:
+                return t
+            if (name, location) not in copies:
+                copy = TextureDesc(f"{t.name}@{location}", t.width, t.height, TextureRole.FILTER_OUTPUT, location=location)
+                self.passes.append(TransferPass(f"transfer:{node.id}:{name}:{t.location}-{location}", node.id, copy, t))
+                copies[name, location] = copy
+            return copies[name, location]
+
+        for i, (step, executor, why) in enumerate(zip(plan.passes, placement.executors, placement.why), 1):
+            location = "cl" if executor == "opencl" else "gl"
             w, h = image_size(source.width, source.height, step.scale)
-            out = TextureDesc(f"filter:{node.id}:{step.output}", w, h, TextureRole.FILTER_OUTPUT)
-            if i == len(plan.passes) and key is not None:
-                # The result is kept for later frames while its key holds.
-                name = self.cache.new_name(node.id, prefix="filter")
-                out = TextureDesc(name, w, h, TextureRole.FILTER_OUTPUT, retained=True)
-                self.cache.store(f"filter:{node.id}", key, out)
-            inputs = tuple(images[name] for name in step.inputs)
-            self.passes.append(FilterPass(f"filter:{node.id}:{i}:{step.kind}", node.id, out, inputs, step))
+            if i == len(plan.passes) and key is not None and location == "gl":
+                out = kept_result(w, h)
+            else:
+                out = TextureDesc(f"filter:{node.id}:{step.output}", w, h, TextureRole.FILTER_OUTPUT, location=location)
+            inputs = tuple(on(name, location) for name in step.inputs)
+            self.passes.append(
+                FilterPass(f"filter:{node.id}:{i}:{step.kind}", node.id, out, inputs, step, executor=executor, why=why)
+            )
             images[step.output] = out
-        return images[plan.output]
+        result = images[plan.output]
+        if result.location != "gl":
+            w, h = result.width, result.height
+            back = kept_result(w, h) if key is not None else TextureDesc(f"filter:{node.id}:result", w, h, TextureRole.FILTER_OUTPUT)
+            self.passes.append(TransferPass(f"transfer:{node.id}:result:cl-gl", node.id, back, result))
+            result = back
+        return result
 
     def _damage(self, draws: tuple[Draw, ...], clear, frame: TextureDesc) -> tuple[int, int, int, int] | None:
         """Where the frame must be redrawn, when last frame's is kept: the bounds, old and
@@ -813,19 +851,25 @@ def build_frame_graph(
     cache=None,
     available=None,
     policy: str = "all",
+    filter_backend: str = "gl",
+    filter_costs=None,
+    opencl_unavailable: str | None = None,
 ) -> FrameGraph:
     """Make the compositor's decisions for ``scene`` at time ``t`` (seconds, for its
     animations) and return the frame graph. With a RasterCache (and ``available``,
     which says whether a retained texture still exists), unchanged layers are not
-    rastered again."""
+    rastered again. ``filter_backend`` places filter passes on GL, OpenCL or, with a
+    cost model (``filter_costs``), wherever they are cheapest (filters.backend)."""
     if not math.isfinite(t):
         raise GeometryError(f"the time must be a finite number of seconds, got {t!r}")
     if cache is None:
-        return _Planner(scene, limits or Limits(), images or ImageStore(), t, cache, available, policy).build()
+        return _Planner(scene, limits or Limits(), images or ImageStore(), t, cache, available, policy,
+                        filter_backend, filter_costs, opencl_unavailable).build()
     cache.begin_frame()
     saved = cache.snapshot()
     try:
-        return _Planner(scene, limits or Limits(), images or ImageStore(), t, cache, available, policy).build()
+        return _Planner(scene, limits or Limits(), images or ImageStore(), t, cache, available, policy,
+                        filter_backend, filter_costs, opencl_unavailable).build()
     except BaseException:
         cache.restore(saved)  # a frame that failed to plan leaves the cache as it was
         raise

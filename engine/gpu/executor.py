@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import moderngl
 import numpy as np
 
-from ..framegraph import CompositePass, Draw, FilterPass, FrameGraph, GradientPaint, ImagePaint, RasterPass
+from ..framegraph import CompositePass, Draw, FilterPass, FrameGraph, GradientPaint, ImagePaint, RasterPass, TransferPass
 from ..images import premultiply
 from ..limits import MAX_GRADIENT_STOPS
 from .context import GPUContext
@@ -32,6 +32,8 @@ class ExecutionStats:
     raster_ms: float = 0.0
     filter_ms: float = 0.0
     composite_ms: float = 0.0
+    transfer_ms: float = 0.0  # GL <-> OpenCL copies of filter images (via the host)
+    transfer_bytes: int = 0
     readback_ms: float = 0.0
     total_ms: float = 0.0
     pass_ms: dict[str, float] = field(default_factory=dict)
@@ -45,6 +47,8 @@ class ExecutionStats:
             "raster_ms": round(self.raster_ms, 3),
             "filter_ms": round(self.filter_ms, 3),
             "composite_ms": round(self.composite_ms, 3),
+            "transfer_ms": round(self.transfer_ms, 3),
+            "transfer_bytes": self.transfer_bytes,
             "readback_ms": round(self.readback_ms, 3),
             "total_ms": round(self.total_ms, 3),
             "pass_ms": {k: round(v, 3) for k, v in self.pass_ms.items()},
@@ -78,6 +82,7 @@ class GLExecutor:
         self._image_content: dict[object, object] = {}
         self._retained: dict[str, PooledTarget] = {}
         self._filters = None
+        self._opencl = None
 
     @property
     def filter_runner(self):
@@ -87,6 +92,33 @@ class GLExecutor:
 
             self._filters = GLFilterRunner(self.ctx, self.programs, self.pool)
         return self._filters
+
+    @property
+    def opencl_runner(self):
+        """The OpenCL executor of filter passes (filters.opencl), made on first use;
+        OpenCLUnavailableError when there is no device."""
+        if self._opencl is None:
+            from filters.opencl import default_runner
+
+            self._opencl = default_runner()
+        return self._opencl
+
+    def _release(self, target) -> None:
+        """Back to its pool: GL textures to the texture pool, OpenCL buffers to the runner's."""
+        if isinstance(target, PooledTarget):
+            self.pool.release(target)
+        else:
+            self.opencl_runner.release(target)
+
+    def _transfer(self, p: TransferPass, source, target) -> None:
+        """GL texture -> host -> OpenCL buffer, or back (no GL sharing on this path)."""
+        host = np.empty((p.source.height, p.source.width, 4), np.uint8)
+        if p.source.location == "gl":
+            source.texture.read_into(host, alignment=1)
+            self.opencl_runner.cl.enqueue_copy(self.opencl_runner.queue, target.buffer, host).wait()
+        else:
+            self.opencl_runner.cl.enqueue_copy(self.opencl_runner.queue, host, source.buffer).wait()
+            target.texture.write(host)
 
     def evict_images(self, keys) -> None:
         """Release the textures of images no longer used."""
@@ -271,7 +303,9 @@ class GLExecutor:
             for i, p in enumerate(graph.passes):
                 t0 = time.perf_counter()
                 target = targets.get(p.target.name)
-                if target is None:
+                if target is None and p.target.location == "cl":
+                    target = targets[p.target.name] = self.opencl_runner.acquire(p.target.width, p.target.height)
+                elif target is None:
                     stale = self._retained.pop(p.target.name, None)
                     if stale is not None:  # an older kept texture of that name: replaced
                         self.pool.release(stale)
@@ -279,8 +313,13 @@ class GLExecutor:
                     targets[p.target.name] = target
                 if isinstance(p, RasterPass):
                     self._raster(p, target, images, base_dir, stats)
+                elif isinstance(p, FilterPass) and p.executor == "opencl":
+                    self.opencl_runner.run_pass(p.step, [targets[t.name] for t in p.inputs], target)
+                    self.opencl_runner.queue.finish()
                 elif isinstance(p, FilterPass):
                     self.filter_runner.run_pass(p.step, [targets[t.name].texture for t in p.inputs], target)
+                elif isinstance(p, TransferPass):
+                    self._transfer(p, targets[p.source.name], target)
                 else:
                     self._composite(p, target, targets)
                 self.ctx.finish()
@@ -290,6 +329,9 @@ class GLExecutor:
                     stats.raster_ms += ms
                 elif isinstance(p, FilterPass):
                     stats.filter_ms += ms
+                elif isinstance(p, TransferPass):
+                    stats.transfer_ms += ms
+                    stats.transfer_bytes += p.bytes
                 else:
                     stats.composite_ms += ms
                 # Return textures whose last reader has run (never the frame itself);
@@ -300,7 +342,7 @@ class GLExecutor:
                         if name in retained_now or name in graph.reused:
                             self._retained[name] = target
                         else:
-                            self.pool.release(target)
+                            self._release(target)
             t0 = time.perf_counter()
             frame = targets[graph.output.name]
             pixels = np.empty((graph.height, graph.width, 4), np.uint8)
@@ -321,7 +363,7 @@ class GLExecutor:
                 if name in graph.reused or name in retained_now:
                     self._retained[name] = target
                 else:
-                    self.pool.release(target)
+                    self._release(target)
             for name in graph.released:
                 target = self._retained.pop(name, None)
                 if target is not None:

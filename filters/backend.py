@@ -1,0 +1,276 @@
+"""Which executor runs each pass of a filter plan: the ``filter_backend`` setting.
+
+* ``"gl"``: every pass is a GLSL pass (the default).
+* ``"opencl"``: every pass is an OpenCL kernel; the plan's input is read back from its
+  GL texture into an OpenCL buffer first and the result written back to a texture.
+* ``"auto"``: per pass, whichever is cheaper, transfers included, by a cost model
+  measured on this machine (``calibrate``): for each executor and pass kind, a fixed
+  cost plus a cost per unit of work (pixels, or pixels x taps for blurs, bytes for
+  transfers), fitted from two image sizes. The assignment is exact: every way of
+  placing the passes is priced (a chain has at most a dozen passes) and the cheapest
+  wins, so ``auto`` is never worse than all-GL or all-OpenCL by the model.
+
+The model is cached per (GL renderer, OpenCL device, Lamina version): in memory, and
+as JSON under ``LAMINA_CACHE_DIR`` (default ``$XDG_CACHE_HOME/lamina`` or
+``~/.cache/lamina``) so that a new process does not measure again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.errors import LaminaInputError
+
+from .plan import BlurPass, ColorPass, ColorStep, FilterPlan, PlannedPass, ResamplePass, ShadowPass, image_size
+
+__all__ = ["FILTER_BACKENDS", "CostModel", "Placement", "check_backend", "place", "calibrate", "cache_dir"]
+
+FILTER_BACKENDS = ("gl", "opencl", "auto")
+EXECUTORS = ("gl", "opencl")
+KINDS = ("color", "blur", "down", "up", "shadow")
+MAX_EXHAUSTIVE = 14  # passes; beyond, runs of passes are placed together (see place)
+
+
+def check_backend(backend: str) -> str:
+    if backend not in FILTER_BACKENDS:
+        raise LaminaInputError(f"unknown filter backend {backend!r} (choose from {', '.join(FILTER_BACKENDS)})")
+    return backend
+
+
+def kind_of(step: PlannedPass) -> str:
+    if isinstance(step, ColorPass):
+        return "color"
+    if isinstance(step, BlurPass):
+        return "blur"
+    if isinstance(step, ResamplePass):
+        return "down" if step.direction == "down" else "up"
+    if isinstance(step, ShadowPass):
+        return "shadow"
+    raise AssertionError(f"unknown pass {step!r}")  # pragma: no cover
+
+
+def work_units(step: PlannedPass, width: int, height: int) -> float:
+    """The unit of work a pass's cost grows with: output pixels (times taps for a blur)."""
+    w, h = image_size(width, height, step.scale)
+    px = float(w * h)
+    return px * (2 * step.radius + 1) if isinstance(step, BlurPass) else px
+
+
+@dataclass(frozen=True)
+class CostModel:
+    """Milliseconds = fixed + per_unit x units, per (executor, kind), and per transfer
+    direction ("gl->cl", "cl->gl") per byte."""
+
+    label: str
+    passes: dict = field(default_factory=dict)  # "executor:kind" -> (fixed_ms, ms_per_unit)
+    transfers: dict = field(default_factory=dict)  # "gl->cl" / "cl->gl" -> (fixed_ms, ms_per_byte)
+
+    def pass_ms(self, executor: str, step: PlannedPass, width: int, height: int) -> float:
+        fixed, per = self.passes[f"{executor}:{kind_of(step)}"]
+        return fixed + per * work_units(step, width, height)
+
+    def transfer_ms(self, direction: str, nbytes: int) -> float:
+        fixed, per = self.transfers[direction]
+        return fixed + per * nbytes
+
+    def to_dict(self) -> dict:
+        return {"label": self.label, "passes": {k: list(v) for k, v in self.passes.items()},
+                "transfers": {k: list(v) for k, v in self.transfers.items()}}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "CostModel":
+        return cls(data["label"], {k: tuple(v) for k, v in data["passes"].items()},
+                   {k: tuple(v) for k, v in data["transfers"].items()})
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where each pass of a plan runs, and why; ``estimate_ms`` per option when auto."""
+
+    executors: tuple[str, ...]
+    why: tuple[str, ...]
+    summary: str
+    estimates: dict = field(default_factory=dict)  # "gl" / "opencl" / "chosen" -> ms
+
+
+def _price(plan: FilterPlan, width: int, height: int, model: CostModel, executors: tuple[str, ...]) -> float:
+    """Estimated ms of running ``plan`` with ``executors``, transfers included (an image
+    moves at most once to each side; the result must end as a GL texture)."""
+    where = {"source": {"gl"}}
+    sizes = {"source": (width, height)}
+    total = 0.0
+    for step, exe in zip(plan.passes, executors):
+        loc = "cl" if exe == "opencl" else "gl"
+        for name in step.inputs:
+            if loc not in where[name]:
+                w, h = sizes[name]
+                total += model.transfer_ms(f"{next(iter(where[name]))}->{loc}", w * h * 4)
+                where[name].add(loc)
+        total += model.pass_ms(exe, step, width, height)
+        where[step.output] = {loc}
+        sizes[step.output] = image_size(width, height, step.scale)
+    if "gl" not in where[plan.output]:
+        w, h = sizes[plan.output]
+        total += model.transfer_ms("cl->gl", w * h * 4)
+    return total
+
+
+def place(plan: FilterPlan, width: int, height: int, backend: str, model: CostModel | None = None,
+          unavailable: str | None = None) -> Placement:
+    """Choose an executor for every pass of ``plan`` on a width x height input."""
+    n = len(plan.passes)
+    if backend == "gl" or n == 0:
+        return Placement(("gl",) * n, ("",) * n, "")
+    if backend == "opencl":
+        return Placement(("opencl",) * n, ("filter_backend opencl",) * n, "all passes on OpenCL (filter_backend opencl)")
+    check_backend(backend)
+    if unavailable is not None or model is None:
+        why = f"auto: no OpenCL ({unavailable})" if unavailable else "auto: no cost model"
+        return Placement(("gl",) * n, (why,) * n, why)
+    if n <= MAX_EXHAUSTIVE:
+        options = itertools.product(EXECUTORS, repeat=n)
+    else:  # one executor per kind of pass run: still both pure options among them
+        options = [("gl",) * n, ("opencl",) * n]
+    best = min(options, key=lambda ex: (_price(plan, width, height, model, ex), ex.count("opencl")))
+    chosen = _price(plan, width, height, model, best)
+    all_gl = _price(plan, width, height, model, ("gl",) * n)
+    all_cl = _price(plan, width, height, model, ("opencl",) * n)
+    why = []
+    for step, exe in zip(plan.passes, best):
+        g, c = model.pass_ms("gl", step, width, height), model.pass_ms("opencl", step, width, height)
+        why.append(f"auto: {exe}, est. GL {g:.2f} ms / OpenCL {c:.2f} ms")
+    on_cl = best.count("opencl")
+    summary = (f"auto placed {on_cl} of {n} passes on OpenCL: est. {chosen:.2f} ms with transfers "
+               f"(all GL {all_gl:.2f} ms, all OpenCL {all_cl:.2f} ms, by the cost model measured here)")
+    return Placement(tuple(best), tuple(why), summary, {"gl": all_gl, "opencl": all_cl, "chosen": chosen})
+
+
+# -- calibration ---------------------------------------------------------------------------
+
+def cache_dir() -> Path:
+    env = os.environ.get("LAMINA_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "lamina"
+
+
+_MODELS: dict[str, CostModel] = {}
+CALIBRATION_SIZES = ((256, 256), (1024, 1024))
+
+
+def _samples() -> dict[str, PlannedPass]:
+    step = ColorStep(("sepia(0.5)",), ((0.5, 0.3, 0.1, 0.0), (0.2, 0.6, 0.1, 0.0), (0.1, 0.2, 0.5, 0.0)))
+    return {
+        "color": ColorPass(("source",), "out", (step, step, step), 0.9, ("sample",)),
+        "blur": BlurPass(("source",), "out", "x", 2.0, 6),
+        "down": ResamplePass(("source",), "out", "down", 2, 1),
+        "up": ResamplePass(("source",), "out", "up", 1, 4),
+        "shadow": ShadowPass(("source", "source"), "out", (3.0, 2.0), (0.0, 0.0, 0.0, 0.5)),
+    }
+
+
+def _fit(points: list[tuple[float, float]]) -> tuple[float, float]:
+    (u1, t1), (u2, t2) = points
+    per = max((t2 - t1) / (u2 - u1), 0.0) if u2 != u1 else 0.0
+    return (max(t1 - per * u1, 0.0), per)
+
+
+def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) -> CostModel:
+    """Measure both executors on every pass kind at two sizes (about a second), or load
+    the model measured before on this GL renderer and OpenCL device."""
+    import numpy as np
+
+    from engine import __version__
+
+    info = renderer.info
+    label = f"{info.renderer} | {info.version} + {cl_runner.label} (Lamina {__version__})"
+    if use_cache and label in _MODELS:
+        return _MODELS[label]
+    path = cache_dir() / "filter-costs.json"
+    if use_cache and path.is_file():
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+            if label in stored:
+                model = _MODELS[label] = CostModel.from_dict(stored[label])
+                return model
+        except (OSError, ValueError, KeyError):
+            pass  # a damaged cache is measured again and rewritten
+    renderer.gpu.activate()
+    executor = renderer.executor
+    gl_runner, pool, ctx = executor.filter_runner, executor.pool, renderer.gpu.ctx
+    rng = np.random.default_rng(0)
+    points: dict[str, list] = {}
+    for w, h in CALIBRATION_SIZES:
+        img = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
+        img[..., :3] = np.minimum(img[..., :3], img[..., 3:4])
+        src = pool.acquire(w, h)
+        src.texture.write(img)
+        cl_src = cl_runner.upload(img)
+        for kind, step in _samples().items():
+            units = work_units(step, w, h)
+            out_size = image_size(w, h, step.scale)
+            times = []
+            gl_out = pool.acquire(*out_size)
+            for _ in range(repeats + 1):
+                ctx.finish()
+                t0 = time.perf_counter()
+                gl_runner.run_pass(step, [src.texture] * len(step.inputs), gl_out)
+                ctx.finish()
+                times.append((time.perf_counter() - t0) * 1000)
+            pool.release(gl_out)
+            points.setdefault(f"gl:{kind}", []).append((units, statistics.median(times[1:])))
+            times = []
+            cl_out = cl_runner.acquire(*out_size)
+            for _ in range(repeats + 1):
+                cl_runner.queue.finish()
+                t0 = time.perf_counter()
+                cl_runner.run_pass(step, [cl_src] * len(step.inputs), cl_out)
+                cl_runner.queue.finish()
+                times.append((time.perf_counter() - t0) * 1000)
+            cl_runner.release(cl_out)
+            points.setdefault(f"opencl:{kind}", []).append((units, statistics.median(times[1:])))
+        host = np.empty((h, w, 4), np.uint8)
+        up, down = [], []
+        for _ in range(repeats + 1):
+            t0 = time.perf_counter()
+            src.texture.read_into(host, alignment=1)
+            tmp = cl_runner.upload(host)
+            t1 = time.perf_counter()
+            cl_runner.download(tmp, host)
+            src.texture.write(host)
+            ctx.finish()
+            t2 = time.perf_counter()
+            cl_runner.release(tmp)
+            up.append((t1 - t0) * 1000)
+            down.append((t2 - t1) * 1000)
+        points.setdefault("gl->cl", []).append((w * h * 4, statistics.median(up[1:])))
+        points.setdefault("cl->gl", []).append((w * h * 4, statistics.median(down[1:])))
+        pool.release(src)
+        cl_runner.release(cl_src)
+    pool.end_frame()
+    model = CostModel(
+        label,
+        {key: _fit(points[key]) for key in points if ":" in key},
+        {key: _fit(points[key]) for key in ("gl->cl", "cl->gl")},
+    )
+    _MODELS[label] = model
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, ValueError):
+        stored = {}
+    stored[label] = model.to_dict()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        tmp.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only home: the model stays in memory for this process
+    return model
