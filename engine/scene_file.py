@@ -229,11 +229,13 @@ def _golden_options(obj: Any, file: str | None) -> dict[str, Any]:
         out["policy"] = obj["policy"]
     for key in ("max_diff", "max_pixels", "max_alpha_diff"):
         if key in obj:
+            if not isinstance(obj[key], (str, int)) or isinstance(obj[key], bool):
+                raise SceneFileError(f"{key} must be a WPT range like \"0-2\" or a whole number, got "
+                                     f"{json.dumps(obj[key])}", path=f"$.golden.{key}", file=file)
             try:
-                FuzzyRange.parse(obj[key] if not isinstance(obj[key], list) else tuple(obj[key]), key)
+                out[key] = str(FuzzyRange.parse(obj[key], key))
             except GoldenError as err:
                 raise SceneFileError(str(err), path=f"$.golden.{key}", file=file) from None
-            out[key] = str(obj[key])
     return out
 
 

@@ -10,6 +10,7 @@ report (the pytest-xdist controller, or ``lamina check``) sees the workers' chec
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -28,7 +29,10 @@ RUN_LOG = ".run"
 
 
 def _slug(key: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", key).strip("._")[:150] or "check"
+    """A folder name for a check: readable, and unique (a hash of the whole key) so that
+    'a/b' and 'a_b', or two long test ids, never share artefacts."""
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "_", key).strip("._")[:100] or "check"
+    return f"{readable}-{hashlib.sha1(key.encode('utf-8')).hexdigest()[:8]}"
 
 
 def _amplified(diff: np.ndarray) -> np.ndarray:

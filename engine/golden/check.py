@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import LaminaInputError
+from ..errors import GoldenError, LaminaInputError
 from .artefacts import ResultsDir
 from .fuzzy import Tolerance
 from .report import write_report
@@ -86,11 +86,12 @@ def check_directory(
         try:
             scene = load_scene(path)
             frame = render_scene_for_golden(scene)
-        except LaminaInputError as exc:
-            rows.append((path.stem, "failed", "-", "-", f"cannot render: {exc}"))
-            res.record_error(f"{folder.name}/{path.stem}", path.stem, f"cannot render: {exc}", test=str(path))
+            outcome = store.check(frame, path.stem, scene_tolerance(scene, tolerance))
+        except LaminaInputError as exc:  # one bad scene or golden does not stop the run
+            what = "cannot check" if isinstance(exc, GoldenError) else "cannot render"
+            rows.append((path.stem, "failed", "-", "-", f"{what}: {exc}"))
+            res.record_error(f"{folder.name}/{path.stem}", path.stem, f"{what}: {exc}", test=str(path))
             continue
-        outcome = store.check(frame, path.stem, scene_tolerance(scene, tolerance))
         accept = f"lamina check {shlex.quote(str(folder))} --update --only {shlex.quote(path.stem)}"
         if outcome.needs_force:
             accept += " --force"
@@ -115,5 +116,9 @@ def check_directory(
     for row in rows:
         counts[row[1]] = counts.get(row[1], 0) + 1
     out.write(", ".join(f"{n} {k}" for k, n in sorted(counts.items())) + f"; report: {report}\n")
+    if not only:
+        orphans = sorted(set(store.goldens()) - {p.stem for p in scenes})
+        if orphans:
+            out.write(f"goldens without a scene (delete them?): {', '.join(orphans)}\n")
     return 1 if counts.get("failed") else 0
 

@@ -10,14 +10,15 @@ the other range is ignored).
 
 Colour and alpha are compared separately, in premultiplied 8-bit sRGB (what Lamina
 computes): a colour difference under a transparent pixel does not exist, and an alpha
-difference is reported as such rather than as a colour change. Alpha uses ``max_diff``
-unless ``max_alpha_diff`` says otherwise. Each part that differs must lie in its ranges,
-its pixel count being the pixels where that part differs; a part with no difference
-passes. When nothing differs at all, WPT's rule above decides.
+difference is reported as such rather than as a colour change. The largest colour
+difference must lie in ``max_diff`` and the largest alpha difference in ``max_alpha_diff``
+(default: ``max_diff``), each where that part differs at all; the count of pixels where
+anything differs must lie in ``max_pixels``. When nothing differs, WPT's rule decides.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -28,6 +29,11 @@ from ..errors import GoldenError
 __all__ = ["Comparison", "FuzzyRange", "Tolerance", "compare", "premultiply"]
 
 RangeLike = Union[str, int, tuple, "FuzzyRange"]
+
+# "a-b" or "n", ASCII digits, optionally with WPT's own name for the value in front.
+_RANGE = re.compile(r"^\s*(?:(maxDifference|totalPixels)\s*=\s*)?([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$")
+_WPT_NAMES = {"maxDifference": "difference", "totalPixels": "pixels"}
+_KIND = {"max_diff": "difference", "max_alpha_diff": "difference", "max_pixels": "pixels"}
 
 
 @dataclass(frozen=True)
@@ -47,13 +53,12 @@ class FuzzyRange:
         elif isinstance(value, tuple) and len(value) == 2:
             low, high = (cls._whole(v, value, what) for v in value)
         elif isinstance(value, str):
-            text = value.strip()
-            if "=" in text:  # WPT's "maxDifference=0-2" spelling
-                text = text.split("=", 1)[1].strip()
-            parts = text.split("-")
-            if len(parts) not in (1, 2) or not all(p.strip().isdigit() for p in parts):
+            m = _RANGE.match(value)
+            kind = _KIND.get(what)
+            if m is None or (m.group(1) and kind is not None and _WPT_NAMES[m.group(1)] != kind):
                 raise GoldenError(f"{what}: expected 'a-b' or a whole number, got {value!r}")
-            low, high = int(parts[0]), int(parts[-1])
+            low = int(m.group(2))
+            high = int(m.group(3)) if m.group(3) is not None else low
         else:
             raise GoldenError(f"{what}: expected 'a-b' or a whole number, got {value!r}")
         if low < 0 or high < low:
@@ -123,10 +128,13 @@ class Comparison:
     colour_ok: bool
     alpha_ok: bool
     diff: np.ndarray = field(repr=False)  # (H, W) uint8: the largest channel difference per pixel
+    pixels_ok: bool = True
+    colour_diff: np.ndarray | None = field(default=None, repr=False)  # (H, W) largest colour difference
+    alpha_diff: np.ndarray | None = field(default=None, repr=False)  # (H, W) alpha difference
 
     @property
     def passed(self) -> bool:
-        return self.colour_ok and self.alpha_ok
+        return self.colour_ok and self.alpha_ok and self.pixels_ok
 
     @property
     def max_colour(self) -> int:
@@ -137,8 +145,10 @@ class Comparison:
         return self.max_channel[3]
 
     def above_tolerance(self) -> np.ndarray:
-        """(H, W) bool: pixels whose difference exceeds the allowed maximum."""
-        return self.diff > min(self.tolerance.max_diff.high, self.tolerance.alpha_diff.high)
+        """(H, W) bool: pixels whose colour or alpha difference exceeds its allowed maximum."""
+        colour = self.colour_diff if self.colour_diff is not None else self.diff
+        alpha = self.alpha_diff if self.alpha_diff is not None else self.diff
+        return (colour > self.tolerance.max_diff.high) | (alpha > self.tolerance.alpha_diff.high)
 
     def region(self) -> tuple[int, int, int, int] | None:
         """(x, y, w, h): the smallest rect holding every differing pixel."""
@@ -154,23 +164,21 @@ class Comparison:
             return f"identical, but the tolerance requires a difference ({self.tolerance})"
         parts = []
         if not self.colour_ok:
-            parts.append(
-                f"colour: max difference {self.max_colour} in {self.colour_pixels} px "
-                f"(allowed {self.tolerance.max_diff} in {self.tolerance.max_pixels} px)"
-            )
+            parts.append(f"colour: max difference {self.max_colour} (allowed {self.tolerance.max_diff})")
         if not self.alpha_ok:
-            parts.append(
-                f"alpha: max difference {self.max_alpha} in {self.alpha_pixels} px "
-                f"(allowed {self.tolerance.alpha_diff} in {self.tolerance.max_pixels} px)"
-            )
+            parts.append(f"alpha: max difference {self.max_alpha} (allowed {self.tolerance.alpha_diff})")
+        if not self.pixels_ok:
+            parts.append(f"{self.differing_pixels} px differ (allowed {self.tolerance.max_pixels})")
+        if parts:
+            parts.append(f"colour max {self.max_colour}, alpha max {self.max_alpha}, in {self.differing_pixels} px")
         region = self.region()
         if parts and region is not None:
             x, y, w, h = region
             parts.append(f"in the {w}x{h} rect at {x},{y}")
         if not parts:
             return (
-                f"within tolerance: colour max {self.max_colour} in {self.colour_pixels} px, "
-                f"alpha max {self.max_alpha} in {self.alpha_pixels} px"
+                f"within tolerance: colour max {self.max_colour}, alpha max {self.max_alpha}, "
+                f"in {self.differing_pixels} px"
             )
         return "; ".join(parts)
 
@@ -212,22 +220,27 @@ def compare(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> C
     max_channel = tuple(int(delta[..., c].max()) if delta.size else 0 for c in range(4))
     colour_pixels, alpha_pixels = int(np.count_nonzero(colour)), int(np.count_nonzero(alpha))
     values, counts = np.unique(per_pixel[per_pixel > 0], return_counts=True)
-    if colour_pixels == alpha_pixels == 0:  # identical: WPT's rule decides (ranges must admit 0)
-        colour_ok = alpha_ok = _wpt_pass(0, 0, tolerance.max_diff, tolerance.max_pixels)
-    else:  # each part that differs must be in its ranges; a part with no difference passes
-        colour_ok = colour_pixels == 0 or _wpt_pass(max(max_channel[:3]), colour_pixels, tolerance.max_diff, tolerance.max_pixels)
-        alpha_ok = alpha_pixels == 0 or _wpt_pass(max_channel[3], alpha_pixels, tolerance.alpha_diff, tolerance.max_pixels)
+    differing = int(np.count_nonzero(per_pixel))
+    if differing == 0:  # identical: WPT's rule decides (a range must admit 0)
+        colour_ok = alpha_ok = pixels_ok = _wpt_pass(0, 0, tolerance.max_diff, tolerance.max_pixels)
+    else:  # each part that differs within its own range, and the count of pixels in range
+        colour_ok = colour_pixels == 0 or max(max_channel[:3]) in tolerance.max_diff
+        alpha_ok = alpha_pixels == 0 or max_channel[3] in tolerance.alpha_diff
+        pixels_ok = differing in tolerance.max_pixels
     return Comparison(
         shape=per_pixel.shape,
         max_channel=max_channel,  # type: ignore[arg-type]
         colour_pixels=colour_pixels,
         alpha_pixels=alpha_pixels,
-        differing_pixels=int(np.count_nonzero(per_pixel)),
+        differing_pixels=differing,
         histogram={int(v): int(c) for v, c in zip(values, counts)},
         tolerance=tolerance,
         colour_ok=colour_ok,
         alpha_ok=alpha_ok,
         diff=per_pixel,
+        pixels_ok=pixels_ok,
+        colour_diff=colour,
+        alpha_diff=alpha,
     )
 
 

@@ -91,11 +91,16 @@ class GoldenFixture:
         self._results = config.stash[_RESULTS_KEY]
         self._update = config.getoption("golden_update") or "none"
         self._force = bool(config.getoption("golden_force"))
-        marker = request.node.get_closest_marker("golden")
-        self._defaults: dict[str, Any] = dict(marker.kwargs) if marker else {}
-        unknown = set(self._defaults) - {"max_diff", "max_pixels", "max_alpha_diff", "dir"}
-        if unknown:
-            raise pytest.UsageError(f"@pytest.mark.golden: unknown argument {sorted(unknown)[0]!r}")
+        # Every golden marker from the module down to the test; the nearest wins per key.
+        self._defaults: dict[str, Any] = {}
+        for marker in request.node.iter_markers("golden"):  # nearest first
+            if marker.args:
+                raise pytest.UsageError(f"@pytest.mark.golden takes keyword arguments only, got {marker.args!r}")
+            unknown = set(marker.kwargs) - {"max_diff", "max_pixels", "max_alpha_diff", "dir"}
+            if unknown:
+                raise pytest.UsageError(f"@pytest.mark.golden: unknown argument {sorted(unknown)[0]!r}")
+            for key, value in marker.kwargs.items():
+                self._defaults.setdefault(key, value)
 
     def _tolerance(self, max_diff, max_pixels, max_alpha_diff):
         from .fuzzy import Tolerance

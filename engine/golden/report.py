@@ -55,6 +55,8 @@ def _failure(record: dict[str, Any]) -> str:
     )
     stack = (f'{_img(folder, files.get("expected"), s, "expected")}'
              f'{_img(folder, files.get("actual"), s, "actual", "px top")}')
+    # The slider starts half way: the top (actual) image is clipped to the right half.
+    slide = stack.replace('class="px top"', 'class="px top" style="clip-path: inset(0 0 0 50%)"')
     metrics = record.get("metrics", {})
     rows = "".join(
         f"<tr><td>{html.escape(k.replace('_', ' '))}</td><td>{html.escape(json.dumps(v) if not isinstance(v, str) else v)}</td></tr>"
@@ -79,7 +81,7 @@ def _failure(record: dict[str, Any]) -> str:
             f'<div class="view on" data-view="side">{figs}</div>'
             f'<div class="view" data-view="flicker"><div class="stack flicker">{stack}</div>'
             "<figcaption>alternates expected / actual every half second</figcaption></div>"
-            f'<div class="view" data-view="slide"><div><div class="stack slide">{stack}</div>'
+            f'<div class="view" data-view="slide"><div><div class="stack slide">{slide}</div>'
             '<input class="slider" type="range" min="0" max="100" value="50" aria-label="reveal">'
             "<figcaption>left of the line: expected; right: actual</figcaption></div></div>"
         )

@@ -50,13 +50,14 @@ def test_check_update_and_fail(folder, tmp_path, capsys):
     assert code == 1 and lines[0].split() == ["scene", "result", "max", "diff", "rgb/a", "pixels"]
     (red,) = [line for line in lines if line.startswith("red ")]
     assert red.split()[:3] == ["red", "failed", "1/0"] and 200 < int(red.split()[3]) <= 240, red
-    assert (results / "scenes_red" / "diff.png").is_file()
+    (artefacts,) = results.glob("scenes_red-*")
+    assert (artefacts / "diff.png").is_file()
     assert "lamina check" in (results / "report.html").read_text() and "--only red" in (results / "report.html").read_text()
     assert run(capsys, folder, "--results", results, "--max-diff", "0-1", "--max-pixels", "0-300")[0] == 0
 
     code, out, _ = run(capsys, folder, "--update", "--only", "red", "--results", results)
     assert code == 0 and "1 updated" in out
-    assert not (results / "scenes_red").exists(), "stale artefacts removed"
+    assert not artefacts.exists(), "stale artefacts removed"
 
 
 def test_scene_files_carry_time_policy_and_tolerance(folder, tmp_path, capsys):
@@ -91,3 +92,12 @@ def test_a_scene_that_does_not_render_is_reported(folder, tmp_path, capsys):
     code, out, _ = run(capsys, folder, "--update", "--results", tmp_path / "r")
     assert code == 1 and "cannot render" in out
     assert "missing.png" in (tmp_path / "r" / "report.html").read_text()
+
+
+def test_one_bad_scene_name_does_not_stop_the_run_and_orphans_are_listed(folder, tmp_path, capsys):
+    assert run(capsys, folder, "--update", "--results", tmp_path / "r")[0] == 0
+    (folder / "b c.json").write_text(json.dumps(scene("green")))
+    (folder / "goldens" / "gone.png").write_bytes((folder / "goldens" / "red.png").read_bytes())
+    code, out, _ = run(capsys, folder, "--results", tmp_path / "r")
+    assert code == 1 and "2 passed" in out and "cannot check: golden name 'b c'" in out
+    assert "goldens without a scene (delete them?): gone" in out

@@ -90,10 +90,10 @@ def test_missing_then_pass_then_fail_with_artefacts_then_clean(pytester):
     result = pytester.runpytest()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([
-        "*golden 'card': colour: max difference 1 in * px (allowed 0 in 0 px)*",
+        "*golden 'card': colour: max difference 1 (allowed 0); * px differ (allowed 0)*",
         "*accept: python -m pytest test_card.py::test_card --golden-update=changed*",
     ])
-    folder = pytester.path / "golden-results" / "goldens_card"
+    (folder,) = (pytester.path / "golden-results").glob("goldens_card-*")
     assert {p.name for p in folder.iterdir()} == {"actual.png", "expected.png", "diff.png", "mask.png", "metrics.json", "record.json"}
     metrics = json.loads((folder / "metrics.json").read_text())
     assert metrics["max_difference"]["b"] == 1 and metrics["differing_pixels"] > 300 and metrics["histogram"]["1"] > 300
@@ -166,7 +166,7 @@ def test_fuzzy_ranges_through_the_fixture(pytester):
     for case in failing:
         result.stdout.fnmatch_lines([f"FAILED test_fuzzy.py::test_case[[]{case}[]]*"])
     result.stdout.fnmatch_lines(["PASSED test_fuzzy.py::test_marker_defaults*"])
-    result.stdout.fnmatch_lines(["*'test_alpha_range_of_its_own': alpha: max difference 1 in 1 px (allowed 0 in 0-1 px); in the 1x1 rect at 0,0"])
+    result.stdout.fnmatch_lines(["*'test_alpha_range_of_its_own': alpha: max difference 1 (allowed 0); colour max 0, alpha max 1, in 1 px; in the 1x1 rect at 0,0"])
     result.stdout.fnmatch_lines(["*required]': identical, but the tolerance requires a difference*"])
 
 
@@ -225,7 +225,14 @@ def test_update_modes(pytester):
     assert golden.stat().st_mtime_ns == before, "a passing golden with the same bytes is not rewritten"
     pixels, _ = read_golden(golden)
     write_golden(golden, pixels, None)  # e.g. made by another tool: no fingerprint
-    pytester.runpytest("--golden-update=changed").assert_outcomes(failed=1)  # unknown renderer: refused
+    pytester.runpytest("--golden-update=changed").assert_outcomes(passed=1)  # same pixels: nothing to write
+    pytester.runpytest("--golden-update=all").assert_outcomes(passed=1)
+    assert read_golden(golden)[1] is None, "another renderer's golden is not rewritten without force"
+    card_test(pytester, "gold")
+    result = pytester.runpytest("--golden-update=changed")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*not overwriting*an unknown renderer*force to replace it (it differs: *"])
+    card_test(pytester, "tomato")
     result = pytester.runpytest("--golden-update=all", "--golden-force")
     result.assert_outcomes(passed=1)
     assert read_golden(golden)[1] is not None, "all rewrote it, fingerprint included"
@@ -309,10 +316,86 @@ def test_a_one_pixel_regression_fails_and_the_report_shows_where(pytester):
     pytester.makepyfile(test_pic=ONE_PIXEL.format(change="img[17, 23, 1] = 199"))
     result = pytester.runpytest()
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*max difference 1 in 1 px (allowed 0 in 0 px); in the 1x1 rect at 23,17*"])
-    folder = pytester.path / "golden-results" / "goldens_picture"
+    result.stdout.fnmatch_lines(["*colour: max difference 1 (allowed 0); 1 px differ (allowed 0); *in the 1x1 rect at 23,17*"])
+    (folder,) = (pytester.path / "golden-results").glob("goldens_picture-*")
     assert json.loads((folder / "metrics.json").read_text())["differing_region"] == [23, 17, 1, 1]
     mask = np.asarray(Image.open(folder / "mask.png"))
     assert tuple(mask[17, 23]) == (230, 0, 0, 255), "the pixel itself, red"
     assert tuple(mask[16, 22]) == tuple(mask[18, 24]) == (40, 90, 255, 255), "framed in blue"
     assert (mask[..., 0] == 230).sum() == 1
+
+
+def test_changed_mode_compares_before_refusing_another_renderers_golden(pytester, monkeypatch):
+    monkeypatch.delenv("LAMINA_GOLDEN_STRICT", raising=False)
+    golden = fake_golden(pytester)
+    here = renderer_info().renderer.split(" ")[0]
+    (pytester.path / "goldens" / "renderers.json").write_text(json.dumps({"renderers": [{"match": f"{here}*"}]}))
+    before = golden.read_bytes()
+    pytester.runpytest("--golden-update=changed").assert_outcomes(passed=1)  # same pixels: no refusal
+    assert golden.read_bytes() == before
+
+
+def test_strict_failure_says_how_to_accept(pytester, monkeypatch):
+    fake_golden(pytester)
+    monkeypatch.setenv("LAMINA_GOLDEN_STRICT", "1")
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines(["*accept: *--golden-update=changed --golden-force"])
+
+
+def test_an_unreadable_golden_fails_and_an_update_replaces_it(pytester):
+    card_test(pytester)
+    golden = pytester.path / "goldens" / "card.png"
+    golden.parent.mkdir()
+    golden.write_text("version https://git-lfs.github.com/spec/v1\noid sha256:0\nsize 1\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*not a readable PNG*Git LFS pointer? run git lfs pull*"])
+    result = pytester.runpytest("--golden-update=changed")
+    result.assert_outcomes(passed=1)
+    assert read_golden(golden)[1] == Fingerprint.of(renderer_info())
+
+
+def test_markers_merge_nearest_first(pytester):
+    pytester.makepyfile(test_m='''
+import numpy as np, pytest
+pytestmark = pytest.mark.golden(dir="mine", max_diff="0-9")
+IMG = np.full((4, 4, 4), 200, np.uint8)
+
+@pytest.mark.golden(max_pixels="0-16")
+def test_one(golden):
+    golden.check(IMG, "one")
+    changed = IMG.copy(); changed[..., 0] = 205
+    golden.check(changed, "one")   # 5 levels in 16 px: module max_diff, test max_pixels
+
+@pytest.mark.golden("0-1")
+def test_positional(golden):
+    pass
+''')
+    result = pytester.runpytest("--golden-update=missing")
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*keyword arguments only*"])
+    assert (pytester.path / "mine" / "one.png").is_file()
+
+
+def test_artefacts_of_similar_names_do_not_collide(pytester):
+    pytester.makepyfile(test_n='''
+import numpy as np
+IMG = np.full((4, 4, 4), 200, np.uint8)
+
+def test_names(golden):
+    golden.check(IMG, "x/y")
+    golden.check(IMG, "x_y")
+''')
+    pytester.runpytest("--golden-update=missing").assert_outcomes(passed=1)
+    pytester.makepyfile(test_n='''
+import numpy as np
+IMG = np.full((4, 4, 4), 200, np.uint8)
+
+def test_names(golden):
+    golden.check(IMG, "x_y")
+    bad = IMG.copy(); bad[0, 0, 0] = 0
+    golden.check(bad, "x/y")
+''')
+    pytester.runpytest().assert_outcomes(failed=1)
+    failing = [p for p in (pytester.path / "golden-results").iterdir() if (p / "record.json").is_file()]
+    assert len(failing) == 1 and json.loads((failing[0] / "record.json").read_text())["name"] == "x/y"

@@ -176,3 +176,31 @@ def test_decisions_without_a_gpu(tmp_path, rng):
     assert refused.status is Status.FAILED and refused.needs_force and "not overwriting" in refused.message
     forced = GoldenDir(tmp_path, "changed", force=True).check(changed, "a", tol, other)
     assert forced.status is Status.UPDATED and read_golden(tmp_path / "a.png")[1] == other
+
+
+def test_one_pixel_count_over_colour_and_alpha(rng):
+    a = opaque(rng, 20, 20)
+    b = bump(a, 200, 2)  # colour in the first 200 pixels
+    flat = b.reshape(-1, 4)
+    flat[200:400, 3] -= 1  # alpha in the next 200
+    c = compare(b, a, Tolerance.of("0-2", "0-300"))
+    assert c.differing_pixels == 400 and c.colour_ok and c.alpha_ok and not c.pixels_ok and not c.passed
+    assert "400 px differ (allowed 0-300)" in c.summary()
+
+
+def test_mask_marks_only_what_is_over_its_own_limit(rng):
+    a = opaque(rng)
+    b = a.copy()
+    b[0, 0, 3] -= 5  # alpha 5: within max_alpha_diff 0-10
+    b[1, 1, 0] = (int(b[1, 1, 0]) + 3) % 256  # colour 3: over max_diff 0-2
+    c = compare(b, a, Tolerance.of("0-2", "0-5", max_alpha_diff="0-10"))
+    over = c.above_tolerance()
+    assert not over[0, 0] and over[1, 1] and over.sum() == 1
+
+
+@pytest.mark.parametrize("bad, field", [("²", "max_diff"), ("totalPixels=0-3", "max_diff"), ("maxDifference=1", "max_pixels"),
+                                        ("0-", "max_diff"), ("1.5", "max_pixels")])
+def test_ranges_are_ascii_and_wpt_names_must_fit(bad, field):
+    with pytest.raises(GoldenError, match=field):
+        Tolerance.of(**{field: bad})
+    assert FuzzyRange.parse("totalPixels=0-300", "max_pixels") == FuzzyRange(0, 300)
