@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 
 import numpy as np
 import pytest
 
 pytest_plugins = ["pytester"]  # the golden plugin tests itself with pytester
+
+# Measured filter cost models (filters.backend) go to a folder of this run, not ~/.cache.
+os.environ.setdefault("LAMINA_CACHE_DIR", tempfile.mkdtemp(prefix="lamina-test-cache-"))
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,7 @@
-"""GLSL filter passes against the float64 reference (filters.reference), on seeded random
-images with random alpha. Comparisons are in premultiplied RGBA8, the pipeline's own
-representation (straight colour of a nearly transparent pixel is not meaningful)."""
+"""GLSL filter passes and the same plans as OpenCL kernels against the float64 reference
+(filters.reference), with the same tolerances, on seeded random images with random alpha.
+Comparisons are in premultiplied RGBA8, the pipeline's own representation (straight
+colour of a nearly transparent pixel is not meaningful)."""
 
 from __future__ import annotations
 
@@ -26,15 +27,21 @@ def random_image(rng, h=29, w=41, transparent_border=0):
     return img
 
 
-def compare(rng, text, *, image=None, current_color=None):
+@pytest.fixture(params=["gl", "opencl"])
+def backend(request):
+    """Each accuracy test runs on both executors of a filter plan."""
+    return request.param
+
+
+def compare(backend, rng, text, *, image=None, current_color=None):
     img = random_image(rng) if image is None else image
     kwargs = {"premultiplied": True}
     if current_color is not None:
         kwargs["current_color"] = current_color
-    gl = filters.apply(img, text, "gl", **kwargs).astype(int)
+    out = filters.apply(img, text, backend, **kwargs).astype(int)
     ref = filters.apply(img, text, "reference", **kwargs).astype(int)
-    assert gl.shape == img.shape
-    return np.abs(gl - ref)
+    assert out.shape == img.shape
+    return np.abs(out - ref)
 
 
 AMOUNTS = {
@@ -51,8 +58,8 @@ COLOR_CASES = [f"{name}({amount})" for name, amounts in AMOUNTS.items() for amou
 
 
 @pytest.mark.parametrize("text", COLOR_CASES)
-def test_colour_functions_match_reference(gl, rng, text):
-    assert compare(rng, text).max() <= 1
+def test_colour_functions_match_reference(gl, rng, backend, text):
+    assert compare(backend, rng, text).max() <= 1
 
 
 def _random_colour_chain(rng, n):
@@ -68,9 +75,9 @@ def _random_colour_chain(rng, n):
 
 
 @pytest.mark.parametrize("round_", range(8))
-def test_fused_colour_chains_match_reference(gl, rng, round_):
+def test_fused_colour_chains_match_reference(gl, rng, backend, round_):
     text = _random_colour_chain(rng, int(rng.integers(2, 12)))
-    assert compare(rng, text).max() <= 1, text
+    assert compare(backend, rng, text).max() <= 1, text
 
 
 def test_clamping_between_steps_is_what_makes_fusion_exact(gl, rng):
@@ -94,15 +101,15 @@ def test_clamping_between_steps_is_what_makes_fusion_exact(gl, rng):
 
 
 @pytest.mark.parametrize("sigma", [0.5, 1, 1.5, 2, 3, 4])
-def test_blur_matches_reference(gl, rng, sigma):
-    diff = compare(rng, f"blur({sigma}px)")
+def test_blur_matches_reference(gl, rng, backend, sigma):
+    diff = compare(backend, rng, f"blur({sigma}px)")
     assert diff.max() <= 2
 
 
 @pytest.mark.parametrize("sigma", [5, 8, 12.5, 16, 32, 64, 100])
-def test_downscaled_blur_matches_reference(gl, rng, sigma):
+def test_downscaled_blur_matches_reference(gl, rng, backend, sigma):
     img = random_image(rng, 96, 120)
-    diff = compare(rng, f"blur({sigma}px)", image=img)
+    diff = compare(backend, rng, f"blur({sigma}px)", image=img)
     assert diff.max() <= 8 and diff.mean() <= 1, (diff.max(), diff.mean())
 
 
@@ -123,22 +130,22 @@ def test_blur_sigma_above_cap_is_capped(gl, rng):
         "drop-shadow(0 0 4px lime)",
     ],
 )
-def test_drop_shadow_matches_reference(gl, rng, text):
+def test_drop_shadow_matches_reference(gl, rng, backend, text):
     img = random_image(rng, 40, 48, transparent_border=8)
-    assert compare(rng, text, image=img).max() <= 2
+    assert compare(backend, rng, text, image=img).max() <= 2
 
 
 @pytest.mark.parametrize("text", ["drop-shadow(6px 6px 8px black)", "drop-shadow(-10px 4px 20px rgb(0 0 255 / 60%))"])
-def test_drop_shadow_with_downscaled_blur(gl, rng, text):
+def test_drop_shadow_with_downscaled_blur(gl, rng, backend, text):
     img = random_image(rng, 96, 96, transparent_border=20)
-    diff = compare(rng, text, image=img)
+    diff = compare(backend, rng, text, image=img)
     assert diff.max() <= 8 and diff.mean() <= 1
 
 
-def test_drop_shadow_uses_current_colour(gl, rng):
+def test_drop_shadow_uses_current_colour(gl, rng, backend):
     img = random_image(rng, 30, 30, transparent_border=6)
     red = RGBA(1.0, 0.0, 0.0, 1.0)
-    diff = compare(rng, "drop-shadow(3px 3px 1px)", image=img, current_color=red)
+    diff = compare(backend, rng, "drop-shadow(3px 3px 1px)", image=img, current_color=red)
     assert diff.max() <= 2
     shadow_only = np.zeros((30, 30, 4), np.uint8)
     shadow_only[10:20, 10:20] = (0, 0, 0, 255)
@@ -154,9 +161,9 @@ def test_drop_shadow_uses_current_colour(gl, rng):
         "contrast(1.5) drop-shadow(-2px 3px 2px rgba(0,0,255,.5)) opacity(.7)",
     ],
 )
-def test_mixed_chains_match_reference(gl, rng, text):
+def test_mixed_chains_match_reference(gl, rng, backend, text):
     img = random_image(rng, 40, 40, transparent_border=6)
-    assert compare(rng, text, image=img).max() <= 2
+    assert compare(backend, rng, text, image=img).max() <= 2
 
 
 def test_straight_rgba_api_and_transparent_outside(gl, rng):
