@@ -1,4 +1,4 @@
-"""Benchmarks: Lamina's CSS filter pipeline (GL) against CPU peers, 1920x1080 RGBA8.
+"""Benchmarks: Lamina's CSS filter pipeline (GL and OpenCL) against CPU peers, 1920x1080 RGBA8.
 
 Each ``benchmark.group`` is one row of the comparison: Lamina and every installed peer
 doing the same work on the same image in the same run. Peers come with the ``bench``
@@ -98,6 +98,26 @@ def test_blur_lamina(benchmark, gl, image, sigma):
 @pytest.mark.gl
 def test_drop_shadow_lamina(benchmark, gl, image):
     run(benchmark, "drop-shadow", lamina, image, filters.parse(SHADOW))
+
+
+# --- Lamina (OpenCL: the same plans as kernels, upload and read-back included) ----------
+
+
+def lamina_opencl(img: np.ndarray, chain) -> np.ndarray:
+    return filters.apply(img, chain, "opencl", premultiplied=True)
+
+
+def test_color_chain_lamina_opencl(benchmark, image):
+    run(benchmark, "color chain", lamina_opencl, image, filters.parse(COLOR_CHAIN))
+
+
+@pytest.mark.parametrize("sigma", BLUR_SIGMAS)
+def test_blur_lamina_opencl(benchmark, image, sigma):
+    run(benchmark, blur_group(sigma), lamina_opencl, image, filters.parse(f"blur({sigma}px)"))
+
+
+def test_drop_shadow_lamina_opencl(benchmark, image):
+    run(benchmark, "drop-shadow", lamina_opencl, image, filters.parse(SHADOW))
 
 
 # --- OpenCV -------------------------------------------------------------------------
