@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,7 +23,17 @@ from engine.errors import LaminaInputError, OpenCLUnavailableError
 from .gl import blur_norm
 from .plan import MARGIN, BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass, image_size
 
-__all__ = ["CLImage", "CLFilterRunner", "DEVICE_ENV", "device_label", "list_devices", "select_device", "default_runner"]
+__all__ = [
+    "CLImage",
+    "CLFilterRunner",
+    "DEVICE_ENV",
+    "TransferStats",
+    "apply_opencl",
+    "default_runner",
+    "device_label",
+    "list_devices",
+    "select_device",
+]
 
 DEVICE_ENV = "LAMINA_OPENCL_DEVICE"
 INSTALL_HINT = "install an OpenCL driver, e.g. Debian's CPU one: apt-get install pocl-opencl-icd"
@@ -99,13 +109,12 @@ class CLImage:
 
 @dataclass
 class TransferStats:
-    """Bytes and time of host <-> device copies (``filters.apply`` and scene transfers)."""
+    """Bytes and time of this runner's host <-> device copies (``upload``/``download``)."""
 
     uploads: int = 0
     downloads: int = 0
     bytes: int = 0
     ms: float = 0.0
-    pass_ms: dict = field(default_factory=dict)
 
 
 _PROGRAMS: dict = {}  # (device id) -> built program: built once per device per process
@@ -296,5 +305,3 @@ def apply_opencl(image: np.ndarray, plan: FilterPlan, *, device=None) -> np.ndar
             runner.release(out)
         runner.release(source)
 
-
-__all__ += ["apply_opencl", "TransferStats"]
