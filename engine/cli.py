@@ -78,8 +78,18 @@ def _info(args: argparse.Namespace) -> int:
     if args.opencl:
         from filters.opencl import device_label, list_devices, select_device
 
-        pairs = list_devices()
-        chosen = select_device() if pairs else None
+        from .errors import OpenCLUnavailableError
+
+        try:
+            pairs = list_devices()
+        except OpenCLUnavailableError as err:
+            print(f"no OpenCL devices: {err}")
+            return EXIT_OK
+        try:
+            chosen = select_device() if pairs else None
+        except OpenCLUnavailableError as err:  # a bad LAMINA_OPENCL_DEVICE: list anyway
+            chosen = None
+            print(f"(none selected: {err})")
         platforms = list(dict.fromkeys(p for p, _ in pairs))
         rows = []
         for pi, p in enumerate(platforms):

@@ -72,13 +72,17 @@ class Renderer:
                 unavailable = str(err)
             else:
                 if backend == "auto":
-                    from filters.backend import calibrate
-
-                    costs = calibrate(self, runner)
+                    costs = lambda: self._filter_costs(runner)  # noqa: E731 - measured only if a layer filters
         self.images.begin_frame()
         cache = self.raster_cache if policy != "none" else None  # "none" keeps nothing
         return build_frame_graph(scene, self.limits, self.images, t, cache, self.executor.has_retained, policy,
                                  backend, costs, unavailable)
+
+    def _filter_costs(self, runner):
+        """The measured cost model for filter_backend "auto" (filters.backend.calibrate)."""
+        from filters.backend import calibrate
+
+        return calibrate(self, runner)
 
     def render(self, scene, t: float = 0.0, policy: str = "browser", filter_backend: str | None = None) -> Frame:
         """Render ``scene`` at time ``t`` (seconds, for its animations) under a
@@ -104,6 +108,8 @@ class Renderer:
         self.raster_cache = RasterCache()
         self.executor.evict_images(list(self.executor._images))
         self.images = ImageStore()
+        if self.executor._opencl is not None:
+            self.executor._opencl.trim()
 
     def release(self) -> None:
         """Free the GPU objects and the context (the renderer cannot render after)."""

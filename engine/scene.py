@@ -94,14 +94,20 @@ class Scene:
         return list(self.root.walk())
 
     # -- pipeline -----------------------------------------------------------------------
-    def plan(self, renderer: "Renderer | None" = None, *, t: float = 0.0):
+    def plan(self, renderer: "Renderer | None" = None, *, t: float = 0.0, filter_backend: str | None = None):
         """The compositor's decisions and the frame graph at time ``t`` (seconds), built
-        without touching the GPU (limits default to the current renderer's)."""
+        without touching the GPU (limits default to the current renderer's). Filter
+        passes are placed by ``filter_backend`` (default: the scene's); "auto" needs a
+        measured cost model, so this plan keeps them on GL and says so
+        (``renderer.plan`` measures)."""
+        from filters.backend import check_backend
+
         from .compositor import build_frame_graph
         from .renderer import current_limits
 
         limits = renderer.limits if renderer is not None else current_limits()
-        return build_frame_graph(self, limits, t=t)
+        backend = check_backend(filter_backend or self.filter_backend)
+        return build_frame_graph(self, limits, t=t, filter_backend=backend)
 
     def render(self, renderer: "Renderer | None" = None, *, t: float = 0.0, policy: str = "browser",
                filter_backend: str | None = None) -> "Frame":

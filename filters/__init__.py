@@ -99,6 +99,10 @@ def apply(
         raise LaminaInputError(f"chain must be a FilterChain or CSS text, got {type(chain).__name__}")
     if backend not in BACKENDS:
         raise LaminaInputError(f"unknown filter backend {backend!r} (choose from {', '.join(BACKENDS)})")
+    if device is not None and backend != "opencl":
+        raise LaminaInputError(f"device= chooses an OpenCL device; it does nothing with backend {backend!r}")
+    if renderer is not None and backend != "gl":
+        raise LaminaInputError(f"renderer= chooses the GL renderer; it does nothing with backend {backend!r}")
     image = _check_image(image)
     if not isinstance(current_color, RGBA):
         raise LaminaInputError(f"current_color must be an engine.style.RGBA, got {current_color!r}")

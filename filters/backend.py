@@ -6,9 +6,10 @@
 * ``"auto"``: per pass, whichever is cheaper, transfers included, by a cost model
   measured on this machine (``calibrate``): for each executor and pass kind, a fixed
   cost plus a cost per unit of work (pixels, or pixels x taps for blurs, bytes for
-  transfers), fitted from two image sizes. The assignment is exact: every way of
-  placing the passes is priced (a chain has at most a dozen passes) and the cheapest
-  wins, so ``auto`` is never worse than all-GL or all-OpenCL by the model.
+  transfers), fitted from two image sizes. The placement is exact and cheap: a dynamic
+  programme over the passes whose state is where each still-needed image lives (at most
+  two images are live in a plan), so ``auto`` is never worse than all-GL or all-OpenCL
+  by the model.
 
 The model is cached per (GL renderer, OpenCL device, Lamina version): in memory, and
 as JSON under ``LAMINA_CACHE_DIR`` (default ``$XDG_CACHE_HOME/lamina`` or
@@ -17,7 +18,6 @@ as JSON under ``LAMINA_CACHE_DIR`` (default ``$XDG_CACHE_HOME/lamina`` or
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import statistics
@@ -34,7 +34,6 @@ __all__ = ["FILTER_BACKENDS", "CostModel", "Placement", "check_backend", "place"
 FILTER_BACKENDS = ("gl", "opencl", "auto")
 EXECUTORS = ("gl", "opencl")
 KINDS = ("color", "blur", "down", "up", "shadow")
-MAX_EXHAUSTIVE = 14  # passes; beyond, runs of passes are placed together (see place)
 
 
 def check_backend(backend: str) -> str:
@@ -121,6 +120,47 @@ def _price(plan: FilterPlan, width: int, height: int, model: CostModel, executor
     return total
 
 
+def _cheapest(plan: FilterPlan, width: int, height: int, model: CostModel) -> tuple[str, ...]:
+    """The placement of least estimated cost (ties: fewer OpenCL passes). Dynamic
+    programming over the passes; a state is where each image still needed lives."""
+    passes = plan.passes
+    end = len(passes)
+    last_use = {name: i for i, p in enumerate(passes) for name in p.inputs}
+    last_use[plan.output] = end  # needed at the end, on GL
+    sizes = {"source": (width, height)}
+    for p in passes:
+        sizes[p.output] = image_size(width, height, p.scale)
+
+    def moved(name: str, to: str) -> float:
+        w, h = sizes[name]
+        return model.transfer_ms(f"{'cl' if to == 'gl' else 'gl'}->{to}", w * h * 4)
+
+    # state: ((image, frozenset of locations), ...) -> (cost, OpenCL passes, executors)
+    states = {(("source", frozenset({"gl"})),): (0.0, 0, ())}
+    for i, step in enumerate(passes):
+        nxt: dict = {}
+        for state, (cost, n_cl, chosen) in states.items():
+            for executor in EXECUTORS:
+                loc = "cl" if executor == "opencl" else "gl"
+                where = dict(state)
+                c = cost + model.pass_ms(executor, step, width, height)
+                for name in dict.fromkeys(step.inputs):
+                    if loc not in where[name]:
+                        c += moved(name, loc)
+                        where[name] = where[name] | {loc}
+                where[step.output] = frozenset({loc})
+                key = tuple(sorted((k, v) for k, v in where.items() if last_use.get(k, -1) > i))
+                value = (c, n_cl + (executor == "opencl"), chosen + (executor,))
+                if key not in nxt or value[:2] < nxt[key][:2]:
+                    nxt[key] = value
+        states = nxt
+    finals = []
+    for state, (cost, n_cl, chosen) in states.items():
+        where = dict(state)
+        finals.append((cost + (0.0 if "gl" in where[plan.output] else moved(plan.output, "gl")), n_cl, chosen))
+    return min(finals)[2]
+
+
 def place(plan: FilterPlan, width: int, height: int, backend: str, model: CostModel | None = None,
           unavailable: str | None = None) -> Placement:
     """Choose an executor for every pass of ``plan`` on a width x height input."""
@@ -133,11 +173,7 @@ def place(plan: FilterPlan, width: int, height: int, backend: str, model: CostMo
     if unavailable is not None or model is None:
         why = f"auto: no OpenCL ({unavailable})" if unavailable else "auto: no cost model"
         return Placement(("gl",) * n, (why,) * n, why)
-    if n <= MAX_EXHAUSTIVE:
-        options = itertools.product(EXECUTORS, repeat=n)
-    else:  # one executor per kind of pass run: still both pure options among them
-        options = [("gl",) * n, ("opencl",) * n]
-    best = min(options, key=lambda ex: (_price(plan, width, height, model, ex), ex.count("opencl")))
+    best = _cheapest(plan, width, height, model)
     chosen = _price(plan, width, height, model, best)
     all_gl = _price(plan, width, height, model, ("gl",) * n)
     all_cl = _price(plan, width, height, model, ("opencl",) * n)
@@ -184,13 +220,14 @@ def _fit(points: list[tuple[float, float]]) -> tuple[float, float]:
 
 def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) -> CostModel:
     """Measure both executors on every pass kind at two sizes (about a second), or load
-    the model measured before on this GL renderer and OpenCL device."""
-    import numpy as np
-
+    the model measured before on this GL renderer and OpenCL device (delete
+    ``filter-costs.json`` in ``cache_dir()``, or pass ``use_cache=False``, to measure
+    again, e.g. after measuring on a busy machine)."""
     from engine import __version__
 
     info = renderer.info
-    label = f"{info.renderer} | {info.version} + {cl_runner.label} (Lamina {__version__})"
+    threads = ",".join(f"{k}={os.environ[k]}" for k in ("LP_NUM_THREADS", "POCL_MAX_PTHREAD_COUNT") if k in os.environ)
+    label = f"{info.renderer} | {info.version} + {cl_runner.label} (Lamina {__version__}{'; ' + threads if threads else ''})"
     if use_cache and label in _MODELS:
         return _MODELS[label]
     path = cache_dir() / "filter-costs.json"
@@ -203,58 +240,12 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
         except (OSError, ValueError, KeyError):
             pass  # a damaged cache is measured again and rewritten
     renderer.gpu.activate()
-    executor = renderer.executor
-    gl_runner, pool, ctx = executor.filter_runner, executor.pool, renderer.gpu.ctx
-    rng = np.random.default_rng(0)
-    points: dict[str, list] = {}
-    for w, h in CALIBRATION_SIZES:
-        img = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
-        img[..., :3] = np.minimum(img[..., :3], img[..., 3:4])
-        src = pool.acquire(w, h)
-        src.texture.write(img)
-        cl_src = cl_runner.upload(img)
-        for kind, step in _samples().items():
-            units = work_units(step, w, h)
-            out_size = image_size(w, h, step.scale)
-            times = []
-            gl_out = pool.acquire(*out_size)
-            for _ in range(repeats + 1):
-                ctx.finish()
-                t0 = time.perf_counter()
-                gl_runner.run_pass(step, [src.texture] * len(step.inputs), gl_out)
-                ctx.finish()
-                times.append((time.perf_counter() - t0) * 1000)
-            pool.release(gl_out)
-            points.setdefault(f"gl:{kind}", []).append((units, statistics.median(times[1:])))
-            times = []
-            cl_out = cl_runner.acquire(*out_size)
-            for _ in range(repeats + 1):
-                cl_runner.queue.finish()
-                t0 = time.perf_counter()
-                cl_runner.run_pass(step, [cl_src] * len(step.inputs), cl_out)
-                cl_runner.queue.finish()
-                times.append((time.perf_counter() - t0) * 1000)
-            cl_runner.release(cl_out)
-            points.setdefault(f"opencl:{kind}", []).append((units, statistics.median(times[1:])))
-        host = np.empty((h, w, 4), np.uint8)
-        up, down = [], []
-        for _ in range(repeats + 1):
-            t0 = time.perf_counter()
-            src.texture.read_into(host, alignment=1)
-            tmp = cl_runner.upload(host)
-            t1 = time.perf_counter()
-            cl_runner.download(tmp, host)
-            src.texture.write(host)
-            ctx.finish()
-            t2 = time.perf_counter()
-            cl_runner.release(tmp)
-            up.append((t1 - t0) * 1000)
-            down.append((t2 - t1) * 1000)
-        points.setdefault("gl->cl", []).append((w * h * 4, statistics.median(up[1:])))
-        points.setdefault("cl->gl", []).append((w * h * 4, statistics.median(down[1:])))
-        pool.release(src)
-        cl_runner.release(cl_src)
-    pool.end_frame()
+    try:
+        points = _measure(renderer, cl_runner, repeats)
+    except cl_runner.cl.Error as exc:
+        from engine.errors import OpenCLUnavailableError
+
+        raise OpenCLUnavailableError(f"measuring the OpenCL filter kernels failed on {cl_runner.label}: {exc}") from None
     model = CostModel(
         label,
         {key: _fit(points[key]) for key in points if ":" in key},
@@ -274,3 +265,71 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
     except OSError:
         pass  # a read-only home: the model stays in memory for this process
     return model
+
+
+def _measure(renderer, cl_runner, repeats: int) -> dict[str, list]:
+    """(units, median ms) at each calibration size, per "executor:kind" and transfer."""
+    import numpy as np
+
+    executor = renderer.executor
+    gl_runner, pool, ctx = executor.filter_runner, executor.pool, renderer.gpu.ctx
+    rng = np.random.default_rng(0)
+    points: dict[str, list] = {}
+    for w, h in CALIBRATION_SIZES:
+        img = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
+        img[..., :3] = np.minimum(img[..., :3], img[..., 3:4])
+        src = pool.acquire(w, h)
+        src.texture.write(img)
+        cl_src = cl_runner.upload(img)
+        try:
+            _measure_size(w, h, src, cl_src, gl_runner, pool, ctx, cl_runner, repeats, points)
+        finally:
+            pool.release(src)
+            cl_runner.release(cl_src)
+    pool.end_frame()
+    return points
+
+
+def _measure_size(w, h, src, cl_src, gl_runner, pool, ctx, cl_runner, repeats, points) -> None:
+    import numpy as np
+
+    def timed(run, finish) -> float:
+        times = []
+        for _ in range(repeats + 1):  # the first run warms up
+            finish()
+            t0 = time.perf_counter()
+            run()
+            finish()
+            times.append((time.perf_counter() - t0) * 1000)
+        return statistics.median(times[1:])
+
+    for kind, step in _samples().items():
+        units = work_units(step, w, h)
+        out_size = image_size(w, h, step.scale)
+        gl_out = pool.acquire(*out_size)
+        try:
+            ms = timed(lambda: gl_runner.run_pass(step, [src.texture] * len(step.inputs), gl_out), ctx.finish)
+        finally:
+            pool.release(gl_out)
+        points.setdefault(f"gl:{kind}", []).append((units, ms))
+        cl_out = cl_runner.acquire(*out_size)
+        try:
+            ms = timed(lambda: cl_runner.run_pass(step, [cl_src] * len(step.inputs), cl_out), cl_runner.queue.finish)
+        finally:
+            cl_runner.release(cl_out)
+        points.setdefault(f"opencl:{kind}", []).append((units, ms))
+    host = np.empty((h, w, 4), np.uint8)
+    copy = cl_runner.acquire(w, h)
+    try:
+        def to_cl():
+            src.texture.read_into(host, alignment=1)
+            cl_runner.cl.enqueue_copy(cl_runner.queue, copy.buffer, host).wait()
+
+        def to_gl():
+            cl_runner.cl.enqueue_copy(cl_runner.queue, host, copy.buffer).wait()
+            src.texture.write(host)
+
+        points.setdefault("gl->cl", []).append((w * h * 4, timed(to_cl, ctx.finish)))
+        points.setdefault("cl->gl", []).append((w * h * 4, timed(to_gl, ctx.finish)))
+    finally:
+        cl_runner.release(copy)

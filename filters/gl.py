@@ -103,7 +103,7 @@ class GLFilterRunner:
                 target = self.pool.acquire(*size)
                 images[p.output] = target
                 self.run_pass(p, [images[n].texture for n in p.inputs], target)
-                for name in p.inputs:
+                for name in dict.fromkeys(p.inputs):  # a shadow may read one image twice
                     if last_use.get(name) == i and name not in ("source", plan.output):
                         self.pool.release(images.pop(name))
         except BaseException:

@@ -12,6 +12,7 @@ indices, as ``lamina info --opencl`` lists them) or text found in "platform / de
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from dataclasses import dataclass
@@ -117,7 +118,24 @@ class TransferStats:
     ms: float = 0.0
 
 
-_PROGRAMS: dict = {}  # (device id) -> built program: built once per device per process
+_PROGRAMS: dict = {}  # device id -> (context, built program): once per device per process
+KERNELS = ("color", "blur_x", "blur_y", "downsample", "upsample", "shadow")
+WORK_GROUP = 256  # the largest work-group the kernels are launched with (16 x 16, 64 x 1 ...)
+
+
+def _device_program(cl, device, label: str):
+    """The device's shared context and filter program, built on first use."""
+    from engine.gpu.shader_source import load_source
+
+    entry = _PROGRAMS.get(device.int_ptr)
+    if entry is None:
+        try:
+            context = cl.Context([device])
+            program = cl.Program(context, load_source("opencl/filters.cl")).build(options=["-cl-std=CL1.2"])
+        except cl.Error as exc:
+            raise OpenCLUnavailableError(f"the filter kernels do not build on {label}: {exc}") from None
+        entry = _PROGRAMS[device.int_ptr] = (context, program)
+    return entry
 
 
 class CLFilterRunner:
@@ -127,13 +145,23 @@ class CLFilterRunner:
         cl = _cl()
         self.cl = cl
         self.device = device if device is not None else select_device()
-        self.context = cl.Context([self.device])
-        self.queue = cl.CommandQueue(self.context)
-        self.program = self._program()
-        # Prefixed: OpenCL C has a built-in upsample().
-        self.kernels = {name: getattr(self.program, f"filter_{name}") for name in
-                        ("color", "blur_x", "blur_y", "downsample", "upsample", "shadow")}
-        self._free: dict[int, list] = {}
+        self.context, self.program = _device_program(cl, self.device, self.label)
+        try:
+            self.queue = cl.CommandQueue(self.context)
+            # Prefixed: OpenCL C has a built-in upsample().
+            self.kernels = {name: getattr(self.program, f"filter_{name}") for name in KERNELS}
+            limit = min(k.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.device)
+                        for k in self.kernels.values())
+        except cl.Error as exc:
+            raise OpenCLUnavailableError(f"cannot run the filter kernels on {self.label}: {exc}") from None
+        if limit < WORK_GROUP:
+            raise OpenCLUnavailableError(
+                f"{self.label} runs at most {limit} work-items per group; the filter kernels need {WORK_GROUP}: "
+                f"choose another device with {DEVICE_ENV}"
+            )
+        self._free: dict[int, list] = {}  # bytes -> [(buffer, frame it was released in)]
+        self.frame = 0
+        self.keep_frames = 2
         self.allocations = 0
         self.transfers = TransferStats()
 
@@ -141,35 +169,47 @@ class CLFilterRunner:
     def label(self) -> str:
         return f"{self.device.platform.name.strip()} / {self.device.name.strip()}"
 
-    def _program(self):
-        from engine.gpu.shader_source import load_source
-
-        key = (self.device.int_ptr, id(self.context))
-        program = _PROGRAMS.get(key)
-        if program is None:
-            try:
-                program = self.cl.Program(self.context, load_source("opencl/filters.cl")).build(options=["-cl-std=CL1.2"])
-            except self.cl.Error as exc:
-                raise OpenCLUnavailableError(f"the filter kernels do not build on {self.label}: {exc}") from None
-            _PROGRAMS[key] = program
-        return program
-
     # -- buffers ------------------------------------------------------------------------
     def acquire(self, width: int, height: int) -> CLImage:
         nbytes = width * height * 4
         free = self._free.get(nbytes)
         if free:
-            return CLImage(free.pop(), width, height)
+            return CLImage(free.pop()[0], width, height)
         self.allocations += 1
-        return CLImage(self.cl.Buffer(self.context, self.cl.mem_flags.READ_WRITE, nbytes), width, height)
+        try:
+            buffer = self.cl.Buffer(self.context, self.cl.mem_flags.READ_WRITE, nbytes)
+        except self.cl.Error as exc:
+            raise OpenCLUnavailableError(f"cannot allocate a {width}x{height} image on {self.label}: {exc}") from None
+        return CLImage(buffer, width, height)
 
     def release(self, image: CLImage) -> None:
-        self._free.setdefault(image.nbytes, []).append(image.buffer)
+        self._free.setdefault(image.nbytes, []).append((image.buffer, self.frame))
+
+    def end_frame(self) -> None:
+        """Free buffers nobody used for ``keep_frames`` frames (as the GL texture pool
+        does), so an animated size does not leave a buffer per size behind."""
+        self.frame += 1
+        for nbytes in list(self._free):
+            keep = []
+            for buffer, released in self._free[nbytes]:
+                if self.frame - released > self.keep_frames:
+                    buffer.release()
+                else:
+                    keep.append((buffer, released))
+            if keep:
+                self._free[nbytes] = keep
+            else:
+                del self._free[nbytes]
+
+    @property
+    def free_count(self) -> int:
+        return sum(len(v) for v in self._free.values())
 
     def trim(self) -> None:
+        """Free every buffer not in use."""
         for buffers in self._free.values():
-            for b in buffers:
-                b.release()
+            for buffer, _ in buffers:
+                buffer.release()
         self._free.clear()
 
     def upload(self, pixels: np.ndarray) -> CLImage:
@@ -214,6 +254,12 @@ class CLFilterRunner:
             i = np.arange(-r, r + 1, dtype=np.float64)
             weights = (np.exp(-(i * i) / (2.0 * p.sigma * p.sigma)) * blur_norm(p.sigma, r)).astype(np.float32)
             wbuf = cl.Buffer(self.context, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=weights)
+            need = 16 * max(BLUR_TILE_X + 2 * r, BLUR_TILE_Y[0] * (BLUR_TILE_Y[1] + 2 * r))
+            if need > self.device.local_mem_size:
+                raise LaminaInputError(
+                    f"a blur pass of radius {r} needs {need} bytes of local memory; {self.label} has "
+                    f"{self.device.local_mem_size} (plans keep radii at {math.ceil(3 * 4.0)} or less)"
+                )
             if p.axis == "x":
                 tile = cl.LocalMemory(16 * (BLUR_TILE_X + 2 * r))
                 k["blur_x"](q, (_round_up(w, BLUR_TILE_X), h), (BLUR_TILE_X, 1), src.buffer, target.buffer,
@@ -259,7 +305,7 @@ class CLFilterRunner:
                 if timings is not None:
                     self.queue.finish()
                     timings[p.output] = (time.perf_counter() - t0) * 1000
-                for name in p.inputs:
+                for name in dict.fromkeys(p.inputs):  # a shadow may read one image twice
                     if last_use.get(name) == i and name not in ("source", plan.output):
                         self.release(images.pop(name))
             self.queue.finish()
@@ -294,7 +340,10 @@ def apply_opencl(image: np.ndarray, plan: FilterPlan, *, device=None) -> np.ndar
     runner = default_runner(device)
     h, w = image.shape[:2]
     if w * h * 4 > runner.device.max_mem_alloc_size:
-        raise LaminaInputError(f"a {w}x{h} image is larger than this OpenCL device's largest buffer")
+        raise LaminaInputError(
+            f"a {w}x{h} image is larger than the largest buffer of {runner.label} "
+            f"({runner.device.max_mem_alloc_size} bytes): use backend='gl' or another device ({DEVICE_ENV})"
+        )
     source = runner.upload(image)
     out = None
     try:
@@ -304,4 +353,5 @@ def apply_opencl(image: np.ndarray, plan: FilterPlan, *, device=None) -> np.ndar
         if out is not None and out is not source:
             runner.release(out)
         runner.release(source)
+        runner.end_frame()
 

@@ -662,6 +662,13 @@ class _Planner:
         from filters.backend import place
         from filters.plan import image_size
 
+        if callable(self.filter_costs):  # "auto": measure (or load) the model on first need
+            from ..errors import OpenCLUnavailableError
+
+            try:
+                self.filter_costs = self.filter_costs()
+            except OpenCLUnavailableError as err:
+                self.filter_costs, self.opencl_unavailable = None, str(err)
         placement = place(plan, source.width, source.height, self.filter_backend, self.filter_costs, self.opencl_unavailable)
         if placement.summary:
             self.decisions.append(Decision(node.id, f"filter: {placement.summary}"))

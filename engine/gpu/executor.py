@@ -154,6 +154,8 @@ class GLExecutor:
         self._retained.clear()
         self.pool.close()
         self.programs.release()
+        if self._opencl is not None:
+            self._opencl.trim()  # the runner is shared per device; its idle buffers go
 
     # -- images -------------------------------------------------------------------------
     def _image_texture(self, paint: ImagePaint, images, base_dir, layer_id: str, stats: ExecutionStats) -> moderngl.Texture:
@@ -364,6 +366,8 @@ class GLExecutor:
                     self._retained[name] = target
                 else:
                     self._release(target)
+            if self._opencl is not None:
+                self._opencl.end_frame()
             for name in graph.released:
                 target = self._retained.pop(name, None)
                 if target is not None:

@@ -40,7 +40,61 @@ def test_opencl_matches_gl_within_a_level(gl, rng, chain):
     img = random_image(rng, int(rng.integers(20, 90)), int(rng.integers(20, 90)))
     a = filters.apply(img, chain, "opencl", premultiplied=True).astype(int)
     b = filters.apply(img, chain, "gl", premultiplied=True).astype(int)
-    assert np.abs(a - b).max() <= 1
+    # Halved blurs round at four more steps (halvings, level blur, upsample), and GL's
+    # weights come from a recurrence: there the two may sit on either side of the
+    # reference (about 1 image in 150 has a pixel 2 apart).
+    resampled = any(p.kind == "resample" for p in filters.parse(chain).plan(size=img.shape[1::-1]).passes)
+    assert np.abs(a - b).max() <= (2 if resampled else 1)
+
+
+@pytest.mark.parametrize("backend", ["gl", "opencl"])
+@pytest.mark.parametrize("chain", ["grayscale(1) drop-shadow(2px 2px 0 red)",
+                                   "drop-shadow(1px 1px 0 red) drop-shadow(-1px 2px 0 blue)"])
+def test_a_shadow_reading_one_image_twice(gl, rng, backend, chain):
+    img = random_image(rng, 24, 30)
+    out = filters.apply(img, chain, backend, premultiplied=True).astype(int)
+    ref = filters.apply(img, chain, "reference", premultiplied=True).astype(int)
+    assert np.abs(out - ref).max() <= 2
+
+
+def test_idle_opencl_buffers_are_freed_after_a_few_frames():
+    scene = Scene(120, 90, "white")
+    layer = scene.root.add(Layer("grow", (10, 10, 20, 20), "background: red; filter: blur(2px)"))
+    runner = ocl.default_runner()
+    with Renderer() as r:
+        for i in range(30):
+            layer.box = (10, 10, 20 + i * 2, 20)  # a new surface size every frame
+            scene.render(r, filter_backend="opencl")
+        assert runner.free_count <= 12, "sizes unused for a few frames are released"
+        r.drop_caches()
+        assert runner.free_count == 0
+
+
+def test_misplaced_arguments_are_errors_not_ignored(gl):
+    img = np.zeros((4, 4, 4), np.uint8)
+    with pytest.raises(LaminaInputError, match="device= chooses an OpenCL device"):
+        filters.apply(img, "blur(1px)", "gl", device=ocl.select_device())
+    with pytest.raises(LaminaInputError, match="renderer= chooses the GL renderer"):
+        filters.apply(img, "blur(1px)", "opencl", renderer=gl)
+
+
+def test_a_pass_too_large_for_local_memory_is_refused():
+    runner = ocl.default_runner()
+    src, dst = runner.acquire(8, 8), runner.acquire(8, 8)
+    try:
+        with pytest.raises(LaminaInputError, match="bytes of local memory"):
+            runner.run_pass(BlurPass(("source",), "out", "y", 2000.0, 6000), [src], dst)
+    finally:
+        runner.release(src)
+        runner.release(dst)
+
+
+def test_scene_plan_places_filters_without_a_gpu():
+    scene = filtered_scene()
+    assert all(p.executor == "opencl" for p in scene.plan(filter_backend="opencl").filter_passes())
+    auto = scene.plan(filter_backend="auto")
+    assert all(p.executor == "gl" for p in auto.filter_passes())
+    assert any("auto: no cost model" in d.text for d in auto.decisions)
 
 
 def test_program_is_built_once_per_device():
@@ -192,6 +246,13 @@ def test_scene_files_and_cli(tmp_path, capsys):
     assert "[OpenCL]" in out and "OpenCL buffer -> host -> GL texture" in out
     assert main(["info", "--opencl"]) == 0
     assert capsys.readouterr().out.startswith("* 0:0  ")
+
+
+def test_info_lists_devices_even_with_a_bad_selection(monkeypatch, capsys):
+    monkeypatch.setenv(ocl.DEVICE_ENV, "9:9")
+    assert main(["info", "--opencl"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("(none selected: no OpenCL device matches LAMINA_OPENCL_DEVICE='9:9'") and "  0:0  " in out
 
 
 def test_golden_scenes_render_alike_on_opencl(gl):
