@@ -34,6 +34,7 @@ __all__ = ["FILTER_BACKENDS", "CostModel", "Placement", "check_backend", "place"
 FILTER_BACKENDS = ("gl", "opencl", "auto")
 EXECUTORS = ("gl", "opencl")
 KINDS = ("color", "blur", "down", "up", "shadow")
+MODEL_VERSION = 2  # in the cache key: models measured by older code are measured again
 
 
 def check_backend(backend: str) -> str:
@@ -72,7 +73,13 @@ class CostModel:
 
     def pass_ms(self, executor: str, step: PlannedPass, width: int, height: int) -> float:
         fixed, per = self.passes[f"{executor}:{kind_of(step)}"]
-        return fixed + per * work_units(step, width, height)
+        ms = fixed + per * work_units(step, width, height)
+        if isinstance(step, ColorPass) and len(step.steps) > 1:
+            # The colour model is measured at one step; each further clamped step costs
+            # what the calibration's 8-step pass added per step and pixel.
+            _, per_step = self.passes.get(f"{executor}:color_step", (0.0, 0.0))
+            ms += per_step * work_units(step, width, height) * (len(step.steps) - 1)
+        return ms
 
     def transfer_ms(self, direction: str, nbytes: int) -> float:
         fixed, per = self.transfers[direction]
@@ -204,7 +211,8 @@ CALIBRATION_SIZES = ((256, 256), (1024, 1024))
 def _samples() -> dict[str, PlannedPass]:
     step = ColorStep(("sepia(0.5)",), ((0.5, 0.3, 0.1, 0.0), (0.2, 0.6, 0.1, 0.0), (0.1, 0.2, 0.5, 0.0)))
     return {
-        "color": ColorPass(("source",), "out", (step, step, step), 0.9, ("sample",)),
+        "color": ColorPass(("source",), "out", (step,), 0.9, ("sample",)),
+        "color8": ColorPass(("source",), "out", (step,) * 8, 0.9, ("sample",)),
         "blur": BlurPass(("source",), "out", "x", 2.0, 6),
         "down": ResamplePass(("source",), "out", "down", 2, 1),
         "up": ResamplePass(("source",), "out", "up", 1, 4),
@@ -227,7 +235,8 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
 
     info = renderer.info
     threads = ",".join(f"{k}={os.environ[k]}" for k in ("LP_NUM_THREADS", "POCL_MAX_PTHREAD_COUNT") if k in os.environ)
-    label = f"{info.renderer} | {info.version} + {cl_runner.label} (Lamina {__version__}{'; ' + threads if threads else ''})"
+    label = (f"{info.renderer} | {info.version} + {cl_runner.label} "
+             f"(Lamina {__version__}, model {MODEL_VERSION}{'; ' + threads if threads else ''})")
     if use_cache and label in _MODELS:
         return _MODELS[label]
     path = cache_dir() / "filter-costs.json"
@@ -246,11 +255,12 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
         from engine.errors import OpenCLUnavailableError
 
         raise OpenCLUnavailableError(f"measuring the OpenCL filter kernels failed on {cl_runner.label}: {exc}") from None
-    model = CostModel(
-        label,
-        {key: _fit(points[key]) for key in points if ":" in key},
-        {key: _fit(points[key]) for key in ("gl->cl", "cl->gl")},
-    )
+    passes = {key: _fit(points[key]) for key in points if ":" in key and not key.endswith("color8")}
+    for executor in EXECUTORS:  # per extra clamped step and pixel, from 1 vs 8 steps
+        one, eight = points[f"{executor}:color"], points[f"{executor}:color8"]
+        per_step = statistics.median((t8 - t1) / (7.0 * u) for (u, t1), (_, t8) in zip(one, eight))
+        passes[f"{executor}:color_step"] = (0.0, max(per_step, 0.0))
+    model = CostModel(label, passes, {key: _fit(points[key]) for key in ("gl->cl", "cl->gl")})
     _MODELS[label] = model
     try:
         stored = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}

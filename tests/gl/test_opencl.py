@@ -223,7 +223,10 @@ def test_calibration_is_measured_once_and_cached_on_disk(tmp_path, monkeypatch, 
     monkeypatch.setattr(backend_mod, "_MODELS", {})
     measured = backend_mod.calibrate(gl, ocl.default_runner(), repeats=1)
     assert (tmp_path / "filter-costs.json").is_file()
-    assert set(measured.passes) == {f"{e}:{k}" for e in ("gl", "opencl") for k in backend_mod.KINDS}
+    kinds = (*backend_mod.KINDS, "color_step")
+    assert set(measured.passes) == {f"{e}:{k}" for e in ("gl", "opencl") for k in kinds}
+    sepia = filters.parse("sepia(.5) brightness(1.2) sepia(.3)").plan(size=(500, 400)).passes[0]
+    assert len(sepia.steps) > 1 and measured.pass_ms("gl", sepia, 500, 400) > measured.passes["gl:color"][0]
     assert all(fixed >= 0 and per >= 0 for fixed, per in measured.passes.values())
     monkeypatch.setattr(backend_mod, "_MODELS", {})
     monkeypatch.setattr(backend_mod, "_samples", lambda: pytest.fail("measured again instead of loading the cache"))
