@@ -111,14 +111,12 @@ class GLExecutor:
             self.opencl_runner.release(target)
 
     def _transfer(self, p: TransferPass, source, target) -> None:
-        """GL texture -> host -> OpenCL buffer, or back (no GL sharing on this path)."""
-        host = np.empty((p.source.height, p.source.width, 4), np.uint8)
+        """GL texture -> OpenCL buffer or back, through the host: the buffer is mapped and
+        GL reads into (or uploads from) it directly (no cl_khr_gl_sharing on this path)."""
         if p.source.location == "gl":
-            source.texture.read_into(host, alignment=1)
-            self.opencl_runner.cl.enqueue_copy(self.opencl_runner.queue, target.buffer, host).wait()
+            self.opencl_runner.from_texture(source.texture, target)
         else:
-            self.opencl_runner.cl.enqueue_copy(self.opencl_runner.queue, host, source.buffer).wait()
-            target.texture.write(host)
+            self.opencl_runner.to_texture(source, target.texture)
 
     def evict_images(self, keys) -> None:
         """Release the textures of images no longer used."""
