@@ -114,6 +114,12 @@ class Rect:
     def corners(self) -> tuple[tuple[float, float], ...]:
         return ((self.x, self.y), (self.right, self.y), (self.right, self.bottom), (self.x, self.bottom))
 
+    def overlaps(self, other: "Rect") -> bool:
+        """Do the two share any area? (The same as a non-empty intersect, without making it.)"""
+        return (self.width > 0 and self.height > 0 and other.width > 0 and other.height > 0
+                and self.x < other.x + other.width and other.x < self.x + self.width
+                and self.y < other.y + other.height and other.y < self.y + self.height)
+
     def intersect(self, other: "Rect") -> "Rect":
         x0, y0 = max(self.x, other.x), max(self.y, other.y)
         x1, y1 = min(self.right, other.right), min(self.bottom, other.bottom)
@@ -140,4 +146,13 @@ class Rect:
         return Rect(x0, y0, max(r.right for r in items) - x0, max(r.bottom for r in items) - y0)
 
     def transformed_bounds(self, m: Affine) -> "Rect":
-        return Rect.bounding(m.apply(x, y) for x, y in self.corners())
+        # Per corner: x' = a x + c y + e, y' = b x + d y + f. Written out (not through
+        # apply/bounding): the planner calls this thousands of times a frame.
+        x0, y0, x1, y1 = self.x, self.y, self.x + self.width, self.y + self.height
+        ax0, ax1, cy0, cy1 = m.a * x0, m.a * x1, m.c * y0, m.c * y1
+        bx0, bx1, dy0, dy1 = m.b * x0, m.b * x1, m.d * y0, m.d * y1
+        xs = (ax0 + cy0, ax1 + cy0, ax1 + cy1, ax0 + cy1)
+        ys = (bx0 + dy0, bx1 + dy0, bx1 + dy1, bx0 + dy1)
+        # (Adding e after min/max rounds exactly as adding it per corner would.)
+        left, top = min(xs) + m.e, min(ys) + m.f
+        return Rect(left, top, (max(xs) + m.e) - left, (max(ys) + m.f) - top)

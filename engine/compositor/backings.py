@@ -91,7 +91,7 @@ class Backing:
 
 
 def _overlaps(a: Rect, b: Rect | None) -> bool:
-    return b is not None and not a.intersect(b).is_empty()
+    return b is not None and a.overlaps(b)
 
 
 # How much a reason is worth keeping a layer composited for, when memory runs short:

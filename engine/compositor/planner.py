@@ -795,6 +795,8 @@ def _clean(m: Affine) -> Affine:
     """A matrix made from a product with an inverse carries float noise (0.9999999 for 1,
     1e-14 for 0): round it, so that whole-pixel placements and exact translations are
     recognised as such."""
+    if m.a == 1.0 and m.b == 0.0 and m.c == 0.0 and m.d == 1.0:  # a translation (most layers): two roundings
+        return Affine(1.0, 0.0, 0.0, 1.0, round(m.e, 9) + 0.0, round(m.f, 9) + 0.0)
     return Affine(*(round(v, 9) + 0.0 for v in m.values()))
 
 

@@ -71,4 +71,6 @@ def test_policies_equal_browser(gl, golden, rng, policy):
         x, y = (float(v) for v in rng.integers(0, 60, 2))
         extra = "; will-change: transform" if i == 2 else ""
         scene.root.add(Layer(f"l{i}", (x, y, 30, 24), content(rng) + extra))
-    golden.assert_same(scene.render(gl, policy=policy), scene.render(gl, policy="browser"), max_diff="0-1", max_pixels="0-6144")
+    # Within a level, except that translucent layers overlapping inside a squashing
+    # backing (8-bit, as browsers' are) round twice: a rare pixel can be 2 apart there.
+    golden.assert_same(scene.render(gl, policy=policy), scene.render(gl, policy="browser"), max_diff="0-2", max_pixels="0-6144")
