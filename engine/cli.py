@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -185,7 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
+        return code
     except LaminaInputError as err:
         print(f"lamina: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -194,6 +197,12 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERNAL
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`lamina explain scene.json | head`): not an error of ours.
+        # Point stdout at devnull so the interpreter's final flush does not complain.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # as a process killed by SIGPIPE
     except Exception:
         print("lamina: internal error (please report it with this traceback):", file=sys.stderr)
         traceback.print_exc()

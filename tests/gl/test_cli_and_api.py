@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from engine import Layer, Scene, load_scene
@@ -161,3 +162,16 @@ def test_texture_pool_reuses_across_frames(gl):
     # draws did not change: it is not redrawn, so the surface is not needed at all.
     (frame_pass,) = [p for p in frame.graph.composite_passes() if p.target.name == "frame"]
     assert frame_pass.damage is not None
+
+
+@pytest.mark.slow
+def test_a_closed_pipe_is_not_an_internal_error(tmp_path):
+    import subprocess
+    import sys
+
+    scene = Path(__file__).resolve().parents[2] / "demos" / "showcase" / "showcase.json"
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "explain", str(scene)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=tmp_path)
+    proc.stdout.close()  # the reader is gone before Lamina writes (as `| head` after its lines)
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141 and "internal error" not in err and "Traceback" not in err
