@@ -94,6 +94,7 @@ class LayerPaint:
     border_widths: tuple[float, float, float, float]  # top, right, bottom, left
     border_color: tuple[float, float, float, float]  # premultiplied
     offset: tuple[float, float] = (0.0, 0.0)  # sub-pixel position of the box in its texture
+    image_wrap: tuple[bool, bool] = (True, True)  # an image's sampler wraps (a second tile shows)
 
     @property
     def shader_variant(self) -> str:

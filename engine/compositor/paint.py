@@ -99,7 +99,8 @@ def layer_paint(
         background=s.used_background_color.premultiplied(),
         image=image,
         tile=tile,
-        repeat=_visible_repeat(s.background_repeat, tile, w, h),
+        repeat=s.background_repeat,
+        image_wrap=_visible_repeat(s.background_repeat, tile, w, h),
         radii=used_radii(s, w, h),
         border_widths=(top, right, bottom, left),
         border_color=s.used_border_color.premultiplied(),
@@ -108,9 +109,10 @@ def layer_paint(
 
 
 def _visible_repeat(repeat: tuple[bool, bool], tile, w: float, h: float) -> tuple[bool, bool]:
-    """Repeat only along an axis where a second tile shows. A single tile covering the box
-    (``cover``, ``100% 100%``) is drawn as one image, as Blink does: repeat-wrapped
-    sampling would blend its last pixels with the image's opposite edge."""
+    """Whether an image's sampler wraps, per axis: only where a second tile shows. A single
+    tile covering the box (``cover``, ``100% 100%``) is sampled as one image, as Blink
+    draws it: wrapped sampling would blend its last pixels with the opposite edge. (The
+    tiling itself is unchanged, so the tile's edges add no anti-aliasing of their own.)"""
     x, y, tw, th = tile
     return (
         repeat[0] and not (x <= 0.0 and x + tw >= w),

@@ -211,7 +211,7 @@ class GLExecutor:
                 _set(program, "u_radius", image.radii)
         elif isinstance(image, ImagePaint):
             tex = self._image_texture(image, images, base_dir, p.layer_id, stats)
-            tex.repeat_x, tex.repeat_y = paint.repeat
+            tex.repeat_x, tex.repeat_y = paint.image_wrap
             tex.use(location=0)
             _set(program, "u_image", 0)
         self.programs.vertex_array(name).render(moderngl.TRIANGLES, vertices=3)

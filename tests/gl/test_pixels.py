@@ -263,6 +263,16 @@ def test_a_single_covering_tile_does_not_bleed_at_the_box_edges(gl, size):
     assert np.all(img[:, :3, 0] == 255) and np.all(img[:, -3:, 2] == 255)
 
 
+def test_a_covering_gradient_tile_adds_no_edge_coverage_of_its_own(gl):
+    # A box from x = 0.5 to 10.5: its last pixel is half covered, whatever paints it.
+    # (Treating the tile's edge as an edge too made it a quarter: found by a golden.)
+    scene = Scene(12, 4, "black")
+    scene.root.add(Layer("g", (0.5, 0, 10, 4), "background: linear-gradient(white, white)"))
+    img = render(scene, gl)
+    assert abs(int(img[2, 10, 0]) - 128) <= 1 and abs(int(img[2, 0, 0]) - 128) <= 1
+    assert np.all(img[2, 1:10, 0] == 255)
+
+
 def test_missing_image_file_is_a_typed_error(gl, tmp_path):
     scene = Scene(8, 8, base_dir=tmp_path)
     scene.root.add(Layer("photo", (0, 0, 8, 8), "background-image: url(nope.png)"))
