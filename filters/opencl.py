@@ -5,9 +5,10 @@ cached). Images are premultiplied RGBA8 ``uchar4`` buffers, as the GL passes kee
 textures, so both executors round the same way between passes. The blur kernels tile
 through local memory: a naive per-pixel kernel re-reads every tap from global memory.
 
-The device comes from ``select_device(spec)``, else ``LAMINA_OPENCL_DEVICE``, else the
-first GPU, else the first device of any kind. A spec is ``"P:D"`` (platform and device
-indices, as ``lamina info --opencl`` lists them) or text found in "platform / device".
+The device is the one ``use_device(spec)`` chose for the process, else
+``LAMINA_OPENCL_DEVICE``, else the first GPU, else the first device of any kind
+(``select_device``). A spec is ``"P:D"`` (platform and device indices, as
+``lamina info --opencl`` lists them) or text found in "platform / device".
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ __all__ = [
     "device_label",
     "list_devices",
     "select_device",
+    "use_device",
 ]
 
 DEVICE_ENV = "LAMINA_OPENCL_DEVICE"
@@ -344,10 +346,30 @@ def _round_up(n: int, m: int) -> int:
 _DEFAULT: dict = {}
 
 
+_CHOSEN: list = []  # the device use_device() chose for this process, if any
+_SELECTED: dict = {}  # LAMINA_OPENCL_DEVICE value -> the device it selects
+
+
+def use_device(spec=None) -> None:
+    """Choose the OpenCL device for everything that does not name one (scenes, and
+    ``filters.apply`` without ``device=``): a pyopencl Device, a spec as for
+    ``select_device``, or None to go back to ``LAMINA_OPENCL_DEVICE`` / the default.
+    Renderers pick it up for their next frame that uses OpenCL."""
+    _CHOSEN[:] = [] if spec is None else [spec if not isinstance(spec, str) else select_device(spec)]
+
+
 def default_runner(device=None) -> CLFilterRunner:
-    """The process-wide runner for the selected device (contexts and programs are built
-    once)."""
-    dev = device if device is not None else select_device()
+    """The process-wide runner for ``device``, else the one ``use_device`` chose, else
+    ``select_device()``'s (contexts and programs are built once per device)."""
+    if device is None and _CHOSEN:
+        device = _CHOSEN[0]
+    if device is None:  # the environment's choice, looked up again only when it changes
+        env = os.environ.get(DEVICE_ENV)
+        if env not in _SELECTED:
+            _SELECTED.clear()
+            _SELECTED[env] = select_device()
+        device = _SELECTED[env]
+    dev = device
     key = dev.int_ptr
     runner = _DEFAULT.get(key)
     if runner is None:

@@ -97,11 +97,13 @@ class GLExecutor:
     def opencl_runner(self):
         """The OpenCL executor of filter passes (filters.opencl), made on first use;
         OpenCLUnavailableError when there is no device."""
-        if self._opencl is None:
-            from filters.opencl import default_runner
+        from filters.opencl import default_runner
 
-            self._opencl = default_runner()
-        return self._opencl
+        runner = default_runner()  # follows filters.opencl.use_device
+        if runner is not self._opencl and self._opencl is not None:
+            self._opencl.trim()
+        self._opencl = runner
+        return runner
 
     def _release(self, target) -> None:
         """Back to its pool: GL textures to the texture pool, OpenCL buffers to the runner's."""

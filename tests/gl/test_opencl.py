@@ -266,3 +266,20 @@ def test_golden_scenes_render_alike_on_opencl(gl):
         a = scene.render(gl, filter_backend="opencl").premultiplied.astype(int)
         b = scene.render(gl, filter_backend="gl").premultiplied.astype(int)
         assert np.abs(a - b).max() <= 1, path.name
+
+
+def test_use_device_chooses_the_device_scenes_use(monkeypatch):
+    (_, device), *_ = ocl.list_devices()
+    try:
+        ocl.use_device("0:0")
+        assert ocl.default_runner().device == device
+        with Renderer() as r:
+            frame = filtered_scene().render(r, filter_backend="opencl")
+            assert r.executor.opencl_runner.device == device and frame.graph.transfer_passes()
+        with pytest.raises(OpenCLUnavailableError, match="no OpenCL device matches device 'nope'"):
+            ocl.use_device("nope")
+    finally:
+        ocl.use_device(None)
+    monkeypatch.setenv(ocl.DEVICE_ENV, "8:8")
+    with pytest.raises(OpenCLUnavailableError, match="LAMINA_OPENCL_DEVICE='8:8'"):
+        ocl.default_runner()
