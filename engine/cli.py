@@ -139,6 +139,14 @@ def _check(args: argparse.Namespace) -> int:
     )
 
 
+def _frame_options(p: argparse.ArgumentParser) -> None:
+    """How a frame is made: the options render and explain share."""
+    p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
+    p.add_argument("--policy", default="browser", choices=POLICIES, help="compositing policy (default: browser)")
+    p.add_argument("--filter-backend", choices=FILTER_BACKENDS, default=None,
+                   help="where filter passes run: gl, opencl, auto (default: the scene's, else gl)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lamina", description="Browser-style GPU compositing of CSS-styled layer trees.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -148,21 +156,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="PNG to write (default: the scene's name with .png)")
     p.add_argument("--explain", action="store_true", help="print the frame graph, surfaces and timings")
     p.add_argument("--report", metavar="JSON", help="also write the frame report as JSON")
-    p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
-    p.add_argument("--policy", default="browser", choices=POLICIES, help="compositing policy (default: browser)")
+    _frame_options(p)
     p.add_argument("--overlay", choices=OVERLAYS, help="draw a debug overlay like DevTools' on the picture")
-    p.add_argument("--filter-backend", choices=FILTER_BACKENDS, default=None,
-                   help="where filter passes run: gl, opencl, auto (default: the scene's, else gl)")
     p.set_defaults(run=_render)
 
     p = sub.add_parser("explain", help="render a scene and print what the compositor decided")
     p.add_argument("scene", help="scene JSON file")
     p.add_argument("--json", action="store_true", help="machine-readable report")
     p.add_argument("--dot", metavar="FILE", help="also write the frame graph as Graphviz DOT")
-    p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
-    p.add_argument("--policy", default="browser", choices=POLICIES, help="compositing policy (default: browser)")
-    p.add_argument("--filter-backend", choices=FILTER_BACKENDS, default=None,
-                   help="where filter passes run: gl, opencl, auto (default: the scene's, else gl)")
+    _frame_options(p)
     p.set_defaults(run=_explain)
 
     p = sub.add_parser("check", help="render a folder of scenes and compare them with their goldens")

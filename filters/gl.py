@@ -14,6 +14,7 @@ from engine.gpu.pool import PooledTarget, TexturePool
 from engine.gpu.programs import ProgramCache, color_filter_variant, color_step_bucket
 
 from .plan import MARGIN, BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass, image_size
+from .schedule import run_plan
 
 __all__ = ["GLFilterRunner", "image_size", "blur_norm"]
 
@@ -90,25 +91,6 @@ class GLFilterRunner:
         self.programs.vertex_array(name).render(moderngl.TRIANGLES, vertices=3)
 
     def run(self, plan: FilterPlan, source: PooledTarget, width: int, height: int) -> PooledTarget:
-        """Run every pass; return the target holding ``plan.output`` (the caller releases
-        it; it is ``source`` itself when the plan has no passes)."""
-        images: dict[str, PooledTarget] = {"source": source}
-        last_use: dict[str, int] = {}
-        for i, p in enumerate(plan.passes):
-            for name in p.inputs:
-                last_use[name] = i
-        try:
-            for i, p in enumerate(plan.passes):
-                size = image_size(width, height, p.scale)
-                target = self.pool.acquire(*size)
-                images[p.output] = target
-                self.run_pass(p, [images[n].texture for n in p.inputs], target)
-                for name in dict.fromkeys(p.inputs):  # a shadow may read one image twice
-                    if last_use.get(name) == i and name not in ("source", plan.output):
-                        self.pool.release(images.pop(name))
-        except BaseException:
-            for name, target in images.items():
-                if name != "source":
-                    self.pool.release(target)
-            raise
-        return images[plan.output]
+        """Run every pass (filters.schedule); return the target holding ``plan.output``."""
+        return run_plan(plan, source, width, height, self.pool.acquire, self.pool.release,
+                        lambda p, inputs, target: self.run_pass(p, [t.texture for t in inputs], target))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import os
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,13 +22,13 @@ import numpy as np
 from engine.errors import LaminaInputError, OpenCLUnavailableError
 
 from .gl import blur_norm
-from .plan import MARGIN, BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass, image_size
+from .plan import MARGIN, BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass
+from .schedule import run_plan
 
 __all__ = [
     "CLImage",
     "CLFilterRunner",
     "DEVICE_ENV",
-    "TransferStats",
     "apply_opencl",
     "default_runner",
     "device_label",
@@ -110,16 +109,6 @@ class CLImage:
         return self.width * self.height * 4
 
 
-@dataclass
-class TransferStats:
-    """Bytes and time of this runner's host <-> device copies (``upload``/``download``)."""
-
-    uploads: int = 0
-    downloads: int = 0
-    bytes: int = 0
-    ms: float = 0.0
-
-
 _PROGRAMS: dict = {}  # device id -> (context, built program): once per device per process
 KERNELS = ("color", "blur_x", "blur_y", "downsample", "upsample", "shadow")
 WORK_GROUP = 256  # the largest work-group the kernels are launched with (16 x 16, 64 x 1 ...)
@@ -165,7 +154,6 @@ class CLFilterRunner:
         self.frame = 0
         self.keep_frames = 2
         self.allocations = 0
-        self.transfers = TransferStats()
 
     @property
     def label(self) -> str:
@@ -218,16 +206,12 @@ class CLFilterRunner:
         """Host premultiplied (H, W, 4) uint8 -> a device image."""
         h, w = pixels.shape[:2]
         image = self.acquire(w, h)
-        t0 = time.perf_counter()
         self.cl.enqueue_copy(self.queue, image.buffer, np.ascontiguousarray(pixels)).wait()
-        self._count(image.nbytes, t0, upload=True)
         return image
 
     def download(self, image: CLImage, out: np.ndarray | None = None) -> np.ndarray:
         out = np.empty((image.height, image.width, 4), np.uint8) if out is None else out
-        t0 = time.perf_counter()
         self.cl.enqueue_copy(self.queue, out, image.buffer).wait()
-        self._count(image.nbytes, t0, upload=False)
         return out
 
     def from_texture(self, texture, image: CLImage) -> None:
@@ -249,14 +233,6 @@ class CLFilterRunner:
             texture.write(mapped)
         finally:
             mapped.base.release()
-
-    def _count(self, nbytes: int, t0: float, upload: bool) -> None:
-        self.transfers.bytes += nbytes
-        self.transfers.ms += (time.perf_counter() - t0) * 1000
-        if upload:
-            self.transfers.uploads += 1
-        else:
-            self.transfers.downloads += 1
 
     # -- passes -------------------------------------------------------------------------
     def run_pass(self, p: PlannedPass, inputs: list[CLImage], target: CLImage) -> None:
@@ -309,34 +285,12 @@ class CLFilterRunner:
         else:  # pragma: no cover
             raise AssertionError(f"unknown pass {p!r}")
 
-    def run(self, plan: FilterPlan, source: CLImage, width: int, height: int, timings: dict | None = None) -> CLImage:
-        """Run every pass; return the image holding ``plan.output`` (the caller releases
-        it; it is ``source`` itself when the plan has no passes). With ``timings``, each
-        pass is waited for and its milliseconds recorded under its output name."""
-        images: dict[str, CLImage] = {"source": source}
-        last_use: dict[str, int] = {}
-        for i, p in enumerate(plan.passes):
-            for name in p.inputs:
-                last_use[name] = i
-        try:
-            for i, p in enumerate(plan.passes):
-                target = self.acquire(*image_size(width, height, p.scale))
-                images[p.output] = target
-                t0 = time.perf_counter()
-                self.run_pass(p, [images[n] for n in p.inputs], target)
-                if timings is not None:
-                    self.queue.finish()
-                    timings[p.output] = (time.perf_counter() - t0) * 1000
-                for name in dict.fromkeys(p.inputs):  # a shadow may read one image twice
-                    if last_use.get(name) == i and name not in ("source", plan.output):
-                        self.release(images.pop(name))
-            self.queue.finish()
-        except BaseException:
-            for name, image in images.items():
-                if name != "source":
-                    self.release(image)
-            raise
-        return images[plan.output]
+    def run(self, plan: FilterPlan, source: CLImage, width: int, height: int) -> CLImage:
+        """Run every pass (filters.schedule) and wait; return the image holding
+        ``plan.output``."""
+        out = run_plan(plan, source, width, height, self.acquire, self.release, self.run_pass)
+        self.queue.finish()
+        return out
 
 
 def _round_up(n: int, m: int) -> int:

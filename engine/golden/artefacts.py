@@ -95,10 +95,7 @@ class ResultsDir:
             "golden_fingerprint": outcome.golden_fingerprint.to_dict() if outcome.golden_fingerprint else None,
             "time": time.strftime("%Y-%m-%d %H:%M:%S"),
         }
-        log = self.folder / RUN_LOG
-        log.mkdir(parents=True, exist_ok=True)
-        with open(log / f"{os.getpid()}.jsonl", "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(entry) + "\n")
+        self._log(entry)
         if outcome.status is not Status.FAILED:
             shutil.rmtree(folder, ignore_errors=True)
             return None
@@ -126,14 +123,18 @@ class ResultsDir:
         folder.mkdir(parents=True, exist_ok=True)
         entry = {"key": key, "kind": "error", "test": test, "name": name, "status": "failed", "message": message,
                  "golden": None, "accept": None, "files": {}, "metrics": {}, "time": time.strftime("%Y-%m-%d %H:%M:%S")}
-        log = self.folder / RUN_LOG
-        log.mkdir(parents=True, exist_ok=True)
-        with open(log / f"{os.getpid()}.jsonl", "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(entry) + "\n")
+        self._log(entry)
         for stale in folder.iterdir():
             stale.unlink()
         (folder / "record.json").write_text(json.dumps(entry, indent=2) + "\n", encoding="utf-8")
         return folder
+
+    def _log(self, entry: dict) -> None:
+        """Append to this process's log of the run (one file per pytest-xdist worker)."""
+        log = self.folder / RUN_LOG
+        log.mkdir(parents=True, exist_ok=True)
+        with open(log / f"{os.getpid()}.jsonl", "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry) + "\n")
 
     def run_log(self) -> list[dict[str, Any]]:
         """Every check logged in this run, by any process."""

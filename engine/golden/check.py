@@ -18,10 +18,10 @@ from .store import GoldenDir, Status, UpdateMode
 __all__ = ["check_directory", "render_scene_for_golden", "scene_tolerance"]
 
 
-def render_scene_for_golden(scene):
+def render_scene_for_golden(scene, renderer=None):
     """Render a scene the way its golden was made: at the time and with the policy its
     file's ``golden`` object names (t=0 and "browser" otherwise)."""
-    return scene.render(t=scene.golden.get("t", 0.0), policy=scene.golden.get("policy", "browser"))
+    return scene.render(renderer, t=scene.golden.get("t", 0.0), policy=scene.golden.get("policy", "browser"))
 
 
 def scene_tolerance(scene, default: Tolerance) -> Tolerance:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine import load_scene
-from engine.golden.check import scene_tolerance
+from engine.golden.check import render_scene_for_golden, scene_tolerance
 from engine.golden.fuzzy import Tolerance
 
 SCENES = Path(__file__).resolve().parents[1] / "scenes"
@@ -24,7 +24,7 @@ GOLDENS = SCENES / "goldens"
 @pytest.mark.parametrize("path", sorted(SCENES.glob("*.json")), ids=lambda p: p.stem)
 def test_scene_matches_its_golden(gl, golden, path):
     scene = load_scene(path)
-    frame = scene.render(gl, t=scene.golden.get("t", 0.0), policy=scene.golden.get("policy", "browser"))
+    frame = render_scene_for_golden(scene, gl)
     tolerance = scene_tolerance(scene, Tolerance())
     golden.check(frame, path.stem, max_diff=tolerance.max_diff, max_pixels=tolerance.max_pixels,
                  max_alpha_diff=tolerance.max_alpha_diff)
