@@ -3,7 +3,7 @@
 Pipeline (one direction): style -> compositor decisions -> raster -> frame graph ->
 executors -> frame. Public API::
 
-    from engine import Scene, Layer, load_scene
+    from lamina import Scene, Layer, load_scene
     scene = Scene(800, 600, background="#fff")
     scene.root.add(Layer("card", box=(40, 40, 200, 120), style="background: red"))
     frame = scene.render()
@@ -74,4 +74,4 @@ def __getattr__(name: str):
         from .renderer import Renderer
 
         return Renderer
-    raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    raise AttributeError(f"module 'lamina' has no attribute {name!r}")

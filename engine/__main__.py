@@ -1,4 +1,4 @@
-"""``python -m engine`` is the ``lamina`` command."""
+"""``python -m lamina`` is the ``lamina`` command."""
 
 import sys
 

@@ -20,7 +20,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from filters.backend import FILTER_BACKENDS
+from .filters.backend import FILTER_BACKENDS
 
 from .compositor.policy import POLICIES
 from .overlays import OVERLAYS
@@ -77,7 +77,7 @@ def _info(args: argparse.Namespace) -> int:
     from .renderer import renderer_info
 
     if args.opencl:
-        from filters.opencl import device_label, list_devices, select_device
+        from .filters.opencl import device_label, list_devices, select_device
 
         from .errors import OpenCLUnavailableError
 

@@ -42,7 +42,7 @@ class Frame:
 
     def overlay(self, kind: str) -> np.ndarray:
         """The image with a debug overlay: "borders", "paint", "overdraw" or "surfaces"
-        (see engine.overlays)."""
+        (see lamina.overlays)."""
         from .overlays import overlay
 
         return overlay(self, kind)

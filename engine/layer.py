@@ -128,7 +128,7 @@ class Layer:
 
     # -- animations ---------------------------------------------------------------------
     def animate(self, keyframes, *, duration, **options):
-        """Add a keyframe animation (see engine.animation.Animation.create) and return
+        """Add a keyframe animation (see lamina.animation.Animation.create) and return
         it; ``scene.render(t=seconds)`` samples it."""
         from .animation import Animation
 

@@ -58,7 +58,7 @@ class Renderer:
         nothing between frames and rasters every layer every frame, as software
         rendering does. ``filter_backend`` ("gl", "opencl", "auto"; default: the
         scene's) says where filter passes run (filters.backend)."""
-        from filters.backend import check_backend
+        from .filters.backend import check_backend
 
         check_policy(policy)
         backend = check_backend(filter_backend or getattr(scene, "filter_backend", "gl"))
@@ -80,7 +80,7 @@ class Renderer:
 
     def _filter_costs(self, runner):
         """The measured cost model for filter_backend "auto" (filters.backend.calibrate)."""
-        from filters.backend import calibrate
+        from .filters.backend import calibrate
 
         return calibrate(self, runner)
 

@@ -100,7 +100,7 @@ class Scene:
         passes are placed by ``filter_backend`` (default: the scene's); "auto" needs a
         measured cost model, so this plan keeps them on GL and says so
         (``renderer.plan`` measures)."""
-        from filters.backend import check_backend
+        from .filters.backend import check_backend
 
         from .compositor import build_frame_graph
         from .renderer import current_limits
@@ -112,7 +112,7 @@ class Scene:
     def render(self, renderer: "Renderer | None" = None, *, t: float = 0.0, policy: str = "browser",
                filter_backend: str | None = None) -> "Frame":
         """Render the frame at time ``t`` seconds (animations are sampled there) under a
-        compositing ``policy`` (see engine.compositor.policy), on the shared default
+        compositing ``policy`` (see lamina.compositor.policy), on the shared default
         renderer unless one is given. ``filter_backend`` overrides the scene's own
         (``scene.filter_backend``: "gl", "opencl" or "auto"; see filters.backend)."""
         from .renderer import default_renderer
@@ -121,7 +121,7 @@ class Scene:
 
     # -- files --------------------------------------------------------------------------
     def to_dict(self, *, embed_images: bool = False) -> dict[str, Any]:
-        """Scene-file data (see engine.scene_file.scene_to_dict)."""
+        """Scene-file data (see lamina.scene_file.scene_to_dict)."""
         from .scene_file import scene_to_dict
 
         return scene_to_dict(self, embed_images=embed_images)

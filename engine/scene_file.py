@@ -187,7 +187,7 @@ def scene_from_dict(data: Any, *, base_dir: str | Path | None = None, file: str 
     if "golden" in data:
         scene.golden = _golden_options(data["golden"], file)
     if "filter_backend" in data:
-        from filters.backend import FILTER_BACKENDS
+        from .filters.backend import FILTER_BACKENDS
 
         if data["filter_backend"] not in FILTER_BACKENDS:
             raise SceneFileError(f"filter_backend must be one of {', '.join(FILTER_BACKENDS)}, got "

@@ -1,7 +1,7 @@
 """Lamina filters: CSS ``filter`` chains -> typed ops -> a plan of passes -> GLSL, with a
 float64 numpy reference as the oracle.
 
-    import filters
+    from lamina import filters
     chain = filters.parse("drop-shadow(2px 2px 3px rgba(0,0,0,.5)) hue-rotate(90deg)")
     print(chain.plan())                       # the passes, in plain words
     out = filters.apply(image_rgba_uint8, chain, backend="gl")   # or "opencl", "reference"
@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engine.errors import FilterSyntaxError, LaminaInputError
-from engine.style.values import RGBA
+from ..errors import FilterSyntaxError, LaminaInputError
+from ..style.values import RGBA
 
 from .chain import FilterChain
 from .ops import (
@@ -36,7 +36,7 @@ from .parse import parse
 from .plan import FilterPlan
 
 if TYPE_CHECKING:
-    from engine.renderer import Renderer
+    from ..renderer import Renderer
 
 __all__ = [
     "parse",
@@ -105,13 +105,13 @@ def apply(
         raise LaminaInputError(f"renderer= chooses the GL renderer; it does nothing with backend {backend!r}")
     image = _check_image(image)
     if not isinstance(current_color, RGBA):
-        raise LaminaInputError(f"current_color must be an engine.style.RGBA, got {current_color!r}")
+        raise LaminaInputError(f"current_color must be an lamina.style.RGBA, got {current_color!r}")
     if backend == "reference":
         from . import reference
 
         return reference.apply(image, chain, premultiplied=premultiplied, current_color=current_color)
     if backend == "opencl":
-        from engine.images import premultiply, unpremultiply
+        from ..images import premultiply, unpremultiply
 
         from .opencl import apply_opencl
 

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.errors import LaminaInputError
+from ..errors import LaminaInputError
 
 from .plan import BlurPass, ColorPass, ColorStep, FilterPlan, PlannedPass, ResamplePass, ShadowPass, image_size
 
@@ -231,7 +231,7 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
     the model measured before on this GL renderer and OpenCL device (delete
     ``filter-costs.json`` in ``cache_dir()``, or pass ``use_cache=False``, to measure
     again, e.g. after measuring on a busy machine)."""
-    from engine import __version__
+    from .. import __version__
 
     info = renderer.info
     threads = ",".join(f"{k}={os.environ[k]}" for k in ("LP_NUM_THREADS", "POCL_MAX_PTHREAD_COUNT") if k in os.environ)
@@ -252,7 +252,7 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
     try:
         points = _measure(renderer, cl_runner, repeats)
     except cl_runner.cl.Error as exc:
-        from engine.errors import OpenCLUnavailableError
+        from ..errors import OpenCLUnavailableError
 
         raise OpenCLUnavailableError(f"measuring the OpenCL filter kernels failed on {cl_runner.label}: {exc}") from None
     passes = {key: _fit(points[key]) for key in points if ":" in key and not key.endswith("color8")}

@@ -7,8 +7,8 @@ import math
 from dataclasses import dataclass
 from typing import Iterator
 
-from engine.errors import InvalidValueError
-from engine.style.values import RGBA
+from ..errors import InvalidValueError
+from ..style.values import RGBA
 
 from .ops import FilterOp
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from engine.gpu.pool import PooledTarget, TexturePool
-from engine.gpu.programs import ProgramCache, color_filter_variant, color_step_bucket
+from ..gpu.pool import PooledTarget, TexturePool
+from ..gpu.programs import ProgramCache, color_filter_variant, color_step_bucket
 
 from .plan import MARGIN, BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass, image_size
 from .schedule import run_plan

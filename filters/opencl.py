@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import LaminaInputError, OpenCLUnavailableError
+from ..errors import LaminaInputError, OpenCLUnavailableError
 
 from .gl import blur_norm
 from .plan import MARGIN, BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass
@@ -116,7 +116,7 @@ WORK_GROUP = 256  # the largest work-group the kernels are launched with (16 x 1
 
 def _device_program(cl, device, label: str):
     """The device's shared context and filter program, built on first use."""
-    from engine.gpu.shader_source import load_source
+    from ..gpu.shader_source import load_source
 
     entry = _PROGRAMS.get(device.int_ptr)
     if entry is None:

@@ -19,8 +19,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from engine.errors import InvalidValueError
-from engine.style.values import RGBA
+from ..errors import InvalidValueError
+from ..style.values import RGBA
 
 __all__ = [
     "FilterOp",

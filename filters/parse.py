@@ -12,9 +12,9 @@ from typing import Sequence
 import tinycss2
 from tinycss2 import ast
 
-from engine.errors import FilterSyntaxError, StyleError, UnsupportedFeatureError
-from engine.style.readers import read_color
-from engine.style.tokens import TokenStream, describe
+from ..errors import FilterSyntaxError, StyleError, UnsupportedFeatureError
+from ..style.readers import read_color
+from ..style.tokens import TokenStream, describe
 
 from .chain import FilterChain
 from .ops import (

@@ -21,9 +21,9 @@ from typing import Union
 
 import numpy as np
 
-from engine.errors import InvalidValueError
-from engine.limits import MAX_COLOR_STEPS  # one shader variant per fused step count
-from engine.style.values import RGBA
+from ..errors import InvalidValueError
+from ..limits import MAX_COLOR_STEPS  # one shader variant per fused step count
+from ..style.values import RGBA
 
 from .ops import Blur, ColorOp, DropShadow, FilterOp
 

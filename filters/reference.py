@@ -23,8 +23,8 @@ import math
 
 import numpy as np
 
-from engine.images import premultiply, unpremultiply
-from engine.style.values import RGBA
+from ..images import premultiply, unpremultiply
+from ..style.values import RGBA
 
 from .chain import FilterChain
 from .ops import Blur, ColorOp, DropShadow, FilterOp

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.images import premultiply, unpremultiply
-from engine.style.values import RGBA
+from ..images import premultiply, unpremultiply
+from ..style.values import RGBA
 
 from .chain import FilterChain
 
@@ -13,8 +13,8 @@ __all__ = ["apply_gl"]
 
 
 def apply_gl(image: np.ndarray, chain: FilterChain, *, premultiplied: bool, current_color: RGBA, renderer=None) -> np.ndarray:
-    from engine.errors import TextureTooLargeError
-    from engine.renderer import default_renderer
+    from ..errors import TextureTooLargeError
+    from ..renderer import default_renderer
 
     renderer = renderer or default_renderer()
     h, w = image.shape[:2]

@@ -19,7 +19,7 @@ os.environ.setdefault("LAMINA_CACHE_DIR", tempfile.mkdtemp(prefix="lamina-test-c
 @pytest.fixture(scope="session")
 def renderer():
     """The process-wide renderer (one headless EGL context shared by all GL tests)."""
-    from engine.renderer import default_renderer
+    from lamina.renderer import default_renderer
 
     return default_renderer()
 

@@ -34,23 +34,27 @@ def wheel(tmp_path_factory) -> Path:
 def test_wheel_contents(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for required in (
-        "engine/__init__.py",
-        "engine/py.typed",
-        "filters/__init__.py",
-        "filters/py.typed",
-        "engine/schema/scene.schema.json",
-        "engine/_shaders/raster/layer.frag",
-        "engine/_shaders/composite/quad.frag",
-        "engine/_shaders/common/rrect.glsl",
-        "engine/golden/plugin.py",
-        "engine/golden/report_template.html",
+        "lamina/__init__.py",
+        "lamina/py.typed",
+        "lamina/filters/__init__.py",
+        "lamina/filters/py.typed",
+        "lamina/schema/scene.schema.json",
+        "lamina/_shaders/raster/layer.frag",
+        "lamina/_shaders/composite/quad.frag",
+        "lamina/_shaders/common/rrect.glsl",
+        "lamina/_shaders/opencl/filters.cl",
+        "lamina/golden/plugin.py",
+        "lamina/golden/report_template.html",
     ):
         assert required in names, required
-    assert not any(n.startswith("tests/") for n in names)
+    # One import package: nothing else at the top of site-packages, no byte code.
+    tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert tops == {"lamina"}, tops
+    assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     entries = zipfile.ZipFile(wheel).read(entry).decode()
-    assert "lamina = engine.cli:main" in entries
-    assert "[pytest11]" in entries and "lamina = engine.golden.plugin" in entries, "the golden plugin's entry point"
+    assert "lamina = lamina.cli:main" in entries
+    assert "[pytest11]" in entries and "lamina = lamina.golden.plugin" in entries, "the golden plugin's entry point"
 
 
 def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path):
@@ -82,7 +86,7 @@ def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path):
     pixels = Image.open(work / "out.png").convert("RGBA").load()
     assert all(abs(a - b) <= 1 for a, b in zip(pixels[15, 15], (255, 128, 128, 255)))
     assert pixels[30, 8] == (0, 0, 255, 255)
-    where = run([str(py), "-c", "import engine.gpu.shader_source as s; print(s.shaders_dir())"], cwd=work).stdout
+    where = run([str(py), "-c", "import lamina.gpu.shader_source as s; print(s.shaders_dir())"], cwd=work).stdout
     assert str(env_dir) in where and "_shaders" in where, "shaders must come from the installed wheel"
     info = run([str(lamina), "info", "--json"], cwd=work).stdout
     assert json.loads(info)["max_texture_size"] >= 2048

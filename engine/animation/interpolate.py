@@ -112,7 +112,7 @@ def interpolate_field(field: str, a: Any, b: Any, t: float, box: tuple[float, fl
     if field == "transform":
         return _transforms(a, b, t, box)
     if field == "filter":
-        from filters.chain import FilterChain
+        from ..filters.chain import FilterChain
 
         chain_a = a if a is not None else FilterChain(())
         chain_b = b if b is not None else FilterChain(())

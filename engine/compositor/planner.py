@@ -659,8 +659,8 @@ class _Planner:
         """The passes of ``plan`` on ``source``, each on the executor the filter backend
         places it on, with a transfer wherever an image must cross between GL textures
         and OpenCL buffers; returns the GL texture holding the result."""
-        from filters.backend import place
-        from filters.plan import image_size
+        from ..filters.backend import place
+        from ..filters.plan import image_size
 
         if callable(self.filter_costs):  # "auto": measure (or load) the model on first need
             from ..errors import OpenCLUnavailableError

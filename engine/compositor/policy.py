@@ -6,7 +6,7 @@
 * ``"none"`` — nothing is kept: every frame rasters every layer, as software rendering
   does. The least memory, the most work per frame.
 
-* ``"browser"`` — Blink's heuristics (see engine.compositor.backings): promotion for
+* ``"browser"`` — Blink's heuristics (see lamina.compositor.backings): promotion for
   reasons, overlap testing, squashing, and a root backing for everything else.
 * ``"budget"`` — "browser" under Firefox's will-change cap: promoted backings may use at
   most 3x the viewport area; over it, the least useful layers are demoted (the report

@@ -172,5 +172,5 @@ class GoldenFixture:
 
 @pytest.fixture
 def golden(request: pytest.FixtureRequest) -> GoldenFixture:
-    """Golden-image checks for this test; see ``engine.golden``."""
+    """Golden-image checks for this test; see ``lamina.golden``."""
     return GoldenFixture(request)

@@ -69,7 +69,7 @@ class Fingerprint:
 
     @classmethod
     def of(cls, info) -> "Fingerprint":
-        """From a RendererInfo (``frame.info``, ``engine.renderer_info()``)."""
+        """From a RendererInfo (``frame.info``, ``lamina.renderer_info()``)."""
         from .. import __version__
 
         return cls(info.renderer, info.version, __version__)

@@ -88,7 +88,7 @@ class GLExecutor:
     def filter_runner(self):
         """The GLSL executor of filter passes (filters.gl), sharing programs and pool."""
         if self._filters is None:
-            from filters.gl import GLFilterRunner
+            from ..filters.gl import GLFilterRunner
 
             self._filters = GLFilterRunner(self.ctx, self.programs, self.pool)
         return self._filters
@@ -97,7 +97,7 @@ class GLExecutor:
     def opencl_runner(self):
         """The OpenCL executor of filter passes (filters.opencl), made on first use;
         OpenCLUnavailableError when there is no device."""
-        from filters.opencl import default_runner
+        from ..filters.opencl import default_runner
 
         runner = default_runner()  # follows filters.opencl.use_device
         if runner is not self._opencl and self._opencl is not None:

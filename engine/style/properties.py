@@ -459,8 +459,8 @@ def _parse_z_index(ts: TokenStream) -> dict:
 
 
 def _parse_filter(ts: TokenStream) -> dict:
-    # Imported here: the filters package builds on engine.style, not the other way round.
-    from filters.parse import parse_tokens
+    # Imported here: the filters package builds on lamina.style, not the other way round.
+    from ..filters.parse import parse_tokens
 
     chain = parse_tokens(ts.tokens, ts.prop)
     return {"filter": None if chain.is_none() else chain}

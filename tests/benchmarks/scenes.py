@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine import Layer, Scene
+from lamina import Layer, Scene
 
 __all__ = ["SCENES", "cards_scene", "page_scene", "stack_scene"]
 

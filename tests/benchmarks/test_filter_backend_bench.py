@@ -11,7 +11,7 @@ import itertools
 
 import pytest
 
-from engine import Layer, Scene
+from lamina import Layer, Scene
 
 from .test_filters_bench import COLOR_CHAIN, ROUNDS, make_image
 

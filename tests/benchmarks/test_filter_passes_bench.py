@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import filters.opencl as ocl
-from filters.plan import BlurPass, ColorPass, ColorStep, ResamplePass, ShadowPass, image_size
+import lamina.filters.opencl as ocl
+from lamina.filters.plan import BlurPass, ColorPass, ColorStep, ResamplePass, ShadowPass, image_size
 
 from .test_filters_bench import ROUNDS, make_image
 

@@ -23,7 +23,7 @@ import os
 import numpy as np
 import pytest
 
-import filters
+from lamina import filters
 
 W, H = 1920, 1080
 SEED = 20240611

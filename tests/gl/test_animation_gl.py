@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from engine import Layer, Scene
-from engine.errors import LaminaError
+from lamina import Layer, Scene
+from lamina.errors import LaminaError
 
 
 def render(scene: Scene, gl, t: float) -> np.ndarray:

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import Layer, Renderer, Scene, load_scene
-from engine.compositor.backings import CompositingReason as R
+from lamina import Layer, Renderer, Scene, load_scene
+from lamina.compositor.backings import CompositingReason as R
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine import Layer, Scene, load_scene
-from engine.cli import main
+from lamina import Layer, Scene, load_scene
+from lamina.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOWCASE = ROOT / "demos" / "showcase" / "showcase.json"
@@ -43,7 +43,7 @@ def test_showcase_picture_is_right(gl):
     assert np.all(np.abs(img[300 + 20, 440 + 140, :3] - expected) <= 1)
     # The clipped bar inside "window" never leaves the window's rounded box.
     assert tuple(img[268, 230]) == (0xF4, 0xF1, 0xEA, 255)
-    from engine.framegraph import TextureRole
+    from lamina.framegraph import TextureRole
 
     surfaces = {
         p.target.name: p.reason.value for p in frame.graph.composite_passes() if p.target.role == TextureRole.RENDER_SURFACE
@@ -87,12 +87,12 @@ def test_missing_image_exits_2(gl, tmp_path, capsys):
 
 
 def test_internal_error_exits_1_with_traceback(monkeypatch, tmp_path, capsys):
-    import engine.scene
+    import lamina.scene
 
     def boom(self, renderer=None, **kwargs):
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(engine.scene.Scene, "render", boom)
+    monkeypatch.setattr(lamina.scene.Scene, "render", boom)
     path = tmp_path / "s.json"
     path.write_text(json.dumps({"width": 10, "height": 10}))
     assert main(["render", str(path)]) == 1
@@ -170,7 +170,7 @@ def test_a_closed_pipe_is_not_an_internal_error(tmp_path):
     import sys
 
     scene = Path(__file__).resolve().parents[2] / "demos" / "showcase" / "showcase.json"
-    proc = subprocess.Popen([sys.executable, "-m", "engine", "explain", str(scene)], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "lamina", "explain", str(scene)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=tmp_path)
     proc.stdout.close()  # the reader is gone before Lamina writes (as `| head` after its lines)
     err = proc.stderr.read().decode()

@@ -10,9 +10,9 @@ import sys
 import moderngl
 import pytest
 
-from engine.errors import GPUUnavailableError
-from engine.gpu.context import GPUContext
-from engine.gpu.programs import VARIANTS, ProgramCache
+from lamina.errors import GPUUnavailableError
+from lamina.gpu.context import GPUContext
+from lamina.gpu.programs import VARIANTS, ProgramCache
 
 
 def test_fingerprint_and_limits(gl):
@@ -26,9 +26,9 @@ def test_fingerprint_and_limits(gl):
 
 
 def test_renderer_info_is_exposed_by_engine(gl):
-    import engine
+    import lamina
 
-    assert engine.renderer_info() is gl.info
+    assert lamina.renderer_info() is gl.info
 
 
 def test_every_variant_compiles_once(gl):
@@ -55,7 +55,7 @@ EXECUTOR_UNIFORMS = [
 def test_executor_uniform_names_exist(gl):
     import inspect
 
-    from engine.gpu import executor
+    from lamina.gpu import executor
 
     source = inspect.getsource(executor)
     used = set(__import__("re").findall(r'"(u_[a-z_]+)"', source))
@@ -81,7 +81,7 @@ def test_cli_reports_missing_egl_without_traceback(tmp_path):
     # A real failure: point glcontext at a libEGL that does not exist.
     env = {**os.environ, "GLCONTEXT_LINUX_LIBEGL": str(tmp_path / "libEGL.so.1")}
     proc = subprocess.run(
-        [sys.executable, "-m", "engine", "info"], env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "lamina", "info"], env=env, capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
@@ -92,7 +92,7 @@ def test_cli_reports_missing_egl_without_traceback(tmp_path):
 def test_renderer_draws_in_its_own_context_when_another_is_current(gl):
     # A second context (a window's, say) becomes current on creation; rendering must
     # still go to the renderer's own context and leave no GL error behind.
-    from engine import Layer, Scene
+    from lamina import Layer, Scene
 
     scene = Scene(8, 8, "red")
     scene.root.add(Layer("a", (0, 0, 4, 4), "background: blue; opacity: .5"))

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import engine.images
-from engine import Layer, Renderer, Scene
-from engine.errors import TextureTooLargeError
+import lamina.images
+from lamina import Layer, Renderer, Scene
+from lamina.errors import TextureTooLargeError
 
 
 def pixel(scene, gl, x, y):
@@ -90,8 +90,8 @@ def test_image_larger_than_max_texture_size_is_typed(gl):
 
 def test_in_memory_image_is_decoded_and_uploaded_once_per_frame(gl, monkeypatch):
     calls = []
-    real = engine.images.load_image
-    monkeypatch.setattr(engine.images, "load_image", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = lamina.images.load_image
+    monkeypatch.setattr(lamina.images, "load_image", lambda *a, **k: calls.append(1) or real(*a, **k))
     shared = np.zeros((4, 4, 4), np.uint8)
     scene = Scene(32, 32)
     for i in range(3):

@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
-import filters
-from engine import Layer, Scene
-from engine.errors import LaminaError
-from engine.style import Style
+from lamina import filters
+from lamina import Layer, Scene
+from lamina.errors import LaminaError
+from lamina.style import Style
 
 
 def _unfiltered_then_reference(build, css):
@@ -71,7 +71,7 @@ def test_far_shadow_offset_needs_no_huge_surface(gl):
 
 
 def test_filter_runner_releases_textures_when_a_pass_fails(gl, monkeypatch):
-    from filters.gl import GLFilterRunner
+    from lamina.filters.gl import GLFilterRunner
 
     pool = gl.executor.pool
     before = pool.in_use

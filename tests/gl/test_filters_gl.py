@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import filters
-from engine.errors import LaminaInputError
-from engine.style.values import RGBA
-from filters.ops import Brightness, Contrast, Grayscale, HueRotate, Invert, Opacity, Saturate, Sepia
+from lamina import filters
+from lamina.errors import LaminaInputError
+from lamina.style.values import RGBA
+from lamina.filters.ops import Brightness, Contrast, Grayscale, HueRotate, Invert, Opacity, Saturate, Sepia
 
 
 def random_image(rng, h=29, w=41, transparent_border=0):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-import filters
-from engine import Layer, Scene
+from lamina import filters
+from lamina import Layer, Scene
 from tests import reference as ref
 
 

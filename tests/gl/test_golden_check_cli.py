@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.cli import main
+from lamina.cli import main
 
 
 def scene(colour: str, **golden) -> dict:
@@ -65,10 +65,10 @@ def test_scene_files_carry_time_policy_and_tolerance(folder, tmp_path, capsys):
     moving["layers"][0]["animations"] = [{"keyframes": {"from": {"transform": "translateX(0)"}, "to": {"transform": "translateX(8px)"}}, "duration": 1}]
     (folder / "moving.json").write_text(json.dumps(moving))
     assert run(capsys, folder, "--update", "--only", "moving", "--results", tmp_path / "r")[0] == 0
-    from engine import load_scene
+    from lamina import load_scene
 
     frame = load_scene(folder / "moving.json").render(t=0.5, policy="all")
-    from engine.golden.store import read_golden
+    from lamina.golden.store import read_golden
 
     pixels, _ = read_golden(folder / "goldens" / "moving.png")
     assert (pixels == frame.premultiplied).all(), "rendered at the scene's own time"

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine.golden.store import Fingerprint, read_golden, write_golden
-from engine.renderer import renderer_info
+from lamina.golden.store import Fingerprint, read_golden, write_golden
+from lamina.renderer import renderer_info
 
 SCENE_TEST = '''
-from engine import Layer, Scene
+from lamina import Layer, Scene
 
 COLOUR = "{colour}"
 
@@ -274,7 +274,7 @@ def test_range(golden):
 
 XDIST_TESTS = '''
 import pytest
-from engine import Layer, Scene
+from lamina import Layer, Scene
 
 @pytest.mark.parametrize("i", range(6))
 def test_tile(golden, i):

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import load_scene
-from engine.golden.check import render_scene_for_golden, scene_tolerance
-from engine.golden.fuzzy import Tolerance
+from lamina import load_scene
+from lamina.golden.check import render_scene_for_golden, scene_tolerance
+from lamina.golden.fuzzy import Tolerance
 
 SCENES = Path(__file__).resolve().parents[1] / "scenes"
 GOLDENS = SCENES / "goldens"

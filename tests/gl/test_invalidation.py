@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import Layer, Renderer, Scene
+from lamina import Layer, Renderer, Scene
 
 
 @pytest.fixture

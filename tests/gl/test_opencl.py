@@ -8,15 +8,15 @@ import json
 import numpy as np
 import pytest
 
-import filters
-import filters.backend as backend_mod
-import filters.opencl as ocl
-from engine import Layer, Renderer, Scene, load_scene
-from engine.cli import main
-from engine.errors import LaminaInputError, OpenCLUnavailableError, SceneFileError
-from engine.scene_file import scene_from_dict
-from filters.backend import CostModel, _price, place
-from filters.plan import BlurPass
+from lamina import filters
+import lamina.filters.backend as backend_mod
+import lamina.filters.opencl as ocl
+from lamina import Layer, Renderer, Scene, load_scene
+from lamina.cli import main
+from lamina.errors import LaminaInputError, OpenCLUnavailableError, SceneFileError
+from lamina.scene_file import scene_from_dict
+from lamina.filters.backend import CostModel, _price, place
+from lamina.filters.plan import BlurPass
 
 CHAINS = [
     "sepia(.6) saturate(1.5) hue-rotate(40deg) contrast(1.2) opacity(.7)",

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine import Layer, Renderer, Scene
-from engine.cli import main
-from engine.errors import InvalidValueError
-from engine.overlays import overdraw_counts
+from lamina import Layer, Renderer, Scene
+from lamina.cli import main
+from lamina.errors import InvalidValueError
+from lamina.overlays import overdraw_counts
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from engine import Layer, Scene
-from engine.errors import ImageLoadError, TextureTooLargeError
+from lamina import Layer, Scene
+from lamina.errors import ImageLoadError, TextureTooLargeError
 from tests import reference as ref
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import Layer, Renderer, Scene, load_scene
-from engine.cli import main
-from engine.errors import InvalidValueError
+from lamina import Layer, Renderer, Scene, load_scene
+from lamina.cli import main
+from lamina.errors import InvalidValueError
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENES = sorted((ROOT / "demos").glob("*/*.json"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Renderer
+from lamina import Renderer
 from tests.benchmarks.scenes import cards_scene, page_scene, stack_scene
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import Layer, Renderer, Scene
-from engine.errors import ImageLoadError
+from lamina import Layer, Renderer, Scene
+from lamina.errors import ImageLoadError
 
 
 def full(scene, **kw) -> np.ndarray:

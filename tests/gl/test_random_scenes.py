@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import Layer, Scene
+from lamina import Layer, Scene
 from tests import reference as ref
 
 W, H = 64, 48

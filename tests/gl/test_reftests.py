@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Layer, Scene
+from lamina import Layer, Scene
 
 
 def content(rng) -> str:

@@ -18,11 +18,11 @@ import math
 import jsonschema
 import pytest
 
-import filters
-from engine import Layer, Scene
-from engine.animation import Animation, parse_easing, parse_time
-from engine.compositor.tree import StackingContext, resolve_tree
-from engine.errors import (
+from lamina import filters
+from lamina import Layer, Scene
+from lamina.animation import Animation, parse_easing, parse_time
+from lamina.compositor.tree import StackingContext, resolve_tree
+from lamina.errors import (
     InvalidValueError,
     LaminaError,
     LaminaInputError,
@@ -30,10 +30,10 @@ from engine.errors import (
     StyleError,
     UnknownPropertyError,
 )
-from engine.framegraph import Draw, FrameGraph, RasterPass
-from engine.scene_file import SCHEMA_PATH, load_scene, scene_from_dict
-from engine.style import ComputedStyle
-from engine.style.values import RGBA
+from lamina.framegraph import Draw, FrameGraph, RasterPass
+from lamina.scene_file import SCHEMA_PATH, load_scene, scene_from_dict
+from lamina.style import ComputedStyle
+from lamina.style.values import RGBA
 
 RED = "background-color: red"
 

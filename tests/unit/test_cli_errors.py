@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-import engine.renderer
-from engine.cli import EXIT_BAD_INPUT, main
+import lamina.renderer
+from lamina.cli import EXIT_BAD_INPUT, main
 
 
 @pytest.fixture(autouse=True)
@@ -18,7 +18,7 @@ def no_gpu(monkeypatch):
     def refuse():
         raise AssertionError("the CLI touched the GPU for input that should fail to load")
 
-    monkeypatch.setattr(engine.renderer, "default_renderer", refuse)
+    monkeypatch.setattr(lamina.renderer, "default_renderer", refuse)
 
 
 def run_bad(capsys, argv, *fragments):

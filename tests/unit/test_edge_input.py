@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine import Layer, Scene
-from engine.cli import main
-from engine.errors import GeometryError, ImageLoadError, InvalidValueError, LayerTreeError, SceneFileError
-from engine.images import load_image
-from engine.layer import MAX_TREE_DEPTH
-from engine.scene_file import load_scene
-from engine.style.values import ImageRef
-from engine.compositor.tree import resolve_tree
+from lamina import Layer, Scene
+from lamina.cli import main
+from lamina.errors import GeometryError, ImageLoadError, InvalidValueError, LayerTreeError, SceneFileError
+from lamina.images import load_image
+from lamina.layer import MAX_TREE_DEPTH
+from lamina.scene_file import load_scene
+from lamina.style.values import ImageRef
+from lamina.compositor.tree import resolve_tree
 
 
 def test_huge_integers_are_geometry_errors():
@@ -98,9 +98,9 @@ def test_exif_orientation_is_applied(tmp_path):
 
 
 def test_report_into_missing_folder_exits_2_before_rendering(tmp_path, capsys, monkeypatch):
-    import engine.scene
+    import lamina.scene
 
-    monkeypatch.setattr(engine.scene.Scene, "render", lambda *a, **k: pytest.fail("must not render"))
+    monkeypatch.setattr(lamina.scene.Scene, "render", lambda *a, **k: pytest.fail("must not render"))
     path = tmp_path / "s.json"
     path.write_text(json.dumps({"width": 4, "height": 4}))
     assert main(["render", str(path), "-o", str(tmp_path / "o.png"), "--report", str(tmp_path / "no" / "r.json")]) == 2

@@ -15,17 +15,17 @@ import pytest
 import tinycss2
 from tinycss2 import ast
 
-from engine.errors import (
+from lamina.errors import (
     FilterSyntaxError,
     InvalidValueError,
     LaminaInputError,
     StyleError,
     UnsupportedFeatureError,
 )
-from engine.style import ComputedStyle, Style
-from engine.style.values import RGBA
-from filters.chain import FilterChain
-from filters.ops import (
+from lamina.style import ComputedStyle, Style
+from lamina.style.values import RGBA
+from lamina.filters.chain import FilterChain
+from lamina.filters.ops import (
     OPS,
     Blur,
     Brightness,
@@ -38,7 +38,7 @@ from filters.ops import (
     Saturate,
     Sepia,
 )
-from filters.parse import parse
+from lamina.filters.parse import parse
 
 # -- helpers -----------------------------------------------------------------------------
 

@@ -13,9 +13,9 @@ import math
 import numpy as np
 import pytest
 
-import filters
-from engine import Layer, Scene
-from engine.framegraph import (
+from lamina import filters
+from lamina import Layer, Scene
+from lamina.framegraph import (
     CompositePass,
     Decision,
     Draw,
@@ -24,10 +24,10 @@ from engine.framegraph import (
     SurfaceReason,
     TextureRole,
 )
-from engine.geometry import Affine
-from engine.limits import MAX_COLOR_STEPS
-from engine.style.values import RGBA
-from filters.plan import (
+from lamina.geometry import Affine
+from lamina.limits import MAX_COLOR_STEPS
+from lamina.style.values import RGBA
+from lamina.filters.plan import (
     BLUR_SIGMA_CAP,
     MARGIN,
     MAX_LEVEL_SIGMA,

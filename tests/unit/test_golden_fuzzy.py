@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from engine.errors import GoldenError
-from engine.golden.fuzzy import FuzzyRange, Tolerance, compare, premultiply
-from engine.golden.store import Expectations, Fingerprint, GoldenDir, Status, read_golden, write_golden
-from engine.images import unpremultiply
+from lamina.errors import GoldenError
+from lamina.golden.fuzzy import FuzzyRange, Tolerance, compare, premultiply
+from lamina.golden.store import Expectations, Fingerprint, GoldenDir, Status, read_golden, write_golden
+from lamina.images import unpremultiply
 
 
 def opaque(rng, h=12, w=16):

@@ -8,11 +8,11 @@ import math
 import numpy as np
 import pytest
 
-from engine.geometry import Affine
-from engine.style import Style
-from engine.style.gradients import linear_gradient_line, radial_gradient_radii, resolve_stops
-from engine.style.transforms import transform_matrix
-from engine.style.values import RGBA, LinearGradient, RadialGradient
+from lamina.geometry import Affine
+from lamina.style import Style
+from lamina.style.gradients import linear_gradient_line, radial_gradient_radii, resolve_stops
+from lamina.style.transforms import transform_matrix
+from lamina.style.values import RGBA, LinearGradient, RadialGradient
 
 GREEN = RGBA(0.0, 1.0, 0.0, 1.0)
 

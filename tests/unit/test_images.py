@@ -1,4 +1,4 @@
-"""engine.images: premultiplication exactness, array/Pillow/file/data: URL sources, errors."""
+"""lamina.images: premultiplication exactness, array/Pillow/file/data: URL sources, errors."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine.errors import ImageLoadError, LaminaInputError
-from engine.images import encode_png_data_url, load_image, premultiply, resolve_path, unpremultiply
-from engine.style.values import ImageRef
+from lamina.errors import ImageLoadError, LaminaInputError
+from lamina.images import encode_png_data_url, load_image, premultiply, resolve_path, unpremultiply
+from lamina.style.values import ImageRef
 
 
 def all_pairs():

@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from engine import Layer, Scene
-from engine.errors import (
+from lamina import Layer, Scene
+from lamina.errors import (
     GeometryError,
     InvalidValueError,
     LaminaInputError,
@@ -18,10 +18,10 @@ from engine.errors import (
     StyleError,
     UnknownPropertyError,
 )
-from engine.geometry import Rect
-from engine.layer import MAX_COORDINATE
-from engine.scene import MAX_VIEWPORT
-from engine.style.values import RGBA
+from lamina.geometry import Rect
+from lamina.layer import MAX_COORDINATE
+from lamina.scene import MAX_VIEWPORT
+from lamina.style.values import RGBA
 
 # -- boxes ----------------------------------------------------------------------------------
 

@@ -7,10 +7,10 @@ import math
 
 import pytest
 
-from engine import Layer, Scene
-from engine.compositor import build_frame_graph
-from engine.errors import TextureTooLargeError, UnsupportedFeatureError
-from engine.framegraph import (
+from lamina import Layer, Scene
+from lamina.compositor import build_frame_graph
+from lamina.errors import TextureTooLargeError, UnsupportedFeatureError
+from lamina.framegraph import (
     CompositePass,
     Draw,
     FrameGraph,
@@ -18,8 +18,8 @@ from engine.framegraph import (
     TextureDesc,
     TextureRole,
 )
-from engine.geometry import Affine
-from engine.limits import MAX_CLIPS_PER_DRAW, Limits
+from lamina.geometry import Affine
+from lamina.limits import MAX_CLIPS_PER_DRAW, Limits
 
 RED = "background-color: red"
 
@@ -415,11 +415,11 @@ def test_frame_larger_than_max_texture_size():
 
 
 def test_plan_uses_default_limits_without_a_renderer(monkeypatch):
-    import engine.renderer
+    import lamina.renderer
 
     # GL tests earlier in the session may have created the shared renderer (whose limit
     # is the GPU's); without one, plan() must use the defaults.
-    monkeypatch.setattr(engine.renderer, "_default", None)
+    monkeypatch.setattr(lamina.renderer, "_default", None)
     assert Limits().max_texture_size == 16384
     scene = Scene(100, 100)
     scene.root.add(Layer("big", (0, 0, 16384, 1), RED))

@@ -13,10 +13,10 @@ import jsonschema
 import numpy as np
 import pytest
 
-from engine import Layer, Scene
-from engine.errors import LaminaInputError, SceneFileError, StyleError
-from engine.images import load_image
-from engine.scene_file import FORMAT_VERSION, SCHEMA_PATH, load_scene, scene_from_dict, scene_to_dict
+from lamina import Layer, Scene
+from lamina.errors import LaminaInputError, SceneFileError, StyleError
+from lamina.images import load_image
+from lamina.scene_file import FORMAT_VERSION, SCHEMA_PATH, load_scene, scene_from_dict, scene_to_dict
 
 
 @pytest.fixture(scope="module")

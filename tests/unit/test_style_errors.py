@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import (
+from lamina.errors import (
     CSSSyntaxError,
     InvalidValueError,
     LaminaError,
@@ -15,7 +15,7 @@ from engine.errors import (
     UnknownPropertyError,
     UnsupportedFeatureError,
 )
-from engine.style import Style
+from lamina.style import Style
 
 Syntax, Unknown, Invalid, Unsupported = CSSSyntaxError, UnknownPropertyError, InvalidValueError, UnsupportedFeatureError
 

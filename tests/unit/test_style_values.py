@@ -11,10 +11,10 @@ import math
 
 import pytest
 
-from engine.style import Style
-from engine.style.properties import ComputedStyle
-from engine.style.transforms import has_3d_hint
-from engine.style.values import (
+from lamina.style import Style
+from lamina.style.properties import ComputedStyle
+from lamina.style.transforms import has_3d_hint
+from lamina.style.values import (
     RGBA,
     TRANSPARENT,
     BackgroundSize,

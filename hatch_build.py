@@ -1,0 +1,79 @@
+"""Map the repository's folders into the one import package, ``lamina``.
+
+The checkout keeps its pipeline visible at the top (``engine/``, ``filters/``,
+``shaders/``); the installed package is ``lamina`` alone:
+
+    engine/   -> lamina/            (the engine is the package itself)
+    filters/  -> lamina/filters/
+    shaders/  -> lamina/_shaders/   (GLSL and OpenCL C, found by lamina.gpu.shader_source)
+
+A wheel gets those files at those places. An editable install gets a ``.pth`` file that
+installs a finder mapping the same names onto the checkout, so ``import lamina`` runs
+the code in ``engine/`` and ``lamina.filters`` the code in ``filters/``; nothing else
+of the checkout (``engine``, ``filters``, ``tests``) becomes importable. Hatchling's
+own editable mode cannot rename a folder (it can only strip a prefix), hence this hook.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+# repository folder -> place in the installed tree
+PACKAGE_MAP = {"engine": "lamina", "filters": "lamina/filters", "shaders": "lamina/_shaders"}
+SKIP_DIRS = {"__pycache__"}
+
+FINDER = '''"""Editable install of lamina: maps the package names onto the checkout at {root}."""
+import importlib.machinery
+import importlib.util
+import sys
+
+PACKAGES = {packages!r}
+
+
+class LaminaCheckoutFinder:
+    """Finds lamina and lamina.filters in the checkout (their folders are named
+    engine/ and filters/ there)."""
+
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        folder = PACKAGES.get(fullname)
+        if folder is None:
+            return None
+        return importlib.util.spec_from_file_location(
+            fullname, folder + "/__init__.py", submodule_search_locations=[folder]
+        )
+
+
+if LaminaCheckoutFinder not in sys.meta_path:
+    sys.meta_path.insert(0, LaminaCheckoutFinder)
+'''
+
+
+class LaminaLayoutHook(BuildHookInterface):
+    PLUGIN_NAME = "custom"
+
+    def initialize(self, version: str, build_data: dict) -> None:
+        if self.target_name != "wheel":
+            return
+        root = Path(self.root)
+        if version == "editable":
+            packages = {
+                name.replace("/", "."): str(root / folder)
+                for folder, name in PACKAGE_MAP.items()
+                if (root / folder / "__init__.py").is_file()
+            }
+            build_data["force_include_editable"][self._write("_lamina_editable.py", FINDER.format(root=root, packages=packages))] = "_lamina_editable.py"
+            build_data["force_include_editable"][self._write("_lamina_editable.pth", "import _lamina_editable\n")] = "_lamina_editable.pth"
+            return
+        for folder, place in PACKAGE_MAP.items():
+            for path in sorted((root / folder).rglob("*")):
+                if path.is_file() and not SKIP_DIRS.intersection(path.relative_to(root).parts):
+                    build_data["force_include"][str(path)] = f"{place}/{path.relative_to(root / folder).as_posix()}"
+
+    def _write(self, name: str, text: str) -> str:
+        out = Path(self.directory) / ".lamina-editable" / name
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+        return str(out)
