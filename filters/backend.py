@@ -23,15 +23,37 @@ import os
 import statistics
 import time
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 
 from ..errors import LaminaInputError
 
 from .plan import BlurPass, ColorPass, ColorStep, FilterPlan, PlannedPass, ResamplePass, ShadowPass, image_size
 
-__all__ = ["FILTER_BACKENDS", "CostModel", "Placement", "check_backend", "place", "calibrate", "cache_dir"]
+__all__ = ["FilterBackend", "FILTER_BACKENDS", "CostModel", "Placement", "check_backend", "place", "calibrate", "cache_dir"]
 
-FILTER_BACKENDS = ("gl", "opencl", "auto")
+
+class FilterBackend(Enum):
+    """Where a scene's filter passes run: the ``filter_backend`` setting, parsed once."""
+
+    GL = "gl"
+    OPENCL = "opencl"
+    AUTO = "auto"
+
+    @classmethod
+    def parse(cls, value: "FilterBackend | str") -> "FilterBackend":
+        """The backend named by ``value`` (the enum itself, or its name in a scene file or
+        on the command line); a LaminaInputError for anything else."""
+        if isinstance(value, cls):
+            return value
+        try:
+            return cls(value)
+        except ValueError:
+            choices = ", ".join(b.value for b in cls)
+            raise LaminaInputError(f"unknown filter backend {value!r} (choose from {choices})") from None
+
+
+FILTER_BACKENDS = tuple(b.value for b in FilterBackend)
 EXECUTORS = ("gl", "opencl")
 KINDS = ("color", "blur", "down", "up", "shadow")
 MODEL_VERSION = 3  # in the cache key: models measured by older code are measured again
