@@ -19,7 +19,7 @@ from urllib.parse import unquote, unquote_to_bytes, urlparse
 import numpy as np
 
 from .errors import ImageLoadError
-from .style.values import ImageRef
+from .css.values import ImageRef
 
 __all__ = ["load_image", "premultiply", "unpremultiply", "resolve_path", "encode_png_data_url", "ImageStore"]
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 from .errors import GeometryError, LayerTreeError, StyleError
 from .geometry import Rect
 from .style import ComputedStyle, Style
-from .style.values import ImageRef
+from .css.values import ImageRef
 
 if TYPE_CHECKING:
     from .scene import Scene

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import FilterSyntaxError, LaminaInputError
-from ..style.values import RGBA
+from ..css.values import RGBA
 
 from .chain import FilterChain
 from .ops import (

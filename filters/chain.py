@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..errors import InvalidValueError
-from ..style.values import RGBA
+from ..css.values import RGBA
 
 from .ops import FilterOp
 

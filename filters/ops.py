@@ -20,7 +20,7 @@ from typing import ClassVar
 import numpy as np
 
 from ..errors import InvalidValueError
-from ..style.values import RGBA
+from ..css.values import RGBA
 
 __all__ = [
     "FilterOp",

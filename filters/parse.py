@@ -13,8 +13,8 @@ import tinycss2
 from tinycss2 import ast
 
 from ..errors import FilterSyntaxError, StyleError, UnsupportedFeatureError
-from ..style.readers import read_color
-from ..style.tokens import TokenStream, describe
+from ..css.readers import read_color
+from ..css.tokens import TokenStream, describe
 
 from .chain import FilterChain
 from .ops import (

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import InvalidValueError
 from ..limits import MAX_COLOR_STEPS  # one shader variant per fused step count
-from ..style.values import RGBA
+from ..css.values import RGBA
 
 from .ops import Blur, ColorOp, DropShadow, FilterOp
 

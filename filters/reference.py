@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from ..images import premultiply, unpremultiply
-from ..style.values import RGBA
+from ..css.values import RGBA
 
 from .chain import FilterChain
 from .ops import Blur, ColorOp, DropShadow, FilterOp

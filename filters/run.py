@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..images import premultiply, unpremultiply
-from ..style.values import RGBA
+from ..css.values import RGBA
 
 from .chain import FilterChain
 

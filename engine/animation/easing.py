@@ -14,7 +14,7 @@ import tinycss2
 from tinycss2 import ast
 
 from ..errors import InvalidValueError
-from ..style.tokens import TokenStream, describe, split_commas
+from ..css.tokens import TokenStream, describe, split_commas
 
 __all__ = ["Easing", "CubicBezier", "Steps", "Linear", "parse_easing", "KEYWORDS"]
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..geometry import Affine
 from ..style.transforms import transform_matrix
-from ..style.values import RGBA, LengthPercentage, TransformFunction
+from ..css.values import RGBA, LengthPercentage, TransformFunction
 
 __all__ = ["interpolate_field", "decompose", "recompose"]
 

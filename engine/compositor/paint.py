@@ -15,7 +15,7 @@ from ..images import ImageStore
 from ..limits import MAX_GRADIENT_STOPS
 from ..style import ComputedStyle
 from ..style.gradients import ResolvedStop, linear_gradient_line, radial_gradient_radii, resolve_stops
-from ..style.values import ImageRef, LinearGradient, RadialGradient, Radii
+from ..css.values import ImageRef, LinearGradient, RadialGradient, Radii
 
 __all__ = ["layer_paint", "used_radii", "border_widths"]
 

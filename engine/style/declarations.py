@@ -15,7 +15,7 @@ from tinycss2 import ast
 
 from ..errors import CSSSyntaxError, InvalidValueError, StyleError, UnknownPropertyError, UnsupportedFeatureError
 from .properties import INHERITED_FIELDS, NOT_YET_SUPPORTED, PROPERTIES, ComputedStyle
-from .tokens import TokenStream, token_text
+from ..css.tokens import TokenStream, token_text
 
 __all__ = ["Declaration", "parse_declarations", "parse_value", "Style", "INHERIT"]
 

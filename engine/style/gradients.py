@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from tinycss2 import ast
 
-from .readers import read_color, read_position
-from .tokens import TokenStream, describe, split_commas
-from .values import RGBA, ColorStop, LengthPercentage, LinearGradient, RadialGradient
+from ..css.readers import read_color, read_position
+from ..css.tokens import TokenStream, describe, split_commas
+from ..css.values import RGBA, ColorStop, LengthPercentage, LinearGradient, RadialGradient
 
 __all__ = [
     "read_gradient",

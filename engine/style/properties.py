@@ -14,10 +14,10 @@ from tinycss2 import ast
 
 from ..errors import UnsupportedFeatureError
 from .gradients import read_gradient
-from .readers import CENTER, expect_color, read_color, read_position, read_url
-from .tokens import TokenStream, describe, split_commas
+from ..css.readers import CENTER, expect_color, read_color, read_position, read_url
+from ..css.tokens import TokenStream, describe, split_commas
 from .transforms import read_transform_list
-from .values import (
+from ..css.values import (
     RGBA,
     TRANSPARENT,
     BackgroundSize,

@@ -12,8 +12,8 @@ from tinycss2 import ast
 
 from ..errors import UnsupportedFeatureError
 from ..geometry import Affine
-from .tokens import TokenStream, describe, split_commas
-from .values import LengthPercentage, TransformFunction
+from ..css.tokens import TokenStream, describe, split_commas
+from ..css.values import LengthPercentage, TransformFunction
 
 __all__ = ["read_transform_list", "transform_matrix", "has_3d_hint"]
 

@@ -10,7 +10,7 @@ import pytest
 
 from lamina import filters
 from lamina.errors import LaminaInputError
-from lamina.style.values import RGBA
+from lamina.css.values import RGBA
 from lamina.filters.ops import Brightness, Contrast, Grayscale, HueRotate, Invert, Opacity, Saturate, Sepia
 
 

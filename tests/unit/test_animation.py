@@ -33,7 +33,7 @@ from lamina.errors import (
 from lamina.framegraph import Draw, FrameGraph, RasterPass
 from lamina.scene_file import SCHEMA_PATH, load_scene, scene_from_dict
 from lamina.style import ComputedStyle
-from lamina.style.values import RGBA
+from lamina.css.values import RGBA
 
 RED = "background-color: red"
 

@@ -16,7 +16,7 @@ from lamina.errors import GeometryError, ImageLoadError, InvalidValueError, Laye
 from lamina.images import load_image
 from lamina.layer import MAX_TREE_DEPTH
 from lamina.scene_file import load_scene
-from lamina.style.values import ImageRef
+from lamina.css.values import ImageRef
 from lamina.compositor.tree import resolve_tree
 
 

@@ -23,7 +23,7 @@ from lamina.errors import (
     UnsupportedFeatureError,
 )
 from lamina.style import ComputedStyle, Style
-from lamina.style.values import RGBA
+from lamina.css.values import RGBA
 from lamina.filters.chain import FilterChain
 from lamina.filters.ops import (
     OPS,

@@ -26,7 +26,7 @@ from lamina.framegraph import (
 )
 from lamina.geometry import Affine
 from lamina.limits import MAX_COLOR_STEPS
-from lamina.style.values import RGBA
+from lamina.css.values import RGBA
 from lamina.filters.plan import (
     BLUR_SIGMA_CAP,
     MARGIN,

@@ -12,7 +12,7 @@ from lamina.geometry import Affine
 from lamina.style import Style
 from lamina.style.gradients import linear_gradient_line, radial_gradient_radii, resolve_stops
 from lamina.style.transforms import transform_matrix
-from lamina.style.values import RGBA, LinearGradient, RadialGradient
+from lamina.css.values import RGBA, LinearGradient, RadialGradient
 
 GREEN = RGBA(0.0, 1.0, 0.0, 1.0)
 

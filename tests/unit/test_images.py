@@ -14,7 +14,7 @@ from PIL import Image
 
 from lamina.errors import ImageLoadError, LaminaInputError
 from lamina.images import encode_png_data_url, load_image, premultiply, resolve_path, unpremultiply
-from lamina.style.values import ImageRef
+from lamina.css.values import ImageRef
 
 
 def all_pairs():

@@ -21,7 +21,7 @@ from lamina.errors import (
 from lamina.geometry import Rect
 from lamina.layer import MAX_COORDINATE
 from lamina.scene import MAX_VIEWPORT
-from lamina.style.values import RGBA
+from lamina.css.values import RGBA
 
 # -- boxes ----------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import pytest
 from lamina.style import Style
 from lamina.style.properties import ComputedStyle
 from lamina.style.transforms import has_3d_hint
-from lamina.style.values import (
+from lamina.css.values import (
     RGBA,
     TRANSPARENT,
     BackgroundSize,

@@ -8,15 +8,13 @@ was wrong and saying what was expected there.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import Iterable, Sequence
 
 import tinycss2
 from tinycss2 import ast
 
 from ..errors import InvalidValueError
-
-if TYPE_CHECKING:
-    from .values import LengthPercentage
+from .values import LengthPercentage
 
 __all__ = ["TokenStream", "split_commas", "token_text", "ANGLE_UNITS"]
 
@@ -138,10 +136,8 @@ class TokenStream:
             return 0.0
         raise self.error(f"expected an angle (deg, rad, grad, turn), got {describe(tok)}", tok)
 
-    def length_percentage(self, *, minimum: float | None = None) -> "LengthPercentage | None":
+    def length_percentage(self, *, minimum: float | None = None) -> LengthPercentage | None:
         """Consume a <length-percentage> if the next token is one."""
-        from .values import LengthPercentage
-
         tok = self.peek()
         if isinstance(tok, ast.DimensionToken):
             if tok.lower_unit != "px":
