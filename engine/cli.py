@@ -142,7 +142,7 @@ def _check(args: argparse.Namespace) -> int:
 def _frame_options(p: argparse.ArgumentParser) -> None:
     """How a frame is made: the options render and explain share."""
     p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
-    p.add_argument("--policy", default="browser", choices=POLICIES, help="compositing policy (default: browser)")
+    p.add_argument("--policy", default=None, choices=POLICIES, help="compositing policy (default: browser)")
     p.add_argument("--filter-backend", choices=FILTER_BACKENDS, default=None,
                    help="where filter passes run: gl, opencl, auto (default: the scene's, else gl)")
 

@@ -11,7 +11,7 @@ from typing import TextIO
 
 from ..errors import GoldenError, LaminaInputError
 from .artefacts import ResultsDir
-from .fuzzy import Tolerance
+from ..fuzzy import Tolerance
 from .report import write_report
 from .store import GoldenDir, Status, UpdateMode
 
@@ -21,7 +21,7 @@ __all__ = ["check_directory", "render_scene_for_golden", "scene_tolerance"]
 def render_scene_for_golden(scene, renderer=None):
     """Render a scene the way its golden was made: at the time and with the policy its
     file's ``golden`` object names (t=0 and "browser" otherwise)."""
-    return scene.render(renderer, t=scene.golden.get("t", 0.0), policy=scene.golden.get("policy", "browser"))
+    return scene.render(renderer, t=scene.golden.get("t", 0.0), policy=scene.golden.get("policy"))
 
 
 def scene_tolerance(scene, default: Tolerance) -> Tolerance:

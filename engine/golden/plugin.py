@@ -103,7 +103,7 @@ class GoldenFixture:
                 self._defaults.setdefault(key, value)
 
     def _tolerance(self, max_diff, max_pixels, max_alpha_diff):
-        from .fuzzy import Tolerance
+        from ..fuzzy import Tolerance
 
         d = self._defaults
         return Tolerance.of(
@@ -150,7 +150,7 @@ class GoldenFixture:
     def assert_same(self, actual: Any, reference: Any, *, max_diff=None, max_pixels=None, max_alpha_diff=None,
                     name: str = "") -> None:
         """A reftest: two renders that must match within the tolerance (no stored image)."""
-        from .fuzzy import compare
+        from ..fuzzy import compare
         from .store import Outcome, Status, as_premultiplied
 
         a, fp = as_premultiplied(actual)

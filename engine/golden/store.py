@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GoldenError
-from .fuzzy import Comparison, Tolerance, compare, premultiply
+from ..fuzzy import Comparison, Tolerance, compare, premultiply
 
 __all__ = [
     "Expectations",
