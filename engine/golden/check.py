@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import GoldenError, LaminaInputError
-from .artefacts import ResultsDir
 from ..fuzzy import Tolerance
+from ..scene_file import load_scene
+from .artefacts import ResultsDir
 from .report import write_report
 from .store import GoldenDir, Status, UpdateMode
 
@@ -60,8 +61,6 @@ def check_directory(
     out: TextIO | None = None,
     progress: TextIO | None = None,
 ) -> int:
-    from ..scene_file import load_scene
-
     out = out or sys.stdout
     progress = progress or sys.stderr
     folder = Path(folder)
