@@ -3,6 +3,7 @@ and what it cost."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,12 @@ class Frame:
 
     def to_pil(self):
         return Image.fromarray(self.image, "RGBA")
+
+    def _repr_png_(self) -> bytes:
+        """PNG bytes, so Jupyter shows a frame inline."""
+        buffer = io.BytesIO()
+        self.to_pil().save(buffer, format="PNG")
+        return buffer.getvalue()
 
     def save(self, path: str | Path) -> Path:
         """Write the frame as a PNG (straight RGBA)."""
