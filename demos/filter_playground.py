@@ -19,11 +19,11 @@ from pathlib import Path
 
 from imgui_bundle import imgui
 
-from lamina import Layer, Scene, filters
+from lamina import Frame, Layer, Scene, filters
 
 from .ui.runner import Demo
 
-__all__ = ["FilterPlayground", "FUNCTIONS"]
+__all__ = ["FilterPlayground", "FUNCTIONS", "executed_passes"]
 
 PHOTO = Path(__file__).resolve().parent / "showcase" / "sunset.png"
 
@@ -40,6 +40,16 @@ FUNCTIONS: dict[str, tuple[float, float, float, str]] = {
     "opacity": (0.0, 1.0, 0.6, "{:.2f}"),
     "drop-shadow": (0.0, 24.0, 6.0, "8px 10px {:.1f}px rgb(40 20 80 / 60%)"),
 }
+
+
+def executed_passes(frame: Frame) -> list[str]:
+    """The filter passes the frame ran — planned for the real surface size, so blurs
+    may be halved more often than a plan without a size shows — with their times."""
+    times = frame.stats.pass_ms
+    lines = [f"{len(frame.graph.filter_passes())} filter pass(es) this frame:"]
+    for i, p in enumerate(frame.graph.filter_passes(), 1):
+        lines.append(f"{i:>2}. {p.step.describe()}  {p.target.width}x{p.target.height}  {times.get(p.name, 0.0):.2f} ms")
+    return lines
 
 
 @dataclass
@@ -117,5 +127,7 @@ class FilterPlayground(Demo):
                 self.steps.remove(step)
             imgui.pop_id()
         imgui.text_wrapped(f"filter: {self.css()}")
-        for line in str(filters.parse(self.css()).plan()).splitlines():
+        frame = self.runner.last_frame
+        lines = executed_passes(frame) if frame is not None else str(filters.parse(self.css()).plan()).splitlines()
+        for line in lines:
             imgui.text_wrapped(line)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .animation_cost import AnimationCost
 from .filter_playground import FilterPlayground
 from .ui.runner import Demo
 
@@ -11,4 +12,5 @@ __all__ = ["DEMOS"]
 
 DEMOS: dict[str, Callable[[], Demo]] = {
     "filter-playground": FilterPlayground,
+    "animation-cost": AnimationCost,
 }

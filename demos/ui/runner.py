@@ -16,7 +16,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import glfw
 import moderngl
@@ -51,6 +51,11 @@ class Demo:
     lesson: str = ""
     scene_size: tuple[int, int] = (860, 720)
     script: list[tuple[int, Callable[["Demo"], None]]] = field(default_factory=list)
+    runner: Any = field(default=None, repr=False, compare=False)  # the Runner showing it
+
+    def start(self) -> None:
+        """Called once the runner is ready (``self.runner``): set the panels' initial
+        state (an overlay, a policy) here."""
 
     def build(self):
         """Make the scene (called at start and on R)."""
@@ -98,6 +103,8 @@ class Runner:
         self.frames = 0
         self.screenshots = 0
         self.last_frame: Frame | None = None
+        demo.runner = self
+        demo.start()
         self.reset()
         if self.window is not None:
             self._install_input()

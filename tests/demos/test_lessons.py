@@ -1,0 +1,48 @@
+"""The demos teach true things: what each one claims shows in the frames it renders."""
+
+from __future__ import annotations
+
+import pytest
+
+from demos.animation_cost import AnimationCost, variant_costs
+from demos.filter_playground import FilterPlayground, executed_passes
+from demos.ui.runner import Runner
+
+pytestmark = pytest.mark.gl
+
+
+@pytest.fixture
+def runner_of(gl):
+    runners = []
+
+    def make(demo) -> Runner:
+        runners.append(Runner(demo, headless=True))
+        return runners[-1]
+
+    yield make
+    for runner in runners:
+        runner.close()
+    gl.gpu.activate()
+
+
+def test_transform_and_opacity_animations_paint_nothing(runner_of):
+    runner = runner_of(AnimationCost())
+    runner.render_frame(0.5)  # a quarter into the animation: the blur is a few px
+    for _ in range(3):
+        costs = variant_costs(runner.render_frame(1 / 30))
+        assert costs["transform"] == {"rasters": 0, "filter passes": 0, "repaints": 0, "ms": 0.0}
+        assert costs["opacity"] == {"rasters": 0, "filter passes": 0, "repaints": 0, "ms": 0.0}
+        assert costs["filter"]["filter passes"] >= 2 and costs["filter"]["rasters"] == 0  # blur-x and blur-y
+        assert costs["background"]["rasters"] >= 1  # the card is painted again
+
+
+def test_playground_shows_the_chain_it_renders(runner_of):
+    demo = FilterPlayground()
+    runner = runner_of(demo)
+    demo.add("blur", 6.0)
+    frame = runner.render_frame(0.0)
+    assert runner.scene["stage"].style["filter"] == demo.css() == "saturate(1.60) blur(6.0px)"
+    lines = executed_passes(frame)
+    assert len(lines) == 1 + len(frame.graph.filter_passes()) >= 1 + 4  # colour, down, blur-x, blur-y, up
+    for line, p in zip(lines[1:], frame.graph.filter_passes()):
+        assert p.step.describe() in line
