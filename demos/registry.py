@@ -6,11 +6,13 @@ from typing import Callable
 
 from .animation_cost import AnimationCost
 from .filter_playground import FilterPlayground
+from .layer_promotion import LayerPromotion
 from .ui.runner import Demo
 
 __all__ = ["DEMOS"]
 
 DEMOS: dict[str, Callable[[], Demo]] = {
     "filter-playground": FilterPlayground,
+    "layer-promotion": LayerPromotion,
     "animation-cost": AnimationCost,
 }

@@ -148,7 +148,8 @@ def _counters(runner: "Runner", frame: Frame, render_ms: float) -> None:
 
 
 def _layers(state: PanelState, frame: Frame) -> None:
-    rows = frame.report["graph"]["layers"]
+    # Composited layers first: they are what the lesson is about.
+    rows = sorted(frame.report["graph"]["layers"], key=lambda row: not row.get("composited", True))
     if imgui.begin_table("layers", 3, imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.scroll_y,
                          (0.0, 180.0)):
         imgui.table_setup_column("layer")

@@ -6,6 +6,7 @@ import pytest
 
 from demos.animation_cost import AnimationCost, variant_costs
 from demos.filter_playground import FilterPlayground, executed_passes
+from demos.layer_promotion import LayerPromotion, composited_layers
 from demos.ui.runner import Runner
 
 pytestmark = pytest.mark.gl
@@ -46,3 +47,20 @@ def test_playground_shows_the_chain_it_renders(runner_of):
     assert len(lines) == 1 + len(frame.graph.filter_passes()) >= 1 + 4  # colour, down, blur-x, blur-y, up
     for line, p in zip(lines[1:], frame.graph.filter_passes()):
         assert p.step.describe() in line
+
+
+def test_promotion_is_contagious_and_all_explodes(runner_of):
+    demo = LayerPromotion()
+    runner = runner_of(demo)
+    runner.render_frame(0.0)
+    alone = composited_layers(runner.last_frame.graph)
+    demo.set(banner=True)
+    frame = runner.render_frame(0.0)
+    reasons = {r for row in frame.graph.layer_table() for r in row.get("reasons", [])}
+    assert composited_layers(frame.graph) > alone and "overlap" in " ".join(reasons)
+    # The table plans the same frame under every policy: "all" keeps a texture per
+    # drawing layer, "none" keeps nothing.
+    runner.render_frame(0.0)
+    all_layers, _ = demo.memory["all"]
+    assert all_layers == len(runner.scene.plan(policy="all").layer_table()) > demo.memory["browser"][0]
+    assert demo.memory["none"] == (0, 0)
