@@ -6,6 +6,7 @@ from typing import Callable
 
 from .animation_cost import AnimationCost
 from .filter_playground import FilterPlayground
+from .gl_vs_opencl import GLvsOpenCL
 from .layer_promotion import LayerPromotion
 from .ui.runner import Demo
 
@@ -15,4 +16,5 @@ DEMOS: dict[str, Callable[[], Demo]] = {
     "filter-playground": FilterPlayground,
     "layer-promotion": LayerPromotion,
     "animation-cost": AnimationCost,
+    "gl-vs-opencl": GLvsOpenCL,
 }

@@ -6,6 +6,7 @@ import pytest
 
 from demos.animation_cost import AnimationCost, variant_costs
 from demos.filter_playground import FilterPlayground, executed_passes
+from demos.gl_vs_opencl import GLvsOpenCL
 from demos.layer_promotion import LayerPromotion, composited_layers
 from demos.ui.runner import Runner
 
@@ -64,3 +65,17 @@ def test_promotion_is_contagious_and_all_explodes(runner_of):
     all_layers, _ = demo.memory["all"]
     assert all_layers == len(runner.scene.plan(policy="all").layer_table()) > demo.memory["browser"][0]
     assert demo.memory["none"] == (0, 0)
+
+
+def test_opencl_pays_two_transfers_and_auto_says_why(runner_of):
+    demo = GLvsOpenCL()
+    runner = runner_of(demo)
+    runner.render_frame(0.3)
+    rows = demo.rows
+    assert {r["kind"] for r in rows["gl"]} == {"filter"} and all(r["executor"] == "gl" for r in rows["gl"])
+    transfers = [r["direction"] for r in rows["opencl"] if r["kind"] == "transfer"]
+    assert transfers == ["gl->cl", "cl->gl"]
+    assert all(r["executor"] == "opencl" for r in rows["opencl"] if r["kind"] == "filter")
+    assert all(r["why"] for r in rows["auto"] if r["kind"] == "filter")
+    planned = [r["step"] for r in rows["gl"]]
+    assert planned == [r["step"] for r in rows["opencl"] if r["kind"] == "filter"], "one plan, two executors"
