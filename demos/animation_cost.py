@@ -65,6 +65,8 @@ class AnimationCost(Demo):
         "A blur animation re-runs the blur every frame; a colour animation repaints the card."
     )
 
+    largest_blur: float = 10.0  # px, the filter variant's keyframe at "to"
+
     def __post_init__(self) -> None:
         self.costs: dict[str, dict[str, float]] = {}
 
@@ -73,17 +75,34 @@ class AnimationCost(Demo):
 
     def build(self) -> Scene:
         scene = Scene(*self.scene_size, background="#f4f1ea")
-        for i, (variant, keyframes) in enumerate(VARIANTS.items()):
+        for i, variant in enumerate(VARIANTS):
             x = 30 + i * 205
             card = scene.root.add(Layer(
                 f"{variant}-card", (x, 250, 180, 200),
                 "background: #e8505b; border-radius: 16px; border: 2px solid rgb(0 0 0 / 20%)",
             ))
             card.add(Layer(f"{variant}-label", (20, 150, 140, 24), "background: rgb(255 255 255 / 80%); border-radius: 12px"))
-            card.animate(keyframes, duration=2.0, iterations="infinite", direction="alternate", easing="ease-in-out")
+            card.animate(self._keyframes(variant), duration=2.0, iterations="infinite", direction="alternate",
+                         easing="ease-in-out")
+        self._animated_blur = self.largest_blur
         return scene
 
+    def _keyframes(self, variant: str) -> dict:
+        if variant == "filter":
+            return {**VARIANTS["filter"], "to": {"filter": f"blur({self.largest_blur:.1f}px)"}}
+        return VARIANTS[variant]
+
+    def update(self, scene: Scene, t: float) -> None:
+        if self._animated_blur != self.largest_blur:  # the slider moved: animate to the new blur
+            card = scene["filter-card"]
+            card.animations.clear()
+            card.animate(self._keyframes("filter"), duration=2.0, iterations="infinite", direction="alternate",
+                         easing="ease-in-out")
+            self._animated_blur = self.largest_blur
+
     def controls(self) -> None:
+        _, self.largest_blur = imgui.slider_float("largest blur (px)", self.largest_blur, 0.0, 24.0)
+        self.mark_probe()
         frame = self.runner.last_frame
         if frame is None:
             return

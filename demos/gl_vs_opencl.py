@@ -28,7 +28,7 @@ __all__ = ["GLvsOpenCL", "BACKENDS", "compare_backends"]
 
 PHOTO = Path(__file__).resolve().parent / "showcase" / "sunset.png"
 BACKENDS = ("gl", "opencl", "auto")
-CHAIN = "blur(5px) saturate(1.8) drop-shadow(10px 12px 8px rgb(30 20 60 / 55%))"
+CHAIN = "blur({:.1f}px) saturate(1.8) drop-shadow(10px 12px 8px rgb(30 20 60 / 55%))"
 
 
 def compare_backends(runner) -> dict[str, list[dict]]:
@@ -57,6 +57,8 @@ class GLvsOpenCL(Demo):
         "buffers (plus two transfers). 'auto' prices each placement and says why."
     )
 
+    blur: float = 5.0  # px, the chain's blur (it animates to 1.4x this)
+
     def __post_init__(self) -> None:
         self.rows: dict[str, list[dict]] = {}
         self.script = [(6, lambda d: d.show("opencl")), (12, lambda d: d.show("auto"))]
@@ -66,14 +68,22 @@ class GLvsOpenCL(Demo):
 
     def build(self) -> Scene:
         scene = Scene(*self.scene_size, background="#f4f1ea")
-        photo = scene.root.add(Layer("photo", (110, 110, 600, 420),
-                                     f"background: url({PHOTO.as_posix()}) center / cover; border-radius: 18px; "
-                                     f"filter: {CHAIN}"))
-        photo.animate({"from": {"filter": CHAIN}, "to": {"filter": CHAIN.replace("blur(5px)", "blur(7px)")}},
-                      duration=2.0, iterations="infinite", direction="alternate")
+        scene.root.add(Layer("photo", (110, 110, 600, 420),
+                             f"background: url({PHOTO.as_posix()}) center / cover; border-radius: 18px"))
+        self._animated_blur = None
         return scene
 
+    def update(self, scene: Scene, t: float) -> None:
+        if self._animated_blur != self.blur:
+            photo = scene["photo"]
+            photo.animations.clear()
+            photo.animate({"from": {"filter": CHAIN.format(self.blur)}, "to": {"filter": CHAIN.format(self.blur * 1.4)}},
+                          duration=2.0, iterations="infinite", direction="alternate")
+            self._animated_blur = self.blur
+
     def controls(self) -> None:
+        _, self.blur = imgui.slider_float("blur (px)", self.blur, 0.0, 16.0)
+        self.mark_probe()
         self.rows = compare_backends(self.runner)
         for backend, rows in self.rows.items():
             total = sum(r["ms"] for r in rows)

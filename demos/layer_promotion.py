@@ -8,7 +8,7 @@ too, or it would appear below it ("overlap"); such layers are squashed into one 
 unless that would be too sparse. Promoting everything ("all") is the layer explosion:
 every layer keeps its own texture, and memory grows with the layers, not the screen.
 
-Drive it: toggle will-change on every seventh card, the spinning card, and the banner
+Drive it: put will-change on every Nth card with the slider, toggle the spinning card, and the banner
 that sweeps *under* the cards (painted first, so every card over its path must be
 promoted for overlap and they get squashed); switch the policy and compare the memory
 each policy keeps (the table plans the same frame under all four).
@@ -54,7 +54,7 @@ class LayerPromotion(Demo):
         "Layers get a texture of their own for a reason; layers over a promoted one are "
         "promoted too (overlap) and squashed together. 'all' is the layer explosion."
     )
-    will_change: bool = False
+    will_change_every: int = 0  # will-change: transform on every Nth card (0: none)
     spinning: bool = True
     banner: bool = False
 
@@ -62,14 +62,15 @@ class LayerPromotion(Demo):
         self.memory: dict[str, tuple[int, int]] = {}
         self._memory_of: tuple | None = None
         self.script = [
-            (4, lambda d: d.set(will_change=True)),
+            (4, lambda d: d.set(will_change_every=7)),
             (8, lambda d: d.set(banner=True)),
             (14, lambda d: d.set(policy="all")),
         ]
 
-    def set(self, *, will_change: bool | None = None, banner: bool | None = None, policy: str | None = None) -> None:
-        if will_change is not None:
-            self.will_change = will_change
+    def set(self, *, will_change_every: int | None = None, banner: bool | None = None,
+            policy: str | None = None) -> None:
+        if will_change_every is not None:
+            self.will_change_every = will_change_every
         if banner is not None:
             self.banner = banner
         if policy is not None:
@@ -92,8 +93,8 @@ class LayerPromotion(Demo):
         return scene
 
     def update(self, scene: Scene, t: float) -> None:
-        for i in range(0, 48, 7):
-            want = "transform" if self.will_change else "auto"
+        for i in range(48):
+            want = "transform" if self.will_change_every and i % self.will_change_every == 0 else "auto"
             if scene[f"card{i}"].style.get("will-change", "auto") != want:
                 scene[f"card{i}"].style["will-change"] = want
         visibility = "visible" if self.banner else "hidden"
@@ -108,11 +109,13 @@ class LayerPromotion(Demo):
                 scene["card20"].style["transform"] = "none"
 
     def controls(self) -> None:
-        _, self.will_change = imgui.checkbox("will-change: transform on every 7th card", self.will_change)
+        _, self.will_change_every = imgui.slider_int("will-change on every Nth card (0: none)",
+                                                     self.will_change_every, 0, 12)
+        self.mark_probe()
         _, self.spinning = imgui.checkbox("spin card 20 (an active animation)", self.spinning)
         _, self.banner = imgui.checkbox("banner sweeping under the cards", self.banner)
         scene, t = self.runner.scene, self.runner.t
-        key = (scene.version, self.will_change, self.banner, self.spinning)  # promotions hold over an animation
+        key = (scene.version, self.will_change_every, self.banner, self.spinning)  # promotions hold over an animation
         if key != self._memory_of:
             # The same frame planned under each policy (no GPU work): what each would keep.
             self.memory = {}

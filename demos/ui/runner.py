@@ -52,6 +52,14 @@ class Demo:
     scene_size: tuple[int, int] = (860, 720)
     script: list[tuple[int, Callable[["Demo"], None]]] = field(default_factory=list)
     runner: Any = field(default=None, repr=False, compare=False)  # the Runner showing it
+    # Screen rect (x0, y0, x1, y1) of the demo's main slider, as last drawn: the windowed
+    # test drags it with real (xdotool) mouse events.
+    probe: tuple[float, float, float, float] | None = field(default=None, repr=False, compare=False)
+
+    def mark_probe(self) -> None:
+        """Call right after drawing the demo's main slider."""
+        (x0, y0), (x1, y1) = imgui.get_item_rect_min(), imgui.get_item_rect_max()
+        self.probe = (x0, y0, x1, y1)
 
     def start(self) -> None:
         """Called once the runner is ready (``self.runner``): set the panels' initial
