@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("filters", ("lamina.filters",)),
     ("style and layer tree", ("lamina.style", "lamina.animation", "lamina.layer")),
     ("compositor", ("lamina.compositor", "lamina.request")),
-    ("render-task graph", ("lamina.framegraph", "lamina.graph", "lamina.filters.backend")),
+    ("render-task graph", ("lamina.framegraph", "lamina.graph", "lamina.filters.backend", "lamina.filters.tasks")),
     ("executors", ("lamina.gpu", "lamina.executors", "lamina.filters.gl", "lamina.filters.opencl",
                    "lamina.filters.run", "lamina.filters.schedule")),
     ("scene, renderer, frame", ("lamina.scene", "lamina.renderer", "lamina.frame", "lamina.scene_file",
