@@ -65,7 +65,7 @@ class GraphPlanRunner:
                 raise TextureTooLargeError(f"a {w}x{h} image is larger than this GPU's {limit}x{limit} texture limit")
         graph = self.graph(image, plan)
         renderer.gpu.activate()
-        out, _ = renderer.executor.execute(graph, opencl=opencl)
+        out, _ = renderer.executor.execute(graph, opencl=opencl, timed=False)  # no per-pass waits
         renderer.gpu.check_errors("filters.apply")
         return out
 
