@@ -1,7 +1,7 @@
 """Lamina engine: a browser-style GPU compositor for CSS-styled layer trees.
 
-Pipeline (one direction): style -> compositor decisions -> raster -> frame graph ->
-executors -> frame. Public API::
+The public face: every name below is importable from ``lamina``. Nothing inside the
+package imports this module (see README "How it works" for the layers). Public API::
 
     from lamina import Scene, Layer, load_scene
     scene = Scene(800, 600, background="#fff")
@@ -27,11 +27,16 @@ from .errors import (
     UnknownPropertyError,
     UnsupportedFeatureError,
 )
+from . import filters
+from .compositor.policy import AllPolicy, BrowserPolicy, BudgetPolicy, NoRetentionPolicy, Policy
 from .frame import Frame
 from .layer import Layer
+from .renderer import Renderer, renderer_info
+from .request import FrameRequest
 from .scene import Scene
+from .scene_file import load_scene
+from .version import __version__
 
-__version__ = "0.1.0"
 
 __all__ = [
     "Scene",
@@ -40,6 +45,13 @@ __all__ = [
     "load_scene",
     "renderer_info",
     "Renderer",
+    "FrameRequest",
+    "Policy",
+    "BrowserPolicy",
+    "BudgetPolicy",
+    "AllPolicy",
+    "NoRetentionPolicy",
+    "filters",
     "LaminaError",
     "LaminaInputError",
     "LaminaEnvironmentError",
@@ -58,20 +70,3 @@ __all__ = [
     "TextureTooLargeError",
     "__version__",
 ]
-
-
-def __getattr__(name: str):
-    # GPU-touching modules load lazily so `import engine` works without EGL.
-    if name == "load_scene":
-        from .scene_file import load_scene
-
-        return load_scene
-    if name == "renderer_info":
-        from .renderer import renderer_info
-
-        return renderer_info
-    if name == "Renderer":
-        from .renderer import Renderer
-
-        return Renderer
-    raise AttributeError(f"module 'lamina' has no attribute {name!r}")

@@ -20,11 +20,17 @@ import sys
 import traceback
 from pathlib import Path
 
-from .filters.backend import FILTER_BACKENDS
+from PIL import Image
 
 from .compositor.policy import POLICIES
+from .errors import LaminaEnvironmentError, LaminaInputError, OpenCLUnavailableError
+from .filters.backend import FILTER_BACKENDS
+from .filters.opencl import device_label, list_devices, select_device
+from .golden.check import check_directory
 from .overlays import OVERLAYS
-from .errors import LaminaEnvironmentError, LaminaInputError
+from .renderer import renderer_info
+from .scene_file import load_scene
+from .version import __version__
 
 __all__ = ["main"]
 
@@ -32,8 +38,6 @@ EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def _render(args: argparse.Namespace) -> int:
-    from .scene_file import load_scene
-
     scene = load_scene(args.scene)
     out = Path(args.output) if args.output else Path(args.scene).with_suffix(".png")
     report = Path(args.report) if args.report else None
@@ -45,8 +49,6 @@ def _render(args: argparse.Namespace) -> int:
         if report is not None:
             report.write_text(json.dumps(frame.report, indent=2) + "\n", encoding="utf-8")
         if args.overlay:
-            from PIL import Image
-
             Image.fromarray(frame.overlay(args.overlay), "RGBA").save(out, format="PNG")
         else:
             frame.save(out)
@@ -60,8 +62,6 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from .scene_file import load_scene
-
     frame = load_scene(args.scene).render(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
     if args.dot:
         try:
@@ -73,14 +73,7 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _info(args: argparse.Namespace) -> int:
-    from . import __version__
-    from .renderer import renderer_info
-
     if args.opencl:
-        from .filters.opencl import device_label, list_devices, select_device
-
-        from .errors import OpenCLUnavailableError
-
         try:
             pairs = list_devices()
         except OpenCLUnavailableError as err:
@@ -125,8 +118,6 @@ def _info(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .golden.check import check_directory
-
     return check_directory(
         args.folder,
         update=args.update,
@@ -142,7 +133,7 @@ def _check(args: argparse.Namespace) -> int:
 def _frame_options(p: argparse.ArgumentParser) -> None:
     """How a frame is made: the options render and explain share."""
     p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
-    p.add_argument("--policy", default="browser", choices=POLICIES, help="compositing policy (default: browser)")
+    p.add_argument("--policy", default=None, choices=POLICIES, help="compositing policy (default: browser)")
     p.add_argument("--filter-backend", choices=FILTER_BACKENDS, default=None,
                    help="where filter passes run: gl, opencl, auto (default: the scene's, else gl)")
 

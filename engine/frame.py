@@ -3,10 +3,15 @@ and what it cost."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from PIL import Image
+
+from .images import unpremultiply
+from .overlays import overlay
 
 __all__ = ["Frame"]
 
@@ -27,8 +32,6 @@ class Frame:
         """(H, W, 4) uint8 straight RGBA (un-premultiplied on first use: an app that
         only shows frames on the GPU never pays for it)."""
         if self._image is None:
-            from .images import unpremultiply
-
             self._image = unpremultiply(self.premultiplied)
         return self._image
 
@@ -43,14 +46,16 @@ class Frame:
     def overlay(self, kind: str) -> np.ndarray:
         """The image with a debug overlay: "borders", "paint", "overdraw" or "surfaces"
         (see lamina.overlays)."""
-        from .overlays import overlay
-
         return overlay(self, kind)
 
     def to_pil(self):
-        from PIL import Image
-
         return Image.fromarray(self.image, "RGBA")
+
+    def _repr_png_(self) -> bytes:
+        """PNG bytes, so Jupyter shows a frame inline."""
+        buffer = io.BytesIO()
+        self.to_pil().save(buffer, format="PNG")
+        return buffer.getvalue()
 
     def save(self, path: str | Path) -> Path:
         """Write the frame as a PNG (straight RGBA)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Union
 
+from .compositor.policy import AllPolicy, Policy
 from .geometry import Affine
 
 __all__ = [
@@ -338,7 +339,7 @@ class FrameGraph:
     decisions: list[Decision] = field(default_factory=list)
     reused: list[str] = field(default_factory=list)  # retained textures from earlier frames
     released: list[str] = field(default_factory=list)  # retained textures freed after this frame
-    policy: str = "all"
+    policy: Policy = field(default_factory=AllPolicy)
     layer_info: dict = field(default_factory=dict)  # "browser": per layer, composited? why? where?
 
     # -- derived facts ------------------------------------------------------------------
@@ -415,7 +416,7 @@ class FrameGraph:
         rastered this frame or reused from an earlier one, and what it was drawn into;
         under the "browser" policy also whether it is composited, why, and the backing
         it paints into."""
-        if self.policy == "browser":
+        if self.policy.uses_backings:
             return self._browser_table()
         rows: dict[str, dict[str, Any]] = {}
         rastered = {p.layer_id: p for p in self.passes if isinstance(p, RasterPass)}
@@ -518,7 +519,7 @@ class FrameGraph:
             "peak_texture_bytes": self.peak_texture_bytes(),
             "reused": list(self.reused),
             "released": list(self.released),
-            "policy": self.policy,
+            "policy": str(self.policy),
             "totals": self.totals(),
             "decisions": [{"layer": d.layer_id, "text": d.text} for d in self.decisions],
             "layers": self.layer_table(),
@@ -614,8 +615,8 @@ class FrameGraph:
                     tail = f" ({'; '.join(bits)})" if bits else ""
                     lines.append(f"        - {d.source.name}{tail}")
         table = self.layer_table()
-        if table and self.policy == "browser":
-            lines.append("Layers (policy browser: promoted layers have backings; others paint into them):")
+        if table and self.policy.uses_backings:
+            lines.append(f"Layers (policy {self.policy}: promoted layers have backings; others paint into them):")
             lines.append(f"  {'layer':<16} {'composited':<10} {'this frame':<10} {'painted into':<28} reasons")
             for row in table:
                 lines.append(

@@ -17,9 +17,10 @@ from typing import Any
 from urllib.parse import unquote, unquote_to_bytes, urlparse
 
 import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
 
-from .errors import ImageLoadError
 from .css.values import ImageRef
+from .errors import ImageLoadError
 
 __all__ = ["load_image", "premultiply", "unpremultiply", "resolve_path", "encode_png_data_url", "ImageStore"]
 
@@ -89,8 +90,6 @@ def _from_pil(image: Any, what: str = "image") -> np.ndarray:
 
 
 def _open_bytes(data: bytes, what: str) -> np.ndarray:
-    from PIL import Image, ImageOps, UnidentifiedImageError
-
     try:
         with Image.open(io.BytesIO(data)) as img:
             # Browsers honour EXIF orientation (image-orientation: from-image).
@@ -150,8 +149,6 @@ def load_image(ref: ImageRef, base_dir: Path | None = None, *, layer: str | None
 
 def encode_png_data_url(pixels: np.ndarray) -> str:
     """A ``data:image/png;base64,...`` URL holding straight RGBA8 pixels (lossless)."""
-    from PIL import Image
-
     buf = io.BytesIO()
     Image.fromarray(pixels, "RGBA").save(buf, format="PNG")
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")

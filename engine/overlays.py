@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .errors import InvalidValueError
 from .framegraph import CompositePass, FilterPass, FrameGraph, RasterPass, TextureRole, TransferPass
 from .geometry import Affine
 
@@ -88,8 +89,6 @@ def _outline(img: np.ndarray, corners, color, width: int = 2) -> None:
 
 def overlay(frame, kind: str) -> np.ndarray:
     """The frame's straight RGBA image with the ``kind`` overlay drawn on it."""
-    from .errors import InvalidValueError
-
     if kind not in OVERLAYS:
         raise InvalidValueError(f"unknown overlay {kind!r} (choose from {', '.join(OVERLAYS)})", property="overlay")
     graph: FrameGraph = frame.graph

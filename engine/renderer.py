@@ -12,8 +12,10 @@ import threading
 import moderngl
 
 from .compositor import build_frame_graph
-from .compositor.policy import check_policy
 from .compositor.cache import RasterCache
+from .filters.backend import CostModel, FilterBackend, calibrate
+from .framegraph import FrameGraph
+from .request import FrameRequest
 from .images import ImageStore
 from .frame import Frame
 from .gpu import GPUContext, RendererInfo
@@ -54,44 +56,39 @@ class Renderer:
         self.executor.programs.warm_up()
         return self.compiles - before
 
-    def plan(self, scene, t: float = 0.0, policy: str = "browser", filter_backend: str | None = None):
-        """The frame graph this renderer would execute now. Policy "all" keeps every
-        layer's raster as its own texture and reuses it while unchanged; "none" keeps
-        nothing between frames and rasters every layer every frame, as software
-        rendering does. ``filter_backend`` ("gl", "opencl", "auto"; default: the
-        scene's) says where filter passes run (filters.backend)."""
-        from .filters.backend import check_backend
-
-        check_policy(policy)
-        backend = check_backend(filter_backend or getattr(scene, "filter_backend", "gl"))
-        costs, unavailable = None, None
-        if backend != "gl":
+    def plan(self, scene, request: FrameRequest | None = None, **options) -> FrameGraph:
+        """The frame graph this renderer would execute now for ``request`` (a
+        FrameRequest, or its fields as keywords: ``t``, ``policy``, ``filter_backend``,
+        ``limits``, ``cost_model``). Textures kept from earlier frames are reused where
+        their content is unchanged; this records what the new frame keeps."""
+        request = FrameRequest.of(request, **options)
+        backend = request.backend_for(scene.filter_backend)
+        costs, unavailable = request.cost_model, None
+        if backend is not FilterBackend.GL:
             try:
                 runner = self.executor.opencl_runner  # "opencl" without a device: the error
             except OpenCLUnavailableError as err:
-                if backend == "opencl":
+                if backend is FilterBackend.OPENCL:
                     raise
                 unavailable = str(err)
             else:
-                if backend == "auto":
+                if backend is FilterBackend.AUTO and costs is None:
                     costs = lambda: self._filter_costs(runner)  # noqa: E731 - measured only if a layer filters
         self.images.begin_frame()
-        cache = self.raster_cache if policy != "none" else None  # "none" keeps nothing
-        return build_frame_graph(scene, self.limits, self.images, t, cache, self.executor.has_retained, policy,
-                                 backend, costs, unavailable)
+        cache = self.raster_cache if request.policy.retains_textures else None
+        return build_frame_graph(scene, request, request.limits or self.limits, self.images, cache,
+                                 self.executor.has_retained, costs, unavailable)
 
-    def _filter_costs(self, runner):
+    def _filter_costs(self, runner) -> CostModel:
         """The measured cost model for filter_backend "auto" (filters.backend.calibrate)."""
-        from .filters.backend import calibrate
-
         return calibrate(self, runner)
 
-    def render(self, scene, t: float = 0.0, policy: str = "browser", filter_backend: str | None = None) -> Frame:
-        """Render ``scene`` at time ``t`` (seconds, for its animations) under a
-        compositing ``policy``; the frame is complete or an error is raised."""
+    def render(self, scene, request: FrameRequest | None = None, **options) -> Frame:
+        """Render ``scene`` for ``request`` (or its fields as keywords, as ``plan``
+        takes them); the frame is complete or an error is raised."""
         if self._released:
             raise RuntimeError("this Renderer was released")
-        graph = self.plan(scene, t, policy, filter_backend)
+        graph = self.plan(scene, request, **options)
         self.gpu.activate()
         try:
             premultiplied, stats = self.executor.execute(graph, self.images, scene.base_dir)

@@ -6,17 +6,22 @@ GPU execution) and returns a ``Frame``.
 
 from __future__ import annotations
 
+import json
 import math
 import numbers
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .compositor import build_frame_graph
+from .compositor.cache import RasterCache
 from .errors import GeometryError, LayerTreeError
+from .frame import Frame
+from .framegraph import FrameGraph
+from .images import ImageStore
 from .layer import Layer
-
-if TYPE_CHECKING:
-    from .frame import Frame
-    from .renderer import Renderer
+from .renderer import Renderer, current_limits, default_renderer
+from .request import FrameRequest
+from .scene_writer import scene_to_dict
 
 __all__ = ["Scene", "MAX_VIEWPORT"]
 
@@ -94,41 +99,31 @@ class Scene:
         return list(self.root.walk())
 
     # -- pipeline -----------------------------------------------------------------------
-    def plan(self, renderer: "Renderer | None" = None, *, t: float = 0.0, filter_backend: str | None = None):
-        """The compositor's decisions and the frame graph at time ``t`` (seconds), built
-        without touching the GPU (limits default to the current renderer's). Filter
-        passes are placed by ``filter_backend`` (default: the scene's); "auto" needs a
-        measured cost model, so this plan keeps them on GL and says so
-        (``renderer.plan`` measures)."""
-        from .filters.backend import check_backend
+    def plan(self, renderer: Renderer | None = None, request: FrameRequest | None = None, **options) -> FrameGraph:
+        """The frame graph of a first frame for ``request`` (a FrameRequest, or its
+        fields as keywords: ``t``, ``policy``, ``filter_backend``, ``limits``,
+        ``cost_model``), built without touching the GPU: the graph a fresh renderer
+        would run for the same request (limits default to ``renderer``'s, else to the
+        current renderer's). Filter backend "auto" without a ``cost_model`` keeps the
+        passes on GL here and says so; ``renderer.plan`` measures."""
+        request = FrameRequest.of(request, **options)
+        limits = request.limits or (renderer.limits if renderer is not None else current_limits())
+        cache = RasterCache() if request.policy.retains_textures else None
+        return build_frame_graph(self, request, limits, ImageStore(), cache)
 
-        from .compositor import build_frame_graph
-        from .renderer import current_limits
-
-        limits = renderer.limits if renderer is not None else current_limits()
-        backend = check_backend(filter_backend or self.filter_backend)
-        return build_frame_graph(self, limits, t=t, filter_backend=backend)
-
-    def render(self, renderer: "Renderer | None" = None, *, t: float = 0.0, policy: str = "browser",
-               filter_backend: str | None = None) -> "Frame":
-        """Render the frame at time ``t`` seconds (animations are sampled there) under a
-        compositing ``policy`` (see lamina.compositor.policy), on the shared default
-        renderer unless one is given. ``filter_backend`` overrides the scene's own
-        (``scene.filter_backend``: "gl", "opencl" or "auto"; see filters.backend)."""
-        from .renderer import default_renderer
-
-        return (renderer or default_renderer()).render(self, t, policy, filter_backend)
+    def render(self, renderer: Renderer | None = None, request: FrameRequest | None = None, **options) -> Frame:
+        """Render the frame for ``request`` (or its fields as keywords, as ``plan``
+        takes them: ``t`` seconds where animations are sampled, the compositing
+        ``policy`` — see lamina.compositor.policy — and ``filter_backend``, which
+        overrides the scene's own), on the shared default renderer unless one is given."""
+        return (renderer or default_renderer()).render(self, request, **options)
 
     # -- files --------------------------------------------------------------------------
     def to_dict(self, *, embed_images: bool = False) -> dict[str, Any]:
-        """Scene-file data (see lamina.scene_file.scene_to_dict)."""
-        from .scene_file import scene_to_dict
-
+        """Scene-file data (see lamina.scene_writer.scene_to_dict)."""
         return scene_to_dict(self, embed_images=embed_images)
 
     def to_json(self, *, indent: int | None = 2, embed_images: bool = False) -> str:
-        import json
-
         return json.dumps(self.to_dict(embed_images=embed_images), indent=indent)
 
     def __repr__(self) -> str:

@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..css.values import RGBA, LengthPercentage, TransformFunction
+from ..filters.chain import FilterChain
 from ..geometry import Affine
 from ..style.transforms import transform_matrix
-from ..css.values import RGBA, LengthPercentage, TransformFunction
 
 __all__ = ["interpolate_field", "decompose", "recompose"]
 
@@ -112,8 +113,6 @@ def interpolate_field(field: str, a: Any, b: Any, t: float, box: tuple[float, fl
     if field == "transform":
         return _transforms(a, b, t, box)
     if field == "filter":
-        from ..filters.chain import FilterChain
-
         chain_a = a if a is not None else FilterChain(())
         chain_b = b if b is not None else FilterChain(())
         result = chain_a.interpolate(chain_b, t)

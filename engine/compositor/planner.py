@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import GeometryError, OpenCLUnavailableError, TextureTooLargeError, UnsupportedFeatureError
+from ..errors import OpenCLUnavailableError, TextureTooLargeError, UnsupportedFeatureError
 from ..filters.backend import place
 from ..filters.tasks import filter_tasks
 from ..framegraph import (
@@ -41,7 +41,9 @@ from ..framegraph import (
 )
 from ..geometry import Affine, Rect
 from ..images import ImageStore
+from ..filters.backend import FilterBackend
 from ..limits import MAX_CLIPS_PER_DRAW, Limits
+from ..request import FrameRequest
 from .paint import layer_paint, used_radii
 from .tree import Clip, LayerNode, StackingContext, resolve_tree
 
@@ -78,17 +80,17 @@ class Target:
 
 
 class _Planner:
-    def __init__(self, scene, limits: Limits, images: ImageStore, t: float = 0.0, cache=None, available=None, policy: str = "all",
-                 filter_backend: str = "gl", filter_costs=None, opencl_unavailable: str | None = None) -> None:
+    def __init__(self, scene, request: FrameRequest, limits: Limits, images: ImageStore, cache=None, available=None,
+                 filter_backend: FilterBackend = FilterBackend.GL, filter_costs=None,
+                 opencl_unavailable: str | None = None) -> None:
         self.scene = scene
-        self.filter_backend = filter_backend
+        self.filter_backend = filter_backend.value
         self.filter_costs = filter_costs
         self.opencl_unavailable = opencl_unavailable
-        self.t = t
-        # "budget" is the browser policy with Firefox's cap: composited layers may use at
-        # most 3x the viewport's area in RGBA8 textures.
-        self.memory_budget = 3 * scene.width * scene.height * 4 if policy == "budget" else None
-        self.policy = "browser" if policy == "budget" else policy
+        self.t = request.t
+        self.policy = request.policy
+        # A cap on composited backings (BudgetPolicy), else None.
+        self.memory_budget = self.policy.memory_budget(scene.width, scene.height)
         self.layer_info: dict[str, dict] = {}
         self._bounds_memo = cache.backing_bounds if cache is not None else {}
         self.repainted: set[str] = set()  # kept textures repainted in place this frame
@@ -212,7 +214,7 @@ class _Planner:
         """Turn a target's pending layer draws (and surface draws) into its draws, by the
         policy: each layer drawn from its own raster ("all", "none"), or grouped into
         backings ("browser")."""
-        if self.policy != "browser":
+        if not self.policy.uses_backings:
             return tuple(
                 self._layer_draw(p, target.space, target.origin, p.clips) if isinstance(p, PendingDraw) else p for p in items
             )
@@ -822,31 +824,28 @@ def _is_plain_color(node: LayerNode) -> bool:
 
 def build_frame_graph(
     scene,
-    limits: Limits | None = None,
-    images: ImageStore | None = None,
-    t: float = 0.0,
+    request: FrameRequest,
+    limits: Limits,
+    images: ImageStore,
     cache=None,
     available=None,
-    policy: str = "all",
-    filter_backend: str = "gl",
     filter_costs=None,
     opencl_unavailable: str | None = None,
 ) -> FrameGraph:
-    """Make the compositor's decisions for ``scene`` at time ``t`` (seconds, for its
-    animations) and return the frame graph. With a RasterCache (and ``available``,
+    """Make the compositor's decisions for ``scene`` under ``request`` (time, policy,
+    filter backend) and return the frame graph. With a RasterCache (and ``available``,
     which says whether a retained texture still exists), unchanged layers are not
-    rastered again. ``filter_backend`` places filter passes on GL, OpenCL or, with a
+    rastered again. The filter backend places filter passes on GL, OpenCL or, with a
     cost model (``filter_costs``), wherever they are cheapest (filters.backend)."""
-    if not math.isfinite(t):
-        raise GeometryError(f"the time must be a finite number of seconds, got {t!r}")
+    backend = request.backend_for(scene.filter_backend)
     if cache is None:
-        return _Planner(scene, limits or Limits(), images or ImageStore(), t, cache, available, policy,
-                        filter_backend, filter_costs, opencl_unavailable).build()
+        return _Planner(scene, request, limits, images, cache, available, backend, filter_costs,
+                        opencl_unavailable).build()
     cache.begin_frame()
     saved = cache.snapshot()
     try:
-        return _Planner(scene, limits or Limits(), images or ImageStore(), t, cache, available, policy,
-                        filter_backend, filter_costs, opencl_unavailable).build()
+        return _Planner(scene, request, limits, images, cache, available, backend, filter_costs,
+                        opencl_unavailable).build()
     except BaseException:
         cache.restore(saved)  # a frame that failed to plan leaves the cache as it was
         raise

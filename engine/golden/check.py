@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import GoldenError, LaminaInputError
+from ..fuzzy import Tolerance
+from ..scene_file import load_scene
 from .artefacts import ResultsDir
-from .fuzzy import Tolerance
 from .report import write_report
 from .store import GoldenDir, Status, UpdateMode
 
@@ -21,7 +22,7 @@ __all__ = ["check_directory", "render_scene_for_golden", "scene_tolerance"]
 def render_scene_for_golden(scene, renderer=None):
     """Render a scene the way its golden was made: at the time and with the policy its
     file's ``golden`` object names (t=0 and "browser" otherwise)."""
-    return scene.render(renderer, t=scene.golden.get("t", 0.0), policy=scene.golden.get("policy", "browser"))
+    return scene.render(renderer, t=scene.golden.get("t", 0.0), policy=scene.golden.get("policy"))
 
 
 def scene_tolerance(scene, default: Tolerance) -> Tolerance:
@@ -60,8 +61,6 @@ def check_directory(
     out: TextIO | None = None,
     progress: TextIO | None = None,
 ) -> int:
-    from ..scene_file import load_scene
-
     out = out or sys.stdout
     progress = progress or sys.stderr
     folder = Path(folder)

@@ -22,6 +22,11 @@ from typing import Any
 
 import pytest
 
+from ..fuzzy import Tolerance, compare
+from .artefacts import ResultsDir
+from .report import write_report
+from .store import GoldenDir, Outcome, Status, as_premultiplied
+
 __all__ = ["GoldenFixture"]
 
 _RESULTS_KEY = pytest.StashKey["Any"]()
@@ -44,8 +49,6 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "golden(max_diff=..., max_pixels=..., max_alpha_diff=..., dir=...): defaults for the golden fixture's checks",
     )
-    from .artefacts import ResultsDir
-
     folder = config.getoption("golden_results") or config.getini("golden_results")
     results = ResultsDir(Path(config.rootpath, folder))
     config.stash[_RESULTS_KEY] = results
@@ -59,8 +62,6 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return
     results = config.stash[_RESULTS_KEY]
     if results.run_log() or results.failures():
-        from .report import write_report
-
         write_report(results, title=str(config.rootpath.name))
 
 
@@ -103,8 +104,6 @@ class GoldenFixture:
                 self._defaults.setdefault(key, value)
 
     def _tolerance(self, max_diff, max_pixels, max_alpha_diff):
-        from .fuzzy import Tolerance
-
         d = self._defaults
         return Tolerance.of(
             d.get("max_diff", "0") if max_diff is None else max_diff,
@@ -129,8 +128,6 @@ class GoldenFixture:
               dir: str | Path | None = None) -> None:
         """Compare a Frame (or straight RGBA/RGB uint8 array, or Pillow image) with golden
         ``name`` (a PNG in the golden folder; ``/`` makes subfolders)."""
-        from .store import GoldenDir, Status
-
         folder = self.folder(dir)
         store = GoldenDir(folder, self._update, self._force)
         outcome = store.check(image, name, self._tolerance(max_diff, max_pixels, max_alpha_diff))
@@ -150,9 +147,6 @@ class GoldenFixture:
     def assert_same(self, actual: Any, reference: Any, *, max_diff=None, max_pixels=None, max_alpha_diff=None,
                     name: str = "") -> None:
         """A reftest: two renders that must match within the tolerance (no stored image)."""
-        from .fuzzy import compare
-        from .store import Outcome, Status, as_premultiplied
-
         a, fp = as_premultiplied(actual)
         b, _ = as_premultiplied(reference)
         label = name or self._request.node.name

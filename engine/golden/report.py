@@ -13,6 +13,8 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
+from PIL import Image
+
 from .artefacts import ResultsDir
 
 __all__ = ["write_report"]
@@ -25,8 +27,6 @@ def _img(folder: Path, name: str | None, scale: int, alt: str, cls: str = "px") 
     if not name or not (folder / name).is_file():
         return f"<em>no {html.escape(alt)} image</em>"
     data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
-    from PIL import Image
-
     with Image.open(folder / name) as im:
         w, h = im.size
     return (f'<img class="{cls}" alt="{html.escape(alt)}" width="{w * scale}" height="{h * scale}" '
@@ -34,8 +34,6 @@ def _img(folder: Path, name: str | None, scale: int, alt: str, cls: str = "px") 
 
 
 def _scale(folder: Path, files: dict[str, str]) -> int:
-    from PIL import Image
-
     name = files.get("actual")
     if not name or not (folder / name).is_file():
         return 1

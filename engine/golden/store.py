@@ -22,9 +22,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from PIL import Image, PngImagePlugin
 
 from ..errors import GoldenError
-from .fuzzy import Comparison, Tolerance, compare, premultiply
+from ..fuzzy import Comparison, Tolerance, compare, premultiply
+from ..images import unpremultiply
+from ..renderer import renderer_info
+from ..version import __version__
 
 __all__ = [
     "Expectations",
@@ -70,8 +74,6 @@ class Fingerprint:
     @classmethod
     def of(cls, info) -> "Fingerprint":
         """From a RendererInfo (``frame.info``, ``lamina.renderer_info()``)."""
-        from .. import __version__
-
         return cls(info.renderer, info.version, __version__)
 
     def same_renderer(self, other: "Fingerprint") -> bool:
@@ -103,8 +105,6 @@ def as_premultiplied(image: Any) -> tuple[np.ndarray, Fingerprint | None]:
 def read_golden(path: Path) -> tuple[np.ndarray, Fingerprint | None]:
     """The golden's premultiplied pixels and the fingerprint stored in it (None if the
     PNG has none, e.g. made by another tool)."""
-    from PIL import Image
-
     try:
         with Image.open(path) as im:
             text = dict(getattr(im, "text", {}) or {})
@@ -120,10 +120,6 @@ def read_golden(path: Path) -> tuple[np.ndarray, Fingerprint | None]:
 def encode_png(premultiplied: np.ndarray, fingerprint: Fingerprint | None = None) -> bytes:
     """Straight-RGBA PNG bytes with the fingerprint as text chunks. Deterministic: no time
     stamp, so the same pixels on the same renderer give the same bytes."""
-    from PIL import Image, PngImagePlugin
-
-    from ..images import unpremultiply
-
     info = PngImagePlugin.PngInfo()
     if fingerprint is not None:
         for field, key in _KEYS.items():
@@ -355,6 +351,4 @@ class GoldenDir:
 
 
 def _current_fingerprint() -> Fingerprint:
-    from ..renderer import renderer_info
-
     return Fingerprint.of(renderer_info())

@@ -12,10 +12,11 @@ from typing import Any, Callable
 
 from tinycss2 import ast
 
-from ..errors import UnsupportedFeatureError
-from .gradients import read_gradient
 from ..css.readers import CENTER, expect_color, read_color, read_position, read_url
 from ..css.tokens import TokenStream, describe, split_commas
+from ..errors import UnsupportedFeatureError
+from ..filters.parse import parse_tokens
+from .gradients import read_gradient
 from .transforms import read_transform_list
 from ..css.values import (
     RGBA,
@@ -459,9 +460,6 @@ def _parse_z_index(ts: TokenStream) -> dict:
 
 
 def _parse_filter(ts: TokenStream) -> dict:
-    # Imported here: the filters package builds on lamina.style, not the other way round.
-    from ..filters.parse import parse_tokens
-
     chain = parse_tokens(ts.tokens, ts.prop)
     return {"filter": None if chain.is_none() else chain}
 

@@ -68,7 +68,7 @@ def _frame_composite(gl):
     scene = cards_scene()
     gl.drop_caches()
     scene.render(gl, policy="all")
-    graph = gl.plan(scene, 0.0, "all")  # everything reused: only the frame pass is left
+    graph = gl.plan(scene, policy="all")  # everything reused: only the frame pass is left
     (frame_pass,) = [p for p in graph.composite_passes() if p.target.name == "frame"]
     frame_pass = type(frame_pass)(**{**frame_pass.__dict__, "damage": None})
     targets = {name: gl.executor._retained[name] for name in graph.reused if name in gl.executor._retained}

@@ -3,6 +3,7 @@ the showcase scene."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -175,3 +176,11 @@ def test_a_closed_pipe_is_not_an_internal_error(tmp_path):
     proc.stdout.close()  # the reader is gone before Lamina writes (as `| head` after its lines)
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 141 and "internal error" not in err and "Traceback" not in err
+
+
+def test_frame_shows_inline_in_notebooks(gl):
+    scene = Scene(6, 4, background="white")
+    scene.root.add(Layer("a", box=(0, 0, 3, 4), style="background: rgb(255 0 0 / 50%)"))
+    frame = scene.render(gl)
+    with Image.open(io.BytesIO(frame._repr_png_())) as png:
+        assert np.array_equal(np.asarray(png.convert("RGBA")), frame.image)

@@ -14,7 +14,7 @@ import pytest
 
 from lamina import load_scene
 from lamina.golden.check import render_scene_for_golden, scene_tolerance
-from lamina.golden.fuzzy import Tolerance
+from lamina.fuzzy import Tolerance
 
 SCENES = Path(__file__).resolve().parents[1] / "scenes"
 GOLDENS = SCENES / "goldens"

@@ -1,5 +1,5 @@
 """The filter planner (filters/plan.py: chain -> passes, as plain data) and its place in
-the compositor's frame graph (``scene.plan()``). No GPU: nothing here renders.
+the compositor's frame graph (``scene.plan(policy="none")``). No GPU: nothing here renders.
 
 Expected values are computed from the rules the planner documents (kernel radius
 ceil(3 sigma), halve until sigma <= 4, variance bookkeeping, outsets from the blur reach
@@ -614,7 +614,7 @@ def index_of(graph: FrameGraph, name: str) -> int:
 def test_blurred_layer_gets_a_grown_filter_surface_then_filter_passes():
     scene = Scene(100, 100)
     scene.root.add(Layer("a", (10, 20, 30, 40), RED + "; filter: blur(3px)"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     graph.validate()
     surf = surface_pass(graph, "a")
     assert surf.reason is SurfaceReason.FILTER
@@ -651,7 +651,7 @@ def test_opacity_applies_after_the_filter():
     scene = Scene(100, 100)
     a = scene.root.add(Layer("a", (10, 10, 30, 30), RED + "; opacity: .5; filter: blur(2px)"))
     a.add(Layer("kid", (5, 5, 5, 5), "background-color: blue"))  # two drawing layers: still one surface
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     graph.validate()
     assert [p.reason for p in graph.composite_passes()] == [SurfaceReason.FILTER, SurfaceReason.ROOT]
     surf = surface_pass(graph, "a")
@@ -664,7 +664,7 @@ def test_opacity_applies_after_the_filter():
 def test_filter_passes_mirror_the_plan_with_image_sizes():
     scene = Scene(200, 200)
     scene.root.add(Layer("a", (40, 40, 50, 30), RED + "; filter: sepia(1) blur(10px) drop-shadow(4px 4px 0 black)"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     graph.validate()
     p = filters.parse("sepia(1) blur(10px) drop-shadow(4px 4px 0 black)").plan()
     fps = filter_passes_of(graph, "a")
@@ -685,7 +685,7 @@ def test_filter_passes_mirror_the_plan_with_image_sizes():
 def test_filter_that_does_nothing_makes_no_surface_and_says_so():
     scene = Scene(100, 100)
     scene.root.add(Layer("a", (10, 10, 30, 30), RED + "; filter: grayscale(0) hue-rotate(360deg)"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert graph.filter_passes() == []
     assert [p.reason for p in graph.composite_passes()] == [SurfaceReason.ROOT]
     d = draw_of(graph, "a", frame_pass(graph))
@@ -700,7 +700,7 @@ def test_filter_creates_a_stacking_context(css):
     a.add(Layer("a-neg", (0, 0, 5, 5), RED + "; z-index: -1"))
     a.add(Layer("a-top", (0, 0, 5, 5), RED + "; z-index: 5"))
     scene.root.add(Layer("b", (0, 0, 5, 5), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     # a's children stay with a (never below a, never above b)
     order = [d.layer_id for p in graph.composite_passes() for d in p.draws if not d.note.startswith("filtered")]
     assert order == ["a", "a-neg", "a-top", "b"]
@@ -713,13 +713,13 @@ def test_without_a_filter_the_same_tree_is_not_trapped():
     a.add(Layer("a-neg", (0, 0, 5, 5), RED + "; z-index: -1"))
     a.add(Layer("a-top", (0, 0, 5, 5), RED + "; z-index: 5"))
     scene.root.add(Layer("b", (0, 0, 5, 5), RED))
-    assert [d.layer_id for d in frame_pass(scene.plan()).draws] == ["a-neg", "a", "b", "a-top"]
+    assert [d.layer_id for d in frame_pass(scene.plan(policy="none")).draws] == ["a-neg", "a", "b", "a-top"]
 
 
 def test_rotated_layer_filters_in_its_own_space():
     scene = Scene(100, 100)
     scene.root.add(Layer("r", (10, 20, 30, 40), RED + "; filter: blur(2px); transform: rotate(30deg)"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     graph.validate()
     surf = surface_pass(graph, "r")
     assert "own space" in surf.detail and "scale 1" in surf.detail
@@ -739,7 +739,7 @@ def test_scaled_layer_filters_at_the_scale_it_is_shown():
     scene = Scene(200, 200)
     # scaled about its centre: shown at (15, 10)-(75, 90), its growth stays on screen
     scene.root.add(Layer("s", (30, 30, 30, 40), RED + "; filter: blur(3px); transform: scale(2)"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     graph.validate()
     surf = surface_pass(graph, "s")
     assert "own space" in surf.detail and "scale 2" in surf.detail
@@ -752,7 +752,7 @@ def test_scaled_layer_filters_at_the_scale_it_is_shown():
 def test_translated_layer_filters_in_screen_space():
     scene = Scene(100, 100)
     scene.root.add(Layer("t", (10, 20, 30, 40), RED + "; filter: blur(2px); transform: translate(5px, 6px)"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     surf = surface_pass(graph, "t")
     assert "screen space" in surf.detail and "own space" not in surf.detail
     assert surf.origin == (15 - 6, 26 - 6)
@@ -764,7 +764,7 @@ def test_translated_layer_filters_in_screen_space():
 def test_layer_just_off_screen_whose_blur_reaches_in_is_planned(x):
     scene = Scene(100, 100)
     scene.root.add(Layer("a", (x, 10, 20, 20), RED + "; filter: blur(5px)"))  # reach 15
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     graph.validate()
     assert [p.layer_id for p in graph.raster_passes()] == ["a"]
     surf = surface_pass(graph, "a")
@@ -780,7 +780,7 @@ def test_layer_just_off_screen_whose_blur_reaches_in_is_planned(x):
 def test_layer_whose_blur_cannot_reach_the_viewport_is_culled(pos):
     scene = Scene(100, 100)
     scene.root.add(Layer("a", (*pos, 20, 20), RED + "; filter: blur(5px)"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert graph.raster_passes() == [] and graph.filter_passes() == []
     assert frame_pass(graph).draws == ()
     assert "not drawn" in decisions(graph)["a"]
@@ -790,7 +790,7 @@ def test_nested_filters_run_the_childs_passes_before_the_parents_surface():
     scene = Scene(200, 200)
     p = scene.root.add(Layer("p", (20, 20, 40, 40), "background-color: blue; filter: blur(2px)"))
     p.add(Layer("c", (5, 5, 10, 10), RED + "; filter: blur(1px)"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     graph.validate()
     child_passes = filter_passes_of(graph, "c")
     parent_passes = filter_passes_of(graph, "p")
@@ -818,7 +818,7 @@ def test_parent_surface_holds_its_filtered_childs_whole_result(parent_css):
     scene = Scene(200, 200)
     p = scene.root.add(Layer("p", (20, 20, 40, 40), "background-color: blue; " + parent_css))
     p.add(Layer("c", (30, 0, 10, 10), RED + "; filter: blur(5px)"))  # reach 15 past p's top and right
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     graph.validate()
     psurf = surface_pass(graph, "p")
     cdraw = draw_of(graph, "c", psurf)
@@ -839,7 +839,7 @@ def test_every_filtered_graph_validates_and_describes():
     b = scene.root.add(Layer("b", (60, 10, 40, 40), RED + "; filter: blur(20px); opacity: .7"))
     b.add(Layer("b1", (5, 5, 10, 10), "background-color: green; filter: hue-rotate(90deg)"))
     scene.root.add(Layer("c", (10, 50, 30, 30), RED + "; filter: invert(1); transform: skewX(20deg)"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     graph.validate()
     text = graph.describe()
     assert f"{len(graph.filter_passes())} filter passes" in text

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from lamina.errors import GoldenError
-from lamina.golden.fuzzy import FuzzyRange, Tolerance, compare, premultiply
+from lamina.fuzzy import FuzzyRange, Tolerance, compare, premultiply
 from lamina.golden.store import Expectations, Fingerprint, GoldenDir, Status, read_golden, write_golden
 from lamina.images import unpremultiply
 

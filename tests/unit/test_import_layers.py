@@ -31,12 +31,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("lamina.version", "lamina.errors", "lamina.limits", "lamina.geometry", "lamina.css", "lamina.images")),
     ("filters", ("lamina.filters",)),
     ("style and layer tree", ("lamina.style", "lamina.animation", "lamina.layer")),
-    ("compositor", ("lamina.compositor", "lamina.request")),
-    ("render-task graph", ("lamina.framegraph", "lamina.graph", "lamina.filters.backend", "lamina.filters.tasks")),
+    ("compositor", ("lamina.compositor",)),
+    ("render-task graph", ("lamina.framegraph", "lamina.graph", "lamina.filters.backend", "lamina.filters.tasks", "lamina.request")),
     ("executors", ("lamina.gpu", "lamina.executors", "lamina.filters.gl", "lamina.filters.opencl",
                    "lamina.filters.run", "lamina.filters.schedule")),
     ("scene, renderer, frame", ("lamina.scene", "lamina.renderer", "lamina.frame", "lamina.scene_file",
-                                "lamina.overlays")),
+                                "lamina.scene_writer", "lamina.overlays", "lamina.fuzzy")),
     ("golden, CLI", ("lamina.golden", "lamina.cli", "lamina.__main__")),
 ]
 TOP_FACE = "lamina"  # lamina/__init__.py: above everything

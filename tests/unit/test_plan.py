@@ -1,4 +1,6 @@
-"""Frame graph structure from ``scene.plan()`` / ``build_frame_graph`` (no GPU involved)."""
+"""Frame graph structure from ``scene.plan()`` (no GPU involved), under the "none" policy:
+nothing is kept, each drawing layer is rastered for the frame and drawn from that raster —
+the per-layer structure these tests read."""
 
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ def close(m: Affine, expected: Affine, tol: float = 1e-9) -> bool:
 
 def test_plain_root_background_becomes_the_clear_colour():
     scene = Scene(64, 32, "rgba(255, 0, 0, 0.5)")
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert graph.raster_passes() == []
     assert len(graph.passes) == 1
     fp = frame_pass(graph)
@@ -74,7 +76,7 @@ def test_non_plain_root_is_rastered(root_css):
     scene = Scene(40, 30, "white")
     scene.root.style.update_css(root_css)
     scene.root.add(Layer("a", (1, 1, 5, 5), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert "root" in [p.layer_id for p in graph.raster_passes()]
     assert frame_pass(graph).clear == (0.0, 0.0, 0.0, 0.0)
     if "opacity" not in root_css:
@@ -96,7 +98,7 @@ def test_one_raster_pass_per_drawing_layer(rng):
         nodes.append(layer)
         if kind in (1, 3, 4) and w > 0 and h > 0:
             drawing.add(layer.id)
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     rasters = graph.raster_passes()
     assert sorted(p.layer_id for p in rasters) == sorted(drawing)
     assert len({p.target.name for p in rasters}) == len(rasters)
@@ -112,7 +114,7 @@ def test_one_raster_pass_per_drawing_layer(rng):
 def test_fractional_sizes_round_up():
     scene = Scene(50, 50)
     scene.root.add(Layer("f", (0.25, 0.5, 10.2, 3.0001), RED))
-    (raster,) = scene.plan().raster_passes()
+    (raster,) = scene.plan(policy="none").raster_passes()
     assert (raster.target.width, raster.target.height) == (11, 4)
     assert raster.paint.width == pytest.approx(10.2)
 
@@ -125,7 +127,7 @@ def test_opacity_over_two_drawing_layers_makes_one_surface():
     g = scene.root.add(Layer("g", (10, 20, 100, 50), "opacity: 0.5"))
     g.add(Layer("g1", (0, 0, 20, 20), RED))
     g.add(Layer("g2", (30, 5, 20, 20), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     surfaces = [p for p in graph.composite_passes() if p.reason is SurfaceReason.OPACITY_GROUP]
     assert len(surfaces) == 1
     s = surfaces[0]
@@ -150,7 +152,7 @@ def test_opacity_group_counts_its_own_content():
     scene = Scene(100, 100)
     g = scene.root.add(Layer("g", (0, 0, 40, 40), "opacity: 0.25; " + RED))
     g.add(Layer("c", (5, 5, 10, 10), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     (surface,) = [p for p in graph.composite_passes() if p.reason is SurfaceReason.OPACITY_GROUP]
     assert [d.layer_id for d in surface.draws] == ["g", "c"]
     assert surface.draws[0].source.role is TextureRole.LAYER_CONTENT
@@ -164,7 +166,7 @@ def test_opacity_over_one_drawing_layer_is_folded_into_the_draw():
     g = scene.root.add(Layer("g", (0, 0, 50, 50), "opacity: 0.3"))
     g.add(Layer("empty", (0, 0, 10, 10)))
     g.add(Layer("only", (5, 5, 10, 10), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert all(p.reason is SurfaceReason.ROOT for p in graph.composite_passes())
     (d,) = frame_pass(graph).draws
     assert d.layer_id == "only" and d.opacity == pytest.approx(0.3)
@@ -178,7 +180,7 @@ def test_nested_single_layer_opacity_multiplies():
     b = a.add(Layer("b", (0, 0, 50, 50), "opacity: 0.4"))
     c = b.add(Layer("c", (0, 0, 50, 50), "opacity: 0.5"))
     c.add(Layer("leaf", (1, 1, 5, 5), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert draw_of(graph, "leaf").opacity == pytest.approx(0.1)
     assert set(decisions(graph)) >= {"a", "b", "c"}
     assert len(graph.composite_passes()) == 1
@@ -190,7 +192,7 @@ def test_opacity_inside_a_surface_is_not_applied_twice():
     outer.add(Layer("o1", (0, 0, 10, 10), RED))
     inner = outer.add(Layer("inner", (20, 20, 30, 30), "opacity: 0.4"))
     inner.add(Layer("i1", (0, 0, 10, 10), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert draw_of(graph, "outer").opacity == 0.5
     assert draw_of(graph, "o1").opacity == 1.0
     assert draw_of(graph, "i1").opacity == pytest.approx(0.4)
@@ -203,7 +205,7 @@ def test_nested_surfaces_are_positioned_relative_to_their_parent_surface():
     inner = outer.add(Layer("inner", (40, 50, 100, 100), "opacity: 0.5"))
     inner.add(Layer("i1", (0, 0, 10, 10), RED))
     inner.add(Layer("i2", (20, 30, 10, 10), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     graph.validate()
     by_layer = {p.name: p for p in graph.composite_passes()}
     inner_pass, outer_pass = by_layer["composite:inner"], by_layer["composite:outer"]
@@ -221,7 +223,7 @@ def test_opacity_zero_draws_nothing_and_says_so():
     z = scene.root.add(Layer("z", (0, 0, 50, 50), "opacity: 0; " + RED))
     z.add(Layer("zc", (0, 0, 10, 10), RED + "; opacity: 1"))
     scene.root.add(Layer("kept", (0, 0, 5, 5), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert [p.layer_id for p in graph.raster_passes()] == ["kept"]
     assert frame_draws(graph) == ["kept"]
     assert "opacity 0" in decisions(graph)["z"]
@@ -232,7 +234,7 @@ def test_visibility_hidden_hides_own_content_only():
     h = scene.root.add(Layer("h", (10, 10, 50, 50), "visibility: hidden; " + RED))
     h.add(Layer("shown", (1, 2, 10, 10), "visibility: visible; " + RED))
     h.add(Layer("inherits", (0, 0, 10, 10), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert frame_draws(graph) == ["shown"]
     assert close(draw_of(graph, "shown").transform, Affine.translate(11, 12))
     d = decisions(graph)
@@ -242,7 +244,7 @@ def test_visibility_hidden_hides_own_content_only():
 def test_non_invertible_transform_is_not_drawn():
     scene = Scene(100, 100)
     scene.root.add(Layer("flat", (0, 0, 10, 10), "transform: scale(0, 1); " + RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert frame_draws(graph) == []
     assert "not invertible" in decisions(graph)["flat"]
 
@@ -256,7 +258,7 @@ def test_z_index_negative_auto_positive():
                    ("p1b", 1)]:
         css = RED + (f"; z-index: {z}" if z is not None else "; z-index: auto")
         scene.root.add(Layer(id_, (0, 0, 5, 5), css))
-    assert frame_draws(scene.plan()) == ["n5", "n1", "auto1", "zero", "auto2", "p1", "p1b", "p3"]
+    assert frame_draws(scene.plan(policy="none")) == ["n5", "n1", "auto1", "zero", "auto2", "p1", "p1b", "p3"]
 
 
 def test_z_index_hoists_out_of_non_stacking_context_parents():
@@ -269,7 +271,7 @@ def test_z_index_hoists_out_of_non_stacking_context_parents():
     scene.root.add(Layer("sib", (0, 0, 5, 5), RED + "; z-index: 1"))
     scene.root.add(Layer("last", (0, 0, 5, 5), RED))
     # deep-neg goes below p (the root context's negative layer); pos goes above sib.
-    assert frame_draws(scene.plan()) == ["deep-neg", "p", "q", "flat", "last", "sib", "pos"]
+    assert frame_draws(scene.plan(policy="none")) == ["deep-neg", "p", "q", "flat", "last", "sib", "pos"]
 
 
 def test_stacking_context_keeps_its_children_together():
@@ -282,7 +284,7 @@ def test_stacking_context_keeps_its_children_together():
     scene.root.add(Layer("c", (0, 0, 5, 5), RED + "; z-index: -3"))
     # a's children stay inside a (between a and b), whatever their z-index; inside a
     # context the root's own content paints first, then negative, then positive children.
-    assert frame_draws(scene.plan()) == ["c", "a", "a-neg", "a-top", "b", "b1"]
+    assert frame_draws(scene.plan(policy="none")) == ["c", "a", "a-neg", "a-top", "b", "b1"]
 
 
 @pytest.mark.parametrize("maker", ["transform: rotate(0deg)", "opacity: 0.999", "will-change: transform"])
@@ -292,7 +294,7 @@ def test_other_stacking_context_triggers_also_contain_z_index(maker):
     a.add(Layer("a1", (0, 0, 5, 5), RED + "; z-index: -1"))
     a.add(Layer("a2", (0, 0, 5, 5), RED))
     scene.root.add(Layer("b", (0, 0, 5, 5), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     order = [d.layer_id for p in graph.composite_passes() for d in p.draws if not d.note]
     assert order == ["a", "a1", "a2", "b"]
 
@@ -307,7 +309,7 @@ def test_overflow_hidden_clips_descendants_with_padding_box_and_inner_radii():
                              "border-radius: 10px 20px 30px 8px"))
     k = o.add(Layer("k", (5, 5, 200, 200), RED))
     k.add(Layer("kk", (5, 5, 20, 20), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert draw_of(graph, "o").clips == ()  # a layer does not clip its own content
     for lid in ("k", "kk"):
         (clip,) = draw_of(graph, lid).clips
@@ -327,7 +329,7 @@ def test_clip_without_border_and_radii_larger_than_border():
     o.add(Layer("c", (0, 0, 60, 60), RED))
     o2 = scene.root.add(Layer("o2", (0, 0, 50, 40), "overflow: hidden; border: 12px none black"))
     o2.add(Layer("c2", (0, 0, 60, 60), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     (clip,) = draw_of(graph, "c").clips
     assert clip.rect == pytest.approx((12, 12, 26, 16))
     assert clip.radii == ((0.0, 0.0),) * 4
@@ -339,7 +341,7 @@ def test_clip_of_a_transformed_layer_maps_target_px_to_its_local_px():
     scene = Scene(100, 100)
     o = scene.root.add(Layer("o", (10, 10, 40, 40), "overflow: hidden; transform: scale(2); transform-origin: 0 0"))
     o.add(Layer("c", (0, 0, 60, 60), RED))
-    (clip,) = draw_of(scene.plan(), "c").clips
+    (clip,) = draw_of(scene.plan(policy="none"), "c").clips
     assert close(clip.to_local, Affine(0.5, 0, 0, 0.5, -5, -5))
     assert clip.px_per_target_px == pytest.approx((0.5, 0.5))
 
@@ -350,7 +352,7 @@ def test_clip_above_an_opacity_group_is_applied_to_the_surface_draw():
     g = o.add(Layer("g", (0, 0, 80, 80), "opacity: 0.5"))
     g.add(Layer("g1", (0, 0, 80, 10), RED))
     g.add(Layer("g2", (0, 20, 10, 10), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert draw_of(graph, "g1").clips == () and draw_of(graph, "g2").clips == ()
     (clip,) = draw_of(graph, "g").clips
     assert clip.layer_id == "o"
@@ -362,7 +364,7 @@ def test_clip_inside_a_surface_is_in_surface_space():
     g = scene.root.add(Layer("g", (20, 30, 50, 50), "opacity: 0.5; overflow: hidden"))
     g.add(Layer("g1", (0, 0, 10, 10), RED))
     g.add(Layer("g2", (5, 5, 10, 10), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     surface = next(p for p in graph.composite_passes() if p.reason is SurfaceReason.OPACITY_GROUP)
     assert surface.origin == (20, 30)
     (clip,) = draw_of(graph, "g2").clips
@@ -377,10 +379,10 @@ def test_nested_clip_limit(depth, ok):
         node = node.add(Layer(f"clip{i}", (1, 1, 90 - i, 90 - i), "overflow: hidden"))
     node.add(Layer("leaf", (0, 0, 10, 10), RED))
     if ok:
-        assert len(draw_of(scene.plan(), "leaf").clips) == depth
+        assert len(draw_of(scene.plan(policy="none"), "leaf").clips) == depth
     else:
         with pytest.raises(UnsupportedFeatureError) as info:
-            scene.plan()
+            scene.plan(policy="none")
         assert info.value.layer == "leaf" and info.value.property == "overflow"
         assert str(MAX_CLIPS_PER_DRAW) in str(info.value)
 
@@ -389,7 +391,7 @@ def test_empty_clip_hides_descendants():
     scene = Scene(100, 100)
     o = scene.root.add(Layer("o", (0, 0, 0, 50), "overflow: hidden"))
     o.add(Layer("c", (0, 0, 10, 10), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert frame_draws(graph) == [] and graph.raster_passes() == []
     assert "clip" in decisions(graph)["c"]
 
@@ -401,17 +403,17 @@ def test_layer_larger_than_max_texture_size():
     scene = Scene(50, 50)
     scene.root.add(Layer("wide", (0, 0, 65, 10), RED))
     with pytest.raises(TextureTooLargeError) as info:
-        build_frame_graph(scene, Limits(max_texture_size=64))
+        scene.plan(policy="none", limits=Limits(max_texture_size=64))
     assert "'wide'" in str(info.value) and "65x10" in str(info.value) and "64" in str(info.value)
-    build_frame_graph(scene, Limits(max_texture_size=65))
+    scene.plan(policy="none", limits=Limits(max_texture_size=65))
     scene["wide"].box = (0, 0, 64.5, 10)  # rounds up to 65
     with pytest.raises(TextureTooLargeError):
-        build_frame_graph(scene, Limits(max_texture_size=64))
+        scene.plan(policy="none", limits=Limits(max_texture_size=64))
 
 
 def test_frame_larger_than_max_texture_size():
     with pytest.raises(TextureTooLargeError, match="frame"):
-        build_frame_graph(Scene(100, 40), Limits(max_texture_size=64))
+        Scene(100, 40).plan(policy="none", limits=Limits(max_texture_size=64))
 
 
 def test_plan_uses_default_limits_without_a_renderer(monkeypatch):
@@ -423,10 +425,10 @@ def test_plan_uses_default_limits_without_a_renderer(monkeypatch):
     assert Limits().max_texture_size == 16384
     scene = Scene(100, 100)
     scene.root.add(Layer("big", (0, 0, 16384, 1), RED))
-    scene.plan()
+    scene.plan(policy="none")
     scene["big"].box = (0, 0, 16385, 1)
     with pytest.raises(TextureTooLargeError):
-        scene.plan()
+        scene.plan(policy="none")
 
 
 # -- lifetimes, memory, validation ---------------------------------------------------------------
@@ -442,7 +444,7 @@ def _two_groups() -> Scene:
 
 
 def test_lifetimes_and_peak_memory():
-    graph = _two_groups().plan()
+    graph = _two_groups().plan(policy="none")
     assert [p.name for p in graph.passes] == [
         "raster:A1", "raster:A2", "composite:A", "raster:B1", "raster:B2", "composite:B", "composite:frame",
     ]
@@ -494,7 +496,7 @@ def test_every_planned_graph_validates(rng):
             box = (int(rng.integers(-20, 100)), int(rng.integers(-20, 100)), int(rng.integers(1, 60)),
                    int(rng.integers(1, 60)))
             nodes.append(parent.add(Layer(f"n{i}", box, "; ".join(css))))
-        graph = scene.plan()
+        graph = scene.plan(policy="none")
         graph.validate()
         lifetimes = graph.lifetimes()
         assert set(lifetimes) == {t.name for t in graph.textures()}
@@ -510,7 +512,7 @@ def test_every_planned_graph_validates(rng):
 def test_describe_and_to_dict_mention_surfaces_reasons_and_decisions():
     scene = _two_groups()
     scene.root.add(Layer("gone", (0, 0, 5, 5), RED + "; opacity: 0"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     text = graph.describe()
     assert "surface:A" in text and "surface:B" in text
     assert SurfaceReason.OPACITY_GROUP.value in text
@@ -538,7 +540,7 @@ def test_describe_timings_and_draw_annotations():
     scene = Scene(100, 100)
     o = scene.root.add(Layer("o", (0, 0, 50, 50), "overflow: hidden"))
     o.add(Layer("t", (0, 0, 10, 10), RED + "; transform: rotate(10deg); opacity: 0.5"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     text = graph.describe({"raster:t": 1.234})
     assert "1.23 ms" in text
     assert "opacity 0.5" in text and "transformed" in text and "clipped by o" in text
@@ -551,14 +553,14 @@ def test_translate_and_scale_with_origin_at_top_left():
     scene = Scene(100, 100)
     scene.root.add(Layer("t", (5, 7, 10, 10), RED + "; transform: translate(10px, 20px) scale(2); "
                          "transform-origin: 0 0"))
-    assert close(draw_of(scene.plan(), "t").transform, Affine(2, 0, 0, 2, 15, 27))
+    assert close(draw_of(scene.plan(policy="none"), "t").transform, Affine(2, 0, 0, 2, 15, 27))
 
 
 def test_rotate_90_about_the_centre():
     scene = Scene(100, 100)
     scene.root.add(Layer("r", (30, 40, 10, 20), RED + "; transform: rotate(90deg)"))
     # (x, y) -> (45 - y, x + 45): rotate about (5, 10) then move by (30, 40)
-    m = draw_of(scene.plan(), "r").transform
+    m = draw_of(scene.plan(policy="none"), "r").transform
     assert m.values() == (0.0, 1.0, -1.0, 0.0, 45.0, 45.0)
 
 
@@ -569,14 +571,14 @@ def test_rotate_30_degrees_about_the_default_origin():
     ox, oy = 20, 10
     e = ox - (c * ox - s * oy) + 10
     f = oy - (s * ox + c * oy) + 10
-    assert close(draw_of(scene.plan(), "r").transform, Affine(c, s, -s, c, e, f))
+    assert close(draw_of(scene.plan(policy="none"), "r").transform, Affine(c, s, -s, c, e, f))
 
 
 def test_percentage_translate_and_matrix():
     scene = Scene(100, 100)
     scene.root.add(Layer("p", (0, 0, 40, 20), RED + "; transform: translate(50%, 25%)"))
     scene.root.add(Layer("m", (3, 4, 10, 10), RED + "; transform: matrix(1, 2, 3, 4, 5, 6); transform-origin: 0 0"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert close(draw_of(graph, "p").transform, Affine.translate(20, 5))
     assert close(draw_of(graph, "m").transform, Affine(1, 2, 3, 4, 8, 10))
 
@@ -586,7 +588,7 @@ def test_parent_transform_composes_with_child_offset():
     p = scene.root.add(Layer("p", (10, 0, 50, 50), "transform: scale(2); transform-origin: 0 0"))
     p.add(Layer("c", (5, 5, 10, 10), RED))
     p.add(Layer("cr", (0, 0, 10, 10), RED + "; transform: rotate(90deg); transform-origin: 0 0"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert close(draw_of(graph, "c").transform, Affine(2, 0, 0, 2, 20, 10))
     assert close(draw_of(graph, "cr").transform, Affine(0, 2, -2, 0, 10, 0))
 
@@ -596,7 +598,7 @@ def test_transformed_layer_in_a_surface_is_offset_by_the_surface_origin():
     g = scene.root.add(Layer("g", (0, 0, 200, 200), "opacity: 0.5"))
     g.add(Layer("a", (50, 60, 10, 10), RED))
     g.add(Layer("r", (100, 100, 20, 10), RED + "; transform: rotate(90deg)"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     surface = next(p for p in graph.composite_passes() if p.reason is SurfaceReason.OPACITY_GROUP)
     # r rotates about its centre (10, 5): its screen bounds are (105, 95)-(115, 115)
     assert surface.origin == (50, 60)
@@ -611,7 +613,7 @@ def test_surface_is_cut_to_the_viewport():
     g = scene.root.add(Layer("g", (-30, 80, 10, 10), "opacity: 0.5"))
     g.add(Layer("a", (0, 0, 50, 50), RED))
     g.add(Layer("b", (10, 0, 200, 5), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     surface = next(p for p in graph.composite_passes() if p.reason is SurfaceReason.OPACITY_GROUP)
     assert surface.origin == (0, 80)
     assert (surface.target.width, surface.target.height) == (100, 20)
@@ -623,7 +625,7 @@ def test_group_entirely_outside_the_viewport_is_not_drawn():
     g = scene.root.add(Layer("g", (500, 500, 10, 10), "opacity: 0.5"))
     g.add(Layer("a", (0, 0, 5, 5), RED))
     g.add(Layer("b", (5, 5, 5, 5), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert frame_draws(graph) == []
     assert "outside the viewport" in decisions(graph)["g"]
 
@@ -634,7 +636,7 @@ def test_offscreen_and_clipped_away_layers_are_not_rastered():
     box = scene.root.add(Layer("box", (0, 0, 10, 10), "overflow: hidden"))
     box.add(Layer("hidden-part", (20, 20, 3000, 3000), RED))
     box.add(Layer("shown", (-5, -5, 3000, 3000), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     assert [p.layer_id for p in graph.raster_passes()] == ["shown"]
     notes = decisions(graph)
     assert "outside the viewport" in notes["far"] and "clips" in notes["hidden-part"]
@@ -646,7 +648,7 @@ def test_surface_bounds_follow_clips():
     group = clip.add(Layer("group", (0, 0, 2000, 2000), "opacity: 0.5"))
     group.add(Layer("a", (0, 0, 2000, 2000), RED))
     group.add(Layer("b", (10, 10, 2000, 2000), RED))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     (surface,) = [p for p in graph.composite_passes() if p.target.name == "surface:group"]
     assert (surface.target.width, surface.target.height) == (20, 20)
     assert surface.origin == (100, 100)
@@ -659,7 +661,7 @@ def test_frame_graph_as_dot_is_well_formed():
     group = scene.root.add(Layer("g", (0, 0, 100, 100), "opacity: .5"))
     group.add(Layer("a", (0, 0, 50, 50), RED))
     group.add(Layer("b", (25, 25, 50, 50), RED + "; filter: blur(2px)"))
-    graph = scene.plan()
+    graph = scene.plan(policy="none")
     dot = graph.to_dot()
     assert dot.startswith("digraph frame {") and dot.rstrip().endswith("}")
     nodes = set(re.findall(r'^\s+("[^"]+") \[', dot, re.M))

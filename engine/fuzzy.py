@@ -24,7 +24,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from ..errors import GoldenError
+from .errors import GoldenError
 
 __all__ = ["Comparison", "FuzzyRange", "Tolerance", "compare", "premultiply"]
 

@@ -1,0 +1,298 @@
+"""Runs a demo: in a glfw window (resizable, vsync, HiDPI-aware) or headless, one loop.
+
+Each frame the demo's scene is rendered by Lamina's renderer on the same GL context the
+window (or, headless, EGL) gives, the frame is drawn into the scene viewport, the panels
+are drawn over the rest with Dear ImGui, and — headless — the whole picture is written
+out. There is one pipeline: the window adopts its context with
+``GPUContext.from_current()``.
+
+Keys (as every demo's help says): H help, Space pause, Right step one frame, R reset,
+S screenshot, Esc quit.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import glfw
+import moderngl
+import numpy as np
+from imgui_bundle import imgui, implot
+from PIL import Image
+
+from lamina import Frame, FrameRequest, Renderer
+from lamina.gpu.context import GPUContext
+
+from .glfw_input import install_input
+from .imgui_gl import ImGuiRenderer
+from .panels import HELP, PanelState, draw_panels
+
+__all__ = ["Demo", "Runner", "DisplayUnavailable", "HELP"]
+PANEL_WIDTH = 480  # px at scale 1: the panels' column right of the scene
+
+
+class DisplayUnavailable(RuntimeError):
+    """No window can be opened here (no display); the message says what to do."""
+
+
+@dataclass
+class Demo:
+    """What a demo provides; subclasses override ``build``, ``update`` and ``controls``.
+
+    ``script`` is the sequence a headless recording follows: (frame number, action)
+    pairs, each action a function of the demo, so a recording shows the lesson."""
+
+    name: str = "demo"
+    title: str = "Lamina demo"
+    lesson: str = ""
+    scene_size: tuple[int, int] = (860, 720)
+    script: list[tuple[int, Callable[["Demo"], None]]] = field(default_factory=list)
+
+    def build(self):
+        """Make the scene (called at start and on R)."""
+        raise NotImplementedError
+
+    def update(self, scene, t: float) -> None:
+        """Change the scene for time ``t`` (seconds) before it is rendered."""
+
+    def controls(self) -> None:
+        """Draw the demo's own ImGui controls (inside its panel)."""
+
+
+class Runner:
+    """Owns the GL context, Lamina's renderer, ImGui and the loop."""
+
+    def __init__(self, demo: Demo, *, headless: bool) -> None:
+        self.demo = demo
+        self.headless = headless
+        self.window = None
+        width, height = demo.scene_size[0] + PANEL_WIDTH, demo.scene_size[1]
+        self.scale = 1.0
+        if headless:
+            self.gpu = GPUContext.headless()
+            self.size = (width, height)
+        else:
+            self.gpu, self.size = self._open_window(width, height, demo.title)
+        self.ctx: moderngl.Context = self.gpu.ctx
+        self.renderer = Renderer(self.gpu)
+        imgui.create_context()
+        implot.create_context()
+        io = imgui.get_io()
+        io.set_ini_filename("")  # no imgui.ini written next to the user's files
+        io.display_size = self.size
+        if self.scale != 1.0:
+            imgui.get_style().scale_all_sizes(self.scale)
+            io.font_global_scale = self.scale
+        self.imgui = ImGuiRenderer(self.ctx)
+        self.offscreen = self.ctx.simple_framebuffer(self._pixels(self.size)) if headless else None
+        self.scene_texture: moderngl.Texture | None = None
+        self.blit = _Blit(self.ctx)
+        self.state = PanelState()
+        self.paused = False
+        self.step = False
+        self.t = 0.0
+        self.frames = 0
+        self.screenshots = 0
+        self.last_frame: Frame | None = None
+        self.reset()
+        if self.window is not None:
+            self._install_input()
+
+    # -- setup -------------------------------------------------------------------------
+    def _open_window(self, width: int, height: int, title: str):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # glfw warns, then init() says no: we say why
+            ready = glfw.init()
+        if not ready:
+            raise DisplayUnavailable(
+                "no display to open a window on: run with --headless (writes PNG/GIF files), "
+                "or start one (for example: Xvfb :99 & export DISPLAY=:99)"
+            )
+        glfw.window_hint(glfw.CONTEXT_VERSION_MAJOR, 3)
+        glfw.window_hint(glfw.CONTEXT_VERSION_MINOR, 3)
+        glfw.window_hint(glfw.OPENGL_PROFILE, glfw.OPENGL_CORE_PROFILE)
+        glfw.window_hint(glfw.OPENGL_FORWARD_COMPAT, True)
+        glfw.window_hint(glfw.SCALE_TO_MONITOR, True)  # HiDPI: the window asks for scaled pixels
+        window = glfw.create_window(width, height, title, None, None)
+        if not window:
+            glfw.terminate()
+            raise DisplayUnavailable("the display refused an OpenGL 3.3 window: run with --headless")
+        glfw.make_context_current(window)
+        glfw.swap_interval(1)  # vsync
+        self.window = window
+        self.scale = max(glfw.get_window_content_scale(window)[0], 1.0)
+        return GPUContext.from_current(), glfw.get_window_size(window)
+
+    def _pixels(self, size: tuple[int, int]) -> tuple[int, int]:
+        return (int(size[0] * self.scale), int(size[1] * self.scale)) if self.headless else size
+
+    def reset(self) -> None:
+        self.scene = self.demo.build()
+        self.t = 0.0
+        self.renderer.drop_caches()
+
+    # -- one frame ---------------------------------------------------------------------
+    def render_frame(self, dt: float) -> Frame:
+        """Advance by ``dt`` seconds (unless paused), render the scene and the panels."""
+        if not self.paused or self.step:
+            self.t += dt
+            self.step = False
+        self.demo.update(self.scene, self.t)
+        request = FrameRequest(t=self.t, policy=self.state.policy, filter_backend=self.state.filter_backend)
+        started = time.perf_counter()
+        frame = self.scene.render(self.renderer, request)
+        render_ms = (time.perf_counter() - started) * 1000
+        self.last_frame = frame
+        image = frame.overlay(self.state.overlay) if self.state.overlay else frame.image
+        started = time.perf_counter()
+        target = self._target()
+        self._draw_scene(image, target)
+        imgui.get_io().display_size = self.size
+        imgui.get_io().delta_time = max(dt, 1e-3)
+        imgui.new_frame()
+        draw_panels(self, frame, render_ms)
+        imgui.render()
+        self.imgui.render(target)
+        self.state.record(render_ms, (time.perf_counter() - started) * 1000, frame)
+        self.frames += 1
+        return frame
+
+    def _target(self) -> moderngl.Framebuffer:
+        if self.offscreen is not None:
+            return self.offscreen
+        return self.ctx.detect_framebuffer()
+
+    def _draw_scene(self, image: np.ndarray, target: moderngl.Framebuffer) -> None:
+        h, w = image.shape[:2]
+        if self.scene_texture is None or self.scene_texture.size != (w, h):
+            if self.scene_texture is not None:
+                self.scene_texture.release()
+            self.scene_texture = self.ctx.texture((w, h), 4)
+        self.scene_texture.write(np.ascontiguousarray(image[::-1]).tobytes())
+        target.use()
+        self.ctx.viewport = (0, 0, *target.size)
+        target.clear(0.11, 0.11, 0.13, 1.0)
+        sw, sh = self.demo.scene_size
+        fw, fh = target.size
+        scale = fw / self.size[0]
+        self.blit.draw(self.scene_texture, (0, fh - int(sh * scale), int(sw * scale), int(sh * scale)))
+
+    def snapshot(self) -> np.ndarray:
+        """The picture as shown: scene and panels, (H, W, 4) uint8, top row first."""
+        fb = self._target()
+        data = fb.read(components=4, alignment=1)
+        return np.frombuffer(data, np.uint8).reshape(fb.size[1], fb.size[0], 4)[::-1].copy()
+
+    def screenshot(self, folder: Path) -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.screenshots += 1
+        path = folder / f"{self.demo.name}-{self.screenshots:03d}.png"
+        Image.fromarray(self.snapshot(), "RGBA").save(path)
+        return path
+
+    # -- keys --------------------------------------------------------------------------
+    def key(self, name: str) -> None:
+        """The standard keys, by name: "H", "Space", "Right", "R", "S", "Escape"."""
+        if name == "H":
+            self.state.show_help = not self.state.show_help
+        elif name == "Space":
+            self.paused = not self.paused
+        elif name == "Right":
+            self.paused, self.step = True, True
+        elif name == "R":
+            self.reset()
+        elif name == "S":
+            print(f"screenshot: {self.screenshot(Path('demo-screenshots'))}")
+        elif name == "Escape":
+            self.state.quit = True
+
+    # -- loops -------------------------------------------------------------------------
+    def run_window(self) -> None:
+        last = time.perf_counter()
+        while not glfw.window_should_close(self.window) and not self.state.quit:
+            glfw.poll_events()
+            self.size = glfw.get_window_size(self.window)
+            now = time.perf_counter()
+            self.render_frame(now - last)
+            last = now
+            glfw.swap_buffers(self.window)
+        self.close()
+
+    def run_headless(self, frames: int, out: Path, *, fps: float = 30.0, gif: bool = False) -> list[Path]:
+        """Render ``frames`` frames at ``fps`` following the demo's script; write each
+        picture as PNG (and all of them as one GIF)."""
+        out.mkdir(parents=True, exist_ok=True)
+        script = sorted(self.demo.script, key=lambda step: step[0])
+        pictures, paths = [], []
+        for i in range(frames):
+            for at, action in script:
+                if at == i:
+                    action(self.demo)
+            self.render_frame(0.0 if i == 0 else 1.0 / fps)
+            picture = self.snapshot()
+            path = out / f"{self.demo.name}-{i:04d}.png"
+            Image.fromarray(picture, "RGBA").save(path)
+            paths.append(path)
+            if gif:
+                pictures.append(Image.fromarray(picture[..., :3], "RGB"))
+        if gif and pictures:
+            gif_path = out / f"{self.demo.name}.gif"
+            pictures[0].save(gif_path, save_all=True, append_images=pictures[1:], duration=int(1000 / fps), loop=0)
+            paths.append(gif_path)
+        return paths
+
+    def close(self) -> None:
+        self.imgui.release()
+        self.blit.release()
+        if self.scene_texture is not None:
+            self.scene_texture.release()
+        implot.destroy_context()
+        imgui.destroy_context()
+        if self.window is not None:
+            glfw.destroy_window(self.window)
+            glfw.terminate()
+            self.window = None
+        else:
+            self.renderer.release()
+
+    def _install_input(self) -> None:
+        install_input(self)
+
+
+class _Blit:
+    """Draws a texture into a rectangle of the bound framebuffer (straight RGBA over
+    the panel background)."""
+
+    def __init__(self, ctx: moderngl.Context) -> None:
+        self.ctx = ctx
+        self.program = ctx.program(
+            vertex_shader="""
+                #version 330
+                out vec2 uv;
+                void main() {
+                    vec2 corner = vec2(gl_VertexID & 1, gl_VertexID >> 1);
+                    uv = corner;
+                    gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
+                }""",
+            fragment_shader="""
+                #version 330
+                uniform sampler2D image;
+                in vec2 uv;
+                out vec4 color;
+                void main() { color = texture(image, uv); }""",
+        )
+        self.vao = ctx.vertex_array(self.program, [])
+
+    def draw(self, texture: moderngl.Texture, rect: tuple[int, int, int, int]) -> None:
+        self.ctx.viewport = rect
+        self.ctx.disable(moderngl.BLEND)
+        texture.use(0)
+        self.vao.render(moderngl.TRIANGLE_STRIP, vertices=4)
+
+    def release(self) -> None:
+        self.vao.release()
+        self.program.release()

@@ -1,0 +1,62 @@
+"""FrameRequest: everything a frame is planned for, parsed once — the one object that
+``scene.plan()``, ``scene.render()``, ``Renderer.plan()`` and ``Renderer.render()`` take,
+so a plan and a render of the same request build the same frame graph."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+from .compositor.policy import DEFAULT_POLICY, Policy, parse_policy
+from .errors import GeometryError, LaminaInputError
+from .filters.backend import CostModel, FilterBackend
+from .limits import Limits
+
+__all__ = ["FrameRequest"]
+
+
+@dataclass(frozen=True)
+class FrameRequest:
+    """``t``: seconds, where animations are sampled. ``policy``: what is kept between
+    frames (lamina.compositor.policy). ``filter_backend``: where filter passes run (None:
+    the scene's own ``filter_backend``). ``limits``: the GPU's limits (None: the
+    renderer's, or defaults when planning without one). ``cost_model``: the measured
+    costs "auto" places filter passes by (None: the renderer measures them on first
+    need; a plan without a renderer keeps the passes on GL and says so)."""
+
+    t: float = 0.0
+    policy: Policy = DEFAULT_POLICY
+    filter_backend: FilterBackend | None = None
+    limits: Limits | None = None
+    cost_model: CostModel | None = None
+
+    def __post_init__(self) -> None:
+        t = self.t
+        if isinstance(t, bool) or not isinstance(t, numbers.Real) or not math.isfinite(t):
+            raise GeometryError(f"the time must be a finite number of seconds, got {t!r}")
+        object.__setattr__(self, "t", float(t))
+        object.__setattr__(self, "policy", parse_policy(self.policy))
+        if self.filter_backend is not None:
+            object.__setattr__(self, "filter_backend", FilterBackend.parse(self.filter_backend))
+        if self.limits is not None and not isinstance(self.limits, Limits):
+            raise LaminaInputError(f"limits must be a lamina.limits.Limits, got {type(self.limits).__name__}")
+        if self.cost_model is not None and not isinstance(self.cost_model, CostModel):
+            raise LaminaInputError(f"cost_model must be a filters.backend.CostModel, got {type(self.cost_model).__name__}")
+
+    @classmethod
+    def of(cls, request: "FrameRequest | None" = None, **options) -> "FrameRequest":
+        """``request`` itself, or one made from keyword options (``t``, ``policy``,
+        ``filter_backend``, ``limits``, ``cost_model``) — not both."""
+        if request is None:
+            return cls(**{k: v for k, v in options.items() if v is not None})
+        if not isinstance(request, FrameRequest):
+            raise LaminaInputError(f"request must be a FrameRequest, got {type(request).__name__}")
+        given = sorted(k for k, v in options.items() if v is not None)
+        if given:
+            raise LaminaInputError(f"pass either a FrameRequest or {', '.join(given)}, not both")
+        return request
+
+    def backend_for(self, scene_backend: FilterBackend | str) -> FilterBackend:
+        """The filter backend in force: the request's, else the scene's."""
+        return self.filter_backend if self.filter_backend is not None else FilterBackend.parse(scene_backend)

@@ -1,0 +1,109 @@
+"""Every demo runs headless for a few frames: its pictures are not blank, change where
+the lesson animates, show the panels, and the panels' numbers are the frame's own."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from demos.registry import DEMOS
+from demos.ui.panels import counters
+from demos.ui.runner import PANEL_WIDTH, Runner
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.gl
+
+
+@pytest.fixture
+def headless(gl):
+    """A demo runner on its own headless context; the shared one is current again after."""
+    runners = []
+
+    def make(name: str) -> Runner:
+        runner = Runner(DEMOS[name](), headless=True)
+        runners.append(runner)
+        return runner
+
+    yield make
+    for runner in runners:
+        runner.close()
+    gl.gpu.activate()
+
+
+@pytest.mark.parametrize("name", sorted(DEMOS))
+def test_demo_renders_its_lesson_headless(headless, tmp_path, name):
+    runner = headless(name)
+    paths = runner.run_headless(16, tmp_path, gif=True)
+    pictures = [np.asarray(Image.open(p).convert("RGBA")) for p in paths if p.suffix == ".png"]
+    assert len(pictures) == 16 and (tmp_path / f"{name}.gif").is_file()
+    scene_w, scene_h = runner.demo.scene_size
+    first, last = pictures[0], pictures[-1]
+    assert first.shape == (scene_h, scene_w + PANEL_WIDTH, 4)
+    for picture in (first, last):
+        scene = picture[:, :scene_w, :3].reshape(-1, 3)
+        panels = picture[:, scene_w:, :3].reshape(-1, 3)
+        assert len(np.unique(scene, axis=0)) > 50, "the scene is blank"
+        assert len(np.unique(panels, axis=0)) > 10, "the panels are missing"
+    # The scripted lesson changes what is shown.
+    assert np.abs(first[:, :scene_w].astype(int) - last[:, :scene_w].astype(int)).max() > 40
+
+
+@pytest.mark.parametrize("name", sorted(DEMOS))
+def test_panel_numbers_are_the_frames_own(headless, name):
+    runner = headless(name)
+    frame = runner.render_frame(0.0)
+    numbers = counters(frame)
+    graph = frame.graph
+    assert numbers["layers rastered"] == len(graph.raster_passes())
+    assert numbers["passes"] == len(graph.passes)
+    assert numbers["texture bytes"] == sum(t.bytes for t in graph.textures())
+    assert numbers["shader compiles"] == frame.stats.compiles
+
+
+def test_standard_keys(headless):
+    runner = headless(sorted(DEMOS)[0])
+    runner.render_frame(0.1)
+    runner.key("Space")
+    t = runner.t
+    runner.render_frame(0.1)
+    assert runner.t == t, "paused"
+    runner.key("Right")
+    runner.render_frame(0.1)
+    assert runner.t == pytest.approx(t + 0.1), "stepped one frame"
+    runner.key("R")
+    assert runner.t == 0.0
+    runner.key("H")
+    assert runner.state.show_help
+    runner.key("Escape")
+    assert runner.state.quit
+
+
+def run_demos(*args: str, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "demos", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env=env)
+
+
+@pytest.mark.slow
+def test_launcher_lists_and_refuses():
+    listed = run_demos()
+    assert listed.returncode == 0 and all(name in listed.stdout for name in DEMOS)
+    unknown = run_demos("no-such-demo")
+    assert unknown.returncode == 2 and "unknown demo 'no-such-demo'" in unknown.stderr
+    assert all(name in unknown.stderr for name in DEMOS)
+
+
+@pytest.mark.slow
+def test_no_display_is_one_clear_line():
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    proc = run_demos(sorted(DEMOS)[0], env=env)
+    assert proc.returncode == 1
+    assert "--headless" in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
