@@ -45,13 +45,18 @@ def test_apply_runs_its_graph_on_the_scene_executor(gl, rng, monkeypatch, chain,
     assert np.abs(out.astype(int) - ref).max() <= 2
 
 
-def test_apply_leaves_no_texture_or_buffer_behind(gl, rng):
+def test_apply_leaves_no_texture_or_buffer_behind(gl, rng, monkeypatch):
     import lamina.filters.opencl as ocl
 
     pool, cl = gl.executor.pool, ocl.default_runner()
     before = pool.in_use
     img = random_image(rng, 40, 40)
     filters.apply(img, "blur(6px) invert(.5)", "gl", premultiplied=True)
-    free = cl.free_count
+    assert pool.in_use == before
+    held: list = []
+    made: list = []
+    acquire, release = cl.acquire, cl.release
+    monkeypatch.setattr(cl, "acquire", lambda w, h: made.append(1) or held.append(acquire(w, h)) or held[-1])
+    monkeypatch.setattr(cl, "release", lambda image: (held.remove(image), release(image)))
     filters.apply(img, "blur(6px) invert(.5)", "opencl", premultiplied=True)
-    assert pool.in_use == before and cl.free_count >= free
+    assert len(made) >= 3 and held == [] and pool.in_use == before
