@@ -26,16 +26,42 @@ __all__ = [
     "CompositePass",
     "FilterPass",
     "TransferPass",
+    "UploadPass",
+    "Executor",
     "SurfaceReason",
     "FrameGraph",
     "Decision",
 ]
 
 
+class Executor(str, Enum):
+    """Who runs a filter pass, and whose memory a texture lives in: a GL texture, or an
+    OpenCL buffer. A ``str`` (``Executor.GL == "gl"``, same hash and format) so reports,
+    JSON and cost-model keys read as they always did."""
+
+    GL = "gl"
+    OPENCL = "opencl"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+    @property
+    def short(self) -> str:
+        """"gl" or "cl": how texture names and transfer directions spell the location."""
+        return "cl" if self is Executor.OPENCL else "gl"
+
+    @classmethod
+    def of(cls, value: "Executor | str") -> "Executor":
+        """The executor named by ``value`` (also its short form "cl")."""
+        return cls.OPENCL if value == "cl" else cls(value)
+
+
 class TextureRole(str, Enum):
     LAYER_CONTENT = "layer content"
     RENDER_SURFACE = "render surface"
     FILTER_OUTPUT = "filter output"
+    UPLOAD = "uploaded image"
     BACKING = "backing"
     FRAME = "frame"
 
@@ -50,7 +76,7 @@ class TextureDesc:
     role: TextureRole
     format: str = "rgba8"
     retained: bool = False  # kept after the frame (a layer's raster, reused while unchanged)
-    location: str = "gl"  # "gl": a GL texture; "cl": an OpenCL buffer (filter passes run there)
+    location: Executor = Executor.GL  # a GL texture, or an OpenCL buffer (filter passes run there)
 
     @property
     def bytes(self) -> int:
@@ -204,9 +230,9 @@ class FilterPass:
     layer_id: str
     target: TextureDesc
     inputs: tuple[TextureDesc, ...]
-    step: Any
+    step: Any  # a filters.plan planned pass: it names its PassKind; each executor has a handler per kind
     reason: str = "filter"
-    executor: str = "gl"  # "gl" (a GLSL pass) or "opencl" (a kernel on OpenCL buffers)
+    executor: Executor = Executor.GL  # a GLSL pass, or a kernel on OpenCL buffers
     why: str = ""  # why this executor (the filter_backend setting, or auto's estimate)
 
     @property
@@ -238,7 +264,7 @@ class TransferPass:
 
     @property
     def direction(self) -> str:
-        return f"{self.source.location}->{self.target.location}"
+        return f"{self.source.location.short}->{self.target.location.short}"
 
     def reads(self) -> tuple[TextureDesc, ...]:
         return (self.source,)
@@ -252,12 +278,44 @@ class TransferPass:
         return self.source.bytes
 
     def describe(self) -> str:
-        if self.source.location == "gl":
+        if self.source.location is Executor.GL:
             return f"GL texture -> host -> OpenCL buffer ({self.bytes / 1024:.0f} KB)"
         return f"OpenCL buffer -> host -> GL texture ({self.bytes / 1024:.0f} KB)"
 
 
-Pass = Union[RasterPass, CompositePass, FilterPass, TransferPass]
+@dataclass(frozen=True)
+class UploadPass:
+    """Host pixels written into ``target`` (a GL texture or an OpenCL buffer): the input
+    of a graph that filters an image (``filters.apply``). ``image`` is premultiplied
+    RGBA8, (H, W, 4); it is data the graph carries, not part of its identity."""
+
+    name: str
+    layer_id: str
+    target: TextureDesc
+    image: Any = field(compare=False, repr=False)
+    reason: str = "upload"
+
+    @property
+    def kind(self) -> str:
+        return "upload"
+
+    def reads(self) -> tuple[TextureDesc, ...]:
+        return ()
+
+    @property
+    def pixels(self) -> int:
+        return self.target.width * self.target.height
+
+    @property
+    def bytes(self) -> int:
+        return self.target.bytes
+
+    def describe(self) -> str:
+        where = "OpenCL buffer" if self.target.location is Executor.OPENCL else "GL texture"
+        return f"host -> {where} ({self.bytes / 1024:.0f} KB)"
+
+
+Pass = Union[RasterPass, CompositePass, FilterPass, TransferPass, UploadPass]
 
 
 @dataclass(frozen=True)
@@ -343,7 +401,7 @@ class FrameGraph:
             "layers_rastered": len(rasters),
             "pixels_rastered": sum(p.pixels for p in rasters),
             "filter_passes": len(self.filter_passes()),
-            "opencl_filter_passes": sum(p.executor == "opencl" for p in self.filter_passes()),
+            "opencl_filter_passes": sum(p.executor is Executor.OPENCL for p in self.filter_passes()),
             "transfers": len(self.transfer_passes()),
             "transfer_bytes": sum(p.bytes for p in self.transfer_passes()),
             "composite_passes": len(composites),
@@ -423,13 +481,16 @@ class FrameGraph:
                 entry["layer"] = p.layer_id
                 entry["inputs"] = [t.name for t in p.inputs]
                 entry["step"] = p.step.describe()
-                entry["executor"] = p.executor
+                entry["executor"] = p.executor.value
                 if p.why:
                     entry["why"] = p.why
             elif isinstance(p, TransferPass):
                 entry["layer"] = p.layer_id
                 entry["source"] = p.source.name
                 entry["direction"] = p.direction
+                entry["bytes"] = p.bytes
+            elif isinstance(p, UploadPass):
+                entry["layer"] = p.layer_id
                 entry["bytes"] = p.bytes
             else:
                 entry["origin"] = list(p.origin)
@@ -452,7 +513,7 @@ class FrameGraph:
             "passes": passes,
             "textures": [
                 {"name": t.name, "size": [t.width, t.height], "format": t.format, "role": t.role.value, "bytes": t.bytes,
-                 "location": t.location}
+                 "location": t.location.short}
                 for t in self.textures()
             ],
             "peak_texture_bytes": self.peak_texture_bytes(),
@@ -480,12 +541,14 @@ class FrameGraph:
             lines.append(f"  {q('tex:' + t.name)} [shape={shape}, label={q(label)}];")
         for i, p in enumerate(self.passes, 1):
             parts = [f"{i}. {p.kind}"]
-            if isinstance(p, (RasterPass, FilterPass, TransferPass)):
+            if isinstance(p, (RasterPass, FilterPass, TransferPass, UploadPass)):
                 parts.append(p.layer_id)
             if isinstance(p, FilterPass):
-                parts.append(p.step.describe().split("  ")[0] + (" (OpenCL)" if p.executor == "opencl" else ""))
+                parts.append(p.step.describe().split("  ")[0] + (" (OpenCL)" if p.executor is Executor.OPENCL else ""))
             elif isinstance(p, TransferPass):
                 parts.append(p.direction)
+            elif isinstance(p, UploadPass):
+                parts.append(p.describe())
             else:
                 parts.append(p.reason.value if isinstance(p.reason, Enum) else p.reason)
             lines.append(f"  {q('pass:' + p.name)} [shape=box, style=rounded, label={q(newline.join(parts))}];")
@@ -524,15 +587,15 @@ class FrameGraph:
                     f"({p.paint.shader_variant}) -> {p.target.name}{ms}"
                 )
             elif isinstance(p, FilterPass):
-                where = "  [OpenCL]" if p.executor == "opencl" else ""
+                where = "  [OpenCL]" if p.executor is Executor.OPENCL else ""
                 why = f"  ({p.why})" if p.why else ""
                 lines.append(
                     f"  {i:>2}. filter    {p.layer_id:<16} {p.target.width}x{p.target.height} "
                     f"{p.step.describe()}{where}{ms}{why}"
                 )
-            elif isinstance(p, TransferPass):
+            elif isinstance(p, (TransferPass, UploadPass)):
                 lines.append(
-                    f"  {i:>2}. transfer  {p.layer_id:<16} {p.target.width}x{p.target.height} {p.describe()}{ms}"
+                    f"  {i:>2}. {p.kind:<9} {p.layer_id:<16} {p.target.width}x{p.target.height} {p.describe()}{ms}"
                 )
             else:
                 lines.append(

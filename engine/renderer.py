@@ -18,7 +18,9 @@ from .framegraph import FrameGraph
 from .request import FrameRequest
 from .images import ImageStore
 from .frame import Frame
-from .gpu import GLExecutor, GPUContext, RendererInfo
+from .gpu import GPUContext, RendererInfo
+from .gpu.executor import GLExecutor
+from .gpu.apply import install as install_filter_runners
 from .errors import OpenCLUnavailableError
 from .limits import Limits
 
@@ -134,6 +136,9 @@ def default_renderer() -> Renderer:
         if _default is None:
             _default = Renderer()
         return _default
+
+
+install_filter_runners(default_renderer)  # filters.apply runs its graphs on the default renderer
 
 
 def current_limits() -> Limits:

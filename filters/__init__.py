@@ -9,12 +9,11 @@ float64 numpy reference as the oracle.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ..errors import FilterSyntaxError, LaminaInputError
 from ..css.values import RGBA
+from ..images import premultiply, unpremultiply
 
 from .chain import FilterChain
 from .ops import (
@@ -34,9 +33,7 @@ from .ops import (
 from . import reference
 from .parse import parse
 from .plan import FilterPlan
-
-if TYPE_CHECKING:
-    from ..renderer import Renderer
+from .runners import ApplyBackend, plan_runner
 
 __all__ = [
     "parse",
@@ -58,9 +55,10 @@ __all__ = [
     "Blur",
     "DropShadow",
     "BACKENDS",
+    "ApplyBackend",
 ]
 
-BACKENDS = ("gl", "opencl", "reference")
+BACKENDS = tuple(b.value for b in ApplyBackend)
 BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 
 
@@ -79,46 +77,38 @@ def _check_image(image) -> np.ndarray:
 def apply(
     image,
     chain: FilterChain | str,
-    backend: str = "gl",
+    backend: ApplyBackend | str = ApplyBackend.GL,
     *,
     premultiplied: bool = False,
     current_color: RGBA = BLACK,
-    renderer: "Renderer | None" = None,
-    device=None,
+    renderer: object | None = None,
+    device: object | None = None,
 ) -> np.ndarray:
     """Filter an (H, W, 4) uint8 RGBA image; same size out, transparent outside it.
 
     RGBA is straight unless ``premultiplied``. ``current_color`` is drop-shadow's
-    default colour. ``backend`` "gl" runs the GLSL passes, "opencl" the same plan as
+    default colour. ``backend`` "gl" runs the GLSL passes (on ``renderer``, a
+    lamina.Renderer, else the process's default one), "opencl" the same plan as
     OpenCL kernels (on ``device``, a pyopencl Device, else ``filters.opencl.select_device``),
-    "reference" the float64 oracle (all quantise the input to premultiplied 8 bits first,
-    as a layer texture is)."""
+    both as a one-source frame graph on the renderer's executor (``filters.runners``);
+    "reference" the float64 oracle (all quantise the input to premultiplied 8 bits
+    first, as a layer texture is)."""
     if isinstance(chain, str):
         chain = parse(chain)
     if not isinstance(chain, FilterChain):
         raise LaminaInputError(f"chain must be a FilterChain or CSS text, got {type(chain).__name__}")
-    if backend not in BACKENDS:
-        raise LaminaInputError(f"unknown filter backend {backend!r} (choose from {', '.join(BACKENDS)})")
-    if device is not None and backend != "opencl":
-        raise LaminaInputError(f"device= chooses an OpenCL device; it does nothing with backend {backend!r}")
-    if renderer is not None and backend != "gl":
-        raise LaminaInputError(f"renderer= chooses the GL renderer; it does nothing with backend {backend!r}")
+    backend = ApplyBackend.parse(backend)
+    if device is not None and backend is not ApplyBackend.OPENCL:
+        raise LaminaInputError(f"device= chooses an OpenCL device; it does nothing with backend {backend.value!r}")
+    if renderer is not None and backend is not ApplyBackend.GL:
+        raise LaminaInputError(f"renderer= chooses the GL renderer; it does nothing with backend {backend.value!r}")
     image = _check_image(image)
     if not isinstance(current_color, RGBA):
         raise LaminaInputError(f"current_color must be an lamina.style.RGBA, got {current_color!r}")
-    if backend == "reference":
-        from . import reference
-
+    if backend is ApplyBackend.REFERENCE:
         return reference.apply(image, chain, premultiplied=premultiplied, current_color=current_color)
-    if backend == "opencl":
-        from ..images import premultiply, unpremultiply
-
-        from .opencl import apply_opencl
-
-        h, w = image.shape[:2]
-        plan = chain.plan(current_color=current_color, size=(w, h))
-        out = apply_opencl(image if premultiplied else premultiply(image), plan, device=device)
-        return out if premultiplied else unpremultiply(out)
-    from .run import apply_gl
-
-    return apply_gl(image, chain, premultiplied=premultiplied, current_color=current_color, renderer=renderer)
+    run = plan_runner(backend)
+    h, w = image.shape[:2]
+    plan = chain.plan(current_color=current_color, size=(w, h))
+    out = run(image if premultiplied else premultiply(image), plan, renderer=renderer, device=device)
+    return out if premultiplied else unpremultiply(out)

@@ -26,9 +26,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from ..errors import LaminaInputError
+import numpy as np
 
-from .plan import BlurPass, ColorPass, ColorStep, FilterPlan, PlannedPass, ResamplePass, ShadowPass, image_size
+from ..errors import LaminaInputError, OpenCLUnavailableError
+from ..framegraph import Executor
+from ..version import __version__
+
+from .plan import BlurPass, ColorPass, ColorStep, FilterPlan, PassKind, PlannedPass, ResamplePass, ShadowPass, image_size
 
 __all__ = ["FilterBackend", "FILTER_BACKENDS", "CostModel", "Placement", "check_backend", "place", "calibrate", "cache_dir"]
 
@@ -54,34 +58,21 @@ class FilterBackend(Enum):
 
 
 FILTER_BACKENDS = tuple(b.value for b in FilterBackend)
-EXECUTORS = ("gl", "opencl")
-KINDS = ("color", "blur", "down", "up", "shadow")
+EXECUTORS = tuple(Executor)
+KINDS = tuple(k.value for k in PassKind)  # the cost model's pass keys: "executor:kind"
 MODEL_VERSION = 3  # in the cache key: models measured by older code are measured again
 
 
-def check_backend(backend: str) -> str:
-    if backend not in FILTER_BACKENDS:
-        raise LaminaInputError(f"unknown filter backend {backend!r} (choose from {', '.join(FILTER_BACKENDS)})")
-    return backend
-
-
-def kind_of(step: PlannedPass) -> str:
-    if isinstance(step, ColorPass):
-        return "color"
-    if isinstance(step, BlurPass):
-        return "blur"
-    if isinstance(step, ResamplePass):
-        return "down" if step.direction == "down" else "up"
-    if isinstance(step, ShadowPass):
-        return "shadow"
-    raise AssertionError(f"unknown pass {step!r}")  # pragma: no cover
+def check_backend(backend: "FilterBackend | str") -> str:
+    """The name of a valid backend (for callers that still carry the setting as text)."""
+    return FilterBackend.parse(backend).value
 
 
 def work_units(step: PlannedPass, width: int, height: int) -> float:
     """The unit of work a pass's cost grows with: output pixels (times taps for a blur)."""
     w, h = image_size(width, height, step.scale)
     px = float(w * h)
-    return px * (2 * step.radius + 1) if isinstance(step, BlurPass) else px
+    return px * (2 * step.radius + 1) if step.pass_kind is PassKind.BLUR else px
 
 
 @dataclass(frozen=True)
@@ -93,10 +84,10 @@ class CostModel:
     passes: dict = field(default_factory=dict)  # "executor:kind" -> (fixed_ms, ms_per_unit)
     transfers: dict = field(default_factory=dict)  # "gl->cl" / "cl->gl" -> (fixed_ms, ms_per_byte)
 
-    def pass_ms(self, executor: str, step: PlannedPass, width: int, height: int) -> float:
-        fixed, per = self.passes[f"{executor}:{kind_of(step)}"]
+    def pass_ms(self, executor: "Executor | str", step: PlannedPass, width: int, height: int) -> float:
+        fixed, per = self.passes[f"{executor}:{step.pass_kind.value}"]
         ms = fixed + per * work_units(step, width, height)
-        if isinstance(step, ColorPass) and len(step.steps) > 1:
+        if step.pass_kind is PassKind.COLOR and len(step.steps) > 1:
             # The colour model is measured at one step; each further clamped step costs
             # what the calibration's 8-step pass added per step and pixel.
             _, per_step = self.passes.get(f"{executor}:color_step", (0.0, 0.0))
@@ -121,20 +112,20 @@ class CostModel:
 class Placement:
     """Where each pass of a plan runs, and why; ``estimate_ms`` per option when auto."""
 
-    executors: tuple[str, ...]
+    executors: tuple[Executor, ...]
     why: tuple[str, ...]
     summary: str
     estimates: dict = field(default_factory=dict)  # "gl" / "opencl" / "chosen" -> ms
 
 
-def _price(plan: FilterPlan, width: int, height: int, model: CostModel, executors: tuple[str, ...]) -> float:
+def _price(plan: FilterPlan, width: int, height: int, model: CostModel, executors: tuple[Executor, ...]) -> float:
     """Estimated ms of running ``plan`` with ``executors``, transfers included (an image
     moves at most once to each side; the result must end as a GL texture)."""
     where = {"source": {"gl"}}
     sizes = {"source": (width, height)}
     total = 0.0
     for step, exe in zip(plan.passes, executors):
-        loc = "cl" if exe == "opencl" else "gl"
+        loc = Executor.of(exe).short
         for name in step.inputs:
             if loc not in where[name]:
                 w, h = sizes[name]
@@ -149,7 +140,7 @@ def _price(plan: FilterPlan, width: int, height: int, model: CostModel, executor
     return total
 
 
-def _cheapest(plan: FilterPlan, width: int, height: int, model: CostModel) -> tuple[str, ...]:
+def _cheapest(plan: FilterPlan, width: int, height: int, model: CostModel) -> tuple[Executor, ...]:
     """The placement of least estimated cost (ties: fewer OpenCL passes). Dynamic
     programming over the passes; a state is where each image still needed lives."""
     passes = plan.passes
@@ -170,7 +161,7 @@ def _cheapest(plan: FilterPlan, width: int, height: int, model: CostModel) -> tu
         nxt: dict = {}
         for state, (cost, n_cl, chosen) in states.items():
             for executor in EXECUTORS:
-                loc = "cl" if executor == "opencl" else "gl"
+                loc = executor.short
                 where = dict(state)
                 c = cost + model.pass_ms(executor, step, width, height)
                 for name in dict.fromkeys(step.inputs):
@@ -179,7 +170,7 @@ def _cheapest(plan: FilterPlan, width: int, height: int, model: CostModel) -> tu
                         where[name] = where[name] | {loc}
                 where[step.output] = frozenset({loc})
                 key = tuple(sorted((k, v) for k, v in where.items() if last_use.get(k, -1) > i))
-                value = (c, n_cl + (executor == "opencl"), chosen + (executor,))
+                value = (c, n_cl + (executor is Executor.OPENCL), chosen + (executor,))
                 if key not in nxt or value[:2] < nxt[key][:2]:
                     nxt[key] = value
         states = nxt
@@ -190,27 +181,28 @@ def _cheapest(plan: FilterPlan, width: int, height: int, model: CostModel) -> tu
     return min(finals)[2]
 
 
-def place(plan: FilterPlan, width: int, height: int, backend: str, model: CostModel | None = None,
+def place(plan: FilterPlan, width: int, height: int, backend: "FilterBackend | str", model: CostModel | None = None,
           unavailable: str | None = None) -> Placement:
     """Choose an executor for every pass of ``plan`` on a width x height input."""
+    backend = FilterBackend.parse(backend)
     n = len(plan.passes)
-    if backend == "gl" or n == 0:
-        return Placement(("gl",) * n, ("",) * n, "")
-    if backend == "opencl":
-        return Placement(("opencl",) * n, ("filter_backend opencl",) * n, "all passes on OpenCL (filter_backend opencl)")
-    check_backend(backend)
+    if backend is FilterBackend.GL or n == 0:
+        return Placement((Executor.GL,) * n, ("",) * n, "")
+    if backend is FilterBackend.OPENCL:
+        return Placement((Executor.OPENCL,) * n, ("filter_backend opencl",) * n,
+                         "all passes on OpenCL (filter_backend opencl)")
     if unavailable is not None or model is None:
         why = f"auto: no OpenCL ({unavailable})" if unavailable else "auto: no cost model"
-        return Placement(("gl",) * n, (why,) * n, why)
+        return Placement((Executor.GL,) * n, (why,) * n, why)
     best = _cheapest(plan, width, height, model)
     chosen = _price(plan, width, height, model, best)
-    all_gl = _price(plan, width, height, model, ("gl",) * n)
-    all_cl = _price(plan, width, height, model, ("opencl",) * n)
+    all_gl = _price(plan, width, height, model, (Executor.GL,) * n)
+    all_cl = _price(plan, width, height, model, (Executor.OPENCL,) * n)
     why = []
     for step, exe in zip(plan.passes, best):
-        g, c = model.pass_ms("gl", step, width, height), model.pass_ms("opencl", step, width, height)
+        g, c = model.pass_ms(Executor.GL, step, width, height), model.pass_ms(Executor.OPENCL, step, width, height)
         why.append(f"auto: {exe}, est. GL {g:.2f} ms / OpenCL {c:.2f} ms")
-    on_cl = best.count("opencl")
+    on_cl = best.count(Executor.OPENCL)
     summary = (f"auto placed {on_cl} of {n} passes on OpenCL: est. {chosen:.2f} ms with transfers "
                f"(all GL {all_gl:.2f} ms, all OpenCL {all_cl:.2f} ms, by the cost model measured here)")
     return Placement(tuple(best), tuple(why), summary, {"gl": all_gl, "opencl": all_cl, "chosen": chosen})
@@ -253,8 +245,6 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
     the model measured before on this GL renderer and OpenCL device (delete
     ``filter-costs.json`` in ``cache_dir()``, or pass ``use_cache=False``, to measure
     again, e.g. after measuring on a busy machine)."""
-    from .. import __version__
-
     info = renderer.info
     threads = ",".join(f"{k}={os.environ[k]}" for k in ("LP_NUM_THREADS", "POCL_MAX_PTHREAD_COUNT") if k in os.environ)
     label = (f"{info.renderer} | {info.version} + {cl_runner.label} "
@@ -274,8 +264,6 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
     try:
         points = _measure(renderer, cl_runner, repeats)
     except cl_runner.cl.Error as exc:
-        from ..errors import OpenCLUnavailableError
-
         raise OpenCLUnavailableError(f"measuring the OpenCL filter kernels failed on {cl_runner.label}: {exc}") from None
     passes = {key: _fit(points[key]) for key in points if ":" in key and not key.endswith("color8")}
     for executor in EXECUTORS:  # per extra clamped step and pixel, from 1 vs 8 steps
@@ -301,8 +289,6 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
 
 def _measure(renderer, cl_runner, repeats: int) -> dict[str, list]:
     """(units, median ms) at each calibration size, per "executor:kind" and transfer."""
-    import numpy as np
-
     executor = renderer.executor
     gl_runner, pool, ctx = executor.filter_runner, executor.pool, renderer.gpu.ctx
     rng = np.random.default_rng(0)

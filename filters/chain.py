@@ -11,6 +11,8 @@ from ..errors import InvalidValueError
 from ..css.values import RGBA
 
 from .ops import FilterOp
+from .plan import FilterPlan, plan_chain
+from .syntax import parse_ops
 
 __all__ = ["FilterChain"]
 
@@ -43,23 +45,19 @@ class FilterChain:
     def is_none(self) -> bool:
         return not self.ops
 
-    def plan(self, *, current_color: RGBA = BLACK, scale: float = 1.0, size: tuple[int, int] | None = None):
+    def plan(self, *, current_color: RGBA = BLACK, scale: float = 1.0, size: tuple[int, int] | None = None) -> FilterPlan:
         """The GPU passes this chain compiles to (``print`` it to read them).
 
         ``current_color`` resolves drop-shadow's default colour; ``scale`` is pixels per
         CSS px of the space the filter runs in; ``size`` is the input's (cost rules)."""
-        from .plan import plan_chain
-
         return plan_chain(self.ops, current_color=current_color, scale=scale, size=size)
 
-    def interpolate(self, other: "FilterChain", t: float) -> "FilterChain":
+    def interpolate(self, other: "FilterChain | str", t: float) -> "FilterChain":
         """The chain at progress ``t`` from self (0) to ``other`` (1), per Filter
         Effects 1 §13: pairwise when the functions match (the shorter list padded with
         initial values); otherwise discrete (self before t = 0.5, other from it)."""
         if isinstance(other, str):
-            from .parse import parse
-
-            other = parse(other)
+            other = FilterChain(parse_ops(other))
         if not isinstance(other, FilterChain):
             raise InvalidValueError(f"can only interpolate with a FilterChain, got {type(other).__name__}", property="filter")
         if not math.isfinite(t):

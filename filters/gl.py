@@ -1,41 +1,32 @@
-"""Run FilterPlan passes with OpenGL (moderngl), one fragment-shader pass each.
+"""Run planned filter passes with OpenGL (moderngl), one fragment-shader pass each.
 
-Used by ``filters.apply(..., backend="gl")`` and by the scene executor for filtered
-layers. Every image of a plan at divisor ``s`` is ceil(W / s) x ceil(H / s) of the
-plan's input; intermediate textures come from the renderer's pool.
+The GL executor (``lamina.gpu.executor``) calls ``GLFilterRunner.run_pass`` for every
+FilterPass placed on GL, in scenes and in ``filters.apply`` graphs alike. ``HANDLERS``
+has one method per ``PassKind``; what the GLSL and OpenCL passes must agree on (tap
+weights, offsets, step matrices, shared constants) comes from the plan.
 """
 
 from __future__ import annotations
 
+from typing import Callable
+
 import moderngl
 import numpy as np
 
-from ..gpu.pool import PooledTarget, TexturePool
+from ..gpu.pool import PooledTarget
 from ..gpu.programs import ProgramCache, color_filter_variant, color_step_bucket
 
-from .plan import MARGIN, BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass, image_size
-from .schedule import run_plan
+from .plan import BlurPass, ColorPass, PassKind, PlannedPass, ResamplePass, ShadowPass
 
-__all__ = ["GLFilterRunner", "image_size", "blur_norm"]
-
-
-
-
+__all__ = ["GLFilterRunner", "HANDLERS"]
 
 _IDENTITY = np.hstack([np.eye(3), np.zeros((3, 1))]).astype("f4")
 
 
-def blur_norm(sigma: float, radius: int) -> float:
-    """1 / the sum of the 2 radius + 1 Gaussian weights the blur shader produces."""
-    i = np.arange(1, radius + 1, dtype=np.float64)
-    return float(1.0 / (1.0 + 2.0 * np.exp(-(i * i) / (2.0 * sigma * sigma)).sum()))
-
-
 class GLFilterRunner:
-    def __init__(self, ctx: moderngl.Context, programs: ProgramCache, pool: TexturePool) -> None:
+    def __init__(self, ctx: moderngl.Context, programs: ProgramCache) -> None:
         self.ctx = ctx
         self.programs = programs
-        self.pool = pool
 
     def run_pass(self, p: PlannedPass, inputs: list[moderngl.Texture], target: PooledTarget) -> None:
         """Draw one planned pass into ``target`` (blending off, full viewport)."""
@@ -43,54 +34,62 @@ class GLFilterRunner:
         w, h = target.key[0], target.key[1]
         self.ctx.viewport = (0, 0, w, h)
         self.ctx.disable(moderngl.BLEND)
-        if isinstance(p, ColorPass):
-            name = color_filter_variant(len(p.steps))
-            program = self.programs.get(name)
-            program["u_alpha"].value = p.alpha
-            if p.steps:
-                mats = np.array([s.matrix for s in p.steps], dtype="f4")  # (n, 3, 4)
-                pad = color_step_bucket(len(p.steps)) - len(p.steps)
-                if pad:
-                    mats = np.concatenate([mats, np.repeat(_IDENTITY[None], pad, axis=0)])
-                # GLSL mat3 is column-major: write each 3x3 transposed.
-                program["u_matrix"].write(np.ascontiguousarray(mats[:, :, :3].transpose(0, 2, 1)).tobytes())
-                program["u_offset"].write(np.ascontiguousarray(mats[:, :, 3]).tobytes())
-        elif isinstance(p, BlurPass):
-            name = "filter.blur"
-            program = self.programs.get(name)
-            # A blur animated past sigma 4 starts halving: compile those programs with the
-            # blur so the animation does not hitch on a compile half way.
-            self.programs.get("filter.downsample")
-            self.programs.get("filter.upsample")
-            program["u_axis"].value = (1, 0) if p.axis == "x" else (0, 1)
-            program["u_radius"].value = p.radius
-            program["u_sigma"].value = p.sigma
-            program["u_norm"].value = blur_norm(p.sigma, p.radius)
-        elif isinstance(p, ResamplePass):
-            name = "filter.downsample" if p.direction == "down" else "filter.upsample"
-            program = self.programs.get(name)
-            if p.direction == "up":
-                program["u_scale"].value = float(p.source_scale)
-            else:
-                # Output texel t starts at full-size x = (t - 1) * scale; the input's texel
-                # u at (u - margin) * source_scale.
-                off = -2 * MARGIN + (MARGIN if p.source_scale > 1 else 0)
-                program["u_offset"].value = (off, off)
-        elif isinstance(p, ShadowPass):
-            name = "filter.shadow"
-            program = self.programs.get(name)
-            program["u_offset"].value = p.offset
-            program["u_color"].value = p.color
-            inputs[1].use(location=1)
-            program["u_blurred"].value = 1
-        else:  # pragma: no cover
-            raise AssertionError(f"unknown pass {p!r}")
+        name = HANDLERS[p.pass_kind](self, p, inputs)
+        program = self.programs.get(name)
         inputs[0].use(location=0)
         if "u_source" in program:
             program["u_source"].value = 0
         self.programs.vertex_array(name).render(moderngl.TRIANGLES, vertices=3)
 
-    def run(self, plan: FilterPlan, source: PooledTarget, width: int, height: int) -> PooledTarget:
-        """Run every pass (filters.schedule); return the target holding ``plan.output``."""
-        return run_plan(plan, source, width, height, self.pool.acquire, self.pool.release,
-                        lambda p, inputs, target: self.run_pass(p, [t.texture for t in inputs], target))
+    # -- one handler per pass kind: set the program's uniforms, return its name ----------
+    def _color(self, p: ColorPass, inputs: list[moderngl.Texture]) -> str:
+        name = color_filter_variant(len(p.steps))
+        program = self.programs.get(name)
+        program["u_alpha"].value = p.alpha
+        if p.steps:
+            mats = p.matrices()  # (n, 3, 4)
+            pad = color_step_bucket(len(p.steps)) - len(p.steps)
+            if pad:
+                mats = np.concatenate([mats, np.repeat(_IDENTITY[None], pad, axis=0)])
+            # GLSL mat3 is column-major: write each 3x3 transposed.
+            program["u_matrix"].write(np.ascontiguousarray(mats[:, :, :3].transpose(0, 2, 1)).tobytes())
+            program["u_offset"].write(np.ascontiguousarray(mats[:, :, 3]).tobytes())
+        return name
+
+    def _blur(self, p: BlurPass, inputs: list[moderngl.Texture]) -> str:
+        program = self.programs.get("filter.blur")
+        # A blur animated past sigma 4 starts halving: compile those programs with the
+        # blur so the animation does not hitch on a compile half way.
+        self.programs.get("filter.downsample")
+        self.programs.get("filter.upsample")
+        program["u_axis"].value = (1, 0) if p.axis == "x" else (0, 1)
+        program["u_radius"].value = p.radius
+        program["u_sigma"].value = p.sigma
+        program["u_norm"].value = p.norm
+        return "filter.blur"
+
+    def _downsample(self, p: ResamplePass, inputs: list[moderngl.Texture]) -> str:
+        off = p.input_offset
+        self.programs.get("filter.downsample")["u_offset"].value = (off, off)
+        return "filter.downsample"
+
+    def _upsample(self, p: ResamplePass, inputs: list[moderngl.Texture]) -> str:
+        self.programs.get("filter.upsample")["u_scale"].value = float(p.source_scale)
+        return "filter.upsample"
+
+    def _shadow(self, p: ShadowPass, inputs: list[moderngl.Texture]) -> str:
+        program = self.programs.get("filter.shadow")
+        program["u_offset"].value = p.offset
+        program["u_color"].value = p.color
+        inputs[1].use(location=1)
+        program["u_blurred"].value = 1
+        return "filter.shadow"
+
+
+HANDLERS: dict[PassKind, Callable[[GLFilterRunner, PlannedPass, list], str]] = {
+    PassKind.COLOR: GLFilterRunner._color,
+    PassKind.BLUR: GLFilterRunner._blur,
+    PassKind.DOWNSAMPLE: GLFilterRunner._downsample,
+    PassKind.UPSAMPLE: GLFilterRunner._upsample,
+    PassKind.SHADOW: GLFilterRunner._shadow,
+}

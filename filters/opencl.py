@@ -1,4 +1,8 @@
-"""Run FilterPlan passes with OpenCL (pyopencl): the second executor of the same plan.
+"""Run planned filter passes with OpenCL (pyopencl): the second executor of the same plan.
+
+The GL executor (``lamina.gpu.executor``) calls ``CLFilterRunner.run_pass`` for every
+FilterPass placed on OpenCL, in scenes and in ``filters.apply`` graphs alike; ``HANDLERS``
+has one method per ``PassKind``.
 
 Kernels live in ``shaders/opencl/filters.cl`` (one program, built once per device and
 cached). Images are premultiplied RGBA8 ``uchar4`` buffers, as the GL passes keep RGBA8
@@ -13,23 +17,24 @@ The device is the one ``use_device(spec)`` chose for the process, else
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import LaminaInputError, OpenCLUnavailableError
+from typing import Callable
 
-from .gl import blur_norm
-from .plan import MARGIN, BlurPass, ColorPass, FilterPlan, PlannedPass, ResamplePass, ShadowPass
-from .schedule import run_plan
+from ..errors import LaminaInputError, OpenCLUnavailableError
+from ..gpu.shader_source import load_source
+
+from .plan import MAX_BLUR_RADIUS, SHADER_CONSTANTS, BlurPass, ColorPass, PassKind, PlannedPass, ResamplePass, ShadowPass
 
 __all__ = [
     "CLImage",
     "CLFilterRunner",
     "DEVICE_ENV",
-    "apply_opencl",
+    "HANDLERS",
+    "KERNEL_DEFINES",
     "default_runner",
     "device_label",
     "list_devices",
@@ -41,12 +46,14 @@ DEVICE_ENV = "LAMINA_OPENCL_DEVICE"
 INSTALL_HINT = "install an OpenCL driver, e.g. Debian's CPU one: apt-get install pocl-opencl-icd"
 BLUR_TILE_X = 64  # blur_x work-group: a row segment of 64 pixels plus the apron
 BLUR_TILE_Y = (16, 16)  # blur_y work-group: 16 columns x 16 rows plus the apron
-DOWN_RUN = 16  # outputs per downsample work-item (DOWN_RUN in filters.cl)
+DOWN_RUN = 16  # outputs per downsample work-item
+# The kernels' #defines: the constants shared with GLSL (filters.plan) and DOWN_RUN.
+KERNEL_DEFINES: dict[str, int] = {**SHADER_CONSTANTS, "DOWN_RUN": DOWN_RUN}
 
 
 def _cl():
     try:
-        import pyopencl as cl
+        import pyopencl as cl  # import here: pyopencl takes ~140 ms to import; only OpenCL filter work needs it
     except ImportError as exc:  # pragma: no cover - pyopencl is a dependency
         raise OpenCLUnavailableError(f"pyopencl cannot be imported ({exc}); pip install pyopencl") from None
     return cl
@@ -116,13 +123,12 @@ WORK_GROUP = 256  # the largest work-group the kernels are launched with (16 x 1
 
 def _device_program(cl, device, label: str):
     """The device's shared context and filter program, built on first use."""
-    from ..gpu.shader_source import load_source
-
     entry = _PROGRAMS.get(device.int_ptr)
     if entry is None:
         try:
             context = cl.Context([device])
-            program = cl.Program(context, load_source("opencl/filters.cl")).build(options=["-cl-std=CL1.2"])
+            options = ["-cl-std=CL1.2", *(f"-D{k}={v}" for k, v in sorted(KERNEL_DEFINES.items()))]
+            program = cl.Program(context, load_source("opencl/filters.cl")).build(options=options)
         except cl.Error as exc:
             raise OpenCLUnavailableError(f"the filter kernels do not build on {label}: {exc}") from None
         entry = _PROGRAMS[device.int_ptr] = (context, program)
@@ -206,8 +212,12 @@ class CLFilterRunner:
         """Host premultiplied (H, W, 4) uint8 -> a device image."""
         h, w = pixels.shape[:2]
         image = self.acquire(w, h)
-        self.cl.enqueue_copy(self.queue, image.buffer, np.ascontiguousarray(pixels)).wait()
+        self.write(image, pixels)
         return image
+
+    def write(self, image: CLImage, pixels: np.ndarray) -> None:
+        """Host premultiplied (H, W, 4) uint8 -> an acquired device image."""
+        self.cl.enqueue_copy(self.queue, image.buffer, np.ascontiguousarray(pixels)).wait()
 
     def download(self, image: CLImage, out: np.ndarray | None = None) -> np.ndarray:
         out = np.empty((image.height, image.width, 4), np.uint8) if out is None else out
@@ -237,60 +247,69 @@ class CLFilterRunner:
     # -- passes -------------------------------------------------------------------------
     def run_pass(self, p: PlannedPass, inputs: list[CLImage], target: CLImage) -> None:
         """Enqueue one planned pass writing ``target`` (not waited for)."""
-        cl, q, k = self.cl, self.queue, self.kernels
-        w, h = target.width, target.height
-        i32, f32 = np.int32, np.float32
-        grid = (_round_up(w, 16), _round_up(h, 16))
-        src = inputs[0]
-        if isinstance(p, ColorPass):
-            steps = np.array([s.matrix for s in p.steps], np.float32).reshape(-1) if p.steps else np.zeros(12, np.float32)
-            steps_buf = cl.Buffer(self.context, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=steps)
-            k["color"](q, grid, (16, 16), src.buffer, target.buffer, i32(w), i32(h), steps_buf,
-                            i32(len(p.steps)), f32(p.alpha))
-        elif isinstance(p, BlurPass):
-            r = p.radius
-            i = np.arange(-r, r + 1, dtype=np.float64)
-            weights = (np.exp(-(i * i) / (2.0 * p.sigma * p.sigma)) * blur_norm(p.sigma, r)).astype(np.float32)
-            wbuf = cl.Buffer(self.context, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=weights)
-            need = 16 * max(BLUR_TILE_X + 2 * r, BLUR_TILE_Y[0] * (BLUR_TILE_Y[1] + 2 * r))
-            if need > self.device.local_mem_size:
-                raise LaminaInputError(
-                    f"a blur pass of radius {r} needs {need} bytes of local memory; {self.label} has "
-                    f"{self.device.local_mem_size} (plans keep radii at {math.ceil(3 * 4.0)} or less)"
-                )
-            if p.axis == "x":
-                tile = cl.LocalMemory(16 * (BLUR_TILE_X + 2 * r))
-                k["blur_x"](q, (_round_up(w, BLUR_TILE_X), h), (BLUR_TILE_X, 1), src.buffer, target.buffer,
-                            i32(w), i32(h), i32(r), wbuf, tile)
-            else:
-                lx, ly = BLUR_TILE_Y
-                tile = cl.LocalMemory(16 * lx * (ly + 2 * r))
-                k["blur_y"](q, (_round_up(w, lx), _round_up(h, ly)), (lx, ly), src.buffer, target.buffer,
-                            i32(w), i32(h), i32(r), wbuf, tile)
-        elif isinstance(p, ResamplePass):
-            if p.direction == "down":
-                off = -2 * MARGIN + (MARGIN if p.source_scale > 1 else 0)
-                runs = (w + DOWN_RUN - 1) // DOWN_RUN
-                k["downsample"](q, (_round_up(runs, 8), _round_up(h, 8)), (8, 8), src.buffer, i32(src.width),
-                                i32(src.height), target.buffer, i32(w), i32(h), i32(off))
-            else:
-                s = p.source_scale
-                cells = (w - 1 + s // 2) // s + 1
-                k["upsample"](q, (_round_up(cells, 16), _round_up(h, 4)), (16, 4), src.buffer, i32(src.width),
-                              i32(src.height), target.buffer, i32(w), i32(h), i32(s))
-        elif isinstance(p, ShadowPass):
-            color = np.array(p.color, np.float32)  # premultiplied
-            k["shadow"](q, grid, (16, 16), src.buffer, inputs[1].buffer, target.buffer, i32(w), i32(h),
-                        f32(p.offset[0]), f32(p.offset[1]), cl.cltypes.make_float4(*color))
-        else:  # pragma: no cover
-            raise AssertionError(f"unknown pass {p!r}")
+        HANDLERS[p.pass_kind](self, p, inputs, target)
 
-    def run(self, plan: FilterPlan, source: CLImage, width: int, height: int) -> CLImage:
-        """Run every pass (filters.schedule) and wait; return the image holding
-        ``plan.output``."""
-        out = run_plan(plan, source, width, height, self.acquire, self.release, self.run_pass)
-        self.queue.finish()
-        return out
+    def _buffer(self, host: np.ndarray):
+        return self.cl.Buffer(self.context, self.cl.mem_flags.READ_ONLY | self.cl.mem_flags.COPY_HOST_PTR, hostbuf=host)
+
+    # -- one handler per pass kind ----------------------------------------------------------
+    def _color(self, p: ColorPass, inputs: list[CLImage], target: CLImage) -> None:
+        w, h = target.width, target.height
+        steps = p.matrices().reshape(-1) if p.steps else np.zeros(SHADER_CONSTANTS["COLOR_STEP_FLOATS"], np.float32)
+        self.kernels["color"](self.queue, _grid(w, h), (16, 16), inputs[0].buffer, target.buffer, np.int32(w),
+                              np.int32(h), self._buffer(steps), np.int32(len(p.steps)), np.float32(p.alpha))
+
+    def _blur(self, p: BlurPass, inputs: list[CLImage], target: CLImage) -> None:
+        cl, w, h, r = self.cl, target.width, target.height, p.radius
+        need = 16 * max(BLUR_TILE_X + 2 * r, BLUR_TILE_Y[0] * (BLUR_TILE_Y[1] + 2 * r))
+        if need > self.device.local_mem_size:
+            raise LaminaInputError(
+                f"a blur pass of radius {r} needs {need} bytes of local memory; {self.label} has "
+                f"{self.device.local_mem_size} (plans keep radii at {MAX_BLUR_RADIUS} or less)"
+            )
+        weights = self._buffer(p.weights().astype(np.float32))
+        args = (inputs[0].buffer, target.buffer, np.int32(w), np.int32(h), np.int32(r), weights)
+        if p.axis == "x":
+            tile = cl.LocalMemory(16 * (BLUR_TILE_X + 2 * r))
+            self.kernels["blur_x"](self.queue, (_round_up(w, BLUR_TILE_X), h), (BLUR_TILE_X, 1), *args, tile)
+        else:
+            lx, ly = BLUR_TILE_Y
+            tile = cl.LocalMemory(16 * lx * (ly + 2 * r))
+            self.kernels["blur_y"](self.queue, (_round_up(w, lx), _round_up(h, ly)), (lx, ly), *args, tile)
+
+    def _downsample(self, p: ResamplePass, inputs: list[CLImage], target: CLImage) -> None:
+        src, w, h = inputs[0], target.width, target.height
+        runs = (w + DOWN_RUN - 1) // DOWN_RUN
+        self.kernels["downsample"](self.queue, (_round_up(runs, 8), _round_up(h, 8)), (8, 8), src.buffer,
+                                   np.int32(src.width), np.int32(src.height), target.buffer, np.int32(w), np.int32(h),
+                                   np.int32(p.input_offset))
+
+    def _upsample(self, p: ResamplePass, inputs: list[CLImage], target: CLImage) -> None:
+        src, w, h, s = inputs[0], target.width, target.height, p.source_scale
+        cells = (w - 1 + s // 2) // s + 1
+        self.kernels["upsample"](self.queue, (_round_up(cells, 16), _round_up(h, 4)), (16, 4), src.buffer,
+                                 np.int32(src.width), np.int32(src.height), target.buffer, np.int32(w), np.int32(h),
+                                 np.int32(s))
+
+    def _shadow(self, p: ShadowPass, inputs: list[CLImage], target: CLImage) -> None:
+        w, h = target.width, target.height
+        color = self.cl.cltypes.make_float4(*np.array(p.color, np.float32))  # premultiplied
+        self.kernels["shadow"](self.queue, _grid(w, h), (16, 16), inputs[0].buffer, inputs[1].buffer, target.buffer,
+                               np.int32(w), np.int32(h), np.float32(p.offset[0]), np.float32(p.offset[1]), color)
+
+
+HANDLERS: dict[PassKind, Callable[[CLFilterRunner, PlannedPass, list, CLImage], None]] = {
+    PassKind.COLOR: CLFilterRunner._color,
+    PassKind.BLUR: CLFilterRunner._blur,
+    PassKind.DOWNSAMPLE: CLFilterRunner._downsample,
+    PassKind.UPSAMPLE: CLFilterRunner._upsample,
+    PassKind.SHADOW: CLFilterRunner._shadow,
+}
+
+
+def _grid(w: int, h: int) -> tuple[int, int]:
+    """One item per pixel, in 16 x 16 groups."""
+    return (_round_up(w, 16), _round_up(h, 16))
 
 
 def _round_up(n: int, m: int) -> int:
@@ -329,25 +348,3 @@ def default_runner(device=None) -> CLFilterRunner:
     if runner is None:
         runner = _DEFAULT[key] = CLFilterRunner(dev)
     return runner
-
-
-def apply_opencl(image: np.ndarray, plan: FilterPlan, *, device=None) -> np.ndarray:
-    """Filter a premultiplied (H, W, 4) uint8 image on the OpenCL device."""
-    runner = default_runner(device)
-    h, w = image.shape[:2]
-    if w * h * 4 > runner.device.max_mem_alloc_size:
-        raise LaminaInputError(
-            f"a {w}x{h} image is larger than the largest buffer of {runner.label} "
-            f"({runner.device.max_mem_alloc_size} bytes): use backend='gl' or another device ({DEVICE_ENV})"
-        )
-    source = runner.upload(image)
-    out = None
-    try:
-        out = runner.run(plan, source, w, h)
-        return runner.download(out)
-    finally:
-        if out is not None and out is not source:
-            runner.release(out)
-        runner.release(source)
-        runner.end_frame()
-

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Union
+from enum import Enum
+from typing import ClassVar, Union
 
 import numpy as np
 
@@ -28,6 +29,10 @@ from ..css.values import RGBA
 from .ops import Blur, ColorOp, DropShadow, FilterOp
 
 __all__ = [
+    "PassKind",
+    "SHADER_CONSTANTS",
+    "MAX_BLUR_RADIUS",
+    "blur_norm",
     "BLUR_SIGMA_CAP",
     "MAX_LEVEL_SIGMA",
     "MAX_COLOR_STEPS",
@@ -48,6 +53,37 @@ MAX_LEVEL_SIGMA = 4.0  # blur at full size up to this sigma; above, halve until 
 MIN_SIGMA = 0.25  # below, the neighbour weight is < 4e-4: no 8-bit pixel changes
 LARGE_IMAGE = 512 * 512  # pixels from which sigma in [6, 8] halves twice
 _FAR_OFFSET = 1.0e6
+MAX_BLUR_RADIUS = math.ceil(3.0 * MAX_LEVEL_SIGMA)  # taps per side of any planned blur pass
+MARGIN = 1  # texels around every reduced image (see shaders/filters/downsample.frag)
+
+# What the GLSL passes and the OpenCL kernels must agree on, from this one source: both
+# get them as #defines (gpu.programs for GLSL, filters.opencl for OpenCL C), and neither
+# source file defines them itself (tests/unit/test_filter_executors.py checks).
+SHADER_CONSTANTS: dict[str, int] = {
+    "FILTER_MARGIN": MARGIN,
+    "MAX_COLOR_STEPS": MAX_COLOR_STEPS,
+    "MAX_BLUR_RADIUS": MAX_BLUR_RADIUS,
+    "COLOR_STEP_FLOATS": 12,  # one clamped colour step: a 3x4 matrix, row by row
+}
+
+
+class PassKind(Enum):
+    """What an executor runs for a planned pass: each planned pass names its kind, and
+    each executor has one handler per kind (filters.gl and filters.opencl ``HANDLERS``;
+    a test checks that both cover every kind). Values key the cost model."""
+
+    COLOR = "color"
+    BLUR = "blur"
+    DOWNSAMPLE = "down"
+    UPSAMPLE = "up"
+    SHADOW = "shadow"
+
+
+def blur_norm(sigma: float, radius: int) -> float:
+    """1 / the sum of the 2 radius + 1 Gaussian weights of a blur pass (both executors
+    normalise by it: GLSL as a uniform, OpenCL folded into its weights)."""
+    i = np.arange(1, radius + 1, dtype=np.float64)
+    return float(1.0 / (1.0 + 2.0 * np.exp(-(i * i) / (2.0 * sigma * sigma)).sum()))
 
 
 @dataclass(frozen=True)
@@ -76,6 +112,11 @@ class ColorPass:
     ops: tuple[str, ...] = ()
     scale: int = 1
     kind: str = "color"
+    pass_kind: ClassVar[PassKind] = PassKind.COLOR
+
+    def matrices(self) -> np.ndarray:
+        """The steps' 3x4 matrices, (n, 3, 4) float32: what both executors upload."""
+        return np.array([s.matrix for s in self.steps], dtype=np.float32).reshape(-1, 3, 4)
 
     def describe(self) -> str:
         chain = " -> ".join(self.ops)
@@ -99,6 +140,17 @@ class ResamplePass:
     source_scale: int  # input resolution divisor
     kind: str = "resample"
 
+    @property
+    def pass_kind(self) -> PassKind:
+        return PassKind.DOWNSAMPLE if self.direction == "down" else PassKind.UPSAMPLE
+
+    @property
+    def input_offset(self) -> int:
+        """Downsample: output texel t reads input texels from 2 t + this offset. Output
+        texel t starts at full-size x = (t - 1) * scale (a margin of MARGIN); the input's
+        texel u at (u - margin) * source_scale, where only reduced inputs have a margin."""
+        return -2 * MARGIN + (MARGIN if self.source_scale > 1 else 0)
+
     def describe(self) -> str:
         if self.direction == "down":
             return f"down    halve to 1/{self.scale} (2x2 box average)"
@@ -116,6 +168,16 @@ class BlurPass:
     radius: int  # taps on each side: ceil(3 sigma)
     scale: int = 1
     kind: str = "blur"
+    pass_kind: ClassVar[PassKind] = PassKind.BLUR
+
+    @property
+    def norm(self) -> float:
+        return blur_norm(self.sigma, self.radius)
+
+    def weights(self) -> np.ndarray:
+        """The 2 radius + 1 normalised tap weights, from -radius to radius."""
+        i = np.arange(-self.radius, self.radius + 1, dtype=np.float64)
+        return np.exp(-(i * i) / (2.0 * self.sigma * self.sigma)) * self.norm
 
     def describe(self) -> str:
         where = "full size" if self.scale == 1 else f"1/{self.scale} size"
@@ -132,6 +194,7 @@ class ShadowPass:
     color: tuple[float, float, float, float]  # premultiplied
     scale: int = 1
     kind: str = "shadow"
+    pass_kind: ClassVar[PassKind] = PassKind.SHADOW
 
     def describe(self) -> str:
         r, g, b, a = self.color
@@ -187,9 +250,6 @@ class FilterPlan:
 
     def __repr__(self) -> str:
         return f"FilterPlan({len(self.passes)} passes, output={self.output!r})"
-
-
-MARGIN = 1  # texels around every reduced image (see shaders/filters/downsample.frag)
 
 
 def image_size(width: int, height: int, scale: int) -> tuple[int, int]:

@@ -23,7 +23,9 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import TextureTooLargeError, UnsupportedFeatureError
+from ..errors import OpenCLUnavailableError, TextureTooLargeError, UnsupportedFeatureError
+from ..filters.backend import place
+from ..filters.tasks import filter_tasks
 from ..framegraph import (
     ClipShape,
     CompositePass,
@@ -658,15 +660,9 @@ class _Planner:
         return cached
 
     def _filter_passes(self, node: LayerNode, plan, source: TextureDesc) -> TextureDesc:
-        """The passes of ``plan`` on ``source``, each on the executor the filter backend
-        places it on, with a transfer wherever an image must cross between GL textures
-        and OpenCL buffers; returns the GL texture holding the result."""
-        from ..filters.backend import place
-        from ..filters.plan import image_size
-
+        """The tasks of ``plan`` on ``source`` (filters.tasks), each pass on the executor
+        the filter backend places it on; returns the GL texture holding the result."""
         if callable(self.filter_costs):  # "auto": measure (or load) the model on first need
-            from ..errors import OpenCLUnavailableError
-
             try:
                 self.filter_costs = self.filter_costs()
             except OpenCLUnavailableError as err:
@@ -674,8 +670,6 @@ class _Planner:
         placement = place(plan, source.width, source.height, self.filter_backend, self.filter_costs, self.opencl_unavailable)
         if placement.summary:
             self.decisions.append(Decision(node.id, f"filter: {placement.summary}"))
-        images = {"source": source}
-        copies: dict[tuple[str, str], TextureDesc] = {}
         key = self._filter_key
 
         def kept_result(w: int, h: int) -> TextureDesc:
@@ -685,35 +679,9 @@ class _Planner:
             self.cache.store(f"filter:{node.id}", key, out)
             return out
 
-        def on(name: str, location: str) -> TextureDesc:
-            t = images[name]
-            if t.location == location:
-                return t
-            if (name, location) not in copies:
-                copy = TextureDesc(f"{t.name}@{location}", t.width, t.height, TextureRole.FILTER_OUTPUT, location=location)
-                self.passes.append(TransferPass(f"transfer:{node.id}:{name}:{t.location}-{location}", node.id, copy, t))
-                copies[name, location] = copy
-            return copies[name, location]
-
-        for i, (step, executor, why) in enumerate(zip(plan.passes, placement.executors, placement.why), 1):
-            location = "cl" if executor == "opencl" else "gl"
-            w, h = image_size(source.width, source.height, step.scale)
-            if i == len(plan.passes) and key is not None and location == "gl":
-                out = kept_result(w, h)
-            else:
-                out = TextureDesc(f"filter:{node.id}:{step.output}", w, h, TextureRole.FILTER_OUTPUT, location=location)
-            inputs = tuple(on(name, location) for name in step.inputs)
-            self.passes.append(
-                FilterPass(f"filter:{node.id}:{i}:{step.kind}", node.id, out, inputs, step, executor=executor, why=why)
-            )
-            images[step.output] = out
-        result = images[plan.output]
-        if result.location != "gl":
-            w, h = result.width, result.height
-            back = kept_result(w, h) if key is not None else TextureDesc(f"filter:{node.id}:result", w, h, TextureRole.FILTER_OUTPUT)
-            self.passes.append(TransferPass(f"transfer:{node.id}:result:cl-gl", node.id, back, result))
-            result = back
-        return result
+        tasks = filter_tasks(plan, source, placement, node.id, result_texture=kept_result if key is not None else None)
+        self.passes.extend(tasks.passes)
+        return tasks.result
 
     def _damage(self, draws: tuple[Draw, ...], clear, frame: TextureDesc) -> tuple[int, int, int, int] | None:
         """Where the frame must be redrawn, when last frame's is kept: the bounds, old and

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import moderngl
 
+from ..filters.plan import SHADER_CONSTANTS
 from ..limits import MAX_CLIPS_PER_DRAW, MAX_COLOR_STEPS, MAX_GRADIENT_STOPS
 from .shader_source import assemble
 
@@ -69,12 +70,15 @@ def _enumerate() -> dict[str, ProgramVariant]:
         name = composite_variant(clips)
         variants[name] = ProgramVariant(name, "composite/quad.vert", "composite/quad.frag", (("CLIP_COUNT", clips),))
     variants["composite.plain"] = ProgramVariant("composite.plain", "composite/quad.vert", "composite/plain.frag")
+    # Filter passes get the constants they share with the OpenCL kernels (filters.plan).
+    shared = tuple(sorted(SHADER_CONSTANTS.items()))
     for steps in sorted({color_step_bucket(n) for n in range(0, MAX_COLOR_STEPS + 1)}):
         name = color_filter_variant(steps)
-        variants[name] = ProgramVariant(name, "common/fullscreen.vert", "filters/color.frag", (("STEPS", steps),))
+        variants[name] = ProgramVariant(name, "common/fullscreen.vert", "filters/color.frag",
+                                        tuple(sorted((*shared, ("STEPS", steps)))))
     for kind in ("blur", "downsample", "upsample", "shadow"):
         name = f"filter.{kind}"
-        variants[name] = ProgramVariant(name, "common/fullscreen.vert", f"filters/{kind}.frag")
+        variants[name] = ProgramVariant(name, "common/fullscreen.vert", f"filters/{kind}.frag", shared)
     return variants
 
 

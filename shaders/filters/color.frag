@@ -3,6 +3,9 @@
 // [0, 1] the spec puts after every op (steps whose clamp cannot act are merged, which
 // is exact), and one alpha factor (opacity: no colour op reads alpha). The step count
 // is a define, so the loop unrolls; amounts only change uniforms.
+#if STEPS > MAX_COLOR_STEPS  // MAX_COLOR_STEPS: shared with the OpenCL kernel (filters/plan.py)
+#error "more fused colour steps than the planner makes"
+#endif
 uniform sampler2D u_source;
 #if STEPS > 0
 uniform mat3 u_matrix[STEPS];

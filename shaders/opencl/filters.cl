@@ -4,6 +4,10 @@
 // round-to-nearest-even of value * 255, with the maths in between in 0..1, so both
 // executors round the same values the same way. Outside an image reads as transparent
 // black (CSS filters' edge mode "none").
+//
+// Constants shared with the GLSL passes (FILTER_MARGIN, MAX_COLOR_STEPS, MAX_BLUR_RADIUS,
+// COLOR_STEP_FLOATS) and DOWN_RUN come as -D build options from one Python source
+// (filters/plan.py SHADER_CONSTANTS, filters/opencl.py KERNEL_DEFINES): never define them here.
 
 inline float4 texel(__global const uchar4* img, int i) {
     return convert_float4(img[i]) * (1.0f / 255.0f);
@@ -18,8 +22,9 @@ inline void store(__global uchar4* img, int w, int x, int y, float4 v) {
     img[y * w + x] = convert_uchar4_sat_rte(v * 255.0f);
 }
 
-// Fused colour pass: `steps` clamped affine maps of straight RGB (12 floats each: the
-// 3x4 matrix row by row), then alpha times `alpha_scale` (filters/plan.py ColorPass).
+// Fused colour pass: `steps` clamped affine maps of straight RGB (COLOR_STEP_FLOATS = 12
+// floats each: the 3x4 matrix row by row), then alpha times `alpha_scale` (filters/plan.py
+// ColorPass.matrices, the same matrices the GLSL pass gets).
 __kernel void filter_color(__global const uchar4* src, __global uchar4* dst, int w, int h,
                          __constant float* steps, int n_steps, float alpha_scale) {
     int x = get_global_id(0), y = get_global_id(1);
@@ -31,7 +36,7 @@ __kernel void filter_color(__global const uchar4* src, __global uchar4* dst, int
     }
     float3 c = p.xyz / p.w;
     for (int i = 0; i < n_steps; ++i) {
-        __constant float* m = steps + 12 * i;
+        __constant float* m = steps + COLOR_STEP_FLOATS * i;
         float3 o = (float3)(m[0] * c.x + m[1] * c.y + m[2] * c.z + m[3],
                             m[4] * c.x + m[5] * c.y + m[6] * c.z + m[7],
                             m[8] * c.x + m[9] * c.y + m[10] * c.z + m[11]);
@@ -43,8 +48,9 @@ __kernel void filter_color(__global const uchar4* src, __global uchar4* dst, int
 
 // Separable Gaussian, one direction, tiled through local memory: a work-group loads its
 // row (or column) segment plus `r` texels of apron on each side once, then every item
-// sums its 2 r + 1 taps from local memory. `weights` are normalised as the GL pass's
-// (1 / the sum of all 2 r + 1 weights; taps past the edge are transparent).
+// sums its 2 r + 1 taps from local memory (r <= MAX_BLUR_RADIUS in every plan). `weights`
+// are BlurPass.weights() from the plan, normalised by the same BlurPass.norm the GL pass
+// gets as u_norm (1 / the sum of all 2 r + 1 weights; taps past the edge are transparent).
 __kernel void filter_blur_x(__global const uchar4* src, __global uchar4* dst, int w, int h, int r,
                      __constant float* weights, __local float4* tile) {
     int lx = get_local_id(0), L = get_local_size(0);
@@ -76,8 +82,8 @@ __kernel void filter_blur_y(__global const uchar4* src, __global uchar4* dst, in
 
 // Halve: the 2x2 box average of the input texels at 2 * (x, y) + offset. One item per
 // run of DOWN_RUN outputs along a row: on a CPU device a work-item walking contiguous
-// memory beats one item per pixel with strided loads.
-#define DOWN_RUN 16
+// memory beats one item per pixel with strided loads. `offset` is ResamplePass.input_offset,
+// the value the GLSL pass gets as u_offset.
 __kernel void filter_downsample(__global const uchar4* src, int sw, int sh, __global uchar4* dst, int w, int h, int offset) {
     int run = get_global_id(0), y = get_global_id(1);
     if (y >= h) return;

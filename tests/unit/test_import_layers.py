@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("filters", ("lamina.filters",)),
     ("style and layer tree", ("lamina.style", "lamina.animation", "lamina.layer")),
     ("compositor", ("lamina.compositor",)),
-    ("render-task graph", ("lamina.framegraph", "lamina.graph", "lamina.filters.backend", "lamina.request")),
+    ("render-task graph", ("lamina.framegraph", "lamina.graph", "lamina.filters.backend", "lamina.filters.tasks", "lamina.request")),
     ("executors", ("lamina.gpu", "lamina.executors", "lamina.filters.gl", "lamina.filters.opencl",
                    "lamina.filters.run", "lamina.filters.schedule")),
     ("scene, renderer, frame", ("lamina.scene", "lamina.renderer", "lamina.frame", "lamina.scene_file",

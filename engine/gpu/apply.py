@@ -1,0 +1,77 @@
+"""``filters.apply`` on the GPU: the plan runners behind ``filters.runners``.
+
+Each runner builds the one-source graph of ``filters.tasks.apply_graph`` (upload, the
+plan's filter passes, the result read back) and runs it with the renderer's GL executor,
+the one that renders scenes. The renderer registers them (``install``) with the process's
+default renderer, since this layer sits below the renderer and cannot name it.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+import numpy as np
+
+from ..errors import LaminaInputError, TextureTooLargeError
+from ..filters import opencl as cl_filters
+from ..filters.plan import FilterPlan
+from ..filters.runners import ApplyBackend, register_plan_runner
+from ..filters.tasks import apply_graph
+from ..framegraph import Executor, FrameGraph
+from ..limits import Limits
+from .context import GPUContext
+from .executor import GLExecutor
+
+__all__ = ["GraphPlanRunner", "install"]
+
+
+class RendererLike(Protocol):
+    """What a runner needs of a lamina.Renderer."""
+
+    gpu: GPUContext
+    executor: GLExecutor
+
+    @property
+    def limits(self) -> Limits: ...
+
+
+class GraphPlanRunner:
+    """Runs a FilterPlan as a one-source frame graph on ``executor`` (GL or OpenCL passes)."""
+
+    def __init__(self, executor: Executor, default_renderer: Callable[[], RendererLike]) -> None:
+        self.executor = executor
+        self.default_renderer = default_renderer
+
+    def graph(self, image: np.ndarray, plan: FilterPlan) -> FrameGraph:
+        """The graph a call runs (plain data: inspect it without a GPU)."""
+        return apply_graph(plan, image, self.executor)
+
+    def __call__(self, image: np.ndarray, plan: FilterPlan, *, renderer: RendererLike | None = None,
+                 device: object | None = None) -> np.ndarray:
+        renderer = renderer or self.default_renderer()
+        h, w = image.shape[:2]
+        opencl = None
+        if self.executor is Executor.OPENCL:
+            opencl = cl_filters.default_runner(device)
+            if w * h * 4 > opencl.device.max_mem_alloc_size:
+                raise LaminaInputError(
+                    f"a {w}x{h} image is larger than the largest buffer of {opencl.label} "
+                    f"({opencl.device.max_mem_alloc_size} bytes): use backend='gl' or another device "
+                    f"({cl_filters.DEVICE_ENV})"
+                )
+        else:
+            limit = renderer.limits.max_texture_size
+            if w > limit or h > limit:
+                raise TextureTooLargeError(f"a {w}x{h} image is larger than this GPU's {limit}x{limit} texture limit")
+        graph = self.graph(image, plan)
+        renderer.gpu.activate()
+        out, _ = renderer.executor.execute(graph, opencl=opencl, timed=False)  # no per-pass waits
+        renderer.gpu.check_errors("filters.apply")
+        return out
+
+
+def install(default_renderer: Callable[[], RendererLike]) -> None:
+    """Register the GL and OpenCL plan runners for ``filters.apply``; renderers it is not
+    given come from ``default_renderer()``."""
+    register_plan_runner(ApplyBackend.GL, GraphPlanRunner(Executor.GL, default_renderer))
+    register_plan_runner(ApplyBackend.OPENCL, GraphPlanRunner(Executor.OPENCL, default_renderer))

@@ -1,0 +1,77 @@
+"""The seam between ``filters.apply`` and the executors that run a plan on a GPU.
+
+``lamina.filters`` sits below the render-task graph and the executors (README, "How it
+works"), so it cannot import them; yet ``filters.apply(image, chain, backend="gl")`` must
+run the plan with the same graph executor that renders scenes. Dependency inversion
+closes the gap: this module defines what a *plan runner* is (``PlanRunner``) and keeps
+one per backend; the executor layer provides the runners, and the renderer registers
+them when it is imported (``lamina/__init__`` imports it, so they are in place before
+user code runs). ``filters.apply`` parses and checks its arguments, plans the chain,
+and hands the premultiplied image and the plan to the runner of its backend.
+
+The runners registered by Lamina build a one-source FrameGraph (upload, the plan's
+filter passes, the result read back) and run it on the renderer's GL executor; see
+``lamina.filters.tasks`` (building) and ``lamina.gpu.apply`` (running).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Protocol
+
+import numpy as np
+
+from ..errors import LaminaInputError
+
+from .plan import FilterPlan
+
+__all__ = ["ApplyBackend", "PlanRunner", "register_plan_runner", "plan_runner"]
+
+
+class ApplyBackend(Enum):
+    """Where ``filters.apply`` runs a chain: ``backend=``, parsed once."""
+
+    GL = "gl"  # GLSL passes on the renderer's GL executor
+    OPENCL = "opencl"  # the same plan as OpenCL kernels, run by that executor too
+    REFERENCE = "reference"  # the float64 numpy oracle (no plan, no GPU)
+
+    @classmethod
+    def parse(cls, value: "ApplyBackend | str") -> "ApplyBackend":
+        """The backend named by ``value``; a LaminaInputError for anything else."""
+        if isinstance(value, cls):
+            return value
+        try:
+            return cls(value)
+        except ValueError:
+            choices = ", ".join(b.value for b in cls)
+            raise LaminaInputError(f"unknown filter backend {value!r} (choose from {choices})") from None
+
+
+class PlanRunner(Protocol):
+    """Runs ``plan`` on a premultiplied (H, W, 4) uint8 ``image``; returns the
+    premultiplied result, same size. ``renderer`` (GL) and ``device`` (OpenCL) are the
+    caller's choices, or None for the process defaults."""
+
+    def __call__(self, image: np.ndarray, plan: FilterPlan, *, renderer: object | None,
+                 device: object | None) -> np.ndarray: ...
+
+
+_RUNNERS: dict[ApplyBackend, PlanRunner] = {}
+
+
+def register_plan_runner(backend: ApplyBackend, runner: PlanRunner) -> None:
+    """Make ``runner`` run the plans of ``backend`` (the last registration wins)."""
+    if backend is ApplyBackend.REFERENCE:
+        raise ValueError("the reference backend runs no plan: it is the oracle")
+    _RUNNERS[backend] = runner
+
+
+def plan_runner(backend: ApplyBackend) -> PlanRunner:
+    """The runner registered for ``backend``."""
+    runner = _RUNNERS.get(backend)
+    if runner is None:
+        raise RuntimeError(
+            f"no executor is registered for filter backend {backend.value!r}: "
+            "import lamina (its renderer registers them) before filters.apply"
+        )
+    return runner
