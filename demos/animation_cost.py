@@ -102,7 +102,7 @@ class AnimationCost(Demo):
 
     def controls(self) -> None:
         _, self.largest_blur = imgui.slider_float("largest blur (px)", self.largest_blur, 0.0, 24.0)
-        self.mark_probe()
+        self.mark_probe(self.largest_blur)
         frame = self.runner.last_frame
         if frame is None:
             return

@@ -117,7 +117,7 @@ class FilterPlayground(Demo):
             low, high, _, _ = FUNCTIONS[step.function]
             _, step.amount = imgui.slider_float(step.function, step.amount, low, high)
             if i == 0:
-                self.mark_probe()
+                self.mark_probe(step.amount)
             imgui.same_line()
             if imgui.arrow_button("up", imgui.Dir.up) and i > 0:
                 self.steps[i - 1], self.steps[i] = self.steps[i], self.steps[i - 1]

@@ -83,7 +83,7 @@ class GLvsOpenCL(Demo):
 
     def controls(self) -> None:
         _, self.blur = imgui.slider_float("blur (px)", self.blur, 0.0, 16.0)
-        self.mark_probe()
+        self.mark_probe(self.blur)
         self.rows = compare_backends(self.runner)
         for backend, rows in self.rows.items():
             total = sum(r["ms"] for r in rows)

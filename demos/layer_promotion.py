@@ -111,7 +111,7 @@ class LayerPromotion(Demo):
     def controls(self) -> None:
         _, self.will_change_every = imgui.slider_int("will-change on every Nth card (0: none)",
                                                      self.will_change_every, 0, 12)
-        self.mark_probe()
+        self.mark_probe(self.will_change_every)
         _, self.spinning = imgui.checkbox("spin card 20 (an active animation)", self.spinning)
         _, self.banner = imgui.checkbox("banner sweeping under the cards", self.banner)
         scene, t = self.runner.scene, self.runner.t

@@ -84,11 +84,11 @@ class ImGuiRenderer:
                 tex.set_tex_id(0)
                 tex.status = imgui.ImTextureStatus.destroyed
 
-    def render(self, framebuffer: moderngl.Framebuffer) -> None:
-        """Draw the current ImGui frame over what ``framebuffer`` holds."""
+    def render(self, framebuffer: moderngl.Framebuffer, size: tuple[int, int]) -> None:
+        """Draw the current ImGui frame over what ``framebuffer`` (``size`` pixels) holds."""
         draw_data = imgui.get_draw_data()
         self._update_textures()
-        width, height = framebuffer.size
+        width, height = size
         sx, sy = draw_data.framebuffer_scale
         dx, dy = draw_data.display_pos
         dw, dh = draw_data.display_size

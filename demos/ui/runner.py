@@ -55,11 +55,12 @@ class Demo:
     # Screen rect (x0, y0, x1, y1) of the demo's main slider, as last drawn: the windowed
     # test drags it with real (xdotool) mouse events.
     probe: tuple[float, float, float, float] | None = field(default=None, repr=False, compare=False)
+    probe_value: float | None = field(default=None, repr=False, compare=False)
 
-    def mark_probe(self) -> None:
-        """Call right after drawing the demo's main slider."""
+    def mark_probe(self, value: float) -> None:
+        """Call right after drawing the demo's main slider, with its value."""
         (x0, y0), (x1, y1) = imgui.get_item_rect_min(), imgui.get_item_rect_max()
-        self.probe = (x0, y0, x1, y1)
+        self.probe, self.probe_value = (x0, y0, x1, y1), value
 
     def start(self) -> None:
         """Called once the runner is ready (``self.runner``): set the panels' initial
@@ -171,15 +172,20 @@ class Runner:
         imgui.new_frame()
         draw_panels(self, frame, render_ms)
         imgui.render()
-        self.imgui.render(target)
+        self.imgui.render(target, self.framebuffer_size())
         self.state.record(render_ms, (time.perf_counter() - started) * 1000, frame)
         self.frames += 1
         return frame
 
     def _target(self) -> moderngl.Framebuffer:
+        # The window's default framebuffer, as moderngl detects it (reads use GL_BACK).
+        return self.offscreen if self.offscreen is not None else self.ctx.detect_framebuffer()
+
+    def framebuffer_size(self) -> tuple[int, int]:
+        """Pixels of what is drawn into (the window's framebuffer, or the offscreen one)."""
         if self.offscreen is not None:
-            return self.offscreen
-        return self.ctx.detect_framebuffer()
+            return self.offscreen.size
+        return glfw.get_framebuffer_size(self.window)
 
     def _draw_scene(self, image: np.ndarray, target: moderngl.Framebuffer) -> None:
         h, w = image.shape[:2]
@@ -189,18 +195,18 @@ class Runner:
             self.scene_texture = self.ctx.texture((w, h), 4)
         self.scene_texture.write(np.ascontiguousarray(image[::-1]).tobytes())
         target.use()
-        self.ctx.viewport = (0, 0, *target.size)
-        target.clear(0.11, 0.11, 0.13, 1.0)
+        fw, fh = self.framebuffer_size()
+        self.ctx.viewport = (0, 0, fw, fh)
+        target.clear(0.11, 0.11, 0.13, 1.0, viewport=(0, 0, fw, fh))
         sw, sh = self.demo.scene_size
-        fw, fh = target.size
         scale = fw / self.size[0]
         self.blit.draw(self.scene_texture, (0, fh - int(sh * scale), int(sw * scale), int(sh * scale)))
 
     def snapshot(self) -> np.ndarray:
         """The picture as shown: scene and panels, (H, W, 4) uint8, top row first."""
-        fb = self._target()
-        data = fb.read(components=4, alignment=1)
-        return np.frombuffer(data, np.uint8).reshape(fb.size[1], fb.size[0], 4)[::-1].copy()
+        w, h = self.framebuffer_size()
+        data = self._target().read(viewport=(0, 0, w, h), components=4, alignment=1)
+        return np.frombuffer(data, np.uint8).reshape(h, w, 4)[::-1].copy()
 
     def screenshot(self, folder: Path) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
