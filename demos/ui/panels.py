@@ -2,7 +2,7 @@
 graph as plain data, the per-layer table, per-pass times):
 
 * Layers — each layer's compositing decision and reasons; click one to select it and
-  its borders light up in the scene (the "borders" overlay);
+  its outline lights up in the scene (yellow);
 * Frame graph — the passes in order (raster / filter / transfer / composite) with sizes,
   executors and reasons, and a chart of each pass kind's time over the last frames;
 * Counters — FPS, frame time (planning + GPU work vs the window's own), layers rastered
@@ -23,7 +23,7 @@ from imgui_bundle import imgui, implot
 from lamina import Frame
 from lamina.compositor.policy import POLICIES
 from lamina.filters.backend import FILTER_BACKENDS
-from lamina.overlays import OVERLAYS
+from lamina.overlays import OVERLAYS, screen_quads
 
 if TYPE_CHECKING:
     from .runner import Runner
@@ -110,6 +110,20 @@ def draw_panels(runner: "Runner", frame: Frame, render_ms: float) -> None:
     if imgui.collapsing_header("Frame graph", imgui.TreeNodeFlags_.default_open):
         _graph(state, frame)
     imgui.end()
+    if state.selected:
+        _highlight(frame, state.selected)
+
+
+SELECTED = imgui.IM_COL32(255, 210, 0, 255)
+
+
+def _highlight(frame: Frame, layer_id: str) -> None:
+    """Outline the selected layer's quads on the scene (scene px are window units here)."""
+    draw_list = imgui.get_foreground_draw_list()
+    for draw, _, corners in screen_quads(frame.graph):
+        if draw.layer_id == layer_id:
+            a, b, c, d = (imgui.ImVec2(float(x), float(y)) for x, y in corners)
+            draw_list.add_quad(a, b, c, d, SELECTED, 3.0)
 
 
 def _switches(state: PanelState) -> None:
@@ -162,8 +176,7 @@ def _layers(state: PanelState, frame: Frame) -> None:
             clicked, _ = imgui.selectable(row["layer"], state.selected == row["layer"],
                                           imgui.SelectableFlags_.span_all_columns)
             if clicked:
-                state.selected = row["layer"]
-                state.overlay = "borders"
+                state.selected = None if state.selected == row["layer"] else row["layer"]
             imgui.table_next_column()
             imgui.text("yes" if row.get("composited", True) else "no")
             imgui.table_next_column()

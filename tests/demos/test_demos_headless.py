@@ -109,3 +109,18 @@ def test_no_display_is_one_clear_line():
     assert proc.returncode == 1
     assert "--headless" in proc.stderr and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_selected_layer_lights_up(headless):
+    runner = headless("animation-cost")
+    runner.render_frame(0.0)
+    plain = runner.snapshot()
+    runner.state.selected = "opacity-card"
+    runner.render_frame(0.0)
+    lit = runner.snapshot()
+    yellow = (lit[..., 0] == 255) & (lit[..., 1] == 210) & (lit[..., 2] == 0)
+    ys, xs = np.nonzero(yellow)
+    assert len(xs) > 100 and not ((plain[..., 0] == 255) & (plain[..., 1] == 210) & (plain[..., 2] == 0)).any()
+    card = runner.scene["opacity-card"].box  # the outline hugs the card (it is not rotated)
+    assert abs(xs.min() - card.x) <= 2 and abs(xs.max() - (card.x + card.width)) <= 2
+    assert abs(ys.min() - card.y) <= 2 and abs(ys.max() - (card.y + card.height)) <= 2
