@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                    "lamina.filters.run", "lamina.filters.schedule")),
     ("scene, renderer, frame", ("lamina.scene", "lamina.renderer", "lamina.frame", "lamina.scene_file",
                                 "lamina.scene_writer", "lamina.overlays", "lamina.fuzzy")),
-    ("golden, CLI", ("lamina.golden", "lamina.cli", "lamina.__main__")),
+    ("golden, CLI, notebook", ("lamina.golden", "lamina.cli", "lamina.__main__", "lamina.explorer")),
 ]
 TOP_FACE = "lamina"  # lamina/__init__.py: above everything
 REASON = "# import here:"
