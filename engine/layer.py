@@ -9,17 +9,29 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Iterator, Mapping, Protocol, Sequence
 
+from .animation import Animation
 from .errors import GeometryError, LayerTreeError, StyleError
 from .geometry import Rect
 from .style import ComputedStyle, Style
 from .css.values import ImageRef
 
-if TYPE_CHECKING:
-    from .scene import Scene
+__all__ = ["Layer", "LayerHost", "MAX_COORDINATE", "MAX_TREE_DEPTH"]
 
-__all__ = ["Layer", "MAX_COORDINATE", "MAX_TREE_DEPTH"]
+
+class LayerHost(Protocol):
+    """What a layer tree is attached to (a Scene): it keeps the id registry and hears of
+    every change. Layers know only this, so the layer tree sits below the scene."""
+
+    root: "Layer"
+
+    def _register(self, layer: "Layer") -> None: ...
+
+    def _unregister(self, layer: "Layer") -> None: ...
+
+    def _changed(self, layer: "Layer | None" = None) -> None: ...
 
 # Coordinates beyond this are certainly a mistake (and lose float32 precision on the GPU).
 MAX_COORDINATE = 1_000_000.0
@@ -74,7 +86,7 @@ class Layer:
         self.id = id
         self._box = _check_box(box, f"layer {id!r}")
         self.parent: Layer | None = None
-        self.scene: Scene | None = None
+        self.scene: LayerHost | None = None
         self.children: list[Layer] = []
         self.version = 0
         self._style = Style(style, on_change=self._changed, owner=id)
@@ -130,8 +142,6 @@ class Layer:
     def animate(self, keyframes, *, duration, **options):
         """Add a keyframe animation (see lamina.animation.Animation.create) and return
         it; ``scene.render(t=seconds)`` samples it."""
-        from .animation import Animation
-
         try:
             animation = Animation.create(keyframes, duration=duration, **options)
         except StyleError as err:
@@ -145,8 +155,6 @@ class Layer:
         ``parent`` is the parent's style (for ``inherit`` in keyframes)."""
         if not self.animations:
             return style
-        from dataclasses import replace
-
         box = (self._box.width, self._box.height)
         for animation in self.animations:
             overrides = animation.sample(t, style, box, parent)
@@ -222,8 +230,6 @@ class Layer:
                     property="background-image",
                     layer=self.id,
                 )
-            from dataclasses import replace
-
             base = style
             style = replace(style, background_image=self._image)
             self._image_memo = (base, self._image, style)

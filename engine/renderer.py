@@ -11,8 +11,7 @@ import threading
 
 import moderngl
 
-from .compositor import build_frame_graph
-from .compositor.cache import RasterCache
+from .graph import RasterCache, build_frame_graph
 from .filters.backend import CostModel, FilterBackend, calibrate
 from .framegraph import FrameGraph
 from .request import FrameRequest

@@ -12,8 +12,7 @@ import numbers
 from pathlib import Path
 from typing import Any
 
-from .compositor import build_frame_graph
-from .compositor.cache import RasterCache
+from .graph import RasterCache, build_frame_graph
 from .errors import GeometryError, LayerTreeError
 from .frame import Frame
 from .framegraph import FrameGraph

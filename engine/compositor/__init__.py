@@ -1,13 +1,13 @@
-"""Compositor decisions: which layers draw where, which effects need a render surface,
-and why — producing the frame graph (plain data) that executors run.
+"""Compositor decisions: which layers are composited and why, what each layer paints,
+and what is kept between frames — everything the render-task graph (lamina.graph) is
+built from, with no GPU and no graph types of its own.
 
-* ``tree``    — resolve styles, matrices, clips and CSS stacking/paint order;
-* ``paint``   — what each layer paints, resolved to pixels (LayerPaint);
-* ``planner`` — surfaces, draws and passes: the FrameGraph.
+* ``tree``       — resolve styles, matrices, clips and CSS stacking/paint order;
+* ``paint``      — what each layer paints, resolved to pixels (LayerPaint, ``paint_data``);
+* ``backings``   — the browser policy's promotion, overlap and squashing decisions;
+* ``policy``     — the policies as strategy objects (browser, budget, all, none).
 """
 
-from ..images import ImageStore
-from .planner import build_frame_graph
 from .tree import resolve_tree
 
-__all__ = ["build_frame_graph", "resolve_tree", "ImageStore"]
+__all__ = ["resolve_tree"]

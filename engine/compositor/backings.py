@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..geometry import Rect
+from ..style.transforms import has_3d_hint
 
 __all__ = ["CompositingReason", "Backing", "partition", "direct_reasons", "SQUASH_SPARSITY"]
 
@@ -44,8 +45,6 @@ class CompositingReason(str, Enum):
 
 def direct_reasons(node, t: float) -> tuple[CompositingReason, ...]:
     """The reasons a layer is promoted by itself (not for overlap)."""
-    from ..style.transforms import has_3d_hint
-
     s = node.style
     out = []
     for prop, reason in (

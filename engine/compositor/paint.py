@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import StyleError
-from ..framegraph import GradientPaint, ImagePaint, LayerPaint
+from .paint_data import GradientPaint, ImagePaint, LayerPaint
 from ..errors import TextureTooLargeError
 from ..images import ImageStore
 from ..limits import MAX_GRADIENT_STOPS

@@ -9,6 +9,7 @@ from ..geometry import Affine, Rect
 from ..layer import Layer
 from ..style import ComputedStyle
 from ..style.transforms import transform_matrix
+from .paint import used_radii
 
 __all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree", "STACKING_WILL_CHANGE"]
 
@@ -81,8 +82,6 @@ class LayerNode:
         """The clip this layer applies to its descendants (overflow: hidden)."""
         if self.style.overflow != "hidden":
             return None
-        from .paint import used_radii
-
         s = self.style
         top, right, bottom, left = (
             s.border_top_width, s.border_right_width, s.border_bottom_width, s.border_left_width,

@@ -10,7 +10,7 @@ import math
 import pytest
 
 from lamina import Layer, Scene
-from lamina.compositor import build_frame_graph
+from lamina.graph import build_frame_graph
 from lamina.errors import TextureTooLargeError, UnsupportedFeatureError
 from lamina.framegraph import (
     CompositePass,

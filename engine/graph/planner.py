@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import OpenCLUnavailableError, TextureTooLargeError, UnsupportedFeatureError
-from ..filters.backend import place
+from ..filters.backend import FilterBackend, place
 from ..filters.tasks import filter_tasks
 from ..framegraph import (
     ClipShape,
@@ -41,11 +41,13 @@ from ..framegraph import (
 )
 from ..geometry import Affine, Rect
 from ..images import ImageStore
-from ..filters.backend import FilterBackend
 from ..limits import MAX_CLIPS_PER_DRAW, Limits
 from ..request import FrameRequest
-from .paint import layer_paint, used_radii
-from .tree import Clip, LayerNode, StackingContext, resolve_tree
+from ..compositor.backings import CompositingReason, composited_bytes, partition, usefulness
+from ..compositor.paint import layer_paint, used_radii
+from ..compositor.tree import Clip, LayerNode, StackingContext, resolve_tree
+from ..style.transforms import transform_matrix
+from .cache import RasterCache
 
 __all__ = ["build_frame_graph"]
 
@@ -222,8 +224,6 @@ class _Planner:
 
     # -- backings ("browser" policy) -------------------------------------------------------
     def _backing_draws(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
-        from .backings import CompositingReason, composited_bytes, partition, usefulness
-
         to_target = target.from_screen()
 
         def bounds(item) -> Rect:
@@ -357,8 +357,6 @@ class _Planner:
     def _animation_sweep(self, node: LayerNode, samples: int = 16) -> Rect | None:
         """Screen bounds a layer covers over one iteration of its running transform
         animations (its own; its parent's placement as it is now)."""
-        from ..style.transforms import transform_matrix
-
         running = [a for a in node.layer.animations if a.is_active(self.t) and "transform" in a.properties]
         if not running:
             return None
