@@ -23,7 +23,8 @@ __all__ = ["Layer", "LayerHost", "MAX_COORDINATE", "MAX_TREE_DEPTH"]
 
 class LayerHost(Protocol):
     """What a layer tree is attached to (a Scene): it keeps the id registry and hears of
-    every change. Layers know only this, so the layer tree sits below the scene."""
+    every change (``_changed(layer)``: that layer's box, style, image, animations or
+    children). Layers know only this, so the layer tree sits below the scene."""
 
     root: "Layer"
 
@@ -31,7 +32,7 @@ class LayerHost(Protocol):
 
     def _unregister(self, layer: "Layer") -> None: ...
 
-    def _changed(self, layer: "Layer | None" = None) -> None: ...
+    def _changed(self, layer: "Layer") -> None: ...
 
 # Coordinates beyond this are certainly a mistake (and lose float32 precision on the GPU).
 MAX_COORDINATE = 1_000_000.0
@@ -238,7 +239,7 @@ class Layer:
     def _changed(self) -> None:
         self.version += 1
         if self.scene is not None:
-            self.scene._changed()
+            self.scene._changed(self)
 
     def __repr__(self) -> str:
         b = self._box

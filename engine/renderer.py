@@ -11,7 +11,7 @@ import threading
 
 import moderngl
 
-from .graph import RasterCache, build_frame_graph
+from .graph import ExecutorFacts, FrameState, RasterCache, build_frame_graph
 from .filters.backend import CostModel, FilterBackend, calibrate
 from .framegraph import FrameGraph
 from .request import FrameRequest
@@ -31,8 +31,13 @@ class Renderer:
         self.gpu = gpu or GPUContext.headless()
         self.executor = GLExecutor(self.gpu)
         self.images = ImageStore()
-        self.raster_cache = RasterCache()
+        self.state = FrameState()  # property trees, kept textures, the last plan
         self._released = False
+
+    @property
+    def raster_cache(self) -> RasterCache:
+        """The textures this renderer keeps between frames, by what they hold."""
+        return self.state.cache
 
     @property
     def info(self) -> RendererInfo:
@@ -74,9 +79,8 @@ class Renderer:
                 if backend is FilterBackend.AUTO and costs is None:
                     costs = lambda: self._filter_costs(runner)  # noqa: E731 - measured only if a layer filters
         self.images.begin_frame()
-        cache = self.raster_cache if request.policy.retains_textures else None
-        return build_frame_graph(scene, request, request.limits or self.limits, self.images, cache,
-                                 self.executor.has_retained, costs, unavailable)
+        facts = ExecutorFacts(self.executor.has_retained, costs, unavailable)
+        return build_frame_graph(scene, request, request.limits or self.limits, self.images, self.state, facts)
 
     def _filter_costs(self, runner) -> CostModel:
         """The measured cost model for filter_backend "auto" (filters.backend.calibrate)."""
@@ -103,7 +107,7 @@ class Renderer:
         frame again (programs stay compiled)."""
         self.gpu.activate()
         self.executor.drop_retained()
-        self.raster_cache = RasterCache()
+        self.state = FrameState()
         self.executor.evict_images(list(self.executor._images))
         self.images = ImageStore()
         if self.executor._opencl is not None:

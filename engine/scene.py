@@ -12,7 +12,7 @@ import numbers
 from pathlib import Path
 from typing import Any
 
-from .graph import RasterCache, build_frame_graph
+from .graph import build_frame_graph
 from .errors import GeometryError, LayerTreeError
 from .frame import Frame
 from .framegraph import FrameGraph
@@ -56,6 +56,12 @@ class Scene:
         # How golden tests render and compare it: {"t", "policy", "max_diff", ...}
         self.golden: dict = {}
         self._ids: dict[str, Layer] = {}
+        # What changed, for renderers that keep resolved state between frames (property
+        # trees): (scene version, layer) per change, None for a change of the tree's
+        # shape. Bounded: a reader older than _log_floor starts again from scratch.
+        self._log: list[tuple[int, Layer | None]] = []
+        self._log_floor = 0
+        self._animated: dict[str, Layer] = {}  # layers with animations, sampled every frame
         self.root = Layer("root", (0, 0, self.width, self.height), {"background-color": background})
         self.root.scene = self
         self._ids["root"] = self.root
@@ -75,14 +81,50 @@ class Scene:
         for node in new:
             node.scene = self
             self._ids[node.id] = node
+            if node.animations:
+                self._animated[node.id] = node
+        self._note(None)
 
     def _unregister(self, layer: Layer) -> None:
         for node in layer.walk():
             node.scene = None
             self._ids.pop(node.id, None)
+            self._animated.pop(node.id, None)
+        self._note(None)
 
-    def _changed(self) -> None:
+    def _changed(self, layer: Layer) -> None:
+        if layer.animations:
+            self._animated[layer.id] = layer
+        else:
+            self._animated.pop(layer.id, None)
+        self._note(layer)
+
+    _LOG_LIMIT = 4096
+
+    def _note(self, layer: Layer | None) -> None:
         self.version += 1
+        if len(self._log) >= self._LOG_LIMIT:
+            self._log.clear()
+            self._log_floor = self.version - 1
+        self._log.append((self.version, layer))
+
+    def changes_since(self, version: int) -> list[Layer] | None:
+        """The layers changed after scene ``version`` (each once), or None when the
+        tree's shape changed since (or the log no longer reaches that far back)."""
+        if version < self._log_floor:
+            return None
+        out: dict[int, Layer] = {}
+        for v, layer in reversed(self._log):
+            if v <= version:
+                break
+            if layer is None:
+                return None
+            out[id(layer)] = layer
+        return list(out.values())
+
+    def animated_layers(self) -> list[Layer]:
+        """Layers that have animations (sampled at every frame's time)."""
+        return list(self._animated.values())
 
     def find(self, id: str) -> Layer | None:
         return self._ids.get(id)
@@ -107,8 +149,7 @@ class Scene:
         passes on GL here and says so; ``renderer.plan`` measures."""
         request = FrameRequest.of(request, **options)
         limits = request.limits or (renderer.limits if renderer is not None else current_limits())
-        cache = RasterCache() if request.policy.retains_textures else None
-        return build_frame_graph(self, request, limits, ImageStore(), cache)
+        return build_frame_graph(self, request, limits, ImageStore())
 
     def render(self, renderer: Renderer | None = None, request: FrameRequest | None = None, **options) -> Frame:
         """Render the frame for ``request`` (or its fields as keywords, as ``plan``

@@ -11,7 +11,7 @@ from ..style import ComputedStyle
 from ..style.transforms import transform_matrix
 from .paint import used_radii
 
-__all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree", "STACKING_WILL_CHANGE"]
+__all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree", "own_transform", "world", "clips_below", "STACKING_WILL_CHANGE"]
 
 # will-change names a property whose non-initial value would create a stacking context
 # -> it creates one now (CSS Will Change 1 §3.1).
@@ -34,15 +34,20 @@ class Clip:
     radii: tuple[tuple[float, float], ...]
 
 
-@dataclass
+@dataclass(eq=False)
 class LayerNode:
-    """One layer, resolved: style, size, local->screen matrix, and the clips above it."""
+    """One layer, resolved: style, size, local->screen matrix, and the clips above it.
+    ``local`` is its own transform (about its transform-origin, layer px), so
+    ``to_screen`` is ``world(parent, layer, local)``; ``box`` is the box it was
+    resolved for. Property trees update these in place (compositor.property_trees)."""
 
     layer: Layer
     style: ComputedStyle
     to_screen: Affine
     clips: tuple[Clip, ...]
     depth: int
+    local: Affine = Affine()
+    box: Rect | None = None
 
     @property
     def id(self) -> str:
@@ -118,23 +123,40 @@ class StackingContext:
         return out
 
 
-def resolve_tree(root: Layer, t: float = 0.0) -> StackingContext:
+def own_transform(layer: Layer, style: ComputedStyle) -> Affine:
+    """The layer's transform about its transform-origin, in its own px."""
+    box = layer.box
+    return transform_matrix(style.transform, style.transform_origin, box.width, box.height)
+
+
+def world(parent: LayerNode | None, layer: Layer, local: Affine) -> Affine:
+    """Layer px -> screen px: the parent's matrix, the box offset, the own transform
+    (multiplied in this order, so an update gives the very floats a rebuild does)."""
+    box = layer.box
+    parent_m = parent.to_screen if parent is not None else Affine()
+    return parent_m @ Affine.translate(box.x, box.y) @ local
+
+
+def clips_below(parent: LayerNode | None) -> tuple[Clip, ...]:
+    """The clip chain of a child of ``parent``: the parent's own and its own clip."""
+    if parent is None:
+        return ()
+    own = parent.clip()
+    return parent.clips if own is None else parent.clips + (own,)
+
+
+def resolve_tree(root: Layer, t: float = 0.0, nodes: dict[str, LayerNode] | None = None) -> StackingContext:
     """Walk the layer tree once (animations sampled at ``t`` seconds) and return the
-    root stacking context."""
+    root stacking context; every resolved node is also put in ``nodes`` by id."""
 
     def node_for(layer: Layer, parent: LayerNode | None, depth: int) -> LayerNode:
         parent_style = parent.style if parent else None
         style = layer.sampled_style(layer.computed_style(parent_style), t, parent_style)
-        box = layer.box
-        local = transform_matrix(style.transform, style.transform_origin, box.width, box.height)
-        parent_m = parent.to_screen if parent else Affine()
-        to_screen = parent_m @ Affine.translate(box.x, box.y) @ local
-        clips = parent.clips if parent else ()
-        if parent is not None:
-            own = parent.clip()
-            if own is not None:
-                clips = clips + (own,)
-        return LayerNode(layer, style, to_screen, clips, depth)
+        local = own_transform(layer, style)
+        node = LayerNode(layer, style, world(parent, layer, local), clips_below(parent), depth, local, layer.box)
+        if nodes is not None:
+            nodes[layer.id] = node
+        return node
 
     def build(ctx_node: LayerNode) -> StackingContext:
         ctx = StackingContext(ctx_node)

@@ -28,11 +28,18 @@ class RasterCache:
         self.backing_bounds: dict[str, list] = {}  # member bounds of kept backings (for damage)
         self._generation = 0
         self._used: set[str] = set()
+        self._last_used: set[str] = set()
         self._released: list[str] = []
+        self.frames = 0  # frames ended: a plan kept for the fast path knows which it was
 
     def begin_frame(self) -> None:
         self._used = set()
         self._released = []
+
+    def carry_over(self) -> None:
+        """Everything the last frame used is used by this one too (the retained fast
+        path keeps those draws without looking each up again)."""
+        self._used |= self._last_used
 
     def lookup(self, layer_id: str, key: Any, available: Callable[[str], bool]) -> TextureDesc | None:
         entry = self._entries.get(layer_id)
@@ -67,15 +74,19 @@ class RasterCache:
             self._released.append(self._entries.pop(layer_id)[1].name)
         for key_id in [k for k in self.backing_bounds if k not in self._entries]:
             del self.backing_bounds[key_id]
+        self._last_used = set(self._used)
+        self.frames += 1
         return list(self._released)
 
     def snapshot(self) -> tuple:
-        return (dict(self._entries), self.frame_state, dict(self.backing_bounds), set(self._used), list(self._released))
+        return (dict(self._entries), self.frame_state, dict(self.backing_bounds), set(self._used), list(self._released),
+                set(self._last_used), self.frames)
 
     def restore(self, saved: tuple) -> None:
-        entries, frame_state, bounds, used, released = saved
+        entries, frame_state, bounds, used, released, last_used, frames = saved
         self._entries, self.frame_state, self.backing_bounds = dict(entries), frame_state, dict(bounds)
         self._used, self._released = set(used), list(released)
+        self._last_used, self.frames = set(last_used), frames
 
     def forget(self, names) -> None:
         """Drop entries whose textures no longer exist (after a failed frame)."""

@@ -20,8 +20,10 @@ Everything is planned as plain data (the FrameGraph); nothing touches the GPU he
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import weakref
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
 
 from ..errors import OpenCLUnavailableError, TextureTooLargeError, UnsupportedFeatureError
 from ..filters.backend import FilterBackend, place
@@ -29,6 +31,7 @@ from ..filters.tasks import filter_tasks
 from ..framegraph import (
     ClipShape,
     CompositePass,
+    ImagePaint,
     Decision,
     Draw,
     FilterPass,
@@ -45,11 +48,15 @@ from ..limits import MAX_CLIPS_PER_DRAW, Limits
 from ..request import FrameRequest
 from ..compositor.backings import CompositingReason, composited_bytes, partition, usefulness
 from ..compositor.paint import layer_paint, used_radii
-from ..compositor.tree import Clip, LayerNode, StackingContext, resolve_tree
+from ..compositor.property_trees import MOVED, TRANSFORM_FIELDS, TreeChanges
+from ..compositor.tree import Clip, LayerNode, StackingContext
 from ..style.transforms import transform_matrix
-from .cache import RasterCache
+from .state import FrameState
 
-__all__ = ["build_frame_graph"]
+__all__ = ["build_frame_graph", "ExecutorFacts", "SWEEP_SAMPLES"]
+
+SWEEP_SAMPLES = 16  # samples of one iteration of a transform animation, for overlap
+MOVABLE = TRANSFORM_FIELDS | {MOVED}  # the changes the retained fast path redoes
 
 
 @dataclass(frozen=True)
@@ -81,14 +88,41 @@ class Target:
         return Affine.translate(-self.origin[0], -self.origin[1]) @ self.space
 
 
+@dataclass(frozen=True)
+class ExecutorFacts:
+    """What the planner needs to know of the executor that will run the graph:
+    ``available(name)`` says whether a retained texture still exists; ``filter_costs``
+    is the cost model "auto" places filter passes by (or a callable that measures it on
+    first need); ``opencl_unavailable`` says why OpenCL cannot be used, if it cannot."""
+
+    available: Callable[[str], bool] = lambda name: False
+    filter_costs: object = None
+    opencl_unavailable: str | None = None
+
+
+@dataclass
+class Site:
+    """One draw of the frame pass and what it was made from, kept for the fast path:
+    the backing entry (or the lone pending draw), the passes it added, and whether
+    its position can be updated alone (graph.retained)."""
+
+    entry: object  # compositor.backings.Backing, or a PendingDraw (policies without backings)
+    squash_index: int
+    passes: frozenset[str]
+    members: tuple[str, ...]
+
+
 class _Planner:
-    def __init__(self, scene, request: FrameRequest, limits: Limits, images: ImageStore, cache=None, available=None,
-                 filter_backend: FilterBackend = FilterBackend.GL, filter_costs=None,
-                 opencl_unavailable: str | None = None) -> None:
+    def __init__(self, scene, request: FrameRequest, limits: Limits, images: ImageStore, state: FrameState,
+                 facts: ExecutorFacts) -> None:
         self.scene = scene
-        self.filter_backend = filter_backend.value
-        self.filter_costs = filter_costs
-        self.opencl_unavailable = opencl_unavailable
+        self.request = request
+        self.state = state
+        self.trees = state.trees
+        cache = state.cache if request.policy.retains_textures else None
+        self.filter_backend = request.backend_for(scene.filter_backend).value
+        self.filter_costs = facts.filter_costs
+        self.opencl_unavailable = facts.opencl_unavailable
         self.t = request.t
         self.policy = request.policy
         # A cap on composited backings (BudgetPolicy), else None.
@@ -97,7 +131,7 @@ class _Planner:
         self._bounds_memo = cache.backing_bounds if cache is not None else {}
         self.repainted: set[str] = set()  # kept textures repainted in place this frame
         self.cache = cache
-        self.available = available or (lambda name: False)
+        self.available = facts.available
         self.reused: list[str] = []
         self.limits = limits
         self.images = images
@@ -107,6 +141,9 @@ class _Planner:
         self.viewport = Rect(0, 0, scene.width, scene.height)
         self._content: dict[str, TextureDesc] = {}
         self._page_fill: tuple[float, float, float, float] | None = None  # opaque page background
+        self._sweeps: dict[str, list[Affine]] = {}  # animated layer id -> its sampled matrices
+        self.sites: list[Site | None] | None = None  # per frame draw, while the frame's target is planned
+        self.images_seen: list[tuple] = []  # (image ref, layer id, key) looked up this frame
 
     # -- textures -----------------------------------------------------------------------
     def _check_size(self, what: str, w: int, h: int) -> None:
@@ -149,12 +186,14 @@ class _Planner:
         """The layer's LayerPaint, reusing last frame's when its style object, size and
         offset are the same (styles are memoised, so unchanged layers keep theirs). Images
         are always looked up: their files or arrays may have changed."""
-        memo = getattr(node.layer, "_paint_memo", None)
+        memo = self.state.paints.get(node.id)
         key = (node.style, node.width, node.height, offset, self.base_dir)
         if memo is not None and memo[0][0] is node.style and memo[0][1:] == key[1:] and node.style.background_image is None:
             return memo[1]
         paint = layer_paint(node, self.images, self.base_dir, offset, self.limits.max_texture_size)
-        node.layer._paint_memo = (key, paint)
+        if isinstance(paint.image, ImagePaint):
+            self.images_seen.append((paint.image.ref, node.id, paint.image.key))
+        self.state.paints[node.id] = (key, paint)
         return paint
 
     # -- clips --------------------------------------------------------------------------
@@ -217,9 +256,16 @@ class _Planner:
         policy: each layer drawn from its own raster ("all", "none"), or grouped into
         backings ("browser")."""
         if not self.policy.uses_backings:
-            return tuple(
-                self._layer_draw(p, target.space, target.origin, p.clips) if isinstance(p, PendingDraw) else p for p in items
-            )
+            out = []
+            for p in items:
+                if isinstance(p, PendingDraw):
+                    passes_before = len(self.passes)
+                    out.append(self._layer_draw(p, target.space, target.origin, p.clips))
+                    self._site(Site(p, 0, frozenset(q.name for q in self.passes[passes_before:]), (p.node.id,)))
+                else:
+                    out.append(p)
+                    self._site(None)
+            return tuple(out)
         return self._backing_draws(items, target, base_id)
 
     # -- backings ("browser" policy) -------------------------------------------------------
@@ -228,16 +274,14 @@ class _Planner:
 
         def bounds(item) -> Rect:
             """Pixels an item can touch: snapped out to whole pixels (touching fractional
-            edges share a pixel), plus the anti-aliasing fringe of transformed quads."""
+            edges share a pixel), plus the anti-aliasing fringe of transformed quads.
+            Under a running transform animation, everywhere it goes in this iteration
+            (as Blink does), so promotions do not flicker from frame to frame."""
             if isinstance(item, PendingDraw):
-                m = to_target @ item.node.to_screen
-                rect = _touched(Rect(0, 0, item.node.width, item.node.height), m)
-                # A running transform animation: overlap is tested against everywhere it
-                # goes (as Blink does), so promotions do not flicker from frame to frame.
-                sweep = self._animation_sweep(item.node)
+                sweep = self._animation_sweep(item.node, to_target)
                 if sweep is not None:
-                    rect = Rect.union([rect, sweep.transformed_bounds(to_target).rounded_out()])
-                return rect
+                    return sweep
+                return _touched(Rect(0, 0, item.node.width, item.node.height), to_target @ item.node.to_screen)
             return _touched(Rect(0, 0, *item.quad_size), item.transform)
 
         # Once per item: a budget demotion re-partitions, and animation sweeps are not cheap.
@@ -274,59 +318,74 @@ class _Planner:
         for e in entries:
             if e.kind == "surface":
                 out.append(e.draw)
+                self._site(None)
                 continue
             if not e.members:
                 continue
-            reasons = [r.value for r in e.reasons]
-            if len(e.members) == 1 and e.kind in ("own", "base"):
-                # One layer alone in its backing: its raster is the backing.
-                p = e.members[0]
-                draw = self._layer_draw(p, target.space, target.origin, p.clips)
-                out.append(draw)
-                own = e.kind == "own"  # a lone layer of the base backing is not promoted
-                self.layer_info[p.node.id] = {
-                    "composited": own,
-                    "reasons": reasons if own else [],
-                    "backing": draw.source.name if own else None,
-                    "painted_into": draw.source.name,
-                }
-                continue
-            if e.kind == "own":
-                owner = e.owner.to_screen
-                space = owner.inverse()
-                if owner.is_translation():
-                    # Keep the owner's sub-pixel position inside the backing, so the
-                    # backing itself lands on whole pixels (nothing shifts or blurs).
-                    space = Affine.translate(owner.e - math.floor(owner.e), owner.f - math.floor(owner.f)) @ space
-                cache_id, label = f"backing:{e.owner.id}", e.owner.id
-            elif e.kind == "squash":
+            if e.kind == "squash":
                 squashes += 1
-                space = target.space
-                cache_id, label = f"backing:{base_id}:squash{squashes}", f"{base_id}-squash{squashes}"
-            else:
-                space = target.space
-                cache_id, label = f"backing:{base_id}:base", f"{base_id}-base"
-            # The page's base backing starts as the opaque page background, as Chromium's
-            # root layer does: its layers then blend over the same colour, with the same
-            # 8-bit roundings, as when they are drawn straight into the frame.
-            fill = self._page_fill if (e.kind == "base" and base_id == "root" and self._page_fill) else (0.0, 0.0, 0.0, 0.0)
-            draw = self._backing(e, space, target, cache_id, label, fill)
-            if draw is None:
-                continue
-            out.append(draw)
-            for i, p in enumerate(e.members):
-                owns = e.kind == "squash" or (e.kind == "own" and p.node is e.owner)
-                if e.kind == "squash":
-                    member_reasons = reasons if i == 0 else [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value]
-                else:
-                    member_reasons = reasons if owns else []
-                self.layer_info[p.node.id] = {
-                    "composited": owns,
-                    "reasons": member_reasons,
-                    "backing": draw.source.name if owns else None,
-                    "painted_into": draw.source.name,
-                }
+            passes_before = len(self.passes)
+            draw = self._entry_draw(e, target, base_id, squashes)
+            if draw is not None:
+                out.append(draw)
+                self._site(Site(e, squashes, frozenset(p.name for p in self.passes[passes_before:]),
+                                tuple(p.node.id for p in e.members)))
         return tuple(out)
+
+    def _site(self, site: Site | None) -> None:
+        if self.sites is not None:
+            self.sites.append(site)
+
+    def _entry_draw(self, e, target: Target, base_id: str, squash_index: int) -> Draw | None:
+        """The draw of one backing entry (its layers painted into one texture, or a lone
+        layer's own raster), recording each member's compositing facts in layer_info."""
+        reasons = [r.value for r in e.reasons]
+        if len(e.members) == 1 and e.kind in ("own", "base"):
+            # One layer alone in its backing: its raster is the backing.
+            p = e.members[0]
+            draw = self._layer_draw(p, target.space, target.origin, p.clips)
+            own = e.kind == "own"  # a lone layer of the base backing is not promoted
+            self.layer_info[p.node.id] = {
+                "composited": own,
+                "reasons": reasons if own else [],
+                "backing": draw.source.name if own else None,
+                "painted_into": draw.source.name,
+            }
+            return draw
+        if e.kind == "own":
+            owner = e.owner.to_screen
+            space = owner.inverse()
+            if owner.is_translation():
+                # Keep the owner's sub-pixel position inside the backing, so the
+                # backing itself lands on whole pixels (nothing shifts or blurs).
+                space = Affine.translate(owner.e - math.floor(owner.e), owner.f - math.floor(owner.f)) @ space
+            cache_id, label = f"backing:{e.owner.id}", e.owner.id
+        elif e.kind == "squash":
+            space = target.space
+            cache_id, label = f"backing:{base_id}:squash{squash_index}", f"{base_id}-squash{squash_index}"
+        else:
+            space = target.space
+            cache_id, label = f"backing:{base_id}:base", f"{base_id}-base"
+        # The page's base backing starts as the opaque page background, as Chromium's
+        # root layer does: its layers then blend over the same colour, with the same
+        # 8-bit roundings, as when they are drawn straight into the frame.
+        fill = self._page_fill if (e.kind == "base" and base_id == "root" and self._page_fill) else (0.0, 0.0, 0.0, 0.0)
+        draw = self._backing(e, space, target, cache_id, label, fill)
+        if draw is None:
+            return None
+        for i, p in enumerate(e.members):
+            owns = e.kind == "squash" or (e.kind == "own" and p.node is e.owner)
+            if e.kind == "squash":
+                member_reasons = reasons if i == 0 else [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value]
+            else:
+                member_reasons = reasons if owns else []
+            self.layer_info[p.node.id] = {
+                "composited": owns,
+                "reasons": member_reasons,
+                "backing": draw.source.name if owns else None,
+                "painted_into": draw.source.name,
+            }
+        return draw
 
     def _backing_damage(self, cache_id: str, key, bounds: list[Rect], w: int, h: int):
         """The rect of a kept backing to repaint (x, y, w, h in its pixels), or None when
@@ -354,27 +413,60 @@ class _Planner:
             return None
         return (int(damage.x), int(damage.y), int(damage.width), int(damage.height))
 
-    def _animation_sweep(self, node: LayerNode, samples: int = 16) -> Rect | None:
-        """Screen bounds a layer covers over one iteration of its running transform
-        animations (its own; its parent's placement as it is now)."""
-        running = [a for a in node.layer.animations if a.is_active(self.t) and "transform" in a.properties]
-        if not running:
+    def _animation_sweep(self, node: LayerNode, to_target: Affine) -> Rect | None:
+        """Target pixels a layer can touch over this iteration of the transform
+        animations running on it or on an ancestor, or None when none runs.
+
+        The animation is sampled SWEEP_SAMPLES times from the iteration's start, each quad
+        grown like a transformed one (``_touched``), and the union grown by a quarter of
+        the longest step a corner takes between samples: what an arc can bulge past its
+        chord for steps under 100 degrees (translations and scales do not bulge). It
+        depends on the iteration, not on the frame's time, so the decisions made from it
+        hold for the whole iteration (the retained fast path relies on that)."""
+        layer = node.layer
+        while layer is not None and not self._sampled_sweep(layer):
+            layer = layer.parent
+        if layer is None:
             return None
-        box = node.layer.box
-        now = transform_matrix(node.style.transform, node.style.transform_origin, box.width, box.height)
-        placed = Affine.translate(box.x, box.y) @ now
-        if not placed.is_invertible():
+        anim = self.trees.nodes[layer.id]
+        if not anim.to_screen.is_invertible():
             return None
-        parent = node.to_screen @ placed.inverse()
-        base = node.layer.computed_style(None)
-        rects = []
-        for a in running:
-            start = a.delay + a.duration * math.floor(max(self.t - a.delay, 0.0) / a.duration) if a.duration > 0 else self.t
-            for i in range(samples + 1):
-                style = node.layer.sampled_style(base, start + a.duration * i / samples * 0.999999)
-                m = parent @ Affine.translate(box.x, box.y) @ transform_matrix(style.transform, style.transform_origin, box.width, box.height)
-                rects.append(Rect(0, 0, box.width, box.height).transformed_bounds(m))
-        return Rect.union(rects)
+        rel = Affine() if anim is node else anim.to_screen.inverse() @ node.to_screen
+        rect = Rect(0, 0, node.width, node.height)
+        rects, step, previous = [], 0.0, None
+        for m in self._sweeps[layer.id]:
+            m = to_target @ m @ rel
+            rects.append(_touched(rect, m))
+            corners = [m.apply(x, y) for x, y in rect.corners()]
+            if previous is not None:
+                step = max(step, max(math.hypot(a[0] - b[0], a[1] - b[1]) for a, b in zip(corners, previous)))
+            previous = corners
+        r = Rect.union(rects)
+        g = step / 4
+        return Rect(r.x - g, r.y - g, r.width + 2 * g, r.height + 2 * g).rounded_out()
+
+    def _sampled_sweep(self, layer) -> bool:
+        """Does a transform animation run on ``layer`` now? Its screen matrices over the
+        iteration are sampled once a frame (into ``_sweeps``)."""
+        if layer.id in self._sweeps:
+            return bool(self._sweeps[layer.id])
+        running = [a for a in layer.animations if a.is_active(self.t) and "transform" in a.properties]
+        matrices: list[Affine] = []
+        node = self.trees.nodes.get(layer.id)
+        if running and node is not None:
+            box = layer.box
+            placed = Affine.translate(box.x, box.y) @ node.local
+            if placed.is_invertible():
+                parent = node.to_screen @ placed.inverse()
+                base = layer.computed_style(None)
+                for a in running:
+                    start = a.delay + a.duration * math.floor(max(self.t - a.delay, 0.0) / a.duration)
+                    for i in range(SWEEP_SAMPLES + 1):
+                        style = layer.sampled_style(base, start + a.duration * i / SWEEP_SAMPLES * 0.999999)
+                        matrices.append(parent @ Affine.translate(box.x, box.y)
+                                        @ transform_matrix(style.transform, style.transform_origin, box.width, box.height))
+        self._sweeps[layer.id] = matrices
+        return bool(matrices)
 
     def _backing(self, e, space: Affine, target: Target, cache_id: str, label: str,
                  fill: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)) -> Draw | None:
@@ -711,12 +803,18 @@ class _Planner:
     # -- the frame ----------------------------------------------------------------------
     def build(self) -> FrameGraph:
         self._check_size("the frame", self.scene.width, self.scene.height)
-        root = resolve_tree(self.scene.root, self.t)
+        changes = self.trees.update(self.scene, self.t)
         frame = TextureDesc("frame", self.scene.width, self.scene.height, TextureRole.FRAME, retained=self.cache is not None)
+        last, self.state.last = self.state.last, None
+        graph = self._retained(last, changes, frame)
+        if graph is not None:
+            self.state.fast_frames += 1
+            return graph
+        root = self.trees.root
         clear = (0.0, 0.0, 0.0, 0.0)
         draws: list[Draw] = []
         node = root.node
-        target = Target((0, 0), Affine(), self.viewport, 0, 0, (self.scene.width, self.scene.height))
+        target = self._frame_target()
         if _is_plain_color(node):
             # The page background is a flat colour: clear to it instead of a raster pass.
             clear = node.style.used_background_color.premultiplied()
@@ -726,7 +824,20 @@ class _Planner:
             self.emit_items(root, draws, target, 1.0, own=False)
         else:
             self.emit_context(root, draws, target, 1.0)
+        self.sites = []
         final = self.finalize(draws, target, "root")
+        sites, self.sites = self.sites, None
+        graph = self._frame_graph(final, clear, frame)
+        if self.cache is not None:
+            self.state.last = RetainedPlan(self._request_key(), graph, final, tuple(sites), clear,
+                                           tuple(self.images_seen), self.cache.frames)
+        return graph
+
+    def _frame_target(self) -> Target:
+        return Target((0, 0), Affine(), self.viewport, 0, 0, (self.scene.width, self.scene.height))
+
+    def _frame_graph(self, final: tuple[Draw, ...], clear, frame: TextureDesc) -> FrameGraph:
+        """The frame's composite pass over ``final``, then the graph of all passes."""
         damage = self._damage(final, clear, frame)
         detail = "the frame"
         if damage is not None:
@@ -739,6 +850,129 @@ class _Planner:
         graph.layer_info = self.layer_info
         graph.validate()
         return graph
+
+    def _request_key(self) -> tuple:
+        """What a kept plan must share with this frame besides the time."""
+        return (weakref.ref(self.scene), self.scene.width, self.scene.height, self.base_dir, self.policy,
+                self.filter_backend, self.limits)
+
+    # -- the retained fast path -----------------------------------------------------------
+    def _retained(self, last: "RetainedPlan | None", changes: TreeChanges, frame: TextureDesc) -> FrameGraph | None:
+        """Last frame's graph with only the moved draws made again, when that is exactly
+        what planning from scratch would give; else None.
+
+        It is, when the property trees changed nothing but transforms (the layers moved,
+        or moved with an ancestor), every moved layer is drawn in the frame pass by a
+        backing entry of its own (a promoted layer with its painted descendants, or one
+        layer's raster under a policy without backings), the browser policy's decisions
+        for it come from a running animation's sweep (fixed for the iteration: the
+        trees report a new iteration as a change), nothing of last frame's work but the
+        moved entries' own was left to redo, and no image changed. The moved entries
+        are then planned by the same code as always (``_entry_draw``), and the frame's
+        damage from the draws that changed."""
+        if last is None or self.cache is None or not self.state.fast_path or changes.rebuilt or last.cache_frame != self.cache.frames:
+            return None
+        key = self._request_key()
+        if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
+            return None
+        site_of = last.site_of()
+        touched: dict[int, Site] = {}
+        for layer_id, what in changes.fields.items():
+            if what - MOVABLE:
+                return None
+            index = site_of.get(layer_id)
+            if index is None:
+                if self.trees.nodes[layer_id].draws_content():
+                    return None  # drawn elsewhere (inside a surface) or culled: may change
+                continue  # paints nothing itself: only its descendants' draws matter
+            touched[index] = last.sites[index]
+        left = {p.name for p in last.graph.passes[:-1]}
+        if left - {name for site in touched.values() for name in site.passes}:
+            return None  # last frame made textures this frame would only reuse
+        for ref, layer_id, image_key in last.images:
+            if self.images.get(ref, self.base_dir, layer_id)[0] != image_key:
+                return None
+        if not self.available(frame.name) or not all(self.available(d.source.name) for d in last.final if d.source.retained):
+            return None
+        if self.policy.uses_backings and not all(self._swept(site) for site in touched.values()):
+            return None
+        target = self._frame_target()
+        self.cache.carry_over()
+        self._page_fill = tuple(last.clear) if last.clear[3] >= 1.0 else None
+        self.layer_info = dict(last.graph.layer_info)
+        final = list(last.final)
+        replaced = set()
+        for index, site in sorted(touched.items()):
+            pending = self._pending_again(site, target)
+            if pending is None:
+                return None
+            replaced.add(final[index].source.name)
+            if isinstance(site.entry, PendingDraw):
+                p = pending[0]
+                final[index] = self._layer_draw(p, target.space, target.origin, p.clips)
+            else:
+                entry = replace(site.entry, members=pending)
+                draw = self._entry_draw(entry, target, "root", site.squash_index)
+                if draw is None:
+                    return None
+                final[index] = draw
+        self.decisions = list(last.graph.decisions)
+        self.reused = [n for n in last.graph.reused if n not in replaced and n != frame.name] + self.reused
+        self.images_seen = list(last.images)
+        graph = self._frame_graph(tuple(final), last.clear, frame)
+        sites = list(last.sites)
+        self.state.last = RetainedPlan(key, graph, tuple(final), tuple(sites), last.clear, last.images, self.cache.frames)
+        return graph
+
+    def _swept(self, site: Site) -> bool:
+        """Are the browser policy's bounds of this entry a running animation's sweep
+        (the same all iteration), so its promotion and overlap decisions stand?"""
+        entry = site.entry
+        if isinstance(entry, PendingDraw) or entry.kind != "own":
+            return False
+        to_target = self._frame_target().from_screen()
+        return all(self._animation_sweep(p.node, to_target) is not None for p in entry.members)
+
+    def _pending_again(self, site: Site, target: Target) -> tuple | None:
+        """The site's members as pending draws now, or None if one is no longer drawn
+        (culled or clipped away: last frame's decisions would not stand)."""
+        out = []
+        for layer_id in site.members:
+            node = self.trees.nodes[layer_id]
+            drawn: list = []
+            decisions = len(self.decisions)
+            self.draw_node(node, drawn, target, _member_opacity(site, layer_id))
+            if not drawn:
+                del self.decisions[decisions:]
+                return None
+            out.append(drawn[0])
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class RetainedPlan:
+    """A frame's plan kept for the next: its graph, the frame pass's draws and what each
+    was made from (Site, None for draws that cannot be redone alone), its clear colour,
+    the images it looked up (with their keys: in-memory pixels may change in place),
+    and which of the cache's frames it was."""
+
+    key: tuple
+    graph: FrameGraph
+    final: tuple[Draw, ...]
+    sites: tuple[Site | None, ...]
+    clear: tuple[float, float, float, float]
+    images: tuple[tuple, ...]
+    cache_frame: int
+
+    def site_of(self) -> dict[str, int]:
+        """Layer id -> index of the frame draw it is painted in."""
+        return {layer_id: i for i, site in enumerate(self.sites) if site is not None for layer_id in site.members}
+
+
+def _member_opacity(site: Site, layer_id: str) -> float:
+    entry = site.entry
+    members = (entry,) if isinstance(entry, PendingDraw) else entry.members
+    return next(p.opacity for p in members if p.node.id == layer_id)
 
 
 def _snap(m: Affine) -> Affine:
@@ -825,25 +1059,25 @@ def build_frame_graph(
     request: FrameRequest,
     limits: Limits,
     images: ImageStore,
-    cache=None,
-    available=None,
-    filter_costs=None,
-    opencl_unavailable: str | None = None,
+    state: FrameState | None = None,
+    facts: ExecutorFacts | None = None,
 ) -> FrameGraph:
     """Make the compositor's decisions for ``scene`` under ``request`` (time, policy,
-    filter backend) and return the frame graph. With a RasterCache (and ``available``,
-    which says whether a retained texture still exists), unchanged layers are not
-    rastered again. The filter backend places filter passes on GL, OpenCL or, with a
-    cost model (``filter_costs``), wherever they are cheapest (filters.backend)."""
-    backend = request.backend_for(scene.filter_backend)
+    filter backend) and return the frame graph. ``state`` is what the renderer kept
+    from earlier frames (property trees, kept textures, the last plan; a fresh one plans
+    a first frame): unchanged layers are not rastered again, and an animation frame
+    that only moves promoted layers redoes only their draws. ``facts`` says what the
+    executor holds and how it prices filter passes (filters.backend)."""
+    state = state if state is not None else FrameState()
+    facts = facts if facts is not None else ExecutorFacts()
+    cache = state.cache if request.policy.retains_textures else None
     if cache is None:
-        return _Planner(scene, request, limits, images, cache, available, backend, filter_costs,
-                        opencl_unavailable).build()
+        return _Planner(scene, request, limits, images, state, facts).build()
     cache.begin_frame()
     saved = cache.snapshot()
     try:
-        return _Planner(scene, request, limits, images, cache, available, backend, filter_costs,
-                        opencl_unavailable).build()
+        return _Planner(scene, request, limits, images, state, facts).build()
     except BaseException:
         cache.restore(saved)  # a frame that failed to plan leaves the cache as it was
+        state.last = None
         raise

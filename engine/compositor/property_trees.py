@@ -1,0 +1,158 @@
+"""Property trees, as Chromium's cc keeps them: every layer's resolved state (its style
+at the frame's time, its layer-to-screen matrix, the clip chain above it) and the
+stacking contexts in CSS paint order, kept between frames and updated where something
+changed.
+
+A frame asks the scene what changed since the version it last saw (``changes_since``)
+and samples only the layers that have animations. A change the trees can absorb in
+place — a new transform, opacity or filter that does not create or remove a stacking
+context — updates that layer's node; a transform also updates its descendants'
+matrices and clips (the transform subtree), and nothing else is touched, so an
+animation frame costs about what changed, not O(layers). Anything else (the tree's
+shape, a box, z-index, an inherited property, a stacking context appearing) rebuilds
+the trees from the layer tree, and ``TreeChanges`` says why.
+
+``TreeChanges`` is also the frame's damage at the property level: which layers moved,
+faded or filtered, and which animations started, stopped or began a new iteration.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass, fields
+from typing import Mapping
+
+from ..layer import Layer
+from ..style import ComputedStyle
+from .tree import LayerNode, StackingContext, clips_below, own_transform, resolve_tree, world
+
+__all__ = ["PropertyTrees", "TreeChanges", "IN_PLACE_FIELDS", "TRANSFORM_FIELDS"]
+
+TRANSFORM_FIELDS = frozenset({"transform", "transform_origin"})
+# Style fields whose change updates nodes in place (the effect and transform trees).
+IN_PLACE_FIELDS = TRANSFORM_FIELDS | {"opacity", "filter"}
+_STYLE_FIELDS = tuple(f.name for f in fields(ComputedStyle))
+# What TreeChanges.fields says for a node moved by an ancestor's transform, and for an
+# animation whose running state or iteration changed.
+MOVED = "to_screen"
+ANIMATION_STATE = "animation-state"
+
+
+@dataclass(frozen=True)
+class TreeChanges:
+    """What one update changed. ``rebuilt``: the trees were made anew (``why`` says
+    what forced it; every node counts as changed). Otherwise ``fields`` maps each
+    changed layer id to what changed: style field names, ``"to_screen"`` (moved with
+    an ancestor's transform) or ``"animation-state"``."""
+
+    rebuilt: bool
+    why: str = ""
+    fields: Mapping[str, frozenset[str]] = None  # type: ignore[assignment]
+
+    @property
+    def nodes(self) -> frozenset[str]:
+        return frozenset(self.fields or ())
+
+    def __bool__(self) -> bool:
+        return self.rebuilt or bool(self.fields)
+
+
+class PropertyTrees:
+    """The resolved layer tree of one scene, kept by a renderer between frames."""
+
+    def __init__(self) -> None:
+        self.root: StackingContext | None = None
+        self.nodes: dict[str, LayerNode] = {}
+        self._scene: weakref.ref | None = None
+        self._version = -1
+        self._t: float | None = None
+        self._animation_state: dict[str, tuple] = {}
+        self.rebuilds = 0  # how often the trees were made from scratch (tests, reports)
+
+    def update(self, scene, t: float) -> TreeChanges:
+        """Bring the trees to ``scene`` at time ``t``; return what changed."""
+        same_scene = self._scene is not None and self._scene() is scene and self.root is not None
+        changed = scene.changes_since(self._version) if same_scene else None
+        if changed is None:
+            return self._rebuild(scene, t, "first frame" if not same_scene else "the layer tree's shape changed")
+        candidates = {layer.id: layer for layer in changed}
+        if t != self._t:
+            for layer in scene.animated_layers():
+                candidates.setdefault(layer.id, layer)
+        out: dict[str, set[str]] = {}
+        # Parents first: a child's style is computed from its parent's.
+        for layer in sorted(candidates.values(), key=lambda l: self.nodes[l.id].depth if l.id in self.nodes else -1):
+            why = self._update_layer(layer, t, out)
+            if why:
+                return self._rebuild(scene, t, why)
+        self._version, self._t = scene.version, t
+        return TreeChanges(False, fields={k: frozenset(v) for k, v in out.items()})
+
+    # -- in place ----------------------------------------------------------------------
+    def _update_layer(self, layer: Layer, t: float, out: dict[str, set[str]]) -> str | None:
+        """Update one layer's node; the reason to rebuild instead, if any."""
+        node = self.nodes.get(layer.id)
+        if node is None or node.layer is not layer:
+            return f"layer {layer.id!r} is new"
+        if layer.box != node.box:
+            return f"the box of {layer.id!r} changed"
+        parent = self.nodes.get(layer.parent.id) if layer.parent is not None else None
+        parent_style = parent.style if parent is not None else None
+        style = layer.sampled_style(layer.computed_style(parent_style), t, parent_style)
+        state = _animation_state(layer, t)
+        if state != self._animation_state.get(layer.id, ()):
+            self._animation_state[layer.id] = state
+            out.setdefault(layer.id, set()).add(ANIMATION_STATE)
+        if style is node.style:
+            return None
+        diff = {f for f in _STYLE_FIELDS if getattr(style, f) != getattr(node.style, f)}
+        if not diff:
+            node.style = style
+            return None
+        if diff - IN_PLACE_FIELDS:
+            return f"{', '.join(sorted(diff - IN_PLACE_FIELDS))} of {layer.id!r} changed"
+        was_context = node.creates_stacking_context()
+        old_style, node.style = node.style, style
+        if node.creates_stacking_context() != was_context:
+            node.style = old_style
+            return f"{layer.id!r} {'now creates' if not was_context else 'no longer creates'} a stacking context"
+        out.setdefault(layer.id, set()).update(diff)
+        if diff & TRANSFORM_FIELDS:
+            node.local = own_transform(layer, style)
+            self._move_subtree(node, parent, out)
+        return None
+
+    def _move_subtree(self, node: LayerNode, parent: LayerNode | None, out: dict[str, set[str]]) -> None:
+        """New matrices for ``node`` and everything under it, and the clips they carry."""
+        node.to_screen = world(parent, node.layer, node.local)
+        stack = [node]
+        while stack:
+            above = stack.pop()
+            for child_layer in above.layer.children:
+                child = self.nodes[child_layer.id]
+                child.to_screen = world(above, child_layer, child.local)
+                child.clips = clips_below(above)
+                out.setdefault(child.id, set()).add(MOVED)
+                stack.append(child)
+
+    # -- from scratch ------------------------------------------------------------------
+    def _rebuild(self, scene, t: float, why: str) -> TreeChanges:
+        self.nodes = {}
+        self.root = resolve_tree(scene.root, t, self.nodes)
+        self._animation_state = {layer.id: _animation_state(layer, t) for layer in scene.animated_layers()}
+        self._scene = weakref.ref(scene)
+        self._version, self._t = scene.version, t
+        self.rebuilds += 1
+        return TreeChanges(True, why, {})
+
+
+def _animation_state(layer: Layer, t: float) -> tuple:
+    """Which of the layer's animations run at ``t``, and in which iteration: what the
+    browser policy's promotion and overlap decisions depend on besides the style."""
+    state = []
+    for a in layer.animations:
+        active = a.is_active(t)
+        iteration = math.floor((t - a.delay) / a.duration) if active and a.duration > 0 else -1
+        state.append((active, iteration))
+    return tuple(state)

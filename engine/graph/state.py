@@ -1,0 +1,33 @@
+"""FrameState: what a renderer keeps between the frames it plans, all keyed by what it
+was made from, none of it written onto user objects:
+
+* ``trees``  — the scene's property trees (compositor.property_trees);
+* ``cache``  — the textures kept, with the keys that say when they are still right
+  (used by the policies that retain textures);
+* ``paints`` — each layer's LayerPaint, reused while its style, size and offset are;
+* ``last``   — the last frame's plan, for the retained fast path (graph.retained).
+
+``scene.plan()`` starts from an empty FrameState, so it plans what a fresh renderer's
+first frame runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..compositor.property_trees import PropertyTrees
+from .cache import RasterCache
+
+__all__ = ["FrameState"]
+
+
+@dataclass
+class FrameState:
+    trees: PropertyTrees = field(default_factory=PropertyTrees)
+    cache: RasterCache = field(default_factory=RasterCache)
+    paints: dict[str, tuple] = field(default_factory=dict)
+    last: Any = None  # graph.retained.RetainedPlan of the last frame planned, or None
+    fast_frames: int = 0  # frames planned by the retained fast path (reports, tests)
+    # False: plan every frame from scratch (the reference the fast path is tested against)
+    fast_path: bool = True
