@@ -450,7 +450,7 @@ class _Planner:
         iteration are sampled once a frame (into ``_sweeps``)."""
         if layer.id in self._sweeps:
             return bool(self._sweeps[layer.id])
-        running = [a for a in layer.animations if a.is_active(self.t) and "transform" in a.properties]
+        running = [a for a in layer.animations if _is_transform_animation_running(a, self.t)]
         matrices: list[Affine] = []
         node = self.trees.nodes.get(layer.id)
         if running and node is not None:
@@ -778,13 +778,21 @@ class _Planner:
         new, of every draw that changed (by position in paint order). None: redraw all."""
         if self.cache is None:
             return None
-        keys = [None if d.source.name in self.repainted else _draw_key(d) for d in draws]
-        bounds = [_touched(Rect(0, 0, *d.quad_size), d.transform) for d in draws]
         state = self.cache.frame_state
-        self.cache.frame_state = ((frame.width, frame.height, clear), keys, bounds)
+        old_draws = state[3] if state is not None else ()
+        keys, bounds = [], []
+        for i, d in enumerate(draws):
+            if i < len(old_draws) and d is old_draws[i] and d.source.name not in self.repainted:
+                # The very draw of last frame (the fast path keeps them): same key, bounds.
+                keys.append(state[1][i])
+                bounds.append(state[2][i])
+            else:
+                keys.append(None if d.source.name in self.repainted else _draw_key(d))
+                bounds.append(_touched(Rect(0, 0, *d.quad_size), d.transform))
+        self.cache.frame_state = ((frame.width, frame.height, clear), keys, bounds, draws)
         if state is None or state[0] != (frame.width, frame.height, clear) or not self.available(frame.name):
             return None
-        _, old_keys, old_bounds = state
+        _, old_keys, old_bounds, _ = state
         rects = []
         for i in range(max(len(keys), len(old_keys))):
             if i < len(keys) and i < len(old_keys) and keys[i] == old_keys[i] and keys[i] is not None:
@@ -830,7 +838,7 @@ class _Planner:
         graph = self._frame_graph(final, clear, frame)
         if self.cache is not None:
             self.state.last = RetainedPlan(self._request_key(), graph, final, tuple(sites), clear,
-                                           tuple(self.images_seen), self.cache.frames)
+                                           tuple(self.images_seen), self.cache.frames, _site_index(sites))
         return graph
 
     def _frame_target(self) -> Target:
@@ -875,7 +883,7 @@ class _Planner:
         key = self._request_key()
         if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
             return None
-        site_of = last.site_of()
+        site_of = last.site_of
         touched: dict[int, Site] = {}
         for layer_id, what in changes.fields.items():
             if what - MOVABLE:
@@ -920,18 +928,23 @@ class _Planner:
         self.reused = [n for n in last.graph.reused if n not in replaced and n != frame.name] + self.reused
         self.images_seen = list(last.images)
         graph = self._frame_graph(tuple(final), last.clear, frame)
-        sites = list(last.sites)
-        self.state.last = RetainedPlan(key, graph, tuple(final), tuple(sites), last.clear, last.images, self.cache.frames)
+        self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames)
         return graph
 
     def _swept(self, site: Site) -> bool:
         """Are the browser policy's bounds of this entry a running animation's sweep
-        (the same all iteration), so its promotion and overlap decisions stand?"""
+        (the same all iteration), so its promotion and overlap decisions stand? They
+        are when a transform animation runs on each member or an ancestor of it."""
         entry = site.entry
         if isinstance(entry, PendingDraw) or entry.kind != "own":
             return False
-        to_target = self._frame_target().from_screen()
-        return all(self._animation_sweep(p.node, to_target) is not None for p in entry.members)
+        for p in entry.members:
+            layer = p.node.layer
+            while layer is not None and not _runs_transform_animation(layer, self.t):
+                layer = layer.parent
+            if layer is None:
+                return False
+        return True
 
     def _pending_again(self, site: Site, target: Target) -> tuple | None:
         """The site's members as pending draws now, or None if one is no longer drawn
@@ -963,10 +976,19 @@ class RetainedPlan:
     clear: tuple[float, float, float, float]
     images: tuple[tuple, ...]
     cache_frame: int
+    site_of: dict[str, int]  # layer id -> index of the frame draw it is painted in
 
-    def site_of(self) -> dict[str, int]:
-        """Layer id -> index of the frame draw it is painted in."""
-        return {layer_id: i for i, site in enumerate(self.sites) if site is not None for layer_id in site.members}
+
+def _site_index(sites) -> dict[str, int]:
+    return {layer_id: i for i, site in enumerate(sites) if site is not None for layer_id in site.members}
+
+
+def _is_transform_animation_running(animation, t: float) -> bool:
+    return animation.is_active(t) and "transform" in animation.properties
+
+
+def _runs_transform_animation(layer, t: float) -> bool:
+    return any(_is_transform_animation_running(a, t) for a in layer.animations)
 
 
 def _member_opacity(site: Site, layer_id: str) -> float:
