@@ -42,6 +42,7 @@ from ..framegraph import (
     TextureDesc,
     TextureRole,
 )
+from ..css.values import ImageRef
 from ..geometry import Affine, Rect
 from ..images import ImageStore
 from ..limits import MAX_CLIPS_PER_DRAW, Limits
@@ -188,7 +189,10 @@ class _Planner:
         are always looked up: their files or arrays may have changed."""
         memo = self.state.paints.get(node.id)
         key = (node.style, node.width, node.height, offset, self.base_dir)
-        if memo is not None and memo[0][0] is node.style and memo[0][1:] == key[1:] and node.style.background_image is None:
+        # Gradients are a pure function of the key; image pixels are looked up every time
+        # (a file or an in-memory array may have changed).
+        if memo is not None and memo[0][0] is node.style and memo[0][1:] == key[1:] \
+                and not isinstance(node.style.background_image, ImageRef):
             return memo[1]
         paint = layer_paint(node, self.images, self.base_dir, offset, self.limits.max_texture_size)
         if isinstance(paint.image, ImagePaint):
