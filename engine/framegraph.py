@@ -32,6 +32,7 @@ __all__ = [
     "SurfaceReason",
     "FrameGraph",
     "Decision",
+    "LayerInfo",
 ]
 
 
@@ -279,6 +280,18 @@ class Decision:
     text: str
 
 
+@dataclass(frozen=True)
+class LayerInfo:
+    """Where one layer's content went, under a policy with backings: is it composited
+    (a backing of its own, or a squashing backing), why, and which texture it was
+    painted into."""
+
+    composited: bool
+    reasons: tuple[str, ...]
+    backing: str | None  # the texture it owns, if composited
+    painted_into: str  # the texture its content is in
+
+
 @dataclass
 class FrameGraph:
     """Passes in execution order, the texture they produce last (the frame), and the
@@ -292,7 +305,7 @@ class FrameGraph:
     reused: list[str] = field(default_factory=list)  # retained textures from earlier frames
     released: list[str] = field(default_factory=list)  # retained textures freed after this frame
     policy: Policy = field(default_factory=AllPolicy)
-    layer_info: dict = field(default_factory=dict)  # "browser": per layer, composited? why? where?
+    layer_info: dict[str, LayerInfo] = field(default_factory=dict)  # per layer id, under policies with backings
 
     # -- derived facts ------------------------------------------------------------------
     def textures(self) -> list[TextureDesc]:
@@ -397,17 +410,17 @@ class FrameGraph:
         rastered = {p.layer_id for p in self.passes if isinstance(p, RasterPass)}
         rows = []
         for layer_id, info in self.layer_info.items():
-            backing = sizes.get(info["backing"]) if info["backing"] else None
-            into = sizes.get(info["painted_into"])
+            backing = sizes.get(info.backing) if info.backing else None
+            into = sizes.get(info.painted_into)
             rows.append(
                 {
                     "layer": layer_id,
-                    "composited": info["composited"],
-                    "reasons": list(info["reasons"]),
-                    "backing": info["backing"],
+                    "composited": info.composited,
+                    "reasons": list(info.reasons),
+                    "backing": info.backing,
                     "size": [backing.width, backing.height] if backing else None,
                     "bytes": backing.bytes if backing else 0,
-                    "painted_into": info["painted_into"],
+                    "painted_into": info.painted_into,
                     "this_frame": "rastered" if layer_id in rastered else ("reused" if into and into.name in self.reused else "-"),
                     "painted_into_size": [into.width, into.height] if into else None,
                 }

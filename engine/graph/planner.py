@@ -21,21 +21,19 @@ from __future__ import annotations
 
 import math
 import weakref
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Callable
 
 from ..errors import OpenCLUnavailableError, TextureTooLargeError, UnsupportedFeatureError
-from ..filters.backend import FilterBackend, place
+from ..filters.backend import place
 from ..filters.tasks import filter_tasks
 from ..framegraph import (
     ClipShape,
     CompositePass,
     ImagePaint,
+    LayerInfo,
     Decision,
     Draw,
-    FilterPass,
-    TransferPass,
     FrameGraph,
     RasterPass,
     SurfaceReason,
@@ -49,71 +47,24 @@ from ..limits import MAX_CLIPS_PER_DRAW, Limits
 from ..request import FrameRequest
 from ..compositor.backings import CompositingReason, composited_bytes, partition, usefulness
 from ..compositor.paint import layer_paint, used_radii
-from ..compositor.property_trees import MOVED, TRANSFORM_FIELDS, TreeChanges
+from ..compositor.property_trees import TreeChanges
 from ..compositor.tree import Clip, LayerNode, StackingContext
-from ..style.transforms import transform_matrix
+from .damage import changed_region
+from .placement import clean, clip_shape, draw_key, reframe, rounded, snap, subpixel, touched, whole_pixel
+from .retained import MOVABLE, RetainedPlan, Site, member_opacity, site_index, swept
 from .state import FrameState
+from .sweep import sample_sweep, sweep_bounds
+from .targets import ExecutorFacts, PendingDraw, Target
 
-__all__ = ["build_frame_graph", "ExecutorFacts", "SWEEP_SAMPLES"]
-
-SWEEP_SAMPLES = 16  # samples of one iteration of a transform animation, for overlap
-MOVABLE = TRANSFORM_FIELDS | {MOVED}  # the changes the retained fast path redoes
-
-
-@dataclass(frozen=True)
-class PendingDraw:
-    """A layer to draw into a target, before the policy decides how (its own raster,
-    or painted into a backing with others)."""
-
-    node: LayerNode
-    target: "Target"
-    opacity: float
-    clips: tuple
+__all__ = ["build_frame_graph", "Planner", "ExecutorFacts"]
 
 
-@dataclass(frozen=True)
-class Target:
-    """Where draws go: a texture whose pixel (0, 0) sits at ``origin`` of a space that
-    ``space`` maps screen px into; ``cull`` (screen px) bounds what can still matter
-    there (None: do not cull); clips above ``inherited_clips`` are applied here."""
 
-    origin: tuple[int, int]
-    space: Affine
-    cull: Rect | None
-    inherited_clips: int
-    cull_from: int = 0  # clips from this index on may cull (those above a filter may not)
-    size: tuple[int, int] | None = None  # the target texture's size in pixels
+class Planner:
+    """Plans one frame: walks the stacking contexts in paint order, decides surfaces,
+    draws and (through the policy) backings, and emits the passes (see the module
+    docstring). One planner per frame; what lasts between frames is in FrameState."""
 
-    def from_screen(self) -> Affine:
-        """Screen px -> this target's texels."""
-        return Affine.translate(-self.origin[0], -self.origin[1]) @ self.space
-
-
-@dataclass(frozen=True)
-class ExecutorFacts:
-    """What the planner needs to know of the executor that will run the graph:
-    ``available(name)`` says whether a retained texture still exists; ``filter_costs``
-    is the cost model "auto" places filter passes by (or a callable that measures it on
-    first need); ``opencl_unavailable`` says why OpenCL cannot be used, if it cannot."""
-
-    available: Callable[[str], bool] = lambda name: False
-    filter_costs: object = None
-    opencl_unavailable: str | None = None
-
-
-@dataclass
-class Site:
-    """One draw of the frame pass and what it was made from, kept for the fast path:
-    the backing entry (or the lone pending draw), the passes it added, and whether
-    its position can be updated alone (graph.retained)."""
-
-    entry: object  # compositor.backings.Backing, or a PendingDraw (policies without backings)
-    squash_index: int
-    passes: frozenset[str]
-    members: tuple[str, ...]
-
-
-class _Planner:
     def __init__(self, scene, request: FrameRequest, limits: Limits, images: ImageStore, state: FrameState,
                  facts: ExecutorFacts) -> None:
         self.scene = scene
@@ -128,7 +79,7 @@ class _Planner:
         self.policy = request.policy
         # A cap on composited backings (BudgetPolicy), else None.
         self.memory_budget = self.policy.memory_budget(scene.width, scene.height)
-        self.layer_info: dict[str, dict] = {}
+        self.layer_info: dict[str, LayerInfo] = {}
         self._bounds_memo = cache.backing_bounds if cache is not None else {}
         self.repainted: set[str] = set()  # kept textures repainted in place this frame
         self.cache = cache
@@ -164,7 +115,7 @@ class _Planner:
         its pixels are never resampled. Other transforms sample bilinearly."""
         tex = self._content.get(node.id)
         if tex is None:
-            ox, oy = _subpixel(m)
+            ox, oy = subpixel(m)
             w, h = math.ceil(ox + node.width), math.ceil(oy + node.height)
             self._check_size(f"layer {node.id!r}", w, h)
             paint = self._paint(node, (ox, oy))
@@ -217,7 +168,7 @@ class _Planner:
                 return None
             to_local = clip.to_screen.inverse() @ to_screen
             rect = (clip.rect.x, clip.rect.y, clip.rect.width, clip.rect.height)
-            shapes.append(_clip_shape(clip.layer_id, to_local, rect, clip.radii))
+            shapes.append(clip_shape(clip.layer_id, to_local, rect, clip.radii))
         return tuple(shapes)
 
     def visible_rect(self, node: LayerNode, cull: Rect | None, clips_from: int = 0) -> Rect | None:
@@ -250,9 +201,9 @@ class _Planner:
     def _layer_draw(self, p: "PendingDraw", space: Affine, origin: tuple[float, float], clips, retained: bool = True) -> Draw:
         """A layer's raster drawn into a texture whose pixel (0, 0) is ``origin`` of the
         space ``space`` maps screen px into."""
-        m = _clean(space @ p.node.to_screen)
+        m = clean(space @ p.node.to_screen)
         tex = self.content_texture(p.node, m, retained)
-        to_target = Affine.translate(-origin[0], -origin[1]) @ _whole_pixel(m)
+        to_target = Affine.translate(-origin[0], -origin[1]) @ whole_pixel(m)
         return Draw(tex, p.node.id, to_target, p.opacity, clips)
 
     def finalize(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
@@ -285,8 +236,8 @@ class _Planner:
                 sweep = self._animation_sweep(item.node, to_target)
                 if sweep is not None:
                     return sweep
-                return _touched(Rect(0, 0, item.node.width, item.node.height), to_target @ item.node.to_screen)
-            return _touched(Rect(0, 0, *item.quad_size), item.transform)
+                return touched(Rect(0, 0, item.node.width, item.node.height), to_target @ item.node.to_screen)
+            return touched(Rect(0, 0, *item.quad_size), item.transform)
 
         # Once per item: a budget demotion re-partitions, and animation sweeps are not cheap.
         rects = {id(item): bounds(item) for item in items}
@@ -349,12 +300,8 @@ class _Planner:
             p = e.members[0]
             draw = self._layer_draw(p, target.space, target.origin, p.clips)
             own = e.kind == "own"  # a lone layer of the base backing is not promoted
-            self.layer_info[p.node.id] = {
-                "composited": own,
-                "reasons": reasons if own else [],
-                "backing": draw.source.name if own else None,
-                "painted_into": draw.source.name,
-            }
+            self.layer_info[p.node.id] = LayerInfo(own, tuple(reasons) if own else (), draw.source.name if own else None,
+                                                   draw.source.name)
             return draw
         if e.kind == "own":
             owner = e.owner.to_screen
@@ -383,12 +330,8 @@ class _Planner:
                 member_reasons = reasons if i == 0 else [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value]
             else:
                 member_reasons = reasons if owns else []
-            self.layer_info[p.node.id] = {
-                "composited": owns,
-                "reasons": member_reasons,
-                "backing": draw.source.name if owns else None,
-                "painted_into": draw.source.name,
-            }
+            self.layer_info[p.node.id] = LayerInfo(owns, tuple(member_reasons), draw.source.name if owns else None,
+                                                   draw.source.name)
         return draw
 
     def _backing_damage(self, cache_id: str, key, bounds: list[Rect], w: int, h: int):
@@ -400,16 +343,7 @@ class _Planner:
         old_bounds = self._bounds_memo.get(cache_id)
         if old is None or old_bounds is None or old[0][:3] != key[:3] or old[0][4:] != key[4:] or not self.available(old[1].name):
             return None
-        old_sig, sig = old[0][3], key[3]
-        rects = []
-        for i in range(max(len(sig), len(old_sig))):
-            if i < len(sig) and i < len(old_sig) and sig[i] == old_sig[i]:
-                continue
-            if i < len(old_bounds):
-                rects.append(old_bounds[i])
-            if i < len(bounds):
-                rects.append(bounds[i])
-        damage = Rect.union(rects)
+        damage = changed_region(key[3], old[0][3], bounds, old_bounds)
         if damage is None:
             return None
         damage = damage.intersect(Rect(0, 0, w, h)).rounded_out()
@@ -419,16 +353,16 @@ class _Planner:
 
     def _animation_sweep(self, node: LayerNode, to_target: Affine) -> Rect | None:
         """Target pixels a layer can touch over this iteration of the transform
-        animations running on it or on an ancestor, or None when none runs.
-
-        The animation is sampled SWEEP_SAMPLES times from the iteration's start, each quad
-        grown like a transformed one (``_touched``), and the union grown by a quarter of
-        the longest step a corner takes between samples: what an arc can bulge past its
-        chord for steps under 100 degrees (translations and scales do not bulge). It
-        depends on the iteration, not on the frame's time, so the decisions made from it
-        hold for the whole iteration (the retained fast path relies on that)."""
+        animations running on it or on an ancestor (graph.sweep), or None when none
+        runs. Each animated layer is sampled once a frame."""
         layer = node.layer
-        while layer is not None and not self._sampled_sweep(layer):
+        while layer is not None:
+            samples = self._sweeps.get(layer.id)
+            if samples is None:
+                anim = self.trees.nodes.get(layer.id)
+                samples = self._sweeps[layer.id] = sample_sweep(layer, anim, self.t) if anim is not None else []
+            if samples:
+                break
             layer = layer.parent
         if layer is None:
             return None
@@ -436,41 +370,7 @@ class _Planner:
         if not anim.to_screen.is_invertible():
             return None
         rel = Affine() if anim is node else anim.to_screen.inverse() @ node.to_screen
-        rect = Rect(0, 0, node.width, node.height)
-        rects, step, previous = [], 0.0, None
-        for m in self._sweeps[layer.id]:
-            m = to_target @ m @ rel
-            rects.append(_touched(rect, m))
-            corners = [m.apply(x, y) for x, y in rect.corners()]
-            if previous is not None:
-                step = max(step, max(math.hypot(a[0] - b[0], a[1] - b[1]) for a, b in zip(corners, previous)))
-            previous = corners
-        r = Rect.union(rects)
-        g = step / 4
-        return Rect(r.x - g, r.y - g, r.width + 2 * g, r.height + 2 * g).rounded_out()
-
-    def _sampled_sweep(self, layer) -> bool:
-        """Does a transform animation run on ``layer`` now? Its screen matrices over the
-        iteration are sampled once a frame (into ``_sweeps``)."""
-        if layer.id in self._sweeps:
-            return bool(self._sweeps[layer.id])
-        running = [a for a in layer.animations if _is_transform_animation_running(a, self.t)]
-        matrices: list[Affine] = []
-        node = self.trees.nodes.get(layer.id)
-        if running and node is not None:
-            box = layer.box
-            placed = Affine.translate(box.x, box.y) @ node.local
-            if placed.is_invertible():
-                parent = node.to_screen @ placed.inverse()
-                base = layer.computed_style(None)
-                for a in running:
-                    start = a.delay + a.duration * math.floor(max(self.t - a.delay, 0.0) / a.duration)
-                    for i in range(SWEEP_SAMPLES + 1):
-                        style = layer.sampled_style(base, start + a.duration * i / SWEEP_SAMPLES * 0.999999)
-                        matrices.append(parent @ Affine.translate(box.x, box.y)
-                                        @ transform_matrix(style.transform, style.transform_origin, box.width, box.height))
-        self._sweeps[layer.id] = matrices
-        return bool(matrices)
+        return sweep_bounds(samples, rel, (node.width, node.height), to_target)
 
     def _backing(self, e, space: Affine, target: Target, cache_id: str, label: str,
                  fill: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)) -> Draw | None:
@@ -478,7 +378,7 @@ class _Planner:
         holds changed (its key: each member's paint, placement, opacity and clips).
         ``fill`` is what the backing starts as: transparent, or the page's opaque
         background for the root's base backing."""
-        rects = [_touched(Rect(0, 0, p.node.width, p.node.height), _clean(space @ p.node.to_screen)) for p in e.members]
+        rects = [touched(Rect(0, 0, p.node.width, p.node.height), clean(space @ p.node.to_screen)) for p in e.members]
         b = Rect.union(rects)
         if space is target.space and target.size is not None:
             b = b.intersect(Rect(target.origin[0], target.origin[1], target.size[0], target.size[1]))
@@ -496,16 +396,16 @@ class _Planner:
         member_clips = []
         member_bounds = []
         for p in e.members:
-            clips = tuple(_reframe(c, backing_to_target) for c in p.clips)
+            clips = tuple(reframe(c, backing_to_target) for c in p.clips)
             member_clips.append(clips)
-            m = _clean(Affine.translate(-origin[0], -origin[1]) @ space @ p.node.to_screen)
-            offset = _subpixel(m)
-            snapped = _whole_pixel(m)
+            m = clean(Affine.translate(-origin[0], -origin[1]) @ space @ p.node.to_screen)
+            offset = subpixel(m)
+            snapped = whole_pixel(m)
             # Rounded: the placement relative to the backing is recomputed from screen
             # matrices every frame, and float noise must not count as a change.
-            clip_sig = tuple((c.layer_id, _rounded(c.to_local), c.rect, c.radii) for c in clips)
-            signature.append((self._paint(p.node, offset), _rounded(snapped), round(p.opacity, 6), clip_sig))
-            member_bounds.append(_touched(Rect(0, 0, p.node.width, p.node.height), m))
+            clip_sig = tuple((c.layer_id, rounded(c.to_local), c.rect, c.radii) for c in clips)
+            signature.append((self._paint(p.node, offset), rounded(snapped), round(p.opacity, 6), clip_sig))
+            member_bounds.append(touched(Rect(0, 0, p.node.width, p.node.height), m))
         key = (origin, w, h, tuple(signature), fill)
         tex = self.cache.lookup(cache_id, key, self.available) if self.cache is not None else None
         damage = self._backing_damage(cache_id, key, member_bounds, w, h) if tex is None else None
@@ -547,7 +447,7 @@ class _Planner:
             self.passes.append(
                 CompositePass(f"paint:{label}", tex, origin, fill, draws, SurfaceReason.BACKING, f"backing of {label}: {reasons}")
             )
-        return Draw(tex, label, _snap(backing_to_target), 1.0, (), note=f"backing ({len(e.members)} layers)")
+        return Draw(tex, label, snap(backing_to_target), 1.0, (), note=f"backing ({len(e.members)} layers)")
 
     def _why_not_drawn(self, node: LayerNode) -> None:
         if node.style.visibility != "visible":
@@ -735,7 +635,7 @@ class _Planner:
             result = self._filter_passes(node, plan, surface.target)
         # Back from the surface's space to the target's: texel -> screen -> target.
         surface_to_screen = space.inverse() @ Affine.translate(bounds.x, bounds.y)
-        to_target = _snap(target.from_screen() @ surface_to_screen)
+        to_target = snap(target.from_screen() @ surface_to_screen)
         out.append(Draw(result, node.id, to_target, opacity, clips, note=f"filtered ({len(plan.passes)} passes)"))
         return True
 
@@ -791,22 +691,14 @@ class _Planner:
                 keys.append(state[1][i])
                 bounds.append(state[2][i])
             else:
-                keys.append(None if d.source.name in self.repainted else _draw_key(d))
-                bounds.append(_touched(Rect(0, 0, *d.quad_size), d.transform))
+                keys.append(None if d.source.name in self.repainted else draw_key(d))
+                bounds.append(touched(Rect(0, 0, *d.quad_size), d.transform))
         self.cache.frame_state = ((frame.width, frame.height, clear), keys, bounds, draws)
         if state is None or state[0] != (frame.width, frame.height, clear) or not self.available(frame.name):
             return None
         _, old_keys, old_bounds, _ = state
-        rects = []
-        for i in range(max(len(keys), len(old_keys))):
-            if i < len(keys) and i < len(old_keys) and keys[i] == old_keys[i] and keys[i] is not None:
-                continue
-            if i < len(old_bounds):
-                rects.append(old_bounds[i])
-            if i < len(bounds):
-                rects.append(bounds[i])
         self.reused.append(frame.name)
-        damage = Rect.union(rects)
+        damage = changed_region(keys, old_keys, bounds, old_bounds)
         if damage is None:
             return (0, 0, 0, 0)
         damage = damage.intersect(self.viewport).rounded_out()
@@ -842,7 +734,7 @@ class _Planner:
         graph = self._frame_graph(final, clear, frame)
         if self.cache is not None:
             self.state.last = RetainedPlan(self._request_key(), graph, final, tuple(sites), clear,
-                                           tuple(self.images_seen), self.cache.frames, _site_index(sites))
+                                           tuple(self.images_seen), self.cache.frames, site_index(sites))
         return graph
 
     def _frame_target(self) -> Target:
@@ -888,7 +780,7 @@ class _Planner:
         if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
             return None
         site_of = last.site_of
-        touched: dict[int, Site] = {}
+        redo: dict[int, Site] = {}
         for layer_id, what in changes.fields.items():
             if what - MOVABLE:
                 return None
@@ -897,16 +789,16 @@ class _Planner:
                 if self.trees.nodes[layer_id].draws_content():
                     return None  # drawn elsewhere (inside a surface) or culled: may change
                 continue  # paints nothing itself: only its descendants' draws matter
-            touched[index] = last.sites[index]
+            redo[index] = last.sites[index]
         left = {p.name for p in last.graph.passes[:-1]}
-        if left - {name for site in touched.values() for name in site.passes}:
+        if left - {name for site in redo.values() for name in site.passes}:
             return None  # last frame made textures this frame would only reuse
         for ref, layer_id, image_key in last.images:
             if self.images.get(ref, self.base_dir, layer_id)[0] != image_key:
                 return None
         if not self.available(frame.name) or not all(self.available(d.source.name) for d in last.final if d.source.retained):
             return None
-        if self.policy.uses_backings and not all(self._swept(site) for site in touched.values()):
+        if self.policy.uses_backings and not all(swept(site, self.t) for site in redo.values()):
             return None
         target = self._frame_target()
         self.cache.carry_over()
@@ -914,7 +806,7 @@ class _Planner:
         self.layer_info = dict(last.graph.layer_info)
         final = list(last.final)
         replaced = set()
-        for index, site in sorted(touched.items()):
+        for index, site in sorted(redo.items()):
             pending = self._pending_again(site, target)
             if pending is None:
                 return None
@@ -935,21 +827,6 @@ class _Planner:
         self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames)
         return graph
 
-    def _swept(self, site: Site) -> bool:
-        """Are the browser policy's bounds of this entry a running animation's sweep
-        (the same all iteration), so its promotion and overlap decisions stand? They
-        are when a transform animation runs on each member or an ancestor of it."""
-        entry = site.entry
-        if isinstance(entry, PendingDraw) or entry.kind != "own":
-            return False
-        for p in entry.members:
-            layer = p.node.layer
-            while layer is not None and not _runs_transform_animation(layer, self.t):
-                layer = layer.parent
-            if layer is None:
-                return False
-        return True
-
     def _pending_again(self, site: Site, target: Target) -> tuple | None:
         """The site's members as pending draws now, or None if one is no longer drawn
         (culled or clipped away: last frame's decisions would not stand)."""
@@ -958,113 +835,12 @@ class _Planner:
             node = self.trees.nodes[layer_id]
             drawn: list = []
             decisions = len(self.decisions)
-            self.draw_node(node, drawn, target, _member_opacity(site, layer_id))
+            self.draw_node(node, drawn, target, member_opacity(site, layer_id))
             if not drawn:
                 del self.decisions[decisions:]
                 return None
             out.append(drawn[0])
         return tuple(out)
-
-
-@dataclass(frozen=True)
-class RetainedPlan:
-    """A frame's plan kept for the next: its graph, the frame pass's draws and what each
-    was made from (Site, None for draws that cannot be redone alone), its clear colour,
-    the images it looked up (with their keys: in-memory pixels may change in place),
-    and which of the cache's frames it was."""
-
-    key: tuple
-    graph: FrameGraph
-    final: tuple[Draw, ...]
-    sites: tuple[Site | None, ...]
-    clear: tuple[float, float, float, float]
-    images: tuple[tuple, ...]
-    cache_frame: int
-    site_of: dict[str, int]  # layer id -> index of the frame draw it is painted in
-
-
-def _site_index(sites) -> dict[str, int]:
-    return {layer_id: i for i, site in enumerate(sites) if site is not None for layer_id in site.members}
-
-
-def _is_transform_animation_running(animation, t: float) -> bool:
-    return animation.is_active(t) and "transform" in animation.properties
-
-
-def _runs_transform_animation(layer, t: float) -> bool:
-    return any(_is_transform_animation_running(a, t) for a in layer.animations)
-
-
-def _member_opacity(site: Site, layer_id: str) -> float:
-    entry = site.entry
-    members = (entry,) if isinstance(entry, PendingDraw) else entry.members
-    return next(p.opacity for p in members if p.node.id == layer_id)
-
-
-def _snap(m: Affine) -> Affine:
-    """Round float noise off a translation that is meant to be whole pixels; a truly
-    fractional one is kept (it is then sampled, not shifted)."""
-    m = _clean(m)
-    if m.is_translation() and abs(m.e - round(m.e)) < 1e-6 and abs(m.f - round(m.f)) < 1e-6:
-        return Affine.translate(round(m.e), round(m.f))
-    return m
-
-
-def _touched(rect: Rect, m: Affine) -> Rect:
-    """The whole pixels a quad drawn with ``m`` can write: its bounds rounded out, and
-    two more pixels around transformed quads, whose anti-aliased edges reach past them."""
-    r = rect.transformed_bounds(m).rounded_out()
-    if not m.is_translation():
-        r = Rect(r.x - 2, r.y - 2, r.width + 4, r.height + 4)
-    return r
-
-
-def _clean(m: Affine) -> Affine:
-    """A matrix made from a product with an inverse carries float noise (0.9999999 for 1,
-    1e-14 for 0): round it, so that whole-pixel placements and exact translations are
-    recognised as such."""
-    if m.a == 1.0 and m.b == 0.0 and m.c == 0.0 and m.d == 1.0:  # a translation (most layers): two roundings
-        return Affine(1.0, 0.0, 0.0, 1.0, round(m.e, 9) + 0.0, round(m.f, 9) + 0.0)
-    return Affine(*(round(v, 9) + 0.0 for v in m.values()))
-
-
-def _draw_key(d: Draw):
-    """What a frame draw puts on screen, or None when that cannot be known from names
-    (its source is remade every frame, like an opacity group's surface)."""
-    if not d.source.retained:
-        return None
-    clips = tuple((c.layer_id, _rounded(c.to_local), c.rect, c.radii) for c in d.clips)
-    return (d.source.name, _rounded(d.transform), round(d.opacity, 6), clips)
-
-
-def _rounded(m: Affine) -> tuple[float, ...]:
-    return tuple(round(v, 5) for v in m.values())
-
-
-def _reframe(clip: ClipShape, to_target: Affine) -> ClipShape:
-    """The same clip for draws into a texture whose pixels map to the target's by
-    ``to_target``."""
-    return _clip_shape(clip.layer_id, clip.to_local @ to_target, clip.rect, clip.radii)
-
-
-def _clip_shape(layer_id: str, to_local: Affine, rect, radii) -> ClipShape:
-    # Moving one target pixel perpendicular to an x = const edge changes local x by
-    # |(a, c)|; likewise |(b, d)| for y edges (exact for affine maps).
-    px = (math.hypot(to_local.a, to_local.c), math.hypot(to_local.b, to_local.d))
-    return ClipShape(layer_id, to_local, rect, radii, px)
-
-
-def _subpixel(m: Affine) -> tuple[float, float]:
-    """The fraction of a pixel a translated layer is rastered at (see content_texture)."""
-    if not m.is_translation():
-        return (0.0, 0.0)
-    return (m.e - math.floor(m.e), m.f - math.floor(m.f))
-
-
-def _whole_pixel(m: Affine) -> Affine:
-    """Where a layer rastered at ``_subpixel(m)`` is drawn: translations are floored,
-    other transforms kept (they are sampled)."""
-    return Affine.translate(math.floor(m.e), math.floor(m.f)) if m.is_translation() else m
 
 
 def _is_plain_color(node: LayerNode) -> bool:
@@ -1098,11 +874,11 @@ def build_frame_graph(
     facts = facts if facts is not None else ExecutorFacts()
     cache = state.cache if request.policy.retains_textures else None
     if cache is None:
-        return _Planner(scene, request, limits, images, state, facts).build()
+        return Planner(scene, request, limits, images, state, facts).build()
     cache.begin_frame()
     saved = cache.snapshot()
     try:
-        return _Planner(scene, request, limits, images, state, facts).build()
+        return Planner(scene, request, limits, images, state, facts).build()
     except BaseException:
         cache.restore(saved)  # a frame that failed to plan leaves the cache as it was
         state.last = None

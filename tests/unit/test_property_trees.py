@@ -222,7 +222,7 @@ def test_the_fast_path_redoes_only_the_moved_draws():
         graph = build_frame_graph(scene, FrameRequest(t=i * 0.05), Limits(), ImageStore(), state, KEPT)
     assert state.fast_frames == 2
     assert [p.name for p in graph.passes] == ["composite:frame"], "nothing rastered, only the frame composited"
-    assert graph.layer_info["card44"]["composited"]
+    assert graph.layer_info["card44"].composited
     assert state.trees.rebuilds == 1
 
 

@@ -1,0 +1,61 @@
+"""Animation sweeps: where a layer can be over one iteration of the transform animations
+running on it or on an ancestor. The browser policy tests overlap against the sweep,
+as Blink does, so promotions do not flicker from frame to frame — and since a sweep
+depends on the iteration, not on the frame's time, the decisions made from it hold for
+the whole iteration (the retained fast path relies on that)."""
+
+from __future__ import annotations
+
+import math
+
+from ..compositor.tree import LayerNode
+from ..geometry import Affine, Rect
+from ..layer import Layer
+from ..style.transforms import transform_matrix
+from .placement import touched
+from .retained import is_transform_animation_running
+
+__all__ = ["SWEEP_SAMPLES", "sample_sweep", "sweep_bounds"]
+
+SWEEP_SAMPLES = 16  # samples of one iteration of a transform animation
+
+
+def sample_sweep(layer: Layer, node: LayerNode, t: float) -> list[Affine]:
+    """Layer px -> screen px of ``layer`` (resolved as ``node`` at ``t``) at
+    SWEEP_SAMPLES + 1 points of the current iteration of each running transform
+    animation, its parent where it is now; [] when none runs."""
+    running = [a for a in layer.animations if is_transform_animation_running(a, t)]
+    box = layer.box
+    placed = Affine.translate(box.x, box.y) @ node.local
+    if not running or not placed.is_invertible():
+        return []
+    parent = node.to_screen @ placed.inverse()
+    base = layer.computed_style(None)
+    matrices = []
+    for a in running:
+        start = a.delay + a.duration * math.floor(max(t - a.delay, 0.0) / a.duration)
+        for i in range(SWEEP_SAMPLES + 1):
+            style = layer.sampled_style(base, start + a.duration * i / SWEEP_SAMPLES * 0.999999)
+            matrices.append(parent @ Affine.translate(box.x, box.y)
+                            @ transform_matrix(style.transform, style.transform_origin, box.width, box.height))
+    return matrices
+
+
+def sweep_bounds(samples: list[Affine], rel: Affine, size: tuple[float, float], to_target: Affine) -> Rect:
+    """Target pixels a quad of ``size`` (placed ``rel`` in the animated layer's px) can
+    touch over the samples: each sample grown like a transformed quad (``touched``),
+    and the union by a quarter of the longest step a corner takes between samples —
+    what an arc can bulge past its chord for steps under 100 degrees (translations and
+    scales do not bulge)."""
+    rect = Rect(0, 0, *size)
+    rects, step, previous = [], 0.0, None
+    for m in samples:
+        m = to_target @ m @ rel
+        rects.append(touched(rect, m))
+        corners = [m.apply(x, y) for x, y in rect.corners()]
+        if previous is not None:
+            step = max(step, max(math.hypot(a[0] - b[0], a[1] - b[1]) for a, b in zip(corners, previous)))
+        previous = corners
+    r = Rect.union(rects)
+    g = step / 4
+    return Rect(r.x - g, r.y - g, r.width + 2 * g, r.height + 2 * g).rounded_out()

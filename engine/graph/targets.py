@@ -1,0 +1,54 @@
+"""The planner's working data: where draws go (Target), a layer waiting for the policy
+to decide how it is drawn (PendingDraw), and what the planner is told of the executor
+(ExecutorFacts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..compositor.tree import LayerNode
+from ..geometry import Affine, Rect
+
+__all__ = ["PendingDraw", "Target", "ExecutorFacts"]
+
+
+@dataclass(frozen=True)
+class PendingDraw:
+    """A layer to draw into a target, before the policy decides how (its own raster,
+    or painted into a backing with others)."""
+
+    node: LayerNode
+    target: "Target"
+    opacity: float
+    clips: tuple
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where draws go: a texture whose pixel (0, 0) sits at ``origin`` of a space that
+    ``space`` maps screen px into; ``cull`` (screen px) bounds what can still matter
+    there (None: do not cull); clips above ``inherited_clips`` are applied here."""
+
+    origin: tuple[int, int]
+    space: Affine
+    cull: Rect | None
+    inherited_clips: int
+    cull_from: int = 0  # clips from this index on may cull (those above a filter may not)
+    size: tuple[int, int] | None = None  # the target texture's size in pixels
+
+    def from_screen(self) -> Affine:
+        """Screen px -> this target's texels."""
+        return Affine.translate(-self.origin[0], -self.origin[1]) @ self.space
+
+
+@dataclass(frozen=True)
+class ExecutorFacts:
+    """What the planner needs to know of the executor that will run the graph:
+    ``available(name)`` says whether a retained texture still exists; ``filter_costs``
+    is the cost model "auto" places filter passes by (or a callable that measures it on
+    first need); ``opencl_unavailable`` says why OpenCL cannot be used, if it cannot."""
+
+    available: Callable[[str], bool] = lambda name: False
+    filter_costs: object = None
+    opencl_unavailable: str | None = None
