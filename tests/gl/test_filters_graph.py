@@ -12,6 +12,9 @@ from lamina.framegraph import Executor, FilterPass, UploadPass
 from lamina.gpu.executor import GLExecutor
 
 CHAINS = ["blur(9px) sepia(.4)", "drop-shadow(2px 3px 2px rgb(0 0 0 / 50%)) hue-rotate(30deg)", "opacity(1)"]
+# Max and mean level difference from the reference: a blur over sigma 4 is downscaled, and
+# is held to the accuracy of test_filters_gl.test_downscaled_blur_matches_reference.
+TOLERANCE = {"blur(9px) sepia(.4)": (8, 1.0)}
 
 
 def random_image(rng, h, w):
@@ -42,7 +45,9 @@ def test_apply_runs_its_graph_on_the_scene_executor(gl, rng, monkeypatch, chain,
     assert all(p.executor is executor for p in graph.passes if isinstance(p, FilterPass))
     assert graph.output.location is executor
     ref = filters.apply(img, chain, "reference", premultiplied=True).astype(int)
-    assert np.abs(out.astype(int) - ref).max() <= 2
+    diff = np.abs(out.astype(int) - ref)
+    most, mean = TOLERANCE.get(chain, (2, 0.5))
+    assert diff.max() <= most and diff.mean() <= mean, (diff.max(), diff.mean())
 
 
 def test_apply_leaves_no_texture_or_buffer_behind(gl, rng, monkeypatch):
