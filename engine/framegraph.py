@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Union
 
+from .blending import BlendMode
 from .compositor.paint_data import GradientPaint, ImagePaint, LayerPaint
 from .compositor.policy import AllPolicy, Policy
 from .geometry import Affine
@@ -28,6 +29,7 @@ __all__ = [
     "FilterPass",
     "TransferPass",
     "UploadPass",
+    "BackdropPass",
     "Executor",
     "SurfaceReason",
     "FrameGraph",
@@ -66,6 +68,7 @@ class TextureRole(str, Enum):
     UPLOAD = "uploaded image"
     BACKING = "backing"
     FRAME = "frame"
+    BACKDROP = "backdrop copy"
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,10 @@ class ClipShape:
 
 @dataclass(frozen=True)
 class Draw:
-    """One textured quad composited (premultiplied source-over) into a pass's target."""
+    """One textured quad composited into a pass's target: premultiplied source-over, or
+    with a blend mode (Compositing and Blending 1), which reads ``backdrop`` — a copy of
+    the target made just before this draw (a BackdropPass) whose texel (0, 0) is target
+    px ``backdrop_origin``."""
 
     source: TextureDesc
     layer_id: str
@@ -109,6 +115,9 @@ class Draw:
     opacity: float
     clips: tuple[ClipShape, ...] = ()
     note: str = ""
+    blend: BlendMode = BlendMode.NORMAL
+    backdrop: TextureDesc | None = None
+    backdrop_origin: tuple[int, int] = (0, 0)
 
     @property
     def quad_size(self) -> tuple[int, int]:
@@ -122,6 +131,10 @@ class SurfaceReason(str, Enum):
     BACKING = "backing: layers painted together"
     FILTER = "filter"
     OPACITY_GROUP = "opacity < 1 over two or more drawing layers"
+    BLEND = "mix-blend-mode: flatten, then blend with the backdrop"
+    ISOLATION = "isolated group: what a blending descendant blends with"
+    BACKDROP_FILTER = "backdrop-filter: the filtered backdrop, then the element"
+    BACKDROP_ROOT = "backdrop root: what a backdrop-filtered descendant reads"
 
 
 @dataclass(frozen=True)
@@ -161,13 +174,17 @@ class CompositePass:
     # Redraw only this rect (x, y, w, h) of a target kept from the last frame; the rest
     # stays as it was. None: clear and draw everything.
     damage: tuple[int, int, int, int] | None = None
+    # Go on drawing into the target as the previous pass left it (no clear): the pass
+    # after a backdrop read-back, which had to stop the target's drawing for the copy.
+    continues: bool = False
 
     @property
     def kind(self) -> str:
         return "composite"
 
     def reads(self) -> tuple[TextureDesc, ...]:
-        return tuple(d.source for d in self.draws)
+        backdrops = tuple(d.backdrop for d in self.draws if d.backdrop is not None)
+        return tuple(d.source for d in self.draws) + backdrops + ((self.target,) if self.continues else ())
 
     @property
     def pixels(self) -> int:
@@ -268,7 +285,36 @@ class UploadPass:
         return f"host -> {where} ({self.bytes / 1024:.0f} KB)"
 
 
-Pass = Union[RasterPass, CompositePass, FilterPass, TransferPass, UploadPass]
+@dataclass(frozen=True)
+class BackdropPass:
+    """Copy what lies under an element from ``source`` (the target drawn so far) into
+    ``target``: the read-back a blend mode or a backdrop-filter needs (a pass cannot
+    read the texture it draws into). ``to_source`` maps target texels to source px
+    (a translation, or the element's own space when it is transformed); ``mirror``
+    (x0, y0, x1, y1 in target texels), if given, is the box the copy is cut to, the
+    texels outside it reflected in from inside (backdrop-filter's mirror edge mode)."""
+
+    name: str
+    layer_id: str
+    source: TextureDesc
+    target: TextureDesc
+    to_source: Affine
+    mirror: tuple[float, float, float, float] | None = None
+    reason: str = ""
+
+    @property
+    def kind(self) -> str:
+        return "backdrop"
+
+    def reads(self) -> tuple[TextureDesc, ...]:
+        return (self.source,)
+
+    @property
+    def pixels(self) -> int:
+        return self.target.width * self.target.height
+
+
+Pass = Union[RasterPass, CompositePass, FilterPass, TransferPass, UploadPass, BackdropPass]
 
 
 @dataclass(frozen=True)
@@ -345,6 +391,9 @@ class FrameGraph:
     def transfer_passes(self) -> list[TransferPass]:
         return [p for p in self.passes if isinstance(p, TransferPass)]
 
+    def backdrop_passes(self) -> list[BackdropPass]:
+        return [p for p in self.passes if isinstance(p, BackdropPass)]
+
     def validate(self) -> None:
         """Every texture is written before it is read (topological order); textures
         reused from earlier frames count as written."""
@@ -369,6 +418,8 @@ class FrameGraph:
             "opencl_filter_passes": sum(p.executor is Executor.OPENCL for p in self.filter_passes()),
             "transfers": len(self.transfer_passes()),
             "transfer_bytes": sum(p.bytes for p in self.transfer_passes()),
+            "backdrop_reads": len(self.backdrop_passes()),
+            "backdrop_pixels": sum(p.pixels for p in self.backdrop_passes()),
             "composite_passes": len(composites),
             "composite_draws": sum(len(p.draws) for p in composites),
             "textures": len(textures),
@@ -457,7 +508,13 @@ class FrameGraph:
             elif isinstance(p, UploadPass):
                 entry["layer"] = p.layer_id
                 entry["bytes"] = p.bytes
+            elif isinstance(p, BackdropPass):
+                entry["layer"] = p.layer_id
+                entry["source"] = p.source.name
+                entry["to_source"] = [round(v, 6) for v in p.to_source.values()]
+                entry["mirror"] = list(p.mirror) if p.mirror is not None else None
             else:
+                entry["continues"] = p.continues
                 entry["origin"] = list(p.origin)
                 entry["detail"] = p.detail
                 entry["draws"] = [
@@ -468,6 +525,8 @@ class FrameGraph:
                         "transform": [round(v, 6) for v in d.transform.values()],
                         "clips": [c.layer_id for c in d.clips],
                         **({"note": d.note} if d.note else {}),
+                        **({"blend": d.blend.value, "backdrop": d.backdrop.name if d.backdrop else None}
+                           if d.blend is not BlendMode.NORMAL else {}),
                     }
                     for d in p.draws
                 ]
@@ -506,7 +565,7 @@ class FrameGraph:
             lines.append(f"  {q('tex:' + t.name)} [shape={shape}, label={q(label)}];")
         for i, p in enumerate(self.passes, 1):
             parts = [f"{i}. {p.kind}"]
-            if isinstance(p, (RasterPass, FilterPass, TransferPass, UploadPass)):
+            if isinstance(p, (RasterPass, FilterPass, TransferPass, UploadPass, BackdropPass)):
                 parts.append(p.layer_id)
             if isinstance(p, FilterPass):
                 parts.append(p.step.describe().split("  ")[0] + (" (OpenCL)" if p.executor is Executor.OPENCL else ""))
@@ -514,6 +573,8 @@ class FrameGraph:
                 parts.append(p.direction)
             elif isinstance(p, UploadPass):
                 parts.append(p.describe())
+            elif isinstance(p, BackdropPass):
+                parts.append(p.reason)
             else:
                 parts.append(p.reason.value if isinstance(p.reason, Enum) else p.reason)
             lines.append(f"  {q('pass:' + p.name)} [shape=box, style=rounded, label={q(newline.join(parts))}];")
@@ -538,6 +599,8 @@ class FrameGraph:
         )
         lines.append("Render surfaces and backings:")
         for c in composites:
+            if c.continues:
+                continue  # the same target, drawn on after a read-back
             extra = f" - {c.detail}" if c.detail else ""
             lines.append(
                 f"  {c.target.name} {c.target.width}x{c.target.height} at {c.origin[0]},{c.origin[1]}: "
@@ -562,10 +625,16 @@ class FrameGraph:
                 lines.append(
                     f"  {i:>2}. {p.kind:<9} {p.layer_id:<16} {p.target.width}x{p.target.height} {p.describe()}{ms}"
                 )
+            elif isinstance(p, BackdropPass):
+                lines.append(
+                    f"  {i:>2}. backdrop  {p.layer_id:<16} {p.target.width}x{p.target.height} read back from "
+                    f"{p.source.name}{' (mirrored edges)' if p.mirror else ''}: {p.reason}{ms}"
+                )
             else:
+                go_on = ", going on" if p.continues else ""
                 lines.append(
                     f"  {i:>2}. composite {len(p.draws)} draw(s) -> {p.target.name} "
-                    f"{p.target.width}x{p.target.height}{ms}"
+                    f"{p.target.width}x{p.target.height}{go_on}{ms}"
                 )
                 for d in p.draws:
                     bits = []
@@ -575,6 +644,8 @@ class FrameGraph:
                         bits.append("transformed")
                     if d.clips:
                         bits.append("clipped by " + ", ".join(c.layer_id for c in d.clips))
+                    if d.blend is not BlendMode.NORMAL:
+                        bits.append(f"mix-blend-mode {d.blend}, reading {d.backdrop.name if d.backdrop else '?'}")
                     if d.note:
                         bits.append(d.note)
                     tail = f" ({'; '.join(bits)})" if bits else ""

@@ -4,7 +4,8 @@
   orange for backings holding several layers, blue for render surfaces;
 * ``paint``     — paint flashing: what was rastered (or repainted) this frame, tinted;
 * ``overdraw``  — a heat map of how many draws touched each pixel (1 blue ... 5+ red);
-* ``surfaces``  — render surfaces outlined (filters, opacity groups).
+* ``surfaces``  — render surfaces outlined (filters, opacity groups, blend and isolation
+  groups, backdrop-filters) in blue, draws that read their backdrop (blend modes) in magenta.
 
 Everything is derived from the executed FrameGraph: each draw's quad is mapped to the
 frame through the draws that carried its target there.
@@ -25,6 +26,7 @@ OVERLAYS = ("borders", "paint", "overdraw", "surfaces")
 _GREEN = (0, 200, 0)
 _ORANGE = (255, 140, 0)
 _BLUE = (40, 110, 255)
+_MAGENTA = (230, 0, 200)  # draws that read their backdrop (blend modes)
 _FLASH = np.array([0, 255, 0], float)
 _HEAT = np.array([[40, 80, 255], [0, 200, 200], [80, 220, 0], [255, 200, 0], [255, 40, 0]], float)
 
@@ -118,6 +120,8 @@ def overlay(frame, kind: str) -> np.ndarray:
                 _outline(img, corners, _ORANGE)
             else:
                 _outline(img, corners, _BLUE)
+        elif kind == "surfaces" and d.backdrop is not None:
+            _outline(img, corners, _MAGENTA, width=3)  # reads what lies under it (a read-back)
         elif kind == "surfaces" and role in (TextureRole.RENDER_SURFACE, TextureRole.FILTER_OUTPUT):
             _outline(img, corners, _BLUE, width=3)
     return np.clip(img, 0, 255).astype(np.uint8)

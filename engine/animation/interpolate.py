@@ -4,8 +4,11 @@
 * colours in premultiplied sRGB (CSS Color 4 §12 for legacy colours);
 * transform lists pairwise when their functions match (none counts as identity
   functions), else by decomposing both 2D matrices (CSS Transforms 1 §9);
-* filter chains with FilterChain.interpolate (Filter Effects 1 §13);
-* everything else discretely: the start value until half way, then the end value.
+* filter chains (filter, backdrop-filter) with FilterChain.interpolate (Filter
+  Effects 1 §13; Filter Effects 2 gives backdrop-filter the same rules);
+* everything else discretely: the start value until half way, then the end value
+  (keywords such as mix-blend-mode and isolation: CSS Compositing 1 "Animation type:
+  discrete").
 """
 
 from __future__ import annotations
@@ -112,7 +115,7 @@ def interpolate_field(field: str, a: Any, b: Any, t: float, box: tuple[float, fl
         return min(max(_lerp(a, b, t), 0.0), 1.0)
     if field == "transform":
         return _transforms(a, b, t, box)
-    if field == "filter":
+    if field in ("filter", "backdrop_filter"):  # the same grammar and interpolation
         chain_a = a if a is not None else FilterChain(())
         chain_b = b if b is not None else FilterChain(())
         result = chain_a.interpolate(chain_b, t)

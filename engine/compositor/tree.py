@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..blending import BlendMode, Isolation
 from ..geometry import Affine, Rect
 from ..layer import Layer
 from ..style import ComputedStyle
@@ -80,6 +81,11 @@ class LayerNode:
             or s.opacity < 1.0
             or bool(s.transform)
             or s.filter is not None
+            # CSS Compositing 1: a blend mode other than normal, isolation: isolate;
+            # Filter Effects 2: a backdrop-filter other than none.
+            or s.mix_blend_mode != BlendMode.NORMAL
+            or s.isolation == Isolation.ISOLATE
+            or s.backdrop_filter is not None
             or any(p in STACKING_WILL_CHANGE for p in s.will_change)
         )
 

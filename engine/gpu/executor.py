@@ -22,7 +22,9 @@ import numpy as np
 from ..filters import opencl as cl_filters
 from ..filters.gl import GLFilterRunner
 from ..filters.opencl import CLFilterRunner
+from ..blending import BlendMode
 from ..framegraph import (
+    BackdropPass,
     CompositePass,
     Draw,
     Executor,
@@ -220,16 +222,25 @@ class GLExecutor:
             _set(program, "u_image", 0)
         self.programs.vertex_array(name).render(moderngl.TRIANGLES, vertices=3)
 
-    def _draw(self, d: Draw, source: PooledTarget, target_size: tuple[int, int]) -> None:
+    def _draw(self, d: Draw, source: PooledTarget, target_size: tuple[int, int],
+              backdrop: PooledTarget | None = None) -> None:
         m = d.transform
-        if not d.clips and m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer():
+        blend = d.blend is not BlendMode.NORMAL
+        if not blend and not d.clips and m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer():
             self._plain_draw(d, source, target_size)
             return
         rect = _draw_rect(d, target_size)
         if rect is None:
             return
-        name = composite_variant(len(d.clips))
+        name = composite_variant(len(d.clips), blend)
         program = self.programs.get(name)
+        if blend:
+            # The result already holds the backdrop: written as is, not blended again.
+            backdrop.texture.use(location=1)
+            _set(program, "u_backdrop", 1)
+            _set(program, "u_backdrop_origin", (float(d.backdrop_origin[0]), float(d.backdrop_origin[1])))
+            _set(program, "u_blend_mode", d.blend.index)
+            self.ctx.disable(moderngl.BLEND)
         m = d.transform
         _set(program, "u_transform", m.to_mat3())
         _set(program, "u_quad_size", (float(d.source.width), float(d.source.height)))
@@ -245,6 +256,8 @@ class GLExecutor:
         source.texture.use(location=0)
         _set(program, "u_source", 0)
         self.programs.vertex_array(name).render(moderngl.TRIANGLE_STRIP, vertices=4)
+        if blend:
+            self.ctx.enable(moderngl.BLEND)
 
     def _plain_draw(self, d: Draw, source: PooledTarget, target_size: tuple[int, int]) -> None:
         """A quad at whole pixels without clips: texel-exact, no coverage maths."""
@@ -273,7 +286,7 @@ class GLExecutor:
             # Row 0 is the top in every Lamina texture, so CSS y is the window y here.
             target.framebuffer.clear(*p.clear, viewport=damage)
             self.ctx.scissor = damage
-        else:
+        elif not p.continues:
             target.framebuffer.clear(*p.clear)
         self.ctx.enable(moderngl.BLEND)
         self.ctx.blend_func = (moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA)
@@ -282,10 +295,26 @@ class GLExecutor:
             for d in p.draws:
                 if damage is not None and not _touches(d, damage):
                     continue
-                self._draw(d, targets[d.source.name], (p.target.width, p.target.height))
+                backdrop = targets[d.backdrop.name] if d.backdrop is not None else None
+                self._draw(d, targets[d.source.name], (p.target.width, p.target.height), backdrop)
         finally:
             self.ctx.disable(moderngl.BLEND)
             self.ctx.scissor = None
+
+    def _backdrop(self, run: "_Execution", p: BackdropPass, target: PooledTarget) -> None:
+        """Copy what lies under an element out of the target drawn so far (BackdropPass)."""
+        source = run.targets[p.source.name]
+        target.framebuffer.use()
+        self.ctx.viewport = (0, 0, p.target.width, p.target.height)
+        program = self.programs.get("composite.backdrop")
+        m = p.to_source
+        exact = m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer()
+        _set(program, "u_to_source", m.to_mat3())
+        _set(program, "u_mirror", p.mirror if p.mirror is not None else (0.0, 0.0, 0.0, 0.0))
+        _set(program, "u_exact", int(exact))
+        source.texture.use(location=0)
+        _set(program, "u_source", 0)
+        self.programs.vertex_array("composite.backdrop").render(moderngl.TRIANGLES, vertices=3)
 
     # -- the tasks that are not drawing: filters, transfers, uploads ------------------------
     def _filter(self, run: "_Execution", p: FilterPass, target) -> None:
@@ -471,6 +500,7 @@ TASK_HANDLERS: dict[str, tuple[Callable[[GLExecutor, _Execution, Any, Any], None
     "transfer": (GLExecutor._transfer, _count_transfer),
     "upload": (GLExecutor._upload, _count_transfer),
     "composite": (GLExecutor._composite_task, _count_composite),
+    "backdrop": (GLExecutor._backdrop, _count_composite),
 }
 
 # Every Executor -> how a FilterPass placed on it runs.

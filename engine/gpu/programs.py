@@ -41,8 +41,8 @@ def raster_variant(paint_kind: str) -> str:
     return f"raster.{paint_kind}"
 
 
-def composite_variant(clip_count: int) -> str:
-    return f"composite.clip{clip_count}"
+def composite_variant(clip_count: int, blend: bool = False) -> str:
+    return f"composite.{'blend.' if blend else ''}clip{clip_count}"
 
 
 def color_step_bucket(steps: int) -> int:
@@ -67,9 +67,12 @@ def _enumerate() -> dict[str, ProgramVariant]:
         name = raster_variant(kind)
         variants[name] = ProgramVariant(name, "common/fullscreen.vert", "raster/layer.frag", tuple(sorted(defines.items())))
     for clips in range(MAX_CLIPS_PER_DRAW + 1):
-        name = composite_variant(clips)
-        variants[name] = ProgramVariant(name, "composite/quad.vert", "composite/quad.frag", (("CLIP_COUNT", clips),))
+        for blend in (False, True):
+            name = composite_variant(clips, blend)
+            variants[name] = ProgramVariant(name, "composite/quad.vert", "composite/quad.frag",
+                                            (("BLEND", int(blend)), ("CLIP_COUNT", clips)))
     variants["composite.plain"] = ProgramVariant("composite.plain", "composite/quad.vert", "composite/plain.frag")
+    variants["composite.backdrop"] = ProgramVariant("composite.backdrop", "common/fullscreen.vert", "composite/backdrop.frag")
     # Filter passes get the constants they share with the OpenCL kernels (filters.plan).
     shared = tuple(sorted(SHADER_CONSTANTS.items()))
     for steps in sorted({color_step_bucket(n) for n in range(0, MAX_COLOR_STEPS + 1)}):

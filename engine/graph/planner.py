@@ -28,6 +28,7 @@ from ..errors import OpenCLUnavailableError, TextureTooLargeError, UnsupportedFe
 from ..filters.backend import place
 from ..filters.tasks import filter_tasks
 from ..framegraph import (
+    BackdropPass,
     ClipShape,
     CompositePass,
     ImagePaint,
@@ -45,7 +46,9 @@ from ..geometry import Affine, Rect
 from ..images import ImageStore
 from ..limits import MAX_CLIPS_PER_DRAW, Limits
 from ..request import FrameRequest
+from ..blending import BlendMode
 from ..compositor.backings import CompositingReason, composited_bytes, partition, usefulness
+from ..compositor.groups import has_backdrop_readers, has_blend_readers, is_backdrop_root, is_isolated_group
 from ..compositor.paint import layer_paint, used_radii
 from ..compositor.property_trees import TreeChanges
 from ..compositor.tree import Clip, LayerNode, StackingContext
@@ -54,7 +57,7 @@ from .placement import clean, clip_shape, draw_key, reframe, rounded, snap, subp
 from .retained import MOVABLE, RetainedPlan, Site, member_opacity, site_index, swept
 from .state import FrameState
 from .sweep import sample_sweep, sweep_bounds
-from .targets import ExecutorFacts, PendingDraw, Target
+from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
 
 __all__ = ["build_frame_graph", "Planner", "ExecutorFacts"]
 
@@ -96,6 +99,8 @@ class Planner:
         self._sweeps: dict[str, list[Affine]] = {}  # animated layer id -> its sampled matrices
         self.sites: list[Site | None] | None = None  # per frame draw, while the frame's target is planned
         self.images_seen: list[tuple] = []  # (image ref, layer id, key) looked up this frame
+        self._reads: dict[int, BackdropRead] = {}  # id(draw) -> the read-back it needs first
+        self._keep: list[Draw] = []  # the draws _reads is keyed by (their ids stay theirs)
 
     # -- textures -----------------------------------------------------------------------
     def _check_size(self, what: str, w: int, h: int) -> None:
@@ -468,12 +473,54 @@ class Planner:
         if own_opacity <= 0.0:
             self.decisions.append(Decision(node.id, "not drawn: opacity 0 (with all its descendants)"))
             return
+        blend = node.style.mix_blend_mode
+        if blend is not BlendMode.NORMAL:
+            # The element becomes one draw (its raster, a surface, a filter's result) that
+            # reads its backdrop.
+            mine: list = []
+            self._emit_effects(ctx, mine, target, opacity * own_opacity, as_one_draw=True)
+            if mine:
+                out.append(self._blending(mine[-1], blend, target))
+            return
+        self._emit_effects(ctx, out, target, opacity * own_opacity)
+
+    def _emit_effects(self, ctx: StackingContext, out: list, target: Target, opacity: float, *,
+                      as_one_draw: bool = False) -> None:
+        """The context's effects in CSS order (backdrop-filter, filter, then opacity) and
+        the surfaces they need; with ``as_one_draw``, the context ends as one Draw (for a
+        blend mode)."""
+        node = ctx.node
+        own_opacity = node.style.opacity
+        if node.style.backdrop_filter is not None:
+            if self.emit_backdrop_filter(ctx, out, target, opacity):
+                return
         if node.style.filter is not None:
-            if self.emit_filter_surface(ctx, out, target, opacity * own_opacity):
+            if self.emit_filter_surface(ctx, out, target, opacity):
                 return
         drawing = ctx.drawing_nodes()
-        if own_opacity < 1.0 and len(drawing) >= 2:
-            self.emit_opacity_surface(ctx, out, target, opacity * own_opacity, len(drawing))
+        group = self._group_reason(ctx)
+        if own_opacity < 1.0 and (len(drawing) >= 2 or group is not None):
+            self.emit_group_surface(ctx, out, target, opacity, SurfaceReason.OPACITY_GROUP,
+                                    f"layer {node.id!r} opacity {own_opacity:g} over {len(drawing)} drawing layers: "
+                                    "flatten, then fade")
+            return
+        if group is not None or (as_one_draw and (len(drawing) != 1 or drawing[0] is not node)):
+            reason = group or SurfaceReason.BLEND
+            detail = {
+                SurfaceReason.ISOLATION: f"layer {node.id!r} is an isolated group that a descendant blends with",
+                SurfaceReason.BACKDROP_ROOT: f"layer {node.id!r} is the backdrop root a descendant's backdrop-filter reads",
+                SurfaceReason.BLEND: f"layer {node.id!r} mix-blend-mode {node.style.mix_blend_mode}: "
+                                     f"{len(drawing)} drawing layers flattened, then blended",
+            }[reason]
+            self.emit_group_surface(ctx, out, target, opacity, reason, detail)
+            return
+        if as_one_draw:
+            # One drawing layer, the element itself: its raster is blended directly (no
+            # surface), as viz draws a single-quad pass into its parent.
+            pending: list = []
+            self.draw_node(node, pending, target, opacity)
+            for p in pending:
+                out.append(self._layer_draw(p, target.space, target.origin, p.clips))
             return
         if own_opacity < 1.0 and drawing:
             self.decisions.append(
@@ -483,7 +530,35 @@ class Planner:
                     "one drawing layer needs no surface",
                 )
             )
-        self.emit_items(ctx, out, target, opacity * own_opacity)
+        self.emit_items(ctx, out, target, opacity)
+
+    def _group_reason(self, ctx: StackingContext) -> SurfaceReason | None:
+        """Why the context must be a surface of its own for what reads inside it."""
+        if ctx.node.layer.parent is None:
+            return None  # the page: the frame holds it
+        if is_isolated_group(ctx.node) and has_blend_readers(ctx):
+            return SurfaceReason.ISOLATION
+        if is_backdrop_root(ctx.node) and has_backdrop_readers(ctx):
+            return SurfaceReason.BACKDROP_ROOT
+        return None
+
+    def _blending(self, draw: Draw, mode: BlendMode, target: Target) -> Draw:
+        """``draw`` composited with ``mode``: it reads a copy of the target under it."""
+        node_id = draw.layer_id
+        region = touched(Rect(0, 0, *draw.quad_size), draw.transform)
+        if target.size is not None:
+            region = region.intersect(Rect(0, 0, *target.size))
+        if region.is_empty():
+            return draw  # nothing of it shows: there is nothing to blend with
+        x, y, w, h = int(region.x), int(region.y), int(region.width), int(region.height)
+        copy = TextureDesc(f"backdrop:{node_id}", w, h, TextureRole.BACKDROP)
+        blended = replace(draw, blend=mode, backdrop=copy, backdrop_origin=(x, y))
+        self._reads[id(blended)] = BackdropRead(copy, Affine.translate(x, y), None,
+                                                f"mix-blend-mode {mode} of {node_id!r} reads the {w}x{h} px under it")
+        self._keep.append(blended)
+        self.decisions.append(Decision(node_id, f"mix-blend-mode {mode}: reads back the {w}x{h} px under it "
+                                                "from its group's texture"))
+        return blended
 
     def emit_items(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float, *, own: bool = True) -> None:
         """The context root's own content, then its items in paint order."""
@@ -533,26 +608,55 @@ class Planner:
             bounds = bounds.intersect(cull.transformed_bounds(space))  # cut to what can show
         return bounds
 
-    def _surface_pass(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str, cull_from: int) -> CompositePass:
-        """The composite pass of a surface holding the context's layers (not yet added)."""
+    def _surface_pass(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str,
+                      cull_from: int, first: tuple[Draw, ...] = ()) -> CompositePass:
+        """The composite pass of a surface holding the context's layers (not yet added),
+        after ``first`` (a backdrop-filter's filtered backdrop)."""
         node = ctx.node
         sx, sy = int(bounds.x), int(bounds.y)
         w, h = int(bounds.width), int(bounds.height)
-        inner = Target((sx, sy), space, cull, len(node.clips), cull_from, (w, h))
+        # Everything but an isolated group is a backdrop root (groups.py says which).
+        inner = Target((sx, sy), space, cull, len(node.clips), cull_from, (w, h),
+                       backdrop_root=reason is not SurfaceReason.ISOLATION or is_backdrop_root(node))
         items: list = []
         self.emit_items(ctx, items, inner, 1.0)
         self._check_size(f"the {reason.value} surface of layer {node.id!r}", w, h)
         tex = TextureDesc(f"surface:{node.id}", w, h, TextureRole.RENDER_SURFACE)
-        draws = self.finalize(items, inner, f"surface:{node.id}")
+        draws = first + self.finalize(items, inner, f"surface:{node.id}")
         return CompositePass(f"composite:{node.id}", tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), draws, reason, detail)
 
     def _surface(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str, cull_from: int):
         """Plan a surface (a composite pass) holding the context's layers; return it."""
         surface = self._surface_pass(ctx, bounds, space, cull, reason, detail, cull_from)
-        self.passes.append(surface)
+        self.passes.extend(self._composite_passes(surface))
         return surface.target
 
-    def emit_opacity_surface(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float, count: int) -> None:
+    def _composite_passes(self, cp: CompositePass) -> list:
+        """``cp``, split where a draw reads its backdrop: the target is drawn up to that
+        draw, the part under it copied (a BackdropPass), what the read needs run (a
+        backdrop-filter's passes and surface), then the target drawn on from there."""
+        if not any(id(d) in self._reads for d in cp.draws):
+            return [cp]
+        out: list = []
+        segment: list[Draw] = []
+        part = 0
+        for d in cp.draws:
+            read = self._reads.get(id(d))
+            if read is not None:
+                name = cp.name if part == 0 else f"{cp.name}+{part}"
+                out.append(replace(cp, name=name, draws=tuple(segment), continues=part > 0, damage=None))
+                part += 1
+                out.append(BackdropPass(f"backdrop:{d.layer_id}", d.layer_id, cp.target, read.copy, read.to_source,
+                                        read.mirror, read.reason))
+                out.extend(read.after)
+                segment = []
+            segment.append(d)
+        out.append(replace(cp, name=f"{cp.name}+{part}", draws=tuple(segment), continues=True, damage=None))
+        return out
+
+    def emit_group_surface(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float,
+                           reason: SurfaceReason, detail: str) -> None:
+        """Flatten the context into a surface (for ``reason``), drawn with ``opacity``."""
         node = ctx.node
         # The surface covers what its layers can touch (in the target's space, rounded out
         # to whole pixels). Clips from above the context apply when the surface is drawn.
@@ -565,10 +669,92 @@ class Planner:
             self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
             return
         bounds = bounds.rounded_out()
-        detail = f"layer {node.id!r} opacity {node.style.opacity:g} over {count} drawing layers: flatten, then fade"
-        tex = self._surface(ctx, bounds, target.space, target.cull, SurfaceReason.OPACITY_GROUP, detail, target.cull_from)
+        tex = self._surface(ctx, bounds, target.space, target.cull, reason, detail, target.cull_from)
         to_target = Affine.translate(bounds.x - target.origin[0], bounds.y - target.origin[1])
         out.append(Draw(tex, node.id, to_target, opacity, clips, note="render surface"))
+
+    def emit_backdrop_filter(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float) -> bool:
+        """Plan a backdrop-filter (Filter Effects 2 §2.1): copy what lies under the
+        element's border box (grown by the filter's reach, the growth mirrored from
+        inside: edge mode mirror), filter the copy, then a surface holding the filtered
+        copy clipped to the border box (with its radii) and the element on top, drawn
+        with the element's opacity. A transformed element reads and filters its backdrop
+        in its own space, at the scale it is shown. False when the filter does nothing."""
+        node = ctx.node
+        s = node.style
+        chain = s.backdrop_filter
+        for other, value in (("filter", s.filter), ("mix-blend-mode", s.mix_blend_mode is not BlendMode.NORMAL)):
+            if value:
+                raise UnsupportedFeatureError(f"backdrop-filter together with {other} on one element is not supported yet",
+                                              property="backdrop-filter", layer=node.id)
+        if not target.backdrop_root:
+            raise UnsupportedFeatureError(
+                "a backdrop-filter inside an isolated group that is not a backdrop root (a transformed or z-index "
+                "container that a blending element also needs) is not supported yet", property="backdrop-filter",
+                layer=node.id)
+        m = node.to_screen
+        if not m.is_invertible():
+            self.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
+            return True
+        to_target = target.from_screen() @ m  # element px -> target texels
+        if to_target.is_translation():
+            scale, element_to_f, where = 1.0, Affine.translate(to_target.e, to_target.f), "the target's pixels"
+        else:
+            scale = m.max_scale()
+            element_to_f, where = Affine.scale(scale, scale), f"the element's own space at scale {scale:.3g}"
+        plan = chain.plan(current_color=s.color, scale=scale)
+        if not plan.passes:
+            self.decisions.append(Decision(node.id, f"backdrop-filter: {chain} does nothing: no read-back"))
+            return False
+        box = Rect(0, 0, node.width, node.height).transformed_bounds(element_to_f)
+        if target.size is not None and to_target.is_translation():
+            box = box.intersect(Rect(0, 0, *target.size))  # nothing was painted past the target's edge
+        if box.is_empty():
+            self.decisions.append(Decision(node.id, "not drawn: its backdrop lies outside its target"))
+            return False
+        x0, y0, x1, y1 = plan.needed_input((box.x, box.y, box.right, box.bottom))
+        region = Rect(x0, y0, x1 - x0, y1 - y0).rounded_out()
+        cx, cy, cw, ch = int(region.x), int(region.y), int(region.width), int(region.height)
+        self._check_size(f"the backdrop copy of layer {node.id!r}", cw, ch)
+        copy = TextureDesc(f"backdrop:{node.id}", cw, ch, TextureRole.BACKDROP)
+        # copy texel -> element's filter space -> element px -> target texel
+        to_source = snap(to_target @ element_to_f.inverse() @ Affine.translate(cx, cy))
+        mirror = (box.x - cx, box.y - cy, box.right - cx, box.bottom - cy)
+        plan = chain.plan(current_color=s.color, scale=scale, size=(cw, ch))
+        self._filter_key = None  # what lies under an element is read anew every frame
+        filter_passes, result = self._filter_passes(node, plan, copy)
+        # The element's surface, in the target's space: the filtered backdrop (clipped to
+        # the border box and its radii), then the element and its descendants.
+        on_target = Rect(0, 0, node.width, node.height).transformed_bounds(target.space @ m)
+        content = self._content_bounds(ctx, target.space, target.cull, target.cull_from)
+        bounds = on_target if content is None else Rect.union([on_target, content])
+        if target.cull is not None and target.space.is_translation():
+            bounds = bounds.intersect(target.cull.transformed_bounds(target.space))
+        clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
+        if bounds.is_empty() or clips is None:
+            self.decisions.append(Decision(node.id, "not drawn: outside the viewport or its clips"))
+            return True
+        bounds = bounds.rounded_out()
+        sx, sy = int(bounds.x), int(bounds.y)
+        surface_to_target = Affine.translate(sx - target.origin[0], sy - target.origin[1])
+        border_box = clip_shape(node.id, to_target.inverse() @ surface_to_target, (0.0, 0.0, node.width, node.height),
+                                used_radii(s, node.width, node.height))
+        backdrop = Draw(result, node.id, snap(surface_to_target.inverse() @ to_source), 1.0, (border_box,),
+                        note="filtered backdrop, clipped to the border box")
+        detail = (f"backdrop-filter: {chain} on the {cw}x{ch} px under {node.id!r} (read in {where}, edges mirrored), "
+                  "clipped to its border box, then the element")
+        surface = self._surface_pass(ctx, bounds, target.space, target.cull, SurfaceReason.BACKDROP_FILTER, detail,
+                                     target.cull_from, first=(backdrop,))
+        draw = Draw(surface.target, node.id, surface_to_target, opacity, clips, note="backdrop-filter surface")
+        self._reads[id(draw)] = BackdropRead(copy, to_source, mirror,
+                                             f"backdrop-filter of {node.id!r} reads the {cw}x{ch} px under it",
+                                             tuple(filter_passes) + tuple(self._composite_passes(surface)))
+        self._keep.append(draw)
+        self.decisions.append(Decision(node.id, f"backdrop-filter: {chain}: reads back {cw}x{ch} px, "
+                                                f"{len(plan.passes)} filter passes, a {surface.target.width}x"
+                                                f"{surface.target.height} surface"))
+        out.append(draw)
+        return True
 
     def emit_filter_surface(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float) -> bool:
         """Plan the surface and passes of a filtered context; False when the filter turns
@@ -631,8 +817,9 @@ class Planner:
         surface = self._surface_pass(ctx, bounds, space, cull, SurfaceReason.FILTER, detail, inner_from)
         result = self._cached_filter_result(node, plan, surface, space)
         if result is None:
-            self.passes.append(surface)
-            result = self._filter_passes(node, plan, surface.target)
+            self.passes.extend(self._composite_passes(surface))
+            passes, result = self._filter_passes(node, plan, surface.target)
+            self.passes.extend(passes)
         # Back from the surface's space to the target's: texel -> screen -> target.
         surface_to_screen = space.inverse() @ Affine.translate(bounds.x, bounds.y)
         to_target = snap(target.from_screen() @ surface_to_screen)
@@ -643,7 +830,8 @@ class Planner:
         """The kept result of this filter when nothing it depends on changed, else None
         (and the key under which the new result will be kept)."""
         self._filter_key = None
-        if self.cache is None or not all(d.source.retained and d.source.name not in self.repainted for d in surface.draws):
+        if self.cache is None or not all(d.source.retained and d.source.name not in self.repainted and d.backdrop is None
+                                         for d in surface.draws):
             return None  # only inputs that are kept, unchanged, can prove "unchanged"
         key = (surface.origin, surface.target.width, surface.target.height, space, plan, surface.draws, self.filter_backend)
         self._filter_key = key
@@ -653,9 +841,9 @@ class Planner:
             self.decisions.append(Decision(node.id, "filter result reused: its input and parameters are unchanged"))
         return cached
 
-    def _filter_passes(self, node: LayerNode, plan, source: TextureDesc) -> TextureDesc:
+    def _filter_passes(self, node: LayerNode, plan, source: TextureDesc) -> tuple[list, TextureDesc]:
         """The tasks of ``plan`` on ``source`` (filters.tasks), each pass on the executor
-        the filter backend places it on; returns the GL texture holding the result."""
+        the filter backend places it on, and the GL texture holding the result."""
         if callable(self.filter_costs):  # "auto": measure (or load) the model on first need
             try:
                 self.filter_costs = self.filter_costs()
@@ -674,8 +862,7 @@ class Planner:
             return out
 
         tasks = filter_tasks(plan, source, placement, node.id, result_texture=kept_result if key is not None else None)
-        self.passes.extend(tasks.passes)
-        return tasks.result
+        return list(tasks.passes), tasks.result
 
     def _damage(self, draws: tuple[Draw, ...], clear, frame: TextureDesc) -> tuple[int, int, int, int] | None:
         """Where the frame must be redrawn, when last frame's is kept: the bounds, old and
@@ -742,12 +929,20 @@ class Planner:
 
     def _frame_graph(self, final: tuple[Draw, ...], clear, frame: TextureDesc) -> FrameGraph:
         """The frame's composite pass over ``final``, then the graph of all passes."""
-        damage = self._damage(final, clear, frame)
+        if any(id(d) in self._reads for d in final):
+            # Drawing stops for read-backs: the frame is drawn whole (and the next frame's
+            # damage is not measured against this one).
+            damage = None
+            if self.cache is not None:
+                self.cache.frame_state = None
+        else:
+            damage = self._damage(final, clear, frame)
         detail = "the frame"
         if damage is not None:
             x, y, w, h = damage
             detail = f"the frame, redrawn only where it changed: {w}x{h} at {x},{y}" if w and h else "the frame, unchanged: nothing redrawn"
-        self.passes.append(CompositePass("composite:frame", frame, (0, 0), clear, final, SurfaceReason.ROOT, detail, damage))
+        self.passes.extend(self._composite_passes(
+            CompositePass("composite:frame", frame, (0, 0), clear, final, SurfaceReason.ROOT, detail, damage)))
         released = self.cache.end_frame() if self.cache is not None else []
         graph = FrameGraph(self.scene.width, self.scene.height, self.passes, frame, self.decisions, self.reused, released)
         graph.policy = self.policy

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..compositor.tree import LayerNode
+from ..framegraph import TextureDesc
 from ..geometry import Affine, Rect
 
-__all__ = ["PendingDraw", "Target", "ExecutorFacts"]
+__all__ = ["PendingDraw", "Target", "ExecutorFacts", "BackdropRead"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class Target:
     inherited_clips: int
     cull_from: int = 0  # clips from this index on may cull (those above a filter may not)
     size: tuple[int, int] | None = None  # the target texture's size in pixels
+    backdrop_root: bool = True  # holds everything a backdrop-filter inside may read
 
     def from_screen(self) -> Affine:
         """Screen px -> this target's texels."""
@@ -52,3 +54,18 @@ class ExecutorFacts:
     available: Callable[[str], bool] = lambda name: False
     filter_costs: object = None
     opencl_unavailable: str | None = None
+
+
+@dataclass(frozen=True)
+class BackdropRead:
+    """What must happen in a target just before one of its draws: copy what lies under
+    it (into ``copy``, texel -> target texel by ``to_source``, cut to ``mirror`` with
+    reflected edges when given), then run ``after`` (a backdrop-filter's passes and the
+    element's surface). The planner turns it into a BackdropPass where it splits the
+    target's composite pass."""
+
+    copy: TextureDesc
+    to_source: Affine
+    mirror: tuple[float, float, float, float] | None
+    reason: str
+    after: tuple = ()

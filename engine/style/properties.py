@@ -12,9 +12,11 @@ from typing import Any, Callable
 
 from tinycss2 import ast
 
+from ..blending import BlendMode, Isolation
 from ..css.readers import CENTER, expect_color, read_color, read_position, read_url
-from ..css.tokens import TokenStream, describe, split_commas
-from ..errors import UnsupportedFeatureError
+from ..css.tokens import TokenStream, describe, split_commas, token_text
+from ..errors import StyleError, UnsupportedFeatureError
+from ..filters.chain import FilterChain
 from ..filters.parse import parse_tokens
 from .gradients import read_gradient
 from .transforms import read_transform_list
@@ -66,6 +68,11 @@ class ComputedStyle:
     z_index: int | None = None
     will_change: tuple[str, ...] = ()
     filter: Any = None  # a filters.FilterChain; None = none
+    # Compositing and Blending 1 (mix-blend-mode, isolation); Filter Effects 2
+    # (backdrop-filter: the filter grammar, applied to what is behind; None = none).
+    mix_blend_mode: BlendMode = BlendMode.NORMAL
+    isolation: Isolation = Isolation.AUTO
+    backdrop_filter: FilterChain | None = None
 
     def used_color(self, value: RGBA | str) -> RGBA:
         """A colour field's used value: ``currentcolor`` becomes this style's ``color``."""
@@ -459,9 +466,48 @@ def _parse_z_index(ts: TokenStream) -> dict:
     return {"z_index": value}
 
 
-def _parse_filter(ts: TokenStream) -> dict:
-    chain = parse_tokens(ts.tokens, ts.prop)
-    return {"filter": None if chain.is_none() else chain}
+def _filter_chain(field: str):
+    """A ``filter``-grammar property (filter, backdrop-filter): the filter parser's
+    errors name the property being parsed (``ts.prop``)."""
+
+    def parse(ts: TokenStream) -> dict:
+        try:
+            chain = parse_tokens(ts.tokens, ts.prop)
+        except StyleError as err:
+            # The filter parser sees the significant tokens only: an error about the
+            # whole value quotes the value as written, spaces included.
+            if err.value is not None and err.value == token_text(ts.tokens) != ts.text:
+                raise type(err)(
+                    err.reason, property=err.property, value=ts.text,
+                    column=err.column, line=err.line, layer=err.layer,
+                ) from None
+            raise
+        return {field: None if chain.is_none() else chain}
+
+    return parse
+
+
+_parse_filter = _filter_chain("filter")
+_parse_backdrop_filter = _filter_chain("backdrop_filter")
+
+_BLEND_MODES = tuple(m.value for m in BlendMode)
+
+
+def _parse_mix_blend_mode(ts: TokenStream) -> dict:
+    tok = ts.peek()
+    word = ts.ident(*_BLEND_MODES)
+    if word is None:
+        if isinstance(tok, ast.IdentToken) and tok.lower_value == "plus-darker":
+            raise ts.error("mix-blend-mode: plus-darker is not supported yet", tok, UnsupportedFeatureError)
+        raise ts.error(f"expected a blend mode ({', '.join(_BLEND_MODES)}), got {describe(tok)}", tok)
+    ts.expect_end()
+    return {"mix_blend_mode": BlendMode(word)}
+
+
+def _parse_isolation(ts: TokenStream) -> dict:
+    word = ts.expect_ident(*(i.value for i in Isolation))
+    ts.expect_end()
+    return {"isolation": Isolation(word)}
 
 
 def _parse_will_change(ts: TokenStream) -> dict:
@@ -514,6 +560,9 @@ PROPERTIES: dict[str, PropertySpec] = {
         _spec("z-index", _parse_z_index, "z_index"),
         _spec("will-change", _parse_will_change, "will_change"),
         _spec("filter", _parse_filter, "filter"),
+        _spec("backdrop-filter", _parse_backdrop_filter, "backdrop_filter"),
+        _spec("mix-blend-mode", _parse_mix_blend_mode, "mix_blend_mode"),
+        _spec("isolation", _parse_isolation, "isolation"),
     ]
 }
 
@@ -521,8 +570,7 @@ PROPERTIES: dict[str, PropertySpec] = {
 # (not "unknown property") so the user knows the name is right but the feature missing.
 NOT_YET_SUPPORTED = frozenset(
     {
-        "backdrop-filter", "mix-blend-mode", "isolation", "mask", "mask-image",
-        "clip-path", "box-shadow", "perspective", "transform-style", "backface-visibility",
+        "mask", "mask-image", "clip-path", "box-shadow", "perspective", "transform-style", "backface-visibility",
         "border-top", "border-right", "border-bottom", "border-left",
         "border-top-color", "border-right-color", "border-bottom-color", "border-left-color",
         "border-top-style", "border-right-style", "border-bottom-style", "border-left-style",

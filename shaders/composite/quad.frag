@@ -1,7 +1,16 @@
 // Composite one quad: bilinear sample, analytic edge coverage, the overflow clips of
 // its ancestors (rounded rects in their own layer space), and opacity. The output is
 // premultiplied; the pipeline blends it with ONE, ONE_MINUS_SRC_ALPHA (source-over).
+// The BLEND variant composites with a mix-blend-mode instead: it reads the backdrop
+// from a copy of the target taken just before (GL blending is off for it) and writes
+// the blended result where the quad covers, the backdrop itself elsewhere.
 #include "common/rrect.glsl"
+#if BLEND
+#include "common/blend.glsl"
+uniform sampler2D u_backdrop;
+uniform vec2 u_backdrop_origin;   // target px of the copy's texel (0, 0)
+uniform int u_blend_mode;         // BlendMode.index: a uniform, so a new mode compiles nothing
+#endif
 
 uniform sampler2D u_source;
 uniform vec2 u_quad_size;
@@ -31,5 +40,13 @@ void main() {
     }
 #endif
     if (cov <= 0.0) discard;
+#if BLEND
+    vec4 src = texture(u_source, p / vec2(textureSize(u_source, 0))) * u_opacity;
+    vec4 dst = texelFetch(u_backdrop, ivec2(floor(gl_FragCoord.xy - u_backdrop_origin)), 0);
+    // The blend is linear in the source's coverage (Compositing 1 §5.8), so a partly
+    // covered pixel is the mix of the backdrop and the fully covered result.
+    frag_color = mix(dst, blend_composite(src, dst, u_blend_mode), min(cov, 1.0));
+#else
     frag_color = texture(u_source, p / vec2(textureSize(u_source, 0))) * (cov * u_opacity);
+#endif
 }

@@ -48,7 +48,8 @@ EXECUTOR_UNIFORMS = [
     "u_stop_count", "u_repeating", "u_line_start", "u_line_dir", "u_line_length",
     "u_center", "u_radius", "u_image", "u_transform", "u_quad_size", "u_target_size",
     "u_draw_rect", "u_opacity", "u_clip_to_local", "u_clip_rect", "u_clip_rx", "u_clip_ry",
-    "u_clip_px", "u_source",
+    "u_clip_px", "u_source", "u_backdrop", "u_backdrop_origin", "u_blend_mode", "u_to_source", "u_mirror",
+    "u_exact",
 ]
 
 

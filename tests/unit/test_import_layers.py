@@ -28,7 +28,8 @@ FOLDERS = {"engine": "lamina", "filters": "lamina.filters"}
 # matching prefix places a module (lamina.filters.gl is an executor although
 # lamina.filters is the filter layer).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("core", ("lamina.version", "lamina.errors", "lamina.limits", "lamina.geometry", "lamina.css", "lamina.images")),
+    ("core", ("lamina.version", "lamina.errors", "lamina.limits", "lamina.geometry", "lamina.css", "lamina.images",
+              "lamina.blending")),
     ("filters", ("lamina.filters",)),
     ("style and layer tree", ("lamina.style", "lamina.animation", "lamina.layer")),
     ("compositor", ("lamina.compositor",)),
