@@ -117,10 +117,12 @@ class StackingContext:
     items: list = field(default_factory=list)
 
     def drawing_nodes(self) -> list[LayerNode]:
-        """Every node in this context (nested ones included) that paints content."""
+        """Every node in this context (nested ones included) that paints content: its
+        own, or a filtered backdrop."""
         if self.node.style.opacity <= 0.0:
             return []
-        out = [self.node] if self.node.draws_content() else []
+        shows = self.node.draws_content() or self.node.style.backdrop_filter is not None
+        out = [self.node] if shows else []
         for item in self.items:
             if isinstance(item, StackingContext):
                 out.extend(item.drawing_nodes())

@@ -499,7 +499,7 @@ class Planner:
                 return
         drawing = ctx.drawing_nodes()
         group = self._group_reason(ctx)
-        if own_opacity < 1.0 and (len(drawing) >= 2 or group is not None):
+        if own_opacity < 1.0 and len(drawing) >= 2:
             self.emit_group_surface(ctx, out, target, opacity, SurfaceReason.OPACITY_GROUP,
                                     f"layer {node.id!r} opacity {own_opacity:g} over {len(drawing)} drawing layers: "
                                     "flatten, then fade")
@@ -512,6 +512,8 @@ class Planner:
                 SurfaceReason.BLEND: f"layer {node.id!r} mix-blend-mode {node.style.mix_blend_mode}: "
                                      f"{len(drawing)} drawing layers flattened, then blended",
             }[reason]
+            if own_opacity < 1.0:
+                detail += f", then faded (opacity {own_opacity:g})"
             self.emit_group_surface(ctx, out, target, opacity, reason, detail)
             return
         if as_one_draw:
@@ -587,7 +589,8 @@ class Planner:
             g = grow * space_scale
             here = cull if cull is None or not grow else Rect(cull.x - grow, cull.y - grow, cull.width + 2 * grow, cull.height + 2 * grow)
             for n in [c.node, *(i for i in c.items if not isinstance(i, StackingContext))]:
-                if not n.draws_content() or self.visible_rect(n, here, clips_from if not grow else len(n.clips)) is None:
+                paints = n.draws_content() or n.style.backdrop_filter is not None  # a filtered backdrop shows too
+                if not paints or self.visible_rect(n, here, clips_from if not grow else len(n.clips)) is None:
                     continue
                 quad = Rect(0, 0, n.width, n.height).transformed_bounds(space @ n.to_screen)
                 quad = Rect(quad.x - g, quad.y - g, quad.width + 2 * g, quad.height + 2 * g)
