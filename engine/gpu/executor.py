@@ -247,6 +247,7 @@ class GLExecutor:
         _set(program, "u_target_size", (float(target_size[0]), float(target_size[1])))
         _set(program, "u_draw_rect", rect)
         _set(program, "u_opacity", float(d.opacity))
+        _set(program, "u_exact", int(m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer()))
         if d.clips:
             _set_array(program, "u_clip_to_local", [c.to_local.to_mat3() for c in d.clips])
             _set_array(program, "u_clip_rect", [(c.rect[0], c.rect[1], c.rect[0] + c.rect[2], c.rect[1] + c.rect[3]) for c in d.clips])
@@ -284,7 +285,8 @@ class GLExecutor:
             if w <= 0 or h <= 0:
                 return  # nothing changed: the kept target is already right
             # Row 0 is the top in every Lamina texture, so CSS y is the window y here.
-            target.framebuffer.clear(*p.clear, viewport=damage)
+            if not p.continues:
+                target.framebuffer.clear(*p.clear, viewport=damage)
             self.ctx.scissor = damage
         elif not p.continues:
             target.framebuffer.clear(*p.clear)
@@ -542,6 +544,22 @@ def _draw_rect(d: Draw, target_size: tuple[int, int]) -> tuple[float, float, flo
     y0 = max(y0, min(p[1] for p in pts))
     x1 = min(x1, max(p[0] for p in pts))
     y1 = min(y1, max(p[1] for p in pts))
+    # Nothing outside a clip's rect can show: cut a whole-pixel quad to each clip's bounds
+    # (grown by the anti-aliasing fringe), so a clipped quad (a filtered backdrop padded
+    # for its blur's reach, say) shades only what its clip lets through. (Only there:
+    # moving a sampled quad's corners moves its interpolation's roundings.)
+    exact = ex == 0.0
+    for clip in d.clips if exact else ():
+        if not clip.to_local.is_invertible():
+            continue
+        cx, cy, cw, ch = clip.rect
+        to_source = inv @ clip.to_local.inverse()
+        corners = [to_source.apply(x, y) for x, y in ((cx, cy), (cx + cw, cy), (cx + cw, cy + ch), (cx, cy + ch))]
+        grow_x, grow_y = 2.0 * ex + 2.0, 2.0 * ey + 2.0
+        x0 = max(x0, min(p[0] for p in corners) - grow_x)
+        y0 = max(y0, min(p[1] for p in corners) - grow_y)
+        x1 = min(x1, max(p[0] for p in corners) + grow_x)
+        y1 = min(y1, max(p[1] for p in corners) + grow_y)
     if x0 >= x1 or y0 >= y1:
         return None
     return (x0, y0, x1, y1)

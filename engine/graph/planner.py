@@ -647,14 +647,14 @@ class Planner:
             read = self._reads.get(id(d))
             if read is not None:
                 name = cp.name if part == 0 else f"{cp.name}+{part}"
-                out.append(replace(cp, name=name, draws=tuple(segment), continues=part > 0, damage=None))
+                out.append(replace(cp, name=name, draws=tuple(segment), continues=part > 0))
                 part += 1
                 out.append(BackdropPass(f"backdrop:{d.layer_id}", d.layer_id, cp.target, read.copy, read.to_source,
                                         read.mirror, read.reason))
                 out.extend(read.after)
                 segment = []
             segment.append(d)
-        out.append(replace(cp, name=f"{cp.name}+{part}", draws=tuple(segment), continues=True, damage=None))
+        out.append(replace(cp, name=f"{cp.name}+{part}", draws=tuple(segment), continues=True))
         return out
 
     def emit_group_surface(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float,
@@ -744,13 +744,28 @@ class Planner:
                                 used_radii(s, node.width, node.height))
         backdrop = Draw(result, node.id, snap(surface_to_target.inverse() @ to_source), 1.0, (border_box,),
                         note="filtered backdrop, clipped to the border box")
+        read = f"backdrop-filter of {node.id!r} reads the {cw}x{ch} px under it"
+        if opacity >= 1.0 and not has_backdrop_readers(ctx) and not has_blend_readers(ctx):
+            # Nothing fades the two together and nothing inside reads the element: the
+            # filtered backdrop is drawn straight into the target, the element over it
+            # (no surface, as viz draws a single-quad pass into its parent).
+            direct = replace(backdrop, transform=snap(to_source), clips=clips + (
+                clip_shape(node.id, to_target.inverse(), (0.0, 0.0, node.width, node.height),
+                           used_radii(s, node.width, node.height)),))
+            self._reads[id(direct)] = BackdropRead(copy, to_source, mirror, read, tuple(filter_passes))
+            self._keep.append(direct)
+            self.decisions.append(Decision(node.id, f"backdrop-filter: {chain}: reads back {cw}x{ch} px, "
+                                                    f"{len(plan.passes)} filter passes, drawn under the element "
+                                                    "(no surface: opacity 1, nothing inside reads it)"))
+            out.append(direct)
+            self.emit_items(ctx, out, target, opacity)
+            return True
         detail = (f"backdrop-filter: {chain} on the {cw}x{ch} px under {node.id!r} (read in {where}, edges mirrored), "
                   "clipped to its border box, then the element")
         surface = self._surface_pass(ctx, bounds, target.space, target.cull, SurfaceReason.BACKDROP_FILTER, detail,
                                      target.cull_from, first=(backdrop,))
         draw = Draw(surface.target, node.id, surface_to_target, opacity, clips, note="backdrop-filter surface")
-        self._reads[id(draw)] = BackdropRead(copy, to_source, mirror,
-                                             f"backdrop-filter of {node.id!r} reads the {cw}x{ch} px under it",
+        self._reads[id(draw)] = BackdropRead(copy, to_source, mirror, read,
                                              tuple(filter_passes) + tuple(self._composite_passes(surface)))
         self._keep.append(draw)
         self.decisions.append(Decision(node.id, f"backdrop-filter: {chain}: reads back {cw}x{ch} px, "
@@ -932,14 +947,10 @@ class Planner:
 
     def _frame_graph(self, final: tuple[Draw, ...], clear, frame: TextureDesc) -> FrameGraph:
         """The frame's composite pass over ``final``, then the graph of all passes."""
-        if any(id(d) in self._reads for d in final):
-            # Drawing stops for read-backs: the frame is drawn whole (and the next frame's
-            # damage is not measured against this one).
-            damage = None
-            if self.cache is not None:
-                self.cache.frame_state = None
-        else:
-            damage = self._damage(final, clear, frame)
+        # With read-backs the damage rect still holds: a reading draw is redrawn (with what
+        # it reads) wherever anything under it changed, and a backdrop-filter's surface is
+        # made anew every frame, so its whole area is damage.
+        damage = self._damage(final, clear, frame)
         detail = "the frame"
         if damage is not None:
             x, y, w, h = damage

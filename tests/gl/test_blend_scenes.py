@@ -143,8 +143,20 @@ def test_backdrop_filter_matches_the_reference(gl, rng, chain, tolerance):
     assert diff.max() <= tolerance, diff.max()
     (read,) = frame.graph.backdrop_passes()
     assert read.mirror is not None
-    surface = next(p for p in frame.graph.composite_passes() if p.target.name == "surface:glass")
+    # Opacity 1 and nothing inside reading it: the filtered backdrop is drawn straight
+    # into the frame, under the element (no surface).
+    assert all(p.reason is not SurfaceReason.BACKDROP_FILTER for p in frame.graph.composite_passes())
+    assert any("drawn under the element" in d.text for d in frame.graph.decisions)
+
+
+def test_a_backdrop_filter_with_readers_inside_gets_a_surface(gl, rng):
+    s = Scene(W, H, "white")
+    glass = s.root.add(Layer("glass", (4, 4, 40, 32), "backdrop-filter: blur(2px)"))
+    glass.add(Layer("inner", (4, 4, 20, 20), "background: red; mix-blend-mode: multiply"))
+    graph = s.plan()
+    surface = next(p for p in graph.composite_passes() if p.target.name == "surface:glass")
     assert surface.reason is SurfaceReason.BACKDROP_FILTER
+    assert len(graph.backdrop_passes()) == 2, "the panel reads the page, the blend reads the panel"
 
 
 def test_the_filtered_backdrop_fades_with_the_element(gl, rng):
@@ -262,3 +274,34 @@ def test_the_frame_graph_shows_the_read_backs(gl):
     assert graph.totals()["backdrop_reads"] == 1
     assert '"backdrop"' in str(graph.to_dict()) or graph.to_dict()["passes"][-2]["kind"] == "backdrop"
     assert "backdrop" in graph.to_dot()
+
+
+def test_damage_redraws_with_read_backs_equal_full_redraws(gl):
+    """Frames drawn inside a damage rect, with read-backs in the frame, are identical to
+    the same frames drawn from scratch."""
+    from lamina import Renderer
+
+    def page() -> Scene:
+        s = Scene(120, 80, "white")
+        s.root.add(Layer("stripes", (0, 0, 120, 80), "background: repeating-linear-gradient(45deg, #135 0 6px, #fc0 6px 12px)"))
+        s.root.add(Layer("mover", (0, 30, 24, 24), "background: red; will-change: transform"))
+        s.root.add(Layer("far", (100, 60, 16, 16), "background: green; will-change: transform"))
+        s.root.add(Layer("blend", (60, 4, 40, 30), "background: rgb(0 160 255); mix-blend-mode: difference"))
+        s.root.add(Layer("glass", (20, 20, 60, 40), "backdrop-filter: blur(3px); border-radius: 10px"))
+        return s
+
+    kept = page()
+    with Renderer() as fresh:
+        for i, (dx, fx) in enumerate([(0, 0), (10, 0), (10, -20), (40, -20), (90, -40), (90, -60)]):
+            kept["mover"].style["transform"] = f"translate({dx}px, 0px)"
+            kept["far"].style["transform"] = f"translate({fx}px, 0px)"
+            frame = kept.render(gl)
+            if i:
+                damage = frame.graph.composite_passes()[-1].damage
+                assert damage is not None and damage[2] * damage[3] < 120 * 80, "drawn inside a damage rect"
+            scratch = page()
+            scratch["mover"].style["transform"] = f"translate({dx}px, 0px)"
+            scratch["far"].style["transform"] = f"translate({fx}px, 0px)"
+            fresh.drop_caches()
+            reference = scratch.render(fresh)
+            assert np.array_equal(frame.premultiplied, reference.premultiplied), f"frame {i}"
