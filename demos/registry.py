@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .animation_cost import AnimationCost
+from .blend_backdrop import BlendBackdrop
 from .filter_playground import FilterPlayground
 from .gl_vs_opencl import GLvsOpenCL
 from .layer_promotion import LayerPromotion
@@ -17,4 +18,5 @@ DEMOS: dict[str, Callable[[], Demo]] = {
     "layer-promotion": LayerPromotion,
     "animation-cost": AnimationCost,
     "gl-vs-opencl": GLvsOpenCL,
+    "blend-backdrop": BlendBackdrop,
 }

@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from demos.animation_cost import AnimationCost, variant_costs
+from demos.blend_backdrop import MODES, BlendBackdrop, read_backs
 from demos.filter_playground import FilterPlayground, executed_passes
 from demos.gl_vs_opencl import GLvsOpenCL
 from demos.layer_promotion import LayerPromotion, composited_layers
 from demos.ui.runner import Runner
+from lamina.framegraph import SurfaceReason
 
 pytestmark = pytest.mark.gl
 
@@ -79,3 +81,23 @@ def test_opencl_pays_two_transfers_and_auto_says_why(runner_of):
     assert all(r["why"] for r in rows["auto"] if r["kind"] == "filter")
     planned = [r["step"] for r in rows["gl"]]
     assert planned == [r["step"] for r in rows["opencl"] if r["kind"] == "filter"], "one plan, two executors"
+
+
+def test_every_blend_and_the_panel_reads_back_and_isolation_stops_the_blend(runner_of):
+    demo = BlendBackdrop()
+    runner = runner_of(demo)
+    runner.render_frame(1.0)
+    before = runner.scene["glass"].style["transform"]
+    frame = runner.render_frame(0.5)
+    assert runner.scene["glass"].style["transform"] != before, "the panel moved"
+    reads = read_backs(frame)
+    assert {r["layer"] for r in reads} == {f"tile-{m}" for m in MODES} | {"disc", "glass"}
+    assert [r["mirrored"] for r in reads if r["layer"] == "glass"] == [True], "the panel's edges are mirrored"
+    assert frame.graph.raster_passes() == [], "the moving panel re-rasters nothing"
+    blended = frame.premultiplied[40:60, 40:100].copy()
+    assert not any(p.reason is SurfaceReason.ISOLATION for p in frame.graph.composite_passes())
+    demo.isolate = True
+    frame = runner.render_frame(1 / 30)
+    groups = [p for p in frame.graph.composite_passes() if p.reason is SurfaceReason.ISOLATION and not p.continues]
+    assert [p.target.name for p in groups] == ["surface:tiles"]
+    assert (frame.premultiplied[40:60, 40:100] != blended).any(), "isolated, the tiles stop blending with the sky"
