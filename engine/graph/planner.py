@@ -59,7 +59,11 @@ from .state import FrameState
 from .sweep import sample_sweep, sweep_bounds
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
 
-__all__ = ["build_frame_graph", "Planner", "ExecutorFacts"]
+__all__ = ["build_frame_graph", "Planner", "ExecutorFacts", "LARGE_GROUP_SHARE"]
+
+# An isolated group's surface this large a share of the viewport is reported as a
+# performance trap (a blend deep in a big container flattens the whole container).
+LARGE_GROUP_SHARE = 0.25
 
 
 
@@ -558,8 +562,9 @@ class Planner:
         self._reads[id(blended)] = BackdropRead(copy, Affine.translate(x, y), None,
                                                 f"mix-blend-mode {mode} of {node_id!r} reads the {w}x{h} px under it")
         self._keep.append(blended)
-        self.decisions.append(Decision(node_id, f"mix-blend-mode {mode}: reads back the {w}x{h} px under it "
-                                                "from its group's texture"))
+        group = "the page (the frame)" if target.owner == "root" else f"the group of {target.owner!r} (its surface)"
+        self.decisions.append(Decision(node_id, f"mix-blend-mode {mode}: blends with {group}, reading back the "
+                                                f"{w}x{h} px under it"))
         return blended
 
     def emit_items(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float, *, own: bool = True) -> None:
@@ -620,7 +625,7 @@ class Planner:
         w, h = int(bounds.width), int(bounds.height)
         # Everything but an isolated group is a backdrop root (groups.py says which).
         inner = Target((sx, sy), space, cull, len(node.clips), cull_from, (w, h),
-                       backdrop_root=reason is not SurfaceReason.ISOLATION or is_backdrop_root(node))
+                       backdrop_root=reason is not SurfaceReason.ISOLATION or is_backdrop_root(node), owner=node.id)
         items: list = []
         self.emit_items(ctx, items, inner, 1.0)
         self._check_size(f"the {reason.value} surface of layer {node.id!r}", w, h)
@@ -673,6 +678,12 @@ class Planner:
             return
         bounds = bounds.rounded_out()
         tex = self._surface(ctx, bounds, target.space, target.cull, reason, detail, target.cull_from)
+        share = tex.width * tex.height / (self.scene.width * self.scene.height)
+        if reason is SurfaceReason.ISOLATION and share >= LARGE_GROUP_SHARE:
+            self.decisions.append(Decision(node.id, (
+                f"performance: the isolated group of {node.id!r} needs a {tex.width}x{tex.height} surface "
+                f"({share:.0%} of the viewport) only because something inside it blends; isolating a smaller "
+                "container around the blending element (isolation: isolate) keeps the surface small")))
         to_target = Affine.translate(bounds.x - target.origin[0], bounds.y - target.origin[1])
         out.append(Draw(tex, node.id, to_target, opacity, clips, note="render surface"))
 

@@ -38,6 +38,7 @@ class Target:
     cull_from: int = 0  # clips from this index on may cull (those above a filter may not)
     size: tuple[int, int] | None = None  # the target texture's size in pixels
     backdrop_root: bool = True  # holds everything a backdrop-filter inside may read
+    owner: str = "root"  # the layer whose group this target holds (the page: root)
 
     def from_screen(self) -> Affine:
         """Screen px -> this target's texels."""

@@ -305,3 +305,14 @@ def test_damage_redraws_with_read_backs_equal_full_redraws(gl):
             fresh.drop_caches()
             reference = scratch.render(fresh)
             assert np.array_equal(frame.premultiplied, reference.premultiplied), f"frame {i}"
+
+
+def test_the_report_names_the_group_and_flags_a_large_one(gl):
+    s = Scene(200, 150, "white")
+    page = s.root.add(Layer("page", (0, 0, 200, 150), "transform: translate(0px, 0px); background: #eee"))
+    page.add(Layer("badge", (10, 10, 20, 20), "background: red; mix-blend-mode: multiply"))
+    s.root.add(Layer("top", (150, 100, 30, 30), "background: blue; mix-blend-mode: screen"))
+    text = "\n".join(d.text for d in s.plan().decisions)
+    assert "blends with the group of 'page' (its surface)" in text
+    assert "blends with the page (the frame)" in text
+    assert "performance: the isolated group of 'page' needs a 200x150 surface (100% of the viewport)" in text
