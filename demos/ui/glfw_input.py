@@ -6,15 +6,20 @@ focus) the runner's keys act: H, Space, Right, R, S, Esc.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import glfw
 from imgui_bundle import imgui
 
-if TYPE_CHECKING:
-    from .runner import Runner
+__all__ = ["install_input", "RUNNER_KEYS", "KeyTarget"]
 
-__all__ = ["install_input", "RUNNER_KEYS"]
+
+class KeyTarget(Protocol):
+    """What input is delivered to (the Runner): its window, and its standard keys."""
+
+    window: Any
+
+    def key(self, name: str) -> None: ...
 
 RUNNER_KEYS = {
     glfw.KEY_H: "H",
@@ -50,7 +55,7 @@ _IMGUI_KEYS = {
 }
 
 
-def install_input(runner: "Runner") -> None:
+def install_input(runner: KeyTarget) -> None:
     """Route the runner window's glfw events to ImGui and the runner's keys."""
     window = runner.window
     io = imgui.get_io()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 from imgui_bundle import imgui, implot
@@ -25,10 +25,7 @@ from lamina.compositor.policy import POLICIES
 from lamina.filters.backend import FILTER_BACKENDS
 from lamina.overlays import OVERLAYS, screen_quads
 
-if TYPE_CHECKING:
-    from .runner import Runner
-
-__all__ = ["PanelState", "draw_panels", "counters", "HELP", "HISTORY"]
+__all__ = ["PanelState", "PanelHost", "draw_panels", "counters", "HELP", "HISTORY"]
 
 HELP = "H help   Space pause   Right step   R reset   S screenshot   Esc quit"
 
@@ -84,7 +81,16 @@ def counters(frame: Frame) -> dict[str, float | int]:
     }
 
 
-def draw_panels(runner: "Runner", frame: Frame, render_ms: float) -> None:
+class PanelHost(Protocol):
+    """What the panels read of the window runner: the demo, the window's size and the
+    panels' own state."""
+
+    demo: Any
+    size: tuple[int, int]
+    state: PanelState
+
+
+def draw_panels(runner: "PanelHost", frame: Frame, render_ms: float) -> None:
     state = runner.state
     scene_w, _ = runner.demo.scene_size
     width, height = runner.size
@@ -143,7 +149,7 @@ def _switches(state: PanelState) -> None:
         state.overlay = None if index == 0 else overlays[index]
 
 
-def _counters(runner: "Runner", frame: Frame, render_ms: float) -> None:
+def _counters(runner: "PanelHost", frame: Frame, render_ms: float) -> None:
     state = runner.state
     numbers = counters(frame)
     ui = state.ui_ms[-1] if state.ui_ms else 0.0
