@@ -101,6 +101,28 @@ def test_launcher_lists_and_refuses():
 
 
 @pytest.mark.slow
+def test_headless_recording_writes_a_gif_and_an_mp4(tmp_path):
+    import imageio_ffmpeg
+    from PIL import Image
+
+    proc = run_demos("blend-backdrop", "--headless", "--frames", "3", "--out", str(tmp_path), "--gif", "--mp4")
+    assert proc.returncode == 0, proc.stderr
+    pngs = sorted(tmp_path.glob("blend-backdrop-*.png"))
+    width, height = Image.open(pngs[0]).size
+    gif = Image.open(tmp_path / "blend-backdrop.gif")
+    assert gif.n_frames == len(pngs) and gif.size == (width, height)
+    reader = imageio_ffmpeg.read_frames(str(tmp_path / "blend-backdrop.mp4"))
+    meta = next(reader)
+    frames = [np.frombuffer(f, np.uint8) for f in reader]
+    assert len(frames) == len(pngs) and meta["size"] == (width + width % 2, height + height % 2)
+    # The first frame survives the encoder: mean error of a few levels at most (H.264 is lossy).
+    first = frames[0].reshape(meta["size"][1], meta["size"][0], 3)[:height, :width].astype(int)
+    assert np.abs(first - np.asarray(Image.open(pngs[0]).convert("RGB")).astype(int)).mean() < 6
+    refused = run_demos("blend-backdrop", "--mp4")
+    assert refused.returncode == 2 and "--headless" in refused.stderr
+
+
+@pytest.mark.slow
 def test_no_display_is_one_clear_line():
     import os
 
