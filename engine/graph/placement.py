@@ -46,7 +46,7 @@ def draw_key(d: Draw):
     if not d.source.retained:
         return None
     clips = tuple((c.layer_id, rounded(c.to_local), c.rect, c.radii) for c in d.clips)
-    return (d.source.name, rounded(d.transform), round(d.opacity, 6), clips)
+    return (d.source.name, rounded(d.transform), round(d.opacity, 6), clips, d.blend)
 
 
 def rounded(m: Affine) -> tuple[float, ...]:

@@ -316,3 +316,25 @@ def test_the_report_names_the_group_and_flags_a_large_one(gl):
     assert "blends with the group of 'page' (its surface)" in text
     assert "blends with the page (the frame)" in text
     assert "performance: the isolated group of 'page' needs a 200x150 surface (100% of the viewport)" in text
+
+
+@pytest.mark.parametrize("policy", ["browser", "all"])
+def test_a_new_blend_mode_is_redrawn(gl, policy):
+    """Changing one blend mode for another changes only how a kept raster is drawn: the
+    frame's damage must still see it."""
+    from lamina import Renderer
+
+    def page(mode: str) -> Scene:
+        s = Scene(60, 40, "white")
+        s.root.add(Layer("under", (0, 0, 60, 40), "background: linear-gradient(90deg, #f80, #08f)"))
+        s.root.add(Layer("top", (10, 10, 40, 20), f"background: rgb(40 200 90); mix-blend-mode: {mode}"))
+        return s
+
+    s = page("multiply")
+    s.render(gl, policy=policy)
+    s.render(gl, policy=policy)
+    s["top"].style["mix-blend-mode"] = "screen"
+    frame = s.render(gl, policy=policy)
+    with Renderer() as fresh:
+        reference = page("screen").render(fresh, policy=policy)
+    assert np.array_equal(frame.premultiplied, reference.premultiplied)
