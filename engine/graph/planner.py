@@ -105,6 +105,8 @@ class Planner:
         self.images_seen: list[tuple] = []  # (image ref, layer id, key) looked up this frame
         self._reads: dict[int, BackdropRead] = {}  # id(draw) -> the read-back it needs first
         self._keep: list[Draw] = []  # the draws _reads is keyed by (their ids stay theirs)
+        self._work: dict[int, tuple] = {}  # id(frame-level draw) -> the passes that made it
+        self._frame: Target | None = None  # the frame's own target, once planning starts
 
     # -- textures -----------------------------------------------------------------------
     def _check_size(self, what: str, w: int, h: int) -> None:
@@ -568,14 +570,26 @@ class Planner:
         return blended
 
     def emit_items(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float, *, own: bool = True) -> None:
-        """The context root's own content, then its items in paint order."""
+        """The context root's own content, then its items in paint order. In the frame's
+        own target, the passes each item needed are noted with the draw they made (the
+        retained fast path keeps them with it)."""
         if own:
             self.draw_node(ctx.node, out, target, opacity)
         for item in ctx.items:
+            if target is not self._frame:
+                if isinstance(item, StackingContext):
+                    self.emit_context(item, out, target, opacity)
+                else:
+                    self.draw_node(item, out, target, opacity)
+                continue
+            passes, drawn = len(self.passes), len(out)
             if isinstance(item, StackingContext):
                 self.emit_context(item, out, target, opacity)
             else:
                 self.draw_node(item, out, target, opacity)
+            made = [d for d in out[drawn:] if isinstance(d, Draw)]
+            for i, d in enumerate(made):
+                self._work[id(d)] = tuple(self.passes[passes:]) if i == 0 else ()
 
     def _content_bounds(self, ctx: StackingContext, space: Affine, cull: Rect | None, clips_from: int = 0) -> Rect | None:
         """Bounds, in ``space``, of what the context's layers can paint: each layer's own
@@ -934,7 +948,7 @@ class Planner:
         clear = (0.0, 0.0, 0.0, 0.0)
         draws: list[Draw] = []
         node = root.node
-        target = self._frame_target()
+        target = self._frame = self._frame_target()
         if _is_plain_color(node):
             # The page background is a flat colour: clear to it instead of a raster pass.
             clear = node.style.used_background_color.premultiplied()
@@ -950,7 +964,9 @@ class Planner:
         graph = self._frame_graph(final, clear, frame)
         if self.cache is not None:
             self.state.last = RetainedPlan(self._request_key(), graph, final, tuple(sites), clear,
-                                           tuple(self.images_seen), self.cache.frames, site_index(sites))
+                                           tuple(self.images_seen), self.cache.frames, site_index(sites),
+                                           tuple(self._work.get(id(d)) for d in final),
+                                           tuple(self._reads.get(id(d)) for d in final))
         return graph
 
     def _frame_target(self) -> Target:
@@ -1006,13 +1022,25 @@ class Planner:
                 return None
             index = site_of.get(layer_id)
             if index is None:
-                if self.trees.nodes[layer_id].draws_content():
-                    return None  # drawn elsewhere (inside a surface) or culled: may change
+                node = self.trees.nodes[layer_id]
+                if node.draws_content() or node.style.backdrop_filter is not None:
+                    return None  # drawn elsewhere (inside a surface), read back, or culled: may change
                 continue  # paints nothing itself: only its descendants' draws matter
             redo[index] = last.sites[index]
-        left = {p.name for p in last.graph.passes[:-1]}
-        if left - {name for site in redo.values() for name in site.passes}:
-            return None  # last frame made textures this frame would only reuse
+        # Every pass of last frame must be redone by this one as it is: a moved entry's
+        # own, the frame's, a read-back's, or the work of a draw remade every frame (a
+        # surface). A kept texture made last frame (a new raster, a filter result just
+        # cached) would only be reused now: then plan from scratch.
+        kept = {id(p) for i, work in enumerate(last.work) if work and i not in redo
+                and not last.final[i].source.retained for p in work}
+        per_frame = {id(p) for read in last.reads if read is not None for p in read.after}
+        redone = {name for site in redo.values() for name in site.passes}
+        for p in last.graph.passes:
+            if id(p) in kept or id(p) in per_frame or p.name in redone:
+                continue
+            if p.target.name == frame.name or isinstance(p, BackdropPass):
+                continue  # the frame's segments and its read-backs, made anew below
+            return None
         for ref, layer_id, image_key in last.images:
             if self.images.get(ref, self.base_dir, layer_id)[0] != image_key:
                 return None
@@ -1040,11 +1068,17 @@ class Planner:
                 if draw is None:
                     return None
                 final[index] = draw
+        for i, read in enumerate(last.reads):
+            if read is not None and i not in redo:
+                self._reads[id(final[i])] = read
+        self.passes = [p for p in last.graph.passes if id(p) in kept] + self.passes
         self.decisions = list(last.graph.decisions)
         self.reused = [n for n in last.graph.reused if n not in replaced and n != frame.name] + self.reused
         self.images_seen = list(last.images)
         graph = self._frame_graph(tuple(final), last.clear, frame)
-        self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames)
+        work = tuple(None if i in redo else w for i, w in enumerate(last.work))
+        self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames,
+                                  work=work)
         return graph
 
     def _pending_again(self, site: Site, target: Target) -> tuple | None:

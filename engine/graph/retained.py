@@ -33,7 +33,8 @@ class RetainedPlan:
     """A frame's plan kept for the next: its graph, the frame pass's draws and what each
     was made from (Site, None for draws that cannot be redone alone), its clear colour,
     the images it looked up (with their keys: in-memory pixels may change in place),
-    and which of the cache's frames it was."""
+    which of the cache's frames it was, and for the other draws the work that made them
+    and the read-backs they need."""
 
     key: tuple
     graph: FrameGraph
@@ -43,6 +44,10 @@ class RetainedPlan:
     images: tuple[tuple, ...]
     cache_frame: int
     site_of: dict[str, int]  # layer id -> index of the frame draw it is painted in
+    # Per frame draw that is not a Site: the passes that made it (a surface's, redone
+    # every frame by planning too), and the read-back it needs first, if any.
+    work: tuple[tuple, ...] = ()
+    reads: tuple = ()
 
 
 def site_index(sites) -> dict[str, int]:

@@ -238,3 +238,21 @@ def test_a_texture_gone_from_the_executor_stops_the_fast_path():
     graph = build_frame_graph(scene, FrameRequest(t=0.2), Limits(), ImageStore(), state, facts)
     assert state.fast_frames == 1
     assert any(p.name.startswith("raster:") for p in graph.passes), "the lost textures are made again"
+
+
+def _reading_page() -> Scene:
+    """A spinning card under a frosted panel, beside a blending badge and an opacity
+    group: draws remade every frame (read-backs, surfaces) around the moving one."""
+    scene = _spinner()
+    scene.root.add(Layer("glass", (60, 10, 200, 80), "backdrop-filter: blur(3px); background: rgb(255 255 255 / 20%)"))
+    scene.root.add(Layer("badge", (250, 120, 40, 40), "background: #f40; mix-blend-mode: multiply"))
+    group = scene.root.add(Layer("group", (10, 120, 80, 60), "opacity: 0.5; background: #0a0"))
+    group.add(Layer("inner", (10, 10, 30, 30), "background: #00f"))
+    return scene
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_fast_path_keeps_read_backs_and_surfaces_as_planned(policy):
+    frames = _lockstep(_reading_page, policy, TIMES)
+    if policy != "none":
+        assert frames >= len(TIMES) - 4, "content moving under a panel keeps the fast path"
