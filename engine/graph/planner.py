@@ -1031,8 +1031,13 @@ class Planner:
         # own, the frame's, a read-back's, or the work of a draw remade every frame (a
         # surface). A kept texture made last frame (a new raster, a filter result just
         # cached) would only be reused now: then plan from scratch.
-        kept = {id(p) for i, work in enumerate(last.work) if work and i not in redo
-                and not last.final[i].source.retained for p in work}
+        kept: set[int] = set()
+        for i, work in enumerate(last.work):
+            if not work or i in redo:
+                continue
+            if last.final[i].source.retained or any(p.target.retained for p in work):
+                return None  # it made a texture that is kept: this frame would reuse it
+            kept.update(id(p) for p in work)
         per_frame = {id(p) for read in last.reads if read is not None for p in read.after}
         redone = {name for site in redo.values() for name in site.passes}
         for p in last.graph.passes:

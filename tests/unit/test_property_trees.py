@@ -256,3 +256,20 @@ def test_fast_path_keeps_read_backs_and_surfaces_as_planned(policy):
     frames = _lockstep(_reading_page, policy, TIMES)
     if policy != "none":
         assert frames >= len(TIMES) - 4, "content moving under a panel keeps the fast path"
+
+
+def _only_a_group() -> Scene:
+    """Every raster inside an opacity group's surface: the group's work of the first
+    frame made kept textures, which the second frame reuses instead."""
+    scene = Scene(64, 64, "white")
+    group = scene.root.add(Layer("g", (0, 0, 64, 64), "opacity: .5"))
+    group.add(Layer("a", (0, 0, 32, 32), "background: red"))
+    group.add(Layer("b", (16, 16, 32, 32), "background: blue"))
+    return scene
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_fast_path_never_repeats_a_surface_s_first_rasters(policy):
+    frames = _lockstep(_only_a_group, policy, TIMES[:4])
+    if policy != "none":
+        assert frames == 2, "the first frame, then one that reuses its rasters, then fast"
