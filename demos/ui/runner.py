@@ -105,6 +105,7 @@ class Runner:
         self.offscreen = self.ctx.simple_framebuffer(self._pixels(self.size)) if headless else None
         self.scene_texture: moderngl.Texture | None = None
         self.blit = _Blit(self.ctx)
+        self._readback: moderngl.Framebuffer | None = None  # a window's snapshots, see snapshot()
         self.state = PanelState()
         self.paused = False
         self.step = False
@@ -163,8 +164,16 @@ class Runner:
         frame = self.scene.render(self.renderer, request)
         render_ms = (time.perf_counter() - started) * 1000
         self.last_frame = frame
-        image = frame.overlay(self.state.overlay) if self.state.overlay else frame.image
         started = time.perf_counter()
+        self.present(frame, render_ms, dt)
+        self.state.record(render_ms, (time.perf_counter() - started) * 1000, frame)
+        self.frames += 1
+        return frame
+
+    def present(self, frame: Frame, render_ms: float = 0.0, dt: float = 1 / 60) -> None:
+        """Draw ``frame`` into the scene's viewport and the panels over the rest: what
+        the runner adds to ``scene.render()`` each frame."""
+        image = frame.overlay(self.state.overlay) if self.state.overlay else frame.image
         target = self._target()
         self._draw_scene(image, target)
         imgui.get_io().display_size = self.size
@@ -173,13 +182,16 @@ class Runner:
         draw_panels(self, frame, render_ms)
         imgui.render()
         self.imgui.render(target, self.framebuffer_size())
-        self.state.record(render_ms, (time.perf_counter() - started) * 1000, frame)
-        self.frames += 1
-        return frame
 
     def _target(self) -> moderngl.Framebuffer:
-        # The window's default framebuffer, as moderngl detects it (reads use GL_BACK).
-        return self.offscreen if self.offscreen is not None else self.ctx.detect_framebuffer()
+        # The window's default framebuffer, asked for by number (0): a bare
+        # ``detect_framebuffer()`` returns whatever is bound, and after ``scene.render()``
+        # that is one of Lamina's pooled framebuffers, so the scene and panels went into
+        # a scene-sized texture, not the window (and a snapshot read past its edge:
+        # pixels GL leaves unwritten, so whatever memory held, different run to run).
+        if self.offscreen is not None:
+            return self.offscreen
+        return self.ctx.detect_framebuffer(0)
 
     def framebuffer_size(self) -> tuple[int, int]:
         """Pixels of what is drawn into (the window's framebuffer, or the offscreen one)."""
@@ -205,7 +217,20 @@ class Runner:
     def snapshot(self) -> np.ndarray:
         """The picture as shown: scene and panels, (H, W, 4) uint8, top row first."""
         w, h = self.framebuffer_size()
-        data = self._target().read(viewport=(0, 0, w, h), components=4, alignment=1)
+        source = self._target()
+        if self.offscreen is None:
+            # moderngl's read() selects GL_COLOR_ATTACHMENT0, which the window's default
+            # framebuffer lacks (GL_INVALID_OPERATION, which Lamina's next render then
+            # reports): blit the window's back buffer into a framebuffer of ours and read
+            # that. Call before swap_buffers, while the back buffer holds this frame.
+            if self._readback is None or self._readback.size != (w, h):
+                if self._readback is not None:
+                    source.use()  # never delete the bound framebuffer
+                    self._readback.release()
+                self._readback = self.ctx.simple_framebuffer((w, h))
+            self.ctx.copy_framebuffer(self._readback, source)
+            source = self._readback
+        data = source.read(viewport=(0, 0, w, h), components=4, alignment=1)
         return np.frombuffer(data, np.uint8).reshape(h, w, 4)[::-1].copy()
 
     def screenshot(self, folder: Path) -> Path:
@@ -269,6 +294,8 @@ class Runner:
     def close(self) -> None:
         self.imgui.release()
         self.blit.release()
+        if self._readback is not None:
+            self._readback.release()
         if self.scene_texture is not None:
             self.scene_texture.release()
         implot.destroy_context()

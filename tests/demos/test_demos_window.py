@@ -55,5 +55,13 @@ def test_demo_in_a_real_window(display, tmp_path, name):
     w = result["scene_width"]
     assert before.shape[:2] == (result["size"][1], result["size"][0])
     assert len(np.unique(before[:, :w, :3].reshape(-1, 3), axis=0)) > 50, "the scene shows in the window"
+    # ... as the very frame Lamina rendered, upright.
+    frame = np.asarray(Image.open(tmp_path / "before-frame.png"))
+    assert np.abs(before[: frame.shape[0], :w, :3].astype(int) - frame[:, :w, :3].astype(int)).max() <= 2, \
+        "the window shows the frame rendered"
     assert len(np.unique(before[:, w:, :3].reshape(-1, 3), axis=0)) > 10, "the panels show in the window"
+    # ... ImGui's window itself: a read of another framebuffer (once, a Lamina texture
+    # narrower than the window) showed stale memory there, often with > 10 colours too.
+    panel_bg = np.abs(before[:, w:, :3].astype(int) - result["panel_bg"]).max(axis=-1) <= 1
+    assert panel_bg.mean() > 0.3, "ImGui's window (its background) fills the panels' column"
     assert np.abs(before[:, :w].astype(int) - after[:, :w].astype(int)).max() > 3, "the scene changed"

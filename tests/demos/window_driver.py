@@ -3,7 +3,14 @@
 Usage: python tests/demos/window_driver.py NAME OUT_DIR. Renders a few frames, then
 sends real X input through xdotool (XTEST): a Space key press with the pointer over the
 window, and a drag of the demo's main slider. Prints one JSON line with what happened;
-writes before.png and after.png, read back from the window's own framebuffer.
+writes before.png and after.png, read back from the window's own framebuffer, and
+before-frame.png, the scene as the runner drew it for before.png (the frame Lamina
+rendered, with the demo's overlay).
+
+X input reaches the window asynchronously (xdotool -> X server -> glfw's connection),
+and under load a frame can take long, so after each input the driver renders frames
+until its effect is seen (or a deadline passes; the test then fails on what it reports),
+rather than a fixed number of frames.
 """
 
 from __future__ import annotations
@@ -11,9 +18,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import glfw
+from imgui_bundle import imgui
 from PIL import Image
 
 from demos.registry import DEMOS
@@ -31,6 +40,24 @@ def frames(runner: Runner, n: int):
     return picture
 
 
+DEADLINE_S = 60.0  # per input; a frame of the slowest demo takes well under a second
+
+
+def frames_until(runner: Runner, done) -> bool:
+    """Render frames until ``done()`` holds (at least one frame) or DEADLINE_S passes;
+    whether it held."""
+    deadline = time.monotonic() + DEADLINE_S
+    while True:
+        frames(runner, 1)
+        if done() or time.monotonic() > deadline:
+            return done()
+
+
+def mouse_at(x: float, y: float):
+    """A condition: ImGui has seen the pointer at window coordinates (x, y)."""
+    return lambda: abs(imgui.get_io().mouse_pos.x - x) < 1 and abs(imgui.get_io().mouse_pos.y - y) < 1
+
+
 def xdotool(*args: str) -> None:
     subprocess.run(["xdotool", *args], check=True, timeout=30)
 
@@ -40,38 +67,45 @@ def main() -> None:
     demo = DEMOS[name]()
     runner = Runner(demo, headless=False)
     x, y = glfw.get_window_pos(runner.window)
+    # Each frame draws scene and panels into the back buffer, and frames() reads it back
+    # before the swap: nothing asynchronous to wait for here.
     before = frames(runner, 4)
     Image.fromarray(before, "RGBA").save(out / "before.png")
+    shown = runner.state.overlay  # what the runner draws into the scene viewport
+    scene = runner.last_frame.overlay(shown) if shown else runner.last_frame.image
+    Image.fromarray(scene, "RGBA").save(out / "before-frame.png")
     # A real key press: the pointer over the scene gives the window the keyboard.
     xdotool("mousemove", "--sync", str(x + 100), str(y + 100))
-    frames(runner, 2)
+    frames_until(runner, mouse_at(100, 100))
     xdotool("key", "space")
-    frames(runner, 3)
-    paused = runner.paused
+    paused = frames_until(runner, lambda: runner.paused)
     xdotool("key", "space")
-    frames(runner, 3)
-    resumed = not runner.paused
+    resumed = frames_until(runner, lambda: not runner.paused)
     # A real drag of the main slider, from its left quarter to its right end.
     x0, y0, x1, y1 = demo.probe
-    cy = int(y + (y0 + y1) / 2)
+    cy = int((y0 + y1) / 2)
+    start, end = int(x0 + (x1 - x0) * 0.25), int(x1 - 2)
     value = demo.probe_value
-    xdotool("mousemove", "--sync", str(int(x + x0 + (x1 - x0) * 0.25)), str(cy))
-    frames(runner, 2)
+    xdotool("mousemove", "--sync", str(x + start), str(y + cy))
+    frames_until(runner, mouse_at(start, cy))
     xdotool("mousedown", "1")
-    frames(runner, 2)
-    xdotool("mousemove", "--sync", str(int(x + x1 - 2)), str(cy))
-    frames(runner, 2)
+    frames_until(runner, lambda: imgui.is_mouse_down(0))
+    xdotool("mousemove", "--sync", str(x + end), str(y + cy))
+    frames_until(runner, lambda: mouse_at(end, cy)() and demo.probe_value != value)
     xdotool("mouseup", "1")
+    frames_until(runner, lambda: not imgui.is_mouse_down(0))
     after = frames(runner, 4)
     changed = demo.probe_value != value
     Image.fromarray(after, "RGBA").save(out / "after.png")
     size = list(runner.size)
+    # The panels' window background, as this ImGui style draws it (opaque in its style).
+    panel_bg = [round(c * 255) for c in tuple(imgui.get_style().color_(imgui.Col_.window_bg))[:3]]
     runner.key("Escape")
     quit_requested = runner.state.quit
     runner.close()
     print(json.dumps({"paused": paused, "resumed": resumed, "slider_changed": changed, "size": size,
                       "slider": [value, demo.probe_value],
-                      "quit": quit_requested, "scene_width": demo.scene_size[0]}))
+                      "quit": quit_requested, "scene_width": demo.scene_size[0], "panel_bg": panel_bg}))
 
 
 if __name__ == "__main__":
