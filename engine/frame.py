@@ -4,6 +4,7 @@ and what it cost."""
 from __future__ import annotations
 
 import io
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -63,9 +64,10 @@ class Frame:
         self.to_pil().save(path, format="PNG")
         return path
 
-    @property
+    @cached_property
     def report(self) -> dict[str, Any]:
-        """The frame graph, decisions, timings and renderer as JSON-ready data."""
+        """The frame graph, decisions, timings and renderer as JSON-ready data (made once:
+        a frame does not change)."""
         return {
             "renderer": self.info.fingerprint,
             "graph": self.graph.to_dict(),

@@ -66,17 +66,24 @@ def overdraw_counts(graph: FrameGraph) -> np.ndarray:
 
 
 def _inside(corners, width: int, height: int) -> np.ndarray:
-    """Boolean mask of pixel centres inside a convex quad."""
-    xs = np.arange(width) + 0.5
-    ys = np.arange(height) + 0.5
-    px, py = np.meshgrid(xs, ys)
-    inside_pos = np.ones((height, width), bool)
-    inside_neg = np.ones((height, width), bool)
-    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1]):
-        cross = (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0)
+    """Boolean mask of pixel centres inside a convex quad (worked out only over the
+    quad's bounding box: a page's quads are small against the frame)."""
+    mask = np.zeros((height, width), bool)
+    xs_all = [c[0] for c in corners]
+    ys_all = [c[1] for c in corners]
+    x0, x1 = max(int(np.floor(min(xs_all))), 0), min(int(np.ceil(max(xs_all))), width)
+    y0, y1 = max(int(np.floor(min(ys_all))), 0), min(int(np.ceil(max(ys_all))), height)
+    if x0 >= x1 or y0 >= y1:
+        return mask
+    px, py = np.meshgrid(np.arange(x0, x1) + 0.5, np.arange(y0, y1) + 0.5)
+    inside_pos = np.ones(px.shape, bool)
+    inside_neg = np.ones(px.shape, bool)
+    for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1]):
+        cross = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
         inside_pos &= cross >= 0
         inside_neg &= cross <= 0
-    return inside_pos | inside_neg
+    mask[y0:y1, x0:x1] = inside_pos | inside_neg
+    return mask
 
 
 def _outline(img: np.ndarray, corners, color, width: int = 2) -> None:

@@ -10,6 +10,7 @@ renderer creates and updates them when ImGui asks (``renderer_has_textures``).
 from __future__ import annotations
 
 import ctypes
+from pathlib import Path
 
 import moderngl
 import numpy as np
@@ -17,31 +18,7 @@ from imgui_bundle import imgui
 
 __all__ = ["ImGuiRenderer"]
 
-_VERTEX = """
-#version 330
-uniform mat4 projection;
-in vec2 position;
-in vec2 uv;
-in vec4 color;
-out vec2 v_uv;
-out vec4 v_color;
-void main() {
-    v_uv = uv;
-    v_color = color;
-    gl_Position = projection * vec4(position, 0.0, 1.0);
-}
-"""
-
-_FRAGMENT = """
-#version 330
-uniform sampler2D atlas;
-in vec2 v_uv;
-in vec4 v_color;
-out vec4 color;
-void main() {
-    color = v_color * texture(atlas, v_uv);
-}
-"""
+_SHADERS = Path(__file__).resolve().parent / "shaders"
 
 
 class ImGuiRenderer:
@@ -49,7 +26,8 @@ class ImGuiRenderer:
 
     def __init__(self, ctx: moderngl.Context) -> None:
         self.ctx = ctx
-        self.program = ctx.program(vertex_shader=_VERTEX, fragment_shader=_FRAGMENT)
+        self.program = ctx.program(vertex_shader=(_SHADERS / "imgui.vert").read_text(),
+                                   fragment_shader=(_SHADERS / "imgui.frag").read_text())
         self.vertices = ctx.buffer(reserve=1 << 18, dynamic=True)
         self.indices = ctx.buffer(reserve=1 << 17, dynamic=True)
         # ImDrawVert: pos (2 floats), uv (2 floats), col (4 normalised bytes) = 20 bytes.

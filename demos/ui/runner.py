@@ -173,7 +173,9 @@ class Runner:
     def present(self, frame: Frame, render_ms: float = 0.0, dt: float = 1 / 60) -> None:
         """Draw ``frame`` into the scene's viewport and the panels over the rest: what
         the runner adds to ``scene.render()`` each frame."""
-        image = frame.overlay(self.state.overlay) if self.state.overlay else frame.image
+        # The frame's premultiplied pixels go up as they are: no un-premultiplying or
+        # flipping on the CPU (the blit shader flips). An overlay is a straight picture.
+        image = frame.overlay(self.state.overlay) if self.state.overlay else frame.premultiplied
         target = self._target()
         self._draw_scene(image, target)
         imgui.get_io().display_size = self.size
@@ -205,11 +207,13 @@ class Runner:
             if self.scene_texture is not None:
                 self.scene_texture.release()
             self.scene_texture = self.ctx.texture((w, h), 4)
-        self.scene_texture.write(np.ascontiguousarray(image[::-1]).tobytes())
+        self.scene_texture.write(np.ascontiguousarray(image))
         target.use()
         fw, fh = self.framebuffer_size()
         self.ctx.viewport = (0, 0, fw, fh)
-        target.clear(0.11, 0.11, 0.13, 1.0, viewport=(0, 0, fw, fh))
+        # Only the panels' side needs the background: the frame covers the rest.
+        sw_px = int(self.demo.scene_size[0] * fw / self.size[0])
+        target.clear(0.11, 0.11, 0.13, 1.0, viewport=(sw_px, 0, fw - sw_px, fh))
         sw, sh = self.demo.scene_size
         scale = fw / self.size[0]
         self.blit.draw(self.scene_texture, (0, fh - int(sh * scale), int(sw * scale), int(sh * scale)))
@@ -311,28 +315,16 @@ class Runner:
         install_input(self)
 
 
+_SHADERS = Path(__file__).resolve().parent / "shaders"
+
+
 class _Blit:
-    """Draws a texture into a rectangle of the bound framebuffer (straight RGBA over
-    the panel background)."""
+    """Draws a frame's texture (top row first) into a rectangle of the bound framebuffer."""
 
     def __init__(self, ctx: moderngl.Context) -> None:
         self.ctx = ctx
-        self.program = ctx.program(
-            vertex_shader="""
-                #version 330
-                out vec2 uv;
-                void main() {
-                    vec2 corner = vec2(gl_VertexID & 1, gl_VertexID >> 1);
-                    uv = corner;
-                    gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
-                }""",
-            fragment_shader="""
-                #version 330
-                uniform sampler2D image;
-                in vec2 uv;
-                out vec4 color;
-                void main() { color = texture(image, uv); }""",
-        )
+        self.program = ctx.program(vertex_shader=(_SHADERS / "blit.vert").read_text(),
+                                   fragment_shader=(_SHADERS / "blit.frag").read_text())
         self.vao = ctx.vertex_array(self.program, [])
 
     def draw(self, texture: moderngl.Texture, rect: tuple[int, int, int, int]) -> None:

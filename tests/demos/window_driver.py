@@ -72,7 +72,7 @@ def main() -> None:
     before = frames(runner, 4)
     Image.fromarray(before, "RGBA").save(out / "before.png")
     shown = runner.state.overlay  # what the runner draws into the scene viewport
-    scene = runner.last_frame.overlay(shown) if shown else runner.last_frame.image
+    scene = runner.last_frame.overlay(shown) if shown else runner.last_frame.premultiplied  # as the blit shows it
     Image.fromarray(scene, "RGBA").save(out / "before-frame.png")
     # A real key press: the pointer over the scene gives the window the keyboard.
     xdotool("mousemove", "--sync", str(x + 100), str(y + 100))
