@@ -66,15 +66,24 @@ def overdraw_counts(graph: FrameGraph) -> np.ndarray:
 
 
 def _inside(corners, width: int, height: int) -> np.ndarray:
-    """Boolean mask of pixel centres inside a convex quad (worked out only over the
-    quad's bounding box: a page's quads are small against the frame)."""
+    """Boolean mask of pixel centres inside a convex quad."""
     mask = np.zeros((height, width), bool)
+    box, inside = _inside_box(corners, width, height)
+    if box is not None:
+        mask[box] = inside
+    return mask
+
+
+def _inside_box(corners, width: int, height: int):
+    """The quad's bounding box in the frame (a pair of slices, or None when it misses)
+    and the mask of pixel centres inside the quad there: only the box is worked out,
+    a page's quads being small against the frame."""
     xs_all = [c[0] for c in corners]
     ys_all = [c[1] for c in corners]
     x0, x1 = max(int(np.floor(min(xs_all))), 0), min(int(np.ceil(max(xs_all))), width)
     y0, y1 = max(int(np.floor(min(ys_all))), 0), min(int(np.ceil(max(ys_all))), height)
     if x0 >= x1 or y0 >= y1:
-        return mask
+        return None, None
     px, py = np.meshgrid(np.arange(x0, x1) + 0.5, np.arange(y0, y1) + 0.5)
     inside_pos = np.ones(px.shape, bool)
     inside_neg = np.ones(px.shape, bool)
@@ -82,18 +91,23 @@ def _inside(corners, width: int, height: int) -> np.ndarray:
         cross = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
         inside_pos &= cross >= 0
         inside_neg &= cross <= 0
-    mask[y0:y1, x0:x1] = inside_pos | inside_neg
-    return mask
+    return (slice(y0, y1), slice(x0, x1)), inside_pos | inside_neg
 
 
 def _outline(img: np.ndarray, corners, color, width: int = 2) -> None:
+    """A ``width``-pixel line along each edge of the quad: two samples per pixel of the
+    edge's length, each setting the pixels of a small square (vectorised per edge)."""
     h, w = img.shape[:2]
+    offsets = np.arange(-(width // 2), (width + 1) // 2)
     for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1]):
         n = int(max(abs(x1 - x0), abs(y1 - y0))) * 2 + 2
-        for s in np.linspace(0.0, 1.0, n):
-            x, y = x0 + (x1 - x0) * s, y0 + (y1 - y0) * s
-            xi, yi = int(np.floor(x)), int(np.floor(y))
-            img[max(yi - width // 2, 0) : max(min(yi + (width + 1) // 2, h), 0), max(xi - width // 2, 0) : max(min(xi + (width + 1) // 2, w), 0), :3] = color
+        s = np.linspace(0.0, 1.0, n)
+        xi = np.floor(x0 + (x1 - x0) * s).astype(int)
+        yi = np.floor(y0 + (y1 - y0) * s).astype(int)
+        rows = (yi[:, None, None] + offsets[None, :, None]).repeat(len(offsets), axis=2).ravel()
+        cols = (xi[:, None, None] + offsets[None, None, :]).repeat(len(offsets), axis=1).ravel()
+        keep = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
+        img[rows[keep], cols[keep], :3] = color
 
 
 def overlay(frame, kind: str) -> np.ndarray:
@@ -101,25 +115,29 @@ def overlay(frame, kind: str) -> np.ndarray:
     if kind not in OVERLAYS:
         raise InvalidValueError(f"unknown overlay {kind!r} (choose from {', '.join(OVERLAYS)})", property="overlay")
     graph: FrameGraph = frame.graph
-    img = frame.image.astype(np.float64).copy()
-    h, w = img.shape[:2]
+    h, w = frame.image.shape[:2]
     quads = screen_quads(graph)
     if kind == "overdraw":
+        img = frame.image.astype(np.float64)
         count = overdraw_counts(graph)
         grey = img[..., :3].mean(axis=-1, keepdims=True) * 0.5
         heat = _HEAT[np.clip(count, 1, 5) - 1]
         img[..., :3] = np.where(count[..., None] > 0, 0.45 * grey + 0.55 * heat, grey)
         img[..., 3] = 255
         return img.astype(np.uint8)
+    img = frame.image.copy()  # outlines and flashes are exact in 8 bits: no float image
     painted = {p.target.name for p in graph.passes if isinstance(p, RasterPass)}
     painted |= {p.target.name for p in graph.passes if isinstance(p, CompositePass) and p.target.role == TextureRole.BACKING}
     for d, _, corners in quads:
         role = d.source.role
         if kind == "paint":
             if d.source.name in painted:
-                mask = _inside(corners, w, h)
-                img[mask, :3] = 0.5 * img[mask, :3] + 0.5 * _FLASH
-                img[mask, 3] = np.maximum(img[mask, 3], 128)
+                box, mask = _inside_box(corners, w, h)
+                if box is not None:
+                    block = img[box]
+                    # Half the pixel, half the flash colour, rounded down.
+                    block[mask, :3] = (block[mask, :3].astype(np.uint16) + _FLASH.astype(np.uint16)) // 2
+                    block[mask, 3] = np.maximum(block[mask, 3], 128)
         elif kind == "borders":
             if role == TextureRole.LAYER_CONTENT:
                 _outline(img, corners, _GREEN)
@@ -131,4 +149,4 @@ def overlay(frame, kind: str) -> np.ndarray:
             _outline(img, corners, _MAGENTA, width=3)  # reads what lies under it (a read-back)
         elif kind == "surfaces" and role in (TextureRole.RENDER_SURFACE, TextureRole.FILTER_OUTPUT):
             _outline(img, corners, _BLUE, width=3)
-    return np.clip(img, 0, 255).astype(np.uint8)
+    return img
