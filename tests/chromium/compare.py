@@ -15,8 +15,7 @@ points. For every case it writes to OUT:
 
 plus ``results.json`` and ``results.md`` (a table of all cases). ``--scenes FILE...``
 compares Lamina scene files instead (the golden scenes of tests/scenes, say);
-``--write-pages DIR`` only writes the pages (tests/chromium/pages/ holds the built-in
-cases' pages, to open in any browser). Without a chromium
+``--write-pages DIR`` only writes the cases' pages (to open in any browser). Without a chromium
 binary it prints why and exits 0 (``--require-chromium`` makes that exit 1).
 
 Chromium is Debian's (``apt-get install chromium``). Flags that work with Chromium 156 as
@@ -412,7 +411,7 @@ def main(argv=None) -> int:
     parser.add_argument("--scenes", nargs="+", metavar="SCENE.json",
                         help="compare these Lamina scene files instead of the built-in cases")
     parser.add_argument("--write-pages", metavar="DIR",
-                        help="only write the cases' HTML pages to DIR (tests/chromium/pages holds them) and exit")
+                        help="only write the cases' HTML pages to DIR and exit")
     args = parser.parse_args(argv)
 
     pattern = args.k if any(ch in args.k for ch in "*?[") else f"*{args.k}*"
