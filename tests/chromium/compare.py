@@ -401,7 +401,7 @@ def run_case(case: Case, out: Path, binary: str, gpu: str) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", required=True, help="folder for the pages, screenshots and results")
+    parser.add_argument("--out", help="folder for the pages, screenshots and results (needed to compare)")
     parser.add_argument("-k", default="*", help="glob over case names (default: all)")
     parser.add_argument("-j", type=int, default=2, help="Chromium processes at once")
     parser.add_argument("--chromium", help="path of the chromium binary")
@@ -428,6 +428,8 @@ def main(argv=None) -> int:
             (pages / f"{c.name}.html").write_text(case_html(c))
         print(f"wrote {len(cases)} page(s) to {pages}")
         return 0
+    if not args.out:
+        parser.error("--out is needed to compare (or use --list / --write-pages)")
     binary = args.chromium or find_chromium()
     if not binary:
         print("SKIPPED: no chromium binary on PATH (apt-get install chromium); nothing compared.")
