@@ -53,6 +53,7 @@ from ..compositor.paint import layer_paint, used_radii
 from ..compositor.property_trees import TreeChanges
 from ..compositor.tree import Clip, LayerNode, StackingContext
 from .damage import changed_region
+from .reads import blend_read, split_at_reads
 from .placement import clean, clip_shape, draw_key, reframe, rounded, snap, subpixel, touched, whole_pixel
 from .retained import MOVABLE, RetainedPlan, Site, member_opacity, site_index, swept
 from .state import FrameState
@@ -552,21 +553,15 @@ class Planner:
 
     def _blending(self, draw: Draw, mode: BlendMode, target: Target) -> Draw:
         """``draw`` composited with ``mode``: it reads a copy of the target under it."""
-        node_id = draw.layer_id
-        region = touched(Rect(0, 0, *draw.quad_size), draw.transform)
-        if target.size is not None:
-            region = region.intersect(Rect(0, 0, *target.size))
-        if region.is_empty():
+        made = blend_read(draw, mode, target.size)
+        if made is None:
             return draw  # nothing of it shows: there is nothing to blend with
-        x, y, w, h = int(region.x), int(region.y), int(region.width), int(region.height)
-        copy = TextureDesc(f"backdrop:{node_id}", w, h, TextureRole.BACKDROP)
-        blended = replace(draw, blend=mode, backdrop=copy, backdrop_origin=(x, y))
-        self._reads[id(blended)] = BackdropRead(copy, Affine.translate(x, y), None,
-                                                f"mix-blend-mode {mode} of {node_id!r} reads the {w}x{h} px under it")
+        blended, read = made
+        self._reads[id(blended)] = read
         self._keep.append(blended)
         group = "the page (the frame)" if target.owner == "root" else f"the group of {target.owner!r} (its surface)"
-        self.decisions.append(Decision(node_id, f"mix-blend-mode {mode}: blends with {group}, reading back the "
-                                                f"{w}x{h} px under it"))
+        self.decisions.append(Decision(draw.layer_id, f"mix-blend-mode {mode}: blends with {group}, reading back the "
+                                                      f"{read.copy.width}x{read.copy.height} px under it"))
         return blended
 
     def emit_items(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float, *, own: bool = True) -> None:
@@ -654,27 +649,8 @@ class Planner:
         return surface.target
 
     def _composite_passes(self, cp: CompositePass) -> list:
-        """``cp``, split where a draw reads its backdrop: the target is drawn up to that
-        draw, the part under it copied (a BackdropPass), what the read needs run (a
-        backdrop-filter's passes and surface), then the target drawn on from there."""
-        if not any(id(d) in self._reads for d in cp.draws):
-            return [cp]
-        out: list = []
-        segment: list[Draw] = []
-        part = 0
-        for d in cp.draws:
-            read = self._reads.get(id(d))
-            if read is not None:
-                name = cp.name if part == 0 else f"{cp.name}+{part}"
-                out.append(replace(cp, name=name, draws=tuple(segment), continues=part > 0))
-                part += 1
-                out.append(BackdropPass(f"backdrop:{d.layer_id}", d.layer_id, cp.target, read.copy, read.to_source,
-                                        read.mirror, read.reason))
-                out.extend(read.after)
-                segment = []
-            segment.append(d)
-        out.append(replace(cp, name=f"{cp.name}+{part}", draws=tuple(segment), continues=True))
-        return out
+        """``cp``, split at the draws that read their backdrop (graph.reads)."""
+        return split_at_reads(cp, self._reads)
 
     def emit_group_surface(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float,
                            reason: SurfaceReason, detail: str) -> None:
