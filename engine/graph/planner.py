@@ -53,7 +53,7 @@ from ..compositor.paint import layer_paint, used_radii
 from ..compositor.property_trees import TreeChanges
 from ..compositor.tree import Clip, LayerNode, StackingContext
 from .damage import changed_region
-from .reads import blend_read, split_at_reads
+from .reads import backdrop_region, blend_read, split_at_reads
 from .placement import clean, clip_shape, draw_key, reframe, rounded, snap, subpixel, touched, whole_pixel
 from .retained import MOVABLE, RetainedPlan, Site, member_opacity, site_index, swept
 from .state import FrameState
@@ -701,29 +701,15 @@ class Planner:
             self.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
             return True
         to_target = target.from_screen() @ m  # element px -> target texels
-        if to_target.is_translation():
-            scale, element_to_f, where = 1.0, Affine.translate(to_target.e, to_target.f), "the target's pixels"
-        else:
-            scale = m.max_scale()
-            element_to_f, where = Affine.scale(scale, scale), f"the element's own space at scale {scale:.3g}"
-        plan = chain.plan(current_color=s.color, scale=scale)
-        if not plan.passes:
-            self.decisions.append(Decision(node.id, f"backdrop-filter: {chain} does nothing: no read-back"))
+        region, plan = backdrop_region(to_target, m, (node.width, node.height), target.size, chain, s.color)
+        if region is None:
+            why = "does nothing: no read-back" if not plan.passes else "reads nothing: its box lies outside its target"
+            self.decisions.append(Decision(node.id, f"backdrop-filter: {chain} {why}"))
             return False
-        box = Rect(0, 0, node.width, node.height).transformed_bounds(element_to_f)
-        if target.size is not None and to_target.is_translation():
-            box = box.intersect(Rect(0, 0, *target.size))  # nothing was painted past the target's edge
-        if box.is_empty():
-            self.decisions.append(Decision(node.id, "not drawn: its backdrop lies outside its target"))
-            return False
-        x0, y0, x1, y1 = plan.needed_input((box.x, box.y, box.right, box.bottom))
-        region = Rect(x0, y0, x1 - x0, y1 - y0).rounded_out()
-        cx, cy, cw, ch = int(region.x), int(region.y), int(region.width), int(region.height)
+        scale, where, (_, _, cw, ch) = region.scale, region.where, region.copy
         self._check_size(f"the backdrop copy of layer {node.id!r}", cw, ch)
         copy = TextureDesc(f"backdrop:{node.id}", cw, ch, TextureRole.BACKDROP)
-        # copy texel -> element's filter space -> element px -> target texel
-        to_source = snap(to_target @ element_to_f.inverse() @ Affine.translate(cx, cy))
-        mirror = (box.x - cx, box.y - cy, box.right - cx, box.bottom - cy)
+        to_source, mirror = region.to_source, region.mirror
         plan = chain.plan(current_color=s.color, scale=scale, size=(cw, ch))
         self._filter_key = None  # what lies under an element is read anew every frame
         filter_passes, result = self._filter_passes(node, plan, copy)

@@ -5,15 +5,15 @@ BackdropPass), the read's own work runs, and drawing goes on."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..blending import BlendMode
 from ..framegraph import BackdropPass, CompositePass, Draw, TextureDesc, TextureRole
 from ..geometry import Affine, Rect
-from .placement import touched
+from .placement import snap, touched
 from .targets import BackdropRead
 
-__all__ = ["blend_read", "split_at_reads"]
+__all__ = ["blend_read", "split_at_reads", "backdrop_region", "BackdropRegion"]
 
 
 def blend_read(draw: Draw, mode: BlendMode, target_size: tuple[int, int] | None) -> tuple[Draw, BackdropRead] | None:
@@ -53,3 +53,54 @@ def split_at_reads(cp: CompositePass, reads: dict[int, BackdropRead]) -> list:
         segment.append(d)
     out.append(replace(cp, name=f"{cp.name}+{part}", draws=tuple(segment), continues=True))
     return out
+
+
+@dataclass(frozen=True)
+class BackdropRegion:
+    """Where a backdrop-filter reads: its filter space (target texels for an element
+    that is only translated, else its own px at the scale it is shown), the copy's
+    rect there (the border box grown by the filter's reach) and the border box the
+    copy's edges mirror from."""
+
+    scale: float
+    where: str
+    to_target: Affine  # element px -> target texels
+    element_to_filter: Affine  # element px -> filter space
+    copy: tuple[int, int, int, int]  # x, y, w, h in filter space
+    box: Rect  # the border box in filter space (cut to the target when translated)
+
+    @property
+    def to_source(self) -> Affine:
+        """Copy texel -> target texel: into filter space, back to element px, to the target."""
+        x, y = self.copy[:2]
+        return snap(self.to_target @ self.element_to_filter.inverse() @ Affine.translate(x, y))
+
+    @property
+    def mirror(self) -> tuple[float, float, float, float]:
+        """The border box in copy texels: what the copy's growth reflects."""
+        x, y = self.copy[:2]
+        return (self.box.x - x, self.box.y - y, self.box.right - x, self.box.bottom - y)
+
+
+def backdrop_region(to_target: Affine, to_screen: Affine, size: tuple[float, float], target_size, chain,
+                    current_color) -> tuple[BackdropRegion | None, object]:
+    """The region a backdrop-filter reads and the filter's plan there; the region is
+    None when the filter does nothing or its box misses the target (Filter Effects 2
+    §2.1: the backdrop root image cut to the border box, filtered with mirrored edges)."""
+    if to_target.is_translation():
+        scale, element_to_filter, where = 1.0, Affine.translate(to_target.e, to_target.f), "the target's pixels"
+    else:
+        scale = to_screen.max_scale()
+        element_to_filter, where = Affine.scale(scale, scale), f"the element's own space at scale {scale:.3g}"
+    plan = chain.plan(current_color=current_color, scale=scale)
+    if not plan.passes:
+        return None, plan
+    box = Rect(0, 0, *size).transformed_bounds(element_to_filter)
+    if target_size is not None and to_target.is_translation():
+        box = box.intersect(Rect(0, 0, *target_size))  # nothing was painted past the target's edge
+    if box.is_empty():
+        return None, plan
+    x0, y0, x1, y1 = plan.needed_input((box.x, box.y, box.right, box.bottom))
+    r = Rect(x0, y0, x1 - x0, y1 - y0).rounded_out()
+    copy = (int(r.x), int(r.y), int(r.width), int(r.height))
+    return BackdropRegion(scale, where, to_target, element_to_filter, copy, box), plan
