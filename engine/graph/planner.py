@@ -68,6 +68,11 @@ LARGE_GROUP_SHARE = 0.25
 
 
 
+class _PlanAgain(Exception):
+    """The retained fast path found, after it had begun, that it cannot finish the
+    frame: plan it from scratch instead (build_frame_graph restores the cache)."""
+
+
 class Planner:
     """Plans one frame: walks the stacking contexts in paint order, decides surfaces,
     draws and (through the policy) backings, and emits the passes (see the module
@@ -900,6 +905,8 @@ class Planner:
     def build(self) -> FrameGraph:
         self._check_size("the frame", self.scene.width, self.scene.height)
         changes = self.trees.update(self.scene, self.t)
+        if changes.rebuilt:  # layers may have gone: so do their kept paints
+            self.state.paints = {k: v for k, v in self.state.paints.items() if k in self.trees.nodes}
         frame = TextureDesc("frame", self.scene.width, self.scene.height, TextureRole.FRAME, retained=self.cache is not None)
         last, self.state.last = self.state.last, None
         graph = self._retained(last, changes, frame)
@@ -1016,15 +1023,20 @@ class Planner:
         if self.policy.uses_backings and not all(swept(site, self.t) for site in redo.values()):
             return None
         target = self._frame_target()
+        # Every moved member must still be drawn: last frame's decisions stand only then.
+        pending_of = {}
+        for index, site in redo.items():
+            pending = self._pending_again(site, target)
+            if pending is None:
+                return None
+            pending_of[index] = pending
         self.cache.carry_over()
         self._page_fill = tuple(last.clear) if last.clear[3] >= 1.0 else None
         self.layer_info = dict(last.graph.layer_info)
         final = list(last.final)
         replaced = set()
         for index, site in sorted(redo.items()):
-            pending = self._pending_again(site, target)
-            if pending is None:
-                return None
+            pending = pending_of[index]
             replaced.add(final[index].source.name)
             if isinstance(site.entry, PendingDraw):
                 p = pending[0]
@@ -1033,7 +1045,7 @@ class Planner:
                 entry = replace(site.entry, members=pending)
                 draw = self._entry_draw(entry, target, "root", site.squash_index)
                 if draw is None:
-                    return None
+                    raise _PlanAgain()  # its backing came out empty: this planner has started, so start anew
                 final[index] = draw
         for i, read in enumerate(last.reads):
             if read is not None and i not in redo:
@@ -1099,7 +1111,12 @@ def build_frame_graph(
     cache.begin_frame()
     saved = cache.snapshot()
     try:
-        return Planner(scene, request, limits, images, state, facts).build()
+        try:
+            return Planner(scene, request, limits, images, state, facts).build()
+        except _PlanAgain:
+            cache.restore(saved)
+            state.last = None  # no kept plan: this planner plans from scratch
+            return Planner(scene, request, limits, images, state, facts).build()
     except BaseException:
         cache.restore(saved)  # a frame that failed to plan leaves the cache as it was
         state.last = None

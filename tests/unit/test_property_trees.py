@@ -273,3 +273,17 @@ def test_fast_path_never_repeats_a_surface_s_first_rasters(policy):
     frames = _lockstep(_only_a_group, policy, TIMES[:4])
     if policy != "none":
         assert frames == 2, "the first frame, then one that reuses its rasters, then fast"
+
+
+def _sliding_off() -> Scene:
+    """A promoted card that slides off the page and back: its draw stops and starts."""
+    scene = _spinner()
+    scene["c2"].animations.clear()
+    scene["c2"].animate({"from": {"transform": "translate(0px, 0px)"}, "to": {"transform": "translate(600px, 0px)"}},
+                        duration=1.0, iterations="infinite", direction="alternate")
+    return scene
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_fast_path_when_a_moved_layer_leaves_the_page(policy):
+    _lockstep(_sliding_off, policy, [i * 0.05 for i in range(44)])
