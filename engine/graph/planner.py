@@ -1006,6 +1006,8 @@ class Planner:
                 continue
             if last.final[i].source.retained or any(p.target.retained for p in work):
                 return None  # it made a texture that is kept: this frame would reuse it
+            if not all(self.available(t.name) for p in work for t in p.reads() if t.retained):
+                return None  # a kept texture it reads is gone: planning makes it again
             kept.update(id(p) for p in work)
         per_frame = {id(p) for read in last.reads if read is not None for p in read.after}
         redone = {name for site in redo.values() for name in site.passes}

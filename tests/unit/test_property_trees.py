@@ -287,3 +287,19 @@ def _sliding_off() -> Scene:
 @pytest.mark.parametrize("policy", POLICIES)
 def test_fast_path_when_a_moved_layer_leaves_the_page(policy):
     _lockstep(_sliding_off, policy, [i * 0.05 for i in range(44)])
+
+
+def test_a_texture_a_kept_surface_reads_gone_stops_the_fast_path():
+    scene = _only_a_group()
+    scene.root.add(Layer("spin", (40, 40, 10, 10), "background: red; will-change: transform"))
+    scene["spin"].animate({"from": {"transform": "rotate(0deg)"}, "to": {"transform": "rotate(90deg)"}}, duration=1.0)
+    state = FrameState()
+    gone: set[str] = set()
+    facts = ExecutorFacts(available=lambda name: name not in gone)
+    for i in range(3):
+        graph = build_frame_graph(scene, FrameRequest(t=i * 0.05), Limits(), ImageStore(), state, facts)
+    assert state.fast_frames == 1
+    surface = next(p for p in graph.passes if p.name == "composite:g")
+    gone.update(d.source.name for d in surface.draws)
+    graph = build_frame_graph(scene, FrameRequest(t=0.2), Limits(), ImageStore(), state, facts)
+    assert state.fast_frames == 1 and {"raster:a", "raster:b"} <= {p.name for p in graph.passes}
