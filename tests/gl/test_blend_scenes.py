@@ -274,8 +274,11 @@ def test_the_frame_graph_shows_the_read_backs(gl):
     (read,) = [p for p in graph.passes if isinstance(p, BackdropPass)]
     assert (read.target.width, read.target.height) == (50, 30)
     assert graph.totals()["backdrop_reads"] == 1
-    assert '"backdrop"' in str(graph.to_dict()) or graph.to_dict()["passes"][-2]["kind"] == "backdrop"
-    assert "backdrop" in graph.to_dot()
+    (entry,) = [p for p in graph.to_dict()["passes"] if p["kind"] == "backdrop"]
+    assert entry["layer"] == "b" and entry["source"] == "frame" and entry["mirror"] is None
+    blended = [d for p in graph.to_dict()["passes"] if p["kind"] == "composite" for d in p["draws"] if "blend" in d]
+    assert blended == [{**blended[0], "blend": "screen", "backdrop": "backdrop:b"}]
+    assert '"pass:backdrop:b"' in graph.to_dot()
 
 
 def test_damage_redraws_with_read_backs_equal_full_redraws(gl):
