@@ -24,7 +24,7 @@ def _frames(pngs: list[Path]) -> list[np.ndarray]:
 
 
 def write_gif(pngs: list[Path], path: Path, fps: float = 30.0) -> Path:
-    pictures = [Image.open(p) for p in pngs]
+    pictures = [Image.open(p).convert("RGB") for p in pngs]
     pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=int(1000 / fps), loop=0)
     return path
 

@@ -30,6 +30,7 @@ from lamina.gpu.context import GPUContext
 from .glfw_input import install_input
 from .imgui_gl import ImGuiRenderer
 from .panels import HELP, PanelState, draw_panels
+from .recording import write_gif
 
 __all__ = ["Demo", "Runner", "DisplayUnavailable", "HELP"]
 PANEL_WIDTH = 480  # px at scale 1: the panels' column right of the scene
@@ -277,22 +278,17 @@ class Runner:
         picture as PNG (and all of them as one GIF)."""
         out.mkdir(parents=True, exist_ok=True)
         script = sorted(self.demo.script, key=lambda step: step[0])
-        pictures, paths = [], []
+        paths = []
         for i in range(frames):
             for at, action in script:
                 if at == i:
                     action(self.demo)
             self.render_frame(0.0 if i == 0 else 1.0 / fps)
-            picture = self.snapshot()
             path = out / f"{self.demo.name}-{i:04d}.png"
-            Image.fromarray(picture, "RGBA").save(path)
+            Image.fromarray(self.snapshot(), "RGBA").save(path)
             paths.append(path)
-            if gif:
-                pictures.append(Image.fromarray(picture[..., :3], "RGB"))
-        if gif and pictures:
-            gif_path = out / f"{self.demo.name}.gif"
-            pictures[0].save(gif_path, save_all=True, append_images=pictures[1:], duration=int(1000 / fps), loop=0)
-            paths.append(gif_path)
+        if gif and paths:
+            paths.append(write_gif(list(paths), out / f"{self.demo.name}.gif", fps))
         return paths
 
     def close(self) -> None:

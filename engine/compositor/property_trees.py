@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Mapping
 
 from ..layer import Layer
@@ -48,11 +48,11 @@ class TreeChanges:
 
     rebuilt: bool
     why: str = ""
-    fields: Mapping[str, frozenset[str]] = None  # type: ignore[assignment]
+    fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     @property
     def nodes(self) -> frozenset[str]:
-        return frozenset(self.fields or ())
+        return frozenset(self.fields)
 
     def __bool__(self) -> bool:
         return self.rebuilt or bool(self.fields)

@@ -226,16 +226,21 @@ def test_the_fast_path_redoes_only_the_moved_draws():
     assert state.trees.rebuilds == 1
 
 
-def test_a_texture_gone_from_the_executor_stops_the_fast_path():
-    scene = _spinner()
+def _lose_textures(scene: Scene, lost) -> tuple[FrameState, object]:
+    """Three frames (the third on the fast path), then the executor loses the textures
+    ``lost(graph)`` names, and a fourth frame is planned: the state and that graph."""
     state = FrameState()
     gone: set[str] = set()
     facts = ExecutorFacts(available=lambda name: name not in gone)
     for i in range(3):
         graph = build_frame_graph(scene, FrameRequest(t=i * 0.05), Limits(), ImageStore(), state, facts)
     assert state.fast_frames == 1
-    gone.update(d.source.name for d in graph.passes[-1].draws)
-    graph = build_frame_graph(scene, FrameRequest(t=0.2), Limits(), ImageStore(), state, facts)
+    gone.update(lost(graph))
+    return state, build_frame_graph(scene, FrameRequest(t=0.2), Limits(), ImageStore(), state, facts)
+
+
+def test_a_texture_gone_from_the_executor_stops_the_fast_path():
+    state, graph = _lose_textures(_spinner(), lambda g: {d.source.name for d in g.passes[-1].draws})
     assert state.fast_frames == 1
     assert any(p.name.startswith("raster:") for p in graph.passes), "the lost textures are made again"
 
@@ -293,13 +298,9 @@ def test_a_texture_a_kept_surface_reads_gone_stops_the_fast_path():
     scene = _only_a_group()
     scene.root.add(Layer("spin", (40, 40, 10, 10), "background: red; will-change: transform"))
     scene["spin"].animate({"from": {"transform": "rotate(0deg)"}, "to": {"transform": "rotate(90deg)"}}, duration=1.0)
-    state = FrameState()
-    gone: set[str] = set()
-    facts = ExecutorFacts(available=lambda name: name not in gone)
-    for i in range(3):
-        graph = build_frame_graph(scene, FrameRequest(t=i * 0.05), Limits(), ImageStore(), state, facts)
-    assert state.fast_frames == 1
-    surface = next(p for p in graph.passes if p.name == "composite:g")
-    gone.update(d.source.name for d in surface.draws)
-    graph = build_frame_graph(scene, FrameRequest(t=0.2), Limits(), ImageStore(), state, facts)
+
+    def surface_inputs(graph):
+        return {d.source.name for d in next(p for p in graph.passes if p.name == "composite:g").draws}
+
+    state, graph = _lose_textures(scene, surface_inputs)
     assert state.fast_frames == 1 and {"raster:a", "raster:b"} <= {p.name for p in graph.passes}
