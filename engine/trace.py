@@ -1,0 +1,139 @@
+"""Trace: one frame's work as Chrome Trace Event JSON, for Perfetto and chrome://tracing.
+
+``build_trace`` is a pure function of the frame graph that ran and the stats its
+execution measured: it touches no GPU and reads no clock, so it can be tested with
+hand-made stats. The result is the Trace Event Format's JSON object form
+(``{"traceEvents": [...], "displayTimeUnit": "ms", "otherData": {...}}``):
+
+* complete events (``"ph": "X"``) with ``ts``/``dur`` in microseconds since the frame
+  began (``Renderer.render`` was called): planning (building the frame graph), every
+  executed pass at the time it was measured, the read-back and the work done on the
+  pixels afterwards (un-premultiply, PNG encode), and one ``frame`` event spanning it all;
+* metadata events (``"ph": "M"``) naming the process and one track (thread) per kind
+  of work, so a viewer shows planning, GL, OpenCL, transfers and read-back as lanes.
+
+Everything runs on one CPU thread (llvmpipe draws on the CPU and each pass is timed
+with ``finish()`` around it), so the lanes never overlap each other in time: they sort
+the work by where it ran, they are not concurrency.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .framegraph import Executor, FilterPass, FrameGraph, Pass
+from .gpu.executor import ExecutionStats
+from .version import __version__
+
+__all__ = ["build_trace", "write_trace", "TRACKS", "PID"]
+
+PID = 1  # one process: the frame; the tracks below are its "threads"
+
+# Track (tid) -> its name in the viewer, in the order shown (thread_sort_index).
+TRACKS: dict[int, str] = {
+    0: "frame",
+    1: "planning",
+    2: "GL",
+    3: "OpenCL",
+    4: "transfers",
+    5: "readback",
+}
+_TID = {name: tid for tid, name in TRACKS.items()}
+
+# Pass fields copied from FrameGraph.to_dict() into an event's args: the scalar facts a
+# viewer's detail pane can show (a composite's draws are summarised as a count).
+_ARG_FIELDS = ("kind", "target", "size", "pixels", "reason", "layer", "paint", "inputs", "step",
+               "executor", "why", "source", "direction", "bytes", "continues", "detail")
+
+
+def _track(p: Pass) -> int:
+    """Where a pass ran: OpenCL filter passes on the OpenCL lane, host copies on the
+    transfers lane, everything else (raster, composite, read-back copies, GL filters) on GL."""
+    if isinstance(p, FilterPass) and p.executor is Executor.OPENCL:
+        return _TID["OpenCL"]
+    if p.kind in ("transfer", "upload"):
+        return _TID["transfers"]
+    return _TID["GL"]
+
+
+def _us(ms: float) -> float:
+    # Microseconds with nanosecond digits: the format allows fractional ts/dur, and
+    # sub-microsecond passes (a tiny raster) would otherwise round to nothing.
+    return round(ms * 1000.0, 3)
+
+
+def _complete(name: str, cat: str, tid: int, start_ms: float, dur_ms: float, args: dict[str, Any]) -> dict[str, Any]:
+    ts = _us(start_ms)
+    # dur from the rounded end, so an event ends exactly where the next one may start.
+    return {"name": name, "cat": cat, "ph": "X", "pid": PID, "tid": tid, "ts": ts,
+            "dur": round(_us(start_ms + dur_ms) - ts, 3), "args": args}
+
+
+def _metadata(name: str, tid: int, args: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "ph": "M", "pid": PID, "tid": tid, "ts": 0, "args": args}
+
+
+def build_trace(graph: FrameGraph, stats: ExecutionStats, *, renderer: dict[str, str] | None = None) -> dict[str, Any]:
+    """The frame's work as a Trace Event Format JSON object (plain data, ready for
+    ``json.dumps``).
+
+    Each pass of ``graph`` that ``stats`` timed (``pass_ms`` with its ``pass_start_ms``)
+    is one complete event named as the pass, on its executor's track, with its kind,
+    target texture, size and reason in ``args``. An execution run untimed
+    (``filters.apply``) measured no passes, so it has none; ``otherData.passes_timed``
+    says so. ``renderer`` (the GL fingerprint) goes into ``otherData``."""
+    events: list[dict[str, Any]] = []
+    if stats.plan_ms > 0:
+        events.append(_complete("build frame graph", "planning", _TID["planning"], 0.0, stats.plan_ms,
+                                {"passes": len(graph.passes), "policy": str(graph.policy),
+                                 "textures_reused": len(graph.reused)}))
+    entries = graph.to_dict()["passes"]
+    for index, (p, entry) in enumerate(zip(graph.passes, entries), 1):
+        if p.name not in stats.pass_ms:
+            continue
+        args = {k: entry[k] for k in _ARG_FIELDS if k in entry}
+        if "draws" in entry:
+            args["draws"] = len(entry["draws"])
+        args["index"] = index
+        events.append(_complete(p.name, p.kind, _track(p), stats.pass_start_ms.get(p.name, 0.0),
+                                stats.pass_ms[p.name], args))
+    out_args = {"texture": graph.output.name, "size": [graph.width, graph.height],
+                "bytes": graph.width * graph.height * 4}
+    events.append(_complete("readback", "readback", _TID["readback"], stats.readback_start_ms, stats.readback_ms, out_args))
+    for what, start_ms, ms in stats.after:
+        events.append(_complete(what, "readback", _TID["readback"], start_ms, ms, {"size": [graph.width, graph.height]}))
+
+    end_ms = max((e["ts"] + e["dur"]) / 1000.0 for e in events)
+    frame = _complete("frame", "frame", _TID["frame"], 0.0, end_ms,
+                      {"size": [graph.width, graph.height], "passes": len(graph.passes),
+                       "total_ms": round(stats.total_ms, 3), "plan_ms": round(stats.plan_ms, 3)})
+    events.sort(key=lambda e: (e["ts"], e["tid"]))
+
+    used = {e["tid"] for e in events} | {_TID["frame"]}
+    meta = [_metadata("process_name", 0, {"name": f"lamina frame {graph.width}x{graph.height}"})]
+    for tid in sorted(used):
+        meta.append(_metadata("thread_name", tid, {"name": TRACKS[tid]}))
+        meta.append(_metadata("thread_sort_index", tid, {"sort_index": tid}))
+    return {
+        "traceEvents": meta + [frame] + events,
+        "displayTimeUnit": "ms",
+        "otherData": {
+            "lamina": __version__,
+            **(renderer or {}),
+            "frame": f"{graph.width}x{graph.height}",
+            "policy": str(graph.policy),
+            "passes": len(graph.passes),
+            "passes_timed": bool(stats.pass_ms),
+            "clock": "CPU wall clock around glFinish() per pass (GL timer queries miss llvmpipe's work); "
+                     "ts/dur in microseconds since the frame began",
+        },
+    }
+
+
+def write_trace(trace: dict[str, Any], path: str | Path) -> Path:
+    """Write a trace built by ``build_trace`` as JSON (compact: traces get long)."""
+    path = Path(path)
+    path.write_text(json.dumps(trace, separators=(",", ":")) + "\n", encoding="utf-8")
+    return path
