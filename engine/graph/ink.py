@@ -1,0 +1,32 @@
+"""Where a layer's own raster lies: its box, grown by its ink overflow (outer box
+shadows, compositor.shadows), at the sub-pixel offset it is drawn at.
+
+A layer with shadows rasters them into its own texture, grown to hold them, instead of
+into a texture of their own drawn under it: the shadow is part of the element's paint,
+so it moves, fades, filters, blends and clips with it as CSS says, for nothing — one
+raster pass, one texture, one draw, as before — and the planner's one-draw-per-layer
+bookkeeping (backings, squashing, damage, the retained fast path) holds as it is. What
+it costs: a change to the shadow re-rasters the background too (both are one cheap pass).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..compositor.tree import LayerNode
+from ..geometry import Affine
+from .placement import subpixel, whole_pixel
+
+__all__ = ["raster_placement"]
+
+
+def raster_placement(node: LayerNode, m: Affine) -> tuple[tuple[float, float], int, int, Affine]:
+    """For a layer drawn with ``m`` (layer px -> target): where its box lies in its
+    raster (the LayerPaint offset), the raster's size, and texture px -> target."""
+    ox, oy = subpixel(m)
+    left, top, right, bottom = node.ink_outsets
+    w, h = math.ceil(ox + left + node.width + right), math.ceil(oy + top + node.height + bottom)
+    placed = whole_pixel(m)
+    if left or top:
+        placed = placed @ Affine.translate(-left, -top)
+    return (ox + left, oy + top), w, h, placed
