@@ -11,7 +11,9 @@ package imports this module (see README "How it works" for the layers). Public A
 
 from .errors import (
     CSSSyntaxError,
+    FileAccessError,
     FilterSyntaxError,
+    FontUnavailableError,
     GeometryError,
     GPUOutOfMemoryError,
     GPUUnavailableError,
@@ -65,8 +67,10 @@ __all__ = [
     "LayerTreeError",
     "SceneFileError",
     "ImageLoadError",
+    "FileAccessError",
     "GPUUnavailableError",
     "GPUOutOfMemoryError",
     "TextureTooLargeError",
+    "FontUnavailableError",
     "__version__",
 ]

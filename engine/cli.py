@@ -1,9 +1,12 @@
 """The ``lamina`` command line.
 
-    lamina render scene.json -o out.png [--explain] [--report report.json]
+    lamina render scene.json -o out.png [--explain] [--report report.json] [--trace trace.json]
     lamina explain scene.json              render, then print what the compositor did
     lamina info [--json] [--opencl]        renderer fingerprint and limits (or OpenCL devices)
     lamina check DIR [--update]            compare DIR's scenes with their goldens
+
+render, explain and check read a scene file's images only inside its folder; each
+``--allow-files DIR`` (repeatable) allows one more (see lamina.file_access).
 
 Exit status: 0 success; 2 bad input (one line naming the problem, no traceback);
 1 when the machine cannot render (missing EGL: the line says what to install) or on an
@@ -18,7 +21,9 @@ import json
 import os
 import sys
 import traceback
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from PIL import Image
 
@@ -28,6 +33,8 @@ from .filters.backend import FILTER_BACKENDS
 from .filters.opencl import device_label, list_devices, select_device
 from .golden.check import check_directory
 from .overlays import OVERLAYS
+from .png import check_format
+from .progress import report as report_progress
 from .renderer import renderer_info
 from .scene_file import load_scene
 from .version import __version__
@@ -38,31 +45,41 @@ EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def _render(args: argparse.Namespace) -> int:
-    scene = load_scene(args.scene)
-    out = Path(args.output) if args.output else Path(args.scene).with_suffix(".png")
+    scene = load_scene(args.scene, allow_files=args.allow_files)
+    # By default into the current folder, never beside the scene (a demo's tracked PNG).
+    out = Path(args.output) if args.output else Path(Path(args.scene).stem + ".png")
+    check_format(out)
     report = Path(args.report) if args.report else None
-    for path in filter(None, (out, report)):
+    trace = Path(args.trace) if args.trace else None
+    for path in filter(None, (out, report, trace)):
         if not path.parent.is_dir():
             raise LaminaInputError(f"cannot write {path}: folder {path.parent} does not exist")
-    frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
-    try:
-        if report is not None:
-            report.write_text(json.dumps(frame.report, indent=2) + "\n", encoding="utf-8")
-        if args.overlay:
-            Image.fromarray(frame.overlay(args.overlay), "RGBA").save(out, format="PNG")
-        else:
-            frame.save(out)
-    except OSError as exc:
-        raise LaminaInputError(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
+    with _progress(args):
+        frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
+        try:
+            if args.overlay:
+                Image.fromarray(frame.overlay(args.overlay), "RGBA").save(out, format="PNG")
+            else:
+                frame.save(out)
+            # After the save, so the report and the trace hold the PNG encode too.
+            if report is not None:
+                report.write_text(json.dumps(frame.report, indent=2) + "\n", encoding="utf-8")
+            if trace is not None:
+                frame.trace(trace)
+        except OSError as exc:
+            raise LaminaInputError(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
+    s = frame.stats
     print(f"rendered {args.scene} ({scene.width}x{scene.height}, {len(scene.layers())} layers) -> {out} "
-          f"in {frame.stats.total_ms:.1f} ms")
+          f"in {s.frame_ms:.1f} ms (rendering {s.plan_ms + s.total_ms:.1f} ms, pixels out {s.after_ms():.1f} ms)")
     if args.explain:
         print(frame.explain())
     return EXIT_OK
 
 
 def _explain(args: argparse.Namespace) -> int:
-    frame = load_scene(args.scene).render(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
+    scene = load_scene(args.scene, allow_files=args.allow_files)
+    with _progress(args):
+        frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
     if args.dot:
         try:
             Path(args.dot).write_text(frame.graph.to_dot(), encoding="utf-8")
@@ -127,28 +144,66 @@ def _check(args: argparse.Namespace) -> int:
         max_alpha_diff=args.max_alpha_diff,
         results=args.results,
         only=args.only,
+        allow_files=args.allow_files,
     )
+
+
+@contextmanager
+def _progress(args: argparse.Namespace) -> Iterator[None]:
+    """Show the progress of work that takes over 2 s on stderr (lamina.progress): on a
+    terminal as one line redrawn in place, else (``--progress always``) a line each."""
+    tty = sys.stderr.isatty()
+    if args.progress == "never" or (args.progress == "auto" and not tty):
+        yield
+        return
+
+    def show(line: str) -> None:
+        if tty:
+            sys.stderr.write(f"\r\x1b[Klamina: {line}")
+            sys.stderr.flush()
+        else:
+            print(f"lamina: {line}", file=sys.stderr, flush=True)
+
+    with report_progress(show) as progress:
+        try:
+            yield
+        finally:
+            if tty and progress.lines:
+                sys.stderr.write("\n")
 
 
 def _frame_options(p: argparse.ArgumentParser) -> None:
     """How a frame is made: the options render and explain share."""
-    p.add_argument("--t", type=float, default=0.0, metavar="SECONDS", help="time at which to sample animations")
+    p.add_argument("-t", "--time", "--t", dest="t", type=float, default=0.0, metavar="SECONDS",
+                   help="time at which to sample animations")
     p.add_argument("--policy", default=None, choices=POLICIES, help="compositing policy (default: browser)")
     p.add_argument("--filter-backend", choices=FILTER_BACKENDS, default=None,
                    help="where filter passes run: gl, opencl, auto (default: the scene's, else gl)")
+    p.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
+                   help="show the progress of work over 2 s on stderr (auto: when stderr is a terminal)")
+
+
+def _file_options(p: argparse.ArgumentParser) -> None:
+    """Where a scene file's images may come from: the options of every command that loads scenes."""
+    p.add_argument("--allow-files", action="append", default=[], metavar="DIR",
+                   help="also let the scene's url() images come from DIR (repeatable); by default "
+                        "only files inside the scene file's own folder are read")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lamina", description="Browser-style GPU compositing of CSS-styled layer trees.")
+    parser.add_argument("--version", action="version", version=f"lamina {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("render", help="render a scene file to PNG")
     p.add_argument("scene", help="scene JSON file")
-    p.add_argument("-o", "--output", help="PNG to write (default: the scene's name with .png)")
+    p.add_argument("-o", "--output", help="PNG to write (default: the scene's name with .png, in the current folder)")
     p.add_argument("--explain", action="store_true", help="print the frame graph, surfaces and timings")
     p.add_argument("--report", metavar="JSON", help="also write the frame report as JSON")
+    p.add_argument("--trace", metavar="JSON", help="also write the frame's work as Chrome Trace Event JSON (Perfetto)")
     _frame_options(p)
     p.add_argument("--overlay", choices=OVERLAYS, help="draw a debug overlay like DevTools' on the picture")
+    _file_options(p)
     p.set_defaults(run=_render)
 
     p = sub.add_parser("explain", help="render a scene and print what the compositor decided")
@@ -156,17 +211,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable report")
     p.add_argument("--dot", metavar="FILE", help="also write the frame graph as Graphviz DOT")
     _frame_options(p)
+    _file_options(p)
     p.set_defaults(run=_explain)
 
     p = sub.add_parser("check", help="render a folder of scenes and compare them with their goldens")
     p.add_argument("folder", help="folder of scene files; goldens are in FOLDER/goldens/NAME.png")
     p.add_argument("--update", action="store_true", help="accept: write missing goldens and replace failing ones")
     p.add_argument("--force", action="store_true", help="write or compare even on a renderer other than the golden's")
-    p.add_argument("--only", nargs="+", metavar="NAME", help="check only these scenes")
+    p.add_argument("--only", nargs="+", action="extend", metavar="NAME",
+                   help="check only these scenes (repeatable)")
     p.add_argument("--max-diff", default="0", metavar="RANGE", help="largest channel difference, WPT range a-b (default 0)")
     p.add_argument("--max-pixels", default="0", metavar="RANGE", help="differing pixels, WPT range a-b (default 0)")
     p.add_argument("--max-alpha-diff", default=None, metavar="RANGE", help="alpha's own range (default: --max-diff)")
     p.add_argument("--results", default="golden-results", metavar="DIR", help="artefacts and report.html (default golden-results)")
+    _file_options(p)
     p.set_defaults(run=_check)
 
     p = sub.add_parser("info", help="print the renderer fingerprint and limits")

@@ -26,11 +26,13 @@ __all__ = [
     "LayerTreeError",
     "SceneFileError",
     "ImageLoadError",
+    "FileAccessError",
     "GPUUnavailableError",
     "GPUOutOfMemoryError",
     "TextureTooLargeError",
     "GoldenError",
     "OpenCLUnavailableError",
+    "FontUnavailableError",
 ]
 
 
@@ -145,8 +147,83 @@ class SceneFileError(LaminaInputError):
         super().__init__(f"{prefix}{path}: {message}")
 
 
+def _located_prefix(file: str | None, path: str | None) -> str:
+    """``scene.json: $.layers[0].style: `` -- where in which scene file, as SceneFileError says it."""
+    return "".join(f"{part}: " for part in (file, path) if part)
+
+
+def _short(url: str) -> str:
+    """A url for a message: a data: URL's head (its payload says nothing), else all of it."""
+    limit = 60 if url.startswith("data:") else 1000
+    return url if len(url) <= limit else url[: limit - 3] + "..."
+
+
 class ImageLoadError(LaminaInputError):
-    """An image source is missing, unreadable or not an image."""
+    """An image source is missing, unreadable or not an image.
+
+    ``reason`` says what is wrong. Where it is known: ``layer`` (the layer id), ``url``
+    (the source as written, None for in-memory pixels), ``resolved`` (the file it names),
+    and, for a scene loaded from a file, ``file`` (the scene file) and ``path`` (the JSON
+    path of the text that names the image, e.g. ``$.layers[0].style``).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        layer: str | None = None,
+        url: str | None = None,
+        resolved: str | None = None,
+        path: str | None = None,
+        file: str | None = None,
+    ) -> None:
+        self.reason = message
+        self.layer = layer
+        self.url = url
+        self.resolved = None if resolved is None else str(resolved)
+        self.path = path
+        self.file = file
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        what = f"layer {self.layer!r} image" if self.layer is not None else "image"
+        if self.url is not None:
+            what += f" url({_short(self.url)})"
+        if self.resolved is not None and self.resolved != self.url:
+            what += f" ({self.resolved})"
+        return f"{_located_prefix(self.file, self.path)}{what}: {self.reason}"
+
+    def _fields(self) -> dict:
+        return {"layer": self.layer, "url": self.url, "resolved": self.resolved, "path": self.path, "file": self.file}
+
+    def located(self, *, path: str | None = None, file: str | None = None, layer: str | None = None) -> "ImageLoadError":
+        """The same error with the scene file, JSON path and layer filled in where unset."""
+        fields = self._fields()
+        for key, value in (("path", path), ("file", file), ("layer", layer)):
+            if fields[key] is None:
+                fields[key] = value
+        err = type(self).__new__(type(self))
+        type(self).__init__(err, self.reason, **fields)
+        err.__cause__ = self.__cause__
+        return err
+
+
+class FileAccessError(ImageLoadError):
+    """A scene file's ``url()`` names a file outside the folders it may read.
+
+    A scene loaded from a file reads images only inside its own folder and the folders
+    the caller allowed (``load_scene(path, allow_files=[...])``, ``--allow-files``);
+    absolute paths, ``..`` escapes and symlinks that lead elsewhere are refused, as
+    browsers confine ``file:`` pages. ``resolved`` is the real path the url leads to and
+    ``allowed`` the folders that were allowed.
+    """
+
+    def __init__(self, message: str, *, allowed: tuple[str, ...] = (), **where) -> None:
+        self.allowed = tuple(str(a) for a in allowed)
+        super().__init__(message, **where)
+
+    def _fields(self) -> dict:
+        return {**super()._fields(), "allowed": self.allowed}
 
 
 class GPUUnavailableError(LaminaEnvironmentError):
@@ -159,7 +236,27 @@ class GPUOutOfMemoryError(LaminaEnvironmentError):
 
 
 class TextureTooLargeError(LaminaInputError):
-    """A layer or surface needs a texture larger than the GPU allows (GL_MAX_TEXTURE_SIZE)."""
+    """A layer or surface needs a texture larger than the GPU allows (GL_MAX_TEXTURE_SIZE).
+
+    ``layer`` is the layer id when the raiser knows it; for a scene loaded from a file,
+    ``file`` and ``path`` (the layer's JSON path) say where it was written.
+    """
+
+    def __init__(self, message: str, *, layer: str | None = None, path: str | None = None,
+                 file: str | None = None) -> None:
+        self.reason = message
+        self.layer = layer
+        self.path = path
+        self.file = file
+        super().__init__(f"{_located_prefix(file, path)}{message}")
+
+    def located(self, *, path: str | None = None, file: str | None = None, layer: str | None = None) -> "TextureTooLargeError":
+        """The same error with the scene file, JSON path and layer filled in where unset."""
+        err = type(self).__new__(type(self))
+        TextureTooLargeError.__init__(err, self.reason, layer=self.layer or layer, path=self.path or path,
+                                      file=self.file or file)
+        err.__cause__ = self.__cause__
+        return err
 
 
 class GoldenError(LaminaInputError):
@@ -170,3 +267,36 @@ class GoldenError(LaminaInputError):
 class OpenCLUnavailableError(LaminaEnvironmentError):
     """No usable OpenCL device (no ICD installed, none matches the selection, or the
     program does not build); the message says what to install or which devices exist."""
+
+
+class FontUnavailableError(LaminaEnvironmentError):
+    """No installed font serves a ``font-family`` (or fontconfig itself is missing): the
+    machine lacks a font, so this is the environment's problem (CLI exit 1), and the
+    message says what to install. Like a StyleError it names ``property``, ``value`` (the
+    family list as written) and ``layer``; for a scene loaded from a file, ``file`` and
+    ``path`` (the JSON path of the layer's style) say where it was written."""
+
+    def __init__(self, message: str, *, property: str | None = "font-family", value: str | None = None,
+                 layer: str | None = None, path: str | None = None, file: str | None = None) -> None:
+        self.reason = message
+        self.property = property
+        self.value = value
+        self.layer = layer
+        self.path = path
+        self.file = file
+        where = [f"layer {layer!r}"] if layer is not None else []
+        if property is not None:
+            where.append(f"property {property!r}")
+        head = ", ".join(where)
+        text = f"{head}: {message}" if head else message
+        if value:
+            text += f" (in {value!r})"
+        super().__init__(f"{_located_prefix(file, path)}{text}")
+
+    def located(self, *, path: str | None = None, file: str | None = None, layer: str | None = None) -> "FontUnavailableError":
+        """The same error with the scene file, JSON path and layer filled in where unset."""
+        err = type(self).__new__(type(self))
+        FontUnavailableError.__init__(err, self.reason, property=self.property, value=self.value,
+                                      layer=self.layer or layer, path=self.path or path, file=self.file or file)
+        err.__cause__ = self.__cause__
+        return err

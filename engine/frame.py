@@ -1,9 +1,10 @@
 """Frame: the result of rendering a scene — pixels, the frame graph that made them,
-and what it cost."""
+and what it cost (pixels out included: read-back, un-premultiply, PNG encode)."""
 
 from __future__ import annotations
 
 import io
+import time
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -11,38 +12,50 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from .images import unpremultiply
+from .gpu.pixels import strips
+from .gpu.readback import ENCODE_WORK, UNPREMULTIPLY_WORK, FramePixels
 from .overlays import overlay
+from .png import check_format, encode_png, write_png
+from .trace import build_trace, write_trace
 
 __all__ = ["Frame"]
 
 
 class Frame:
     """``image`` is (H, W, 4) uint8 straight RGBA, top row first; ``premultiplied`` is the
-    same frame as the GPU holds it. ``graph`` is the FrameGraph that was executed."""
+    same frame as the GPU holds it. ``graph`` is the FrameGraph that was executed.
+    ``pixels`` is where they come from (lamina.gpu.readback.FramePixels)."""
 
-    def __init__(self, premultiplied: np.ndarray, graph, stats, info) -> None:
+    def __init__(self, pixels: FramePixels, graph, stats, info) -> None:
         self._image: np.ndarray | None = None
-        self.premultiplied = premultiplied
+        self._pixels = pixels
         self.graph = graph
         self.stats = stats
         self.info = info
 
     @property
+    def premultiplied(self) -> np.ndarray:
+        """(H, W, 4) uint8 premultiplied RGBA, as the passes left it (a large frame is
+        read back on first use)."""
+        return self._pixels.premultiplied()
+
+    @property
     def image(self) -> np.ndarray:
-        """(H, W, 4) uint8 straight RGBA (un-premultiplied on first use: an app that
-        only shows frames on the GPU never pays for it)."""
+        """(H, W, 4) uint8 straight RGBA, un-premultiplied on the GPU on first use (an
+        app that only shows frames on the GPU never pays for it)."""
         if self._image is None:
-            self._image = unpremultiply(self.premultiplied)
+            started = time.perf_counter()
+            self._image = self._pixels.straight()
+            self.stats.record(UNPREMULTIPLY_WORK, started)  # a span in frame.trace()
         return self._image
 
     @property
     def width(self) -> int:
-        return int(self.premultiplied.shape[1])
+        return self._pixels.width
 
     @property
     def height(self) -> int:
-        return int(self.premultiplied.shape[0])
+        return self._pixels.height
 
     def overlay(self, kind: str) -> np.ndarray:
         """The image with a debug overlay: "borders", "paint", "overdraw" or "surfaces"
@@ -55,24 +68,60 @@ class Frame:
     def _repr_png_(self) -> bytes:
         """PNG bytes, so Jupyter shows a frame inline."""
         buffer = io.BytesIO()
-        self.to_pil().save(buffer, format="PNG")
+        encode_png(buffer, self.width, self.height, self._image_strips())
         return buffer.getvalue()
 
     def save(self, path: str | Path) -> Path:
-        """Write the frame as a PNG (straight RGBA)."""
+        """Write the frame as a PNG (straight RGBA, lamina.png). A large frame whose
+        ``image`` was not asked for goes from the GPU to the file a strip at a time,
+        so the host never holds a second whole copy of it."""
         path = Path(path)
-        self.to_pil().save(path, format="PNG")
+        check_format(path)
+        if self._image is not None or not self._pixels.large:
+            strips_of_image = self._image_strips()  # un-premultiplies first, if not yet: its own span
+            started = time.perf_counter()
+            write_png(path, self.width, self.height, strips_of_image)
+            self.stats.record(ENCODE_WORK, started)
+            return path
+        started = time.perf_counter()
+        converting = _Timed(self._pixels.straight_strips())
+        write_png(path, self.width, self.height, converting)
+        total_ms = (time.perf_counter() - started) * 1000
+        # Strips are un-premultiplied and encoded by turns: the stats (and the trace)
+        # give each kind of work its sum, one after the other.
+        begin_ms = (started - self.stats.origin) * 1000
+        self.stats.after.append((UNPREMULTIPLY_WORK, begin_ms, converting.ms))
+        self.stats.after.append((ENCODE_WORK, begin_ms + converting.ms, total_ms - converting.ms))
         return path
 
+    def _image_strips(self):
+        image = self.image
+        return (image[y0:y1] for y0, y1 in strips(self.width, self.height))
+
     @cached_property
+    def _graph_data(self) -> dict[str, Any]:
+        return self.graph.to_dict()  # made once: a frame's graph does not change
+
+    @property
     def report(self) -> dict[str, Any]:
-        """The frame graph, decisions, timings and renderer as JSON-ready data (made once:
-        a frame does not change)."""
+        """The frame graph, decisions, timings and renderer as JSON-ready data; the
+        stats hold the work on the pixels done so far (after ``save``, the encode)."""
         return {
             "renderer": self.info.fingerprint,
-            "graph": self.graph.to_dict(),
+            "graph": self._graph_data,
             "stats": self.stats.to_dict(),
         }
+
+    def trace(self, path: str | Path | None = None) -> dict[str, Any]:
+        """This frame's work as Chrome Trace Event JSON (open it in Perfetto or
+        chrome://tracing): planning, every pass at its measured time, the read-back, and
+        the un-premultiply and PNG encode done so far (call it after ``save`` to see
+        those). Returns the trace; with ``path``, also writes it there. One frame: an
+        animation rendered frame by frame gives one trace per frame (lamina.trace)."""
+        trace = build_trace(self.graph, self.stats, renderer=self.info.fingerprint)
+        if path is not None:
+            write_trace(trace, path)
+        return trace
 
     def explain(self) -> str:
         """The frame graph in plain words, with measured pass times."""
@@ -84,6 +133,7 @@ class Frame:
             f"raster {s.raster_ms:.2f} ms, filters {s.filter_ms:.2f} ms, composite {s.composite_ms:.2f} ms, "
             + (f"GL<->OpenCL transfers {s.transfer_ms:.2f} ms, " if totals["transfers"] else "")
             + f"readback {s.readback_ms:.2f} ms, total {s.total_ms:.2f} ms"
+            + _pixels_out(s) +
             f"\nTotals: {totals['layers_rastered']} layers rastered "
             f"({totals['pixels_rastered']} px), {totals['filter_passes']} filter passes"
             + (f" ({totals['opencl_filter_passes']} on OpenCL, {totals['transfers']} transfers of "
@@ -97,3 +147,32 @@ class Frame:
 
     def __repr__(self) -> str:
         return f"Frame({self.width}x{self.height}, passes={len(self.graph.passes)})"
+
+
+def _pixels_out(s) -> str:
+    """The explanation's account of the work after the execution, and the whole."""
+    kinds: dict[str, float] = {}
+    for what, _, ms in s.after:
+        kinds[what] = kinds.get(what, 0.0) + ms
+    done = ", ".join(f"{what} {ms:.2f} ms" for what, ms in kinds.items()) or "none yet"
+    return (f"\nPixels out after the execution (GPU un-premultiply, PNG encode): {done}"
+            f"\nFrame total {s.frame_ms:.2f} ms: planning {s.plan_ms:.2f} ms + execution {s.total_ms:.2f} ms "
+            f"+ pixels out {s.after_ms():.2f} ms")
+
+
+class _Timed:
+    """Iterates ``items``, summing the time spent producing them (``ms``)."""
+
+    def __init__(self, items) -> None:
+        self._items = iter(items)
+        self.ms = 0.0
+
+    def __iter__(self) -> "_Timed":
+        return self
+
+    def __next__(self):
+        started = time.perf_counter()
+        try:
+            return next(self._items)
+        finally:
+            self.ms += (time.perf_counter() - started) * 1000

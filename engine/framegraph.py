@@ -23,8 +23,10 @@ __all__ = [
     "ImagePaint",
     "GradientPaint",
     "ClipShape",
+    "DrawMask",
     "Draw",
     "RasterPass",
+    "TileSet",
     "CompositePass",
     "FilterPass",
     "TransferPass",
@@ -69,6 +71,8 @@ class TextureRole(str, Enum):
     BACKING = "backing"
     FRAME = "frame"
     BACKDROP = "backdrop copy"
+    TILE = "tile"
+    MASK = "mask"
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,10 @@ class TextureDesc:
     format: str = "rgba8"
     retained: bool = False  # kept after the frame (a layer's raster, reused while unchanged)
     location: Executor = Executor.GL  # a GL texture, or an OpenCL buffer (filter passes run there)
+    # Holds straight (not premultiplied) RGBA: the upload and result of a filters.apply of
+    # straight pixels. Passes premultiply such an input as they read it and
+    # un-premultiply such a target as they write it (lamina.filters.tasks).
+    straight: bool = False
 
     @property
     def bytes(self) -> int:
@@ -90,7 +98,9 @@ class TextureDesc:
 
 @dataclass(frozen=True)
 class ClipShape:
-    """A rounded-rect clip from an ``overflow: hidden`` layer, evaluated per pixel.
+    """A rounded-rect clip evaluated per pixel: a layer's overflow clip (``kind``
+    "overflow"), or a clip-path that is a rounded rect (inset, circle, ellipse: kind
+    "clip-path", whose edges get area coverage in target pixels).
 
     ``to_local`` maps target px to the clipping layer's local px, where the clip is
     ``rect`` (x, y, w, h) with ``radii`` per corner."""
@@ -100,6 +110,22 @@ class ClipShape:
     rect: tuple[float, float, float, float]
     radii: tuple[tuple[float, float], ...]
     px_per_target_px: tuple[float, float]  # one target pixel in local px, across x and y edges
+    kind: str = "overflow"
+
+
+@dataclass(frozen=True)
+class DrawMask:
+    """A mask multiplied into a draw's coverage (CSS Masking 1): ``texture`` (a
+    mask-image rastered like a background, or a polygon clip-path's coverage, in the
+    masking layer's own px) read at ``to_texel`` (target px -> mask texel), by its
+    alpha or by its luminance (0.2125 R + 0.7154 G + 0.0721 B, times alpha). Nothing
+    outside the texture shows."""
+
+    texture: TextureDesc
+    layer_id: str
+    to_texel: Affine
+    luminance: bool = False
+    what: str = "mask-image"  # or "clip-path", for reports
 
 
 @dataclass(frozen=True)
@@ -118,6 +144,13 @@ class Draw:
     blend: BlendMode = BlendMode.NORMAL
     backdrop: TextureDesc | None = None
     backdrop_origin: tuple[int, int] = (0, 0)
+    # Edges (left, top, right, bottom) shared with a neighbouring tile: cut at pixel
+    # centres instead of anti-aliased, so two tiles of a transformed layer meet without
+    # a seam (cc's per-edge anti-aliasing flags on tile quads do the same).
+    hard_edges: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    # Masks multiplied into its coverage (a mask-image, a polygon clip-path), applied
+    # after the clips and before opacity and blending, as CSS orders them.
+    masks: tuple[DrawMask, ...] = ()
 
     @property
     def quad_size(self) -> tuple[int, int]:
@@ -135,6 +168,7 @@ class SurfaceReason(str, Enum):
     ISOLATION = "isolated group: what a blending descendant blends with"
     BACKDROP_FILTER = "backdrop-filter: the filtered backdrop, then the element"
     BACKDROP_ROOT = "backdrop root: what a backdrop-filtered descendant reads"
+    MASK = "mask"  # a mask-image or a polygon clip-path: flattened, then drawn through the mask
 
 
 @dataclass(frozen=True)
@@ -146,6 +180,9 @@ class RasterPass:
     target: TextureDesc
     paint: LayerPaint
     reason: str = "layer content"
+    # The layer raster's pixel at the texture's (0, 0): a tile, or the part of a large
+    # layer a backing tile needs, is rastered from there (the paint is the same).
+    origin: tuple[int, int] = (0, 0)
 
     @property
     def kind(self) -> str:
@@ -184,7 +221,8 @@ class CompositePass:
 
     def reads(self) -> tuple[TextureDesc, ...]:
         backdrops = tuple(d.backdrop for d in self.draws if d.backdrop is not None)
-        return tuple(d.source for d in self.draws) + backdrops + ((self.target,) if self.continues else ())
+        masks = tuple(m.texture for d in self.draws for m in d.masks)
+        return tuple(d.source for d in self.draws) + backdrops + masks + ((self.target,) if self.continues else ())
 
     @property
     def pixels(self) -> int:
@@ -338,6 +376,32 @@ class LayerInfo:
     painted_into: str  # the texture its content is in
 
 
+@dataclass(frozen=True)
+class TileSet:
+    """One tiled texture of the frame: a large layer's raster or a backing (a
+    scroller's contents, say) cut into ``tile_size`` tiles on a grid fixed in its own
+    space. Only the tiles touching the interest rect (what can show, grown by the
+    interest margin) exist; ``grid`` is how many the whole content would need."""
+
+    owner: str  # the layer, or the backing's label
+    kind: str  # "layer" | "backing"
+    tile_size: int
+    grid: tuple[int, int]  # columns, rows over the whole content
+    content: tuple[int, int]  # the whole content's size, px
+    kept: int  # tiles that exist after this frame (inside the interest rect)
+    rastered: int  # of those, painted this frame
+    bytes: int  # of the kept tiles, RGBA8
+
+    @property
+    def reused(self) -> int:
+        return self.kept - self.rastered
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"owner": self.owner, "kind": self.kind, "tile_size": self.tile_size, "grid": list(self.grid),
+                "content": list(self.content), "kept": self.kept, "rastered": self.rastered,
+                "reused": self.reused, "bytes": self.bytes}
+
+
 @dataclass
 class FrameGraph:
     """Passes in execution order, the texture they produce last (the frame), and the
@@ -352,6 +416,7 @@ class FrameGraph:
     released: list[str] = field(default_factory=list)  # retained textures freed after this frame
     policy: Policy = field(default_factory=AllPolicy)
     layer_info: dict[str, LayerInfo] = field(default_factory=dict)  # per layer id, under policies with backings
+    tiles: list[TileSet] = field(default_factory=list)  # the tiled layers and backings
 
     # -- derived facts ------------------------------------------------------------------
     def textures(self) -> list[TextureDesc]:
@@ -425,6 +490,10 @@ class FrameGraph:
             "textures": len(textures),
             "texture_bytes": sum(t.bytes for t in textures),
             "textures_reused": len(self.reused),
+            "tiles": sum(t.kept for t in self.tiles),
+            "tiles_rastered": sum(t.rastered for t in self.tiles),
+            "tiles_reused": sum(t.reused for t in self.tiles),
+            "tile_bytes": sum(t.bytes for t in self.tiles),
         }
 
     def layer_table(self) -> list[dict[str, Any]]:
@@ -525,6 +594,9 @@ class FrameGraph:
                         "transform": [round(v, 6) for v in d.transform.values()],
                         "clips": [c.layer_id for c in d.clips],
                         **({"note": d.note} if d.note else {}),
+                        **({"masks": [{"texture": m.texture.name, "layer": m.layer_id, "what": m.what,
+                                       "mode": "luminance" if m.luminance else "alpha"} for m in d.masks]}
+                           if d.masks else {}),
                         **({"blend": d.blend.value, "backdrop": d.backdrop.name if d.backdrop else None}
                            if d.blend is not BlendMode.NORMAL else {}),
                     }
@@ -547,6 +619,7 @@ class FrameGraph:
             "totals": self.totals(),
             "decisions": [{"layer": d.layer_id, "text": d.text} for d in self.decisions],
             "layers": self.layer_table(),
+            "tiles": [t.to_dict() for t in self.tiles],
         }
 
     def to_dot(self) -> str:
@@ -612,7 +685,7 @@ class FrameGraph:
             if isinstance(p, RasterPass):
                 lines.append(
                     f"  {i:>2}. raster    {p.layer_id:<16} {p.target.width}x{p.target.height} "
-                    f"({p.paint.shader_variant}) -> {p.target.name}{ms}"
+                    f"({p.paint.summary}) -> {p.target.name}{ms}"
                 )
             elif isinstance(p, FilterPass):
                 where = "  [OpenCL]" if p.executor is Executor.OPENCL else ""
@@ -644,6 +717,10 @@ class FrameGraph:
                         bits.append("transformed")
                     if d.clips:
                         bits.append("clipped by " + ", ".join(c.layer_id for c in d.clips))
+                    if d.masks:
+                        bits.append("masked by " + ", ".join(
+                            f"{m.texture.name} ({m.what} of {m.layer_id}, {'luminance' if m.luminance else 'alpha'})"
+                            for m in d.masks))
                     if d.blend is not BlendMode.NORMAL:
                         bits.append(f"mix-blend-mode {d.blend}, reading {d.backdrop.name if d.backdrop else '?'}")
                     if d.note:
@@ -666,6 +743,13 @@ class FrameGraph:
                 w, h = row["size"]
                 lines.append(
                     f"  {row['layer']:<16} {f'{w}x{h}':>12} {row['bytes'] / 1024:>8.1f}  {row['this_frame']:<10} {row['drawn_into']}"
+                )
+        if self.tiles:
+            lines.append("Tiles (only those touching the interest rect exist):")
+            for t in self.tiles:
+                lines.append(
+                    f"  {t.owner} ({t.kind}, {t.content[0]}x{t.content[1]} px): {t.kept} of {t.grid[0] * t.grid[1]} "
+                    f"{t.tile_size} px tiles kept, {t.rastered} rastered this frame, {t.reused} reused, {_mb(t.bytes)}"
                 )
         if self.reused:
             lines.append(f"Reused from earlier frames (content unchanged, not rastered): {', '.join(self.reused)}")

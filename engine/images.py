@@ -1,8 +1,9 @@
 """Image sources -> premultiplied RGBA8 pixels, ready for upload.
 
 Accepts numpy arrays ((H, W), (H, W, 3), (H, W, 4); uint8, or floats in [0, 1]),
-Pillow images, file paths (relative to the scene's folder) and ``data:`` URLs. Every
-failure is an ``ImageLoadError`` naming the layer and the source.
+Pillow images, file paths (relative to the scene's folder, and read where the scene's
+``FileAccess`` allows: see lamina.file_access) and ``data:`` URLs. Every failure is an
+``ImageLoadError`` naming the layer, the source as written and the file it resolved to.
 """
 
 from __future__ import annotations
@@ -12,17 +13,20 @@ import zlib
 import binascii
 import io
 import os
+import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, unquote_to_bytes, urlparse
+from urllib.parse import unquote_to_bytes, urlparse
 
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from .css.values import ImageRef
 from .errors import ImageLoadError
+from .file_access import FileAccess, url_path
 
-__all__ = ["load_image", "premultiply", "unpremultiply", "resolve_path", "encode_png_data_url", "ImageStore"]
+__all__ = ["load_image", "check_image_array", "premultiply", "unpremultiply", "resolve_path", "encode_png_data_url",
+           "ImageStore"]
 
 
 def premultiply(rgba: np.ndarray) -> np.ndarray:
@@ -43,32 +47,41 @@ def unpremultiply(rgba: np.ndarray) -> np.ndarray:
 
 
 def resolve_path(url: str, base_dir: Path | None) -> Path:
-    parsed = urlparse(url)
-    if parsed.scheme == "file":
-        path = Path(unquote(parsed.path))
-    else:
-        path = Path(url)
-    if not path.is_absolute():
-        path = (base_dir or Path.cwd()) / path
-    return path
+    """The file a url names, relative to ``base_dir``, unchecked (see FileAccess.resolve)."""
+    return url_path(url, base_dir)
 
 
-def _from_array(arr: Any, what: str) -> np.ndarray:
-    arr = np.asarray(arr)
+def check_image_array(arr: np.ndarray, **where: Any) -> None:
+    """Refuse an array that is not an image (shape, dtype) or whose float values are
+    not colours in [0, 1]: they would be clipped, and a picture scaled 0..255 by mistake
+    would silently turn white. ``where`` (layer=...) goes into the ImageLoadError."""
+    if arr.ndim not in (2, 3) or (arr.ndim == 3 and arr.shape[2] not in (1, 3, 4)):
+        raise ImageLoadError(f"expected an array of shape (H, W), (H, W, 3) or (H, W, 4), got {arr.shape}", **where)
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ImageLoadError(f"image is empty ({arr.shape[1]}x{arr.shape[0]})", **where)
+    if arr.dtype == np.uint8:
+        return
+    if not np.issubdtype(arr.dtype, np.floating):
+        raise ImageLoadError(f"unsupported dtype {arr.dtype} (use uint8, or floats in [0, 1])", **where)
+    if not np.all(np.isfinite(arr)):
+        raise ImageLoadError("float image contains NaN or infinity", **where)
+    outside = (arr < 0) | (arr > 1)
+    if outside.any():
+        at = tuple(int(i) for i in np.argwhere(outside)[0])
+        raise ImageLoadError(
+            f"float image values must be in [0, 1], found {float(arr[at]):g} at index {at} "
+            "(uint8 arrays hold 0..255; floats are not clipped)", **where)
+
+
+def _from_array(arr: Any, where: dict) -> np.ndarray:
+    try:
+        arr = np.asarray(arr)
+    except (ValueError, TypeError) as exc:  # ragged nested lists and the like
+        raise ImageLoadError(f"not an image array ({exc})", **where) from None
+    check_image_array(arr, **where)
     if arr.ndim == 2:
         arr = arr[..., None]
-    if arr.ndim != 3 or arr.shape[2] not in (1, 3, 4):
-        raise ImageLoadError(f"{what}: expected an array of shape (H, W), (H, W, 3) or (H, W, 4), got {arr.shape}")
-    if arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise ImageLoadError(f"{what}: image is empty ({arr.shape[1]}x{arr.shape[0]})")
-    if arr.dtype == np.uint8:
-        data = arr
-    elif np.issubdtype(arr.dtype, np.floating):
-        if not np.all(np.isfinite(arr)):
-            raise ImageLoadError(f"{what}: float image contains NaN or infinity")
-        data = np.clip(np.rint(arr * 255.0), 0, 255).astype(np.uint8)
-    else:
-        raise ImageLoadError(f"{what}: unsupported dtype {arr.dtype} (use uint8, or floats in [0, 1])")
+    data = arr if arr.dtype == np.uint8 else np.rint(arr * 255.0).astype(np.uint8)
     if data.shape[2] == 1:
         data = np.repeat(data, 3, axis=2)
     if data.shape[2] == 3:
@@ -79,72 +92,99 @@ def _from_array(arr: Any, what: str) -> np.ndarray:
 _SIXTEEN_BIT_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I")
 
 
-def _from_pil(image: Any, what: str = "image") -> np.ndarray:
+def _from_pil(image: Any, where: dict) -> np.ndarray:
     if image.mode in _SIXTEEN_BIT_MODES:
         # Pillow's convert() clips these to 0..255 instead of scaling: scale 16 -> 8 bits.
         grey = np.asarray(image, dtype=np.float64) / 257.0
-        return _from_array(np.clip(np.rint(grey), 0, 255).astype(np.uint8), what)
+        return _from_array(np.clip(np.rint(grey), 0, 255).astype(np.uint8), where)
     if image.mode == "F":
-        raise ImageLoadError(f"{what}: 32-bit float images (mode F) are not supported; convert to 8 or 16 bits")
+        raise ImageLoadError("32-bit float images (mode F) are not supported; convert to 8 or 16 bits", **where)
     return np.asarray(image.convert("RGBA"), dtype=np.uint8).copy()
 
 
-def _open_bytes(data: bytes, what: str) -> np.ndarray:
+# Pillow names its file object in some messages ("cannot identify image file
+# <_io.BytesIO object at 0x7f...>"): an address that says nothing to the reader.
+_OBJECT_REPR = re.compile(r"\s*<[^<>]* object at 0x[0-9a-fA-F]+>")
+
+
+def _open_bytes(data: bytes, where: dict) -> np.ndarray:
     try:
         with Image.open(io.BytesIO(data)) as img:
             # Browsers honour EXIF orientation (image-orientation: from-image).
-            return _from_pil(ImageOps.exif_transpose(img), what)
-    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as exc:
-        raise ImageLoadError(f"{what}: not a readable image ({exc})") from None
+            return _from_pil(ImageOps.exif_transpose(img), where)
+    except UnidentifiedImageError:
+        what = "it is empty" if not data else f"no image format Pillow reads starts with {data[:16]!r}"
+        raise ImageLoadError(f"not a readable image: {what}", **where) from None
+    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        raise ImageLoadError(f"not a readable image ({_OBJECT_REPR.sub('', str(exc))})", **where) from None
 
 
-def _from_data_url(url: str, what: str) -> np.ndarray:
+def _from_data_url(url: str, where: dict) -> np.ndarray:
     header, sep, payload = url[5:].partition(",")
     if not sep:
-        raise ImageLoadError(f"{what}: malformed data: URL (no comma)")
+        raise ImageLoadError("malformed data: URL (no comma)", **where)
     if header.endswith(";base64"):
         try:
             raw = base64.b64decode(payload, validate=True)
         except (binascii.Error, ValueError) as exc:
-            raise ImageLoadError(f"{what}: malformed base64 in data: URL ({exc})") from None
+            raise ImageLoadError(f"malformed base64 in data: URL ({exc})", **where) from None
     else:
         raw = unquote_to_bytes(payload)
-    return _open_bytes(raw, what)
+    return _open_bytes(raw, where)
 
 
-def load_image(ref: ImageRef, base_dir: Path | None = None, *, layer: str | None = None) -> np.ndarray:
-    """Straight RGBA8 pixels (H, W, 4) of an image source."""
-    what = f"layer {layer!r} image" if layer else "image"
+def _policy(ref: ImageRef, base_dir: Path | None, access: FileAccess | None) -> FileAccess:
+    """Where ``ref``'s file may be read from: the scene's policy, except for a path the
+    Python caller gave itself (ImageRef.unconfined), which is read wherever it points."""
+    if access is None:
+        return FileAccess.unrestricted(base_dir)
+    if ref.unconfined:
+        return FileAccess.unrestricted(access.base_dir)
+    return access
+
+
+def load_image(ref: ImageRef, base_dir: Path | None = None, *, layer: str | None = None,
+               access: FileAccess | None = None) -> np.ndarray:
+    """Straight RGBA8 pixels (H, W, 4) of an image source.
+
+    Paths are relative to ``base_dir`` and unrestricted, unless ``access`` (the scene's
+    FileAccess, which then also gives the folder) confines them."""
+    where: dict[str, Any] = {"layer": layer, "file": access.scene_file if access is not None else None}
     if ref.data is not None:
         data = ref.data
         if hasattr(data, "convert") and hasattr(data, "size"):
-            return _from_pil(data, what)
+            return _from_pil(data, where)
         if isinstance(data, (bytes, bytearray)):
-            return _open_bytes(bytes(data), what)
-        return _from_array(data, what)
+            return _open_bytes(bytes(data), where)
+        return _from_array(data, where)
     url = ref.url or ""
+    where["url"] = url
     if url.startswith("data:"):
-        return _from_data_url(url, what)
+        return _from_data_url(url, where)
     try:
         scheme = urlparse(url).scheme
-        path = resolve_path(url, base_dir)
     except ValueError as exc:
-        raise ImageLoadError(f"{what}: malformed URL {url[:80]!r} ({exc})") from None
+        raise ImageLoadError(f"malformed URL ({exc})", **where) from None
     if scheme not in ("", "file") and len(scheme) > 1:  # one letter = Windows drive
-        raise ImageLoadError(f"{what}: only file paths and data: URLs are supported, got {url[:80]!r}")
+        raise ImageLoadError("only file paths and data: URLs are supported", **where)
+    try:
+        path = _policy(ref, base_dir, access).resolve(url, layer=layer)
+    except ValueError as exc:  # e.g. a NUL character in the path
+        raise ImageLoadError(f"malformed URL ({exc})", **where) from None
+    where["resolved"] = str(path)
     try:
         exists = path.is_file()
     except OSError as exc:  # e.g. a name too long for the file system
-        raise ImageLoadError(f"{what}: cannot use path {str(path)[:80]!r}... ({exc.strerror})") from None
+        raise ImageLoadError(f"cannot use this path ({exc.strerror})", **where) from None
     if not exists:
-        raise ImageLoadError(f"{what}: file not found: {path}")
+        raise ImageLoadError("file not found", **where)
     if not os.access(path, os.R_OK):
-        raise ImageLoadError(f"{what}: file is not readable: {path}")
+        raise ImageLoadError("file is not readable", **where)
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise ImageLoadError(f"{what}: cannot read {path}: {exc.strerror}") from None
-    return _open_bytes(raw, f"{what} {path}")
+        raise ImageLoadError(f"cannot read the file: {exc.strerror}", **where) from None
+    return _open_bytes(raw, where)
 
 
 def encode_png_data_url(pixels: np.ndarray) -> str:
@@ -160,35 +200,46 @@ class ImageStore:
     Files are keyed by resolved path and modification time, so editing an image on disk
     is picked up; in-memory arrays by identity, and decoded once per frame (the caller
     may change them in place between frames). Images no frame used are dropped at
-    ``end_frame``."""
+    ``end_frame``.
+
+    Where files may be read is the drawn scene's ``FileAccess``, given to ``begin_frame``
+    (then ``base_dir`` arguments are that policy's folder); it is checked on every
+    lookup, before the cache, so a file decoded for one scene is never handed to a
+    scene that may not read it. Without one, paths are read unrestricted from
+    ``base_dir`` (the Python API)."""
 
     def __init__(self) -> None:
         self._cache: dict[Any, np.ndarray] = {}
         self._frame: dict[Any, np.ndarray] = {}
+        self._access: FileAccess | None = None
 
-    def key(self, ref: ImageRef, base_dir: Path | None) -> Any:
+    def key(self, ref: ImageRef, base_dir: Path | None, layer: str | None = None) -> Any:
+        """The cache key of ``ref``'s pixels; FileAccessError if the policy refuses it."""
         if ref.data is not None:
             return ("data", id(ref.data))
         url = ref.url or ""
         if url.startswith("data:"):
             return ("url", url)
         try:
-            path = resolve_path(url, base_dir)
+            # A FileAccessError (refused) propagates: nothing about the file is looked at.
+            path = _policy(ref, base_dir, self._access).resolve(url, layer=layer)
             mtime = path.stat().st_mtime_ns
         except (OSError, ValueError):
             return ("file", url, None)  # load_image reports the problem
         return ("file", str(path), mtime)
 
-    def begin_frame(self) -> None:
+    def begin_frame(self, access: FileAccess | None = None) -> None:
+        """Start a frame of a scene whose files may be read as ``access`` says."""
         self._frame = {}
+        self._access = access
 
     def get(self, ref: ImageRef, base_dir: Path | None, layer: str) -> tuple[Any, np.ndarray]:
-        key = self.key(ref, base_dir)
+        key = self.key(ref, base_dir, layer)
         pixels = self._frame.get(key)
         if pixels is None:
             pixels = None if key[0] == "data" else self._cache.get(key)
             if pixels is None:
-                pixels = load_image(ref, base_dir, layer=layer)
+                pixels = load_image(ref, base_dir, layer=layer, access=self._access)
             self._cache[key] = pixels
             self._frame[key] = pixels
         if key[0] == "data":

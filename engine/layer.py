@@ -2,7 +2,8 @@
 
 A layer has an id, a box (x, y, width, height) relative to its parent's box, children in
 paint order, a ``Style`` (CSS text or a dict of properties, parsed on assignment) and
-optionally an in-memory image used as its ``background-image``.
+optionally an in-memory image used as its ``background-image`` and a text laid out in its
+box.
 """
 
 from __future__ import annotations
@@ -12,9 +13,13 @@ import numbers
 from dataclasses import replace
 from typing import Any, Iterator, Mapping, Protocol, Sequence
 
+import numpy as np
+
 from .animation import Animation
-from .errors import GeometryError, LayerTreeError, StyleError
+from .errors import GeometryError, ImageLoadError, InvalidValueError, LayerTreeError, StyleError
 from .geometry import Rect
+from .images import check_image_array
+from .limits import MAX_TEXT_LENGTH
 from .style import ComputedStyle, Style
 from .css.values import ImageRef
 
@@ -81,6 +86,7 @@ class Layer:
         image: Any = None,
         children: Sequence["Layer"] = (),
         content: str | None = None,
+        text: str | None = None,
     ) -> None:
         if not isinstance(id, str) or not id.strip():
             raise LayerTreeError(f"layer id must be a non-empty string, got {id!r}")
@@ -92,6 +98,7 @@ class Layer:
         self.version = 0
         self._style = Style(style, on_change=self._changed, owner=id)
         self._image: ImageRef | None = None
+        self._text: str | None = None
         self.animations: list = []
         if content not in (None, "video", "canvas"):
             raise LayerTreeError(f"layer {id!r}: content must be 'video', 'canvas' or None, got {content!r}")
@@ -100,6 +107,8 @@ class Layer:
         self.content = content
         if image is not None:
             self.image = image
+        if text is not None:
+            self.text = text
         for child in children:
             self.add(child)
 
@@ -124,7 +133,9 @@ class Layer:
 
     @property
     def image(self) -> ImageRef | None:
-        """In-memory background image (numpy array, Pillow image or path)."""
+        """Background image given through the API: a numpy array, a Pillow image,
+        encoded image bytes or a file path (read wherever it points: the caller wrote
+        it; a scene file's confinement covers only its ``url()`` text)."""
         return self._image
 
     @image.setter
@@ -134,10 +145,56 @@ class Layer:
         elif isinstance(value, ImageRef):
             self._image = value
         elif isinstance(value, str) or hasattr(value, "__fspath__"):
-            self._image = ImageRef(url=str(value))
-        else:
+            self._image = ImageRef(url=str(value), unconfined=True)
+        elif isinstance(value, (bytes, bytearray)) or (hasattr(value, "convert") and hasattr(value, "size")):
+            self._image = ImageRef(data=value)  # encoded bytes / Pillow: checked when decoded
+        elif isinstance(value, (np.ndarray, list, tuple)) or hasattr(value, "__array__"):
+            # Refused now, not at the first render: the mistake is on this line.
+            try:
+                check_image_array(np.asarray(value), layer=self.id)
+            except (ValueError, TypeError) as exc:
+                raise ImageLoadError(f"not an image array ({exc})", layer=self.id) from None
             self._image = ImageRef(data=value)
+        else:
+            raise ImageLoadError(
+                "expected a numpy array, a Pillow image, encoded image bytes or a file path, "
+                f"got {type(value).__name__} {repr(value)[:40]}", layer=self.id)
         self._changed()
+
+    @property
+    def text(self) -> str | None:
+        """The layer's text content, laid out in its box and painted after its background
+        and border with its text properties (color, font-*, line-height, text-align,
+        letter-spacing, white-space, text-shadow); None for no text."""
+        return self._text
+
+    @text.setter
+    def text(self, value: str | None) -> None:
+        if value is not None and not isinstance(value, str):
+            raise InvalidValueError(f"text must be a string or None, got {type(value).__name__}",
+                                    property="text", layer=self.id)
+        if value is not None and len(value) > MAX_TEXT_LENGTH:
+            raise InvalidValueError(f"text is {len(value)} characters long; at most {MAX_TEXT_LENGTH} are supported",
+                                    property="text", layer=self.id)
+        self._text = value
+        self._changed()
+
+    def scroll_to(self, x: float | None = None, y: float | None = None) -> None:
+        """Set the scroll offset (the DOM's scrollLeft / scrollTop; the style properties
+        ``scroll-left`` / ``scroll-top``). The layer must be a scroll container
+        (overflow hidden, scroll or auto); offsets past the end are clamped when the
+        frame is planned, and the report says so."""
+        for name, value in (("x", x), ("y", y)):
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+                raise GeometryError(f"layer {self.id!r}: scroll {name} must be a finite number of px, got {value!r}")
+            if value < 0:
+                raise GeometryError(f"layer {self.id!r}: scroll {name} is negative ({value:g})")
+        if x is not None:
+            self._style["scroll-left"] = f"{float(x)!r}px"
+        if y is not None:
+            self._style["scroll-top"] = f"{float(y)!r}px"
 
     # -- animations ---------------------------------------------------------------------
     def animate(self, keyframes, *, duration, **options):
@@ -234,6 +291,15 @@ class Layer:
             base = style
             style = replace(style, background_image=self._image)
             self._image_memo = (base, self._image, style)
+        if self._text is not None:
+            # Carried in the style like image=, so a new text is a style change that the
+            # property trees and the paint cache see (and nothing else has to look).
+            memo = getattr(self, "_text_memo", None)
+            if memo is not None and memo[0] is style and memo[1] is self._text:
+                return memo[2]
+            base = style
+            style = replace(style, text=self._text)
+            self._text_memo = (base, self._text, style)
         return style
 
     def _changed(self) -> None:

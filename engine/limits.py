@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Limits", "MAX_CLIPS_PER_DRAW", "MAX_GRADIENT_STOPS", "MAX_COLOR_STEPS"]
+__all__ = ["Limits", "MAX_CLIPS_PER_DRAW", "MAX_GRADIENT_STOPS", "MAX_COLOR_STEPS", "MAX_TEXT_SHADOWS", "MAX_TEXT_LENGTH",
+           "MAX_POLYGON_POINTS", "MAX_MASKS_PER_DRAW"]
 
 # Shader-side array sizes; the planner checks them so nothing is silently truncated.
 MAX_CLIPS_PER_DRAW = 8
 MAX_GRADIENT_STOPS = 32
 MAX_COLOR_STEPS = 16  # colour filter ops fused in one pass (one shader variant per count)
+MAX_BOX_SHADOWS = 8  # box-shadow list length one raster pass draws (shaders/common/box_shadow.glsl)
+MAX_POLYGON_POINTS = 128  # clip-path: polygon() vertices (a uniform array of the mask raster shader)
+MAX_MASKS_PER_DRAW = 2  # a mask-image and a polygon clip-path's coverage, multiplied into one draw
+MAX_TEXT_SHADOWS = 8  # text-shadow entries per layer: each is one blurred mask and one draw
+MAX_TEXT_LENGTH = 1_000_000  # characters of one layer's text (layout is linear, but not free)
 
 
 @dataclass(frozen=True)

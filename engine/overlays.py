@@ -1,7 +1,8 @@
 """Debug overlays, like browser DevTools', drawn from the frame graph on top of a frame:
 
 * ``borders``   — every layer's quad outlined: green when it has a texture of its own,
-  orange for backings holding several layers, blue for render surfaces;
+  orange for backings holding several layers, blue for render surfaces, and each tile
+  of a tiled layer or backing (a scroller's contents) in brown, as Chromium's tile borders;
 * ``paint``     — paint flashing: what was rastered (or repainted) this frame, tinted;
 * ``overdraw``  — a heat map of how many draws touched each pixel (1 blue ... 5+ red);
 * ``surfaces``  — render surfaces outlined (filters, opacity groups, blend and isolation
@@ -26,6 +27,7 @@ OVERLAYS = ("borders", "paint", "overdraw", "surfaces")
 _GREEN = (0, 200, 0)
 _ORANGE = (255, 140, 0)
 _BLUE = (40, 110, 255)
+_BROWN = (150, 80, 20)  # tiles
 _MAGENTA = (230, 0, 200)  # draws that read their backdrop (blend modes)
 _FLASH = np.array([0, 255, 0], float)
 _HEAT = np.array([[40, 80, 255], [0, 200, 200], [80, 220, 0], [255, 200, 0], [255, 40, 0]], float)
@@ -127,7 +129,8 @@ def overlay(frame, kind: str) -> np.ndarray:
         return img.astype(np.uint8)
     img = frame.image.copy()  # outlines and flashes are exact in 8 bits: no float image
     painted = {p.target.name for p in graph.passes if isinstance(p, RasterPass)}
-    painted |= {p.target.name for p in graph.passes if isinstance(p, CompositePass) and p.target.role == TextureRole.BACKING}
+    painted |= {p.target.name for p in graph.passes
+                if isinstance(p, CompositePass) and p.target.role in (TextureRole.BACKING, TextureRole.TILE)}
     for d, _, corners in quads:
         role = d.source.role
         if kind == "paint":
@@ -143,6 +146,8 @@ def overlay(frame, kind: str) -> np.ndarray:
                 _outline(img, corners, _GREEN)
             elif role == TextureRole.BACKING:
                 _outline(img, corners, _ORANGE)
+            elif role == TextureRole.TILE:
+                _outline(img, corners, _BROWN)
             else:
                 _outline(img, corners, _BLUE)
         elif kind == "surfaces" and d.backdrop is not None:

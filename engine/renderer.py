@@ -8,6 +8,7 @@ own with ``Renderer(GPUContext.from_current())``.
 from __future__ import annotations
 
 import threading
+import time
 
 import moderngl
 
@@ -78,9 +79,10 @@ class Renderer:
             else:
                 if backend is FilterBackend.AUTO and costs is None:
                     costs = lambda: self._filter_costs(runner)  # noqa: E731 - measured only if a layer filters
-        self.images.begin_frame()
+        self.images.begin_frame(scene.file_access)  # the scene decides where its files may be read
         facts = ExecutorFacts(self.executor.has_retained, costs, unavailable)
-        return build_frame_graph(scene, request, request.limits or self.limits, self.images, self.state, facts)
+        with scene.located_errors():  # a missing image names its scene file and JSON path
+            return build_frame_graph(scene, request, request.limits or self.limits, self.images, self.state, facts)
 
     def _filter_costs(self, runner) -> CostModel:
         """The measured cost model for filter_backend "auto" (filters.backend.calibrate)."""
@@ -91,22 +93,26 @@ class Renderer:
         takes them); the frame is complete or an error is raised."""
         if self._released:
             raise RuntimeError("this Renderer was released")
+        began = time.perf_counter()  # the frame's clock starts with planning (lamina.trace)
         graph = self.plan(scene, request, **options)
+        plan_ms = (time.perf_counter() - began) * 1000
         self.gpu.activate()
         try:
-            premultiplied, stats = self.executor.execute(graph, self.images, scene.base_dir)
+            pixels, stats = self.executor.execute(graph, self.images, scene.base_dir, origin=began, frame=True)
         except moderngl.Error:
             self.gpu.check_errors("a failed GL call")  # a typed error when it is memory
             raise
         self.executor.evict_images(self.images.end_frame())
         self.gpu.check_errors("rendering a frame")
-        return Frame(premultiplied, graph, stats, self.info)
+        stats.plan_ms = plan_ms
+        return Frame(pixels, graph, stats, self.info)
 
     def drop_caches(self) -> None:
         """Forget retained layer rasters and decoded images: the next frame is a first
         frame again (programs stay compiled)."""
         self.gpu.activate()
         self.executor.drop_retained()
+        self.executor.text.release()  # text coverage masks (fonts, layouts and glyphs are per process)
         self.state = FrameState()
         self.executor.evict_images(list(self.executor._images))
         self.images = ImageStore()

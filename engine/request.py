@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from .compositor.policy import DEFAULT_POLICY, Policy, parse_policy
 from .errors import GeometryError, LaminaInputError
 from .filters.backend import CostModel, FilterBackend
+from .tiling import Tiling
 from .limits import Limits
 
 __all__ = ["FrameRequest"]
@@ -23,13 +24,15 @@ class FrameRequest:
     the scene's own ``filter_backend``). ``limits``: the GPU's limits (None: the
     renderer's, or defaults when planning without one). ``cost_model``: the measured
     costs "auto" places filter passes by (None: the renderer measures them on first
-    need; a plan without a renderer keeps the passes on GL and says so)."""
+    need; a plan without a renderer keeps the passes on GL and says so). ``tiling``:
+    how large layers and scroller contents are cut into tiles (lamina.tiling)."""
 
     t: float = 0.0
     policy: Policy = DEFAULT_POLICY
     filter_backend: FilterBackend | None = None
     limits: Limits | None = None
     cost_model: CostModel | None = None
+    tiling: Tiling = Tiling()
 
     def __post_init__(self) -> None:
         t = self.t
@@ -43,11 +46,13 @@ class FrameRequest:
             raise LaminaInputError(f"limits must be a lamina.limits.Limits, got {type(self.limits).__name__}")
         if self.cost_model is not None and not isinstance(self.cost_model, CostModel):
             raise LaminaInputError(f"cost_model must be a filters.backend.CostModel, got {type(self.cost_model).__name__}")
+        if not isinstance(self.tiling, Tiling):
+            raise LaminaInputError(f"tiling must be a lamina.tiling.Tiling, got {type(self.tiling).__name__}")
 
     @classmethod
     def of(cls, request: "FrameRequest | None" = None, **options) -> "FrameRequest":
         """``request`` itself, or one made from keyword options (``t``, ``policy``,
-        ``filter_backend``, ``limits``, ``cost_model``) — not both."""
+        ``filter_backend``, ``limits``, ``cost_model``, ``tiling``) — not both."""
         if request is None:
             return cls(**{k: v for k, v in options.items() if v is not None})
         if not isinstance(request, FrameRequest):

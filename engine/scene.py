@@ -1,7 +1,9 @@
 """Scene: the viewport, its background and the root of the layer tree.
 
 ``scene.render()`` runs the whole pipeline (compositor decisions -> frame graph ->
-GPU execution) and returns a ``Frame``.
+GPU execution) and returns a ``Frame``. A scene knows where its image files may be read
+from (``file_access``, see lamina.file_access) and, when it was loaded from a file, where
+each layer was written (``source``), so errors found while rendering name the place.
 """
 
 from __future__ import annotations
@@ -9,11 +11,15 @@ from __future__ import annotations
 import json
 import math
 import numbers
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from .graph import build_frame_graph
-from .errors import GeometryError, LayerTreeError
+from .errors import (FontUnavailableError, GeometryError, ImageLoadError, LaminaError, LaminaInputError, LayerTreeError,
+                     TextureTooLargeError)
+from .file_access import FileAccess
 from .frame import Frame
 from .framegraph import FrameGraph
 from .images import ImageStore
@@ -22,16 +28,49 @@ from .renderer import Renderer, current_limits, default_renderer
 from .request import FrameRequest
 from .scene_writer import scene_to_dict
 
-__all__ = ["Scene", "MAX_VIEWPORT"]
+__all__ = ["Scene", "SceneSource", "MAX_VIEWPORT"]
 
 MAX_VIEWPORT = 16384  # the frame must fit in one texture; the GPU limit is checked too
+
+
+@dataclass
+class SceneSource:
+    """Where a scene loaded from a file was written: the file, each layer's JSON path and
+    the JSON paths of the strings in a layer that hold a ``url()`` (so that an image error
+    found at render time names the text that named the image)."""
+
+    file: str | None = None
+    layers: dict[str, str] = field(default_factory=dict)
+    urls: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+    def path_of(self, layer: str | None, url: str | None = None) -> str | None:
+        """The JSON path of the text holding ``url`` in ``layer``, else of the layer."""
+        if layer is None:
+            return None
+        if url:
+            texts = self.urls.get(layer, ())
+            # The url as a whole token first ("a.png" must not match "url(banana.png)").
+            delimited = [f"{a}{url}{b}" for a, b in (("(", ")"), ('"', '"'), ("'", "'"))]
+            for path, text in texts:
+                if any(d in text for d in delimited):
+                    return path
+            for path, text in texts:
+                if url in text:
+                    return path
+        return self.layers.get(layer)
+
+
+# Errors found while rendering that name a layer: located in the scene file they came from.
+_LOCATED = (ImageLoadError, TextureTooLargeError, FontUnavailableError)
 
 
 class Scene:
     """A viewport of ``width`` x ``height`` CSS px whose root layer paints ``background``.
 
     ``base_dir`` is where relative ``url()`` image paths are looked up (a scene file's
-    folder when loaded from one, else the current directory).
+    folder when loaded from one, else the current directory); ``file_access`` says which
+    files they may reach: anything for a scene built in Python, the scene file's folder
+    (and what the caller allowed) for one loaded from a file. Give one or the other.
     """
 
     def __init__(
@@ -41,6 +80,7 @@ class Scene:
         background: str = "white",
         *,
         base_dir: str | Path | None = None,
+        file_access: FileAccess | None = None,
     ) -> None:
         for name, v in (("width", width), ("height", height)):
             if isinstance(v, bool) or not isinstance(v, numbers.Real):
@@ -49,7 +89,12 @@ class Scene:
                 raise GeometryError(f"scene {name} must be a whole number from 1 to {MAX_VIEWPORT}, got {v!r}")
         self.width = int(width)
         self.height = int(height)
-        self.base_dir = Path(base_dir) if base_dir is not None else None
+        if file_access is not None and base_dir is not None:
+            raise LaminaInputError("give a scene base_dir or file_access, not both (file_access has its base_dir)")
+        if file_access is not None and not isinstance(file_access, FileAccess):
+            raise LaminaInputError(f"file_access must be a lamina.file_access.FileAccess, got {file_access!r}")
+        self.file_access = file_access if file_access is not None else FileAccess.unrestricted(base_dir)
+        self.source: SceneSource | None = None  # set by lamina.scene_file for a loaded scene
         self.version = 0
         self.description = ""  # what the scene shows (scene files' "description")
         self.filter_backend = "gl"  # where filter passes run: "gl", "opencl", "auto"
@@ -69,6 +114,36 @@ class Scene:
     @property
     def background(self) -> str:
         return self.root.style.get("background-color", "transparent")
+
+    @property
+    def base_dir(self) -> Path | None:
+        """Where relative ``url()`` paths start: ``file_access``'s folder."""
+        return self.file_access.base_dir
+
+    @base_dir.setter
+    def base_dir(self, value: str | Path | None) -> None:
+        # The same policy from another folder (a confined scene is confined there now).
+        self.file_access = replace(self.file_access, base_dir=None if value is None else Path(value))
+
+    # -- error locations ----------------------------------------------------------------
+    def locate(self, err: LaminaError) -> LaminaError:
+        """``err`` (an image, texture-size or font error from rendering) with this scene's file
+        and the JSON path of its layer filled in; unchanged for a scene built in Python."""
+        if self.source is None or not isinstance(err, _LOCATED):
+            return err
+        return err.located(path=self.source.path_of(err.layer, getattr(err, "url", None)), file=self.source.file)
+
+    @contextmanager
+    def located_errors(self) -> Iterator[None]:
+        """Inside: image, texture-size and font errors are re-raised ``locate``d (the original
+        is their cause)."""
+        try:
+            yield
+        except _LOCATED as err:
+            located = self.locate(err)
+            if located is err:
+                raise
+            raise located from err
 
     # -- registry -----------------------------------------------------------------------
     def _register(self, layer: Layer) -> None:
@@ -149,7 +224,10 @@ class Scene:
         passes on GL here and says so; ``renderer.plan`` measures."""
         request = FrameRequest.of(request, **options)
         limits = request.limits or (renderer.limits if renderer is not None else current_limits())
-        return build_frame_graph(self, request, limits, ImageStore())
+        images = ImageStore()
+        images.begin_frame(self.file_access)
+        with self.located_errors():
+            return build_frame_graph(self, request, limits, images)
 
     def render(self, renderer: Renderer | None = None, request: FrameRequest | None = None, **options) -> Frame:
         """Render the frame for ``request`` (or its fields as keywords, as ``plan``
@@ -161,7 +239,8 @@ class Scene:
     # -- files --------------------------------------------------------------------------
     def to_dict(self, *, embed_images: bool = False) -> dict[str, Any]:
         """Scene-file data (see lamina.scene_writer.scene_to_dict)."""
-        return scene_to_dict(self, embed_images=embed_images)
+        with self.located_errors():
+            return scene_to_dict(self, embed_images=embed_images)
 
     def to_json(self, *, indent: int | None = 2, embed_images: bool = False) -> str:
         return json.dumps(self.to_dict(embed_images=embed_images), indent=indent)

@@ -1,7 +1,10 @@
 """Scene files: JSON that mirrors the API (see engine/schema/scene.schema.json).
 
 ``load_scene`` validates as it builds, so every error names its JSON path
-(``$.layers[1].children[0].box``) and, for CSS, the column inside the style text.
+(``$.layers[1].children[0].box``) and, for CSS, the column inside the style text; it
+records where each layer was written (``Scene.source``), so errors found while rendering
+(a missing image) name the place too. A scene loaded from a file reads images only
+inside its folder and the folders the caller allowed (lamina.file_access).
 ``scene_to_dict`` writes the same format; in-memory images become PNG data: URLs.
 """
 
@@ -10,14 +13,15 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from .compositor.policy import POLICIES
 from .errors import GeometryError, GoldenError, LayerTreeError, SceneFileError, StyleError
+from .file_access import FileAccess
 from .filters.backend import FILTER_BACKENDS
 from .fuzzy import FuzzyRange
 from .layer import MAX_TREE_DEPTH, Layer
-from .scene import MAX_VIEWPORT, Scene
+from .scene import MAX_VIEWPORT, Scene, SceneSource
 from .scene_writer import FORMAT_VERSION, scene_to_dict
 
 __all__ = ["load_scene", "scene_from_dict", "scene_to_dict", "SCHEMA_PATH", "FORMAT_VERSION"]
@@ -26,7 +30,7 @@ SCHEMA_PATH = Path(__file__).parent / "schema" / "scene.schema.json"
 _TOP_KEYS = {"$schema", "lamina", "width", "height", "background", "style", "layers", "description", "golden",
              "filter_backend"}
 _GOLDEN_KEYS = {"t", "policy", "max_diff", "max_pixels", "max_alpha_diff"}
-_LAYER_KEYS = {"id", "box", "style", "children", "animations", "content"}
+_LAYER_KEYS = {"id", "box", "style", "children", "animations", "content", "text"}
 _ANIMATION_KEYS = {"keyframes", "duration", "delay", "easing", "iterations", "direction", "fill", "name"}
 
 
@@ -59,9 +63,14 @@ def _check_object(obj: dict, allowed: set[str] | None, where: str, file: str | N
         )
 
 
-def load_scene(path: str | Path) -> Scene:
-    """Read a scene file; relative image paths resolve against its folder."""
+def load_scene(path: str | Path, *, allow_files: Iterable[str | Path] = ()) -> Scene:
+    """Read a scene file; relative image paths resolve against its folder.
+
+    Its ``url()`` images may only be files inside that folder, or inside a folder (or
+    file) of ``allow_files``: absolute paths, ``..`` and symlinks leading elsewhere are
+    refused with a FileAccessError when the scene is rendered (see lamina.file_access)."""
     path = Path(path)
+    access = FileAccess.confined_to(path.parent, allow_files, scene_file=str(path))
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -76,7 +85,7 @@ def load_scene(path: str | Path) -> Scene:
         raise SceneFileError("invalid JSON: nested too deeply", file=str(path)) from None
     except ValueError as exc:
         raise SceneFileError(f"invalid JSON: {exc}", file=str(path)) from None
-    return scene_from_dict(data, base_dir=path.parent, file=str(path))
+    return scene_from_dict(data, file_access=access, file=str(path))
 
 
 def _int(value: Any, where: str, file: str | None) -> int:
@@ -111,7 +120,23 @@ def _apply_style(layer: Layer, style: Any, where: str, file: str | None) -> None
         raise SceneFileError(f"style must be CSS text or an object, got {json.dumps(style)}", path=where, file=file)
 
 
-def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str], depth: int = 2) -> Layer:
+def _url_texts(obj: Any, where: str) -> list[tuple[str, str]]:
+    """(JSON path, text) of each string under ``obj`` that holds a url(), children aside."""
+    out, stack = [], [(obj, where)]
+    while stack:  # iterative: keyframes may nest deeper than Python's recursion allows
+        value, at = stack.pop()
+        if isinstance(value, str):
+            if "url(" in value.lower():
+                out.append((at, value))
+        elif isinstance(value, dict):  # pushed in reverse, so found in document order
+            stack.extend(reversed([(v, f"{at}.{k}") for k, v in value.items() if not (at == where and k == "children")]))
+        elif isinstance(value, list):
+            stack.extend(reversed([(v, f"{at}[{i}]") for i, v in enumerate(value)]))
+    return out
+
+
+def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str], depth: int = 2,
+           source: SceneSource | None = None) -> Layer:
     if depth > MAX_TREE_DEPTH:
         raise SceneFileError(f"layers nest deeper than {MAX_TREE_DEPTH} levels", path=where, file=file)
     if not isinstance(obj, dict):
@@ -135,6 +160,18 @@ def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str], depth: 
     if lid in seen:
         raise SceneFileError(f"duplicate layer id {lid!r} (first at {seen[lid]})", path=f"{where}.id", file=file)
     seen[lid] = where
+    if source is not None:
+        source.layers[lid] = where
+        urls = _url_texts(obj, where)
+        if urls:
+            source.urls[lid] = urls
+    if "text" in obj:
+        if not isinstance(obj["text"], str):
+            raise SceneFileError(f"text must be a string, got {json.dumps(obj['text'])[:40]}", path=f"{where}.text", file=file)
+        try:
+            layer.text = obj["text"]
+        except StyleError as err:
+            raise SceneFileError(str(err), path=f"{where}.text", file=file) from None
     if "style" in obj:
         _apply_style(layer, obj["style"], f"{where}.style", file)
     animations = obj.get("animations", [])
@@ -157,12 +194,22 @@ def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str], depth: 
     if not isinstance(children, list):
         raise SceneFileError("children must be an array", path=f"{where}.children", file=file)
     for i, child in enumerate(children):
-        layer.add(_layer(child, f"{where}.children[{i}]", file, seen, depth + 1))
+        layer.add(_layer(child, f"{where}.children[{i}]", file, seen, depth + 1, source))
     return layer
 
 
-def scene_from_dict(data: Any, *, base_dir: str | Path | None = None, file: str | None = None) -> Scene:
-    """Build a Scene from parsed scene JSON (errors carry JSON paths)."""
+def scene_from_dict(
+    data: Any,
+    *,
+    base_dir: str | Path | None = None,
+    file: str | None = None,
+    file_access: FileAccess | None = None,
+) -> Scene:
+    """Build a Scene from parsed scene JSON (errors carry JSON paths).
+
+    Image paths resolve against ``base_dir`` and are read wherever they point, unless
+    ``file_access`` says otherwise (``FileAccess.confined_to(folder)`` for JSON from
+    someone else; load_scene confines scene files that way)."""
     if not isinstance(data, dict):
         raise SceneFileError("a scene must be a JSON object", file=file)
     _check_object(data, _TOP_KEYS, "$", file)
@@ -177,9 +224,12 @@ def scene_from_dict(data: Any, *, base_dir: str | Path | None = None, file: str 
     if not isinstance(background, str):
         raise SceneFileError(f"background must be a CSS colour string, got {json.dumps(background)}", path="$.background", file=file)
     try:
-        scene = Scene(width, height, background, base_dir=base_dir)
+        scene = Scene(width, height, background, base_dir=base_dir, file_access=file_access)
     except StyleError as err:
         raise _style_error(err, "$.background", file) from err
+    scene.source = SceneSource(file)
+    scene.source.layers["root"] = "$"
+    scene.source.urls["root"] = _url_texts({k: v for k, v in data.items() if k != "layers"}, "$")
     if "style" in data:
         _apply_style(scene.root, data["style"], "$.style", file)
     if "description" in data:
@@ -199,7 +249,7 @@ def scene_from_dict(data: Any, *, base_dir: str | Path | None = None, file: str 
     seen: dict[str, str] = {"root": "the root layer"}
     for i, obj in enumerate(layers):
         where = f"$.layers[{i}]"
-        layer = _layer(obj, where, file, seen)
+        layer = _layer(obj, where, file, seen, source=scene.source)
         try:
             scene.root.add(layer)
         except LayerTreeError as err:

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from .errors import LaminaInputError
+from .file_access import FileAccess
 from .images import encode_png_data_url, load_image
 from .layer import Layer
 
@@ -22,13 +22,13 @@ def _css_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _layer_style(layer: Layer, base_dir: Path | None, embed_images: bool) -> str:
+def _layer_style(layer: Layer, access: FileAccess, embed_images: bool) -> str:
     css = layer.style.to_css()
     ref = layer.image
     if ref is not None:
         if ref.data is not None or embed_images:
             # In-memory pixels have no path to write: they are always embedded.
-            url = encode_png_data_url(load_image(ref, base_dir, layer=layer.id))
+            url = encode_png_data_url(load_image(ref, access.base_dir, layer=layer.id, access=access))
         else:
             url = ref.url
         image = f"background-image: url({_css_string(url)})"
@@ -36,18 +36,20 @@ def _layer_style(layer: Layer, base_dir: Path | None, embed_images: bool) -> str
     return css
 
 
-def _layer_to_dict(layer: Layer, base_dir: Path | None, embed_images: bool) -> dict[str, Any]:
+def _layer_to_dict(layer: Layer, access: FileAccess, embed_images: bool) -> dict[str, Any]:
     b = layer.box
     out: dict[str, Any] = {"id": layer.id, "box": [_number(v) for v in (b.x, b.y, b.width, b.height)]}
-    css = _layer_style(layer, base_dir, embed_images)
+    css = _layer_style(layer, access, embed_images)
     if css:
         out["style"] = css
+    if layer.text is not None:
+        out["text"] = layer.text
     if layer.content is not None:
         out["content"] = layer.content
     if layer.animations:
         out["animations"] = [a.to_dict() for a in layer.animations]
     if layer.children:
-        out["children"] = [_layer_to_dict(c, base_dir, embed_images) for c in layer.children]
+        out["children"] = [_layer_to_dict(c, access, embed_images) for c in layer.children]
     return out
 
 
@@ -71,5 +73,5 @@ def scene_to_dict(scene, *, embed_images: bool = False) -> dict[str, Any]:
         out["filter_backend"] = scene.filter_backend
     if scene.golden:
         out["golden"] = dict(scene.golden)
-    out["layers"] = [_layer_to_dict(c, scene.base_dir, embed_images) for c in scene.root.children]
+    out["layers"] = [_layer_to_dict(c, scene.file_access, embed_images) for c in scene.root.children]
     return out

@@ -9,11 +9,12 @@ float64 numpy reference as the oracle.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..errors import FilterSyntaxError, LaminaInputError
 from ..css.values import RGBA
-from ..images import premultiply, unpremultiply
 
 from .chain import FilterChain
 from .ops import (
@@ -38,6 +39,7 @@ from .runners import ApplyBackend, plan_runner
 __all__ = [
     "parse",
     "apply",
+    "Grown",
     "reference",
     "FilterChain",
     "FilterPlan",
@@ -74,6 +76,15 @@ def _check_image(image) -> np.ndarray:
     return np.ascontiguousarray(arr)
 
 
+class Grown(NamedTuple):
+    """``filters.apply(..., grow=True)``: the whole result, grown by the filter's reach
+    (a blur's 3σ, a shadow's offset and blur), and where its pixel (0, 0) lies in the
+    input's pixels (``offset`` = (-left, -top) of the growth)."""
+
+    image: np.ndarray
+    offset: tuple[int, int]
+
+
 def apply(
     image,
     chain: FilterChain | str,
@@ -83,8 +94,11 @@ def apply(
     current_color: RGBA = BLACK,
     renderer: object | None = None,
     device: object | None = None,
-) -> np.ndarray:
-    """Filter an (H, W, 4) uint8 RGBA image; same size out, transparent outside it.
+    grow: bool = False,
+) -> np.ndarray | Grown:
+    """Filter an (H, W, 4) uint8 RGBA image; same size out, transparent outside it —
+    or, with ``grow``, the whole result (what a blur or shadow spreads past the input's
+    edges, as a layer's filter shows it) as a ``Grown(image, offset)``.
 
     RGBA is straight unless ``premultiplied``. ``current_color`` is drop-shadow's
     default colour. ``backend`` "gl" runs the GLSL passes (on ``renderer``, a
@@ -92,7 +106,9 @@ def apply(
     OpenCL kernels (on ``device``, a pyopencl Device, else ``filters.opencl.select_device``),
     both as a one-source frame graph on the renderer's executor (``filters.runners``);
     "reference" the float64 oracle (all quantise the input to premultiplied 8 bits
-    first, as a layer texture is)."""
+    first, as a layer texture is). On a GPU backend, straight pixels go up as they are
+    and the passes convert them where they read and write (no host-side pass over the
+    image), with the reference's rounding."""
     if isinstance(chain, str):
         chain = parse(chain)
     if not isinstance(chain, FilterChain):
@@ -105,10 +121,17 @@ def apply(
     image = _check_image(image)
     if not isinstance(current_color, RGBA):
         raise LaminaInputError(f"current_color must be an lamina.style.RGBA, got {current_color!r}")
+    if grow:
+        # The input is transparent outside its edges, so filtering it padded with
+        # transparent pixels by the plan's reach gives exactly the grown result.
+        top, right, bottom, left = chain.plan(current_color=current_color).outsets
+        padded = np.pad(image, ((top, bottom), (left, right), (0, 0)))
+        out = apply(padded, chain, backend, premultiplied=premultiplied, current_color=current_color,
+                    renderer=renderer, device=device)
+        return Grown(out, (-left, -top))
     if backend is ApplyBackend.REFERENCE:
         return reference.apply(image, chain, premultiplied=premultiplied, current_color=current_color)
     run = plan_runner(backend)
     h, w = image.shape[:2]
     plan = chain.plan(current_color=current_color, size=(w, h))
-    out = run(image if premultiplied else premultiply(image), plan, renderer=renderer, device=device)
-    return out if premultiplied else unpremultiply(out)
+    return run(image, plan, renderer=renderer, device=device, straight=not premultiplied)

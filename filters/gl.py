@@ -14,7 +14,7 @@ import moderngl
 import numpy as np
 
 from ..gpu.pool import PooledTarget
-from ..gpu.programs import ProgramCache, color_filter_variant, color_step_bucket
+from ..gpu.programs import ProgramCache, color_filter_variant, color_step_bucket, straight_variant
 
 from .plan import BlurPass, ColorPass, PassKind, PlannedPass, ResamplePass, ShadowPass
 
@@ -27,13 +27,19 @@ class GLFilterRunner:
     def __init__(self, ctx: moderngl.Context, programs: ProgramCache) -> None:
         self.ctx = ctx
         self.programs = programs
+        self._alpha = (False, False)  # the pass being drawn: (straight source, straight output)
 
-    def run_pass(self, p: PlannedPass, inputs: list[moderngl.Texture], target: PooledTarget) -> None:
-        """Draw one planned pass into ``target`` (blending off, full viewport)."""
+    def run_pass(self, p: PlannedPass, inputs: list[moderngl.Texture], target: PooledTarget, *,
+                 straight_source: bool = False, straight_output: bool = False) -> None:
+        """Draw one planned pass into ``target`` (blending off, full viewport). With
+        ``straight_source`` the first input holds straight RGBA, premultiplied as it is
+        read; with ``straight_output`` the result is written un-premultiplied (both
+        rounded as lamina.images rounds: shaders/common/alpha.glsl)."""
         target.framebuffer.use()
         w, h = target.key[0], target.key[1]
         self.ctx.viewport = (0, 0, w, h)
         self.ctx.disable(moderngl.BLEND)
+        self._alpha = (straight_source, straight_output)
         name = HANDLERS[p.pass_kind](self, p, inputs)
         program = self.programs.get(name)
         inputs[0].use(location=0)
@@ -41,10 +47,14 @@ class GLFilterRunner:
             program["u_source"].value = 0
         self.programs.vertex_array(name).render(moderngl.TRIANGLES, vertices=3)
 
+    def _program(self, base: str) -> tuple[str, moderngl.Program]:
+        """The variant of ``base`` for the pass being drawn (its alpha forms)."""
+        name = straight_variant(base, *self._alpha)
+        return name, self.programs.get(name)
+
     # -- one handler per pass kind: set the program's uniforms, return its name ----------
     def _color(self, p: ColorPass, inputs: list[moderngl.Texture]) -> str:
-        name = color_filter_variant(len(p.steps))
-        program = self.programs.get(name)
+        name, program = self._program(color_filter_variant(len(p.steps)))
         program["u_alpha"].value = p.alpha
         if p.steps:
             mats = p.matrices()  # (n, 3, 4)
@@ -57,7 +67,7 @@ class GLFilterRunner:
         return name
 
     def _blur(self, p: BlurPass, inputs: list[moderngl.Texture]) -> str:
-        program = self.programs.get("filter.blur")
+        name, program = self._program("filter.blur")
         # A blur animated past sigma 4 starts halving: compile those programs with the
         # blur so the animation does not hitch on a compile half way.
         self.programs.get("filter.downsample")
@@ -66,24 +76,26 @@ class GLFilterRunner:
         program["u_radius"].value = p.radius
         program["u_sigma"].value = p.sigma
         program["u_norm"].value = p.norm
-        return "filter.blur"
+        return name
 
     def _downsample(self, p: ResamplePass, inputs: list[moderngl.Texture]) -> str:
         off = p.input_offset
-        self.programs.get("filter.downsample")["u_offset"].value = (off, off)
-        return "filter.downsample"
+        name, program = self._program("filter.downsample")
+        program["u_offset"].value = (off, off)
+        return name
 
     def _upsample(self, p: ResamplePass, inputs: list[moderngl.Texture]) -> str:
-        self.programs.get("filter.upsample")["u_scale"].value = float(p.source_scale)
-        return "filter.upsample"
+        name, program = self._program("filter.upsample")
+        program["u_scale"].value = float(p.source_scale)
+        return name
 
     def _shadow(self, p: ShadowPass, inputs: list[moderngl.Texture]) -> str:
-        program = self.programs.get("filter.shadow")
+        name, program = self._program("filter.shadow")
         program["u_offset"].value = p.offset
         program["u_color"].value = p.color
         inputs[1].use(location=1)
         program["u_blurred"].value = 1
-        return "filter.shadow"
+        return name
 
 
 HANDLERS: dict[PassKind, Callable[[GLFilterRunner, PlannedPass, list], str]] = {

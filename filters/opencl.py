@@ -117,7 +117,7 @@ class CLImage:
 
 
 _PROGRAMS: dict = {}  # device id -> (context, built program): once per device per process
-KERNELS = ("color", "blur_x", "blur_y", "downsample", "upsample", "shadow")
+KERNELS = ("color", "blur_x", "blur_y", "downsample", "upsample", "shadow", "premultiply", "unpremultiply")
 WORK_GROUP = 256  # the largest work-group the kernels are launched with (16 x 16, 64 x 1 ...)
 
 
@@ -245,9 +245,32 @@ class CLFilterRunner:
             mapped.base.release()
 
     # -- passes -------------------------------------------------------------------------
-    def run_pass(self, p: PlannedPass, inputs: list[CLImage], target: CLImage) -> None:
-        """Enqueue one planned pass writing ``target`` (not waited for)."""
-        HANDLERS[p.pass_kind](self, p, inputs, target)
+    def run_pass(self, p: PlannedPass, inputs: list[CLImage], target: CLImage, *,
+                 straight_source: bool = False, straight_output: bool = False) -> None:
+        """Enqueue one planned pass writing ``target`` (not waited for). With
+        ``straight_source`` the first input holds straight RGBA and is premultiplied
+        first; with ``straight_output`` the result is un-premultiplied into ``target``
+        (the kernels' rounding is lamina.images'). The in-between buffers go back to the
+        pool at once: the queue is in order, so a later user of one runs after."""
+        scratch = []
+        if straight_source:
+            scratch.append(self.acquire(inputs[0].width, inputs[0].height))
+            self._alpha("premultiply", inputs[0], scratch[-1])
+            inputs = [scratch[-1], *inputs[1:]]
+        out = target
+        if straight_output:
+            out = self.acquire(target.width, target.height)
+            scratch.append(out)
+        HANDLERS[p.pass_kind](self, p, inputs, out)
+        if straight_output:
+            self._alpha("unpremultiply", out, target)
+        for image in scratch:
+            self.release(image)
+
+    def _alpha(self, kernel: str, source: CLImage, target: CLImage) -> None:
+        n = source.width * source.height
+        self.kernels[kernel](self.queue, (_round_up(n, WORK_GROUP),), (WORK_GROUP,), source.buffer, target.buffer,
+                             np.int32(n))
 
     def _buffer(self, host: np.ndarray):
         return self.cl.Buffer(self.context, self.cl.mem_flags.READ_ONLY | self.cl.mem_flags.COPY_HOST_PTR, hostbuf=host)

@@ -7,7 +7,8 @@ closes the gap: this module defines what a *plan runner* is (``PlanRunner``) and
 one per backend; the executor layer provides the runners, and the renderer registers
 them when it is imported (``lamina/__init__`` imports it, so they are in place before
 user code runs). ``filters.apply`` parses and checks its arguments, plans the chain,
-and hands the premultiplied image and the plan to the runner of its backend.
+and hands the premultiplied image and the plan to the runner of its backend (with straight pixels as they are: the
+runner's graph converts them on the device).
 
 The runners registered by Lamina build a one-source FrameGraph (upload, the plan's
 filter passes, the result read back) and run it on the renderer's GL executor; see
@@ -48,12 +49,12 @@ class ApplyBackend(Enum):
 
 
 class PlanRunner(Protocol):
-    """Runs ``plan`` on a premultiplied (H, W, 4) uint8 ``image``; returns the
-    premultiplied result, same size. ``renderer`` (GL) and ``device`` (OpenCL) are the
-    caller's choices, or None for the process defaults."""
+    """Runs ``plan`` on a premultiplied (H, W, 4) uint8 ``image`` — straight RGBA when
+    ``straight`` — and returns the result in the same form, same size. ``renderer`` (GL)
+    and ``device`` (OpenCL) are the caller's choices, or None for the process defaults."""
 
     def __call__(self, image: np.ndarray, plan: FilterPlan, *, renderer: object | None,
-                 device: object | None) -> np.ndarray: ...
+                 device: object | None, straight: bool = False) -> np.ndarray: ...
 
 
 _RUNNERS: dict[ApplyBackend, PlanRunner] = {}

@@ -9,7 +9,7 @@ OpenCL buffers a TransferPass copies it, once per image and side.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -17,7 +17,7 @@ import numpy as np
 from ..framegraph import Executor, FilterPass, FrameGraph, Pass, TextureDesc, TextureRole, TransferPass, UploadPass
 
 from .backend import FilterBackend, Placement, place
-from .plan import FilterPlan, image_size
+from .plan import ColorPass, FilterPlan, PassKind, image_size
 
 __all__ = ["FilterTasks", "filter_tasks", "apply_graph", "APPLY_OWNER"]
 
@@ -82,13 +82,47 @@ def filter_tasks(
     return FilterTasks(tuple(passes), result)
 
 
-def apply_graph(plan: FilterPlan, image: np.ndarray, executor: Executor) -> FrameGraph:
-    """The graph ``filters.apply`` runs: upload the premultiplied ``image`` where
-    ``executor`` works, run every pass there, read the result back from there (the
-    graph's output; with no passes that is the uploaded image itself)."""
+def apply_graph(plan: FilterPlan, image: np.ndarray, executor: Executor, *, straight: bool = False) -> FrameGraph:
+    """The graph ``filters.apply`` runs: upload ``image`` where ``executor`` works, run
+    every pass there, read the result back from there (the graph's output; with no
+    passes and premultiplied pixels that is the uploaded image itself).
+
+    ``image`` is premultiplied, or straight RGBA when ``straight``: then the upload and
+    the result are straight textures (``TextureDesc.straight``), so the passes that read
+    the upload premultiply it as they read and the last pass un-premultiplies as it
+    writes: the conversions cost no pass of their own, and no host loop. A plan with no
+    passes gets one that converts and nothing else (``alpha_pass``)."""
     h, w = image.shape[:2]
-    source = TextureDesc(f"{APPLY_OWNER}:source", w, h, TextureRole.UPLOAD, location=executor)
+    source = TextureDesc(f"{APPLY_OWNER}:source", w, h, TextureRole.UPLOAD, location=executor, straight=straight)
     upload = UploadPass(f"upload:{APPLY_OWNER}", APPLY_OWNER, source, image)
     backend = FilterBackend.OPENCL if executor is Executor.OPENCL else FilterBackend.GL
-    tasks = filter_tasks(plan, source, place(plan, w, h, backend), APPLY_OWNER, result_on=executor)
+    result_texture = None
+    if straight:
+        if not plan.passes or not _premultiplies_on_read(plan):
+            # Convert first (and with no passes, that is all): the rest reads premultiplied.
+            first = alpha_pass("source", "premultiplied")
+            renamed = tuple(replace(p, inputs=tuple("premultiplied" if i == "source" else i for i in p.inputs))
+                            for p in plan.passes)
+            plan = replace(plan, passes=(first, *renamed), output=plan.output if plan.passes else first.output)
+        result_texture = lambda rw, rh: TextureDesc(f"filter:{APPLY_OWNER}:result", rw, rh,  # noqa: E731
+                                                    TextureRole.FILTER_OUTPUT, location=executor, straight=True)
+    tasks = filter_tasks(plan, source, place(plan, w, h, backend), APPLY_OWNER, result_texture=result_texture,
+                         result_on=executor)
     return FrameGraph(w, h, [upload, *tasks.passes], tasks.result, policy="filters.apply")
+
+
+def alpha_pass(source: str, output: str) -> ColorPass:
+    """A colour pass of no steps: it only takes its input through premultiplied 8 bits,
+    exactly (premultiply, divide out alpha, multiply it back in: the float error is far
+    below the half unit that rounding to 8 bits removes). On a straight source with a
+    straight result it is the round trip that filters.apply of an empty chain returns."""
+    return ColorPass((source,), output, (), 1.0)
+
+
+def _premultiplies_on_read(plan: FilterPlan) -> bool:
+    """Whether the passes that read the source can premultiply it as they read: each
+    must read it as its first input (as the planner's passes do) and read each texel
+    once. A blur reads every texel 2 r + 1 times: converting once, in a pass of its
+    own, is cheaper there (measured at 1080p: +7 % for the pass, +17 % fused)."""
+    return all("source" not in p.inputs[1:] and not ("source" in p.inputs and p.pass_kind is PassKind.BLUR)
+               for p in plan.passes)

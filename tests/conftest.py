@@ -10,7 +10,9 @@ import tempfile
 import numpy as np
 import pytest
 
-pytest_plugins = ["pytester"]  # the golden plugin tests itself with pytester
+# pytester: the golden plugin tests itself with it. opencl_gate: OpenCL tests skip where
+# there is no OpenCL driver, and fail instead under LAMINA_STRICT=1 (CI).
+pytest_plugins = ["pytester", "tests.opencl_gate"]
 
 # Measured filter cost models (filters.backend) go to a folder of this run, not ~/.cache.
 os.environ.setdefault("LAMINA_CACHE_DIR", tempfile.mkdtemp(prefix="lamina-test-cache-"))

@@ -1,11 +1,13 @@
 """Interpolating ComputedStyle values, per the CSS specs.
 
-* numbers (opacity) linearly;
+* numbers (opacity, border widths, scroll offsets) linearly;
 * colours in premultiplied sRGB (CSS Color 4 §12 for legacy colours);
 * transform lists pairwise when their functions match (none counts as identity
   functions), else by decomposing both 2D matrices (CSS Transforms 1 §9);
 * filter chains (filter, backdrop-filter) with FilterChain.interpolate (Filter
   Effects 1 §13; Filter Effects 2 gives backdrop-filter the same rules);
+* box-shadow lists shadow by shadow (style.box_shadow.interpolate_box_shadows);
+* text properties by their CSS animation types (style.text.interpolate_text_field);
 * everything else discretely: the start value until half way, then the end value
   (keywords such as mix-blend-mode and isolation: CSS Compositing 1 "Animation type:
   discrete").
@@ -19,6 +21,8 @@ from typing import Any
 from ..css.values import RGBA, LengthPercentage, TransformFunction
 from ..filters.chain import FilterChain
 from ..geometry import Affine
+from ..style.box_shadow import interpolate_box_shadows
+from ..style.text import INTERPOLATED_TEXT_FIELDS, interpolate_text_field
 from ..style.transforms import transform_matrix
 
 __all__ = ["interpolate_field", "decompose", "recompose"]
@@ -120,8 +124,13 @@ def interpolate_field(field: str, a: Any, b: Any, t: float, box: tuple[float, fl
         chain_b = b if b is not None else FilterChain(())
         result = chain_a.interpolate(chain_b, t)
         return None if result.is_none() else result
+    if field == "box_shadow":  # shadow by shadow, the shorter list padded (CSS Backgrounds 3 §7.1)
+        return interpolate_box_shadows(a, b, t, _color)
+    if field in INTERPOLATED_TEXT_FIELDS:  # font-size, font-weight, letter-spacing, line-height, text-shadow
+        return interpolate_text_field(field, a, b, t, _color)
     if isinstance(a, RGBA) and isinstance(b, RGBA):
         return _color(a, b, t)
-    if field in ("border_top_width", "border_right_width", "border_bottom_width", "border_left_width"):
+    if field in ("border_top_width", "border_right_width", "border_bottom_width", "border_left_width",
+                 "scroll_left", "scroll_top"):
         return max(_lerp(a, b, t), 0.0)
     return a if t < 0.5 else b

@@ -11,7 +11,11 @@ Works on the draws of one target (the frame or a render surface) in paint order:
   under something composited after that backing that it overlaps: then it must be
   promoted too (reason: overlap), to keep the paint order right;
 * layers promoted only for overlap share a squashing backing, unless the union would be
-  too sparse (Blink's rule: more than 6x the area of its members).
+  too sparse (Blink's rule: more than 6x the area of its members);
+* the contents of a scroller the compositor scrolls are one backing of their own
+  ("composited scroller", kind "scroll"), in the scroller's contents space, so a scroll
+  moves it instead of painting it again; a fixed layer over such a page is promoted
+  ("fixed position"), since it must not move with what scrolls under it.
 
 Render surfaces (filters, opacity groups) are composited content of their own here.
 """
@@ -41,6 +45,8 @@ class CompositingReason(str, Enum):
     EXTERNAL_CONTENT = "external content (video-like or canvas-like)"
     OVERLAP = "overlaps an earlier composited layer"
     SQUASHED = "squashed with other overlapping layers"
+    COMPOSITED_SCROLLER = "composited scroller"
+    FIXED_POSITION = "fixed position over scrolling content"
 
 
 def direct_reasons(node, t: float) -> tuple[CompositingReason, ...]:
@@ -75,9 +81,9 @@ def direct_reasons(node, t: float) -> tuple[CompositingReason, ...]:
 class Backing:
     """One entry of a target's composited content, in paint order."""
 
-    kind: str  # "base" | "own" | "squash" | "surface"
+    kind: str  # "base" | "own" | "squash" | "surface" | "scroll"
     members: list = field(default_factory=list)  # pending layer draws painted into it
-    owner: object = None  # the promoted LayerNode ("own")
+    owner: object = None  # the promoted LayerNode ("own"), the scroller ("scroll")
     reasons: tuple[CompositingReason, ...] = ()
     rect: Rect | None = None  # bounds in the target's pixels
     draw: object = None  # the Draw of a render surface ("surface")
@@ -100,6 +106,7 @@ _USEFULNESS = {
     CompositingReason.ACTIVE_OPACITY_ANIMATION: 3,
     CompositingReason.ACTIVE_FILTER_ANIMATION: 3,
     CompositingReason.TRANSFORM_3D: 2,
+    CompositingReason.FIXED_POSITION: 2,
     CompositingReason.EXTERNAL_CONTENT: 2,
     CompositingReason.WILL_CHANGE_TRANSFORM: 1,
     CompositingReason.WILL_CHANGE_OPACITY: 1,
@@ -116,13 +123,17 @@ def composited_bytes(entries: list["Backing"]) -> int:
     return int(sum(e.rect.width * e.rect.height * 4 for e in entries if e.kind in ("own", "squash") and e.rect))
 
 
-def partition(items, t: float, bounds_of, is_surface, base_reasons=(), demoted=frozenset()) -> list[Backing]:
+def partition(items, t: float, bounds_of, is_surface, base_reasons=(), demoted=frozenset(), *,
+              scroller_of=lambda node: None, fixed=lambda node: False) -> list[Backing]:
     """Split a target's draws (paint order) into backings. ``bounds_of(item)`` gives an
     item's bounds in target pixels; ``is_surface(item)`` tells render-surface draws;
-    layers in ``demoted`` are not promoted for their own reasons (memory budget)."""
+    layers in ``demoted`` are not promoted for their own reasons (memory budget);
+    ``scroller_of(node)`` is the composited scroller (a LayerNode) whose contents the
+    node is in, or None, ``fixed(node)`` tells a fixed layer over scrolling content."""
     base = Backing("base", reasons=tuple(base_reasons))
     entries: list[Backing] = [base]
     promoted: dict[str, Backing] = {}
+    contents: dict[str, Backing] = {}  # scroller id -> its contents backing
     for item in items:
         rect = bounds_of(item)
         if is_surface(item):
@@ -130,6 +141,8 @@ def partition(items, t: float, bounds_of, is_surface, base_reasons=(), demoted=f
             continue
         node = item.node
         reasons = () if node.id in demoted else direct_reasons(node, t)
+        if fixed(node) and node.id not in demoted:
+            reasons = (CompositingReason.FIXED_POSITION,) + reasons
         if reasons:
             entry = Backing("own", owner=node, reasons=reasons)
             entry.add(item, rect)
@@ -137,10 +150,18 @@ def partition(items, t: float, bounds_of, is_surface, base_reasons=(), demoted=f
             promoted[node.id] = entry
             continue
         owner = base
+        scroller = scroller_of(node)
         layer = node.layer.parent
         while layer is not None:
             if layer.id in promoted:
                 owner = promoted[layer.id]
+                break
+            if scroller is not None and layer.id == scroller.id:
+                owner = contents.get(scroller.id)
+                if owner is None:
+                    owner = contents[scroller.id] = Backing("scroll", owner=scroller,
+                                                            reasons=(CompositingReason.COMPOSITED_SCROLLER,))
+                    entries.append(owner)
                 break
             layer = layer.parent
         later = entries[entries.index(owner) + 1 :]

@@ -5,8 +5,8 @@
   an isolated group), or the page.
 * An element with a ``backdrop-filter`` reads everything painted under it since its
   nearest **backdrop root** (Filter Effects 2 §3): the root, a filter, opacity < 1, a
-  backdrop-filter, a non-normal blend mode (masks and clip-paths later), or will-change
-  of those. A transform or z-index alone does not make one, so a backdrop-filter sees
+  backdrop-filter, a non-normal blend mode, a clip-path, a mask, or will-change of
+  those. A transform or z-index alone does not make one, so a backdrop-filter sees
   through a moved or stacked container.
 
 A group or root that holds such a reader must be flattened into a render surface of its
@@ -22,7 +22,8 @@ __all__ = ["is_isolated_group", "is_backdrop_root", "has_blend_readers", "has_ba
            "BACKDROP_ROOT_WILL_CHANGE"]
 
 # will-change of these makes a backdrop root (Filter Effects 2 §3.1).
-BACKDROP_ROOT_WILL_CHANGE = frozenset({"filter", "opacity", "backdrop-filter", "mix-blend-mode", "mask", "clip-path"})
+BACKDROP_ROOT_WILL_CHANGE = frozenset({"filter", "opacity", "backdrop-filter", "mix-blend-mode", "mask", "mask-image",
+                                       "clip-path"})
 
 
 def is_isolated_group(node: LayerNode) -> bool:
@@ -38,6 +39,8 @@ def is_backdrop_root(node: LayerNode) -> bool:
         or s.opacity < 1.0
         or s.backdrop_filter is not None
         or s.mix_blend_mode is not BlendMode.NORMAL
+        or s.clip_path is not None
+        or s.mask_image is not None
         or any(p in BACKDROP_ROOT_WILL_CHANGE for p in s.will_change)
     )
 

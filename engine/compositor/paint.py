@@ -9,13 +9,23 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import StyleError
+from .dashes import border_pattern
 from .paint_data import GradientPaint, ImagePaint, LayerPaint
+from .shadows import shadow_paints
 from ..errors import TextureTooLargeError
 from ..images import ImageStore
 from ..limits import MAX_GRADIENT_STOPS
 from ..style import ComputedStyle
-from ..style.gradients import ResolvedStop, linear_gradient_line, radial_gradient_radii, resolve_stops
-from ..css.values import ImageRef, LinearGradient, RadialGradient, Radii
+from ..text.paint import text_paint
+from ..style.gradients import (
+    CONIC_TURN,
+    ResolvedStop,
+    conic_gradient_center,
+    linear_gradient_line,
+    radial_gradient_radii,
+    resolve_stops,
+)
+from ..css.values import ConicGradient, ImageRef, LinearGradient, RadialGradient, Radii
 
 __all__ = ["layer_paint", "used_radii", "border_widths"]
 
@@ -65,7 +75,8 @@ def layer_paint(
 ) -> LayerPaint:
     """Resolve a LayerNode's background, image, border and radii to a LayerPaint.
 
-    ``offset`` is the box's sub-pixel position inside its texture (see the planner)."""
+    ``offset`` is where the box lies inside its texture: its sub-pixel position, plus
+    the ink overflow of outer box shadows (see the planner)."""
     s: ComputedStyle = node.style
     w, h = node.width, node.height
     top, right, bottom, left = border_widths(s)
@@ -101,11 +112,21 @@ def layer_paint(
         tile=tile,
         repeat=s.background_repeat,
         image_wrap=_visible_repeat(s.background_repeat, tile, w, h),
+        border_pattern=_border_pattern(s, (top, right, bottom, left), w, h),
         radii=used_radii(s, w, h),
         border_widths=(top, right, bottom, left),
         border_color=s.used_border_color.premultiplied(),
         offset=offset,
+        shadows=shadow_paints(s.box_shadow, s.color, (w, h), used_radii(s, w, h), (top, right, bottom, left)),
+        text=text_paint(s, area, offset, node.id),
     )
+
+
+def _border_pattern(s: ComputedStyle, widths, w: float, h: float):
+    """The dash / dot layout of a dashed or dotted border (None: solid or no border)."""
+    if s.border_style not in ("dashed", "dotted") or not any(v > 0 for v in widths):
+        return None
+    return border_pattern(s.border_style, widths, used_radii(s, w, h), w, h)
 
 
 def _visible_repeat(repeat: tuple[bool, bool], tile, w: float, h: float) -> tuple[bool, bool]:
@@ -130,6 +151,11 @@ def _gradient_paint(g, tw: float, th: float, s: ComputedStyle) -> GradientPaint:
         start, direction, length = linear_gradient_line(g, tw, th)
         stops = tuple(resolve_stops(g.stops, length, s.color))
         paint = GradientPaint("linear", stops, g.repeating, start=start, direction=direction, length=length)
+        return _degenerate_repeating(paint)
+    if isinstance(g, ConicGradient):
+        # Positions are fractions of a turn, starting at `from` (CSS Images 4 §3.3).
+        stops = tuple(resolve_stops(g.stops, CONIC_TURN, s.color))
+        paint = GradientPaint("conic", stops, g.repeating, center=conic_gradient_center(g, tw, th), angle=g.angle)
         return _degenerate_repeating(paint)
     assert isinstance(g, RadialGradient)
     center, (rx, ry) = radial_gradient_radii(g, tw, th)

@@ -7,21 +7,37 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["GradientPaint", "ImagePaint", "LayerPaint"]
+from ..text.paint import TextPaint
+from .dashes import BorderPattern
+from .shadows import ShadowPaint
+
+__all__ = ["GradientPaint", "ImagePaint", "LayerPaint", "SHADOW_SUFFIX", "SOFT_SHADOW_SUFFIX", "DASHES_SUFFIX",
+           "DOTS_SUFFIX"]
+
+# The raster variant of a layer with inset box shadows: its program compiled with the
+# shadow code (gpu.programs), so layers without them keep the programs they had. (Outer
+# shadows are drawn by programs of their own: gpu.shadow_draws.)
+SHADOW_SUFFIX = ".shadows"
+SOFT_SHADOW_SUFFIX = ".shadow"  # one inset shadow, blur 2px or more: the cheaper kernel, no loop
+# The raster variants of dashed borders, and of dotted ones with round dots (their
+# program also has the dot code): so solid borders keep the programs they had.
+DASHES_SUFFIX = ".dashes"
+DOTS_SUFFIX = ".dots"
 
 
 @dataclass(frozen=True)
 class GradientPaint:
     """A gradient resolved for one tile: geometry in tile px, stops in line fractions."""
 
-    kind: str  # "linear" | "radial"
+    kind: str  # "linear" | "radial" | "conic"
     stops: tuple  # of ResolvedStop
     repeating: bool
     start: tuple[float, float] = (0.0, 0.0)  # linear: start point of the gradient line
     direction: tuple[float, float] = (0.0, 1.0)  # linear: unit vector
     length: float = 1.0  # linear: line length
-    center: tuple[float, float] = (0.0, 0.0)  # radial
+    center: tuple[float, float] = (0.0, 0.0)  # radial, conic
     radii: tuple[float, float] = (1.0, 1.0)  # radial: ending shape radii
+    angle: float = 0.0  # conic: the `from` angle in degrees (0 = up, clockwise)
 
 
 @dataclass(frozen=True)
@@ -49,11 +65,25 @@ class LayerPaint:
     border_color: tuple[float, float, float, float]  # premultiplied
     offset: tuple[float, float] = (0.0, 0.0)  # sub-pixel position of the box in its texture
     image_wrap: tuple[bool, bool] = (True, True)  # an image's sampler wraps (a second tile shows)
+    border_pattern: BorderPattern | None = None  # dashed / dotted borders; None = solid
+    shadows: tuple[ShadowPaint, ...] = ()  # box-shadow, first on top (compositor.shadows)
+    text: TextPaint | None = None  # the layer's text, drawn after background and border
+
+    @property
+    def summary(self) -> str:
+        """The raster program, and the outer box shadows drawn after it, for reports."""
+        outer = sum(1 for s in self.shadows if not s.inset)
+        return self.shader_variant + (f" + {outer} box-shadow{'s' if outer > 1 else ''}" if outer else "")
 
     @property
     def shader_variant(self) -> str:
+        pattern = self.border_pattern
+        dashes = "" if pattern is None else (DOTS_SUFFIX if any(pattern.dots) else DASHES_SUFFIX)
+        inset = [s for s in self.shadows if s.inset]  # inset box shadows, likewise apart
+        if inset:
+            dashes += SOFT_SHADOW_SUFFIX if len(inset) == 1 and inset[0].sigma >= 1.0 else SHADOW_SUFFIX
         if self.image is None:
-            return "color"
+            return "color" + dashes
         if isinstance(self.image, ImagePaint):
-            return "image"
-        return self.image.kind
+            return "image" + dashes
+        return self.image.kind + dashes

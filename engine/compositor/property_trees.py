@@ -25,13 +25,15 @@ from typing import Mapping
 
 from ..layer import Layer
 from ..style import ComputedStyle
-from .tree import LayerNode, StackingContext, clips_below, own_transform, resolve_tree, world
+from .tree import LayerNode, StackingContext, clip_chain, clips_below, own_transform, resolve_tree, used_scroll, world
 
-__all__ = ["PropertyTrees", "TreeChanges", "IN_PLACE_FIELDS", "TRANSFORM_FIELDS"]
+__all__ = ["PropertyTrees", "TreeChanges", "IN_PLACE_FIELDS", "TRANSFORM_FIELDS", "SCROLL_FIELDS"]
 
 TRANSFORM_FIELDS = frozenset({"transform", "transform_origin"})
-# Style fields whose change updates nodes in place (the effect and transform trees).
-IN_PLACE_FIELDS = TRANSFORM_FIELDS | {"opacity", "filter"}
+SCROLL_FIELDS = frozenset({"scroll_left", "scroll_top"})
+# Style fields whose change updates nodes in place (the effect, transform and scroll
+# trees).
+IN_PLACE_FIELDS = TRANSFORM_FIELDS | SCROLL_FIELDS | {"opacity", "filter"}
 _STYLE_FIELDS = tuple(f.name for f in fields(ComputedStyle))
 # What TreeChanges.fields says for a node moved by an ancestor's transform, and for an
 # animation whose running state or iteration changed.
@@ -64,6 +66,7 @@ class PropertyTrees:
     def __init__(self) -> None:
         self.root: StackingContext | None = None
         self.nodes: dict[str, LayerNode] = {}
+        self.scroll_containers: list[LayerNode] = []  # overflow hidden / scroll / auto
         self._scene: weakref.ref | None = None
         self._version = -1
         self._t: float | None = None
@@ -118,21 +121,32 @@ class PropertyTrees:
             node.style = old_style
             return f"{layer.id!r} {'now creates' if not was_context else 'no longer creates'} a stacking context"
         out.setdefault(layer.id, set()).update(diff)
+        if diff & SCROLL_FIELDS:
+            node.scroll = used_scroll(node)
         if diff & TRANSFORM_FIELDS:
             node.local = own_transform(layer, style)
-            self._move_subtree(node, parent, out)
+        if diff & (TRANSFORM_FIELDS | SCROLL_FIELDS):
+            self._move_subtree(node, out)
         return None
 
-    def _move_subtree(self, node: LayerNode, parent: LayerNode | None, out: dict[str, set[str]]) -> None:
-        """New matrices for ``node`` and everything under it, and the clips they carry."""
-        node.to_screen = world(parent, node.layer, node.local)
+    def _move_subtree(self, node: LayerNode, out: dict[str, set[str]]) -> None:
+        """New matrices for ``node`` and everything under it, and the clips they carry
+        (a scroll offset moves the descendants, not the node)."""
+        node.to_screen = world(node.container, node.layer, node.local, node.is_fixed)
+        if node.style.clip_path is not None:
+            parent = self.nodes.get(node.layer.parent.id) if node.layer.parent is not None else None
+            node.clips = clip_chain(node, parent)  # its clip-path moves with it
         stack = [node]
         while stack:
             above = stack.pop()
+            below = clips_below(above)  # once for all the children placed in ``above``
             for child_layer in above.layer.children:
                 child = self.nodes[child_layer.id]
-                child.to_screen = world(above, child_layer, child.local)
-                child.clips = clips_below(above)
+                child.to_screen = world(child.container, child_layer, child.local, child.is_fixed)
+                if child.container is above and child.style.clip_path is None:
+                    child.clips = below
+                else:  # its own clip-path, or a fixed layer's (and its ancestors' clip-paths)
+                    child.clips = clip_chain(child, above)
                 out.setdefault(child.id, set()).add(MOVED)
                 stack.append(child)
 
@@ -140,6 +154,7 @@ class PropertyTrees:
     def _rebuild(self, scene, t: float, why: str) -> TreeChanges:
         self.nodes = {}
         self.root = resolve_tree(scene.root, t, self.nodes)
+        self.scroll_containers = [n for n in self.nodes.values() if n.style.overflow.is_scroll_container]
         self._animation_state = {layer.id: _animation_state(layer, t) for layer in scene.animated_layers()}
         self._scene = weakref.ref(scene)
         self._version, self._t = scene.version, t

@@ -1,5 +1,12 @@
 """Resolve the layer tree for compositing: computed styles, layer-to-screen matrices,
-clip chains, and stacking contexts with their CSS paint order (CSS 2.1 Appendix E)."""
+clip chains, scroll offsets, and stacking contexts with their CSS paint order (CSS 2.1
+Appendix E).
+
+A scroll container's descendants are placed in its *contents space*: its own space
+moved by minus its scroll offset (``LayerNode.content_to_screen``), while the clip it
+applies stays put. A ``position: fixed`` layer is placed in its containing block's own
+space instead (the viewport's, or the nearest transformed ancestor's), so it does not
+scroll with the content it sits in."""
 
 from __future__ import annotations
 
@@ -7,12 +14,17 @@ from dataclasses import dataclass, field
 
 from ..blending import BlendMode, Isolation
 from ..geometry import Affine, Rect
+from ..errors import StyleError
+from ..css.values import Overflow, Position
 from ..layer import Layer
 from ..style import ComputedStyle
 from ..style.transforms import transform_matrix
+from .clip_path import rounded_shape
 from .paint import used_radii
+from .shadows import shadow_outsets
 
-__all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree", "own_transform", "world", "clips_below", "STACKING_WILL_CHANGE"]
+__all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree", "own_transform", "world", "clips_below",
+           "clip_chain", "containing_block", "scroll_range", "used_scroll", "STACKING_WILL_CHANGE"]
 
 # will-change names a property whose non-initial value would create a stacking context
 # -> it creates one now (CSS Will Change 1 §3.1).
@@ -27,20 +39,27 @@ STACKING_WILL_CHANGE = frozenset(
 
 @dataclass(frozen=True)
 class Clip:
-    """The overflow clip of one layer: its padding box with inner radii, local px."""
+    """A clip of one layer, in its local px: its overflow clip (the padding box with
+    inner radii, applied to its descendants), or a ``clip-path`` that is a rounded rect
+    (kind "clip-path": applied to the layer itself and its descendants)."""
 
     layer_id: str
     to_screen: Affine
     rect: Rect
     radii: tuple[tuple[float, float], ...]
+    kind: str = "overflow"
 
 
 @dataclass(eq=False)
 class LayerNode:
     """One layer, resolved: style, size, local->screen matrix, and the clips above it.
     ``local`` is its own transform (about its transform-origin, layer px), so
-    ``to_screen`` is ``world(parent, layer, local)``; ``box`` is the box it was
-    resolved for. Property trees update these in place (compositor.property_trees)."""
+    ``to_screen`` is ``world(container, layer, local)``; ``box`` is the box it was
+    resolved for. ``container`` is the node it is placed in (its parent, or a fixed
+    layer's containing block); ``scroller`` the id of the nearest scroll container
+    whose offset moves it. A scroll container's ``scroll`` is its used offset (clamped
+    to ``scroll_max``, the end of its scrollable overflow; ``scroll_asked`` is what the
+    style asked for). Property trees update these in place (compositor.property_trees)."""
 
     layer: Layer
     style: ComputedStyle
@@ -49,6 +68,12 @@ class LayerNode:
     depth: int
     local: Affine = Affine()
     box: Rect | None = None
+    container: "LayerNode | None" = None
+    scroller: str | None = None
+    scroll: tuple[float, float] = (0.0, 0.0)
+    scroll_max: tuple[float, float] = (0.0, 0.0)
+    scroll_asked: tuple[float, float] = (0.0, 0.0)
+    _clip_memo: tuple | None = field(default=None, repr=False)
 
     @property
     def id(self) -> str:
@@ -62,8 +87,22 @@ class LayerNode:
     def height(self) -> float:
         return self.layer.box.height
 
+    @property
+    def content_to_screen(self) -> Affine:
+        """Where its descendants are placed: its own space, moved by its scroll offset."""
+        sx, sy = self.scroll
+        return self.to_screen if sx == 0.0 and sy == 0.0 else self.to_screen @ Affine.translate(-sx, -sy)
+
+    @property
+    def is_fixed(self) -> bool:
+        return self.style.position is Position.FIXED and self.layer.parent is not None
+
+    def can_scroll(self) -> bool:
+        """A user-scrollable container (overflow: scroll | auto) with overflow to scroll."""
+        return self.style.overflow is Overflow.SCROLL and (self.scroll_max[0] > 0.0 or self.scroll_max[1] > 0.0)
+
     def draws_content(self) -> bool:
-        """Does the layer paint anything of its own (background, image or border)?"""
+        """Does the layer paint anything of its own (background, image, border, text or box shadow)?"""
         s = self.style
         if s.visibility != "visible" or self.width <= 0 or self.height <= 0:
             return False
@@ -71,7 +110,23 @@ class LayerNode:
             return False
         widths = (s.border_top_width, s.border_right_width, s.border_bottom_width, s.border_left_width)
         border = s.border_style not in ("none", "hidden") and any(widths) and s.used_border_color.a > 0
-        return s.used_background_color.a > 0 or s.background_image is not None or border
+        shadow = any(s.used_color(b.color).a > 0 for b in s.box_shadow)
+        return s.used_background_color.a > 0 or s.background_image is not None or border or bool(s.text) or shadow
+
+    @property
+    def ink_outsets(self) -> tuple[int, int, int, int]:
+        """How far (whole px: left, top, right, bottom) its own paint reaches past its
+        box: the outer box shadows' ink overflow (CSS Overflow 3 §2.2)."""
+        return shadow_outsets(self.style.box_shadow) if self.style.box_shadow else (0, 0, 0, 0)
+
+    @property
+    def ink_rect(self) -> Rect:
+        """What its own paint can cover, in its px: the border box, grown by the ink
+        overflow. Culling, backings, surfaces and damage use this, not the box."""
+        if not self.style.box_shadow:
+            return Rect(0, 0, self.width, self.height)
+        left, top, right, bottom = self.ink_outsets
+        return Rect(-left, -top, self.width + left + right, self.height + top + bottom)
 
     def creates_stacking_context(self) -> bool:
         s = self.style
@@ -87,12 +142,34 @@ class LayerNode:
             or s.isolation == Isolation.ISOLATE
             or s.backdrop_filter is not None
             or any(p in STACKING_WILL_CHANGE for p in s.will_change)
+            or s.position is Position.FIXED  # as in every current browser
+            # CSS Masking 1 §3, §6: a clip-path or mask-image other than none.
+            or s.clip_path is not None
+            or s.mask_image is not None
         )
 
     def clip(self) -> Clip | None:
-        """The clip this layer applies to its descendants (overflow: hidden)."""
-        if self.style.overflow != "hidden":
+        """The clip this layer applies to its descendants (overflow other than visible);
+        made once for the style and matrix it has (every child asks for it)."""
+        if not self.style.overflow.clips:
             return None
+        memo = self._clip_memo
+        if memo is not None and memo[0] is self.style and memo[1] is self.to_screen:
+            return memo[2]
+        clip = self._make_clip()
+        self._clip_memo = (self.style, self.to_screen, clip)
+        return clip
+
+    def shape_clips(self) -> tuple[Clip, ...]:
+        """The clip-path this layer applies to itself and its descendants, when it is a
+        rounded rect (a polygon is a mask: graph.masks); () when there is none."""
+        shape = rounded_shape(self.style, self.width, self.height)
+        if shape is None:
+            return ()
+        rect, radii = shape
+        return (Clip(self.id, self.to_screen, rect, radii, "clip-path"),)
+
+    def _make_clip(self) -> Clip:
         s = self.style
         top, right, bottom, left = (
             s.border_top_width, s.border_right_width, s.border_bottom_width, s.border_left_width,
@@ -137,12 +214,16 @@ def own_transform(layer: Layer, style: ComputedStyle) -> Affine:
     return transform_matrix(style.transform, style.transform_origin, box.width, box.height)
 
 
-def world(parent: LayerNode | None, layer: Layer, local: Affine) -> Affine:
-    """Layer px -> screen px: the parent's matrix, the box offset, the own transform
-    (multiplied in this order, so an update gives the very floats a rebuild does)."""
+def world(container: LayerNode | None, layer: Layer, local: Affine, fixed: bool = False) -> Affine:
+    """Layer px -> screen px: the container's matrix (its scrolled contents space, or
+    for a fixed layer its own), the box offset, the own transform (multiplied in this
+    order, so an update gives the very floats a rebuild does)."""
     box = layer.box
-    parent_m = parent.to_screen if parent is not None else Affine()
-    return parent_m @ Affine.translate(box.x, box.y) @ local
+    if container is None:
+        base = Affine()
+    else:
+        base = container.to_screen if fixed else container.content_to_screen
+    return base @ Affine.translate(box.x, box.y) @ local
 
 
 def clips_below(parent: LayerNode | None) -> tuple[Clip, ...]:
@@ -153,6 +234,80 @@ def clips_below(parent: LayerNode | None) -> tuple[Clip, ...]:
     return parent.clips if own is None else parent.clips + (own,)
 
 
+def clip_chain(node: LayerNode, parent: LayerNode | None = None) -> tuple[Clip, ...]:
+    """The clips applying to ``node``'s own content: those of its container, then its
+    own clip-path (in that order, so a filter's surface, which starts below the node's
+    clips, filters it unclipped and the clip-path cuts the filtered result). A fixed
+    layer escapes the overflow clips between it and its containing block, but not the
+    clip-paths there: it paints inside those elements' stacking contexts, and browsers
+    clip it (``parent``: its parent's node)."""
+    chain = clips_below(node.container)
+    if parent is not None and node.container is not parent:
+        chain += tuple(c for c in parent.clips if c.kind == "clip-path" and c not in chain)
+    return chain + node.shape_clips()
+
+
+def containing_block(parent: LayerNode) -> LayerNode:
+    """A fixed layer's containing block: the nearest ancestor with a transform (or one
+    promised by will-change), else the root (the viewport)."""
+    node = parent
+    while node.container is not None:
+        s = node.style
+        if s.transform or "transform" in s.will_change or s.filter is not None:
+            return node
+        node = node.container
+    return node
+
+
+def scroll_range(layer: Layer, clip: Clip | None) -> tuple[float, float]:
+    """How far a scroll container can scroll: the end of its scrollable overflow (the
+    boxes of its descendants, where they are laid out; transforms do not move it, and
+    a descendant's overflow counts only where no clip of its own hides it; fixed
+    layers do not count) past its padding box."""
+    if clip is None:
+        return (0.0, 0.0)
+    right = bottom = 0.0
+    stack = [(child, 0.0, 0.0) for child in layer.children]
+    while stack:
+        child, x, y = stack.pop()
+        # The declared values (neither inherits): computing each child's whole style
+        # here would cost as much as resolving it.
+        position, overflow = child.style.cascaded("position"), child.style.cascaded("overflow")
+        if position is None or overflow is None:  # written as inherit
+            style = child.computed_style(None)
+            position, overflow = style.position, style.overflow
+        if position is Position.FIXED:
+            continue
+        box = child.box
+        x0, y0 = x + box.x, y + box.y
+        right, bottom = max(right, x0 + box.width), max(bottom, y0 + box.height)
+        if not overflow.clips:
+            stack.extend((c, x0, y0) for c in child.children)
+    return (max(0.0, right - clip.rect.right), max(0.0, bottom - clip.rect.bottom))
+
+
+def used_scroll(node: LayerNode) -> tuple[float, float]:
+    """The node's scroll offset from its style, clamped to its range as browsers clamp
+    scrollTop and rounded to whole px; an offset on a box that is not a scroll
+    container is an error."""
+    s = node.style
+    asked = (s.scroll_left, s.scroll_top)
+    node.scroll_asked = asked
+    if asked == (0.0, 0.0):
+        return asked
+    if not s.overflow.is_scroll_container:
+        prop = "scroll-top" if s.scroll_top else "scroll-left"
+        value = s.scroll_top if s.scroll_top else s.scroll_left
+        raise StyleError(
+            f"{prop} {value:g}px needs a scroll container (overflow: hidden, scroll or auto); "
+            f"this layer's overflow is {s.overflow.value}",
+            property=prop, value=f"{value:g}px", layer=node.id,
+        )
+    # Whole px, as composited scrolling snaps offsets to device pixels: a smooth scroll
+    # then moves kept tiles instead of rastering them at a new sub-pixel phase.
+    return (float(round(min(asked[0], node.scroll_max[0]))), float(round(min(asked[1], node.scroll_max[1]))))
+
+
 def resolve_tree(root: Layer, t: float = 0.0, nodes: dict[str, LayerNode] | None = None) -> StackingContext:
     """Walk the layer tree once (animations sampled at ``t`` seconds) and return the
     root stacking context; every resolved node is also put in ``nodes`` by id."""
@@ -161,7 +316,21 @@ def resolve_tree(root: Layer, t: float = 0.0, nodes: dict[str, LayerNode] | None
         parent_style = parent.style if parent else None
         style = layer.sampled_style(layer.computed_style(parent_style), t, parent_style)
         local = own_transform(layer, style)
-        node = LayerNode(layer, style, world(parent, layer, local), clips_below(parent), depth, local, layer.box)
+        fixed = parent is not None and style.position is Position.FIXED
+        container = containing_block(parent) if fixed else parent
+        scroller = None
+        if container is not None:
+            scroller = container.scroller if fixed else (
+                container.id if container.style.overflow.is_scroll_container else container.scroller)
+        node = LayerNode(layer, style, world(container, layer, local, fixed), clips_below(container), depth, local,
+                         layer.box, container, scroller)
+        if style.clip_path is not None or (fixed and any(c.kind == "clip-path" for c in parent.clips)):
+            node.clips = clip_chain(node, parent)
+        if style.overflow.is_scroll_container:
+            node.scroll_max = scroll_range(layer, node.clip())
+            node.scroll = used_scroll(node)
+        elif style.scroll_left or style.scroll_top:
+            used_scroll(node)  # raises: an offset needs a scroll container
         if nodes is not None:
             nodes[layer.id] = node
         return node

@@ -7,6 +7,7 @@ hashed (as cache keys) and handed to the raster stage as plain data.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Union
 
 __all__ = [
@@ -16,6 +17,8 @@ __all__ = [
     "ColorStop",
     "LinearGradient",
     "RadialGradient",
+    "AnglePercentage",
+    "ConicGradient",
     "ImageRef",
     "BackgroundImage",
     "BackgroundSize",
@@ -23,7 +26,39 @@ __all__ = [
     "Radii",
     "Border",
     "TransformFunction",
+    "Overflow",
+    "Position",
 ]
+
+
+class Overflow(str, Enum):
+    """The used ``overflow`` of a box (CSS Overflow 3 §3). ``hidden`` and ``scroll``
+    boxes are scroll containers (a script may scroll them; Lamina: ``scroll-top``);
+    ``clip`` clips without being one. ``auto`` is ``scroll`` here: Lamina draws no
+    scrollbars, so the two look the same."""
+
+    VISIBLE = "visible"
+    CLIP = "clip"
+    HIDDEN = "hidden"
+    SCROLL = "scroll"
+
+    @property
+    def clips(self) -> bool:
+        return self is not Overflow.VISIBLE
+
+    @property
+    def is_scroll_container(self) -> bool:
+        return self in (Overflow.HIDDEN, Overflow.SCROLL)
+
+
+class Position(str, Enum):
+    """The used ``position``. Lamina boxes are always placed relative to their parent's
+    box, which is what ``static``, ``relative`` and ``absolute`` come to without
+    offsets; ``fixed`` boxes are placed relative to the viewport (or the nearest
+    transformed ancestor, CSS Transforms 1 §2) and do not scroll with the page."""
+
+    STATIC = "static"
+    FIXED = "fixed"
 
 
 @dataclass(frozen=True)
@@ -62,11 +97,12 @@ class LengthPercentage:
 @dataclass(frozen=True)
 class ColorStop:
     """A gradient stop; ``position`` is None until fixed up. ``hint`` is a transition
-    hint (CSS Images 3 §3.5.3) placed between this stop and the next one."""
+    hint (CSS Images 3 §3.5.3) placed between this stop and the next one. Conic
+    gradients hold AnglePercentage positions and hints instead of lengths."""
 
     color: RGBA
-    position: LengthPercentage | None = None
-    hint: LengthPercentage | None = None
+    position: LengthPercentage | AnglePercentage | None = None
+    hint: LengthPercentage | AnglePercentage | None = None
 
 
 @dataclass(frozen=True)
@@ -93,29 +129,60 @@ class RadialGradient:
     repeating: bool = False
 
 
+@dataclass(frozen=True)
+class AnglePercentage:
+    """``deg + percent% of a full turn`` (CSS <angle-percentage>, as conic-gradient()
+    stops use it). ``resolve`` mirrors LengthPercentage's so the colour-stop fix-up
+    treats both alike: a conic gradient's "line" is 360 degrees long."""
+
+    deg: float = 0.0
+    percent: float = 0.0
+
+    def resolve(self, reference: float) -> float:
+        return self.deg + self.percent * reference / 100.0
+
+
+@dataclass(frozen=True)
+class ConicGradient:
+    """``conic-gradient()`` (CSS Images 4 §3.3): stops are AnglePercentage positions
+    around ``center``, starting at ``angle`` degrees (``from``; 0 = up, clockwise)."""
+
+    stops: tuple[ColorStop, ...]
+    angle: float = 0.0
+    center: tuple[LengthPercentage, LengthPercentage] = (
+        LengthPercentage(percent=50.0),
+        LengthPercentage(percent=50.0),
+    )
+    repeating: bool = False
+
+
 @dataclass(frozen=True, eq=False)
 class ImageRef:
     """An image source: a URL/path from CSS or an in-memory array/Pillow image.
 
     ``url`` is the text written in ``url()``; ``data`` holds in-memory pixels (numpy or
-    Pillow) given through the API. Two refs are equal when they name the same source.
+    Pillow) given through the API. ``unconfined`` marks a path the Python caller gave
+    itself (``Layer(image=path)``): a scene file's folder confinement (lamina.file_access)
+    does not apply to it, only to ``url()`` text. Two refs are equal when they name the
+    same source the same way.
     """
 
     url: str | None = None
     data: Any = field(default=None, compare=False, repr=False)
+    unconfined: bool = False
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ImageRef):
             return NotImplemented
         if self.data is not None or other.data is not None:
             return self.data is other.data
-        return self.url == other.url
+        return self.url == other.url and self.unconfined == other.unconfined
 
     def __hash__(self) -> int:
         return hash(self.url) if self.data is None else id(self.data)
 
 
-BackgroundImage = Union[LinearGradient, RadialGradient, ImageRef]
+BackgroundImage = Union[LinearGradient, RadialGradient, ConicGradient, ImageRef]
 
 
 @dataclass(frozen=True)

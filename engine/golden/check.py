@@ -7,9 +7,10 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Iterable, TextIO
 
 from ..errors import GoldenError, LaminaInputError
+from ..file_access import FileAccess
 from ..fuzzy import Tolerance
 from ..scene_file import load_scene
 from .artefacts import ResultsDir
@@ -60,6 +61,7 @@ def check_directory(
     only: list[str] | None = None,
     out: TextIO | None = None,
     progress: TextIO | None = None,
+    allow_files: Iterable[str | Path] = (),
 ) -> int:
     out = out or sys.stdout
     progress = progress or sys.stderr
@@ -75,15 +77,18 @@ def check_directory(
         scenes = [p for p in scenes if p.stem in wanted]
     if not scenes:
         raise LaminaInputError(f"{folder}: no scene files (*.json)")
+    allow_files = [allow_files] if isinstance(allow_files, (str, Path)) else list(allow_files)
+    FileAccess.confined_to(folder, allow_files)  # a mistyped --allow-files is one error, not one per scene
     tolerance = Tolerance.of(max_diff, max_pixels, max_alpha_diff)
-    store = GoldenDir(folder / "goldens", UpdateMode.CHANGED if update else UpdateMode.NONE, force)
+    store = GoldenDir(folder / "goldens", UpdateMode.CHANGED if update else UpdateMode.NONE, force,
+                      how_to_update=("lamina check --update", "lamina check --update"))
     res = ResultsDir(results)
     res.start_run()
     rows = []
     for i, path in enumerate(scenes):
         _bar(i, len(scenes), path.stem, progress)
         try:
-            scene = load_scene(path)
+            scene = load_scene(path, allow_files=allow_files)  # images beyond FOLDER: only those allowed
             frame = render_scene_for_golden(scene)
             outcome = store.check(frame, path.stem, scene_tolerance(scene, tolerance))
         except LaminaInputError as exc:  # one bad scene or golden does not stop the run
@@ -92,6 +97,7 @@ def check_directory(
             res.record_error(f"{folder.name}/{path.stem}", path.stem, f"{what}: {exc}", test=str(path))
             continue
         accept = f"lamina check {shlex.quote(str(folder))} --update --only {shlex.quote(path.stem)}"
+        accept += "".join(f" --allow-files {shlex.quote(str(a))}" for a in allow_files)
         if outcome.needs_force:
             accept += " --force"
         res.record(f"{folder.name}/{path.stem}", outcome, test=str(path), accept=accept)

@@ -254,12 +254,18 @@ class Outcome:
     needs_force: bool = False  # accepting it needs --golden-force (another renderer)
 
 
+PYTEST_UPDATE = ("--golden-update=missing", "--golden-update=changed")
+
+
 class GoldenDir:
     """A folder of goldens (``NAME.png``, names may contain ``/``) and its expectations."""
 
     def __init__(self, folder: str | Path, update: "UpdateMode | str | None" = None, force: bool = False,
-                 strict: bool | None = None) -> None:
+                 strict: bool | None = None, how_to_update: tuple[str, str] = PYTEST_UPDATE) -> None:
         self.folder = Path(folder)
+        # What the caller's user types to write a missing golden and to replace one:
+        # pytest flags for the plugin, ``--update`` for ``lamina check``.
+        self.write_missing, self.replace_changed = how_to_update
         self.update = UpdateMode.parse(update)
         self.force = force
         self.strict = (os.environ.get(STRICT_ENV, "") not in ("", "0")) if strict is None else strict
@@ -281,7 +287,7 @@ class GoldenDir:
 
         if not golden.is_file():
             if self.update is UpdateMode.NONE:
-                out.message = f"no golden {golden}; make it with --golden-update=missing"
+                out.message = f"no golden {golden}; make it with {self.write_missing}"
                 return out
             if not self.expectations.is_reference(fp) and not self.force:
                 out.needs_force = True
@@ -301,7 +307,7 @@ class GoldenDir:
                 write_golden(golden, actual, fp)
                 out.status, out.message = Status.UPDATED, f"replaced unreadable golden {golden}"
             else:
-                out.message = f"{err} (a Git LFS pointer? run git lfs pull); replace it with --golden-update=changed"
+                out.message = f"{err} (a Git LFS pointer? run git lfs pull); replace it with {self.replace_changed}"
             return out
         out.expected, out.golden_fingerprint = expected, golden_fp
         same = golden_fp is not None and golden_fp.same_renderer(fp)

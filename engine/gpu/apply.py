@@ -42,12 +42,12 @@ class GraphPlanRunner:
         self.executor = executor
         self.default_renderer = default_renderer
 
-    def graph(self, image: np.ndarray, plan: FilterPlan) -> FrameGraph:
+    def graph(self, image: np.ndarray, plan: FilterPlan, *, straight: bool = False) -> FrameGraph:
         """The graph a call runs (plain data: inspect it without a GPU)."""
-        return apply_graph(plan, image, self.executor)
+        return apply_graph(plan, image, self.executor, straight=straight)
 
     def __call__(self, image: np.ndarray, plan: FilterPlan, *, renderer: RendererLike | None = None,
-                 device: object | None = None) -> np.ndarray:
+                 device: object | None = None, straight: bool = False) -> np.ndarray:
         renderer = renderer or self.default_renderer()
         h, w = image.shape[:2]
         opencl = None
@@ -63,7 +63,7 @@ class GraphPlanRunner:
             limit = renderer.limits.max_texture_size
             if w > limit or h > limit:
                 raise TextureTooLargeError(f"a {w}x{h} image is larger than this GPU's {limit}x{limit} texture limit")
-        graph = self.graph(image, plan)
+        graph = self.graph(image, plan, straight=straight)
         renderer.gpu.activate()
         out, _ = renderer.executor.execute(graph, opencl=opencl, timed=False)  # no per-pass waits
         renderer.gpu.check_errors("filters.apply")

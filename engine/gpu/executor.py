@@ -23,6 +23,7 @@ from ..filters import opencl as cl_filters
 from ..filters.gl import GLFilterRunner
 from ..filters.opencl import CLFilterRunner
 from ..blending import BlendMode
+from ..compositor.mask_paint import PolygonPaint
 from ..framegraph import (
     BackdropPass,
     CompositePass,
@@ -37,13 +38,18 @@ from ..framegraph import (
     TransferPass,
     UploadPass,
 )
-from ..images import premultiply
-from ..limits import MAX_GRADIENT_STOPS
+from ..limits import MAX_GRADIENT_STOPS, MAX_POLYGON_POINTS
+from ..progress import step
 from .context import GPUContext
+from .pixels import PixelPasses
 from .pool import PooledTarget, TexturePool
-from .programs import ProgramCache, composite_variant, raster_variant
+from .programs import POLYGON_MASK, ProgramCache, composite_variant, raster_variant
+from .shadow_draws import BoxShadowPainter, set_shadow_uniforms
+from .text import TextPainter
+from .readback import ENCODE_WORK, READBACK_WORK, UNPREMULTIPLY_WORK, FramePixels, FrameReader
 
-__all__ = ["GLExecutor", "ExecutionStats", "TASK_HANDLERS", "FILTER_EXECUTORS"]
+__all__ = ["GLExecutor", "ExecutionStats", "TASK_HANDLERS", "FILTER_EXECUTORS", "UNPREMULTIPLY_WORK", "ENCODE_WORK",
+           "READBACK_WORK"]
 
 
 @dataclass
@@ -63,6 +69,39 @@ class ExecutionStats:
     textures_reused: int = 0
     compiles: int = 0
     images_uploaded: int = 0
+    # Where the work sat on the frame's clock, for the trace (lamina.trace): ms after
+    # ``origin``, the time.perf_counter() at which the frame began (Renderer.render's
+    # call; for a graph executed directly, the execution's own start).
+    plan_ms: float = 0.0  # building the frame graph, before the execution (set by Renderer.render)
+    pass_start_ms: dict[str, float] = field(default_factory=dict)
+    readback_start_ms: float = 0.0
+    after: list[tuple[str, float, float]] = field(default_factory=list)  # (what, start, ms): work on the pixels later
+    origin: float = field(default=0.0, repr=False)
+
+    def record(self, what: str, started: float) -> None:
+        """Note work on this frame's pixels after the execution (un-premultiply, encode)
+        that began at ``started`` (a time.perf_counter()) and ends now."""
+        now = time.perf_counter()
+        self.after.append((what, (started - self.origin) * 1000, (now - started) * 1000))
+
+    def after_ms(self, what: str | None = None) -> float:
+        """Time spent on the pixels after the execution (all of it, or one kind)."""
+        return sum(ms for kind, _, ms in self.after if what is None or kind == what)
+
+    @property
+    def unpremultiply_ms(self) -> float:
+        """Straight pixels out: the GPU un-premultiply pass and its read-back."""
+        return self.after_ms(UNPREMULTIPLY_WORK)
+
+    @property
+    def encode_ms(self) -> float:
+        return self.after_ms(ENCODE_WORK)
+
+    @property
+    def frame_ms(self) -> float:
+        """All the frame's work so far: planning, the execution, and pixels out
+        (late read-back, un-premultiply, PNG encode)."""
+        return self.plan_ms + self.total_ms + self.after_ms()
 
     def to_dict(self) -> dict:
         return {
@@ -73,6 +112,10 @@ class ExecutionStats:
             "transfer_bytes": self.transfer_bytes,
             "readback_ms": round(self.readback_ms, 3),
             "total_ms": round(self.total_ms, 3),
+            "plan_ms": round(self.plan_ms, 3),
+            "unpremultiply_ms": round(self.unpremultiply_ms, 3),
+            "encode_ms": round(self.encode_ms, 3),
+            "frame_ms": round(self.frame_ms, 3),
             "pass_ms": {k: round(v, 3) for k, v in self.pass_ms.items()},
             "textures_allocated": self.textures_allocated,
             "textures_reused": self.textures_reused,
@@ -100,11 +143,15 @@ class GLExecutor:
         self.ctx = gpu.ctx
         self.programs = ProgramCache(self.ctx)
         self.pool = TexturePool(self.ctx)
-        self._images: dict[object, moderngl.Texture] = {}
+        self.pixels = PixelPasses(self.ctx, self.programs, self.pool)
+        self.reader = FrameReader(self.pixels, self.pool, gpu.activate)
+        self._images: dict[object, PooledTarget] = {}  # premultiplied on the GPU: each has a framebuffer
         self._image_content: dict[object, object] = {}
         self._retained: dict[str, PooledTarget] = {}
         self._filters = None
         self._opencl = None
+        self.text = TextPainter(self.ctx, self.programs)  # layers' text, drawn in their raster passes
+        self.box_shadows = BoxShadowPainter(self.ctx, self.programs)  # layers' outer box shadows, likewise
 
     @property
     def filter_runner(self) -> GLFilterRunner:
@@ -128,12 +175,15 @@ class GLExecutor:
         """Release the textures of images no longer used."""
         for key in keys:
             self._image_content.pop(key, None)
-            tex = self._images.pop(key, None)
-            if tex is not None:
-                tex.release()
+            image = self._images.pop(key, None)
+            if image is not None:
+                self.pool.park()  # never release the bound framebuffer (see TexturePool.park)
+                image.framebuffer.release()
+                image.texture.release()
 
     def drop_retained(self) -> None:
         """Return every retained layer raster to the pool."""
+        self.reader.settle()  # the latest frame may be one of them: it keeps its pixels
         for target in self._retained.values():
             self.pool.release(target)
         self._retained.clear()
@@ -152,11 +202,14 @@ class GLExecutor:
 
     def release(self) -> None:
         """Release every GL object this executor made."""
+        self.reader.release()
         self.evict_images(list(self._images))
         for target in self._retained.values():
             self.pool.release(target)
         self._retained.clear()
         self.pool.close()
+        self.text.release()
+        self.box_shadows.release()
         self.programs.release()
         if self._opencl is not None:
             self._opencl.trim()  # the runner is shared per device; its idle buffers go
@@ -165,22 +218,23 @@ class GLExecutor:
     def _image_texture(self, paint: ImagePaint, images, base_dir, layer_id: str, stats: ExecutionStats) -> moderngl.Texture:
         # Textures are per source (file path+mtime, data: URL, array identity); the full
         # key also holds an array's content checksum, so a changed array is re-uploaded.
+        # Straight pixels go up and a GPU pass premultiplies them into the texture.
         key = paint.key[:2] if paint.key[0] == "data" else paint.key
-        tex = self._images.get(key)
-        if tex is None or self._image_content.get(key) != paint.key:
+        image = self._images.get(key)
+        if image is None or self._image_content.get(key) != paint.key:
             self._image_content[key] = paint.key
             _, pixels = images.get(paint.ref, base_dir, layer_id)
             h, w = pixels.shape[:2]
-            data = premultiply(pixels)
-            if tex is None or tex.size != (w, h):
-                if tex is not None:
-                    tex.release()
+            if image is None or image.key[:2] != (w, h):
+                if image is not None:
+                    self.evict_images([key])
+                    self._image_content[key] = paint.key
                 tex = self.ctx.texture((w, h), 4, dtype="f1")
                 tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
-                self._images[key] = tex
-            tex.write(np.ascontiguousarray(data))
+                image = self._images[key] = PooledTarget(tex, self.ctx.framebuffer(color_attachments=[tex]), (w, h, "rgba8"))
+            self.pixels.premultiply_into(pixels, image)
             stats.images_uploaded += 1
-        return tex
+        return image.texture
 
     # -- passes -------------------------------------------------------------------------
     def _raster(self, p: RasterPass, target: PooledTarget, images, base_dir, stats) -> None:
@@ -191,7 +245,7 @@ class GLExecutor:
         self.ctx.viewport = (0, 0, p.target.width, p.target.height)
         self.ctx.disable(moderngl.BLEND)
         _set(program, "u_size", (paint.width, paint.height))
-        _set(program, "u_offset", paint.offset)
+        _set(program, "u_offset", (paint.offset[0] - p.origin[0], paint.offset[1] - p.origin[1]))
         _set(program, "u_background", paint.background)
         _set(program, "u_radii_x", tuple(r[0] for r in paint.radii))
         _set(program, "u_radii_y", tuple(r[1] for r in paint.radii))
@@ -199,6 +253,16 @@ class GLExecutor:
         _set(program, "u_border_color", paint.border_color)
         _set(program, "u_tile", paint.tile)
         _set(program, "u_repeat", tuple(1.0 if r else 0.0 for r in paint.repeat))
+        set_shadow_uniforms(program, tuple(s for s in paint.shadows if s.inset))
+        dashes = paint.border_pattern
+        if dashes is not None:  # dashed / dotted borders (compositor.dashes lays them out)
+            _set(program, "u_dash_start", dashes.start)
+            _set(program, "u_dash_period", dashes.period)
+            _set(program, "u_dash_length", dashes.length)
+            _set(program, "u_dash_count", tuple(float(n) for n in dashes.count))
+            _set(program, "u_dash_dots", tuple(1.0 if d else 0.0 for d in dashes.dots))
+            _set(program, "u_dash_caps", tuple(1.0 if c else 0.0 for c in dashes.caps))
+            _set(program, "u_corner_arc", dashes.corner_arcs)
         image = paint.image
         if isinstance(image, GradientPaint):
             stops = list(image.stops)
@@ -212,27 +276,39 @@ class GLExecutor:
                 _set(program, "u_line_start", image.start)
                 _set(program, "u_line_dir", image.direction)
                 _set(program, "u_line_length", max(image.length, 1e-6))
+            elif image.kind == "conic":
+                _set(program, "u_conic_center", image.center)
+                _set(program, "u_conic_from", image.angle / 360.0)  # in turns
             else:
                 _set(program, "u_center", image.center)
                 _set(program, "u_radius", image.radii)
         elif isinstance(image, ImagePaint):
             tex = self._image_texture(image, images, base_dir, p.layer_id, stats)
+            # An upload premultiplies in a pass of its own: draw into this target again.
+            target.framebuffer.use()
+            self.ctx.viewport = (0, 0, p.target.width, p.target.height)
             tex.repeat_x, tex.repeat_y = paint.image_wrap
             tex.use(location=0)
             _set(program, "u_image", 0)
+        self.box_shadows.begin(paint, p.origin, (p.target.width, p.target.height))
         self.programs.vertex_array(name).render(moderngl.TRIANGLES, vertices=3)
+        self.box_shadows.end_paint()
+        if paint.text is not None:  # text paints after the background and border (CSS 2.1 Appendix E)
+            self.text.draw(paint.text, p.origin, (p.target.width, p.target.height))
+        self.box_shadows.draw(paint, p.origin, (p.target.width, p.target.height))  # outer ones, under it all
 
     def _draw(self, d: Draw, source: PooledTarget, target_size: tuple[int, int],
-              backdrop: PooledTarget | None = None) -> None:
+              backdrop: PooledTarget | None = None, masks: tuple[PooledTarget, ...] = ()) -> None:
         m = d.transform
         blend = d.blend is not BlendMode.NORMAL
-        if not blend and not d.clips and m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer():
+        if not blend and not d.clips and not d.masks and m.is_translation() and float(m.e).is_integer() \
+                and float(m.f).is_integer():
             self._plain_draw(d, source, target_size)
             return
         rect = _draw_rect(d, target_size)
         if rect is None:
             return
-        name = composite_variant(len(d.clips), blend)
+        name = composite_variant(len(d.clips), blend, len(d.masks))
         program = self.programs.get(name)
         if blend:
             # The result already holds the backdrop: written as is, not blended again.
@@ -248,12 +324,23 @@ class GLExecutor:
         _set(program, "u_draw_rect", rect)
         _set(program, "u_opacity", float(d.opacity))
         _set(program, "u_exact", int(m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer()))
+        _set(program, "u_hard_edges", tuple(1.0 if e else 0.0 for e in d.hard_edges))
         if d.clips:
             _set_array(program, "u_clip_to_local", [c.to_local.to_mat3() for c in d.clips])
             _set_array(program, "u_clip_rect", [(c.rect[0], c.rect[1], c.rect[0] + c.rect[2], c.rect[1] + c.rect[3]) for c in d.clips])
             _set_array(program, "u_clip_rx", [tuple(r[0] for r in c.radii) for c in d.clips])
             _set_array(program, "u_clip_ry", [tuple(r[1] for r in c.radii) for c in d.clips])
             _set_array(program, "u_clip_px", [tuple(max(v, 1e-9) for v in c.px_per_target_px) for c in d.clips])
+            _set_array(program, "u_clip_kind", [1.0 if c.kind == "clip-path" else 0.0 for c in d.clips])
+        if d.masks:
+            # Units 2, 3...: 0 is the source, 1 the backdrop.
+            for i, mask in enumerate(masks):
+                mask.texture.use(location=2 + i)
+            if "u_mask" in program:
+                program["u_mask"].write(np.arange(2, 2 + len(masks), dtype="i4").tobytes())
+            _set_array(program, "u_mask_to_texel", [k.to_texel.to_mat3() for k in d.masks])
+            _set_array(program, "u_mask_mode", [(1.0 if k.luminance else 0.0, 1.0 if _whole_texels(k.to_texel) else 0.0)
+                                                for k in d.masks])
         source.texture.use(location=0)
         _set(program, "u_source", 0)
         self.programs.vertex_array(name).render(moderngl.TRIANGLE_STRIP, vertices=4)
@@ -298,7 +385,8 @@ class GLExecutor:
                 if damage is not None and not _touches(d, damage):
                     continue
                 backdrop = targets[d.backdrop.name] if d.backdrop is not None else None
-                self._draw(d, targets[d.source.name], (p.target.width, p.target.height), backdrop)
+                masks = tuple(targets[m.texture.name] for m in d.masks)
+                self._draw(d, targets[d.source.name], (p.target.width, p.target.height), backdrop, masks)
         finally:
             self.ctx.disable(moderngl.BLEND)
             self.ctx.scissor = None
@@ -323,11 +411,12 @@ class GLExecutor:
         FILTER_EXECUTORS[p.executor](self, run, p, target)
 
     def _gl_filter(self, run: "_Execution", p: FilterPass, target: PooledTarget) -> None:
-        self.filter_runner.run_pass(p.step, [run.targets[t.name].texture for t in p.inputs], target)
+        self.filter_runner.run_pass(p.step, [run.targets[t.name].texture for t in p.inputs], target,
+                                    **_alpha_forms(p))
 
     def _cl_filter(self, run: "_Execution", p: FilterPass, target) -> None:
         cl = run.opencl()
-        cl.run_pass(p.step, [run.targets[t.name] for t in p.inputs], target)
+        cl.run_pass(p.step, [run.targets[t.name] for t in p.inputs], target, **_alpha_forms(p))
         if run.timed:
             cl.queue.finish()
 
@@ -348,7 +437,21 @@ class GLExecutor:
             target.texture.write(np.ascontiguousarray(p.image))
 
     def _raster_task(self, run: "_Execution", p: RasterPass, target: PooledTarget) -> None:
-        self._raster(p, target, run.images, run.base_dir, run.stats)
+        if isinstance(p.paint, PolygonPaint):
+            self._raster_polygon(p.paint, target, (p.target.width, p.target.height))
+        else:
+            self._raster(p, target, run.images, run.base_dir, run.stats)
+
+    def _raster_polygon(self, paint: PolygonPaint, target: PooledTarget, size: tuple[int, int]) -> None:
+        """A polygon clip-path's coverage into its mask texture (shaders/mask/polygon.frag)."""
+        program = self.programs.get(POLYGON_MASK)
+        target.framebuffer.use()
+        self.ctx.viewport = (0, 0, size[0], size[1])
+        self.ctx.disable(moderngl.BLEND)
+        _set_array(program, "u_points", list(paint.points) + [(0.0, 0.0)] * (MAX_POLYGON_POINTS - len(paint.points)))
+        _set(program, "u_point_count", len(paint.points))
+        _set(program, "u_evenodd", int(paint.evenodd))
+        self.programs.vertex_array(POLYGON_MASK).render(moderngl.TRIANGLES, vertices=3)
 
     def _composite_task(self, run: "_Execution", p: CompositePass, target: PooledTarget) -> None:
         self._composite(p, target, run.targets)
@@ -369,6 +472,16 @@ class GLExecutor:
         else:
             self.pool.release(target)
 
+    def _frame_done(self, run: "_Execution", graph: FrameGraph, retained_now: set[str]) -> FramePixels:
+        """Give the frame's texture to the reader; it stays out of the pool until the
+        next execution (a kept frame texture stays kept, as always)."""
+        name = graph.output.name
+        if graph.output.location is not Executor.GL:
+            raise AssertionError("a frame is a GL texture")
+        kept = name in retained_now or name in graph.reused
+        target = run.targets[name] if kept else run.targets.pop(name)
+        return self.reader.frame_done(graph, target, owned=not kept, stats=run.stats)
+
     def _read_back(self, run: "_Execution", graph: FrameGraph) -> np.ndarray:
         pixels = np.empty((graph.height, graph.width, 4), np.uint8)
         target = run.targets[graph.output.name]
@@ -380,14 +493,22 @@ class GLExecutor:
 
     # -- the frame ----------------------------------------------------------------------
     def execute(self, graph: FrameGraph, images=None, base_dir=None, *,
-                opencl: CLFilterRunner | None = None, timed: bool = True) -> tuple[np.ndarray, ExecutionStats]:
-        """Run every pass; return the output as premultiplied RGBA8 (H, W, 4), top row first.
+                opencl: CLFilterRunner | None = None, timed: bool = True,
+                origin: float | None = None, frame: bool = False) -> tuple[np.ndarray | FramePixels, ExecutionStats]:
+        """Run every pass; return the output as RGBA8 (H, W, 4), top row first, as the
+        passes left it (premultiplied, or straight where ``graph.output.straight``).
+        With ``frame``, the output is a frame's: its FramePixels come back instead, and
+        the texture stays with the executor's FrameReader until the next execution
+        (lamina.gpu.readback: a large frame is read only when asked, in strips).
 
         ``opencl`` runs the OpenCL passes (default: the process's runner, made only if
         the graph has any). When ``timed``, each pass is timed with ``finish()`` around
         it: on llvmpipe that costs little, and it is the only honest per-pass time there.
         Untimed (``filters.apply``), passes queue up and only the read-back waits: 1-5 %
-        faster at 1080p, and only ``total_ms`` and ``readback_ms`` are measured."""
+        faster at 1080p, and only ``total_ms`` and ``readback_ms`` are measured.
+        ``origin`` (a time.perf_counter()) is when the frame began, so start times
+        (``pass_start_ms``...) are on the frame's clock; default: now."""
+        self.reader.settle()  # the last frame keeps its pixels before textures change
         stats = ExecutionStats()
         run = _Execution(self, images, base_dir, stats, opencl, timed)
         targets = run.targets
@@ -400,6 +521,7 @@ class GLExecutor:
         targets.update((name, self._retained[name]) for name in graph.reused)
         retained_now = {t.name for p in graph.passes for t in (p.target,) if t.retained}
         t_start = time.perf_counter()
+        stats.origin = t_start if origin is None else origin
         try:
             for i, p in enumerate(graph.passes):
                 t0 = time.perf_counter()
@@ -413,7 +535,9 @@ class GLExecutor:
                     self.ctx.finish()
                     ms = (time.perf_counter() - t0) * 1000
                     stats.pass_ms[p.name] = ms
+                    stats.pass_start_ms[p.name] = (t0 - stats.origin) * 1000
                     counter(stats, p, ms)
+                step("rendering: passes", i + 1, len(graph.passes))
                 # Return textures whose last reader has run (never the frame itself);
                 # layer rasters are kept for later frames instead.
                 for name in last_use.get(i, ()):
@@ -424,8 +548,9 @@ class GLExecutor:
                         else:
                             self._release(run, name, target)
             t0 = time.perf_counter()
-            pixels = self._read_back(run, graph)
+            pixels = self._frame_done(run, graph, retained_now) if frame else self._read_back(run, graph)
             stats.readback_ms = (time.perf_counter() - t0) * 1000
+            stats.readback_start_ms = (t0 - stats.origin) * 1000
         except BaseException:
             # A failed frame keeps nothing it wrote (a texture repainted in place may be
             # half done): those are released, so the planner's cache does not find them
@@ -477,6 +602,14 @@ class _Execution:
         return self.cl
 
 
+def _alpha_forms(p: FilterPass) -> dict[str, bool]:
+    """Which ends of a filter pass hold straight RGBA (filters.apply of straight pixels):
+    the pass premultiplies its first input as it reads it, un-premultiplies as it writes."""
+    if any(t.straight for t in p.inputs[1:]):
+        raise AssertionError(f"{p.name}: only a pass's first input can be straight (filters.tasks converts first)")
+    return {"straight_source": p.inputs[0].straight, "straight_output": p.target.straight}
+
+
 def _count_raster(stats: ExecutionStats, p: Pass, ms: float) -> None:
     stats.raster_ms += ms
 
@@ -523,6 +656,11 @@ def _touches(d: Draw, rect: tuple[int, int, int, int]) -> bool:
         and max(p[1] for p in pts) >= y - 2
         and min(p[1] for p in pts) <= y + rh + 2
     )
+
+
+def _whole_texels(m) -> bool:
+    """Does ``m`` (target px -> texel) put pixel centres on texel centres (a whole-px shift)?"""
+    return m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer()
 
 
 def _draw_rect(d: Draw, target_size: tuple[int, int]) -> tuple[float, float, float, float] | None:

@@ -93,7 +93,7 @@ class TexturePool:
             self._parking[0].release()
             self._parking = None
 
-    def _park(self) -> None:
+    def park(self) -> None:
         """Bind a framebuffer the pool never frees. moderngl re-binds "the previous"
         framebuffer after creating one; if that was just deleted, GL reports
         GL_INVALID_OPERATION. Parking first keeps the binding valid."""
@@ -105,7 +105,7 @@ class TexturePool:
     def _evict(self, stale) -> None:
         if not any(stale(t) for items in self._free.values() for t in items):
             return
-        self._park()
+        self.park()
         for key in list(self._free):
             keep = []
             for t in self._free[key]:

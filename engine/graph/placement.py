@@ -45,8 +45,9 @@ def draw_key(d: Draw):
     (its source is remade every frame, like an opacity group's surface)."""
     if not d.source.retained:
         return None
-    clips = tuple((c.layer_id, rounded(c.to_local), c.rect, c.radii) for c in d.clips)
-    return (d.source.name, rounded(d.transform), round(d.opacity, 6), clips, d.blend)
+    clips = tuple((c.layer_id, rounded(c.to_local), c.rect, c.radii, c.kind) for c in d.clips)
+    masks = tuple((m.texture.name, rounded(m.to_texel), m.luminance) for m in d.masks)
+    return (d.source.name, rounded(d.transform), round(d.opacity, 6), clips, d.blend, masks)
 
 
 def rounded(m: Affine) -> tuple[float, ...]:
@@ -56,14 +57,14 @@ def rounded(m: Affine) -> tuple[float, ...]:
 def reframe(clip: ClipShape, to_target: Affine) -> ClipShape:
     """The same clip for draws into a texture whose pixels map to the target's by
     ``to_target``."""
-    return clip_shape(clip.layer_id, clip.to_local @ to_target, clip.rect, clip.radii)
+    return clip_shape(clip.layer_id, clip.to_local @ to_target, clip.rect, clip.radii, clip.kind)
 
 
-def clip_shape(layer_id: str, to_local: Affine, rect, radii) -> ClipShape:
+def clip_shape(layer_id: str, to_local: Affine, rect, radii, kind: str = "overflow") -> ClipShape:
     # Moving one target pixel perpendicular to an x = const edge changes local x by
     # |(a, c)|; likewise |(b, d)| for y edges (exact for affine maps).
     px = (math.hypot(to_local.a, to_local.c), math.hypot(to_local.b, to_local.d))
-    return ClipShape(layer_id, to_local, rect, radii, px)
+    return ClipShape(layer_id, to_local, rect, radii, px, kind)
 
 
 def subpixel(m: Affine) -> tuple[float, float]:

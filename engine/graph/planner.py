@@ -40,25 +40,33 @@ from ..framegraph import (
     SurfaceReason,
     TextureDesc,
     TextureRole,
+    TileSet,
 )
 from ..css.values import ImageRef
 from ..geometry import Affine, Rect
 from ..images import ImageStore
+from ..layer import MAX_TREE_DEPTH
 from ..limits import MAX_CLIPS_PER_DRAW, Limits
+from ..recursion import room_for
 from ..request import FrameRequest
 from ..blending import BlendMode
 from ..compositor.backings import CompositingReason, composited_bytes, partition, usefulness
 from ..compositor.groups import has_backdrop_readers, has_blend_readers, is_backdrop_root, is_isolated_group
 from ..compositor.paint import layer_paint, used_radii
 from ..compositor.property_trees import TreeChanges
+from ..compositor.shadows import capped_shadows, shadow_cap_note
 from ..compositor.tree import Clip, LayerNode, StackingContext
 from .damage import changed_region
+from .ink import raster_placement
 from .reads import backdrop_region, blend_read, split_at_reads
-from .placement import clean, clip_shape, draw_key, reframe, rounded, snap, subpixel, touched, whole_pixel
+from .placement import clean, clip_shape, draw_key, reframe, rounded, snap, touched
 from .retained import MOVABLE, RetainedPlan, Site, member_opacity, site_index, swept
 from .state import FrameState
 from .sweep import sample_sweep, sweep_bounds
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
+from .masks import MaskedDrawing, has_mask
+from .tiled import TiledDrawing
+from .tiles import grow
 
 __all__ = ["build_frame_graph", "Planner", "ExecutorFacts", "LARGE_GROUP_SHARE"]
 
@@ -73,7 +81,7 @@ class _PlanAgain(Exception):
     frame: plan it from scratch instead (build_frame_graph restores the cache)."""
 
 
-class Planner:
+class Planner(TiledDrawing, MaskedDrawing):
     """Plans one frame: walks the stacking contexts in paint order, decides surfaces,
     draws and (through the policy) backings, and emits the passes (see the module
     docstring). One planner per frame; what lasts between frames is in FrameState."""
@@ -113,6 +121,13 @@ class Planner:
         self._keep: list[Draw] = []  # the draws _reads is keyed by (their ids stay theirs)
         self._work: dict[int, tuple] = {}  # id(frame-level draw) -> the passes that made it
         self._frame: Target | None = None  # the frame's own target, once planning starts
+        self.tiling = request.tiling
+        self._reaches: dict[tuple, float] = {}  # (filter chain, colour, scale) -> its reach
+        self.tile_sets: list[TileSet] = []
+        self._regions: dict[tuple, TextureDesc] = {}  # (layer id, region) -> its part rastered this frame
+        # Scroll containers scrolled by the compositor: their contents are one tiled
+        # backing that the offset moves (browser policy; the others draw each layer).
+        self.scrollers: frozenset[str] = frozenset()
 
     # -- textures -----------------------------------------------------------------------
     def _check_size(self, what: str, w: int, h: int) -> None:
@@ -132,10 +147,9 @@ class Planner:
         its pixels are never resampled. Other transforms sample bilinearly."""
         tex = self._content.get(node.id)
         if tex is None:
-            ox, oy = subpixel(m)
-            w, h = math.ceil(ox + node.width), math.ceil(oy + node.height)
+            offset, w, h, _ = raster_placement(node, m)  # its box grown by its ink (graph.ink)
             self._check_size(f"layer {node.id!r}", w, h)
-            paint = self._paint(node, (ox, oy))
+            paint = self._paint(node, offset)
             if self.cache is None or not retained:
                 tex = TextureDesc(f"layer:{node.id}", w, h, TextureRole.LAYER_CONTENT)
                 self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint))
@@ -185,20 +199,25 @@ class Planner:
                 return None
             to_local = clip.to_screen.inverse() @ to_screen
             rect = (clip.rect.x, clip.rect.y, clip.rect.width, clip.rect.height)
-            shapes.append(clip_shape(clip.layer_id, to_local, rect, clip.radii))
+            shapes.append(clip_shape(clip.layer_id, to_local, rect, clip.radii, clip.kind))
         return tuple(shapes)
 
     def visible_rect(self, node: LayerNode, cull: Rect | None, clips_from: int = 0) -> Rect | None:
         """Where the layer can matter on screen: its bounds cut to ``cull`` and to the
         clips above it from index ``clips_from`` (clips above a filter apply to the
         filtered result, not to its input). None when nothing is left: culled."""
-        rect = Rect(0, 0, node.width, node.height).transformed_bounds(node.to_screen)
+        rect = node.ink_rect.transformed_bounds(node.to_screen)
+        # Inside a composited scroller what lies near the scrollport matters too: its
+        # tiles are rastered ahead (the interest margin, plus a tile: a tile touching the
+        # interest rect is painted whole).
+        reach = self.tiling.interest_margin + self.tiling.tile_size if node.scroller in self.scrollers else 0
         if cull is not None:
-            rect = rect.intersect(cull)
+            rect = rect.intersect(grow(cull, reach) if reach else cull)
         for clip in node.clips[clips_from:]:
             if not clip.to_screen.is_invertible():
                 return None
-            rect = rect.intersect(clip.rect.transformed_bounds(clip.to_screen))
+            box = clip.rect.transformed_bounds(clip.to_screen)
+            rect = rect.intersect(grow(box, reach) if reach and clip.layer_id in self.scrollers else box)
         return None if rect.is_empty() else rect
 
     # -- drawing ------------------------------------------------------------------------
@@ -213,6 +232,8 @@ class Planner:
         if clips is None:
             self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
             return
+        if node.style.box_shadow and capped_shadows(node.style.box_shadow):
+            self.decisions.append(Decision(node.id, shadow_cap_note(node.style.box_shadow)))
         out.append(PendingDraw(node, target, opacity, clips))
 
     def _layer_draw(self, p: "PendingDraw", space: Affine, origin: tuple[float, float], clips, retained: bool = True) -> Draw:
@@ -220,7 +241,7 @@ class Planner:
         space ``space`` maps screen px into."""
         m = clean(space @ p.node.to_screen)
         tex = self.content_texture(p.node, m, retained)
-        to_target = Affine.translate(-origin[0], -origin[1]) @ whole_pixel(m)
+        to_target = Affine.translate(-origin[0], -origin[1]) @ raster_placement(p.node, m)[3]
         return Draw(tex, p.node.id, to_target, p.opacity, clips)
 
     def finalize(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
@@ -232,8 +253,13 @@ class Planner:
             for p in items:
                 if isinstance(p, PendingDraw):
                     passes_before = len(self.passes)
-                    out.append(self._layer_draw(p, target.space, target.origin, p.clips))
-                    self._site(Site(p, 0, frozenset(q.name for q in self.passes[passes_before:]), (p.node.id,)))
+                    draws = self._layer_draws(p, target.space, target.origin, p.clips)
+                    out.extend(draws)
+                    if len(draws) == 1 and draws[0].source.role is not TextureRole.TILE:
+                        self._site(Site(p, 0, frozenset(q.name for q in self.passes[passes_before:]), (p.node.id,)))
+                    else:
+                        for _ in draws:
+                            self._site(None)  # tiles: planned anew when the layer changes
                 else:
                     out.append(p)
                     self._site(None)
@@ -253,7 +279,7 @@ class Planner:
                 sweep = self._animation_sweep(item.node, to_target)
                 if sweep is not None:
                     return sweep
-                return touched(Rect(0, 0, item.node.width, item.node.height), to_target @ item.node.to_screen)
+                return touched(item.node.ink_rect, to_target @ item.node.to_screen)
             return touched(Rect(0, 0, *item.quad_size), item.transform)
 
         # Once per item: a budget demotion re-partitions, and animation sweeps are not cheap.
@@ -266,7 +292,27 @@ class Planner:
             return isinstance(item, Draw)
 
         base_reasons = (CompositingReason.ROOT,) if base_id == "root" else ()
-        entries = partition(items, self.t, bounds_of, is_surface, base_reasons)
+
+        def scroller_of(node: LayerNode) -> LayerNode | None:
+            """The composited scroller whose contents backing the node paints into here
+            (one whose contents lie inside this target)."""
+            if node.scroller not in self.scrollers:
+                return None
+            scroller = self.trees.nodes[node.scroller]
+            return scroller if len(scroller.clips) >= target.inherited_clips else None
+
+        def fixed(node: LayerNode) -> bool:
+            """A fixed layer over a page (or container) that the compositor scrolls."""
+            if not node.is_fixed:
+                return False
+            layer = node.layer.parent
+            while layer is not None:
+                if layer.id in self.scrollers:
+                    return True
+                layer = layer.parent
+            return False
+
+        entries = partition(items, self.t, bounds_of, is_surface, base_reasons, scroller_of=scroller_of, fixed=fixed)
         if self.memory_budget is not None:
             demoted: set[str] = set()
             while composited_bytes(entries) > self.memory_budget:
@@ -284,7 +330,8 @@ class Planner:
                         f"({', '.join(r.value for r in worst.reasons)})",
                     )
                 )
-                entries = partition(items, self.t, bounds_of, is_surface, base_reasons, frozenset(demoted))
+                entries = partition(items, self.t, bounds_of, is_surface, base_reasons, frozenset(demoted),
+                                    scroller_of=scroller_of, fixed=fixed)
         out: list[Draw] = []
         squashes = 0
         for e in entries:
@@ -298,7 +345,11 @@ class Planner:
                 squashes += 1
             passes_before = len(self.passes)
             draw = self._entry_draw(e, target, base_id, squashes)
-            if draw is not None:
+            if isinstance(draw, list):
+                out.extend(draw)
+                for _ in draw:
+                    self._site(None)  # tiles: planned anew when anything in them changes
+            elif draw is not None:
                 out.append(draw)
                 self._site(Site(e, squashes, frozenset(p.name for p in self.passes[passes_before:]),
                                 tuple(p.node.id for p in e.members)))
@@ -308,18 +359,25 @@ class Planner:
         if self.sites is not None:
             self.sites.append(site)
 
-    def _entry_draw(self, e, target: Target, base_id: str, squash_index: int) -> Draw | None:
+    def _entry_draw(self, e, target: Target, base_id: str, squash_index: int) -> Draw | list[Draw] | None:
         """The draw of one backing entry (its layers painted into one texture, or a lone
-        layer's own raster), recording each member's compositing facts in layer_info."""
+        layer's own raster), recording each member's compositing facts in layer_info;
+        a list of draws when it is tiled."""
         reasons = [r.value for r in e.reasons]
+        if e.kind == "scroll":
+            return self._scroller_contents(e, target)
         if len(e.members) == 1 and e.kind in ("own", "base"):
             # One layer alone in its backing: its raster is the backing.
             p = e.members[0]
-            draw = self._layer_draw(p, target.space, target.origin, p.clips)
+            draws = self._layer_draws(p, target.space, target.origin, p.clips)
             own = e.kind == "own"  # a lone layer of the base backing is not promoted
-            self.layer_info[p.node.id] = LayerInfo(own, tuple(reasons) if own else (), draw.source.name if own else None,
-                                                   draw.source.name)
-            return draw
+            if not draws:
+                return None
+            self.layer_info[p.node.id] = LayerInfo(own, tuple(reasons) if own else (), draws[0].source.name if own else None,
+                                                   draws[0].source.name)
+            if len(draws) == 1 and draws[0].source.role is not TextureRole.TILE:
+                return draws[0]
+            return draws
         if e.kind == "own":
             owner = e.owner.to_screen
             space = owner.inverse()
@@ -339,16 +397,16 @@ class Planner:
         # 8-bit roundings, as when they are drawn straight into the frame.
         fill = self._page_fill if (e.kind == "base" and base_id == "root" and self._page_fill) else (0.0, 0.0, 0.0, 0.0)
         draw = self._backing(e, space, target, cache_id, label, fill)
-        if draw is None:
+        if not draw:
             return None
+        name = draw[0].source.name if isinstance(draw, list) else draw.source.name
         for i, p in enumerate(e.members):
             owns = e.kind == "squash" or (e.kind == "own" and p.node is e.owner)
             if e.kind == "squash":
                 member_reasons = reasons if i == 0 else [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value]
             else:
                 member_reasons = reasons if owns else []
-            self.layer_info[p.node.id] = LayerInfo(owns, tuple(member_reasons), draw.source.name if owns else None,
-                                                   draw.source.name)
+            self.layer_info[p.node.id] = LayerInfo(owns, tuple(member_reasons), name if owns else None, name)
         return draw
 
     def _backing_damage(self, cache_id: str, key, bounds: list[Rect], w: int, h: int):
@@ -387,15 +445,15 @@ class Planner:
         if not anim.to_screen.is_invertible():
             return None
         rel = Affine() if anim is node else anim.to_screen.inverse() @ node.to_screen
-        return sweep_bounds(samples, rel, (node.width, node.height), to_target)
+        return sweep_bounds(samples, rel, node.ink_rect, to_target)
 
     def _backing(self, e, space: Affine, target: Target, cache_id: str, label: str,
-                 fill: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)) -> Draw | None:
+                 fill: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)) -> Draw | list[Draw] | None:
         """The draw of a backing holding several layers, painting it only when what it
         holds changed (its key: each member's paint, placement, opacity and clips).
         ``fill`` is what the backing starts as: transparent, or the page's opaque
         background for the root's base backing."""
-        rects = [touched(Rect(0, 0, p.node.width, p.node.height), clean(space @ p.node.to_screen)) for p in e.members]
+        rects = [touched(p.node.ink_rect, clean(space @ p.node.to_screen)) for p in e.members]
         b = Rect.union(rects)
         if space is target.space and target.size is not None:
             b = b.intersect(Rect(target.origin[0], target.origin[1], target.size[0], target.size[1]))
@@ -405,6 +463,9 @@ class Planner:
         b = Rect(*(round(v, 6) for v in (b.x, b.y, b.width, b.height))).rounded_out()
         origin = (int(b.x), int(b.y))
         w, h = int(b.width), int(b.height)
+        if self._tiled(f"the backing of {label!r}", w, h):
+            interest = grow(target.cull if target.cull is not None else self.viewport, self.tiling.interest_margin)
+            return self._tiled_backing(e, space, target, cache_id, label, fill, (), 0, interest)
         self._check_size(f"the backing of {label!r}", w, h)
         # Backing px -> screen -> target px; member clips were made for the target.
         backing_to_screen = space.inverse() @ Affine.translate(*origin)
@@ -416,13 +477,12 @@ class Planner:
             clips = tuple(reframe(c, backing_to_target) for c in p.clips)
             member_clips.append(clips)
             m = clean(Affine.translate(-origin[0], -origin[1]) @ space @ p.node.to_screen)
-            offset = subpixel(m)
-            snapped = whole_pixel(m)
+            offset, _, _, snapped = raster_placement(p.node, m)
             # Rounded: the placement relative to the backing is recomputed from screen
             # matrices every frame, and float noise must not count as a change.
-            clip_sig = tuple((c.layer_id, rounded(c.to_local), c.rect, c.radii) for c in clips)
+            clip_sig = tuple((c.layer_id, rounded(c.to_local), c.rect, c.radii, c.kind) for c in clips)
             signature.append((self._paint(p.node, offset), rounded(snapped), round(p.opacity, 6), clip_sig))
-            member_bounds.append(touched(Rect(0, 0, p.node.width, p.node.height), m))
+            member_bounds.append(touched(p.node.ink_rect, m))
         key = (origin, w, h, tuple(signature), fill)
         tex = self.cache.lookup(cache_id, key, self.available) if self.cache is not None else None
         damage = self._backing_damage(cache_id, key, member_bounds, w, h) if tex is None else None
@@ -503,12 +563,15 @@ class Planner:
         blend mode)."""
         node = ctx.node
         own_opacity = node.style.opacity
+        self.note_clip_path(node)
         if node.style.backdrop_filter is not None:
             if self.emit_backdrop_filter(ctx, out, target, opacity):
                 return
         if node.style.filter is not None:
             if self.emit_filter_surface(ctx, out, target, opacity):
                 return
+        if self.emit_masked(ctx, out, target, opacity):  # mask-image, polygon clip-path (graph.masks)
+            return
         drawing = ctx.drawing_nodes()
         group = self._group_reason(ctx)
         if own_opacity < 1.0 and len(drawing) >= 2:
@@ -534,6 +597,10 @@ class Planner:
             pending: list = []
             self.draw_node(node, pending, target, opacity)
             for p in pending:
+                if self._tiled(f"layer {node.id!r}", math.ceil(node.width), math.ceil(node.height)):
+                    raise UnsupportedFeatureError(
+                        f"mix-blend-mode on a layer larger than the tiling threshold ({self.tiling.threshold} px) "
+                        "is not supported yet", property="mix-blend-mode", layer=node.id)
                 out.append(self._layer_draw(p, target.space, target.origin, p.clips))
             return
         if own_opacity < 1.0 and drawing:
@@ -604,14 +671,14 @@ class Planner:
             if c is not ctx and c.node.style.filter is not None:
                 m = c.node.to_screen
                 scale = m.max_scale()
-                grow += max(c.node.style.filter.plan(current_color=c.node.style.color, scale=scale).outsets)
+                grow += self._reach(c.node.style.filter, c.node.style.color, scale)
             g = grow * space_scale
             here = cull if cull is None or not grow else Rect(cull.x - grow, cull.y - grow, cull.width + 2 * grow, cull.height + 2 * grow)
             for n in [c.node, *(i for i in c.items if not isinstance(i, StackingContext))]:
                 paints = n.draws_content() or n.style.backdrop_filter is not None  # a filtered backdrop shows too
                 if not paints or self.visible_rect(n, here, clips_from if not grow else len(n.clips)) is None:
                     continue
-                quad = Rect(0, 0, n.width, n.height).transformed_bounds(space @ n.to_screen)
+                quad = n.ink_rect.transformed_bounds(space @ n.to_screen)
                 quad = Rect(quad.x - g, quad.y - g, quad.width + 2 * g, quad.height + 2 * g)
                 if space.is_translation() and not grow:
                     # What a clip hides never reaches the surface (with a nested filter
@@ -629,6 +696,15 @@ class Planner:
         if bounds is not None and cull is not None and space.is_translation():
             bounds = bounds.intersect(cull.transformed_bounds(space))  # cut to what can show
         return bounds
+
+    def _reach(self, chain, color, scale: float) -> float:
+        """How far a filter's output reaches past its input (planned once per frame:
+        nested filters ask for it once per enclosing surface)."""
+        key = (chain, color, scale)
+        reach = self._reaches.get(key)
+        if reach is None:
+            reach = self._reaches[key] = max(chain.plan(current_color=color, scale=scale).outsets)
+        return reach
 
     def _surface_pass(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str,
                       cull_from: int, first: tuple[Draw, ...] = ()) -> CompositePass:
@@ -692,7 +768,8 @@ class Planner:
         node = ctx.node
         s = node.style
         chain = s.backdrop_filter
-        for other, value in (("filter", s.filter), ("mix-blend-mode", s.mix_blend_mode is not BlendMode.NORMAL)):
+        for other, value in (("filter", s.filter), ("mix-blend-mode", s.mix_blend_mode is not BlendMode.NORMAL),
+                             ("a mask-image or a polygon clip-path", has_mask(node))):
             if value:
                 raise UnsupportedFeatureError(f"backdrop-filter together with {other} on one element is not supported yet",
                                               property="backdrop-filter", layer=node.id)
@@ -833,7 +910,10 @@ class Planner:
         # Back from the surface's space to the target's: texel -> screen -> target.
         surface_to_screen = space.inverse() @ Affine.translate(bounds.x, bounds.y)
         to_target = snap(target.from_screen() @ surface_to_screen)
-        out.append(Draw(result, node.id, to_target, opacity, clips, note=f"filtered ({len(plan.passes)} passes)"))
+        draw = self.masked(Draw(result, node.id, to_target, opacity, clips, note=f"filtered ({len(plan.passes)} passes)"),
+                           ctx, target)  # the mask applies to the filtered result
+        if draw is not None:
+            out.append(draw)
         return True
 
     def _cached_filter_result(self, node: LayerNode, plan, surface: CompositePass, space: Affine) -> TextureDesc | None:
@@ -907,6 +987,7 @@ class Planner:
         changes = self.trees.update(self.scene, self.t)
         if changes.rebuilt:  # layers may have gone: so do their kept paints
             self.state.paints = {k: v for k, v in self.state.paints.items() if k in self.trees.nodes}
+        self._note_scrollers()
         frame = TextureDesc("frame", self.scene.width, self.scene.height, TextureRole.FRAME, retained=self.cache is not None)
         last, self.state.last = self.state.last, None
         graph = self._retained(last, changes, frame)
@@ -957,6 +1038,7 @@ class Planner:
         graph = FrameGraph(self.scene.width, self.scene.height, self.passes, frame, self.decisions, self.reused, released)
         graph.policy = self.policy
         graph.layer_info = self.layer_info
+        graph.tiles = self.tile_sets
         graph.validate()
         return graph
 
@@ -1053,6 +1135,7 @@ class Planner:
             if read is not None and i not in redo:
                 self._reads[id(final[i])] = read
         self.passes = [p for p in last.graph.passes if id(p) in kept] + self.passes
+        self.tile_sets = [replace(ts, rastered=0) for ts in last.graph.tiles]  # kept draws: their tiles stay
         self.decisions = list(last.graph.decisions)
         self.reused = [n for n in last.graph.reused if n not in replaced and n != frame.name] + self.reused
         self.images_seen = list(last.images)
@@ -1086,7 +1169,10 @@ def _is_plain_color(node: LayerNode) -> bool:
         and not s.transform
         and s.filter is None
         and s.background_image is None
+        and s.clip_path is None  # a clipped or masked page is drawn, not cleared to
+        and s.mask_image is None
         and s.border_style in ("none", "hidden")
+        and not s.box_shadow  # an inset shadow paints over the page background
         and all(r == (0.0, 0.0) for r in used_radii(s, node.width, node.height))
     )
 
@@ -1105,6 +1191,12 @@ def build_frame_graph(
     a first frame): unchanged layers are not rastered again, and an animation frame
     that only moves promoted layers redoes only their draws. ``facts`` says what the
     executor holds and how it prices filter passes (filters.backend)."""
+    with room_for(MAX_TREE_DEPTH):  # the walk recurses once per nesting level, a bounded depth
+        return _build(scene, request, limits, images, state, facts)
+
+
+def _build(scene, request: FrameRequest, limits: Limits, images: ImageStore, state: FrameState | None,
+           facts: ExecutorFacts | None) -> FrameGraph:
     state = state if state is not None else FrameState()
     facts = facts if facts is not None else ExecutorFacts()
     cache = state.cache if request.policy.retains_textures else None

@@ -41,13 +41,13 @@ def sample_sweep(layer: Layer, node: LayerNode, t: float) -> list[Affine]:
     return matrices
 
 
-def sweep_bounds(samples: list[Affine], rel: Affine, size: tuple[float, float], to_target: Affine) -> Rect:
-    """Target pixels a quad of ``size`` (placed ``rel`` in the animated layer's px) can
-    touch over the samples: each sample grown like a transformed quad (``touched``),
-    and the union by a quarter of the longest step a corner takes between samples —
-    what an arc can bulge past its chord for steps under 100 degrees (translations and
-    scales do not bulge)."""
-    rect = Rect(0, 0, *size)
+def sweep_bounds(samples: list[Affine], rel: Affine, size: tuple[float, float] | Rect, to_target: Affine) -> Rect:
+    """Target pixels a quad of ``size`` (a size, or a rect: a layer's ink rect; placed
+    ``rel`` in the animated layer's px) can touch over the samples: each sample grown
+    like a transformed quad (``touched``), and the union by a quarter of the longest step
+    a corner takes between samples — what an arc can bulge past its chord for steps
+    under 100 degrees (translations and scales do not bulge)."""
+    rect = size if isinstance(size, Rect) else Rect(0, 0, *size)
     rects, step, previous = [], 0.0, None
     for m in samples:
         m = to_target @ m @ rel

@@ -6,7 +6,7 @@ compositor and raster stages read. Nothing downstream ever sees CSS text.
 
 from .declarations import Declaration, Style, parse_declarations, parse_value
 from .properties import PROPERTIES, ComputedStyle
-from ..css.values import RGBA, ImageRef, LinearGradient, RadialGradient
+from ..css.values import RGBA, ConicGradient, ImageRef, LinearGradient, RadialGradient
 
 __all__ = [
     "Style",
@@ -19,4 +19,5 @@ __all__ = [
     "ImageRef",
     "LinearGradient",
     "RadialGradient",
+    "ConicGradient",
 ]

@@ -7,14 +7,16 @@ written (with its column), and rendering never meets an unparsed string.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, MutableMapping
 
 import tinycss2
 from tinycss2 import ast
 
 from ..errors import CSSSyntaxError, InvalidValueError, StyleError, UnknownPropertyError, UnsupportedFeatureError
+from ..css.known import is_css_property
 from .properties import INHERITED_FIELDS, NOT_YET_SUPPORTED, PROPERTIES, ComputedStyle
+from .text import resolve_relative
 from ..css.tokens import TokenStream, token_text
 
 __all__ = ["Declaration", "parse_declarations", "parse_value", "Style", "INHERIT"]
@@ -52,7 +54,7 @@ def parse_value(
     spec = PROPERTIES.get(name)
     if spec is None:
         where = {"column": getattr(name_node, "source_column", None), "line": getattr(name_node, "source_line", None)}
-        if name in NOT_YET_SUPPORTED:
+        if name in NOT_YET_SUPPORTED or is_css_property(name):
             raise UnsupportedFeatureError(
                 f"{name} is a CSS property Lamina does not support yet", property=name, **where
             )
@@ -268,6 +270,17 @@ class Style(MutableMapping[str, str]):
             self._on_change()
 
     # -- computing ----------------------------------------------------------------------
+    def cascaded(self, field: str) -> Any:
+        """The value this block gives a field that does not inherit (its initial value
+        when no declaration sets it), without computing the whole style; None when it
+        is written as ``inherit`` (then only ``computed`` can say)."""
+        value = getattr(ComputedStyle, field)
+        for important in (False, True):
+            for decl in self._decls.values():
+                if decl.important == important and field in decl.updates:
+                    value = decl.updates[field]
+        return None if isinstance(value, str) and value == INHERIT else value
+
     def computed(self, parent: ComputedStyle | None = None) -> ComputedStyle:
         """Cascade this block (normal, then !important) over initial/inherited values.
 
@@ -285,10 +298,9 @@ class Style(MutableMapping[str, str]):
         return style
 
     def _compute(self, parent: ComputedStyle | None) -> ComputedStyle:
-        base = ComputedStyle()
-        if parent is not None:
-            base = replace(base, **{f: getattr(parent, f) for f in INHERITED_FIELDS})
-        fields: dict[str, Any] = {}
+        # One constructor call (inherited fields, then declarations over them): a page
+        # of hundreds of layers computes this once per layer on its first frame.
+        fields: dict[str, Any] = {f: getattr(parent, f) for f in INHERITED_FIELDS} if parent is not None else {}
         for important in (False, True):
             for decl in self._decls.values():
                 if decl.important == important:
@@ -296,6 +308,7 @@ class Style(MutableMapping[str, str]):
         for key, value in fields.items():
             if isinstance(value, str) and value == INHERIT:
                 fields[key] = getattr(parent, key) if parent is not None else getattr(ComputedStyle, key)
+        resolve_relative(fields, parent)  # em, %, larger, bolder: absolute, as CSS computes them
         # currentcolor stays a keyword (it inherits as one, CSS Color 4 §4.4); painting
         # resolves it with ComputedStyle.used_color.
-        return replace(base, **fields)
+        return ComputedStyle(**fields)

@@ -1,16 +1,28 @@
-"""linear-gradient() / radial-gradient() (and repeating-*): parsing and the geometry a
-shader needs (CSS Images 3 §3)."""
+"""linear-gradient() / radial-gradient() / conic-gradient() (and repeating-*): parsing
+and the geometry a shader needs (CSS Images 3 §3, CSS Images 4 §3.3 for conic)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 from tinycss2 import ast
 
 from ..css.readers import read_color, read_position
 from ..css.tokens import TokenStream, describe, split_commas
-from ..css.values import RGBA, ColorStop, LengthPercentage, LinearGradient, RadialGradient
+from ..css.tokens import ANGLE_UNITS
+from ..css.values import (
+    RGBA,
+    AnglePercentage,
+    ColorStop,
+    ConicGradient,
+    LengthPercentage,
+    LinearGradient,
+    RadialGradient,
+)
+from ..errors import UnsupportedFeatureError
+from ..limits import MAX_GRADIENT_STOPS
 
 __all__ = [
     "read_gradient",
@@ -18,6 +30,8 @@ __all__ = [
     "resolve_stops",
     "linear_gradient_line",
     "radial_gradient_radii",
+    "conic_gradient_center",
+    "CONIC_TURN",
 ]
 
 _SIDES = ("top", "right", "bottom", "left")
@@ -33,7 +47,7 @@ def read_gradient(ts: TokenStream):
     name = tok.lower_name
     repeating = name.startswith("repeating-")
     base = name[len("repeating-") :] if repeating else name
-    if base not in ("linear-gradient", "radial-gradient"):
+    if base not in ("linear-gradient", "radial-gradient", "conic-gradient"):
         return None
     ts.next()
     groups = split_commas(tok.arguments)
@@ -42,6 +56,10 @@ def read_gradient(ts: TokenStream):
         angle, corner, used = _linear_prelude(first)
         stops = _stops(groups[1:] if used else groups, ts, tok)
         return LinearGradient(stops=stops, angle=angle, to_corner=corner, repeating=repeating)
+    if base == "conic-gradient":
+        angle, center, used = _conic_prelude(first)
+        stops = _stops(groups[1:] if used else groups, ts, tok, _angle_percentage, "an angle or percentage")
+        return ConicGradient(stops=stops, angle=angle, center=center, repeating=repeating)
     shape, size, center, used = _radial_prelude(first)
     stops = _stops(groups[1:] if used else groups, ts, tok)
     return RadialGradient(stops=stops, shape=shape, size=size, center=center, repeating=repeating)
@@ -117,8 +135,68 @@ def _radial_prelude(ts: TokenStream):
     return shape or "ellipse", size or "farthest-corner", center, True
 
 
-def _stops(groups, parent: TokenStream, fn: ast.FunctionBlock) -> tuple[ColorStop, ...]:
-    """<color-stop-list>: stops with 0-2 positions, and transition hints between them."""
+def _conic_prelude(ts: TokenStream):
+    """``[from <angle>]? [at <position>]?`` (CSS Images 4 §3.3); returns
+    (angle, center, consumed?)."""
+    center = (LengthPercentage(percent=50.0), LengthPercentage(percent=50.0))
+    tok = ts.peek()
+    if not (isinstance(tok, ast.IdentToken) and tok.lower_value in ("from", "at", "in")):
+        return 0.0, center, False  # no prelude: the first argument is a colour stop
+    _no_interpolation_method(ts)
+    angle = 0.0
+    if ts.ident("from"):
+        angle = ts.expect_angle()
+    if ts.ident("at"):
+        pos_tok = ts.peek()
+        pos = read_position(ts)
+        if pos is None:
+            raise ts.error(f"expected a position after 'at', got {describe(pos_tok)}", pos_tok)
+        center = pos
+    _no_interpolation_method(ts)
+    tok = ts.peek()
+    if isinstance(tok, ast.IdentToken) and tok.lower_value == "from":
+        raise ts.error("'from <angle>' must come before 'at <position>'", tok)
+    ts.expect_end()
+    return angle, center, True
+
+
+def _no_interpolation_method(ts: TokenStream) -> None:
+    """``in <colour-space>`` is real CSS Images 4 syntax that Lamina does not draw:
+    gradients interpolate in premultiplied sRGB only."""
+    tok = ts.peek()
+    if isinstance(tok, ast.IdentToken) and tok.lower_value == "in":
+        raise ts.error("colour interpolation methods ('in <colour-space>') are not supported yet",
+                       tok, UnsupportedFeatureError)
+
+
+def _angle_percentage(ts: TokenStream) -> AnglePercentage | None:
+    """Consume an <angle-percentage> if the next token is one (unitless 0 allowed, as
+    Chromium and Firefox accept it in gradients). A length is an error here: conic
+    stops are angles around the centre, not distances."""
+    tok = ts.peek()
+    if isinstance(tok, ast.PercentageToken):
+        if not math.isfinite(float(tok.value)):
+            raise ts.error("value is not finite", tok)
+        ts.next()
+        return AnglePercentage(percent=float(tok.value))
+    if isinstance(tok, ast.NumberToken) and tok.value == 0:
+        ts.next()
+        return AnglePercentage()
+    if isinstance(tok, ast.DimensionToken):
+        if tok.lower_unit not in ANGLE_UNITS:
+            raise ts.error(f"conic-gradient() positions are angles or percentages, got {describe(tok)}", tok)
+        return AnglePercentage(deg=ts.expect_angle())
+    return None
+
+
+def _stops(groups, parent: TokenStream, fn: ast.FunctionBlock,
+           read_position: Callable[[TokenStream], object | None] | None = None,
+           what: str = "a length or percentage") -> tuple[ColorStop, ...]:
+    """<color-stop-list>: stops with 0-2 positions, and transition hints between them.
+    ``read_position`` reads one position or hint, ``what`` names it in errors (default:
+    a <length-percentage>; conic gradients read <angle-percentage>)."""
+    if read_position is None:
+        read_position = TokenStream.length_percentage
     stops: list[ColorStop] = []
     pending_hint = False
     for group in groups:
@@ -128,7 +206,7 @@ def _stops(groups, parent: TokenStream, fn: ast.FunctionBlock) -> tuple[ColorSto
         color = read_color(ts)
         if color is None:
             hint_tok = ts.peek()
-            hint = ts.length_percentage()
+            hint = read_position(ts)
             if hint is None:
                 raise ts.error(f"expected a colour stop, got {describe(hint_tok)}", hint_tok)
             ts.expect_end()
@@ -140,7 +218,11 @@ def _stops(groups, parent: TokenStream, fn: ast.FunctionBlock) -> tuple[ColorSto
             continue
         positions = []
         while not ts.at_end() and len(positions) < 2:
-            positions.append(ts.expect_length_percentage())
+            pos_tok = ts.peek()
+            pos = read_position(ts)
+            if pos is None:
+                raise ts.error(f"expected {what}, got {describe(pos_tok)}", pos_tok)
+            positions.append(pos)
         ts.expect_end()
         if isinstance(color, str):  # currentcolor is resolved against `color` later
             color = _CurrentColor
@@ -153,6 +235,12 @@ def _stops(groups, parent: TokenStream, fn: ast.FunctionBlock) -> tuple[ColorSto
         raise parent.error("a transition hint must be followed by a colour stop", pending_hint)
     if len(stops) < 2:
         raise parent.error(f"{fn.name}() needs at least two colour stops", fn)
+    if len(stops) > MAX_GRADIENT_STOPS:
+        # Checked here, where the error can name the property, the column and (from a
+        # scene file) the JSON path, rather than when the layer is painted.
+        raise parent.error(
+            f"{fn.name}() has {len(stops)} colour stops (a stop with two positions counts twice); "
+            f"Lamina draws at most {MAX_GRADIENT_STOPS}", fn, cls=UnsupportedFeatureError)
     return tuple(stops)
 
 
@@ -247,6 +335,14 @@ def linear_gradient_line(g: LinearGradient, width: float, height: float):
     cx, cy = width / 2.0, height / 2.0
     start = (cx - dx * length / 2.0, cy - dy * length / 2.0)
     return start, (dx, dy), length
+
+
+CONIC_TURN = 360.0  # a conic gradient's "line": one turn, in degrees (100% = 360deg)
+
+
+def conic_gradient_center(g: ConicGradient, width: float, height: float) -> tuple[float, float]:
+    """The centre of a conic gradient in a box of ``width`` x ``height`` (its ``at``)."""
+    return (g.center[0].resolve(width), g.center[1].resolve(height))
 
 
 def radial_gradient_radii(g: RadialGradient, width: float, height: float):

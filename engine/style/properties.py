@@ -18,14 +18,20 @@ from ..css.tokens import TokenStream, describe, split_commas, token_text
 from ..errors import StyleError, UnsupportedFeatureError
 from ..filters.chain import FilterChain
 from ..filters.parse import parse_tokens
+from .box_shadow import BoxShadow, parse_box_shadow
 from .gradients import read_gradient
 from .transforms import read_transform_list
+from .text import TEXT_DEFAULTS, TEXT_PROPERTIES, FontFamily, FontStyle, LineHeight, TextShadow
+from .masking import MASK_DEFAULTS, MASKING_PROPERTIES
+from ..css.shapes import ClipPath, MaskMode
 from ..css.values import (
     RGBA,
     TRANSPARENT,
     BackgroundSize,
     CornerRadius,
     LengthPercentage,
+    Overflow,
+    Position,
 )
 
 __all__ = ["ComputedStyle", "PropertySpec", "PROPERTIES", "NOT_YET_SUPPORTED", "INHERITED_FIELDS"]
@@ -64,7 +70,12 @@ class ComputedStyle:
     opacity: float = 1.0
     transform: tuple = ()
     transform_origin: tuple[LengthPercentage, LengthPercentage] = (CENTER, CENTER)
-    overflow: str = "visible"
+    overflow: Overflow = Overflow.VISIBLE
+    position: Position = Position.STATIC
+    # Not CSS properties: Lamina's stand-in for the DOM's scrollLeft / scrollTop, so a
+    # scroll offset can be written in a scene file and animated like any property.
+    scroll_left: float = 0.0
+    scroll_top: float = 0.0
     z_index: int | None = None
     will_change: tuple[str, ...] = ()
     filter: Any = None  # a filters.FilterChain; None = none
@@ -73,6 +84,27 @@ class ComputedStyle:
     mix_blend_mode: BlendMode = BlendMode.NORMAL
     isolation: Isolation = Isolation.AUTO
     backdrop_filter: FilterChain | None = None
+    # Text (lamina.style.text; all inherited). ``text`` is not CSS: the layer's text
+    # content (Layer.text), carried here as ``image=`` is carried in background_image.
+    font_family: tuple[FontFamily, ...] = TEXT_DEFAULTS["font_family"]
+    font_size: float = TEXT_DEFAULTS["font_size"]  # px
+    font_weight: float = TEXT_DEFAULTS["font_weight"]
+    font_style: FontStyle = TEXT_DEFAULTS["font_style"]
+    line_height: LineHeight = TEXT_DEFAULTS["line_height"]
+    text_align: str = TEXT_DEFAULTS["text_align"]
+    letter_spacing: float = TEXT_DEFAULTS["letter_spacing"]  # px
+    white_space: str = TEXT_DEFAULTS["white_space"]
+    text_shadow: tuple[TextShadow, ...] = TEXT_DEFAULTS["text_shadow"]
+    text: str | None = None
+    # CSS Backgrounds 3 §7.1: the shadows, first (topmost) first; () = none.
+    box_shadow: tuple[BoxShadow, ...] = ()
+    # CSS Masking 1 (lamina.style.masking): clip-path (None = none) and one mask layer.
+    clip_path: ClipPath | None = None
+    mask_image: Any = None  # a gradient or an ImageRef; None = none
+    mask_mode: MaskMode = MASK_DEFAULTS["mask_mode"]
+    mask_repeat: tuple[bool, bool] = MASK_DEFAULTS["mask_repeat"]
+    mask_position: tuple[LengthPercentage, LengthPercentage] = MASK_DEFAULTS["mask_position"]
+    mask_size: BackgroundSize = MASK_DEFAULTS["mask_size"]
 
     def used_color(self, value: RGBA | str) -> RGBA:
         """A colour field's used value: ``currentcolor`` becomes this style's ``color``."""
@@ -87,7 +119,7 @@ class ComputedStyle:
         return self.used_color(self.border_color)
 
 
-INHERITED_FIELDS = frozenset({"color", "visibility"})
+INHERITED_FIELDS = frozenset({"color", "visibility", *TEXT_DEFAULTS})
 
 
 @dataclass(frozen=True)
@@ -131,7 +163,7 @@ def _read_image(ts: TokenStream):
     if url is not None:
         return url
     tok = ts.peek()
-    if isinstance(tok, ast.FunctionBlock) and tok.lower_name in ("image", "image-set", "cross-fade", "element", "conic-gradient", "repeating-conic-gradient"):
+    if isinstance(tok, ast.FunctionBlock) and tok.lower_name in ("image", "image-set", "cross-fade", "element"):
         raise ts.error(f"{tok.name}() is not supported yet", tok, UnsupportedFeatureError)
     return None
 
@@ -280,8 +312,8 @@ _BACKGROUND_FIELDS = (
 # -- borders --------------------------------------------------------------------------
 
 _LINE_WIDTHS = {"thin": 1.0, "medium": 3.0, "thick": 5.0}
-_SUPPORTED_STYLES = ("none", "hidden", "solid")
-_OTHER_STYLES = ("dotted", "dashed", "double", "groove", "ridge", "inset", "outset")
+_SUPPORTED_STYLES = ("none", "hidden", "solid", "dashed", "dotted")
+_OTHER_STYLES = ("double", "groove", "ridge", "inset", "outset")
 
 
 def _read_line_width(ts: TokenStream) -> float | None:
@@ -299,7 +331,8 @@ def _read_line_style(ts: TokenStream) -> str | None:
     tok = ts.peek()
     word = ts.ident(*_SUPPORTED_STYLES, *_OTHER_STYLES)
     if word in _OTHER_STYLES:
-        raise ts.error(f"border-style {word} is not supported yet (only solid, none, hidden)", tok, UnsupportedFeatureError)
+        raise ts.error(f"border-style {word} is not supported yet (only solid, dashed, dotted, none, hidden)",
+                       tok, UnsupportedFeatureError)
     return word
 
 
@@ -448,13 +481,35 @@ def _parse_transform_origin(ts: TokenStream) -> dict:
 def _parse_overflow(ts: TokenStream) -> dict:
     words = ("visible", "hidden", "clip", "scroll", "auto")
     first = ts.expect_ident(*words)
+    second_tok = ts.peek()
     second = ts.ident(*words) or first
     ts.expect_end()
-    clips = [w != "visible" for w in (first, second)]
-    if clips[0] != clips[1]:
-        raise ts.error("clipping on one axis only is not supported yet", cls=UnsupportedFeatureError)
-    # scroll/auto clip like hidden: Lamina draws no scrollbars and scrolls nothing.
-    return {"overflow": "hidden" if clips[0] else "visible"}
+    used = {Overflow.SCROLL if w == "auto" else Overflow(w) for w in (first, second)}
+    if used & {Overflow.HIDDEN, Overflow.SCROLL}:
+        # CSS Overflow 3 §3: visible and clip compute to auto and hidden when the other
+        # axis scrolls; the box is then a scroll container on both axes.
+        return {"overflow": Overflow.SCROLL if used & {Overflow.SCROLL, Overflow.VISIBLE} else Overflow.HIDDEN}
+    if len(used) > 1:
+        raise ts.error("clipping on one axis only is not supported yet", second_tok, UnsupportedFeatureError)
+    return {"overflow": used.pop()}
+
+
+def _parse_position(ts: TokenStream) -> dict:
+    tok = ts.peek()
+    word = ts.expect_ident("static", "relative", "absolute", "fixed", "sticky")
+    ts.expect_end()
+    if word == "sticky":
+        raise ts.error("position: sticky is not supported yet", tok, UnsupportedFeatureError)
+    return {"position": Position.FIXED if word == "fixed" else Position.STATIC}
+
+
+def _scroll_offset(field: str):
+    def parse(ts: TokenStream) -> dict:
+        value = ts.expect_length(minimum=0.0)
+        ts.expect_end()
+        return {field: value}
+
+    return parse
 
 
 def _parse_z_index(ts: TokenStream) -> dict:
@@ -557,12 +612,18 @@ PROPERTIES: dict[str, PropertySpec] = {
         _spec("transform", _parse_transform, "transform"),
         _spec("transform-origin", _parse_transform_origin, "transform_origin"),
         _spec("overflow", _parse_overflow, "overflow"),
+        _spec("position", _parse_position, "position"),
+        _spec("scroll-left", _scroll_offset("scroll_left"), "scroll_left"),
+        _spec("scroll-top", _scroll_offset("scroll_top"), "scroll_top"),
         _spec("z-index", _parse_z_index, "z_index"),
         _spec("will-change", _parse_will_change, "will_change"),
         _spec("filter", _parse_filter, "filter"),
         _spec("backdrop-filter", _parse_backdrop_filter, "backdrop_filter"),
         _spec("mix-blend-mode", _parse_mix_blend_mode, "mix_blend_mode"),
         _spec("isolation", _parse_isolation, "isolation"),
+        *(_spec(name, parse, *fields) for name, (parse, fields) in TEXT_PROPERTIES.items()),
+        _spec("box-shadow", parse_box_shadow, "box_shadow"),
+        *(_spec(name, parse, *fields) for name, (parse, fields) in MASKING_PROPERTIES.items()),
     ]
 }
 
@@ -570,13 +631,19 @@ PROPERTIES: dict[str, PropertySpec] = {
 # (not "unknown property") so the user knows the name is right but the feature missing.
 NOT_YET_SUPPORTED = frozenset(
     {
-        "mask", "mask-image", "clip-path", "box-shadow", "perspective", "transform-style", "backface-visibility",
+        "mask-clip", "mask-origin", "mask-composite", "mask-type", "mask-border", "perspective", "transform-style", "backface-visibility",
         "border-top", "border-right", "border-bottom", "border-left",
         "border-top-color", "border-right-color", "border-bottom-color", "border-left-color",
         "border-top-style", "border-right-style", "border-bottom-style", "border-left-style",
         "border-image", "outline", "background-clip", "background-origin",
         "background-attachment", "background-blend-mode", "overflow-x", "overflow-y",
-        "position", "display", "margin", "padding", "width", "height", "top", "left",
-        "right", "bottom", "font", "font-size", "font-family", "animation", "transition",
+        "display", "margin", "padding", "width", "height", "top", "left",
+        "right", "bottom", "font", "animation", "transition",
+        # text: what lamina.style.text does not do yet
+        "font-variant", "font-stretch", "font-feature-settings", "font-variation-settings", "font-kerning",
+        "font-synthesis", "word-spacing", "text-indent", "text-transform", "text-decoration",
+        "text-decoration-line", "text-decoration-color", "text-decoration-style", "text-overflow",
+        "word-break", "overflow-wrap", "word-wrap", "hyphens", "tab-size", "direction", "unicode-bidi",
+        "writing-mode", "vertical-align", "text-rendering",
     }
 )

@@ -4,7 +4,10 @@
 // The BLEND variant composites with a mix-blend-mode instead: it reads the backdrop
 // from a copy of the target taken just before (GL blending is off for it) and writes
 // the blended result where the quad covers, the backdrop itself elsewhere.
+// MASK_COUNT masks (a mask-image, a polygon clip-path's coverage) multiply into the
+// coverage after the clips, before opacity and blending, as CSS orders them.
 #include "common/rrect.glsl"
+#include "common/shape_coverage.glsl"
 #if BLEND
 #include "common/blend.glsl"
 uniform sampler2D u_backdrop;
@@ -16,12 +19,35 @@ uniform sampler2D u_source;
 uniform vec2 u_quad_size;
 uniform float u_opacity;
 uniform int u_exact;  // 1: placed at whole pixels, so each fragment is a texel centre: fetch it
+uniform vec4 u_hard_edges;  // left, top, right, bottom: 1 where a neighbouring tile continues the quad
 #if CLIP_COUNT > 0
 uniform mat3 u_clip_to_local[CLIP_COUNT];   // target px -> clip layer px
 uniform vec4 u_clip_rect[CLIP_COUNT];       // x0, y0, x1, y1
 uniform vec4 u_clip_rx[CLIP_COUNT];
 uniform vec4 u_clip_ry[CLIP_COUNT];
 uniform vec2 u_clip_px[CLIP_COUNT];         // one target px in clip px, per clip axis
+uniform float u_clip_kind[CLIP_COUNT];      // 0: an overflow clip; 1: a clip-path (area coverage)
+#endif
+#if MASK_COUNT > 0
+uniform sampler2D u_mask[MASK_COUNT];
+uniform mat3 u_mask_to_texel[MASK_COUNT];   // target px -> mask texel
+uniform vec2 u_mask_mode[MASK_COUNT];       // x: 1 = luminance (else alpha); y: 1 = at texel centres
+
+// The mask value at this fragment: alpha, or luminance times alpha (the texel is
+// premultiplied, so its weighted colour already is): CSS Masking 1 §6.3 with the
+// luminanceToAlpha coefficients, in sRGB. Nothing outside the mask texture shows.
+float mask_value(sampler2D mask, mat3 to_texel, vec2 mode) {
+    vec2 q = (to_texel * vec3(gl_FragCoord.xy, 1.0)).xy;
+    vec2 size = vec2(textureSize(mask, 0));
+    vec4 m;
+    if (mode.y > 0.5) {
+        if (any(lessThan(q, vec2(0.0))) || any(greaterThanEqual(q, size))) return 0.0;
+        m = texelFetch(mask, ivec2(floor(q)), 0);
+    } else {
+        m = texture(mask, q / size);  // its border texels are transparent: it fades out
+    }
+    return mode.x > 0.5 ? dot(m.rgb, vec3(0.2125, 0.7154, 0.0721)) : m.a;
+}
 #endif
 
 in vec2 v_local;
@@ -32,13 +58,29 @@ void main() {
     // One target pixel measured in source px along each source axis (exact for affine
     // maps); edge coverage is the pixel's overlap with the quad along each axis.
     vec2 px = max(vec2(length(vec2(dFdx(p.x), dFdy(p.x))), length(vec2(dFdx(p.y), dFdy(p.y)))), vec2(1e-6));
-    float cov = span_coverage(p.x, 0.0, u_quad_size.x, 0.5 * px.x)
-              * span_coverage(p.y, 0.0, u_quad_size.y, 0.5 * px.y);
+    // A tile's edge shared with its neighbour is not anti-aliased: each pixel belongs
+    // to the tile its centre falls in, so the two meet without a seam. (The span is
+    // widened there; with no hard edge the floats are those of a plain quad.)
+    vec4 widen = u_hard_edges * 2.0 * vec4(px, px);
+    if (p.x < 0.0 && u_hard_edges.x > 0.5 || p.y < 0.0 && u_hard_edges.y > 0.5
+        || p.x >= u_quad_size.x && u_hard_edges.z > 0.5 || p.y >= u_quad_size.y && u_hard_edges.w > 0.5) discard;
+    float cov = span_coverage(p.x, -widen.x, u_quad_size.x + widen.z, 0.5 * px.x)
+              * span_coverage(p.y, -widen.y, u_quad_size.y + widen.w, 0.5 * px.y);
 #if CLIP_COUNT > 0
     for (int i = 0; i < CLIP_COUNT; ++i) {
         vec2 q = (u_clip_to_local[i] * vec3(gl_FragCoord.xy, 1.0)).xy;
-        cov *= rrect_coverage(q, u_clip_rect[i], u_clip_rx[i], u_clip_ry[i], u_clip_px[i]);
+        if (u_clip_kind[i] > 0.5) {
+            cov *= shape_coverage(q, u_clip_rect[i], u_clip_rx[i], u_clip_ry[i], mat2(u_clip_to_local[i]));
+        } else {
+            cov *= rrect_coverage(q, u_clip_rect[i], u_clip_rx[i], u_clip_ry[i], u_clip_px[i]);
+        }
     }
+#endif
+#if MASK_COUNT > 0
+    cov *= mask_value(u_mask[0], u_mask_to_texel[0], u_mask_mode[0]);
+#endif
+#if MASK_COUNT > 1
+    cov *= mask_value(u_mask[1], u_mask_to_texel[1], u_mask_mode[1]);
 #endif
     if (cov <= 0.0) discard;
     // texelFetch costs about a quarter of a bilinear fetch on llvmpipe.

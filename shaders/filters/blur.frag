@@ -5,6 +5,8 @@
 // ch. 40), started at the first tap inside the image, instead of a uniform array
 // (123 ms) or exp() per tap; taps outside the image are transparent, so the loop
 // simply skips them and needs no per-tap bounds test.
+#include "common/alpha.glsl"
+
 uniform sampler2D u_source;
 uniform ivec2 u_axis;      // (1, 0) or (0, 1)
 uniform int u_radius;      // ceil(3 sigma)
@@ -24,8 +26,8 @@ void main() {
     vec3 g = vec3(exp(-k * float(lo * lo)), exp(-k * float(2 * lo + 1)), exp(-2.0 * k));
     vec4 sum = vec4(0.0);
     for (int i = lo; i <= hi; ++i) {
-        sum += texelFetch(u_source, p + i * u_axis, 0) * g.x;
+        sum += SOURCE_VALUE(texelFetch(u_source, p + i * u_axis, 0)) * g.x;
         g.xy *= g.yz;
     }
-    frag_color = sum * u_norm;
+    frag_color = OUTPUT_VALUE(sum * u_norm);
 }

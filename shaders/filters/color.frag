@@ -6,6 +6,8 @@
 #if STEPS > MAX_COLOR_STEPS  // MAX_COLOR_STEPS: shared with the OpenCL kernel (filters/plan.py)
 #error "more fused colour steps than the planner makes"
 #endif
+#include "common/alpha.glsl"
+
 uniform sampler2D u_source;
 #if STEPS > 0
 uniform mat3 u_matrix[STEPS];
@@ -16,7 +18,7 @@ uniform float u_alpha;
 out vec4 frag_color;
 
 void main() {
-    vec4 p = texelFetch(u_source, ivec2(gl_FragCoord.xy), 0);
+    vec4 p = SOURCE_VALUE(texelFetch(u_source, ivec2(gl_FragCoord.xy), 0));
     if (p.a <= 0.0) {
         frag_color = vec4(0.0);
         return;
@@ -28,5 +30,5 @@ void main() {
     }
 #endif
     float a = p.a * u_alpha;
-    frag_color = vec4(c * a, a);
+    frag_color = OUTPUT_VALUE(vec4(c * a, a));
 }

@@ -1,6 +1,8 @@
 // Back to full size from 1/u_scale: bilinear between the low-resolution texels. Texel j
 // of a reduced image (which has a one-texel margin) is centred at (j - 0.5) * u_scale
 // full-size px, so every full-size pixel has both neighbours inside the image.
+#include "common/alpha.glsl"
+
 uniform sampler2D u_source;
 uniform float u_scale;
 
@@ -13,7 +15,7 @@ void main() {
     vec2 t = q - f;
     ivec2 i = ivec2(f);
     ivec2 j = min(i + 1, ivec2(size) - 1);
-    vec4 a = mix(texelFetch(u_source, i, 0), texelFetch(u_source, ivec2(j.x, i.y), 0), t.x);
-    vec4 b = mix(texelFetch(u_source, ivec2(i.x, j.y), 0), texelFetch(u_source, j, 0), t.x);
-    frag_color = mix(a, b, t.y);
+    vec4 a = mix(SOURCE_VALUE(texelFetch(u_source, i, 0)), SOURCE_VALUE(texelFetch(u_source, ivec2(j.x, i.y), 0)), t.x);
+    vec4 b = mix(SOURCE_VALUE(texelFetch(u_source, ivec2(i.x, j.y), 0)), SOURCE_VALUE(texelFetch(u_source, j, 0)), t.x);
+    frag_color = OUTPUT_VALUE(mix(a, b, t.y));
 }

@@ -149,3 +149,29 @@ __kernel void filter_shadow(__global const uchar4* src, __global const uchar4* b
     }
     store(dst, w, x, y, s + color * a * (1.0f - s.w));
 }
+
+// Straight <-> premultiplied alpha, for filters.apply of straight pixels: in integers,
+// rounded exactly as lamina.images rounds on the host (and shaders/common/alpha.glsl):
+// p = (c a + 127) / 255; c = min((p 255 + a / 2) / a, 255), and 0 where a = 0.
+__kernel void filter_premultiply(__global const uchar4* src, __global uchar4* dst, int n) {
+    int i = get_global_id(0);
+    if (i >= n) return;
+    uint4 c = convert_uint4(src[i]);
+    uint4 p = (c * c.w + 127u) / 255u;
+    p.w = c.w;
+    dst[i] = convert_uchar4(p);
+}
+
+__kernel void filter_unpremultiply(__global const uchar4* src, __global uchar4* dst, int n) {
+    int i = get_global_id(0);
+    if (i >= n) return;
+    uint4 p = convert_uint4(src[i]);
+    uint a = p.w;
+    if (a == 0u) {
+        dst[i] = (uchar4)(0);
+        return;
+    }
+    uint4 c = min((p * 255u + a / 2u) / a, (uint4)(255u));
+    c.w = a;
+    dst[i] = convert_uchar4(c);
+}

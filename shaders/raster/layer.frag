@@ -3,8 +3,17 @@
 // the rounded border box; then the border ring on top. One texel = one CSS px.
 #include "common/rrect.glsl"
 #include "common/premultiplied.glsl"
-#if PAINT == PAINT_LINEAR || PAINT == PAINT_RADIAL
+#if PAINT == PAINT_LINEAR || PAINT == PAINT_RADIAL || PAINT == PAINT_CONIC
 #include "common/gradient.glsl"
+#endif
+#if PAINT == PAINT_CONIC
+#include "common/conic.glsl"
+#endif
+#if BORDER_DASHES
+#include "common/dashes.glsl"
+#endif
+#ifdef SHADOWS
+#include "common/box_shadow.glsl"
 #endif
 
 uniform vec2 u_size;            // box size in px (may be fractional)
@@ -48,6 +57,8 @@ vec4 paint_image(vec2 p) {
 #elif PAINT == PAINT_RADIAL
     float t = length((local - u_center) / max(u_radius, vec2(1e-6)));
     return gradient_color(t) * cov;
+#elif PAINT == PAINT_CONIC
+    return gradient_color(conic_position(local)) * cov;
 #else
     return texture(u_image, local / u_tile.zw) * cov;
 #endif
@@ -62,12 +73,25 @@ void main() {
     background = over(paint_image(p), background);
 #endif
     vec4 color = background * outer;
+#ifdef SHADOWS
+    // Inset shadows: above the background, below the border, inside the padding box.
+    // (Outer ones are drawn under all this afterwards: raster/box_shadow.frag.)
+    vec4 pad_rect = vec4(u_border.w, u_border.x, u_size.x - u_border.y, u_size.y - u_border.z);
+    float pad = rrect_coverage(p, pad_rect, max(u_radii_x - u_border.wyyw, vec4(0.0)),
+                               max(u_radii_y - u_border.xxzz, vec4(0.0)), vec2(1.0));
+    if (pad > 0.0) color = over(inset_box_shadows(p) * pad, color);
+#endif
     if (any(greaterThan(u_border, vec4(0.0)))) {
         vec4 inner_rect = vec4(u_border.w, u_border.x, u_size.x - u_border.y, u_size.y - u_border.z);
         vec4 inner_rx = max(u_radii_x - u_border.wyyw, vec4(0.0));
         vec4 inner_ry = max(u_radii_y - u_border.xxzz, vec4(0.0));
         float inner = rrect_coverage(p, inner_rect, inner_rx, inner_ry, vec2(1.0));
+#if BORDER_DASHES
+        float ring = dashed_border_coverage(p, u_size, u_border, u_radii_x, u_radii_y, max(outer - inner, 0.0), outer);
+        color = over(u_border_color * ring, color);
+#else
         color = over(u_border_color * max(outer - inner, 0.0), color);
+#endif
     }
     frag_color = color;
 }

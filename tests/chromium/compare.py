@@ -1,4 +1,5 @@
-"""Compare Lamina with headless Chromium on blending, isolation and backdrop-filter.
+"""Compare Lamina with headless Chromium on blending, isolation, backdrop-filter, conic
+gradients and dashed / dotted borders.
 
 Not a pytest module (its name does not start with ``test_``): run it by hand,
 
@@ -54,7 +55,7 @@ BLEND_MODES = [
 @dataclass
 class Case:
     name: str
-    group: str  # blend | isolation | backdrop | baseline
+    group: str  # blend | isolation | backdrop | baseline | conic | border
     width: int
     height: int
     layers: list  # scene-file layers: {"id", "box", "style", "children"}
@@ -235,8 +236,53 @@ def backdrop_cases():
     return cases
 
 
+# Conic gradients (CSS Images 4 §3.3): colour wheels, `from` and `at`, hints, two-position
+# and hard stops, repeating, transparency, tiles.
+def conic_cases():
+    specs = {
+        "wheel": "conic-gradient(red, yellow, lime, aqua, blue, magenta, red)",
+        "from-at": "conic-gradient(from 45deg at 30% 70%, #f06, #fc0 25%, 60%, #06f 75%)",
+        "hard-stops": "conic-gradient(#e33 0 20%, #3a3 0 45%, #36e 0 80%, #fc3 0)",
+        "repeating": "repeating-conic-gradient(from 10deg, #222 0 15deg, #eee 0 30deg)",
+        "transparent": "conic-gradient(at 40px 30px, red, transparent 70%)",
+        "outside-stops": "conic-gradient(from -90deg, blue -30%, red 50%, lime 130%)",
+        "tiles": "conic-gradient(#fff 0.25turn, #000 0.25turn 0.5turn, #fff 0.5turn 0.75turn, #000 0.75turn) "
+                 "0 0 / 20px 20px",
+    }
+    return [Case(f"conic-{name}", "conic", 160, 100,
+                 [L("g", (10, 10, 140, 80), f"background: {css}")],
+                 probes=[(40, 30, "upper left"), (120, 30, "upper right"), (40, 75, "lower left"),
+                         (120, 75, "lower right")], note=css)
+            for name, css in specs.items()]
+
+
+# Dashed and dotted borders (CSS Backgrounds 3 §4.2): widths either side of Blink's 3 px
+# thresholds, short sides (solid, two shrunk dashes, one stroke of dots), unequal widths,
+# a translucent colour, and rounded corners (Lamina's own layout there: see
+# lamina.compositor.dashes).
+def border_cases():
+    specs = {
+        "dashed-1": ("1px dashed #123", 100, 60), "dashed-2": ("2px dashed #123", 100, 60),
+        "dashed-3": ("3px dashed #123", 100, 60), "dashed-4": ("4px dashed #123", 100, 60),
+        "dashed-8": ("8px dashed #123", 130, 70), "dashed-short": ("4px dashed #123", 38, 18),
+        "dotted-1": ("1px dotted #123", 100, 60), "dotted-2": ("2px dotted #123", 97, 57),
+        "dotted-3": ("3px dotted #123", 100, 60), "dotted-4": ("4px dotted #123", 100, 60),
+        "dotted-10": ("10px dotted #123", 130, 70), "dotted-short": ("8px dotted #123", 40, 17),
+        "dashed-translucent": ("6px dashed rgb(200 0 80 / 50%)", 100, 60),
+    }
+    cases = [Case(f"border-{name}", "border", 140, 90, [L("b", (10, 10, w, h), f"border: {css}")],
+                  note=css) for name, (css, w, h) in specs.items()]
+    for name, style in {"dashed-widths": "border-style: dashed; border-width: 2px 6px 4px 8px",
+                        "dotted-widths": "border-style: dotted; border-width: 6px 8px 4px 10px",
+                        "dashed-radius": "border: 6px dashed #123; border-radius: 18px",
+                        "dotted-radius": "border: 6px dotted #123; border-radius: 20px",
+                        "dashed-radius-ellipse": "border: 4px dashed #123; border-radius: 40px / 16px"}.items():
+        cases.append(Case(f"border-{name}", "border", 140, 90, [L("b", (10, 10, 120, 70), style)], note=style))
+    return cases
+
+
 def all_cases():
-    return blend_cases() + isolation_cases() + backdrop_cases()
+    return blend_cases() + isolation_cases() + backdrop_cases() + conic_cases() + border_cases()
 
 
 def _style_text(style) -> str:

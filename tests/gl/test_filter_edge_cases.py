@@ -78,11 +78,11 @@ def test_filter_runner_releases_textures_when_a_pass_fails(gl, monkeypatch):
     calls = {"n": 0}
     real = GLFilterRunner.run_pass
 
-    def failing(self, p, inputs, target):
+    def failing(self, p, inputs, target, **alpha_forms):
         calls["n"] += 1
         if calls["n"] == 3:
             raise RuntimeError("simulated")
-        return real(self, p, inputs, target)
+        return real(self, p, inputs, target, **alpha_forms)
 
     monkeypatch.setattr(GLFilterRunner, "run_pass", failing)
     with pytest.raises(RuntimeError):

@@ -233,6 +233,7 @@ def test_calibration_is_measured_once_and_cached_on_disk(tmp_path, monkeypatch, 
     assert backend_mod.calibrate(gl, ocl.default_runner()) == measured
 
 
+@pytest.mark.opencl  # the CLI turns the missing device into an exit status
 def test_scene_files_and_cli(tmp_path, capsys):
     data = {"width": 64, "height": 48, "filter_backend": "opencl",
             "layers": [{"id": "a", "box": [8, 8, 30, 20], "style": "background: red; filter: blur(2px)"}]}
@@ -251,6 +252,7 @@ def test_scene_files_and_cli(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("* 0:0  ")
 
 
+@pytest.mark.opencl  # the CLI turns the missing device into an exit status
 def test_info_lists_devices_even_with_a_bad_selection(monkeypatch, capsys):
     monkeypatch.setenv(ocl.DEVICE_ENV, "9:9")
     assert main(["info", "--opencl"]) == 0

@@ -392,13 +392,18 @@ def test_fractional_position_has_exact_edge_coverage(gl):
     assert np.max(np.abs((255 - img[1, :, 0]) / 255.0 - expected)) <= 1.5 / 255
 
 
-def test_layer_larger_than_max_texture_is_a_clear_error(gl):
+def test_layer_larger_than_max_texture_renders_through_tiles(gl):
+    # The texture limit applies to a tile, not to the layer: only the tiles that can
+    # show are rastered, and the pixels are the layer's.
     limit = gl.limits.max_texture_size
-    scene = Scene(100, 100)
-    scene.root.add(Layer("huge", (0, 0, limit + 1, 10), "background: red"))
-    with pytest.raises(TextureTooLargeError) as info:
-        scene.render(gl)
-    assert "huge" in str(info.value) and str(limit) in str(info.value)
+    scene = Scene(100, 100, "white")
+    scene.root.add(Layer("huge", (-limit // 2, 10, limit + 1, 20), "background: red"))
+    frame = scene.render(gl)
+    assert (frame.image[10:30] == (255, 0, 0, 255)).all()
+    assert (frame.image[:10] == 255).all() and (frame.image[30:] == 255).all()
+    (tiles,) = frame.graph.tiles
+    assert tiles.owner == "huge" and tiles.grid[0] * tiles.tile_size >= limit + 1
+    assert tiles.kept == tiles.rastered <= 2  # 100 px + margins of a 16385 px row
 
 
 def test_gl_state_is_clean_after_errors(gl):

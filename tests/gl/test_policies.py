@@ -51,7 +51,7 @@ def test_policies_on_random_scenes(fresh, rng):
 def test_none_rasters_everything_every_frame_all_reuses(fresh):
     scene = load_scene(ROOT / "demos" / "showcase" / "showcase.json")
     drawing = len(scene.render(fresh, policy="none").graph.raster_passes())
-    assert drawing == 10
+    assert drawing == 11
     assert len(scene.render(fresh, policy="none").graph.raster_passes()) == drawing
     scene.render(fresh, policy="all")
     frame = scene.render(fresh, policy="all")

@@ -83,6 +83,42 @@ def test_a_chain_that_does_nothing_reads_back_its_upload():
     assert [p.kind for p in graph.passes] == ["upload"] and graph.output is graph.passes[0].target
 
 
+@pytest.mark.parametrize("executor", list(Executor))
+def test_straight_pixels_are_converted_by_the_passes_themselves(executor):
+    """filters.apply of straight RGBA: the upload and the result are straight textures;
+    passes reading each source texel once premultiply as they read, and the last pass
+    un-premultiplies as it writes, so a colour chain costs no extra pass."""
+    image = np.zeros((48, 64, 4), np.uint8)
+    plan = plan_of("sepia(.6) opacity(.7)", 64, 48)
+    graph = apply_graph(plan, image, executor, straight=True)
+    graph.validate()
+    upload, *rest = graph.passes
+    assert upload.target.straight and upload.image is image
+    assert [p.step for p in rest] == list(plan.passes), "no conversion pass of its own"
+    assert rest[0].inputs[0].straight and graph.output.straight and graph.output is rest[-1].target
+    assert not any(t.straight for p in rest for t in (*p.inputs, p.target) if t not in (upload.target, graph.output))
+    shadow = apply_graph(plan_of("drop-shadow(3px 4px 9px red)", 64, 48), image, executor, straight=True)
+    assert [p.step for p in shadow.passes[1:]] == list(plan_of("drop-shadow(3px 4px 9px red)", 64, 48).passes), \
+        "the halving and the shadow read the source straight: fused"
+
+
+def test_a_blur_or_nothing_gets_a_conversion_pass_of_its_own():
+    image = np.zeros((48, 64, 4), np.uint8)
+    plan = plan_of("blur(2px) invert(1)", 64, 48)
+    graph = apply_graph(plan, image, Executor.GL, straight=True)
+    first, *rest = graph.passes[1:]
+    # A blur reads each texel 2 r + 1 times: converting once first is cheaper.
+    assert first.step.steps == () and first.inputs[0].straight and not first.target.straight
+    assert [p.step.inputs for p in rest] == [("premultiplied",), *[p.inputs for p in plan.passes[1:]]]
+    assert graph.output.straight and not any(t.straight for p in rest for t in p.inputs)
+    nothing = apply_graph(plan_of("blur(0px)"), image, Executor.GL, straight=True)
+    (roundtrip,) = nothing.passes[1:]
+    assert roundtrip.inputs[0].straight and roundtrip.target.straight and nothing.output is roundtrip.target, \
+        "an empty chain still rounds through premultiplied 8 bits, as a layer texture does"
+    plain = apply_graph(plan, image, Executor.GL)
+    assert [p.step for p in plain.passes[1:]] == list(plan.passes) and not plain.output.straight
+
+
 def test_mixed_placement_crosses_with_one_transfer_per_image_and_side():
     plan = plan_of("sepia(.5) blur(3px) invert(.2)")
     kinds = [p.pass_kind for p in plan.passes]
@@ -123,17 +159,20 @@ def test_the_scene_planner_emits_the_same_tasks_as_filter_tasks():
 def test_apply_hands_the_plan_to_the_runner_registered_for_its_backend(monkeypatch):
     calls = []
 
-    def fake(image, plan, *, renderer, device):
-        calls.append((image.copy(), plan, renderer, device))
+    def fake(image, plan, *, renderer, device, straight):
+        calls.append((image.copy(), plan, renderer, device, straight))
         return image
 
     monkeypatch.setattr(runners, "_RUNNERS", {runners.ApplyBackend.OPENCL: fake})
     img = np.full((3, 4, 4), 128, np.uint8)
-    img[..., 3] = 255
+    img[..., 3] = 100
     out = filters.apply(img, "blur(1px)", "opencl", device="dev")
-    (seen, plan, renderer, device), = calls
-    assert np.array_equal(seen, img) and np.array_equal(out, img)
+    (seen, plan, renderer, device, straight), = calls
+    # Straight pixels go to the runner as they are: its graph converts them on the device.
+    assert np.array_equal(seen, img) and np.array_equal(out, img) and straight
     assert plan == filters.parse("blur(1px)").plan(size=(4, 3)) and renderer is None and device == "dev"
+    filters.apply(img, "blur(1px)", "opencl", premultiplied=True)
+    assert calls[-1][4] is False
     with pytest.raises(RuntimeError, match="no executor is registered for filter backend 'gl'"):
         filters.apply(img, "blur(1px)", "gl")
     with pytest.raises(LaminaInputError, match=r"unknown filter backend 'cuda' \(choose from gl, opencl, reference\)"):

@@ -136,14 +136,25 @@ def test_rgba_array_is_returned_unchanged_and_contiguous(rng):
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-def test_float_arrays_are_scaled_rounded_and_clipped(rng, dtype):
-    f = rng.uniform(-0.5, 1.5, (6, 5, 4)).astype(dtype)
+def test_float_arrays_are_scaled_and_rounded(rng, dtype):
+    f = rng.uniform(0.0, 1.0, (6, 5, 4)).astype(dtype)
     f[0, 0] = (0.0, 1.0, 0.5, 1 / 255)
     out = load_image(ImageRef(data=f))
     assert out.dtype == np.uint8
-    expected = np.clip(np.rint(f.astype(np.float64) * 255.0), 0, 255)
+    expected = np.rint(f.astype(np.float64) * 255.0)
     assert np.abs(out.astype(np.int64) - expected).max() <= (1 if dtype == np.float16 else 0)
     assert tuple(out[0, 0]) == (0, 255, 128 if dtype != np.float16 else out[0, 0, 2], 1)
+
+
+@pytest.mark.parametrize("bad, shown", [(1.5, "1.5"), (-0.25, "-0.25"), (255.0, "255")])
+def test_float_values_outside_0_1_are_refused_not_clipped(bad, shown):
+    f = np.full((3, 4, 4), 0.5, np.float32)
+    f[2, 1, 3] = bad
+    with pytest.raises(ImageLoadError) as info:
+        load_image(ImageRef(data=f), layer="hero")
+    msg = str(info.value)
+    assert "layer 'hero'" in msg and "[0, 1]" in msg and f"found {shown} at index (2, 1, 3)" in msg
+    assert info.value.layer == "hero"
 
 
 def test_float_grey_and_rgb_arrays():

@@ -28,16 +28,17 @@ FOLDERS = {"engine": "lamina", "filters": "lamina.filters"}
 # matching prefix places a module (lamina.filters.gl is an executor although
 # lamina.filters is the filter layer).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("core", ("lamina.version", "lamina.errors", "lamina.limits", "lamina.geometry", "lamina.css", "lamina.images",
-              "lamina.blending")),
+    ("core", ("lamina.version", "lamina.errors", "lamina.limits", "lamina.tiling", "lamina.recursion", "lamina.geometry", "lamina.css", "lamina.images",
+              "lamina.file_access", "lamina.blending", "lamina.progress", "lamina.png")),
     ("filters", ("lamina.filters",)),
     ("style and layer tree", ("lamina.style", "lamina.animation", "lamina.layer")),
+    ("text", ("lamina.text",)),
     ("compositor", ("lamina.compositor",)),
     ("render-task graph", ("lamina.framegraph", "lamina.graph", "lamina.filters.backend", "lamina.filters.tasks", "lamina.request")),
     ("executors", ("lamina.gpu", "lamina.executors", "lamina.filters.gl", "lamina.filters.opencl",
                    "lamina.filters.run", "lamina.filters.schedule")),
     ("scene, renderer, frame", ("lamina.scene", "lamina.renderer", "lamina.frame", "lamina.scene_file",
-                                "lamina.scene_writer", "lamina.overlays", "lamina.fuzzy")),
+                                "lamina.scene_writer", "lamina.overlays", "lamina.fuzzy", "lamina.trace")),
     ("golden, CLI, notebook", ("lamina.golden", "lamina.cli", "lamina.__main__", "lamina.explorer")),
 ]
 TOP_FACE = "lamina"  # lamina/__init__.py: above everything

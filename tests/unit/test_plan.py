@@ -12,6 +12,7 @@ import pytest
 from lamina import Layer, Scene
 from lamina.graph import build_frame_graph
 from lamina.errors import TextureTooLargeError, UnsupportedFeatureError
+from lamina.tiling import Tiling
 from lamina.framegraph import (
     CompositePass,
     Draw,
@@ -425,10 +426,12 @@ def test_plan_uses_default_limits_without_a_renderer(monkeypatch):
     assert Limits().max_texture_size == 16384
     scene = Scene(100, 100)
     scene.root.add(Layer("big", (0, 0, 16384, 1), RED))
-    scene.plan(policy="none")
+    # One texture up to the limit (the tiling threshold raised to it), tiles above it.
+    tiling = Tiling(threshold=16384)
+    assert not scene.plan(policy="none", tiling=tiling).tiles
     scene["big"].box = (0, 0, 16385, 1)
-    with pytest.raises(TextureTooLargeError):
-        scene.plan(policy="none")
+    (tiles,) = scene.plan(policy="none", tiling=tiling).tiles
+    assert tiles.owner == "big" and tiles.content == (16385, 1)
 
 
 # -- lifetimes, memory, validation ---------------------------------------------------------------

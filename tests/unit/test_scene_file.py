@@ -461,6 +461,8 @@ VALID_DOCS = [
     pytest.param({"width": 100.0, "height": 50, "lamina": 1}, id="whole-float"),
     pytest.param({"$schema": "x", "width": 5, "height": 5, "background": "transparent",
                   "style": {"opacity": 0.5}}, id="root-style-dict"),
+    pytest.param(with_layers({"id": "a", "box": [0, 0, 40, 20], "style": "font-family: monospace", "text": "two\nlines"}),
+                 id="text"),
     pytest.param(with_layers({"id": "a", "box": [0.5, -3, 0, 0], "style": {"z-index": 2, "color": "red"},
                               "children": [{"id": "b", "style": "opacity: 0.1"}]}), id="nested"),
     pytest.param(RICH, id="rich"),
@@ -489,6 +491,7 @@ INVALID_DOCS = [
     pytest.param(with_layers({"id": "a", "style": {"opacity": None}}), id="null-style-value"),
     pytest.param(with_layers({"id": "a", "children": [{"id": "b", "children": "c"}]}), id="children-string"),
     pytest.param(with_layers({"id": "a", "children": [{"id": "b", "extra": 1}]}), id="nested-unknown-key"),
+    pytest.param(with_layers({"id": "a", "text": 5}), id="text-not-a-string"),
 ]
 
 

@@ -755,12 +755,14 @@ def test_transform_origin_initial_is_centre():
     [
         ("visible", "visible"),
         ("hidden", "hidden"),
-        ("clip", "hidden"),
-        ("scroll", "hidden"),
-        ("auto", "hidden"),
-        ("hidden scroll", "hidden"),
+        ("clip", "clip"),
+        ("scroll", "scroll"),
+        ("auto", "scroll"),
+        ("hidden scroll", "scroll"),
+        ("hidden clip", "hidden"),
+        ("visible hidden", "scroll"),  # visible computes to auto beside a scrolling axis
         ("visible visible", "visible"),
-        ("AUTO", "hidden"),
+        ("AUTO", "scroll"),
     ],
 )
 def test_overflow(value, expected):
