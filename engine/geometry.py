@@ -63,7 +63,10 @@ class Affine:
         return self.a * self.d - self.b * self.c
 
     def is_invertible(self) -> bool:
-        return abs(self.determinant) > 1e-12 and all(math.isfinite(v) for v in self.values())
+        # One sum instead of six tests: it is not finite when any entry is inf or NaN
+        # (entries are bounded far below overflow by the layer box limits).
+        return abs(self.a * self.d - self.b * self.c) > 1e-12 and math.isfinite(
+            self.a + self.b + self.c + self.d + self.e + self.f)
 
     def inverse(self) -> "Affine":
         det = self.determinant

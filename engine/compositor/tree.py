@@ -74,6 +74,7 @@ class LayerNode:
     scroll_max: tuple[float, float] = (0.0, 0.0)
     scroll_asked: tuple[float, float] = (0.0, 0.0)
     _clip_memo: tuple | None = field(default=None, repr=False)
+    _paints_memo: tuple | None = field(default=None, repr=False)  # (style, does it paint)
 
     @property
     def id(self) -> str:
@@ -104,9 +105,15 @@ class LayerNode:
     def draws_content(self) -> bool:
         """Does the layer paint anything of its own (background, image, border, text or box shadow)?"""
         s = self.style
+        memo = self._paints_memo
+        if memo is None or memo[0] is not s:
+            memo = self._paints_memo = (s, self._style_paints())
+        return memo[1] and self.to_screen.is_invertible()
+
+    def _style_paints(self) -> bool:
+        """What the style alone says: visible, a box, and something to paint."""
+        s = self.style
         if s.visibility != "visible" or self.width <= 0 or self.height <= 0:
-            return False
-        if not self.to_screen.is_invertible():
             return False
         widths = (s.border_top_width, s.border_right_width, s.border_bottom_width, s.border_left_width)
         border = s.border_style not in ("none", "hidden") and any(widths) and s.used_border_color.a > 0

@@ -123,6 +123,8 @@ class Planner(TiledDrawing, MaskedDrawing):
         self._frame: Target | None = None  # the frame's own target, once planning starts
         self.tiling = request.tiling
         self._reaches: dict[tuple, float] = {}  # (filter chain, colour, scale) -> its reach
+        self._boxes: dict[int, tuple] = {}  # id(clip) -> (clip, its screen bounds)
+        self._grown_memo: dict[tuple, Rect] = {}
         self.tile_sets: list[TileSet] = []
         self._regions: dict[tuple, TextureDesc] = {}  # (layer id, region) -> its part rastered this frame
         # Scroll containers scrolled by the compositor: their contents are one tiled
@@ -206,19 +208,40 @@ class Planner(TiledDrawing, MaskedDrawing):
         """Where the layer can matter on screen: its bounds cut to ``cull`` and to the
         clips above it from index ``clips_from`` (clips above a filter apply to the
         filtered result, not to its input). None when nothing is left: culled."""
-        rect = node.ink_rect.transformed_bounds(node.to_screen)
+        ink, m = node.ink_rect, node.to_screen
+        if m.is_translation():  # most layers: no corners to map
+            rect = Rect(ink.x + m.e, ink.y + m.f, ink.width, ink.height)
+        else:
+            rect = ink.transformed_bounds(m)
         # Inside a composited scroller what lies near the scrollport matters too: its
         # tiles are rastered ahead (the interest margin, plus a tile: a tile touching the
         # interest rect is painted whole).
         reach = self.tiling.interest_margin + self.tiling.tile_size if node.scroller in self.scrollers else 0
         if cull is not None:
-            rect = rect.intersect(grow(cull, reach) if reach else cull)
+            rect = rect.intersect(self._grown(cull, reach) if reach else cull)
         for clip in node.clips[clips_from:]:
-            if not clip.to_screen.is_invertible():
+            box = self._clip_box(clip)
+            if box is None:
                 return None
-            box = clip.rect.transformed_bounds(clip.to_screen)
-            rect = rect.intersect(grow(box, reach) if reach and clip.layer_id in self.scrollers else box)
+            rect = rect.intersect(self._grown(box, reach) if reach and clip.layer_id in self.scrollers else box)
         return None if rect.is_empty() else rect
+
+    def _clip_box(self, clip: Clip) -> Rect | None:
+        """A clip's screen bounds (None: not invertible), once a frame: siblings share
+        their clips, and a long page asks for the same one hundreds of times."""
+        key = id(clip)
+        hit = self._boxes.get(key)
+        if hit is None or hit[0] is not clip:
+            box = clip.rect.transformed_bounds(clip.to_screen) if clip.to_screen.is_invertible() else None
+            hit = self._boxes[key] = (clip, box)
+        return hit[1]
+
+    def _grown(self, rect: Rect, margin: float) -> Rect:
+        key = (rect, margin)
+        grown = self._grown_memo.get(key)
+        if grown is None:
+            grown = self._grown_memo[key] = grow(rect, margin)
+        return grown
 
     # -- drawing ------------------------------------------------------------------------
     def draw_node(self, node: LayerNode, out: list[Draw], target: Target, opacity: float) -> None:
