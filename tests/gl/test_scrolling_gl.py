@@ -121,3 +121,16 @@ def test_a_layer_larger_than_the_texture_limit_renders_under_every_policy(gl, po
                              f"blue {(full - 16000) / 200 * 100:.6f}%)"))
     assert max_diff(frame.image, reference.render(gl).image) <= 1
     assert frame.graph.tiles and frame.graph.tiles[0].kept <= 4
+
+
+def test_tiles_show_in_the_borders_overlay_and_the_explanation(gl):
+    scene = page(300)
+    frame = scene.render(gl)
+    brown = (150, 80, 20)
+    borders = frame.overlay("borders")
+    assert (borders[..., :3] == brown).all(axis=-1).sum() > 1000, "each tile outlined"
+    assert "Tiles (only those touching the interest rect exist):" in frame.explain()
+    assert "root-contents (backing" in frame.explain()
+    (entry,) = frame.report["graph"]["tiles"]
+    assert entry["owner"] == "root-contents" and entry["kept"] == entry["rastered"] + entry["reused"]
+    assert frame.report["graph"]["totals"]["tile_bytes"] == entry["bytes"]
