@@ -26,6 +26,7 @@ __all__ = [
     "DrawMask",
     "Draw",
     "RasterPass",
+    "ShadowPass",
     "TileSet",
     "CompositePass",
     "FilterPass",
@@ -71,6 +72,7 @@ class TextureRole(str, Enum):
     BACKING = "backing"
     FRAME = "frame"
     BACKDROP = "backdrop copy"
+    SHADOW = "box shadows"
     TILE = "tile"
     MASK = "mask"
 
@@ -183,10 +185,39 @@ class RasterPass:
     # The layer raster's pixel at the texture's (0, 0): a tile, or the part of a large
     # layer a backing tile needs, is rastered from there (the paint is the same).
     origin: tuple[int, int] = (0, 0)
+    # The layer's outer box shadows, already drawn (a ShadowPass, kept while they are
+    # unchanged): copied under the paint instead of evaluated again. None: drawn here.
+    shadows: "TextureDesc | None" = None
 
     @property
     def kind(self) -> str:
         return "raster"
+
+    def reads(self) -> tuple[TextureDesc, ...]:
+        return () if self.shadows is None else (self.shadows,)
+
+    @property
+    def pixels(self) -> int:
+        return self.target.width * self.target.height
+
+
+@dataclass(frozen=True)
+class ShadowPass:
+    """Draw a layer's outer box shadows alone (the analytic shader), into a texture the
+    size of its grown raster that is kept while the shadows, box and radii do not
+    change: repainting the layer (a new background, say) then copies them instead of
+    evaluating the blur again, as WebRender caches its box-shadow render tasks."""
+
+    name: str
+    layer_id: str
+    target: TextureDesc
+    paint: LayerPaint
+    origin: tuple[int, int] = (0, 0)
+    reason: str = "outer box shadows, kept for repaints"
+
+    @property
+    def kind(self) -> str:
+        return "shadow"
 
     def reads(self) -> tuple[TextureDesc, ...]:
         return ()
@@ -352,7 +383,7 @@ class BackdropPass:
         return self.target.width * self.target.height
 
 
-Pass = Union[RasterPass, CompositePass, FilterPass, TransferPass, UploadPass, BackdropPass]
+Pass = Union[RasterPass, ShadowPass, CompositePass, FilterPass, TransferPass, UploadPass, BackdropPass]
 
 
 @dataclass(frozen=True)
@@ -562,6 +593,10 @@ class FrameGraph:
             if isinstance(p, RasterPass):
                 entry["layer"] = p.layer_id
                 entry["paint"] = p.paint.shader_variant
+                if p.shadows is not None:
+                    entry["shadows"] = p.shadows.name
+            elif isinstance(p, ShadowPass):
+                entry["layer"] = p.layer_id
             elif isinstance(p, FilterPass):
                 entry["layer"] = p.layer_id
                 entry["inputs"] = [t.name for t in p.inputs]
@@ -638,7 +673,7 @@ class FrameGraph:
             lines.append(f"  {q('tex:' + t.name)} [shape={shape}, label={q(label)}];")
         for i, p in enumerate(self.passes, 1):
             parts = [f"{i}. {p.kind}"]
-            if isinstance(p, (RasterPass, FilterPass, TransferPass, UploadPass, BackdropPass)):
+            if isinstance(p, (RasterPass, ShadowPass, FilterPass, TransferPass, UploadPass, BackdropPass)):
                 parts.append(p.layer_id)
             if isinstance(p, FilterPass):
                 parts.append(p.step.describe().split("  ")[0] + (" (OpenCL)" if p.executor is Executor.OPENCL else ""))
@@ -683,9 +718,15 @@ class FrameGraph:
         for i, p in enumerate(self.passes, 1):
             ms = f"  {timings[p.name]:.2f} ms" if timings and p.name in timings else ""
             if isinstance(p, RasterPass):
+                under = f", shadows from {p.shadows.name}" if p.shadows is not None else ""
                 lines.append(
                     f"  {i:>2}. raster    {p.layer_id:<16} {p.target.width}x{p.target.height} "
-                    f"({p.paint.summary}) -> {p.target.name}{ms}"
+                    f"({p.paint.summary}{under}) -> {p.target.name}{ms}"
+                )
+            elif isinstance(p, ShadowPass):
+                lines.append(
+                    f"  {i:>2}. shadow    {p.layer_id:<16} {p.target.width}x{p.target.height} "
+                    f"outer box shadows -> {p.target.name}{ms}"
                 )
             elif isinstance(p, FilterPass):
                 where = "  [OpenCL]" if p.executor is Executor.OPENCL else ""

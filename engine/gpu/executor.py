@@ -24,7 +24,9 @@ from ..filters.gl import GLFilterRunner
 from ..filters.opencl import CLFilterRunner
 from ..blending import BlendMode
 from ..compositor.mask_paint import PolygonPaint
+from ..geometry import Affine
 from ..framegraph import (
+    ShadowPass,
     BackdropPass,
     CompositePass,
     Draw,
@@ -237,7 +239,8 @@ class GLExecutor:
         return image.texture
 
     # -- passes -------------------------------------------------------------------------
-    def _raster(self, p: RasterPass, target: PooledTarget, images, base_dir, stats) -> None:
+    def _raster(self, p: RasterPass, target: PooledTarget, images, base_dir, stats,
+                shadows: PooledTarget | None = None) -> None:
         paint = p.paint
         name = raster_variant(paint.shader_variant)
         program = self.programs.get(name)
@@ -295,7 +298,35 @@ class GLExecutor:
         self.box_shadows.end_paint()
         if paint.text is not None:  # text paints after the background and border (CSS 2.1 Appendix E)
             self.text.draw(paint.text, p.origin, (p.target.width, p.target.height))
-        self.box_shadows.draw(paint, p.origin, (p.target.width, p.target.height))  # outer ones, under it all
+        if shadows is not None:  # outer ones, under it all: drawn already, kept (a ShadowPass)
+            self._under(shadows, (p.target.width, p.target.height))
+        else:
+            self.box_shadows.draw(paint, p.origin, (p.target.width, p.target.height))
+
+    def _under(self, source: PooledTarget, size: tuple[int, int]) -> None:
+        """Copy a texture of the target's size under what the target holds ("destination
+        over", as BoxShadowPainter draws the shadows themselves)."""
+        self.ctx.enable(moderngl.BLEND)
+        self.ctx.blend_func = (moderngl.ONE_MINUS_DST_ALPHA, moderngl.ONE)
+        self.ctx.blend_equation = moderngl.FUNC_ADD
+        try:
+            program = self.programs.get("composite.plain")
+            program["u_transform"].value = Affine().to_mat3()
+            program["u_target_size"].value = (float(size[0]), float(size[1]))
+            program["u_draw_rect"].value = (0.0, 0.0, float(size[0]), float(size[1]))
+            program["u_opacity"].value = 1.0
+            source.texture.use(location=0)
+            self.programs.vertex_array("composite.plain").render(moderngl.TRIANGLE_STRIP, vertices=4)
+        finally:
+            self.ctx.disable(moderngl.BLEND)
+
+    def _shadow_task(self, run: "_Execution", p: ShadowPass, target: PooledTarget) -> None:
+        """A layer's outer box shadows alone, into a texture kept for its repaints."""
+        target.framebuffer.use()
+        size = (p.target.width, p.target.height)
+        self.ctx.viewport = (0, 0, *size)
+        self.ctx.clear(0.0, 0.0, 0.0, 0.0)
+        self.box_shadows.draw(p.paint, p.origin, size)
 
     def _draw(self, d: Draw, source: PooledTarget, target_size: tuple[int, int],
               backdrop: PooledTarget | None = None, masks: tuple[PooledTarget, ...] = ()) -> None:
@@ -440,7 +471,8 @@ class GLExecutor:
         if isinstance(p.paint, PolygonPaint):
             self._raster_polygon(p.paint, target, (p.target.width, p.target.height))
         else:
-            self._raster(p, target, run.images, run.base_dir, run.stats)
+            shadows = run.targets[p.shadows.name] if p.shadows is not None else None
+            self._raster(p, target, run.images, run.base_dir, run.stats, shadows)
 
     def _raster_polygon(self, paint: PolygonPaint, target: PooledTarget, size: tuple[int, int]) -> None:
         """A polygon clip-path's coverage into its mask texture (shaders/mask/polygon.frag)."""
@@ -631,6 +663,7 @@ def _count_transfer(stats: ExecutionStats, p: Pass, ms: float) -> None:
 TASK_HANDLERS: dict[str, tuple[Callable[[GLExecutor, _Execution, Any, Any], None],
                                Callable[[ExecutionStats, Pass, float], None]]] = {
     "raster": (GLExecutor._raster_task, _count_raster),
+    "shadow": (GLExecutor._shadow_task, _count_raster),
     "filter": (GLExecutor._filter, _count_filter),
     "transfer": (GLExecutor._transfer, _count_transfer),
     "upload": (GLExecutor._upload, _count_transfer),

@@ -48,6 +48,12 @@ class RasterCache:
             return entry[1]
         return None
 
+    def keep(self, key_id: str) -> None:
+        """Keep an entry this frame without looking it up (a layer's shadows, while its
+        raster is reused: the next repaint will want them)."""
+        if key_id in self._entries:
+            self._used.add(key_id)
+
     def new_name(self, key: str, prefix: str = "layer") -> str:
         self._generation += 1
         return f"{prefix}:{key}#{self._generation}"

@@ -37,6 +37,7 @@ from ..framegraph import (
     Draw,
     FrameGraph,
     RasterPass,
+    ShadowPass,
     SurfaceReason,
     TextureDesc,
     TextureRole,
@@ -154,17 +155,36 @@ class Planner(TiledDrawing, MaskedDrawing):
             paint = self._paint(node, offset)
             if self.cache is None or not retained:
                 tex = TextureDesc(f"layer:{node.id}", w, h, TextureRole.LAYER_CONTENT)
-                self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint))
+                self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint, shadows=self._shadows(node, paint, w, h)))
             else:
                 key = (w, h, paint)
                 tex = self.cache.lookup(f"layer:{node.id}", key, self.available)
                 if tex is not None:
                     self.reused.append(tex.name)
+                    self.cache.keep(f"shadow:{node.id}")  # for its next repaint
                 else:
                     tex = TextureDesc(self.cache.new_name(node.id), w, h, TextureRole.LAYER_CONTENT, retained=True)
-                    self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint))
+                    self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint,
+                                                  shadows=self._shadows(node, paint, w, h)))
                     self.cache.store(f"layer:{node.id}", key, tex)
             self._content[node.id] = tex
+        return tex
+
+    def _shadows(self, node: LayerNode, paint, w: int, h: int) -> TextureDesc | None:
+        """The layer's outer box shadows drawn alone, kept while they, its box and radii
+        do not change (a repaint of its background copies them); None when it has none
+        or nothing is kept between frames (then the raster pass draws them itself)."""
+        outer = tuple(s for s in paint.shadows if not s.inset and not s.empty)
+        if not outer or self.cache is None:
+            return None
+        key = (w, h, paint.offset, paint.width, paint.height, paint.radii, outer)
+        tex = self.cache.lookup(f"shadow:{node.id}", key, self.available)
+        if tex is not None:
+            self.reused.append(tex.name)
+            return tex
+        tex = TextureDesc(self.cache.new_name(node.id, prefix="shadow"), w, h, TextureRole.SHADOW, retained=True)
+        self.passes.append(ShadowPass(f"shadow:{node.id}", node.id, tex, paint))
+        self.cache.store(f"shadow:{node.id}", key, tex)
         return tex
 
     def _paint(self, node: LayerNode, offset: tuple[float, float]):

@@ -3,8 +3,9 @@ repainted every frame (its background colour flips, so its raster is drawn again
 a filter on it runs again), drawn
 
 * alone;
-* with ``box-shadow: 0 10px 40px`` — the analytic shadow, drawn in the card's own
-  raster pass (shaders/common/box_shadow.glsl);
+* with ``box-shadow: 0 10px 40px`` — the analytic shadow (shaders/common/box_shadow.glsl),
+  drawn once into a kept texture (a ShadowPass) and copied under the card's paint each
+  repaint;
 * with the same shadow made by ``filter: drop-shadow(0 10px 20px)`` (a drop-shadow's
   length is the Gaussian's sigma, a box-shadow's blur twice it) — a render surface, the
   blur's downscaled passes and the shadow composite.
@@ -56,6 +57,8 @@ def test_repainted_card(benchmark, gl, variant):
     graph = result.graph
     assert [p.layer_id for p in graph.raster_passes()] == ["card"], "the card is rastered each frame"
     assert bool(graph.filter_passes()) == ("filter" in variant), "the analytic shadow needs no filter pass"
+    if "box-shadow" in variant:
+        assert not [p for p in graph.passes if p.kind == "shadow"], "a repaint copies the kept shadows"
     benchmark.extra_info["raster_ms"] = round(result.stats.raster_ms, 3)
     benchmark.extra_info["filter_ms"] = round(result.stats.filter_ms, 3)
 

@@ -195,3 +195,36 @@ def test_a_tiled_shadowed_layer_matches_one_raster(gl, policy):
     tiled = scene.render(gl, policy=policy, tiling=Tiling(tile_size=64, threshold=128, interest_margin=0))
     assert len(tiled.graph.raster_passes()) > 4, "the card is rastered as tiles"
     assert np.abs(tiled.image.astype(int) - whole.image.astype(int)).max() <= 1
+
+
+def test_a_repaint_copies_the_kept_shadows_instead_of_drawing_them_again(gl):
+    # WebRender keeps box-shadow render tasks the same way: the blur is evaluated once
+    # while the shadow, the box and its radii stay; a new background only repaints.
+    from lamina import Layer, Scene
+    from lamina.framegraph import ShadowPass
+
+    scene = Scene(300, 200, "white")
+    card = scene.root.add(Layer("card", (60, 40, 160, 100), "background: #fff; border-radius: 12px; "
+                                                             "box-shadow: 0 8px 24px rgb(0 0 0 / 50%)"))
+    first = scene.render(gl)
+    assert [p.layer_id for p in first.graph.passes if isinstance(p, ShadowPass)] == ["card"]
+    card.style["background-color"] = "#fefefe"
+    scene.render(gl)  # (the frame after a new shadow texture is planned in full)
+    card.style["background-color"] = "#fff"
+    again = scene.render(gl)
+    assert not [p for p in again.graph.passes if isinstance(p, ShadowPass)], "the shadows are not drawn again"
+    (raster,) = again.graph.raster_passes()
+    assert raster.shadows is not None and raster.shadows.name in again.graph.reused
+    fresh = Scene(300, 200, "white")
+    fresh.root.add(Layer("card", (60, 40, 160, 100), "background: #fff; border-radius: 12px; "
+                                                      "box-shadow: 0 8px 24px rgb(0 0 0 / 50%)"))
+    gl.drop_caches()
+    import numpy as np
+    assert np.array_equal(again.image, fresh.render(gl).image), "copied shadows are the drawn ones, byte for byte"
+    # Drawn straight into the raster (nothing kept: policy none), the shadow blends in
+    # float before its one rounding; copied, it was rounded once before: a level at most.
+    inline = fresh.render(gl, policy="none").image
+    assert np.abs(inline.astype(int) - again.image.astype(int)).max() <= 1
+    card.style["box-shadow"] = "0 8px 30px rgb(0 0 0 / 50%)"
+    changed = scene.render(gl)
+    assert [p.layer_id for p in changed.graph.passes if isinstance(p, ShadowPass)] == ["card"]
