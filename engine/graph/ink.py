@@ -20,13 +20,15 @@ from .placement import subpixel, whole_pixel
 __all__ = ["raster_placement"]
 
 
-def raster_placement(node: LayerNode, m: Affine) -> tuple[tuple[float, float], int, int, Affine]:
+def raster_placement(node: LayerNode, m: Affine, sampled: bool = False) -> tuple[tuple[float, float], int, int, Affine]:
     """For a layer drawn with ``m`` (layer px -> target): where its box lies in its
-    raster (the LayerPaint offset), the raster's size, and texture px -> target."""
-    ox, oy = subpixel(m)
+    raster (the LayerPaint offset), the raster's size, and texture px -> target.
+    ``sampled``: a moving layer is rastered at no sub-pixel offset and drawn where it
+    is, sampled (as cc rasters animating layers), so its raster is the same each frame."""
+    ox, oy = (0.0, 0.0) if sampled else subpixel(m)
     left, top, right, bottom = node.ink_outsets
     w, h = math.ceil(ox + left + node.width + right), math.ceil(oy + top + node.height + bottom)
-    placed = whole_pixel(m)
+    placed = m if sampled else whole_pixel(m)
     if left or top:
         placed = placed @ Affine.translate(-left, -top)
     return (ox + left, oy + top), w, h, placed

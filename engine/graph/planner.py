@@ -61,7 +61,7 @@ from .damage import changed_region
 from .ink import raster_placement
 from .reads import backdrop_region, blend_read, split_at_reads
 from .placement import clean, clip_shape, draw_key, reframe, rounded, snap, touched
-from .retained import MOVABLE, RetainedPlan, Site, member_opacity, site_index, swept
+from .retained import MOVABLE, RetainedPlan, Site, member_opacity, runs_transform_animation, site_index, swept
 from .state import FrameState
 from .sweep import sample_sweep, sweep_bounds
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
@@ -124,6 +124,7 @@ class Planner(TiledDrawing, MaskedDrawing):
         self._frame: Target | None = None  # the frame's own target, once planning starts
         self.tiling = request.tiling
         self._reaches: dict[tuple, float] = {}  # (filter chain, colour, scale) -> its reach
+        self._movers: dict[str, bool] = {}  # layer id -> moves by itself (see _moving)
         self._boxes: dict[int, tuple] = {}  # id(clip) -> (clip, its screen bounds)
         self._grown_memo: dict[tuple, Rect] = {}
         self.tile_sets: list[TileSet] = []
@@ -141,16 +142,17 @@ class Planner(TiledDrawing, MaskedDrawing):
                 f"{limit}x{limit} (GL_MAX_TEXTURE_SIZE); make it smaller"
             )
 
-    def content_texture(self, node: LayerNode, m: Affine, retained: bool = True) -> TextureDesc:
+    def content_texture(self, node: LayerNode, m: Affine, retained: bool = True, sampled: bool = False) -> TextureDesc:
         """Raster the layer's own content (once) for drawing with ``m`` (layer px ->
         target space) and return its texture.
 
         A layer that is only translated is rastered at its sub-pixel offset and drawn at
         a whole-pixel position (as Chromium does): its edges get exact area coverage and
-        its pixels are never resampled. Other transforms sample bilinearly."""
-        tex = self._content.get(node.id)
+        its pixels are never resampled. Other transforms sample bilinearly, and so does a
+        moving layer (``sampled``: see _moving)."""
+        tex = self._content.get((node.id, sampled))
         if tex is None:
-            offset, w, h, _ = raster_placement(node, m)  # its box grown by its ink (graph.ink)
+            offset, w, h, _ = raster_placement(node, m, sampled)  # its box grown by its ink (graph.ink)
             self._check_size(f"layer {node.id!r}", w, h)
             paint = self._paint(node, offset)
             if self.cache is None or not retained:
@@ -167,8 +169,25 @@ class Planner(TiledDrawing, MaskedDrawing):
                     self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint,
                                                   shadows=self._shadows(node, paint, w, h)))
                     self.cache.store(f"layer:{node.id}", key, tex)
-            self._content[node.id] = tex
+            self._content[(node.id, sampled)] = tex
         return tex
+
+    def _moving(self, node: LayerNode) -> bool:
+        """Does the layer move by itself or with an ancestor (a running transform
+        animation, or will-change: transform)? Then it is rastered without its sub-pixel
+        phase and drawn sampled, as cc rasters animating layers: every frame of the
+        move reuses its raster, where an exact raster at each phase would be new."""
+        layer = node.layer
+        while layer is not None:
+            known = self._movers.get(layer.id)
+            if known is None:
+                style = self.trees.nodes[layer.id].style if layer.id in self.trees.nodes else None
+                known = runs_transform_animation(layer, self.t) or (style is not None and "transform" in style.will_change)
+                self._movers[layer.id] = known
+            if known:
+                return True
+            layer = layer.parent
+        return False
 
     def _shadows(self, node: LayerNode, paint, w: int, h: int) -> TextureDesc | None:
         """The layer's outer box shadows drawn alone, kept while they, its box and radii
@@ -279,12 +298,14 @@ class Planner(TiledDrawing, MaskedDrawing):
             self.decisions.append(Decision(node.id, shadow_cap_note(node.style.box_shadow)))
         out.append(PendingDraw(node, target, opacity, clips))
 
-    def _layer_draw(self, p: "PendingDraw", space: Affine, origin: tuple[float, float], clips, retained: bool = True) -> Draw:
+    def _layer_draw(self, p: "PendingDraw", space: Affine, origin: tuple[float, float], clips, retained: bool = True,
+                    sampled: bool = False) -> Draw:
         """A layer's raster drawn into a texture whose pixel (0, 0) is ``origin`` of the
-        space ``space`` maps screen px into."""
+        space ``space`` maps screen px into (``sampled``: a moving layer drawn straight
+        into its target, see _moving)."""
         m = clean(space @ p.node.to_screen)
-        tex = self.content_texture(p.node, m, retained)
-        to_target = Affine.translate(-origin[0], -origin[1]) @ raster_placement(p.node, m)[3]
+        tex = self.content_texture(p.node, m, retained, sampled)
+        to_target = Affine.translate(-origin[0], -origin[1]) @ raster_placement(p.node, m, sampled)[3]
         return Draw(tex, p.node.id, to_target, p.opacity, clips)
 
     def finalize(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
@@ -424,22 +445,24 @@ class Planner(TiledDrawing, MaskedDrawing):
         if e.kind == "own":
             owner = e.owner.to_screen
             space = owner.inverse()
-            if owner.is_translation():
+            moving = self._moving(e.owner)
+            if owner.is_translation() and not moving:
                 # Keep the owner's sub-pixel position inside the backing, so the
                 # backing itself lands on whole pixels (nothing shifts or blurs).
                 space = Affine.translate(owner.e - math.floor(owner.e), owner.f - math.floor(owner.f)) @ space
             cache_id, label = f"backing:{e.owner.id}", e.owner.id
+            sampled = moving  # drawn where the owner is, sampled: the backing stays the same
         elif e.kind == "squash":
-            space = target.space
+            space, sampled = target.space, False
             cache_id, label = f"backing:{base_id}:squash{squash_index}", f"{base_id}-squash{squash_index}"
         else:
-            space = target.space
+            space, sampled = target.space, False
             cache_id, label = f"backing:{base_id}:base", f"{base_id}-base"
         # The page's base backing starts as the opaque page background, as Chromium's
         # root layer does: its layers then blend over the same colour, with the same
         # 8-bit roundings, as when they are drawn straight into the frame.
         fill = self._page_fill if (e.kind == "base" and base_id == "root" and self._page_fill) else (0.0, 0.0, 0.0, 0.0)
-        draw = self._backing(e, space, target, cache_id, label, fill)
+        draw = self._backing(e, space, target, cache_id, label, fill, sampled)
         if not draw:
             return None
         name = draw[0].source.name if isinstance(draw, list) else draw.source.name
@@ -491,7 +514,8 @@ class Planner(TiledDrawing, MaskedDrawing):
         return sweep_bounds(samples, rel, node.ink_rect, to_target)
 
     def _backing(self, e, space: Affine, target: Target, cache_id: str, label: str,
-                 fill: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)) -> Draw | list[Draw] | None:
+                 fill: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
+                 sampled: bool = False) -> Draw | list[Draw] | None:
         """The draw of a backing holding several layers, painting it only when what it
         holds changed (its key: each member's paint, placement, opacity and clips).
         ``fill`` is what the backing starts as: transparent, or the page's opaque
@@ -567,7 +591,8 @@ class Planner(TiledDrawing, MaskedDrawing):
             self.passes.append(
                 CompositePass(f"paint:{label}", tex, origin, fill, draws, SurfaceReason.BACKING, f"backing of {label}: {reasons}")
             )
-        return Draw(tex, label, snap(backing_to_target), 1.0, (), note=f"backing ({len(e.members)} layers)")
+        placed = clean(backing_to_target) if sampled else snap(backing_to_target)
+        return Draw(tex, label, placed, 1.0, (), note=f"backing ({len(e.members)} layers)")
 
     def _why_not_drawn(self, node: LayerNode) -> None:
         if node.style.visibility != "visible":
@@ -644,7 +669,7 @@ class Planner(TiledDrawing, MaskedDrawing):
                     raise UnsupportedFeatureError(
                         f"mix-blend-mode on a layer larger than the tiling threshold ({self.tiling.threshold} px) "
                         "is not supported yet", property="mix-blend-mode", layer=node.id)
-                out.append(self._layer_draw(p, target.space, target.origin, p.clips))
+                out.append(self._layer_draw(p, target.space, target.origin, p.clips, sampled=self._moving(p.node)))
             return
         if own_opacity < 1.0 and drawing:
             self.decisions.append(
@@ -1167,7 +1192,7 @@ class Planner(TiledDrawing, MaskedDrawing):
             replaced.add(final[index].source.name)
             if isinstance(site.entry, PendingDraw):
                 p = pending[0]
-                final[index] = self._layer_draw(p, target.space, target.origin, p.clips)
+                final[index] = self._layer_draw(p, target.space, target.origin, p.clips, sampled=self._moving(p.node))
             else:
                 entry = replace(site.entry, members=pending)
                 draw = self._entry_draw(entry, target, "root", site.squash_index)

@@ -51,9 +51,11 @@ class TiledDrawing:
         tile, as the one part of it that ``need`` (that tile's px) covers."""
         node = p.node
         m = clean(space @ node.to_screen)
-        offset, w, h, placed = raster_placement(node, m)  # its box grown by its ink (graph.ink)
+        # Drawn straight into its target (no ``need``), a moving layer is sampled (Planner._moving).
+        sampled = need is None and self._moving(node)
+        offset, w, h, placed = raster_placement(node, m, sampled)  # its box grown by its ink (graph.ink)
         if not self._tiled(f"layer {node.id!r}", w, h):
-            return [self._layer_draw(p, space, origin, clips, retained)]
+            return [self._layer_draw(p, space, origin, clips, retained, sampled)]
         to_target = Affine.translate(-origin[0], -origin[1]) @ placed  # raster px -> texture px
         direct = need is None  # drawn into its target as tiles (else: the part a backing tile needs)
         if direct:

@@ -63,8 +63,27 @@ def test_moving_a_layer_by_whole_pixels_does_not_raster(fresh):
     scene.render(fresh, policy="all")
     scene["card"].box = (25, 30, 60, 40)
     assert rastered(scene.render(fresh, policy="all")) == []
-    scene["card"].box = (25.5, 30, 60, 40)  # a new sub-pixel offset is new content
-    assert rastered(scene.render(fresh, policy="all")) == ["card"]
+    scene["label"].box = (30.5, 70, 50, 10)  # a new sub-pixel offset is new content
+    assert rastered(scene.render(fresh, policy="all")) == ["label"]
+
+
+@pytest.mark.parametrize("policy", ["all", "browser"])
+def test_a_moving_layer_is_sampled_so_sub_pixel_moves_do_not_raster(fresh, policy):
+    # will-change: transform (and a running transform animation) say the layer moves:
+    # it is rastered once without its sub-pixel phase and drawn where it is, sampled,
+    # as cc rasters animating layers (an exact raster per phase would be new each frame).
+    scene = card_scene()
+    scene.render(fresh, policy=policy)
+    for x in (20.25, 20.5, 21.75, 23.0):
+        scene["card"].box = (x, 20.5, 60, 40)
+        frame = scene.render(fresh, policy=policy)
+        assert "card" not in rastered(frame), x
+    # Where it is drawn: a straight edge sampled at half a pixel is the edge's coverage.
+    column = frame.image[40, :, 1].astype(int)  # row inside the card: red has green 0
+    assert column[30] == 0 and column[85] > 150  # inside the card at x = 23; past its right edge
+    scene["card"].box = (22.5, 20, 60, 40)
+    half = scene.render(fresh, policy=policy).image[40, 22].astype(int)
+    assert 100 <= half[1] <= 150, "the left edge at x = 22.5 covers half the pixel"
 
 
 def test_in_memory_image_changes_are_seen(fresh):

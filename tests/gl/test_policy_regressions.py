@@ -24,7 +24,9 @@ def fresh():
 @pytest.mark.parametrize("policy", ["browser", "budget", "all"])
 def test_promoted_layer_with_children_at_a_sub_pixel_position(fresh, policy):
     s = Scene(64, 48, "white")
-    a = s.root.add(Layer("A", (16.5, 0.25, 6, 18), "background: rgb(46 189 59); will-change: transform"))
+    # will-change: opacity promotes without moving, so the backing keeps A's sub-pixel
+    # phase and lands on whole pixels (a moving layer is sampled instead: test_invalidation).
+    a = s.root.add(Layer("A", (16.5, 0.25, 6, 18), "background: rgb(46 189 59); will-change: opacity"))
     a.add(Layer("B", (-8, 0, 31, 5), "background: red"))
     got = s.render(fresh, policy=policy).premultiplied.astype(int)
     assert np.abs(got - full(s)).max() <= 1

@@ -202,3 +202,18 @@ def test_a_tiled_text_layer_matches_the_untiled_one(fresh):
     assert any(p.origin != (0, 0) for p in tiled_frame.graph.raster_passes()), "the layer is tiled"
     tiled = tiled_frame.image.astype(int)
     assert np.abs(whole - tiled).max() <= 2
+
+
+def test_text_moving_by_fractions_of_a_pixel_re_rasters_nothing(gl):
+    # A running transform animation moves the layer: it is sampled, not rastered anew
+    # at each sub-pixel phase (graph.planner Planner._moving).
+    from lamina import Layer, Scene
+
+    scene = Scene(320, 120, "white")
+    card = scene.root.add(Layer("words", (10.25, 20.5, 280, 60), "font-size: 18px; color: #123",
+                                text="Sampled while it moves, rastered once."))
+    card.animate({"from": {"transform": "translateX(0px)"}, "to": {"transform": "translateX(37px)"}}, duration=1)
+    scene.render(gl, t=0.0)
+    for t in (0.013, 0.27, 0.5, 0.731):
+        frame = scene.render(gl, t=t)
+        assert frame.graph.raster_passes() == [], t
