@@ -33,6 +33,7 @@ from ..css.values import BackgroundSize, CornerRadius, LengthPercentage, Radii
 from ..errors import UnsupportedFeatureError
 from ..limits import MAX_POLYGON_POINTS
 from .gradients import read_gradient
+from .layer_values import read_repeat, read_size
 
 __all__ = ["MASKING_PROPERTIES", "MASK_DEFAULTS", "MASK_FIELDS", "read_basic_shape"]
 
@@ -259,45 +260,10 @@ def _read_mask_image(ts: TokenStream):
     return None
 
 
-_REPEAT_WORDS = ("repeat", "no-repeat", "repeat-x", "repeat-y", "space", "round")
 
 
 def _read_repeat(ts: TokenStream) -> tuple[bool, bool] | None:
-    tok = ts.peek()
-    first = ts.ident(*_REPEAT_WORDS)
-    if first is None:
-        return None
-    if first in ("space", "round"):
-        raise ts.error(f"mask-repeat: {first} is not supported yet", tok, UnsupportedFeatureError)
-    if first in ("repeat-x", "repeat-y"):
-        return (first == "repeat-x", first == "repeat-y")
-    tok2 = ts.peek()
-    second = ts.ident("repeat", "no-repeat", "space", "round")
-    if second in ("space", "round"):
-        raise ts.error(f"mask-repeat: {second} is not supported yet", tok2, UnsupportedFeatureError)
-    return (first == "repeat", (second or first) == "repeat")
-
-
-def _read_size(ts: TokenStream) -> BackgroundSize | None:
-    """<bg-size>: cover | contain | [<length-percentage [0,∞]> | auto]{1,2}."""
-    word = ts.ident("cover", "contain")
-    if word:
-        return BackgroundSize(keyword=word)
-    values: list[LengthPercentage | None] = []
-    while len(values) < 2:
-        if ts.ident("auto"):
-            values.append(None)
-            continue
-        value = ts.length_percentage(minimum=0)
-        if value is None:
-            break
-        values.append(value)
-    if not values:
-        return None
-    width, height = values[0], values[1] if len(values) > 1 else None
-    if width is None and height is None:
-        return BackgroundSize()
-    return BackgroundSize(keyword=None, width=width, height=height)
+    return read_repeat(ts, "mask-repeat")
 
 
 def _read_mode(ts: TokenStream) -> MaskMode | None:
@@ -336,7 +302,7 @@ def _parse_mask_position(ts: TokenStream) -> dict:
 
 
 def _parse_mask_size(ts: TokenStream) -> dict:
-    return {"mask_size": _whole(ts, _read_size, "auto, cover, contain or a size")}
+    return {"mask_size": _whole(ts, read_size, "auto, cover, contain or a size")}
 
 
 _COMPOSITING = ("add", "subtract", "intersect", "exclude")
@@ -373,7 +339,7 @@ def _parse_mask(ts: TokenStream) -> dict:
                 seen.add("position")
                 if ts.literal("/"):
                     size_tok = ts.peek()
-                    size = _read_size(ts)
+                    size = read_size(ts)
                     if size is None:
                         raise ts.error(f"expected a mask size after '/', got {describe(size_tok)}", size_tok)
                     out["mask_size"] = size

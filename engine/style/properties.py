@@ -20,6 +20,7 @@ from ..filters.chain import FilterChain
 from ..filters.parse import parse_tokens
 from .box_shadow import BoxShadow, parse_box_shadow
 from .gradients import read_gradient
+from .layer_values import read_repeat, read_size
 from .transforms import read_transform_list
 from .text import TEXT_DEFAULTS, TEXT_PROPERTIES, FontFamily, FontStyle, LineHeight, TextShadow
 from .masking import MASK_DEFAULTS, MASKING_PROPERTIES
@@ -192,26 +193,10 @@ def _parse_background_image(ts: TokenStream) -> dict:
     return {"background_image": _whole(ts, _read_image, "none, a gradient or url()")}
 
 
-_REPEAT_WORDS = ("repeat", "no-repeat", "repeat-x", "repeat-y", "space", "round")
 
 
 def _read_repeat(ts: TokenStream) -> tuple[bool, bool] | None:
-    tok = ts.peek()
-    first = ts.ident(*_REPEAT_WORDS)
-    if first is None:
-        return None
-    if first in ("space", "round"):
-        raise ts.error(f"background-repeat: {first} is not supported yet", tok, UnsupportedFeatureError)
-    if first == "repeat-x":
-        return (True, False)
-    if first == "repeat-y":
-        return (False, True)
-    tok2 = ts.peek()
-    second = ts.ident("repeat", "no-repeat", "space", "round")
-    if second in ("space", "round"):
-        raise ts.error(f"background-repeat: {second} is not supported yet", tok2, UnsupportedFeatureError)
-    second = second or first
-    return (first == "repeat", second == "repeat")
+    return read_repeat(ts, "background-repeat")
 
 
 def _parse_background_repeat(ts: TokenStream) -> dict:
@@ -219,31 +204,9 @@ def _parse_background_repeat(ts: TokenStream) -> dict:
     return {"background_repeat": _whole(ts, _read_repeat, "repeat, no-repeat, repeat-x or repeat-y")}
 
 
-def _read_size(ts: TokenStream) -> BackgroundSize | None:
-    word = ts.ident("cover", "contain")
-    if word:
-        return BackgroundSize(keyword=word)
-    values = []
-    while len(values) < 2:
-        if ts.ident("auto"):
-            values.append(None)
-            continue
-        lp = ts.length_percentage(minimum=0)
-        if lp is None:
-            break
-        values.append(lp)
-    if not values:
-        return None
-    width = values[0]
-    height = values[1] if len(values) > 1 else None
-    if width is None and height is None:
-        return BackgroundSize()
-    return BackgroundSize(keyword=None, width=width, height=height)
-
-
 def _parse_background_size(ts: TokenStream) -> dict:
     _no_layers(ts)
-    return {"background_size": _whole(ts, _read_size, "auto, cover, contain or a size")}
+    return {"background_size": _whole(ts, read_size, "auto, cover, contain or a size")}
 
 
 def _parse_background_position(ts: TokenStream) -> dict:
@@ -280,7 +243,7 @@ def _parse_background(ts: TokenStream) -> dict:
                 seen.add("position")
                 if ts.literal("/"):
                     size_tok = ts.peek()
-                    size = _read_size(ts)
+                    size = read_size(ts)
                     if size is None:
                         raise ts.error(f"expected a background size after '/', got {describe(size_tok)}", size_tok)
                     out["background_size"] = size
