@@ -23,6 +23,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from .css.values import ImageRef
 from .errors import ImageLoadError
+from .limits import MAX_DATA_URL_BYTES, MAX_IMAGE_PIXELS
 from .file_access import FileAccess, url_path
 
 __all__ = ["load_image", "check_image_array", "premultiply", "unpremultiply", "resolve_path", "encode_png_data_url",
@@ -79,6 +80,7 @@ def _from_array(arr: Any, where: dict) -> np.ndarray:
     except (ValueError, TypeError) as exc:  # ragged nested lists and the like
         raise ImageLoadError(f"not an image array ({exc})", **where) from None
     check_image_array(arr, **where)
+    _check_pixels((arr.shape[1], arr.shape[0]), where)
     if arr.ndim == 2:
         arr = arr[..., None]
     data = arr if arr.dtype == np.uint8 else np.rint(arr * 255.0).astype(np.uint8)
@@ -110,6 +112,7 @@ _OBJECT_REPR = re.compile(r"\s*<[^<>]* object at 0x[0-9a-fA-F]+>")
 def _open_bytes(data: bytes, where: dict) -> np.ndarray:
     try:
         with Image.open(io.BytesIO(data)) as img:
+            _check_pixels(img.size, where)  # before decoding: a small file can hold a huge image
             # Browsers honour EXIF orientation (image-orientation: from-image).
             return _from_pil(ImageOps.exif_transpose(img), where)
     except UnidentifiedImageError:
@@ -119,7 +122,18 @@ def _open_bytes(data: bytes, where: dict) -> np.ndarray:
         raise ImageLoadError(f"not a readable image ({_OBJECT_REPR.sub('', str(exc))})", **where) from None
 
 
+def _check_pixels(size: tuple[int, int], where: dict) -> None:
+    w, h = size
+    if w * h > MAX_IMAGE_PIXELS:
+        raise ImageLoadError(f"the image is {w}x{h} px, more than the {MAX_IMAGE_PIXELS // 2**20} Mpx an image may have "
+                             "(lamina.limits.MAX_IMAGE_PIXELS; a decompression bomb, or an image to make smaller)",
+                             **where)
+
+
 def _from_data_url(url: str, where: dict) -> np.ndarray:
+    if len(url) > MAX_DATA_URL_BYTES:
+        raise ImageLoadError(f"the data: URL is {len(url) / 2**20:.1f} MB, more than the "
+                             f"{MAX_DATA_URL_BYTES // 2**20} MB one may be (lamina.limits.MAX_DATA_URL_BYTES)", **where)
     header, sep, payload = url[5:].partition(",")
     if not sep:
         raise ImageLoadError("malformed data: URL (no comma)", **where)

@@ -19,7 +19,7 @@ from .animation import Animation
 from .errors import GeometryError, ImageLoadError, InvalidValueError, LayerTreeError, StyleError
 from .geometry import Rect
 from .images import check_image_array
-from .limits import MAX_TEXT_LENGTH
+from .limits import MAX_ANIMATIONS_PER_LAYER, MAX_TEXT_LENGTH
 from .style import ComputedStyle, Style
 from .css.values import ImageRef
 
@@ -200,6 +200,9 @@ class Layer:
     def animate(self, keyframes, *, duration, **options):
         """Add a keyframe animation (see lamina.animation.Animation.create) and return
         it; ``scene.render(t=seconds)`` samples it."""
+        if len(self.animations) >= MAX_ANIMATIONS_PER_LAYER:
+            raise LayerTreeError(f"layer {self.id!r} has {len(self.animations)} animations already, the most one layer "
+                                 f"may have (lamina.limits.MAX_ANIMATIONS_PER_LAYER)")
         try:
             animation = Animation.create(keyframes, duration=duration, **options)
         except StyleError as err:

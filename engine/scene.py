@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .graph import build_frame_graph
+from .limits import MAX_LAYERS
 from .errors import (FontUnavailableError, GeometryError, ImageLoadError, LaminaError, LaminaInputError, LayerTreeError,
                      TextureTooLargeError)
 from .file_access import FileAccess
@@ -148,6 +149,10 @@ class Scene:
     # -- registry -----------------------------------------------------------------------
     def _register(self, layer: Layer) -> None:
         new = list(layer.walk())
+        if len(self._ids) + len(new) > MAX_LAYERS:
+            raise LayerTreeError(f"adding layer {layer.id!r} ({len(new)} with its descendants) makes "
+                                 f"{len(self._ids) + len(new)} layers, more than the {MAX_LAYERS} a scene may have "
+                                 "(lamina.limits.MAX_LAYERS)")
         seen: set[str] = set()
         for node in new:
             if node.id in self._ids or node.id in seen:

@@ -17,6 +17,7 @@ from typing import Any, Iterable
 
 from .compositor.policy import POLICIES
 from .errors import GeometryError, GoldenError, LayerTreeError, SceneFileError, StyleError
+from .limits import MAX_SCENE_FILE_BYTES
 from .file_access import FileAccess
 from .filters.backend import FILTER_BACKENDS
 from .fuzzy import FuzzyRange
@@ -72,6 +73,10 @@ def load_scene(path: str | Path, *, allow_files: Iterable[str | Path] = ()) -> S
     path = Path(path)
     access = FileAccess.confined_to(path.parent, allow_files, scene_file=str(path))
     try:
+        size = path.stat().st_size
+        if size > MAX_SCENE_FILE_BYTES:
+            raise SceneFileError(f"the file is {size / 2**20:.1f} MB, more than the {MAX_SCENE_FILE_BYTES // 2**20} MB "
+                                 "a scene file may be (lamina.limits.MAX_SCENE_FILE_BYTES)", file=str(path))
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SceneFileError("file not found", file=str(path)) from None
@@ -82,7 +87,8 @@ def load_scene(path: str | Path, *, allow_files: Iterable[str | Path] = ()) -> S
     except json.JSONDecodeError as exc:
         raise SceneFileError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", file=str(path)) from None
     except RecursionError:
-        raise SceneFileError("invalid JSON: nested too deeply", file=str(path)) from None
+        raise SceneFileError("invalid JSON: nested too deeply (deeper than any scene within the layer tree's "
+                             f"depth limit of {MAX_TREE_DEPTH} levels)", file=str(path)) from None
     except ValueError as exc:
         raise SceneFileError(f"invalid JSON: {exc}", file=str(path)) from None
     return scene_from_dict(data, file_access=access, file=str(path))
