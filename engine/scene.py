@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from .graph import build_frame_graph
 from .limits import MAX_LAYERS
 from .errors import (FontUnavailableError, GeometryError, ImageLoadError, LaminaError, LaminaInputError, LayerTreeError,
-                     TextureTooLargeError)
+                     SceneFileError, StyleError, TextureTooLargeError)
 from .file_access import FileAccess
 from .frame import Frame
 from .framegraph import FrameGraph
@@ -136,7 +136,8 @@ class Scene:
 
     @contextmanager
     def located_errors(self) -> Iterator[None]:
-        """Inside: image, texture-size and font errors are re-raised ``locate``d (the original
+        """Inside: image, texture-size and font errors are re-raised ``locate``d, and style
+        errors of a layer from a scene file as SceneFileErrors at its style (the original
         is their cause)."""
         try:
             yield
@@ -145,6 +146,14 @@ class Scene:
             if located is err:
                 raise
             raise located from err
+        except StyleError as err:
+            # A style that parsed but cannot be drawn as it is (an offset on a box that
+            # does not scroll, effects Lamina cannot combine): from a scene file, a
+            # SceneFileError at the layer's style, as a style that does not parse is.
+            where = self.source.path_of(err.layer) if self.source is not None else None
+            if where is None:
+                raise
+            raise SceneFileError(str(err), path=f"{where}.style", file=self.source.file) from err
 
     # -- registry -----------------------------------------------------------------------
     def _register(self, layer: Layer) -> None:
