@@ -37,13 +37,13 @@ class Tiling:
         if self.interest_margin < 0:
             raise LaminaInputError(f"tiling interest_margin {self.interest_margin} is negative")
 
-    def check(self, what: str, width: int, height: int, max_texture_size: int) -> None:
-        """Refuse to tile ``what`` (width x height px) into tiles the GPU cannot hold."""
+    def check(self, what: str, width: int, height: int, max_texture_size: int, layer: str | None = None) -> None:
+        """Refuse to tile ``what`` (width x height px, ``layer``'s) into tiles the GPU cannot hold."""
         if self.tile_size > max_texture_size:
             raise TextureTooLargeError(
                 f"{what} is {width}x{height} px, so it is tiled, but its {self.tile_size} px tiles are larger than "
                 f"this GPU's maximum texture of {max_texture_size} px (GL_MAX_TEXTURE_SIZE); choose a tile_size "
-                f"of at most {max_texture_size}"
+                f"of at most {max_texture_size}", layer=layer
             )
 
     def needs_tiles(self, width: float, height: float, max_texture_size: int) -> bool:

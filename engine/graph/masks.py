@@ -153,7 +153,7 @@ class MaskedDrawing:
         ox, oy = offset
         w = math.ceil(ox + node.width) + 2 * MASK_PAD
         h = math.ceil(oy + node.height) + 2 * MASK_PAD
-        self._check_size(f"the mask-image of layer {node.id!r}", w, h)
+        self._check_size(f"the mask-image of layer {node.id!r}", w, h, node.id)
         paint = mask_image_paint(node, self.images, self.base_dir, (ox + MASK_PAD, oy + MASK_PAD),
                                  self.limits.max_texture_size)
         if isinstance(paint.image, ImagePaint):
@@ -180,7 +180,7 @@ class MaskedDrawing:
         kx, ky = math.floor(bounds.x + ox) - MASK_PAD, math.floor(bounds.y + oy) - MASK_PAD
         w = math.ceil(bounds.right + ox) + MASK_PAD - kx
         h = math.ceil(bounds.bottom + oy) + MASK_PAD - ky
-        self._check_size(f"the clip-path polygon of layer {node.id!r}", w, h)
+        self._check_size(f"the clip-path polygon of layer {node.id!r}", w, h, node.id)
         # Rounded: the offset comes from screen matrices, and float noise must not make
         # a new texture of the same polygon.
         texel_points = tuple((round(x + ox - kx, 6), round(y + oy - ky, 6)) for x, y in points)

@@ -134,12 +134,14 @@ class Planner(TiledDrawing, MaskedDrawing):
         self.scrollers: frozenset[str] = frozenset()
 
     # -- textures -----------------------------------------------------------------------
-    def _check_size(self, what: str, w: int, h: int) -> None:
+    def _check_size(self, what: str, w: int, h: int, layer: str | None = None) -> None:
+        """Refuse a texture the GPU cannot hold; ``layer`` is whose (a scene file's error
+        then gives its JSON path: Scene.locate)."""
         limit = self.limits.max_texture_size
         if w > limit or h > limit:
             raise TextureTooLargeError(
                 f"{what} needs a {w}x{h} texture, larger than this GPU's maximum of "
-                f"{limit}x{limit} (GL_MAX_TEXTURE_SIZE); make it smaller"
+                f"{limit}x{limit} (GL_MAX_TEXTURE_SIZE); make it smaller", layer=layer
             )
 
     def content_texture(self, node: LayerNode, m: Affine, retained: bool = True, sampled: bool = False) -> TextureDesc:
@@ -153,7 +155,7 @@ class Planner(TiledDrawing, MaskedDrawing):
         tex = self._content.get((node.id, sampled))
         if tex is None:
             offset, w, h, _ = raster_placement(node, m, sampled)  # its box grown by its ink (graph.ink)
-            self._check_size(f"layer {node.id!r}", w, h)
+            self._check_size(f"layer {node.id!r}", w, h, node.id)
             paint = self._paint(node, offset)
             if self.cache is None or not retained:
                 tex = TextureDesc(f"layer:{node.id}", w, h, TextureRole.LAYER_CONTENT)
@@ -665,7 +667,7 @@ class Planner(TiledDrawing, MaskedDrawing):
             pending: list = []
             self.draw_node(node, pending, target, opacity)
             for p in pending:
-                if self._tiled(f"layer {node.id!r}", math.ceil(node.width), math.ceil(node.height)):
+                if self._tiled(f"layer {node.id!r}", math.ceil(node.width), math.ceil(node.height), node.id):
                     raise UnsupportedFeatureError(
                         f"mix-blend-mode on a layer larger than the tiling threshold ({self.tiling.threshold} px) "
                         "is not supported yet", property="mix-blend-mode", layer=node.id)
@@ -786,7 +788,7 @@ class Planner(TiledDrawing, MaskedDrawing):
                        backdrop_root=reason is not SurfaceReason.ISOLATION or is_backdrop_root(node), owner=node.id)
         items: list = []
         self.emit_items(ctx, items, inner, 1.0)
-        self._check_size(f"the {reason.value} surface of layer {node.id!r}", w, h)
+        self._check_size(f"the {reason.value} surface of layer {node.id!r}", w, h, node.id)
         tex = TextureDesc(f"surface:{node.id}", w, h, TextureRole.RENDER_SURFACE)
         draws = first + self.finalize(items, inner, f"surface:{node.id}")
         return CompositePass(f"composite:{node.id}", tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), draws, reason, detail)
@@ -857,7 +859,7 @@ class Planner(TiledDrawing, MaskedDrawing):
             self.decisions.append(Decision(node.id, f"backdrop-filter: {chain} {why}"))
             return False
         scale, where, (_, _, cw, ch) = region.scale, region.where, region.copy
-        self._check_size(f"the backdrop copy of layer {node.id!r}", cw, ch)
+        self._check_size(f"the backdrop copy of layer {node.id!r}", cw, ch, node.id)
         copy = TextureDesc(f"backdrop:{node.id}", cw, ch, TextureRole.BACKDROP)
         to_source, mirror = region.to_source, region.mirror
         plan = chain.plan(current_color=s.color, scale=scale, size=(cw, ch))

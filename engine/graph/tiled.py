@@ -23,11 +23,11 @@ __all__ = ["TiledDrawing"]
 class TiledDrawing:
     """Tiles and composited scrolling, for the Planner."""
 
-    def _tiled(self, what: str, w: int, h: int) -> bool:
-        """Is ``what`` (w x h px) tiled? (And can its tiles be held?)"""
+    def _tiled(self, what: str, w: int, h: int, layer: str | None = None) -> bool:
+        """Is ``what`` (w x h px, ``layer``'s) tiled? (And can its tiles be held?)"""
         if not self.tiling.needs_tiles(w, h, self.limits.max_texture_size):
             return False
-        self.tiling.check(what, w, h, self.limits.max_texture_size)
+        self.tiling.check(what, w, h, self.limits.max_texture_size, layer)
         return True
 
     def _interest(self, node: LayerNode, target: Target, below: bool = False) -> Rect:
@@ -54,7 +54,7 @@ class TiledDrawing:
         # Drawn straight into its target (no ``need``), a moving layer is sampled (Planner._moving).
         sampled = need is None and self._moving(node)
         offset, w, h, placed = raster_placement(node, m, sampled)  # its box grown by its ink (graph.ink)
-        if not self._tiled(f"layer {node.id!r}", w, h):
+        if not self._tiled(f"layer {node.id!r}", w, h, node.id):
             return [self._layer_draw(p, space, origin, clips, retained, sampled)]
         to_target = Affine.translate(-origin[0], -origin[1]) @ placed  # raster px -> texture px
         direct = need is None  # drawn into its target as tiles (else: the part a backing tile needs)
@@ -91,7 +91,7 @@ class TiledDrawing:
         if region.is_empty():
             return []
         x, y, rw, rh = int(region.x), int(region.y), int(region.width), int(region.height)
-        self._check_size(f"the part of layer {node.id!r} one texture needs", rw, rh)
+        self._check_size(f"the part of layer {node.id!r} one texture needs", rw, rh, node.id)
         tex = self._regions.get((node.id, x, y, rw, rh, paint))
         if tex is None:
             tex = TextureDesc(f"layer:{node.id}@{x},{y},{rw}x{rh}", rw, rh, TextureRole.LAYER_CONTENT)

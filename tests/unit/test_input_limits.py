@@ -85,3 +85,17 @@ def test_json_nested_beyond_any_scene_is_a_typed_error(tmp_path):
     path.write_text('{"lamina": 1, "width": 10, "height": 10, "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
     with pytest.raises(SceneFileError, match="nested too deeply"):
         load_scene(path)
+
+
+def test_a_texture_too_large_for_the_gpu_names_the_layer_and_its_json_path(tmp_path):
+    from lamina.errors import TextureTooLargeError
+    from lamina.limits import Limits
+
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"lamina": 1, "width": 50, "height": 50, "layers": [
+        {"id": "wide", "box": [0, 0, 65, 10], "style": "background: red"}]}))
+    scene = load_scene(path)
+    with pytest.raises(TextureTooLargeError) as info:
+        scene.plan(policy="none", limits=Limits(max_texture_size=64))
+    err = info.value
+    assert err.layer == "wide" and err.path == "$.layers[0]" and err.file == str(path)
