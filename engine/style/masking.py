@@ -33,7 +33,7 @@ from ..css.values import BackgroundSize, CornerRadius, LengthPercentage, Radii
 from ..errors import UnsupportedFeatureError
 from ..limits import MAX_POLYGON_POINTS
 from .gradients import read_gradient
-from .layer_values import read_repeat, read_size
+from .layer_values import read_layer, read_repeat, read_size
 
 __all__ = ["MASKING_PROPERTIES", "MASK_DEFAULTS", "MASK_FIELDS", "read_basic_shape"]
 
@@ -313,56 +313,23 @@ def _parse_mask(ts: TokenStream) -> dict:
     every longhand not given is reset to its initial value. The reference boxes may be
     written as border-box (their initial value); others are not supported yet."""
     _one_layer(ts)
-    out = dict(MASK_DEFAULTS)
-    seen: set[str] = set()
-    while not ts.at_end():
-        tok = ts.peek()
-        if "image" not in seen:
-            if ts.ident("none"):
-                seen.add("image")
-                continue
-            image = _read_mask_image(ts)
-            if image is not None:
-                out["mask_image"] = image
-                seen.add("image")
-                continue
-        if "repeat" not in seen:
-            repeat = _read_repeat(ts)
-            if repeat is not None:
-                out["mask_repeat"] = repeat
-                seen.add("repeat")
-                continue
-        if "position" not in seen:
-            pos = read_position(ts)
-            if pos is not None:
-                out["mask_position"] = pos
-                seen.add("position")
-                if ts.literal("/"):
-                    size_tok = ts.peek()
-                    size = read_size(ts)
-                    if size is None:
-                        raise ts.error(f"expected a mask size after '/', got {describe(size_tok)}", size_tok)
-                    out["mask_size"] = size
-                continue
-        if "mode" not in seen:
-            mode = _read_mode(ts)
-            if mode is not None:
-                out["mask_mode"] = mode
-                seen.add("mode")
-                continue
-        if isinstance(tok, ast.IdentToken):
-            word = tok.lower_value
-            if word == "border-box":  # the initial mask-origin and mask-clip
-                ts.next()
-                continue
-            if word in _GEOMETRY_BOXES or word == "no-clip":
-                raise ts.error(f"mask: {tok.value} (mask-origin / mask-clip other than border-box) is not supported "
-                               "yet", tok, UnsupportedFeatureError)
-            if word in _COMPOSITING:
-                raise ts.error(f"mask: {tok.value} (mask-composite) is not supported yet", tok,
-                               UnsupportedFeatureError)
-        raise ts.error(f"unexpected {describe(tok)} in mask", tok)
-    return out
+
+    def other(tok) -> bool:
+        if not isinstance(tok, ast.IdentToken):
+            return False
+        word = tok.lower_value
+        if word == "border-box":  # the initial mask-origin and mask-clip
+            ts.next()
+            return True
+        if word in _GEOMETRY_BOXES or word == "no-clip":
+            raise ts.error(f"mask: {tok.value} (mask-origin / mask-clip other than border-box) is not supported "
+                           "yet", tok, UnsupportedFeatureError)
+        if word in _COMPOSITING:
+            raise ts.error(f"mask: {tok.value} (mask-composite) is not supported yet", tok, UnsupportedFeatureError)
+        return False
+
+    found = read_layer(ts, "mask", _read_mask_image, {"mode": _read_mode}, other)
+    return {**MASK_DEFAULTS, **{f"mask_{name}": value for name, value in found.items()}}
 
 
 MASKING_PROPERTIES: dict[str, tuple[Callable[[TokenStream], dict], tuple[str, ...]]] = {

@@ -20,7 +20,7 @@ from ..filters.chain import FilterChain
 from ..filters.parse import parse_tokens
 from .box_shadow import BoxShadow, parse_box_shadow
 from .gradients import read_gradient
-from .layer_values import read_repeat, read_size
+from .layer_values import read_layer, read_repeat, read_size
 from .transforms import read_transform_list
 from .text import TEXT_DEFAULTS, TEXT_PROPERTIES, FontFamily, FontStyle, LineHeight, TextShadow
 from .masking import MASK_DEFAULTS, MASKING_PROPERTIES
@@ -217,50 +217,19 @@ def _parse_background_position(ts: TokenStream) -> dict:
 def _parse_background(ts: TokenStream) -> dict:
     """Shorthand: any of colour, image, repeat, position [/ size], in any order."""
     _no_layers(ts)
-    out: dict[str, Any] = {f: getattr(ComputedStyle, f) for f in _BACKGROUND_FIELDS}
-    seen: set[str] = set()
-    while not ts.at_end():
-        tok = ts.peek()
-        if "image" not in seen:
-            if ts.ident("none"):
-                seen.add("image")
-                continue
-            image = _read_image(ts)
-            if image is not None:
-                out["background_image"] = image
-                seen.add("image")
-                continue
-        if "repeat" not in seen:
-            repeat = _read_repeat(ts)
-            if repeat is not None:
-                out["background_repeat"] = repeat
-                seen.add("repeat")
-                continue
-        if "position" not in seen:
-            pos = read_position(ts)
-            if pos is not None:
-                out["background_position"] = pos
-                seen.add("position")
-                if ts.literal("/"):
-                    size_tok = ts.peek()
-                    size = read_size(ts)
-                    if size is None:
-                        raise ts.error(f"expected a background size after '/', got {describe(size_tok)}", size_tok)
-                    out["background_size"] = size
-                continue
-        if "color" not in seen:
-            color = read_color(ts)
-            if color is not None:
-                out["background_color"] = color
-                seen.add("color")
-                continue
+
+    def other(tok) -> bool:
         if isinstance(tok, ast.IdentToken) and tok.lower_value in (
             "border-box", "padding-box", "content-box", "fixed", "local", "scroll", "text",
         ):
             raise ts.error(f"background: {tok.value} is not supported yet", tok, UnsupportedFeatureError)
-        raise ts.error(f"unexpected {describe(tok)} in background", tok)
-    if not seen:
+        return False
+
+    found = read_layer(ts, "background", _read_image, {"color": read_color}, other)
+    if not found:
         raise ts.error("expected a background value")
+    out: dict[str, Any] = {f: getattr(ComputedStyle, f) for f in _BACKGROUND_FIELDS}
+    out.update({f"background_{name}": value for name, value in found.items()})
     return out
 
 
