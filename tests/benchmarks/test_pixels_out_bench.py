@@ -24,11 +24,10 @@ import time
 import numpy as np
 import pytest
 
-import lamina.filters.reference
-import lamina.images
 from lamina import Layer, Scene, filters
 from lamina.gpu.programs import UNPREMULTIPLY
 
+from ..alpha_reference import refuse_host_conversion, unpremultiply_ref
 from .scenes import _card_style
 from .test_filters_bench import COLOR_CHAIN, SHADOW, make_image
 
@@ -42,22 +41,9 @@ def _premultiply(straight: np.ndarray) -> np.ndarray:
     return np.concatenate([np.floor(s[..., :3] * s[..., 3:] / 255.0 + 0.5), s[..., 3:]], axis=-1).astype(np.uint8)
 
 
-def _unpremultiply(premultiplied: np.ndarray) -> np.ndarray:
-    p = premultiplied.astype(np.float64)
-    a = p[..., 3:]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rgb = np.where(a > 0, np.minimum(np.floor(p[..., :3] * 255.0 / a + 0.5), 255.0), 0.0)
-    return np.concatenate([rgb, a], axis=-1).astype(np.uint8)
-
-
 @pytest.fixture
 def no_host_conversion(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise AssertionError("a numpy (host) alpha conversion ran")
-
-    for module in (lamina.images, lamina.filters.reference):
-        monkeypatch.setattr(module, "premultiply", refuse)
-        monkeypatch.setattr(module, "unpremultiply", refuse)
+    refuse_host_conversion(monkeypatch)
 
 
 def cards_1080p(seed: int = 7) -> Scene:
@@ -120,7 +106,7 @@ def test_frame_image_of_an_animation_frame(benchmark, gl, no_host_conversion, mo
 
     image = benchmark.pedantic(lambda f: f.image, setup=setup, rounds=ROUNDS, warmup_rounds=1)
     last = frames[-1]
-    assert np.array_equal(image, _unpremultiply(last.premultiplied))
+    assert np.array_equal(image, unpremultiply_ref(last.premultiplied))
     assert last.stats.unpremultiply_ms > 0, "the GPU pass ran (and was timed)"
     assert 0 < max(converted) < W * H / 4, "only the wobbling card's places were un-premultiplied"
     if benchmark.stats is not None:  # timed: the same run's medians
@@ -132,7 +118,7 @@ def test_frame_image_of_an_animation_frame(benchmark, gl, no_host_conversion, mo
 
 @pytest.fixture(scope="module")
 def straight_image() -> np.ndarray:
-    image = _unpremultiply(make_image())  # photo-like, with soft and transparent alpha
+    image = unpremultiply_ref(make_image())  # photo-like, with soft and transparent alpha
     image.setflags(write=False)
     return image
 
@@ -147,7 +133,7 @@ def test_apply_straight_against_premultiplied(benchmark, gl, no_host_conversion,
     chain = CHAINS[name]
     benchmark.group = f"pixels out: filters.apply 1920x1080 straight RGBA, {name}"
     premultiplied = _premultiply(straight_image)
-    expected = _unpremultiply(filters.apply(premultiplied, chain, premultiplied=True))
+    expected = unpremultiply_ref(filters.apply(premultiplied, chain, premultiplied=True))
     filters.apply(straight_image, chain)  # compile
     premultiplied_ms = []
 

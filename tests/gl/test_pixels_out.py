@@ -16,25 +16,11 @@ from lamina.errors import OpenCLUnavailableError
 from lamina.gpu.programs import UNPREMULTIPLY
 from lamina.gpu.readback import ENCODE_WORK, READBACK_WORK, UNPREMULTIPLY_WORK
 
+from ..alpha_reference import premultiply_ref, refuse_host_conversion, unpremultiply_ref
+
 CHAINS = ["none", "grayscale(1)", "sepia(.4) saturate(2) opacity(.6)", "blur(2px)", "blur(9px) contrast(1.5)",
           "drop-shadow(3px 2px 3px rgba(10, 200, 30, .6))", "drop-shadow(-4px 5px 9px rgba(250, 0, 90, .5)) invert(.3)",
           "hue-rotate(70deg) blur(1px) brightness(1.2)"]
-
-
-# -- references: float64, rounded half up (255 is odd: premultiplying meets no ties) --------
-
-def premultiply_ref(straight: np.ndarray) -> np.ndarray:
-    s = straight.astype(np.float64)
-    a = s[..., 3:4]
-    return np.concatenate([np.floor(s[..., :3] * a / 255.0 + 0.5), a], axis=-1).astype(np.uint8)
-
-
-def unpremultiply_ref(premultiplied: np.ndarray) -> np.ndarray:
-    p = premultiplied.astype(np.float64)
-    a = p[..., 3:4]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rgb = np.where(a > 0, np.minimum(np.floor(p[..., :3] * 255.0 / a + 0.5), 255.0), 0.0)
-    return np.concatenate([rgb, a], axis=-1).astype(np.uint8)
 
 
 def every_pair() -> np.ndarray:
@@ -61,14 +47,7 @@ def test_the_references_agree_with_the_host_rounding():
 
 @pytest.fixture
 def no_host_conversion(monkeypatch):
-    """Make the numpy conversions fail wherever they could still be called."""
-
-    def refuse(*args, **kwargs):
-        raise AssertionError("a numpy (host) alpha conversion ran")
-
-    for module in (lamina.images, lamina.filters.reference):
-        monkeypatch.setattr(module, "premultiply", refuse)
-        monkeypatch.setattr(module, "unpremultiply", refuse)
+    refuse_host_conversion(monkeypatch)
 
 
 # -- the passes ---------------------------------------------------------------------------------

@@ -1,0 +1,37 @@
+"""Float64 references of the alpha conversions (rounded half up; 255 is odd, so
+premultiplying meets no ties), and a fixture-maker that makes the numpy (host)
+conversions fail: shared by the pixels-out tests and their benchmark."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import lamina.filters.reference
+import lamina.images
+
+__all__ = ["premultiply_ref", "unpremultiply_ref", "refuse_host_conversion"]
+
+
+def premultiply_ref(straight: np.ndarray) -> np.ndarray:
+    s = straight.astype(np.float64)
+    a = s[..., 3:4]
+    return np.concatenate([np.floor(s[..., :3] * a / 255.0 + 0.5), a], axis=-1).astype(np.uint8)
+
+
+def unpremultiply_ref(premultiplied: np.ndarray) -> np.ndarray:
+    p = premultiplied.astype(np.float64)
+    a = p[..., 3:4]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rgb = np.where(a > 0, np.minimum(np.floor(p[..., :3] * 255.0 / a + 0.5), 255.0), 0.0)
+    return np.concatenate([rgb, a], axis=-1).astype(np.uint8)
+
+
+def refuse_host_conversion(monkeypatch) -> None:
+    """Make the numpy conversions fail wherever they could still be called."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a numpy (host) alpha conversion ran")
+
+    for module in (lamina.images, lamina.filters.reference):
+        monkeypatch.setattr(module, "premultiply", refuse)
+        monkeypatch.setattr(module, "unpremultiply", refuse)
