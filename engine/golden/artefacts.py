@@ -23,9 +23,22 @@ import numpy as np
 
 from .store import Outcome, Status, encode_png
 
-__all__ = ["ResultsDir"]
+__all__ = ["ResultsDir", "stamp"]
 
 RUN_LOG = ".run"
+
+
+def stamp() -> str:
+    """The time a record or report is written, to the second. ``SOURCE_DATE_EPOCH`` (the
+    reproducible-builds convention: seconds since 1970, read as UTC) replaces the clock, so
+    a report can be made twice with the same bytes (the README's report picture is)."""
+    fixed = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if fixed:
+        try:
+            return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(int(fixed)))
+        except (ValueError, OverflowError, OSError):
+            pass  # not a whole number of seconds: the clock, as if it were unset
+    return time.strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _slug(key: str) -> str:
@@ -93,7 +106,7 @@ class ResultsDir:
             "accept": accept if outcome.status is Status.FAILED else None,
             "fingerprint": outcome.fingerprint.to_dict() if outcome.fingerprint else None,
             "golden_fingerprint": outcome.golden_fingerprint.to_dict() if outcome.golden_fingerprint else None,
-            "time": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "time": stamp(),
         }
         self._log(entry)
         if outcome.status is not Status.FAILED:
@@ -122,7 +135,7 @@ class ResultsDir:
         folder = self.folder_for(key)
         folder.mkdir(parents=True, exist_ok=True)
         entry = {"key": key, "kind": "error", "test": test, "name": name, "status": "failed", "message": message,
-                 "golden": None, "accept": None, "files": {}, "metrics": {}, "time": time.strftime("%Y-%m-%d %H:%M:%S")}
+                 "golden": None, "accept": None, "files": {}, "metrics": {}, "time": stamp()}
         self._log(entry)
         for stale in folder.iterdir():
             stale.unlink()

@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import html
 import json
-import time
 from collections import Counter
 from pathlib import Path
 from string import Template
@@ -15,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from .artefacts import ResultsDir
+from .artefacts import ResultsDir, stamp
 
 __all__ = ["write_report"]
 
@@ -118,7 +117,7 @@ def write_report(results: ResultsDir, title: str = "") -> Path:
         body.append(f'<h2 class="skipped">Skipped</h2><ul class="skips">{items}</ul>')
     page = Template(TEMPLATE.read_text(encoding="utf-8")).substitute(
         title=html.escape(title or "results"),
-        subtitle=html.escape(f"{title} - {time.strftime('%Y-%m-%d %H:%M:%S')}" if title else time.strftime("%Y-%m-%d %H:%M:%S")),
+        subtitle=html.escape(f"{title} - {stamp()}" if title else stamp()),
         counts=count_html,
         body="\n".join(body),
     )

@@ -1,9 +1,10 @@
 """Compare Lamina with headless Chromium on blending, isolation, backdrop-filter, conic
 gradients and dashed / dotted borders.
 
-Not a pytest module (its name does not start with ``test_``): run it by hand,
+Not a pytest module (its name does not start with ``test_``): run it by hand, from the
+checkout's root,
 
-    .venv/bin/python tests/chromium/compare.py --out /tmp/chromium-compare [-k blend] [-j 2]
+    .venv/bin/python -m tests.chromium.compare --out /tmp/chromium-compare [-k blend] [-j 2]
 
 Each case is one small scene, given once as data. The script writes it as an HTML page
 (every layer an absolutely positioned div with left/top/width/height, margin 0, the same
@@ -19,10 +20,8 @@ compares Lamina scene files instead (the golden scenes of tests/scenes, say);
 ``--write-pages DIR`` only writes the cases' pages (to open in any browser). Without a chromium
 binary it prints why and exits 0 (``--require-chromium`` makes that exit 1).
 
-Chromium is Debian's (``apt-get install chromium``). Flags that work with Chromium 156 as
-root: ``--headless --no-sandbox --disable-gpu --screenshot=... --window-size=W,H
---hide-scrollbars --force-device-scale-factor=1 --default-background-color=00000000``.
-``--chromium-gpu swiftshader`` drops ``--disable-gpu`` and composites with SwiftShader
+Chromium is Debian's (``apt-get install chromium``), driven by ``demos.chromium`` (its
+flags are documented there). ``--chromium-gpu swiftshader`` drops ``--disable-gpu`` and composites with SwiftShader
 (viz's GPU path, as on a real GPU) instead of the software compositor.
 """
 
@@ -33,14 +32,14 @@ import concurrent.futures
 import fnmatch
 import html
 import json
-import os
-import shutil
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
+
+from demos.chromium import chromium_screenshot, chromium_version, find_chromium
 
 BLEND_MODES = [
     "normal", "multiply", "screen", "overlay", "darken", "lighten", "color-dodge", "color-burn",
@@ -333,49 +332,6 @@ def case_html(case: Case) -> str:
     )
 
 
-def find_chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-def chromium_version(binary: str) -> str:
-    try:
-        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=60).stdout
-    except (OSError, subprocess.SubprocessError) as err:
-        return f"unknown ({err})"
-    return out.strip().splitlines()[-1] if out.strip() else "unknown"
-
-
-def chromium_screenshot(binary: str, html_path: Path, png_path: Path, width: int, height: int,
-                        gpu: str = "disable") -> np.ndarray:
-    from PIL import Image
-
-    args = [binary, "--headless", "--no-sandbox", "--hide-scrollbars", "--force-device-scale-factor=1",
-            "--default-background-color=00000000", f"--window-size={width},{height}",
-            "--no-first-run", "--no-default-browser-check", "--disable-extensions"]
-    if gpu == "disable":
-        args.append("--disable-gpu")
-    else:  # composite on the GPU path with SwiftShader
-        args += ["--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
-    # No --user-data-dir: with a fresh explicit profile, Chromium 156 screenshots a small
-    # window before the lower part of the page is painted (gradients below ~56 px were
-    # missing); headless without one uses a throwaway profile per process and paints it all.
-    args += [f"--screenshot={png_path}", html_path.resolve().as_uri()]
-    if png_path.exists():
-        png_path.unlink()
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "DBUS_SESSION_BUS_ADDRESS": "disabled:"})
-    if not png_path.exists():
-        raise RuntimeError(f"chromium wrote no screenshot (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
-    img = np.asarray(Image.open(png_path).convert("RGBA"))
-    if img.shape[:2] != (height, width):
-        raise RuntimeError(f"chromium screenshot is {img.shape[1]}x{img.shape[0]}, expected {width}x{height}")
-    return img
-
-
 # --------------------------------------------------------------------------------------
 # Lamina
 
@@ -441,7 +397,8 @@ def side_by_side(chrome: np.ndarray, lamina: np.ndarray, scale: int = 2) -> np.n
 def run_case(case: Case, out: Path, binary: str, gpu: str) -> dict:
     html_path = out / f"{case.name}.html"
     html_path.write_text(case_html(case))
-    chrome = chromium_screenshot(binary, html_path, out / f"{case.name}.chromium.png", case.width, case.height, gpu)
+    shot = chromium_screenshot(binary, html_path, out / f"{case.name}.chromium.png", case.width, case.height, gpu=gpu)
+    chrome = np.asarray(Image.open(shot).convert("RGBA"))
     return {"chrome": chrome}
 
 
@@ -479,11 +436,6 @@ def main(argv=None) -> int:
     binary = args.chromium or find_chromium()
     if not binary:
         print("SKIPPED: no chromium binary on PATH (apt-get install chromium); nothing compared.")
-        return 1 if args.require_chromium else 0
-    try:
-        from PIL import Image
-    except ImportError:
-        print("SKIPPED: Pillow is not installed; nothing compared.")
         return 1 if args.require_chromium else 0
 
     out = Path(args.out)
