@@ -1,7 +1,8 @@
 """Soak: many animated frames of one scene with paint changes, box resizes, policy and
 filter-backend switches, measuring what could leak: the process's resident memory, the
-GL texture pool, kept textures, uploaded images and OpenCL buffers. After a warm-up
-every figure must stay flat.
+GL texture pool, kept textures, uploaded images, every live GL object of the renderer's
+context (textures, framebuffers, buffers, vertex arrays, programs, samplers, queries) and
+OpenCL buffers. After a warm-up every figure must stay flat.
 
     .venv/bin/python -m tests.soak.soak --frames 10000      # prints the figures
 """
@@ -9,9 +10,11 @@ every figure must stay flat.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import resource
 
+import moderngl
 import numpy as np
 
 from lamina import Layer, Scene
@@ -44,6 +47,19 @@ def rss_bytes() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+# What a moderngl context hands out; a released one holds an InvalidObject.
+GL_TYPES = (moderngl.Texture, moderngl.TextureArray, moderngl.Texture3D, moderngl.TextureCube, moderngl.Framebuffer,
+            moderngl.Renderbuffer, moderngl.Buffer, moderngl.VertexArray, moderngl.Program, moderngl.Sampler,
+            moderngl.Query)
+
+
+def gl_objects(ctx: moderngl.Context) -> int:
+    """Live (not released) GL objects of ``ctx`` that Python still reaches."""
+    gc.collect()
+    return sum(1 for o in gc.get_objects()
+               if isinstance(o, GL_TYPES) and o.ctx is ctx and not isinstance(o.mglo, moderngl.mgl.InvalidObject))
+
+
 def measure(renderer: Renderer) -> dict[str, int]:
     executor = renderer.executor
     pool = executor.pool
@@ -53,6 +69,7 @@ def measure(renderer: Renderer) -> dict[str, int]:
         "pool_textures": pool.free_count + pool.in_use,
         "kept_textures": len(executor._retained),
         "images": len(executor._images),
+        "gl_objects": gl_objects(executor.gpu.ctx),
         "opencl_buffers": cl.free_count if cl is not None else 0,
     }
 
