@@ -1,0 +1,325 @@
+"""The planner's backing work (a part of graph.planner.Planner, kept apart so each file
+has one job): a target's pending draws become its draws, each layer from its own raster
+or, under the "browser" policy, grouped into the backings compositor.backings partitions
+them into: a backing's raster or kept texture, its damage, an animation's sweep, the
+sites the retained fast path keeps, and why a layer is not drawn. The methods use the
+planner's state as Planner.__init__ sets it."""
+
+from __future__ import annotations
+
+import math
+
+from ..framegraph import CompositePass, LayerInfo, Decision, Draw, SurfaceReason, TextureDesc, TextureRole
+from ..geometry import Affine, Rect
+from ..compositor.backings import CompositingReason, composited_bytes, partition, usefulness
+from ..compositor.tree import LayerNode
+from .damage import changed_region
+from .ink import raster_placement
+from .placement import clean, reframe, rounded, snap, touched
+from .retained import Site
+from .sweep import sample_sweep, sweep_bounds
+from .targets import PendingDraw, Target
+from .tiles import grow
+
+__all__ = ["BackedDrawing"]
+
+
+class BackedDrawing:
+    """Layer draws and backings, for the Planner."""
+
+    def finalize(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
+        """Turn a target's pending layer draws (and surface draws) into its draws, by the
+        policy: each layer drawn from its own raster ("all", "none"), or grouped into
+        backings ("browser")."""
+        if not self.policy.uses_backings:
+            out = []
+            for p in items:
+                if isinstance(p, PendingDraw):
+                    passes_before = len(self.passes)
+                    draws = self._layer_draws(p, target.space, target.origin, p.clips)
+                    out.extend(draws)
+                    if len(draws) == 1 and draws[0].source.role is not TextureRole.TILE:
+                        self._site(Site(p, 0, frozenset(q.name for q in self.passes[passes_before:]), (p.node.id,)))
+                    else:
+                        for _ in draws:
+                            self._site(None)  # tiles: planned anew when the layer changes
+                else:
+                    out.append(p)
+                    self._site(None)
+            return tuple(out)
+        return self._backing_draws(items, target, base_id)
+
+    def _backing_draws(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
+        to_target = target.from_screen()
+
+        def bounds(item) -> Rect:
+            """Pixels an item can touch: snapped out to whole pixels (touching fractional
+            edges share a pixel), plus the anti-aliasing fringe of transformed quads.
+            Under a running transform animation, everywhere it goes in this iteration
+            (as Blink does), so promotions do not flicker from frame to frame."""
+            if isinstance(item, PendingDraw):
+                sweep = self._animation_sweep(item.node, to_target)
+                if sweep is not None:
+                    return sweep
+                return touched(item.node.ink_rect, to_target @ item.node.to_screen)
+            return touched(Rect(0, 0, *item.quad_size), item.transform)
+
+        # Once per item: a budget demotion re-partitions, and animation sweeps are not cheap.
+        rects = {id(item): bounds(item) for item in items}
+
+        def bounds_of(item) -> Rect:
+            return rects[id(item)]
+
+        def is_surface(item) -> bool:
+            return isinstance(item, Draw)
+
+        base_reasons = (CompositingReason.ROOT,) if base_id == "root" else ()
+
+        def scroller_of(node: LayerNode) -> LayerNode | None:
+            """The composited scroller whose contents backing the node paints into here
+            (one whose contents lie inside this target)."""
+            if node.scroller not in self.scrollers:
+                return None
+            scroller = self.trees.nodes[node.scroller]
+            return scroller if len(scroller.clips) >= target.inherited_clips else None
+
+        def fixed(node: LayerNode) -> bool:
+            """A fixed layer over a page (or container) that the compositor scrolls."""
+            if not node.is_fixed:
+                return False
+            layer = node.layer.parent
+            while layer is not None:
+                if layer.id in self.scrollers:
+                    return True
+                layer = layer.parent
+            return False
+
+        entries = partition(items, self.t, bounds_of, is_surface, base_reasons, scroller_of=scroller_of, fixed=fixed)
+        if self.memory_budget is not None:
+            demoted: set[str] = set()
+            while composited_bytes(entries) > self.memory_budget:
+                candidates = [e for e in entries if e.kind == "own" and e.owner.id not in demoted]
+                if not candidates:
+                    break
+                worst = min(candidates, key=lambda e: (usefulness(e), -(e.rect.width * e.rect.height)))
+                demoted.add(worst.owner.id)
+                used = composited_bytes(entries)
+                self.decisions.append(
+                    Decision(
+                        worst.owner.id,
+                        f"demoted: composited layers need {used / 2**20:.2f} MB, over the "
+                        f"{self.memory_budget / 2**20:.2f} MB budget; it was the least useful "
+                        f"({', '.join(r.value for r in worst.reasons)})",
+                    )
+                )
+                entries = partition(items, self.t, bounds_of, is_surface, base_reasons, frozenset(demoted),
+                                    scroller_of=scroller_of, fixed=fixed)
+        out: list[Draw] = []
+        squashes = 0
+        for e in entries:
+            if e.kind == "surface":
+                out.append(e.draw)
+                self._site(None)
+                continue
+            if not e.members:
+                continue
+            if e.kind == "squash":
+                squashes += 1
+            passes_before = len(self.passes)
+            draw = self._entry_draw(e, target, base_id, squashes)
+            if isinstance(draw, list):
+                out.extend(draw)
+                for _ in draw:
+                    self._site(None)  # tiles: planned anew when anything in them changes
+            elif draw is not None:
+                out.append(draw)
+                self._site(Site(e, squashes, frozenset(p.name for p in self.passes[passes_before:]),
+                                tuple(p.node.id for p in e.members)))
+        return tuple(out)
+
+    def _site(self, site: Site | None) -> None:
+        if self.sites is not None:
+            self.sites.append(site)
+
+    def _entry_draw(self, e, target: Target, base_id: str, squash_index: int) -> Draw | list[Draw] | None:
+        """The draw of one backing entry (its layers painted into one texture, or a lone
+        layer's own raster), recording each member's compositing facts in layer_info;
+        a list of draws when it is tiled."""
+        reasons = [r.value for r in e.reasons]
+        if e.kind == "scroll":
+            return self._scroller_contents(e, target)
+        if len(e.members) == 1 and e.kind in ("own", "base"):
+            # One layer alone in its backing: its raster is the backing.
+            p = e.members[0]
+            draws = self._layer_draws(p, target.space, target.origin, p.clips)
+            own = e.kind == "own"  # a lone layer of the base backing is not promoted
+            if not draws:
+                return None
+            self.layer_info[p.node.id] = LayerInfo(own, tuple(reasons) if own else (), draws[0].source.name if own else None,
+                                                   draws[0].source.name)
+            if len(draws) == 1 and draws[0].source.role is not TextureRole.TILE:
+                return draws[0]
+            return draws
+        if e.kind == "own":
+            owner = e.owner.to_screen
+            space = owner.inverse()
+            moving = self._moving(e.owner)
+            if owner.is_translation() and not moving:
+                # Keep the owner's sub-pixel position inside the backing, so the
+                # backing itself lands on whole pixels (nothing shifts or blurs).
+                space = Affine.translate(owner.e - math.floor(owner.e), owner.f - math.floor(owner.f)) @ space
+            cache_id, label = f"backing:{e.owner.id}", e.owner.id
+            sampled = moving  # drawn where the owner is, sampled: the backing stays the same
+        elif e.kind == "squash":
+            space, sampled = target.space, False
+            cache_id, label = f"backing:{base_id}:squash{squash_index}", f"{base_id}-squash{squash_index}"
+        else:
+            space, sampled = target.space, False
+            cache_id, label = f"backing:{base_id}:base", f"{base_id}-base"
+        # The page's base backing starts as the opaque page background, as Chromium's
+        # root layer does: its layers then blend over the same colour, with the same
+        # 8-bit roundings, as when they are drawn straight into the frame.
+        fill = self._page_fill if (e.kind == "base" and base_id == "root" and self._page_fill) else (0.0, 0.0, 0.0, 0.0)
+        draw = self._backing(e, space, target, cache_id, label, fill, sampled)
+        if not draw:
+            return None
+        name = draw[0].source.name if isinstance(draw, list) else draw.source.name
+        for i, p in enumerate(e.members):
+            owns = e.kind == "squash" or (e.kind == "own" and p.node is e.owner)
+            if e.kind == "squash":
+                member_reasons = reasons if i == 0 else [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value]
+            else:
+                member_reasons = reasons if owns else []
+            self.layer_info[p.node.id] = LayerInfo(owns, tuple(member_reasons), name if owns else None, name)
+        return draw
+
+    def _backing_damage(self, cache_id: str, key, bounds: list[Rect], w: int, h: int):
+        """The rect of a kept backing to repaint (x, y, w, h in its pixels), or None when
+        it must be painted anew (new, resized, moved, or its texture is gone)."""
+        if self.cache is None:
+            return None
+        old = self.cache.peek(cache_id)
+        old_bounds = self._bounds_memo.get(cache_id)
+        if old is None or old_bounds is None or old[0][:3] != key[:3] or old[0][4:] != key[4:] or not self.available(old[1].name):
+            return None
+        damage = changed_region(key[3], old[0][3], bounds, old_bounds)
+        if damage is None:
+            return None
+        damage = damage.intersect(Rect(0, 0, w, h)).rounded_out()
+        if damage.is_empty():
+            return None
+        return (int(damage.x), int(damage.y), int(damage.width), int(damage.height))
+
+    def _animation_sweep(self, node: LayerNode, to_target: Affine) -> Rect | None:
+        """Target pixels a layer can touch over this iteration of the transform
+        animations running on it or on an ancestor (graph.sweep), or None when none
+        runs. Each animated layer is sampled once a frame."""
+        layer = node.layer
+        while layer is not None:
+            samples = self._sweeps.get(layer.id)
+            if samples is None:
+                anim = self.trees.nodes.get(layer.id)
+                samples = self._sweeps[layer.id] = sample_sweep(layer, anim, self.t) if anim is not None else []
+            if samples:
+                break
+            layer = layer.parent
+        if layer is None:
+            return None
+        anim = self.trees.nodes[layer.id]
+        if not anim.to_screen.is_invertible():
+            return None
+        rel = Affine() if anim is node else anim.to_screen.inverse() @ node.to_screen
+        return sweep_bounds(samples, rel, node.ink_rect, to_target)
+
+    def _backing(self, e, space: Affine, target: Target, cache_id: str, label: str,
+                 fill: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
+                 sampled: bool = False) -> Draw | list[Draw] | None:
+        """The draw of a backing holding several layers, painting it only when what it
+        holds changed (its key: each member's paint, placement, opacity and clips).
+        ``fill`` is what the backing starts as: transparent, or the page's opaque
+        background for the root's base backing."""
+        rects = [touched(p.node.ink_rect, clean(space @ p.node.to_screen)) for p in e.members]
+        b = Rect.union(rects)
+        if space is target.space and target.size is not None:
+            b = b.intersect(Rect(target.origin[0], target.origin[1], target.size[0], target.size[1]))
+        if b is None or b.is_empty():
+            return None
+        # Float noise (bounds recomputed from screen matrices) must not flip a rounding.
+        b = Rect(*(round(v, 6) for v in (b.x, b.y, b.width, b.height))).rounded_out()
+        origin = (int(b.x), int(b.y))
+        w, h = int(b.width), int(b.height)
+        if self._tiled(f"the backing of {label!r}", w, h):
+            interest = grow(target.cull if target.cull is not None else self.viewport, self.tiling.interest_margin)
+            return self._tiled_backing(e, space, target, cache_id, label, fill, (), 0, interest)
+        self._check_size(f"the backing of {label!r}", w, h)
+        # Backing px -> screen -> target px; member clips were made for the target.
+        backing_to_screen = space.inverse() @ Affine.translate(*origin)
+        backing_to_target = target.from_screen() @ backing_to_screen
+        signature = []
+        member_clips = []
+        member_bounds = []
+        for p in e.members:
+            clips = tuple(reframe(c, backing_to_target) for c in p.clips)
+            member_clips.append(clips)
+            m = clean(Affine.translate(-origin[0], -origin[1]) @ space @ p.node.to_screen)
+            offset, _, _, snapped = raster_placement(p.node, m)
+            # Rounded: the placement relative to the backing is recomputed from screen
+            # matrices every frame, and float noise must not count as a change.
+            clip_sig = tuple((c.layer_id, rounded(c.to_local), c.rect, c.radii, c.kind) for c in clips)
+            signature.append((self._paint(p.node, offset), rounded(snapped), round(p.opacity, 6), clip_sig))
+            member_bounds.append(touched(p.node.ink_rect, m))
+        key = (origin, w, h, tuple(signature), fill)
+        tex = self.cache.lookup(cache_id, key, self.available) if self.cache is not None else None
+        damage = self._backing_damage(cache_id, key, member_bounds, w, h) if tex is None else None
+        if tex is not None:
+            self.reused.append(tex.name)
+        elif damage is not None:
+            # Repaint in place, only where members changed: the layers touching that rect
+            # are rastered again, the rest of the backing is kept.
+            old_key, tex = self.cache.peek(cache_id)
+            self.cache.update(cache_id, key)
+            self.repainted.add(tex.name)
+            self._bounds_memo[cache_id] = member_bounds
+            self.reused.append(tex.name)
+            dx, dy, dw, dh = damage
+            region = Rect(dx, dy, dw, dh)
+            draws = tuple(
+                self._layer_draw(p, space, origin, clips, retained=False)
+                for p, clips, r in zip(e.members, member_clips, member_bounds)
+                if not r.intersect(Rect(region.x - 1, region.y - 1, region.width + 2, region.height + 2)).is_empty()
+            )
+            reasons = ", ".join(r.value for r in e.reasons) or "paints layers that are not composited"
+            self.passes.append(
+                CompositePass(
+                    f"paint:{label}", tex, origin, fill, draws, SurfaceReason.BACKING,
+                    f"backing of {label}: {reasons}; repainted {dw}x{dh} at {dx},{dy} where its layers changed", damage,
+                )
+            )
+        else:
+            draws = tuple(
+                self._layer_draw(p, space, origin, clips, retained=False) for p, clips in zip(e.members, member_clips)
+            )
+            if self.cache is not None:
+                tex = TextureDesc(self.cache.new_name(label, prefix="backing"), w, h, TextureRole.BACKING, retained=True)
+                self.cache.store(cache_id, key, tex)
+                self._bounds_memo[cache_id] = member_bounds
+            else:
+                tex = TextureDesc(f"backing:{label}", w, h, TextureRole.BACKING)
+            reasons = ", ".join(r.value for r in e.reasons) or "paints layers that are not composited"
+            self.passes.append(
+                CompositePass(f"paint:{label}", tex, origin, fill, draws, SurfaceReason.BACKING, f"backing of {label}: {reasons}")
+            )
+        placed = clean(backing_to_target) if sampled else snap(backing_to_target)
+        return Draw(tex, label, placed, 1.0, (), note=f"backing ({len(e.members)} layers)")
+
+    def _why_not_drawn(self, node: LayerNode) -> None:
+        if node.style.visibility != "visible":
+            why = "own content not drawn: visibility hidden"
+        elif node.width <= 0 or node.height <= 0:
+            why = None  # an empty box is a plain container: nothing to explain
+        elif not node.to_screen.is_invertible():
+            why = "not drawn: its transform is not invertible (CSS renders nothing)"
+        else:
+            why = None  # paints nothing of its own (no background, image or border)
+        if why:
+            self.decisions.append(Decision(node.id, why))

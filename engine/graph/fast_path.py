@@ -1,0 +1,143 @@
+"""The retained fast path (a part of graph.planner.Planner, kept apart so each file has
+one job): when the property trees changed nothing but transforms, opacities or scroll
+offsets, last frame's graph is kept with only the moved draws made again, when that is
+exactly what planning from scratch would give (graph.retained holds the records it
+reads). The methods use the planner's state as Planner.__init__ sets it."""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import replace
+
+from ..framegraph import BackdropPass, FrameGraph, TextureDesc
+from ..compositor.property_trees import TreeChanges
+from .retained import MOVABLE, RetainedPlan, Site, member_opacity, swept
+from .targets import PendingDraw, Target
+
+__all__ = ["RetainedFastPath", "PlanAgain"]
+
+
+class PlanAgain(Exception):
+    """The retained fast path found, after it had begun, that it cannot finish the
+    frame: plan it from scratch instead (build_frame_graph restores the cache)."""
+
+
+class RetainedFastPath:
+    """The retained fast path, for the Planner."""
+
+    def _request_key(self) -> tuple:
+        """What a kept plan must share with this frame besides the time."""
+        return (weakref.ref(self.scene), self.scene.width, self.scene.height, self.base_dir, self.policy,
+                self.filter_backend, self.limits)
+
+    def _retained(self, last: "RetainedPlan | None", changes: TreeChanges, frame: TextureDesc) -> FrameGraph | None:
+        """Last frame's graph with only the moved draws made again, when that is exactly
+        what planning from scratch would give; else None.
+
+        It is, when the property trees changed nothing but transforms (the layers moved,
+        or moved with an ancestor), every moved layer is drawn in the frame pass by a
+        backing entry of its own (a promoted layer with its painted descendants, or one
+        layer's raster under a policy without backings), the browser policy's decisions
+        for it come from a running animation's sweep (fixed for the iteration: the
+        trees report a new iteration as a change), nothing of last frame's work but the
+        moved entries' own was left to redo, and no image changed. The moved entries
+        are then planned by the same code as always (``_entry_draw``), and the frame's
+        damage from the draws that changed."""
+        if last is None or self.cache is None or not self.state.fast_path or changes.rebuilt or last.cache_frame != self.cache.frames:
+            return None
+        key = self._request_key()
+        if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
+            return None
+        site_of = last.site_of
+        redo: dict[int, Site] = {}
+        for layer_id, what in changes.fields.items():
+            if what - MOVABLE:
+                return None
+            index = site_of.get(layer_id)
+            if index is None:
+                node = self.trees.nodes[layer_id]
+                if node.draws_content() or node.style.backdrop_filter is not None:
+                    return None  # drawn elsewhere (inside a surface), read back, or culled: may change
+                continue  # paints nothing itself: only its descendants' draws matter
+            redo[index] = last.sites[index]
+        # Every pass of last frame must be redone by this one as it is: a moved entry's
+        # own, the frame's, a read-back's, or the work of a draw remade every frame (a
+        # surface). A kept texture made last frame (a new raster, a filter result just
+        # cached) would only be reused now: then plan from scratch.
+        kept: set[int] = set()
+        for i, work in enumerate(last.work):
+            if not work or i in redo:
+                continue
+            if last.final[i].source.retained or any(p.target.retained for p in work):
+                return None  # it made a texture that is kept: this frame would reuse it
+            if not all(self.available(t.name) for p in work for t in p.reads() if t.retained):
+                return None  # a kept texture it reads is gone: planning makes it again
+            kept.update(id(p) for p in work)
+        per_frame = {id(p) for read in last.reads if read is not None for p in read.after}
+        redone = {name for site in redo.values() for name in site.passes}
+        for p in last.graph.passes:
+            if id(p) in kept or id(p) in per_frame or p.name in redone:
+                continue
+            if p.target.name == frame.name or isinstance(p, BackdropPass):
+                continue  # the frame's segments and its read-backs, made anew below
+            return None
+        for ref, layer_id, image_key in last.images:
+            if self.images.get(ref, self.base_dir, layer_id)[0] != image_key:
+                return None
+        if not self.available(frame.name) or not all(self.available(d.source.name) for d in last.final if d.source.retained):
+            return None
+        if self.policy.uses_backings and not all(swept(site, self.t) for site in redo.values()):
+            return None
+        target = self._frame_target()
+        # Every moved member must still be drawn: last frame's decisions stand only then.
+        pending_of = {}
+        for index, site in redo.items():
+            pending = self._pending_again(site, target)
+            if pending is None:
+                return None
+            pending_of[index] = pending
+        self.cache.carry_over()
+        self._page_fill = tuple(last.clear) if last.clear[3] >= 1.0 else None
+        self.layer_info = dict(last.graph.layer_info)
+        final = list(last.final)
+        replaced = set()
+        for index, site in sorted(redo.items()):
+            pending = pending_of[index]
+            replaced.add(final[index].source.name)
+            if isinstance(site.entry, PendingDraw):
+                p = pending[0]
+                final[index] = self._layer_draw(p, target.space, target.origin, p.clips, sampled=self._moving(p.node))
+            else:
+                entry = replace(site.entry, members=pending)
+                draw = self._entry_draw(entry, target, "root", site.squash_index)
+                if draw is None:
+                    raise PlanAgain()  # its backing came out empty: this planner has started, so start anew
+                final[index] = draw
+        for i, read in enumerate(last.reads):
+            if read is not None and i not in redo:
+                self._reads[id(final[i])] = read
+        self.passes = [p for p in last.graph.passes if id(p) in kept] + self.passes
+        self.tile_sets = [replace(ts, rastered=0) for ts in last.graph.tiles]  # kept draws: their tiles stay
+        self.decisions = list(last.graph.decisions)
+        self.reused = [n for n in last.graph.reused if n not in replaced and n != frame.name] + self.reused
+        self.images_seen = list(last.images)
+        graph = self._frame_graph(tuple(final), last.clear, frame)
+        work = tuple(None if i in redo else w for i, w in enumerate(last.work))
+        self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames,
+                                  work=work)
+        return graph
+
+    def _pending_again(self, site: Site, target: Target) -> tuple | None:
+        """The site's members as pending draws now, or None if one is no longer drawn
+        (culled or clipped away: last frame's decisions would not stand)."""
+        out = []
+        for layer_id in site.members:
+            node = self.trees.nodes[layer_id]
+            drawn: list = []
+            decisions = len(self.decisions)
+            self.draw_node(node, drawn, target, member_opacity(site, layer_id))
+            if not drawn:
+                del self.decisions[decisions:]
+                return None
+            out.append(drawn[0])
+        return tuple(out)
