@@ -1,14 +1,22 @@
 """``python -m demos.readme_images``: remake the README's pictures, or check they are current.
 
     python -m demos.readme_images              remake each picture; replace the stale ones
-    python -m demos.readme_images NAME ...     only these (see --list)
-    python -m demos.readme_images --check      exit 1 naming every stale picture (and any
-                                               README picture nothing here makes)
+    python -m demos.readme_images NAME ...     only these (see --list); the README is then
+                                               not searched for pictures nothing makes
+    python -m demos.readme_images --check      replace nothing; name every stale picture
+                                               (and any README picture nothing here makes)
     python -m demos.readme_images --list       the pictures, their files and commands
     options: --force (replace even current ones), --keep DIR (keep the fresh pictures)
 
+Exit status: 0 every picture current (or replaced); 1 a picture stale under --check, one
+that could not be made (the others are still made), or a README picture nothing makes;
+2 a usage error. The commands run with the caller's environment less its ``LAMINA_*``
+variables, as a reader's shell would run them.
+
 Every picture is made by the command a reader would run, in a subprocess, and compared
-with the committed file region by region. What may differ is part of each picture's entry
+with the committed file region by region. The committed pictures are made on the golden
+scenes' reference renderer (Mesa llvmpipe, as CI runs; Chromium 156 for the report): on
+another, the exact regions differ as its goldens would. What may differ is part of each picture's entry
 and is no more than the picture has to allow:
 
 * a scene file's render must match exactly (``lamina render``);
@@ -18,7 +26,7 @@ and is no more than the picture has to allow:
   pixel, as a new control would, changes 11%);
 * a demo GIF is quantized to 256 colours per frame from the whole frame, panels included,
   so its scene area may differ by up to 32 levels in 1% of its pixels (measured between
-  two recordings: at most 17 levels in 0.25%);
+  two recordings: at most 17 levels in 0.25%), its panels as a demo frame's;
 * the golden report is a Chromium screenshot of ``lamina check`` run on a copy of
   ``tests/scenes`` with two scenes changed, time-stamped through ``SOURCE_DATE_EPOCH``:
   it must match exactly (two screenshots of one page are byte-identical).
@@ -55,7 +63,6 @@ from .ui.runner import PANEL_WIDTH
 __all__ = ["IMAGES", "ReadmeImage", "Region", "Verdict", "ReadmeImageError", "check", "readme_pictures", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
 GOLDENS = "tests/scenes/goldens/"
 
 # The report picture's time stamp: 2026-12-01 00:00:00 UTC, so that remaking it changes
@@ -111,8 +118,15 @@ class Verdict:
 
 
 def _run(argv: list[str], cwd: Path, *, env: dict[str, str] | None = None, ok: tuple[int, ...] = (0,)) -> None:
-    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, **(env or {})})
+    # Without the caller's LAMINA_* settings (strict golden checks, fuzz seeds): a
+    # reader's shell has none.
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("LAMINA_")}
+    try:
+        proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=600, env={**clean, **(env or {})})
+    except subprocess.TimeoutExpired:
+        raise ReadmeImageError(f"{shlex.join(argv)} ran past 600 s") from None
+    except OSError as err:
+        raise ReadmeImageError(f"{shlex.join(argv)} did not run: {err}") from None
     if proc.returncode not in ok:
         tail = (proc.stdout + proc.stderr)[-3000:]
         raise ReadmeImageError(f"{shlex.join(argv)} exited {proc.returncode}:\n{tail}")
@@ -229,10 +243,16 @@ def compare_pictures(image: ReadmeImage, fresh: Path, committed: Path) -> tuple[
 
 
 def check(image: ReadmeImage, work: Path) -> Verdict:
-    """Make ``image`` in ``work`` and compare it with the committed file."""
-    work.mkdir(parents=True, exist_ok=True)
+    """Make ``image`` in ``work`` (emptied first) and compare it with the committed file."""
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
     fresh = image.make(work)
-    return Verdict(image, compare_pictures(image, fresh, ROOT / image.path), fresh)
+    committed = ROOT / image.path
+    if not fresh.is_file():
+        raise ReadmeImageError(f"its command made no {fresh.name}")
+    if committed.exists() and fresh.resolve() == committed.resolve():
+        raise ReadmeImageError(f"its command wrote {image.path} itself: it must write into the work folder")
+    return Verdict(image, compare_pictures(image, fresh, committed), fresh)
 
 
 def readme_pictures(text: str) -> list[str]:
@@ -278,34 +298,37 @@ def main(argv: list[str] | None = None) -> int:
         print("--check replaces nothing: drop --force", file=sys.stderr)
         return 2
     chosen = [IMAGES[n] for n in args.names] if args.names else list(IMAGES.values())
-    stale = 0
+    failed = 0
     if not args.names:
-        for path in unmade_pictures(README.read_text(encoding="utf-8")):
+        for path in unmade_pictures((ROOT / "README.md").read_text(encoding="utf-8")):
             print(f"{path}: shown by README.md, but nothing here makes it (add an entry to IMAGES)")
-            stale += 1
-    root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="readme-images-"))
+            failed += 1
+    # Absolute: the commands run in other folders.
+    root = Path(args.keep).resolve() if args.keep else Path(tempfile.mkdtemp(prefix="readme-images-"))
     try:
         for image in chosen:
             try:
                 verdict = check(image, root / image.name)
             except ReadmeImageError as err:
                 print(f"{image.path}: cannot make it: {err}", file=sys.stderr)
-                return 1
+                failed += 1
+                continue  # the other pictures are still made
             if verdict.current and not args.force:
                 print(f"{image.path}: current")
                 continue
             if args.check:
-                stale += 1
+                failed += 1
                 print(f"{image.path}: stale ({'; '.join(verdict.problems)})\n"
                       f"  remake it: python -m demos.readme_images {image.name}")
                 continue
+            (ROOT / image.path).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(verdict.fresh, ROOT / image.path)
             why = "; ".join(verdict.problems) or "forced"
             print(f"{image.path}: replaced ({why})")
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
-    return 1 if stale else 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

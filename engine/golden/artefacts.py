@@ -21,24 +21,28 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import GoldenError
 from .store import Outcome, Status, encode_png
 
 __all__ = ["ResultsDir", "stamp"]
 
 RUN_LOG = ".run"
+_LAST_EPOCH = 253402300799  # 9999-12-31 23:59:59 UTC
 
 
 def stamp() -> str:
-    """The time a record or report is written, to the second. ``SOURCE_DATE_EPOCH`` (the
-    reproducible-builds convention: seconds since 1970, read as UTC) replaces the clock, so
-    a report can be made twice with the same bytes (the README's report picture is)."""
+    """The time a record or report is written, to the second (local time). Under
+    ``SOURCE_DATE_EPOCH`` (the reproducible-builds convention: whole seconds since 1970,
+    read as UTC) that time replaces the clock, so a report can be made twice with the same
+    bytes (the README's report picture is). A malformed value is an error, as the
+    convention asks, not a silent fall back to the clock."""
     fixed = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if fixed:
-        try:
-            return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(int(fixed)))
-        except (ValueError, OverflowError, OSError):
-            pass  # not a whole number of seconds: the clock, as if it were unset
-    return time.strftime("%Y-%m-%d %H:%M:%S")
+    if not fixed:
+        return time.strftime("%Y-%m-%d %H:%M:%S")
+    if not (fixed.isascii() and fixed.isdigit()) or int(fixed) > _LAST_EPOCH:
+        raise GoldenError(f"SOURCE_DATE_EPOCH={fixed!r}: expected whole seconds since 1970-01-01 "
+                          f"(0 to {_LAST_EPOCH}, the end of year 9999)")
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(int(fixed)))
 
 
 def _slug(key: str) -> str:

@@ -1,7 +1,7 @@
 """border-style: dashed | dotted (CSS Backgrounds 3 §4.2): parsing, and where the dashes
 and dots go (lamina.compositor.dashes). The expected layouts on square corners are what
 headless Chromium 156 drew (measured from its screenshots, see the README's notes on
-dashed borders and tests/chromium/compare.py, cases border-*): counts and gaps, the
+dashed borders and python -m tests.chromium.compare, cases border-*): counts and gaps, the
 3 px thresholds, short sides. Rounded corners are Lamina's own symmetric layout. The
 pixels are checked in tests/gl/test_conic_and_dashes.py."""
 
