@@ -1,6 +1,7 @@
 """Interpolating ComputedStyle values, per the CSS specs.
 
-* numbers (opacity, border widths, scroll offsets) linearly;
+* numbers (opacity, border widths, scroll offsets) linearly, and lengths-percentages
+  (the insets top/right/bottom/left; ``auto`` discretely) by their parts;
 * colours in premultiplied sRGB (CSS Color 4 §12 for legacy colours);
 * transform lists pairwise when their functions match (none counts as identity
   functions), else by decomposing both 2D matrices (CSS Transforms 1 §9);
@@ -133,4 +134,6 @@ def interpolate_field(field: str, a: Any, b: Any, t: float, box: tuple[float, fl
     if field in ("border_top_width", "border_right_width", "border_bottom_width", "border_left_width",
                  "scroll_left", "scroll_top"):
         return max(_lerp(a, b, t), 0.0)
+    if isinstance(a, LengthPercentage) and isinstance(b, LengthPercentage):  # top, right, bottom, left; auto: discrete
+        return _lp(a, b, t)
     return a if t < 0.5 else b

@@ -47,6 +47,7 @@ class CompositingReason(str, Enum):
     SQUASHED = "squashed with other overlapping layers"
     COMPOSITED_SCROLLER = "composited scroller"
     FIXED_POSITION = "fixed position over scrolling content"
+    STICKY_POSITION = "sticky position in a composited scroller"
 
 
 def direct_reasons(node, t: float) -> tuple[CompositingReason, ...]:
@@ -107,6 +108,7 @@ _USEFULNESS = {
     CompositingReason.ACTIVE_FILTER_ANIMATION: 3,
     CompositingReason.TRANSFORM_3D: 2,
     CompositingReason.FIXED_POSITION: 2,
+    CompositingReason.STICKY_POSITION: 2,
     CompositingReason.EXTERNAL_CONTENT: 2,
     CompositingReason.WILL_CHANGE_TRANSFORM: 1,
     CompositingReason.WILL_CHANGE_OPACITY: 1,
@@ -124,12 +126,14 @@ def composited_bytes(entries: list["Backing"]) -> int:
 
 
 def partition(items, t: float, bounds_of, is_surface, base_reasons=(), demoted=frozenset(), *,
-              scroller_of=lambda node: None, fixed=lambda node: False) -> list[Backing]:
+              scroller_of=lambda node: None, pinned=lambda node: None) -> list[Backing]:
     """Split a target's draws (paint order) into backings. ``bounds_of(item)`` gives an
     item's bounds in target pixels; ``is_surface(item)`` tells render-surface draws;
     layers in ``demoted`` are not promoted for their own reasons (memory budget);
     ``scroller_of(node)`` is the composited scroller (a LayerNode) whose contents the
-    node is in, or None, ``fixed(node)`` tells a fixed layer over scrolling content."""
+    node is in, or None; ``pinned(node)`` is the reason a layer that scrolling moves
+    otherwise than its scroller's contents is promoted (fixed over scrolling content,
+    sticky in a composited scroller), or None."""
     base = Backing("base", reasons=tuple(base_reasons))
     entries: list[Backing] = [base]
     promoted: dict[str, Backing] = {}
@@ -141,8 +145,9 @@ def partition(items, t: float, bounds_of, is_surface, base_reasons=(), demoted=f
             continue
         node = item.node
         reasons = () if node.id in demoted else direct_reasons(node, t)
-        if fixed(node) and node.id not in demoted:
-            reasons = (CompositingReason.FIXED_POSITION,) + reasons
+        pin = pinned(node) if node.id not in demoted else None
+        if pin is not None:
+            reasons = (pin,) + reasons
         if reasons:
             entry = Backing("own", owner=node, reasons=reasons)
             entry.add(item, rect)

@@ -25,7 +25,17 @@ from typing import Mapping
 
 from ..layer import Layer
 from ..style import ComputedStyle
-from .tree import LayerNode, StackingContext, clip_chain, clips_below, own_transform, resolve_tree, used_scroll, world
+from .tree import (
+    LayerNode,
+    StackingContext,
+    clip_chain,
+    clips_below,
+    own_transform,
+    resolve_tree,
+    sticky_offset,
+    used_scroll,
+    world,
+)
 
 __all__ = ["PropertyTrees", "TreeChanges", "IN_PLACE_FIELDS", "TRANSFORM_FIELDS", "SCROLL_FIELDS"]
 
@@ -132,7 +142,7 @@ class PropertyTrees:
     def _move_subtree(self, node: LayerNode, out: dict[str, set[str]]) -> None:
         """New matrices for ``node`` and everything under it, and the clips they carry
         (a scroll offset moves the descendants, not the node)."""
-        node.to_screen = world(node.container, node.layer, node.local, node.is_fixed)
+        _place(node)
         if node.style.clip_path is not None:
             parent = self.nodes.get(node.layer.parent.id) if node.layer.parent is not None else None
             node.clips = clip_chain(node, parent)  # its clip-path moves with it
@@ -142,7 +152,7 @@ class PropertyTrees:
             below = clips_below(above)  # once for all the children placed in ``above``
             for child_layer in above.layer.children:
                 child = self.nodes[child_layer.id]
-                child.to_screen = world(child.container, child_layer, child.local, child.is_fixed)
+                _place(child)
                 if child.container is above and child.style.clip_path is None:
                     child.clips = below
                 else:  # its own clip-path, or a fixed layer's (and its ancestors' clip-paths)
@@ -171,3 +181,11 @@ def _animation_state(layer: Layer, t: float) -> tuple:
         iteration = math.floor((t - a.delay) / a.duration) if active and a.duration > 0 else -1
         state.append((active, iteration))
     return tuple(state)
+
+
+def _place(node: LayerNode) -> None:
+    """A node's matrix again, with a sticky layer's shift measured anew (its scroller,
+    an ancestor, may have moved it), as resolve_tree places it."""
+    if node.is_sticky:
+        node.sticky = sticky_offset(node.layer, node.style, node.container)
+    node.to_screen = world(node.container, node.layer, node.local, node.is_fixed, node.sticky)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..blending import BlendMode, Isolation
 from ..geometry import Affine, Rect
-from ..errors import StyleError
+from ..errors import StyleError, UnsupportedFeatureError
 from ..css.values import Overflow, Position
 from ..layer import Layer
 from ..style import ComputedStyle
@@ -22,6 +22,7 @@ from ..style.transforms import transform_matrix
 from .clip_path import rounded_shape
 from .paint import used_radii
 from .shadows import shadow_outsets
+from .sticky import StickyInsets, check_insets, sticky_shift
 
 __all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree", "own_transform", "world", "clips_below",
            "clip_chain", "containing_block", "scroll_range", "used_scroll", "STACKING_WILL_CHANGE"]
@@ -73,6 +74,7 @@ class LayerNode:
     scroll: tuple[float, float] = (0.0, 0.0)
     scroll_max: tuple[float, float] = (0.0, 0.0)
     scroll_asked: tuple[float, float] = (0.0, 0.0)
+    sticky: tuple[float, float] = (0.0, 0.0)  # position: sticky's shift (compositor.sticky), in its parent's px
     _clip_memo: tuple | None = field(default=None, repr=False)
     _paints_memo: tuple | None = field(default=None, repr=False)  # (style, does it paint)
 
@@ -97,6 +99,10 @@ class LayerNode:
     @property
     def is_fixed(self) -> bool:
         return self.style.position is Position.FIXED and self.layer.parent is not None
+
+    @property
+    def is_sticky(self) -> bool:
+        return self.style.position is Position.STICKY and self.layer.parent is not None
 
     def can_scroll(self) -> bool:
         """A user-scrollable container (overflow: scroll | auto) with overflow to scroll."""
@@ -149,7 +155,7 @@ class LayerNode:
             or s.isolation == Isolation.ISOLATE
             or s.backdrop_filter is not None
             or any(p in STACKING_WILL_CHANGE for p in s.will_change)
-            or s.position is Position.FIXED  # as in every current browser
+            or s.position in (Position.FIXED, Position.STICKY)  # as in every current browser
             # CSS Masking 1 §3, §6: a clip-path or mask-image other than none.
             or s.clip_path is not None
             or s.mask_image is not None
@@ -221,16 +227,63 @@ def own_transform(layer: Layer, style: ComputedStyle) -> Affine:
     return transform_matrix(style.transform, style.transform_origin, box.width, box.height)
 
 
-def world(container: LayerNode | None, layer: Layer, local: Affine, fixed: bool = False) -> Affine:
+def world(container: LayerNode | None, layer: Layer, local: Affine, fixed: bool = False,
+          sticky: tuple[float, float] = (0.0, 0.0)) -> Affine:
     """Layer px -> screen px: the container's matrix (its scrolled contents space, or
-    for a fixed layer its own), the box offset, the own transform (multiplied in this
-    order, so an update gives the very floats a rebuild does)."""
+    for a fixed layer its own), the box offset (plus a sticky layer's shift), the own
+    transform (multiplied in this order, so an update gives the very floats a rebuild
+    does)."""
     box = layer.box
     if container is None:
         base = Affine()
     else:
         base = container.to_screen if fixed else container.content_to_screen
-    return base @ Affine.translate(box.x, box.y) @ local
+    return base @ Affine.translate(box.x + sticky[0], box.y + sticky[1]) @ local
+
+
+def nearest_scroller(container: LayerNode) -> LayerNode:
+    """The scroll container whose scrollport a sticky child of ``container`` sticks to:
+    the nearest one, else the root (the viewport)."""
+    node = container
+    while node.container is not None and not node.style.overflow.is_scroll_container:
+        node = node.container
+    return node
+
+
+def sticky_offset(layer: Layer, style: ComputedStyle, container: LayerNode) -> tuple[float, float]:
+    """The shift of a sticky ``layer`` (resolved ``style``) in ``container`` (its
+    parent's node) at the scroll offsets the nodes hold now: the boxes measured in the
+    nearest scroller's contents space for compositor.sticky.sticky_shift."""
+    scroller = nearest_scroller(container)
+    clip = scroller.clip()
+    port = clip.rect if clip is not None else Rect(0, 0, scroller.width, scroller.height)
+    x = y = 0.0  # the container's box origin in the scroller's contents space
+    node = container
+    while node is not scroller:
+        if node.local != Affine() or node.is_fixed:
+            what = "a transformed" if node.local != Affine() else "a fixed"
+            raise UnsupportedFeatureError(
+                f"position: sticky inside {what} layer ({node.id!r}) within its scroll container is not supported yet",
+                property="position", layer=layer.id)
+        x, y = x + node.layer.box.x + node.sticky[0], y + node.layer.box.y + node.sticky[1]
+        node = node.container
+    if container is scroller:  # the containing block is all of the scrollable overflow
+        block = Rect(0.0, 0.0, port.right + scroller.scroll_max[0], port.bottom + scroller.scroll_max[1])
+    else:
+        block = _content_box(container, x, y)
+    sx, sy = scroller.scroll
+    box = layer.box
+    return sticky_shift(Rect(x + box.x, y + box.y, box.width, box.height), StickyInsets.of(style, port),
+                        Rect(port.x + sx, port.y + sy, port.width, port.height), block)
+
+
+def _content_box(node: LayerNode, x: float, y: float) -> Rect:
+    """The node's box inside its borders, its origin placed at (x, y)."""
+    s = node.style
+    if s.border_style in ("none", "hidden"):
+        return Rect(x, y, node.width, node.height)
+    left, top, right, bottom = s.border_left_width, s.border_top_width, s.border_right_width, s.border_bottom_width
+    return Rect(x + left, y + top, max(node.width - left - right, 0.0), max(node.height - top - bottom, 0.0))
 
 
 def clips_below(parent: LayerNode | None) -> tuple[Clip, ...]:
@@ -324,13 +377,17 @@ def resolve_tree(root: Layer, t: float = 0.0, nodes: dict[str, LayerNode] | None
         style = layer.sampled_style(layer.computed_style(parent_style), t, parent_style)
         local = own_transform(layer, style)
         fixed = parent is not None and style.position is Position.FIXED
+        check_insets(layer.id, style)
         container = containing_block(parent) if fixed else parent
+        shift = (sticky_offset(layer, style, parent) if parent is not None and style.position is Position.STICKY
+                 else (0.0, 0.0))
         scroller = None
         if container is not None:
             scroller = container.scroller if fixed else (
                 container.id if container.style.overflow.is_scroll_container else container.scroller)
-        node = LayerNode(layer, style, world(container, layer, local, fixed), clips_below(container), depth, local,
-                         layer.box, container, scroller)
+        node = LayerNode(layer, style, world(container, layer, local, fixed, shift), clips_below(container), depth,
+                         local, layer.box, container, scroller)
+        node.sticky = shift
         if style.clip_path is not None or (fixed and any(c.kind == "clip-path" for c in parent.clips)):
             node.clips = clip_chain(node, parent)
         if style.overflow.is_scroll_container:

@@ -55,10 +55,14 @@ class Position(str, Enum):
     """The used ``position``. Lamina boxes are always placed relative to their parent's
     box, which is what ``static``, ``relative`` and ``absolute`` come to without
     offsets; ``fixed`` boxes are placed relative to the viewport (or the nearest
-    transformed ancestor, CSS Transforms 1 §2) and do not scroll with the page."""
+    transformed ancestor, CSS Transforms 1 §2) and do not scroll with the page;
+    ``sticky`` boxes are shifted by their ``top``/``right``/``bottom``/``left`` to stay
+    inside their nearest scrollport, never out of their containing block (CSS Positioned
+    Layout 3 §3.4; lamina.compositor.sticky)."""
 
     STATIC = "static"
     FIXED = "fixed"
+    STICKY = "sticky"
 
 
 @dataclass(frozen=True)

@@ -83,18 +83,22 @@ class BackedDrawing:
             scroller = self.trees.nodes[node.scroller]
             return scroller if len(scroller.clips) >= target.inherited_clips else None
 
-        def fixed(node: LayerNode) -> bool:
-            """A fixed layer over a page (or container) that the compositor scrolls."""
+        def pinned(node: LayerNode) -> CompositingReason | None:
+            """Why scrolling moves the node otherwise than the contents around it: fixed
+            over a page (or container) the compositor scrolls, or sticky in one (its
+            shift changes with the scroll offset, so the contents' tiles cannot hold it)."""
+            if node.is_sticky:
+                return CompositingReason.STICKY_POSITION if node.scroller in self.scrollers else None
             if not node.is_fixed:
-                return False
+                return None
             layer = node.layer.parent
             while layer is not None:
                 if layer.id in self.scrollers:
-                    return True
+                    return CompositingReason.FIXED_POSITION
                 layer = layer.parent
-            return False
+            return None
 
-        entries = partition(items, self.t, bounds_of, is_surface, base_reasons, scroller_of=scroller_of, fixed=fixed)
+        entries = partition(items, self.t, bounds_of, is_surface, base_reasons, scroller_of=scroller_of, pinned=pinned)
         if self.memory_budget is not None:
             demoted: set[str] = set()
             while composited_bytes(entries) > self.memory_budget:
@@ -113,7 +117,7 @@ class BackedDrawing:
                     )
                 )
                 entries = partition(items, self.t, bounds_of, is_surface, base_reasons, frozenset(demoted),
-                                    scroller_of=scroller_of, fixed=fixed)
+                                    scroller_of=scroller_of, pinned=pinned)
         out: list[Draw] = []
         squashes = 0
         for e in entries:

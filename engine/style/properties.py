@@ -73,6 +73,12 @@ class ComputedStyle:
     transform_origin: tuple[LengthPercentage, LengthPercentage] = (CENTER, CENTER)
     overflow: Overflow = Overflow.VISIBLE
     position: Position = Position.STATIC
+    # The inset properties (top, right, bottom, left; None = auto). Lamina places boxes
+    # by ``box``, so they are used by position: sticky only (compositor.sticky).
+    inset_top: LengthPercentage | None = None
+    inset_right: LengthPercentage | None = None
+    inset_bottom: LengthPercentage | None = None
+    inset_left: LengthPercentage | None = None
     # Not CSS properties: Lamina's stand-in for the DOM's scrollLeft / scrollTop, so a
     # scroll offset can be written in a scene file and animated like any property.
     scroll_left: float = 0.0
@@ -427,12 +433,23 @@ def _parse_overflow(ts: TokenStream) -> dict:
 
 
 def _parse_position(ts: TokenStream) -> dict:
-    tok = ts.peek()
     word = ts.expect_ident("static", "relative", "absolute", "fixed", "sticky")
     ts.expect_end()
-    if word == "sticky":
-        raise ts.error("position: sticky is not supported yet", tok, UnsupportedFeatureError)
-    return {"position": Position.FIXED if word == "fixed" else Position.STATIC}
+    return {"position": {"fixed": Position.FIXED, "sticky": Position.STICKY}.get(word, Position.STATIC)}
+
+
+def _inset(field: str):
+    """top | right | bottom | left: auto or a <length-percentage> (negative allowed)."""
+
+    def parse(ts: TokenStream) -> dict:
+        if ts.ident("auto"):
+            ts.expect_end()
+            return {field: None}
+        value = ts.expect_length_percentage()
+        ts.expect_end()
+        return {field: value}
+
+    return parse
 
 
 def _scroll_offset(field: str):
@@ -545,6 +562,7 @@ PROPERTIES: dict[str, PropertySpec] = {
         _spec("transform-origin", _parse_transform_origin, "transform_origin"),
         _spec("overflow", _parse_overflow, "overflow"),
         _spec("position", _parse_position, "position"),
+        *(_spec(side, _inset(f"inset_{side}"), f"inset_{side}") for side in _SIDES),
         _spec("scroll-left", _scroll_offset("scroll_left"), "scroll_left"),
         _spec("scroll-top", _scroll_offset("scroll_top"), "scroll_top"),
         _spec("z-index", _parse_z_index, "z_index"),
@@ -569,8 +587,7 @@ NOT_YET_SUPPORTED = frozenset(
         "border-top-style", "border-right-style", "border-bottom-style", "border-left-style",
         "border-image", "outline", "background-clip", "background-origin",
         "background-attachment", "background-blend-mode", "overflow-x", "overflow-y",
-        "display", "margin", "padding", "width", "height", "top", "left",
-        "right", "bottom", "font", "animation", "transition",
+        "display", "margin", "padding", "width", "height", "inset", "font", "animation", "transition",
         # text: what lamina.style.text does not do yet
         "font-variant", "font-stretch", "font-feature-settings", "font-variation-settings", "font-kerning",
         "font-synthesis", "word-spacing", "text-indent", "text-transform", "text-decoration",

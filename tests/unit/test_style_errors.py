@@ -140,7 +140,8 @@ CASES = [
     # -- keywords ---------------------------------------------------------------------
     ("visibility: maybe", Invalid, "visibility", "maybe", 0),
     ("overflow: clip visible", Unsupported, "overflow", "visible", 0),
-    ("position: sticky", Unsupported, "position", "sticky", 0),
+    ("top: 10", Invalid, "top", "10", 0),
+    ("bottom: auto 5px", Invalid, "bottom", "5px", 0),
     ("scroll-top: -5px", Invalid, "scroll-top", "-5px", 0),
     ("will-change: all", Invalid, "will-change", "all", 0),
     ("will-change: transform, auto", Invalid, "will-change", "auto", 0),
