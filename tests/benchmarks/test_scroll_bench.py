@@ -4,7 +4,11 @@
   720 px page (target: at most 1.5x — only tiles near the viewport are rastered);
 * a 100 px scroll frame against that first frame (target: at most 0.3x — it moves kept
   tiles and rasters only the row it exposes), for tile sizes 256, 512 and 1024;
-* what is kept: the same number of textures for a 20,000 px and a 100,000 px page.
+* what is kept: the same number of textures for a 20,000 px and a 100,000 px page;
+* a 100 px scroll frame of the same page cut into 20 sections, each with a sticky
+  header (position: sticky; top: 0), against the page without them: the headers are
+  promoted, so a scroll moves their kept textures: each is rastered once, when it first
+  comes near the viewport (asserted).
 
     .venv/bin/python -m pytest tests/benchmarks/test_scroll_bench.py --benchmark-enable --benchmark-only
 """
@@ -25,7 +29,7 @@ pytestmark = pytest.mark.gl
 CARD = "background: linear-gradient(#f06, #48f); border-radius: 12px; border: 2px solid #234"
 
 
-def long_page(height: int) -> Scene:
+def long_page(height: int, sticky_sections: int = 0) -> Scene:
     scene = Scene(1280, 720, "#eee")
     scene.root.style["overflow"] = "auto"
     n = 0
@@ -33,6 +37,11 @@ def long_page(height: int) -> Scene:
         for x in range(20, 1280 - 300, 310):
             scene.root.add(Layer(f"c{n}", (x, y, 290, 200), CARD))
             n += 1
+    span = height / max(sticky_sections, 1)
+    for i in range(sticky_sections):  # transparent sections over the cards, each with a header
+        section = scene.root.add(Layer(f"section{i}", (0, i * span, 1280, span)))
+        section.add(Layer(f"head{i}", (0, 0, 1280, 48), "position: sticky; top: 0; z-index: 1; "
+                                                         "background: rgba(20, 30, 60, 0.85)"))
     return scene
 
 
@@ -85,3 +94,30 @@ def test_textures_kept_do_not_grow_with_the_page(gl):
         frame = scene.render(gl)
         kept[height] = (len(gl.executor.retained_sizes()), frame.graph.totals()["tile_bytes"])
     assert kept[20000] == kept[100000]
+
+
+@pytest.mark.parametrize("sections", [0, 20], ids=["no sticky headers", "20 sticky headers"])
+def test_scroll_frame_with_sticky_headers(benchmark, gl, sections):
+    benchmark.group = "long page: a 100 px scroll frame, sticky section headers"
+    scene = long_page(20000, sticky_sections=sections)
+    gl.drop_caches()
+    first = scene.render(gl)
+    offsets = itertools.count(100, 100)
+    frames = []
+
+    def scroll():
+        scene.root.scroll_to(y=next(offsets))
+        frame = scene.render(gl)
+        frames.append(frame)
+        return frame
+
+    benchmark.pedantic(scroll, rounds=ROUNDS, warmup_rounds=1)
+    seen: list[str] = [p.layer_id for p in first.graph.raster_passes() if p.layer_id.startswith("head")]
+    for frame in frames:
+        seen += [p.layer_id for p in frame.graph.raster_passes() if p.layer_id.startswith("head")]
+        if sections:
+            shown = [lid for lid in frame.graph.layer_info if lid.startswith("head")]
+            assert shown and all(frame.graph.layer_info[lid].reasons == ("sticky position in a composited scroller",)
+                                 for lid in shown)
+    # A header is rastered once, when it first comes near the viewport; scrolling moves it.
+    assert len(seen) == len(set(seen)), f"sticky headers rastered again: {sorted(seen)}"
