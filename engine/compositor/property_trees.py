@@ -84,7 +84,16 @@ class PropertyTrees:
         self.rebuilds = 0  # how often the trees were made from scratch (tests, reports)
 
     def update(self, scene, t: float) -> TreeChanges:
-        """Bring the trees to ``scene`` at time ``t``; return what changed."""
+        """Bring the trees to ``scene`` at time ``t``; return what changed. A typed error
+        raised on the way (a style that cannot be laid out) leaves no half-updated trees:
+        they are dropped, and the next update builds them from scratch."""
+        try:
+            return self._update(scene, t)
+        except BaseException:
+            self.root, self.nodes, self.scroll_containers = None, {}, []
+            raise
+
+    def _update(self, scene, t: float) -> TreeChanges:
         same_scene = self._scene is not None and self._scene() is scene and self.root is not None
         changed = scene.changes_since(self._version) if same_scene else None
         if changed is None:

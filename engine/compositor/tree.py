@@ -260,21 +260,29 @@ def sticky_offset(layer: Layer, style: ComputedStyle, container: LayerNode) -> t
     x = y = 0.0  # the container's box origin in the scroller's contents space
     node = container
     while node is not scroller:
-        if node.local != Affine() or node.is_fixed:
-            what = "a transformed" if node.local != Affine() else "a fixed"
+        if _may_transform(node) or node.is_fixed:
+            what = "a transformed" if _may_transform(node) else "a fixed"
             raise UnsupportedFeatureError(
                 f"position: sticky inside {what} layer ({node.id!r}) within its scroll container is not supported yet",
                 property="position", layer=layer.id)
         x, y = x + node.layer.box.x + node.sticky[0], y + node.layer.box.y + node.sticky[1]
         node = node.container
-    if container is scroller:  # the containing block is all of the scrollable overflow
-        block = Rect(0.0, 0.0, port.right + scroller.scroll_max[0], port.bottom + scroller.scroll_max[1])
+    if container is scroller:  # the containing block is all of the scrollable overflow (inside the borders)
+        block = Rect(port.x, port.y, port.width + scroller.scroll_max[0], port.height + scroller.scroll_max[1])
     else:
         block = _content_box(container, x, y)
     sx, sy = scroller.scroll
     box = layer.box
     return sticky_shift(Rect(x + box.x, y + box.y, box.width, box.height), StickyInsets.of(style, port),
                         Rect(port.x + sx, port.y + sy, port.width, port.height), block)
+
+
+def _may_transform(node: LayerNode) -> bool:
+    """A transform now, one animated, or one promised by will-change: the refusal must
+    not depend on the frame (a transform animation from none passes at t = 0)."""
+    s = node.style
+    return (bool(s.transform) or "transform" in s.will_change
+            or any("transform" in a.properties for a in node.layer.animations))
 
 
 def _content_box(node: LayerNode, x: float, y: float) -> Rect:
@@ -378,6 +386,9 @@ def resolve_tree(root: Layer, t: float = 0.0, nodes: dict[str, LayerNode] | None
         local = own_transform(layer, style)
         fixed = parent is not None and style.position is Position.FIXED
         check_insets(layer.id, style)
+        if parent is None and style.position is Position.STICKY:
+            raise StyleError("position: sticky on the root layer: the root is the viewport, it has nothing to "
+                             "stick in", property="position", value="sticky", layer=layer.id)
         container = containing_block(parent) if fixed else parent
         shift = (sticky_offset(layer, style, parent) if parent is not None and style.position is Position.STICKY
                  else (0.0, 0.0))

@@ -12,6 +12,7 @@ import math
 from ..framegraph import CompositePass, LayerInfo, Decision, Draw, SurfaceReason, TextureDesc, TextureRole
 from ..geometry import Affine, Rect
 from ..compositor.backings import CompositingReason, composited_bytes, partition, usefulness
+from ..compositor.sticky import INSET_FIELDS
 from ..compositor.tree import LayerNode
 from .damage import changed_region
 from .ink import raster_placement
@@ -87,8 +88,9 @@ class BackedDrawing:
             """Why scrolling moves the node otherwise than the contents around it: fixed
             over a page (or container) the compositor scrolls, or sticky in one (its
             shift changes with the scroll offset, so the contents' tiles cannot hold it)."""
-            if node.is_sticky:
-                return CompositingReason.STICKY_POSITION if node.scroller in self.scrollers else None
+            if node.is_sticky:  # with an inset to stick by (Blink promotes only those)
+                sticks = any(getattr(node.style, f) is not None for f in INSET_FIELDS)
+                return CompositingReason.STICKY_POSITION if sticks and node.scroller in self.scrollers else None
             if not node.is_fixed:
                 return None
             layer = node.layer.parent

@@ -61,16 +61,27 @@ def test_left_and_right_shift_horizontally_the_same_way():
     assert sticky_shift(far, StickyInsets(right=5), port_at(0, 0), wide) == (-555.0, 0.0)   # 950 - 555 = 395
 
 
-def test_top_wins_over_bottom_when_the_scrollport_is_too_short_for_both():
-    box = Rect(0, 100, 100, 280)  # taller than 300 - 10 - 20 = 270
-    port = port_at(0, 150)
-    top_only = sticky_shift(box, StickyInsets(top=10), port, BLOCK)[1]
-    bottom_only = sticky_shift(box, StickyInsets(bottom=20), port, BLOCK)[1]
-    both = sticky_shift(box, StickyInsets(top=10, bottom=20), port, BLOCK)[1]
-    assert (top_only, bottom_only) == (60.0, 0.0)  # the bottom edge (380) is above 150 + 280 = 430
-    assert both == 60.0
-    # Scrolled back up, bottom pulls it up and top (which needs none) adds nothing.
-    assert sticky_shift(box, StickyInsets(top=10, bottom=20), port_at(0, 0), BLOCK)[1] == -100.0
+@pytest.mark.parametrize("scroll, expected", [
+    (0, -90.0),   # bottom pulls it up to 0..280, then top pushes it back to 10
+    (80, -10.0),  # bottom: 380 -> 360 (-20); top: 80 -> 90 (+10)
+    (150, 60.0),  # bottom needs nothing; top: 160
+])
+def test_top_wins_over_bottom_when_the_box_and_both_insets_do_not_fit(scroll, expected):
+    # What Chromium 156 draws: a 280 px box with top: 10px; bottom: 20px in a 300 px
+    # scrollport shows 10 px from the top at every one of these offsets.
+    box = Rect(0, 100, 100, 280)
+    assert sticky_shift(box, StickyInsets(top=10, bottom=20), port_at(0, scroll), BLOCK) == (0.0, expected)
+
+
+def test_when_the_box_fits_both_opposite_insets_apply():
+    box = Rect(0, 100, 100, 200)  # 10 + 200 + 20 <= 300
+    assert sticky_shift(box, StickyInsets(top=10, bottom=20), port_at(0, 0), BLOCK) == (0.0, -20.0)
+    assert sticky_shift(box, StickyInsets(top=10, bottom=20), port_at(0, 150), BLOCK) == (0.0, 60.0)
+
+
+def test_left_wins_over_right_the_same_way():
+    box = Rect(0, 0, 390, 20)  # right pulls it to -10, then left pushes it to 10
+    assert sticky_shift(box, StickyInsets(left=10, right=20), port_at(0, 0), Rect(-100, 0, 2000, 300)) == (10.0, 0.0)
 
 
 def test_percentages_are_of_the_scrollport_and_auto_is_none():
@@ -169,7 +180,7 @@ def test_insets_on_a_layer_that_is_not_sticky_are_an_error():
     with pytest.raises(StyleError, match="top applies to position: sticky layers only"):
         placed(scene)
     scene["a"].style["position"] = "fixed"
-    with pytest.raises(StyleError, match="this one is fixed"):
+    with pytest.raises(StyleError, match="top applies to position: sticky layers only"):
         placed(scene)
     scene["a"].style["position"] = "sticky"
     # No scroll container: the viewport's top edge, 5 px in, pushes it down 5 px.
@@ -203,3 +214,68 @@ def test_an_inset_animates_as_a_length_and_auto_discretely():
     nodes = {}
     resolve_tree(scene.root, 0.4, nodes)
     assert nodes["s"].style.inset_top is None  # before half way: auto
+
+
+def test_a_sticky_root_is_an_error():
+    scene = Scene(100, 100)
+    scene.root.style["position"] = "sticky"
+    with pytest.raises(StyleError, match="sticky on the root layer"):
+        placed(scene)
+
+
+def test_a_child_of_a_bordered_scroller_stops_inside_its_borders():
+    scene = Scene(400, 300)
+    box = scene.root.add(Layer("box", (0, 0, 200, 200), "overflow: auto; border: 10px solid black"))
+    box.add(Layer("tall", (0, 0, 200, 1000)))
+    box.add(Layer("s", (10, 100, 50, 20), "position: sticky; bottom: 170px"))
+    # The line is 190 - 170 = 20: the box (100..120) would go to 0..20, but the block
+    # (the scrollable overflow) starts inside the border, at 10.
+    assert placed(scene)["s"].sticky == (0.0, -90.0)
+
+
+def test_a_sticky_layer_without_an_inset_is_not_promoted():
+    scene = page(0)
+    scene.root.add(Layer("still", (0, 900, 400, 30), "position: sticky; background: #123"))
+    graph = Planner(scene).plan()
+    assert "sticky position in a composited scroller" not in graph.layer_info["still"].reasons
+    assert graph.layer_info["head"].reasons == ("sticky position in a composited scroller",)
+
+
+def test_inner_and_outer_scrolls_in_place_give_the_floats_of_a_rebuild():
+    scene = Scene(400, 300)
+    scene.root.style["overflow"] = "auto"
+    scene.root.add(Layer("tall", (0, 0, 400, 2000)))
+    box = scene.root.add(Layer("box", (50, 60, 200, 150), "overflow: auto; border: 3px solid black"))
+    box.add(Layer("rows", (0, 0, 200, 900)))
+    inner = box.add(Layer("group", (0, 200, 200, 300)))
+    inner.add(Layer("label", (0, 20, 200, 20), "position: sticky; top: 5%; bottom: 0"))
+    trees = PropertyTrees()
+    trees.update(scene, 0.0)
+    for outer, inner_scroll in ((30, 0), (30, 250), (500, 250), (0, 700), (12, 13)):
+        scene.root.scroll_to(y=outer)
+        box.scroll_to(y=inner_scroll)
+        trees.update(scene, 0.0)
+        fresh = placed(scene)
+        assert trees.nodes["label"].to_screen == fresh["label"].to_screen, (outer, inner_scroll)
+        assert trees.nodes["label"].sticky == fresh["label"].sticky
+
+
+def test_a_failed_update_leaves_no_half_moved_trees():
+    scene = page(0)
+    trees = PropertyTrees()
+    trees.update(scene, 0.0)
+    scene["section"].style["transform"] = "translate(10px, 0px)"
+    for _ in range(2):  # the second update does not find "no change" in half-moved trees
+        with pytest.raises(UnsupportedFeatureError, match="inside a transformed layer \\('section'\\)"):
+            trees.update(scene, 0.0)
+    scene["section"].style["transform"] = "none"
+    scene.root.scroll_to(y=300)
+    trees.update(scene, 0.0)
+    assert trees.nodes["head"].to_screen == placed(scene)["head"].to_screen
+
+
+def test_a_transform_animation_is_refused_at_every_time_not_only_where_it_moves():
+    scene = page(0)
+    scene["section"].animate({"from": {"transform": "none"}, "to": {"transform": "translate(50px, 0px)"}}, duration=1)
+    with pytest.raises(UnsupportedFeatureError, match="inside a transformed layer"):
+        resolve_tree(scene.root, 0.0, {})
