@@ -9,6 +9,7 @@ from .blend_backdrop import BlendBackdrop
 from .filter_playground import FilterPlayground
 from .gl_vs_opencl import GLvsOpenCL
 from .layer_promotion import LayerPromotion
+from .scrolling import Scrolling
 from .ui.runner import Demo
 
 __all__ = ["DEMOS"]
@@ -19,4 +20,5 @@ DEMOS: dict[str, Callable[[], Demo]] = {
     "animation-cost": AnimationCost,
     "gl-vs-opencl": GLvsOpenCL,
     "blend-backdrop": BlendBackdrop,
+    "scrolling": Scrolling,
 }

@@ -77,6 +77,10 @@ class Demo:
     def controls(self) -> None:
         """Draw the demo's own ImGui controls (inside its panel)."""
 
+    def request_options(self) -> dict:
+        """More FrameRequest fields for its frames (a tiling, say); none by default."""
+        return {}
+
 
 class Runner:
     """Owns the GL context, Lamina's renderer, ImGui and the loop."""
@@ -160,7 +164,8 @@ class Runner:
             self.t += dt
             self.step = False
         self.demo.update(self.scene, self.t)
-        request = FrameRequest(t=self.t, policy=self.state.policy, filter_backend=self.state.filter_backend)
+        request = FrameRequest(t=self.t, policy=self.state.policy, filter_backend=self.state.filter_backend,
+                               **self.demo.request_options())
         started = time.perf_counter()
         frame = self.scene.render(self.renderer, request)
         render_ms = (time.perf_counter() - started) * 1000

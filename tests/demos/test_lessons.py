@@ -9,6 +9,7 @@ from demos.blend_backdrop import MODES, BlendBackdrop, read_backs
 from demos.filter_playground import FilterPlayground, executed_passes
 from demos.gl_vs_opencl import GLvsOpenCL
 from demos.layer_promotion import LayerPromotion, composited_layers
+from demos.scrolling import Scrolling, pinned_layers, tile_counts
 from demos.ui.runner import Runner
 from lamina.framegraph import SurfaceReason
 
@@ -101,3 +102,28 @@ def test_every_blend_and_the_panel_reads_back_and_isolation_stops_the_blend(runn
     groups = [p for p in frame.graph.composite_passes() if p.reason is SurfaceReason.ISOLATION and not p.continues]
     assert [p.target.name for p in groups] == ["surface:tiles"]
     assert (frame.premultiplied[40:60, 40:100] != blended).any(), "isolated, the tiles stop blending with the sky"
+
+
+def test_scrolling_moves_tiles_and_pinned_layers_and_none_paints_again(runner_of):
+    demo = Scrolling(auto=False)
+    runner = runner_of(demo)
+    first = tile_counts(runner.render_frame(0.0).graph)
+    assert first["kept"] > 0 and first["rastered"] == first["kept"]
+    demo.scroll = 100.0
+    frame = runner.render_frame(1 / 30)
+    counts = tile_counts(frame.graph)
+    # 100 px reaches at most one new row of 512 px tiles (860 px wide: 2 tiles a row).
+    assert counts["rastered"] <= 2 and counts["reused"] >= first["kept"] - 2
+    pinned = pinned_layers(frame.graph)  # the layers drawn this frame
+    assert pinned["bar"] == "fixed position over scrolling content"
+    assert pinned["head0"] == "sticky position in a composited scroller"
+    assert all(pinned[lid] == "sticky position in a composited scroller" for lid in pinned if lid.startswith("head"))
+    assert not {p.layer_id for p in frame.graph.raster_passes()} & {"bar", "head0"}, "a scroll moves them"
+    assert runner.scene["head0"].style["position"] == "sticky"
+    demo.set(sticky=False)
+    frame = runner.render_frame(1 / 30)
+    assert runner.scene["head0"].style["top"] == "auto" and "head0" not in pinned_layers(frame.graph)
+    runner.state.policy = "none"
+    demo.scroll = 200.0
+    frame = runner.render_frame(1 / 30)
+    assert tile_counts(frame.graph)["kept"] == 0 and frame.graph.raster_passes(), "'none' paints the page again"
