@@ -138,6 +138,7 @@ VALID_DECLARATIONS = [
     "backdrop-filter: blur(4px)", "backdrop-filter: invert(1)", "mix-blend-mode: multiply", "mix-blend-mode: difference",
     "mix-blend-mode: luminosity", "mix-blend-mode: plus-lighter", "isolation: isolate", "z-index: -1", "z-index: 5",
     "overflow: hidden", "overflow: auto", "overflow: scroll", "scroll-top: 40px", "scroll-left: 999px", "position: fixed",
+    "position: sticky", "position: sticky; top: 0", "position: sticky; bottom: 10%; right: -5px", "top: 20px", "left: auto",
     "will-change: transform", "will-change: opacity", "border: 3px solid red", "border: 2px dashed #123",
     "border: 5px dotted blue", "border-radius: 50%", "border-radius: 10px / 30px", "border-width: 0",
     "box-shadow: 0 4px 10px black", "box-shadow: inset 0 0 8px 4px red, 2px 2px 0 blue", "box-shadow: 0 0 0 -20px black",
