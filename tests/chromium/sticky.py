@@ -16,6 +16,7 @@ script, the page's on a 400 px wide root div that scrolls as Lamina's root does.
 Writes OUT/page.html, OUT/chromium.png, OUT/lamina.png and OUT/sbs.png (Chromium |
 Lamina | difference x4) and prints the largest difference and how many pixels differ
 by more than 3 and 16 levels. Without a chromium binary it says so and exits 1.
+tests/chromium/test_sticky_chromium.py runs the comparison in the suite.
 """
 
 from __future__ import annotations
@@ -89,6 +90,30 @@ def page_html(scene: dict) -> str:
             f"<script>{script}</script></body></html>")
 
 
+def compare(scene_path: Path, out: Path, binary: str) -> dict:
+    """Screenshot the scene's page with Chromium and render it with Lamina; write the
+    pictures to ``out``; return the largest difference and the pixel counts over 3 and
+    16 levels."""
+    out.mkdir(parents=True, exist_ok=True)
+    scene = json.loads(Path(scene_path).read_text(encoding="utf-8"))
+    scene["layers"] = _without_text(scene["layers"])
+    (out / "page.html").write_text(page_html(scene), encoding="utf-8")
+    shot = chromium_screenshot(binary, out / "page.html", out / "chromium.png", scene["width"], scene["height"],
+                               transparent=False)
+    chrome = np.asarray(Image.open(shot).convert("RGBA")).astype(int)
+    renderer = Renderer()
+    try:
+        lamina = scene_from_dict(scene).render(renderer).image.astype(int)
+    finally:
+        renderer.release()
+    Image.fromarray(lamina.astype(np.uint8), "RGBA").save(out / "lamina.png")
+    diff = np.abs(chrome - lamina).max(axis=2)
+    amplified = np.clip(diff * 4, 0, 255)
+    sbs = np.concatenate([chrome, lamina, np.dstack([amplified] * 3 + [np.full_like(diff, 255)])], axis=1)
+    Image.fromarray(sbs.astype(np.uint8), "RGBA").save(out / "sbs.png")
+    return {"max": int(diff.max()), "over_3": int((diff > 3).sum()), "over_16": int((diff > 16).sum())}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scene", nargs="?", default=str(ROOT / "tests/scenes/scroll-sticky.json"))
@@ -98,24 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     if binary is None:
         print(f"no chromium binary: {INSTALL_HINT}", file=sys.stderr)
         return 1
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    scene = json.loads(Path(args.scene).read_text(encoding="utf-8"))
-    scene["layers"] = _without_text(scene["layers"])
-    (out / "page.html").write_text(page_html(scene), encoding="utf-8")
-    w, h = scene["width"], scene["height"]
-    shot = chromium_screenshot(binary, out / "page.html", out / "chromium.png", w, h, transparent=False)
-    chrome = np.asarray(Image.open(shot).convert("RGBA")).astype(int)
-    renderer = Renderer()
-    lamina = scene_from_dict(scene).render(renderer).image.astype(int)
-    renderer.release()
-    Image.fromarray(lamina.astype(np.uint8), "RGBA").save(out / "lamina.png")
-    diff = np.abs(chrome - lamina).max(axis=2)
-    amplified = np.clip(diff * 4, 0, 255)
-    sbs = np.concatenate([chrome, lamina, np.dstack([amplified] * 3 + [np.full_like(diff, 255)])], axis=1)
-    Image.fromarray(sbs.astype(np.uint8), "RGBA").save(out / "sbs.png")
-    print(f"max difference {diff.max()}; {int((diff > 3).sum())} px over 3 levels, {int((diff > 16).sum())} over 16; "
-          f"pictures in {out}")
+    result = compare(Path(args.scene), Path(args.out), binary)
+    print(f"max difference {result['max']}; {result['over_3']} px over 3 levels, {result['over_16']} over 16; "
+          f"pictures in {args.out}")
     return 0
 
 
