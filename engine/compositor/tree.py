@@ -253,17 +253,19 @@ def nearest_scroller(container: LayerNode) -> LayerNode:
 def sticky_offset(layer: Layer, style: ComputedStyle, container: LayerNode) -> tuple[float, float]:
     """The shift of a sticky ``layer`` (resolved ``style``) in ``container`` (its
     parent's node) at the scroll offsets the nodes hold now: the boxes measured in the
-    nearest scroller's contents space for compositor.sticky.sticky_shift."""
+    nearest scroller's contents space for compositor.sticky.sticky_shift. Boxes, not
+    matrices: transforms between the layer and its scroller do not change the shift
+    (it is layout, as in Blink; checked with Chromium 156 under rotate and scale), they
+    only turn it with the layer."""
     scroller = nearest_scroller(container)
     clip = scroller.clip()
     port = clip.rect if clip is not None else Rect(0, 0, scroller.width, scroller.height)
     x = y = 0.0  # the container's box origin in the scroller's contents space
     node = container
     while node is not scroller:
-        if _may_transform(node) or node.is_fixed:
-            what = "a transformed" if _may_transform(node) else "a fixed"
+        if node.is_fixed:  # it does not scroll with the scroller: its contents space is not the scroller's
             raise UnsupportedFeatureError(
-                f"position: sticky inside {what} layer ({node.id!r}) within its scroll container is not supported yet",
+                f"position: sticky inside a fixed layer ({node.id!r}) within its scroll container is not supported yet",
                 property="position", layer=layer.id)
         x, y = x + node.layer.box.x + node.sticky[0], y + node.layer.box.y + node.sticky[1]
         node = node.container
@@ -275,14 +277,6 @@ def sticky_offset(layer: Layer, style: ComputedStyle, container: LayerNode) -> t
     box = layer.box
     return sticky_shift(Rect(x + box.x, y + box.y, box.width, box.height), StickyInsets.of(style, port),
                         Rect(port.x + sx, port.y + sy, port.width, port.height), block)
-
-
-def _may_transform(node: LayerNode) -> bool:
-    """A transform now, one animated, or one promised by will-change: the refusal must
-    not depend on the frame (a transform animation from none passes at t = 0)."""
-    s = node.style
-    return (bool(s.transform) or "transform" in s.will_change
-            or any("transform" in a.properties for a in node.layer.animations))
 
 
 def _content_box(node: LayerNode, x: float, y: float) -> Rect:
