@@ -25,7 +25,8 @@ from .shadows import shadow_outsets
 from .sticky import StickyInsets, check_insets, sticky_shift
 
 __all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree", "own_transform", "world", "clips_below",
-           "clip_chain", "containing_block", "scroll_range", "used_scroll", "STACKING_WILL_CHANGE"]
+           "clip_chain", "containing_block", "scroll_range", "used_scroll", "nearest_scroller", "sticky_offset",
+           "STACKING_WILL_CHANGE"]
 
 # will-change names a property whose non-initial value would create a stacking context
 # -> it creates one now (CSS Will Change 1 §3.1).
