@@ -7,9 +7,9 @@ from tinycss2 import ast
 from ..errors import UnsupportedFeatureError
 from .colors import parse_color_token
 from .tokens import TokenStream, describe, token_text
-from .values import RGBA, ImageRef, LengthPercentage
+from .values import RGBA, CornerRadius, ImageRef, LengthPercentage
 
-__all__ = ["read_color", "expect_color", "read_position", "read_url"]
+__all__ = ["read_color", "expect_color", "read_position", "read_url", "read_radii", "read_at_position"]
 
 _X_KEYWORDS = {"left": 0.0, "center": 50.0, "right": 100.0}
 _Y_KEYWORDS = {"top": 0.0, "center": 50.0, "bottom": 100.0}
@@ -93,3 +93,52 @@ def read_url(ts: TokenStream) -> ImageRef | None:
         ts.next()
         return ImageRef(url=args[0].value)
     return None
+
+
+def read_radii(ts: TokenStream, where=None) -> tuple[CornerRadius, CornerRadius, CornerRadius, CornerRadius]:
+    """The <'border-radius'> grammar to the end of ``ts``: 1-4 horizontal radii,
+    optionally '/' and 1-4 vertical ones, each list expanded to the four corners (top
+    left first) as the box sides are. Used by border-radius and by clip-path's
+    ``inset(... round ...)``; ``where`` is the token an empty list is reported at."""
+    horizontal: list[LengthPercentage] = []
+    vertical: list[LengthPercentage] = []
+    target = horizontal
+    while not ts.at_end():
+        tok = ts.peek()
+        if ts.literal("/"):
+            if target is vertical or not horizontal:
+                raise ts.error("unexpected '/'", tok)
+            target = vertical
+            continue
+        value = ts.length_percentage(minimum=0)
+        if value is None:
+            raise ts.error(f"expected a radius (a length or percentage), got {describe(tok)}", tok)
+        if len(target) == 4:
+            raise ts.error("too many radii (at most 4 on each side of '/')", tok)
+        target.append(value)
+    if not horizontal or (target is vertical and not vertical):
+        raise ts.error("expected 1 to 4 radii", ts.tokens[-1] if ts.tokens else where)
+
+    def expand(values: list[LengthPercentage]) -> list[LengthPercentage]:
+        values = list(values)
+        while len(values) < 4:
+            values.append(values[{1: 0, 2: 0, 3: 1}[len(values)]])
+        return values
+
+    hs = expand(horizontal)
+    vs = expand(vertical) if vertical else hs
+    tl, tr, br, bl = (CornerRadius(h, v) for h, v in zip(hs, vs))
+    return tl, tr, br, bl
+
+
+def read_at_position(ts: TokenStream, default: tuple[LengthPercentage, LengthPercentage] = (CENTER, CENTER)
+                     ) -> tuple[LengthPercentage, LengthPercentage]:
+    """``[at <position>]?`` (radial and conic gradients, circle() and ellipse()): the
+    position after ``at``, or ``default`` (the centre) without one."""
+    if not ts.ident("at"):
+        return default
+    tok = ts.peek()
+    pos = read_position(ts)
+    if pos is None:
+        raise ts.error(f"expected a position after 'at', got {describe(tok)}", tok or ts.tokens[-1])
+    return pos

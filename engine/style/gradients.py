@@ -9,7 +9,7 @@ from typing import Callable
 
 from tinycss2 import ast
 
-from ..css.readers import read_color, read_position
+from ..css.readers import read_at_position, read_color
 from ..css.tokens import TokenStream, describe, split_commas
 from ..css.tokens import ANGLE_UNITS
 from ..css.values import (
@@ -116,12 +116,7 @@ def _radial_prelude(ts: TokenStream):
             # Not part of the prelude: maybe it is the first colour stop without a comma.
             raise ts.error(f"expected a shape, size or 'at <position>', got {describe(tok)}", tok)
         raise ts.error(f"unexpected {describe(tok)} in radial-gradient shape", tok)
-    if ts.ident("at"):
-        pos_tok = ts.peek()
-        pos = read_position(ts)
-        if pos is None:
-            raise ts.error(f"expected a position after 'at', got {describe(pos_tok)}", pos_tok)
-        center = pos
+    center = read_at_position(ts, center)
     ts.expect_end()
     if lengths:
         if shape is None:
@@ -146,12 +141,7 @@ def _conic_prelude(ts: TokenStream):
     angle = 0.0
     if ts.ident("from"):
         angle = ts.expect_angle()
-    if ts.ident("at"):
-        pos_tok = ts.peek()
-        pos = read_position(ts)
-        if pos is None:
-            raise ts.error(f"expected a position after 'at', got {describe(pos_tok)}", pos_tok)
-        center = pos
+    center = read_at_position(ts, center)
     _no_interpolation_method(ts)
     tok = ts.peek()
     if isinstance(tok, ast.IdentToken) and tok.lower_value == "from":

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from tinycss2 import ast
 
-from ..css.readers import CENTER, read_position, read_url
+from ..css.readers import read_at_position, read_position, read_radii, read_url
 from ..css.shapes import (
     CircleShape,
     ClipPath,
@@ -29,7 +29,7 @@ from ..css.shapes import (
     PolygonShape,
 )
 from ..css.tokens import TokenStream, describe, split_commas
-from ..css.values import BackgroundSize, CornerRadius, LengthPercentage, Radii
+from ..css.values import BackgroundSize, LengthPercentage, Radii
 from ..errors import UnsupportedFeatureError
 from ..limits import MAX_POLYGON_POINTS
 from .gradients import read_gradient
@@ -108,41 +108,10 @@ def _inset(ts: TokenStream, fn: ast.FunctionBlock) -> InsetShape:
         offsets.append(offsets[{1: 0, 2: 0, 3: 1}[len(offsets)]])
     radii = Radii()
     if ts.ident("round"):
-        radii = _read_radii(ts, fn)
+        radii = Radii(*read_radii(ts, fn))
     ts.expect_end()
     top, right, bottom, left = offsets
     return InsetShape(top, right, bottom, left, radii)
-
-
-def _read_radii(ts: TokenStream, fn: ast.FunctionBlock) -> Radii:
-    """The <'border-radius'> after ``round``: 1-4 radii, optionally '/' and 1-4 more."""
-    horizontal: list[LengthPercentage] = []
-    vertical: list[LengthPercentage] = []
-    target = horizontal
-    while not ts.at_end():
-        tok = ts.peek()
-        if ts.literal("/"):
-            if target is vertical or not horizontal:
-                raise ts.error("unexpected '/'", tok)
-            target = vertical
-            continue
-        value = ts.length_percentage(minimum=0)
-        if value is None:
-            raise ts.error(f"expected a radius (a length or percentage), got {describe(tok)}", tok)
-        if len(target) == 4:
-            raise ts.error("too many radii (at most 4 on each side of '/')", tok)
-        target.append(value)
-    if not horizontal or (target is vertical and not vertical):
-        raise ts.error("expected 1 to 4 radii after 'round'", ts.tokens[-1] if ts.tokens else fn)
-
-    def expand(values: list[LengthPercentage]) -> list[LengthPercentage]:
-        while len(values) < 4:
-            values.append(values[{1: 0, 2: 0, 3: 1}[len(values)]])
-        return values
-
-    hs = expand(horizontal)
-    vs = expand(vertical) if vertical else hs
-    return Radii(*(CornerRadius(h, v) for h, v in zip(hs, vs)))
 
 
 def _shape_radius(ts: TokenStream):
@@ -159,13 +128,7 @@ def _shape_radius(ts: TokenStream):
 
 def _at_position(ts: TokenStream) -> tuple[LengthPercentage, LengthPercentage]:
     """``[at <position>]?`` at the end of circle() / ellipse(); the centre by default."""
-    center = (CENTER, CENTER)
-    if ts.ident("at"):
-        tok = ts.peek()
-        pos = read_position(ts)
-        if pos is None:
-            raise ts.error(f"expected a position after 'at', got {describe(tok)}", tok or ts.tokens[-1])
-        center = pos
+    center = read_at_position(ts)
     ts.expect_end()
     return center
 

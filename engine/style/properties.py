@@ -13,7 +13,7 @@ from typing import Any, Callable
 from tinycss2 import ast
 
 from ..blending import BlendMode, Isolation
-from ..css.readers import CENTER, expect_color, read_color, read_position, read_url
+from ..css.readers import CENTER, expect_color, read_color, read_position, read_radii, read_url
 from ..css.tokens import TokenStream, describe, split_commas, token_text
 from ..errors import StyleError, UnsupportedFeatureError
 from ..filters.chain import FilterChain
@@ -352,34 +352,7 @@ def _side_width(side: str):
 
 def _parse_border_radius(ts: TokenStream) -> dict:
     """1-4 horizontal radii, optionally '/' and 1-4 vertical radii."""
-    horizontal: list[LengthPercentage] = []
-    vertical: list[LengthPercentage] = []
-    target = horizontal
-    while not ts.at_end():
-        tok = ts.peek()
-        if ts.literal("/"):
-            if target is vertical or not horizontal:
-                raise ts.error("unexpected '/'", tok)
-            target = vertical
-            continue
-        lp = ts.length_percentage(minimum=0)
-        if lp is None:
-            raise ts.error(f"expected a length or percentage, got {describe(tok)}", tok)
-        if len(target) == 4:
-            raise ts.error("too many radii (at most 4 on each side of '/')", tok)
-        target.append(lp)
-    if not horizontal or (target is vertical and not vertical):
-        raise ts.error("expected 1 to 4 radii")
-
-    def expand(values):
-        values = list(values)
-        while len(values) < 4:
-            values.append(values[{1: 0, 2: 0, 3: 1}[len(values)]])
-        return values
-
-    hs = expand(horizontal)
-    vs = expand(vertical) if vertical else hs
-    return {f"radius_{c}": CornerRadius(h, v) for c, h, v in zip(_CORNERS, hs, vs)}
+    return {f"radius_{c}": r for c, r in zip(_CORNERS, read_radii(ts))}
 
 
 def _corner_radius(corner: str):
