@@ -1,6 +1,7 @@
 """Float64 references of the alpha conversions (rounded half up; 255 is odd, so
 premultiplying meets no ties), and a fixture-maker that makes the numpy (host)
-conversions fail: shared by the pixels-out tests and their benchmark."""
+conversions fail, and a counter of the GPU un-premultiply passes: shared by the
+pixels-out tests and their benchmark."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import numpy as np
 
 import lamina.filters.reference
 import lamina.images
+from lamina.gpu.programs import UNPREMULTIPLY
 
-__all__ = ["premultiply_ref", "unpremultiply_ref", "refuse_host_conversion"]
+__all__ = ["premultiply_ref", "unpremultiply_ref", "refuse_host_conversion", "count_unpremultiplied"]
 
 
 def premultiply_ref(straight: np.ndarray) -> np.ndarray:
@@ -35,3 +37,18 @@ def refuse_host_conversion(monkeypatch) -> None:
     for module in (lamina.images, lamina.filters.reference):
         monkeypatch.setattr(module, "premultiply", refuse)
         monkeypatch.setattr(module, "unpremultiply", refuse)
+
+
+def count_unpremultiplied(monkeypatch, renderer) -> list[int]:
+    """From now on, the pixels of every GPU un-premultiply pass ``renderer`` runs are
+    appended to the returned list (the pass still runs)."""
+    converted: list[int] = []
+    real = renderer.executor.pixels.convert
+
+    def counting(name, source, rect, target, at):
+        if name == UNPREMULTIPLY:
+            converted.append(rect[2] * rect[3])
+        return real(name, source, rect, target, at)
+
+    monkeypatch.setattr(renderer.executor.pixels, "convert", counting)
+    return converted

@@ -1,5 +1,6 @@
 """Shared fixtures: one GL renderer for the whole session, GL error checks after each GL
-test, and seeded random generators whose seed is printed when a test fails."""
+test, a fresh renderer for tests that must not share kept state, and seeded random
+generators whose seed is printed when a test fails."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import tempfile
 
 import numpy as np
 import pytest
+
+from lamina.renderer import Renderer, default_renderer
 
 # pytester: the golden plugin tests itself with it. opencl_gate: OpenCL tests skip where
 # there is no OpenCL driver, and fail instead under LAMINA_STRICT=1 (CI).
@@ -21,8 +24,6 @@ os.environ.setdefault("LAMINA_CACHE_DIR", tempfile.mkdtemp(prefix="lamina-test-c
 @pytest.fixture(scope="session")
 def renderer():
     """The process-wide renderer (one headless EGL context shared by all GL tests)."""
-    from lamina.renderer import default_renderer
-
     return default_renderer()
 
 
@@ -32,6 +33,14 @@ def gl(renderer):
     renderer.gpu.check_errors("the previous test")  # also makes its context current
     yield renderer
     renderer.gpu.check_errors("this test")
+
+
+@pytest.fixture
+def fresh():
+    """A renderer of its own, released after the test: no raster caches, kept textures
+    or plans of other tests (policy, invalidation and memory tests count those)."""
+    with Renderer() as own:
+        yield own
 
 
 @pytest.fixture

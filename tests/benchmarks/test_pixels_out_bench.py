@@ -25,9 +25,8 @@ import numpy as np
 import pytest
 
 from lamina import Layer, Scene, filters
-from lamina.gpu.programs import UNPREMULTIPLY
 
-from ..alpha_reference import refuse_host_conversion, unpremultiply_ref
+from ..alpha_reference import count_unpremultiplied, refuse_host_conversion, unpremultiply_ref
 from .scenes import _card_style
 from .test_filters_bench import COLOR_CHAIN, SHADOW, make_image
 
@@ -87,15 +86,8 @@ def test_frame_image_of_an_animation_frame(benchmark, gl, no_host_conversion, mo
     gl.drop_caches()
     frame = _animation(scene, gl)
     frame().image  # the first frame converts all of it: then only what changes
-    render_ms, frames, converted = [], [], []
-    real = gl.executor.pixels.convert
-
-    def counting(name, source, rect, target, at):
-        if name == UNPREMULTIPLY:
-            converted.append(rect[2] * rect[3])
-        return real(name, source, rect, target, at)
-
-    monkeypatch.setattr(gl.executor.pixels, "convert", counting)
+    render_ms, frames = [], []
+    converted = count_unpremultiplied(monkeypatch, gl)
 
     def setup():
         frames.clear()  # as an animation loop does: keeping every frame's pixels costs page faults

@@ -13,11 +13,6 @@ from lamina.compositor.backings import CompositingReason as R
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def fresh():
-    with Renderer() as renderer:
-        yield renderer
-
 
 def table(frame) -> dict:
     return {row["layer"]: row for row in frame.graph.layer_table()}

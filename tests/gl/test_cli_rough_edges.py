@@ -5,12 +5,11 @@ the check command's hints and repeatable --only, refused non-PNG names, --versio
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from lamina import Layer, Scene
+from lamina import Scene
 from lamina.cli import main
 from lamina.errors import LaminaInputError
 from lamina.version import __version__

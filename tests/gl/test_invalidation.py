@@ -8,12 +8,6 @@ import pytest
 from lamina import Layer, Renderer, Scene
 
 
-@pytest.fixture
-def fresh():
-    """A renderer of its own, so raster caches of other tests do not interfere."""
-    with Renderer() as renderer:
-        yield renderer
-
 
 def rastered(frame) -> list[str]:
     return sorted(p.layer_id for p in frame.graph.raster_passes())

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from lamina import Layer, Renderer, Scene, filters
+from lamina import Layer, Scene, filters
 from lamina.framegraph import SurfaceReason, TextureRole
 from tests import coverage_reference as cref
 from tests import reference as ref
@@ -226,11 +226,6 @@ def test_a_blend_inside_a_masked_group_reads_the_group(gl):
     inside = np.array([0x88, 0x88, 0]) / 255.0  # yellow multiplied with the group's grey
     assert np.abs(img - (1 - m + inside * m)).max() * 255 <= 2.0
 
-
-@pytest.fixture
-def fresh():
-    with Renderer() as renderer:
-        yield renderer
 
 
 @pytest.mark.parametrize("style", [

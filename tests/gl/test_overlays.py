@@ -6,16 +6,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from lamina import Layer, Renderer, Scene
+from lamina import Layer, Scene
 from lamina.cli import main
 from lamina.errors import InvalidValueError
 from lamina.overlays import overdraw_counts
 
-
-@pytest.fixture
-def fresh():
-    with Renderer() as renderer:
-        yield renderer
 
 
 def two_boxes() -> Scene:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from lamina import Layer, Scene
-from lamina.errors import ImageLoadError, TextureTooLargeError
+from lamina.errors import ImageLoadError
 from tests import reference as ref
 
 

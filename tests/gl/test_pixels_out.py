@@ -13,10 +13,9 @@ import lamina.filters.reference
 import lamina.images
 from lamina import Layer, Scene, filters
 from lamina.errors import OpenCLUnavailableError
-from lamina.gpu.programs import UNPREMULTIPLY
 from lamina.gpu.readback import ENCODE_WORK, READBACK_WORK, UNPREMULTIPLY_WORK
 
-from ..alpha_reference import premultiply_ref, refuse_host_conversion, unpremultiply_ref
+from ..alpha_reference import count_unpremultiplied, premultiply_ref, refuse_host_conversion, unpremultiply_ref
 
 CHAINS = ["none", "grayscale(1)", "sepia(.4) saturate(2) opacity(.6)", "blur(2px)", "blur(9px) contrast(1.5)",
           "drop-shadow(3px 2px 3px rgba(10, 200, 30, .6))", "drop-shadow(-4px 5px 9px rgba(250, 0, 90, .5)) invert(.3)",
@@ -136,15 +135,7 @@ def test_a_kept_frame_converts_only_where_it_changed(gl, monkeypatch):
     scene = _moving_card_scene()
     gl.drop_caches()
     scene.render(gl).image  # the first frame: the whole straight copy is made
-    converted = []
-    real = gl.executor.pixels.convert
-
-    def counting(name, source, rect, target, at):
-        if name == UNPREMULTIPLY:
-            converted.append(rect[2] * rect[3])
-        return real(name, source, rect, target, at)
-
-    monkeypatch.setattr(gl.executor.pixels, "convert", counting)
+    converted = count_unpremultiplied(monkeypatch, gl)
     for step, read in enumerate([True, False, False, True, True, False, True]):
         scene["card"].style["transform"] = f"translate({7 * step + 3}px, {3 * step}px) rotate({11 * step}deg)"
         frame = scene.render(gl)

@@ -8,18 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lamina import Layer, Renderer, Scene, load_scene
+from lamina import Layer, Scene, load_scene
 from lamina.cli import main
 from lamina.errors import InvalidValueError
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENES = sorted((ROOT / "demos").glob("*/*.json"))
 
-
-@pytest.fixture
-def fresh():
-    with Renderer() as renderer:
-        yield renderer
 
 
 @pytest.mark.parametrize("path", SCENES, ids=lambda p: p.stem)

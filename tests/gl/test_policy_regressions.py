@@ -15,11 +15,6 @@ def full(scene, **kw) -> np.ndarray:
         return scene.render(other, policy="none", **kw).premultiplied.astype(int)
 
 
-@pytest.fixture
-def fresh():
-    with Renderer() as renderer:
-        yield renderer
-
 
 @pytest.mark.parametrize("policy", ["browser", "budget", "all"])
 def test_promoted_layer_with_children_at_a_sub_pixel_position(fresh, policy):

@@ -10,7 +10,7 @@ import freetype
 import numpy as np
 import pytest
 
-from lamina import Layer, Renderer, Scene
+from lamina import Layer, Scene
 from lamina.cli import main
 from lamina.tiling import Tiling
 from lamina.style.text import FontFamily, FontStyle
@@ -20,11 +20,6 @@ pytestmark = pytest.mark.gl
 
 SANS = "font-family: 'DejaVu Sans'"
 
-
-@pytest.fixture
-def fresh():
-    with Renderer() as renderer:
-        yield renderer
 
 
 def rastered(frame) -> list[str]:

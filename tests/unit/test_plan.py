@@ -10,7 +10,6 @@ import math
 import pytest
 
 from lamina import Layer, Scene
-from lamina.graph import build_frame_graph
 from lamina.errors import TextureTooLargeError, UnsupportedFeatureError
 from lamina.tiling import Tiling
 from lamina.framegraph import (
