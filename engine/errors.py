@@ -48,6 +48,26 @@ class LaminaEnvironmentError(LaminaError):
     """The machine or GPU cannot do what was asked; the message says what to change."""
 
 
+def _style_message(reason: str, *, layer: str | None = None, property: str | None = None, value: str | None = None,
+                   line: int | None = None, column: int | None = None) -> str:
+    """``layer 'a', property 'p', line 2, column 5: reason (in 'value')``: where a style
+    problem is, as StyleError and FontUnavailableError both say it."""
+    where = []
+    if layer is not None:
+        where.append(f"layer {layer!r}")
+    if property is not None:
+        where.append(f"property {property!r}")
+    if line is not None and line > 1:
+        where.append(f"line {line}")
+    if column is not None:
+        where.append(f"column {column}")
+    head = ", ".join(where)
+    text = f"{head}: {reason}" if head else reason
+    if value is not None and value.strip():
+        text += f" (in {value.strip()!r})"
+    return text
+
+
 class StyleError(LaminaInputError):
     """A CSS declaration could not be used.
 
@@ -74,20 +94,8 @@ class StyleError(LaminaInputError):
         super().__init__(self._format())
 
     def _format(self) -> str:
-        where = []
-        if self.layer is not None:
-            where.append(f"layer {self.layer!r}")
-        if self.property is not None:
-            where.append(f"property {self.property!r}")
-        if self.line is not None and self.line > 1:
-            where.append(f"line {self.line}")
-        if self.column is not None:
-            where.append(f"column {self.column}")
-        head = ", ".join(where)
-        text = f"{head}: {self.reason}" if head else self.reason
-        if self.value is not None and self.value.strip():
-            text += f" (in {self.value.strip()!r})"
-        return text
+        return _style_message(self.reason, layer=self.layer, property=self.property, value=self.value,
+                              line=self.line, column=self.column)
 
     def located(self, *, layer: str | None = None, column_offset: int = 0) -> "StyleError":
         """Return the same error with the layer and an absolute column filled in."""
@@ -284,13 +292,7 @@ class FontUnavailableError(LaminaEnvironmentError):
         self.layer = layer
         self.path = path
         self.file = file
-        where = [f"layer {layer!r}"] if layer is not None else []
-        if property is not None:
-            where.append(f"property {property!r}")
-        head = ", ".join(where)
-        text = f"{head}: {message}" if head else message
-        if value:
-            text += f" (in {value!r})"
+        text = _style_message(message, layer=layer, property=property, value=value)
         super().__init__(f"{_located_prefix(file, path)}{text}")
 
     def located(self, *, path: str | None = None, file: str | None = None, layer: str | None = None) -> "FontUnavailableError":
