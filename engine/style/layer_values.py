@@ -13,7 +13,7 @@ from ..css.tokens import TokenStream, describe
 from ..css.values import BackgroundSize, LengthPercentage
 from ..errors import UnsupportedFeatureError
 
-__all__ = ["REPEAT_WORDS", "read_repeat", "read_size", "read_layer"]
+__all__ = ["REPEAT_WORDS", "read_repeat", "read_size", "read_layer", "read_whole"]
 
 REPEAT_WORDS = ("repeat", "no-repeat", "repeat-x", "repeat-y", "space", "round")
 
@@ -104,3 +104,14 @@ def read_layer(ts: TokenStream, prop: str, read_image: Callable[[TokenStream], A
                 continue
             raise ts.error(f"unexpected {describe(tok)} in {prop}", tok)
     return found
+
+
+def read_whole(ts: TokenStream, read: Callable[[TokenStream], Any], what: str) -> Any:
+    """The whole value is one item read by ``read`` (which returns None when absent):
+    a longhand of background-* or mask-* (``what`` names the item in the error)."""
+    tok = ts.peek()
+    value = read(ts)
+    if value is None:
+        raise ts.error(f"expected {what}, got {describe(tok)}", tok)
+    ts.expect_end()
+    return value

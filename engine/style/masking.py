@@ -33,7 +33,7 @@ from ..css.values import BackgroundSize, LengthPercentage, Radii
 from ..errors import UnsupportedFeatureError
 from ..limits import MAX_POLYGON_POINTS
 from .gradients import read_gradient
-from .layer_values import read_layer, read_repeat, read_size
+from .layer_values import read_layer, read_repeat, read_size, read_whole
 
 __all__ = ["MASKING_PROPERTIES", "MASK_DEFAULTS", "MASK_FIELDS", "read_basic_shape"]
 
@@ -236,12 +236,7 @@ def _read_mode(ts: TokenStream) -> MaskMode | None:
 
 def _whole(ts: TokenStream, read, what: str):
     _one_layer(ts)
-    tok = ts.peek()
-    value = read(ts)
-    if value is None:
-        raise ts.error(f"expected {what}, got {describe(tok)}", tok)
-    ts.expect_end()
-    return value
+    return read_whole(ts, read, what)
 
 
 def _parse_mask_image(ts: TokenStream) -> dict:

@@ -20,7 +20,7 @@ from ..filters.chain import FilterChain
 from ..filters.parse import parse_tokens
 from .box_shadow import BoxShadow, parse_box_shadow
 from .gradients import read_gradient
-from .layer_values import read_layer, read_repeat, read_size
+from .layer_values import read_layer, read_repeat, read_size, read_whole
 from .transforms import read_transform_list
 from .text import TEXT_DEFAULTS, TEXT_PROPERTIES, FontFamily, FontStyle, LineHeight, TextShadow
 from .masking import MASK_DEFAULTS, MASKING_PROPERTIES
@@ -175,16 +175,6 @@ def _read_image(ts: TokenStream):
     return None
 
 
-def _whole(ts: TokenStream, read, what: str):
-    """The whole value is one item read by ``read`` (which returns None when absent)."""
-    tok = ts.peek()
-    value = read(ts)
-    if value is None:
-        raise ts.error(f"expected {what}, got {describe(tok)}", tok)
-    ts.expect_end()
-    return value
-
-
 def _parse_background_color(ts: TokenStream) -> dict:
     color = expect_color(ts)
     ts.expect_end()
@@ -196,7 +186,7 @@ def _parse_background_image(ts: TokenStream) -> dict:
     if ts.ident("none"):
         ts.expect_end()
         return {"background_image": None}
-    return {"background_image": _whole(ts, _read_image, "none, a gradient or url()")}
+    return {"background_image": read_whole(ts, _read_image, "none, a gradient or url()")}
 
 
 
@@ -207,17 +197,17 @@ def _read_repeat(ts: TokenStream) -> tuple[bool, bool] | None:
 
 def _parse_background_repeat(ts: TokenStream) -> dict:
     _no_layers(ts)
-    return {"background_repeat": _whole(ts, _read_repeat, "repeat, no-repeat, repeat-x or repeat-y")}
+    return {"background_repeat": read_whole(ts, _read_repeat, "repeat, no-repeat, repeat-x or repeat-y")}
 
 
 def _parse_background_size(ts: TokenStream) -> dict:
     _no_layers(ts)
-    return {"background_size": _whole(ts, read_size, "auto, cover, contain or a size")}
+    return {"background_size": read_whole(ts, read_size, "auto, cover, contain or a size")}
 
 
 def _parse_background_position(ts: TokenStream) -> dict:
     _no_layers(ts)
-    return {"background_position": _whole(ts, read_position, "a position")}
+    return {"background_position": read_whole(ts, read_position, "a position")}
 
 
 def _parse_background(ts: TokenStream) -> dict:
@@ -345,7 +335,7 @@ def _parse_border_color(ts: TokenStream) -> dict:
 
 def _side_width(side: str):
     def parse(ts: TokenStream) -> dict:
-        return {f"border_{side}_width": _whole(ts, _read_line_width, "a border width")}
+        return {f"border_{side}_width": read_whole(ts, _read_line_width, "a border width")}
 
     return parse
 
