@@ -10,7 +10,6 @@ import pytest
 
 from lamina import Layer, Scene, load_scene
 from lamina.cli import main
-from lamina.errors import OpenCLUnavailableError
 from tests.trace_check import check_trace, work_events
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,11 +63,8 @@ def test_trace_before_pixels_holds_no_unpremultiply(gl):
     assert [e["name"] for e in work_events(frame.trace())][-1] == "un-premultiply"
 
 
+@pytest.mark.opencl  # without a device, tests/opencl_gate.py skips it (or fails it when strict)
 def test_opencl_passes_get_their_own_track(gl):
-    try:
-        gl.executor.opencl_runner
-    except OpenCLUnavailableError as err:
-        pytest.skip(f"no OpenCL device: {err}")
     scene = Scene(64, 48, background="white")
     scene.root.add(Layer("card", box=(4, 4, 30, 20), style="background: red; filter: blur(2px) sepia(1)"))
     frame = scene.render(gl, filter_backend="opencl")
