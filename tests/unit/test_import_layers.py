@@ -3,6 +3,7 @@
 imported) and fails on:
 
 * a module that belongs to no layer (a new file must be placed on purpose);
+* a layer naming a module or package that does not exist (a ghost places nothing);
 * an import that runs the wrong way (a lower layer importing a higher one) — also under
   ``if TYPE_CHECKING:``, and also through a package: importing ``lamina.style.x`` runs
   ``lamina/style/__init__.py`` first, so it depends on that too;
@@ -35,8 +36,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("text", ("lamina.text",)),
     ("compositor", ("lamina.compositor",)),
     ("render-task graph", ("lamina.framegraph", "lamina.graph", "lamina.filters.backend", "lamina.filters.tasks", "lamina.request")),
-    ("executors", ("lamina.gpu", "lamina.executors", "lamina.filters.gl", "lamina.filters.opencl",
-                   "lamina.filters.run", "lamina.filters.schedule")),
+    ("executors", ("lamina.gpu", "lamina.filters.gl", "lamina.filters.opencl")),
     ("scene, renderer, frame", ("lamina.scene", "lamina.renderer", "lamina.frame", "lamina.scene_file",
                                 "lamina.scene_writer", "lamina.overlays", "lamina.fuzzy", "lamina.trace")),
     ("golden, CLI, notebook", ("lamina.golden", "lamina.cli", "lamina.__main__", "lamina.explorer")),
@@ -145,6 +145,14 @@ def test_every_module_has_a_layer():
     mods, _ = all_imports()
     unplaced = [m for m in mods if layer_of(m) is None]
     assert not unplaced, f"modules in no layer (add them to LAYERS on purpose): {unplaced}"
+
+
+def test_every_layer_names_existing_modules():
+    """A prefix that names no module places nothing: the layer then checks less than it says."""
+    mods = modules()
+    ghosts = [f"{name}: {prefix}" for name, prefixes in LAYERS for prefix in prefixes
+              if not any(m == prefix or m.startswith(prefix + ".") for m in mods)]
+    assert not ghosts, "LAYERS names modules that do not exist (remove them or fix the name):\n" + "\n".join(ghosts)
 
 
 def test_imports_run_one_way():
