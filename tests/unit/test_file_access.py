@@ -51,6 +51,14 @@ def bg(url: str) -> str:
     return f"background: url({json.dumps(url)}) no-repeat"
 
 
+def drawn_image(graph) -> tuple[str, str, int, int]:
+    """What the card's raster pass samples: ("file", resolved path, w, h), or ("url", the
+    data: URL, w, h). Planning decodes the image, so its size is the file's own."""
+    (paint,) = [p.paint for p in graph.raster_passes() if p.layer_id == "card"]
+    kind, source = paint.image.key[:2]
+    return kind, source, paint.image.width, paint.image.height
+
+
 def refused(path: Path, **load) -> FileAccessError:
     scene = load_scene(path, **load)
     with pytest.raises(FileAccessError) as info:
@@ -70,20 +78,24 @@ def test_relative_paths_inside_the_folder_load(site, url):
 
 def test_an_absolute_path_into_the_folder_itself_is_inside(site):
     scene_dir, _ = site
-    load_scene(write_scene(scene_dir, bg(str(scene_dir / "images" / "in.png")))).plan()
+    inside = scene_dir / "images" / "in.png"
+    graph = load_scene(write_scene(scene_dir, bg(str(inside)))).plan()
+    assert drawn_image(graph) == ("file", os.path.realpath(inside), 3, 2)
 
 
 def test_a_symlink_inside_pointing_inside_is_allowed(site):
     scene_dir, _ = site
     (scene_dir / "alias.png").symlink_to(scene_dir / "images" / "in.png")
     (scene_dir / "pics").symlink_to(scene_dir / "images", target_is_directory=True)
-    load_scene(write_scene(scene_dir, bg("alias.png"))).plan()
-    load_scene(write_scene(scene_dir, bg("pics/in.png"))).plan()
+    target = ("file", os.path.realpath(scene_dir / "images" / "in.png"), 3, 2)
+    assert drawn_image(load_scene(write_scene(scene_dir, bg("alias.png"))).plan()) == target
+    assert drawn_image(load_scene(write_scene(scene_dir, bg("pics/in.png"))).plan()) == target
 
 
 def test_data_urls_are_not_affected(site):
     scene_dir, _ = site
-    load_scene(write_scene(scene_dir, bg(encode_png_data_url(RED)))).plan()
+    url = encode_png_data_url(RED)
+    assert drawn_image(load_scene(write_scene(scene_dir, bg(url))).plan()) == ("url", url, 3, 2)
 
 
 # -- the escapes --------------------------------------------------------------------------
@@ -183,7 +195,8 @@ def test_allow_files_entries_must_exist(site, tmp_path):
 
 def test_a_single_allow_files_string_is_one_folder(site):
     scene_dir, secret = site
-    load_scene(write_scene(scene_dir, bg(str(secret / "secret.png"))), allow_files=str(secret)).plan()
+    graph = load_scene(write_scene(scene_dir, bg(str(secret / "secret.png"))), allow_files=str(secret)).plan()
+    assert drawn_image(graph) == ("file", os.path.realpath(secret / "secret.png"), 3, 2)
 
 
 def test_the_policy_can_be_replaced_on_the_scene(site):

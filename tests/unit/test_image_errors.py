@@ -83,11 +83,17 @@ def test_bad_arrays_are_refused_at_construction(array, fragment):
 
 
 def test_good_sources_are_still_accepted(tmp_path):
-    Layer("a", image=np.full((2, 2, 4), 1.0))
-    Layer("b", image=np.array([[0, 255], [255, 0]], np.uint8))
-    Layer("c", image=Image.new("RGBA", (2, 2)))
-    Layer("d", image=tmp_path / "later.png")  # a path is read when drawn
-    Layer("e", image=b"\x89PNG...")  # encoded bytes are decoded when drawn
+    white = Layer("a", image=np.full((2, 2, 4), 1.0))
+    assert np.array_equal(load_image(white.image), np.full((2, 2, 4), 255, np.uint8))
+    grey = Layer("b", image=np.array([[0, 255], [255, 0]], np.uint8))
+    checker = np.array([[0, 255], [255, 0]], np.uint8)[..., None]
+    assert np.array_equal(load_image(grey.image), np.dstack([checker] * 3 + [np.full((2, 2, 1), 255, np.uint8)]))
+    pil = Layer("c", image=Image.new("RGBA", (2, 2)))
+    assert np.array_equal(load_image(pil.image), np.zeros((2, 2, 4), np.uint8))
+    path = Layer("d", image=tmp_path / "later.png")  # a path is read when drawn
+    assert path.image.url == str(tmp_path / "later.png") and path.image.unconfined
+    encoded = Layer("e", image=b"\x89PNG...")  # encoded bytes are decoded when drawn
+    assert encoded.image.data == b"\x89PNG..."
 
 
 def test_too_many_gradient_stops_are_refused_where_they_are_written(tmp_path):

@@ -499,7 +499,16 @@ INVALID_DOCS = [
 def test_valid_documents_pass_schema_and_loader(tmp_path, validator, doc):
     validator.validate(doc)
     scene = load_scene(write(tmp_path, doc))
-    validator.validate(scene.to_dict())
+    assert (scene.width, scene.height) == (doc["width"], doc["height"])
+    assert [layer.id for layer in scene.layers()[1:]] == _layer_ids(doc.get("layers", [])), "every layer, in order"
+    written = scene.to_dict()
+    validator.validate(written)
+    assert load_scene(write(tmp_path, written, "again.json")).to_dict() == written, "what it writes loads as itself"
+
+
+def _layer_ids(layers: list) -> list[str]:
+    """The ids of a document's layers, depth first (as Scene.layers() lists them, less the root)."""
+    return [i for layer in layers for i in (layer["id"], *_layer_ids(layer.get("children", [])))]
 
 
 @pytest.mark.parametrize("doc", INVALID_DOCS)
