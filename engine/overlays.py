@@ -3,13 +3,15 @@
 * ``borders``   — every layer's quad outlined: green when it has a texture of its own,
   orange for backings holding several layers, blue for render surfaces, and each tile
   of a tiled layer or backing (a scroller's contents) in brown, as Chromium's tile borders;
-* ``paint``     — paint flashing: what was rastered (or repainted) this frame, tinted;
+* ``paint``     — paint flashing: what was rastered (or repainted) this frame, outlined
+  and lightly tinted green (as Chromium's paint flashing), so the content stays visible;
 * ``overdraw``  — a heat map of how many draws touched each pixel (1 blue ... 5+ red);
 * ``surfaces``  — render surfaces outlined (filters, opacity groups, blend and isolation
   groups, backdrop-filters) in blue, draws that read their backdrop (blend modes) in magenta.
 
 Everything is derived from the executed FrameGraph: each draw's quad is mapped to the
-frame through the draws that carried its target there.
+frame through the draws that carried its target there. ``LEGENDS`` says what each
+overlay's colours mean, for a legend beside the picture (the demos draw it on the canvas).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from .errors import InvalidValueError
 from .framegraph import CompositePass, FilterPass, FrameGraph, RasterPass, TextureRole, TransferPass
 from .geometry import Affine
 
-__all__ = ["OVERLAYS", "overlay", "screen_quads", "overdraw_counts"]
+__all__ = ["OVERLAYS", "LEGENDS", "overlay", "screen_quads", "overdraw_counts"]
 
 OVERLAYS = ("borders", "paint", "overdraw", "surfaces")
 
@@ -29,8 +31,33 @@ _ORANGE = (255, 140, 0)
 _BLUE = (40, 110, 255)
 _BROWN = (150, 80, 20)  # tiles
 _MAGENTA = (230, 0, 200)  # draws that read their backdrop (blend modes)
-_FLASH = np.array([0, 255, 0], float)
+_FLASH = (0, 255, 0)
+# A painted quad keeps 3/4 of its own colour under the flash: a colour animation stays
+# visible (at 1/2 a red card read as solid green), and the outline marks it for sure.
+_FLASH_KEEP = 3
 _HEAT = np.array([[40, 80, 255], [0, 200, 200], [80, 220, 0], [255, 200, 0], [255, 40, 0]], float)
+
+Colour = tuple[int, int, int]
+
+# overlay -> (colour, what it means) for each colour it draws, in the order a legend lists them
+LEGENDS: dict[str, tuple[tuple[Colour, str], ...]] = {
+    "borders": (
+        (_GREEN, "green: a layer's own texture"),
+        (_ORANGE, "orange: a backing shared by layers"),
+        (_BLUE, "blue: a render surface or filter output"),
+        (_BROWN, "brown: a tile of a tiled backing"),
+    ),
+    "paint": ((_FLASH, "green: repainted this frame"),),
+    "overdraw": tuple(
+        (tuple(int(c) for c in heat), label)
+        for heat, label in zip(_HEAT, ("blue: drawn once", "cyan: 2 draws", "green: 3 draws", "yellow: 4 draws",
+                                       "red: 5 or more draws"))
+    ),
+    "surfaces": (
+        (_BLUE, "blue: a render surface (an offscreen pass)"),
+        (_MAGENTA, "magenta: reads its backdrop (a read-back)"),
+    ),
+}
 
 
 def screen_quads(graph: FrameGraph):
@@ -138,9 +165,11 @@ def overlay(frame, kind: str) -> np.ndarray:
                 box, mask = _inside_box(corners, w, h)
                 if box is not None:
                     block = img[box]
-                    # Half the pixel, half the flash colour, rounded down.
-                    block[mask, :3] = (block[mask, :3].astype(np.uint16) + _FLASH.astype(np.uint16)) // 2
-                    block[mask, 3] = np.maximum(block[mask, 3], 128)
+                    # 3/4 the pixel, 1/4 the flash colour, rounded down.
+                    flash = np.array(_FLASH, np.uint16)
+                    block[mask, :3] = (block[mask, :3].astype(np.uint16) * _FLASH_KEEP + flash) // (_FLASH_KEEP + 1)
+                    block[mask, 3] = np.maximum(block[mask, 3], 64)
+                    _outline(img, corners, _FLASH)
         elif kind == "borders":
             if role == TextureRole.LAYER_CONTENT:
                 _outline(img, corners, _GREEN)

@@ -9,7 +9,7 @@ from PIL import Image
 from lamina import Layer, Scene
 from lamina.cli import main
 from lamina.errors import InvalidValueError
-from lamina.overlays import overdraw_counts
+from lamina.overlays import LEGENDS, OVERLAYS, overdraw_counts
 
 
 
@@ -35,7 +35,25 @@ def test_paint_flashing_shows_only_what_was_rastered(fresh):
     frame = scene.render(fresh, policy="all")
     img = frame.overlay("paint")
     assert np.array_equal(img[15, 15], frame.image[15, 15]), "a was reused: no flash"
-    assert img[65, 65, 1] > 100, "b was rastered again: it flashes"
+    assert tuple(img[65, 30, :3]) == (0, 255, 0), "b was rastered again: it is outlined in the flash colour"
+    # ... and tinted lightly, so what it shows stays visible: 3/4 of b's own colour.
+    assert tuple(img[65, 65, :3]) == (0, 63, 0) and tuple(frame.image[65, 65, :3]) == (0, 0, 0)
+
+
+def test_paint_flashing_keeps_the_content_visible(fresh):
+    """A repainted red card stays red under the flash (at half and half it read as solid
+    green, hiding a colour animation)."""
+    frame = two_boxes().render(fresh, policy="all")
+    img = frame.overlay("paint")
+    r, g, b = (int(c) for c in img[15, 15, :3])
+    assert (r, g, b) == (191, 63, 0) and r > g, "red stays the main colour of a painted red box"
+
+
+def test_every_overlay_has_a_legend():
+    assert set(LEGENDS) == set(OVERLAYS)
+    assert any("repainted this frame" in text for _, text in LEGENDS["paint"])
+    for kind, entries in LEGENDS.items():
+        assert entries and all(len(colour) == 3 and ":" in text for colour, text in entries), kind
 
 
 def test_borders_outline_layers_and_surfaces(fresh):
