@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import pytest
 
 from demos.registry import DEMOS
@@ -43,6 +44,13 @@ def test_runner_overhead(benchmark, runner_for, name):
     benchmark.group = "demos: window runner overhead per frame (present: viewport + panels)"
     benchmark.pedantic(lambda: (runner.present(frame), runner.ctx.finish()), rounds=ROUNDS, warmup_rounds=2)
     benchmark.extra_info["window"] = list(runner.size)
+    # What the time bought: the frame (or its overlay) in the scene's viewport, as it is,
+    # and the panels beside it. (Most of the viewport, not all: a legend the runner
+    # draws over the canvas may cover a corner.)
+    shown, (w, h) = runner.snapshot(), runner.demo.scene_size
+    image = frame.overlay(runner.state.overlay) if runner.state.overlay else frame.premultiplied
+    assert (shown[:h, :w, :3] == image[..., :3]).all(axis=-1).mean() > 0.9, "the viewport shows the frame"
+    assert len(np.unique(shown[:, w:, :3].reshape(-1, 3), axis=0)) > 10, "the panels are missing"
 
 
 @pytest.mark.parametrize("name", sorted(DEMOS))

@@ -44,6 +44,30 @@ def sources(renderer):
         runner.release(buf)
 
 
+def _gl_pixels(target) -> np.ndarray:
+    """A pooled GL target's pixels, rows in the order they were uploaded (as an OpenCL buffer's)."""
+    w, h, _ = target.key
+    return np.frombuffer(target.texture.read(), np.uint8).reshape(h, w, 4)
+
+
+def _run_once(gl, executor: str, step, source) -> np.ndarray:
+    """``step`` run once on ``executor`` (GL or OpenCL) from ``source`` (texture, buffer), read back."""
+    tex, buf = source
+    size = image_size(W, H, step.scale)
+    if executor == "gl":
+        target = gl.executor.pool.acquire(*size)
+        gl.executor.filter_runner.run_pass(step, [tex.texture] * len(step.inputs), target)
+        out = _gl_pixels(target).copy()
+        gl.executor.pool.release(target)
+        return out
+    runner = ocl.default_runner()
+    target = runner.acquire(*size)
+    runner.run_pass(step, [buf] * len(step.inputs), target)
+    out = runner.download(target)
+    runner.release(target)
+    return out
+
+
 @pytest.mark.gl
 @pytest.mark.parametrize("executor", ["gl", "opencl"])
 @pytest.mark.parametrize("name", list(PASSES))
@@ -68,7 +92,12 @@ def test_pass(benchmark, gl, sources, name, executor):
             runner.queue.finish()
 
     benchmark.pedantic(once, rounds=ROUNDS, warmup_rounds=2)
+    out = _gl_pixels(target).astype(int) if executor == "gl" else ocl.default_runner().download(target).astype(int)
     (gl.executor.pool.release if executor == "gl" else ocl.default_runner().release)(target)
+    # The per-pass ratio compares like with like: the other executor's pass gives the
+    # same pixels (within the one level their roundings may differ by).
+    other = _run_once(gl, "opencl" if executor == "gl" else "gl", step, sources[src_scale]).astype(int)
+    assert out.shape == (size[1], size[0], 4) and np.abs(out - other).max() <= 1
 
 
 @pytest.mark.gl
@@ -78,12 +107,19 @@ def test_transfer(benchmark, gl, sources, direction):
     benchmark.group = "transfer 1080p"
     tex, buf = sources[1]
     runner = ocl.default_runner()
+    # Into a target of its own (another pass's pixels, or none yet), so that what
+    # arrives shows the transfer happened; the sources stay as the passes read them.
+    to_buf, to_tex = runner.acquire(W, H), gl.executor.pool.acquire(W, H)
 
     def gl_to_cl():
-        runner.from_texture(tex.texture, buf)
+        runner.from_texture(tex.texture, to_buf)
 
     def cl_to_gl():
-        runner.to_texture(buf, tex.texture)
+        runner.to_texture(buf, to_tex.texture)
         gl.gpu.ctx.finish()
 
     benchmark.pedantic(gl_to_cl if direction == "gl->cl" else cl_to_gl, rounds=ROUNDS, warmup_rounds=2)
+    arrived = runner.download(to_buf) if direction == "gl->cl" else _gl_pixels(to_tex)
+    runner.release(to_buf)
+    gl.executor.pool.release(to_tex)
+    assert np.array_equal(arrived, make_image()), "the image arrives as it left, byte for byte"
