@@ -85,10 +85,15 @@ def test_text_page_first_frame_cold(benchmark, gl):
     assert benchmark.extra_info["glyphs"] > 3000
 
 
+def _layouts(frame) -> list:
+    return [p.paint.text.layout for p in frame.graph.raster_passes() if p.paint.text is not None]
+
+
 def test_text_page_first_frame_warm_glyphs(benchmark, gl):
     scene = text_page()
     benchmark.group = "text: 1280x720 page of paragraphs, first frame"
-    scene.render(gl, policy="all")
+    gl.drop_caches()  # rastered here, so the layouts this frame shaped are in its graph
+    warm = scene.render(gl, policy="all")
 
     def first():
         gl.drop_caches()  # rasters and masks go; shaped layouts and glyph bitmaps stay
@@ -96,6 +101,10 @@ def test_text_page_first_frame_warm_glyphs(benchmark, gl):
 
     frame = benchmark.pedantic(first, rounds=ROUNDS, warmup_rounds=1)
     _info(benchmark, frame)
+    assert benchmark.extra_info["rastered"] == len(scene.layers()) - 1, "a first frame: every layer rastered again"
+    assert benchmark.extra_info["glyphs"] > 3000
+    layouts, kept = _layouts(frame), _layouts(warm)
+    assert len(layouts) == len(kept) and all(a is b for a, b in zip(layouts, kept)), "no text shaped again"
 
 
 @pytest.mark.parametrize("policy", ["browser", "all"])
@@ -124,13 +133,22 @@ def _paragraphs() -> list[str]:
     return [_paragraph(rng, 110) for _ in range(5)]
 
 
+def _spec() -> TextSpec:
+    """The paragraphs as Lamina lays them out: one per line of text, wrapped to the mask."""
+    return TextSpec("\n".join(_paragraphs()), (FontFamily("DejaVu Sans"),), float(_SIZE), 400.0, FontStyle(),
+                    LineHeight("px", _LINE), "start", 0.0, "pre-line", float(_MASK_W))
+
+
+def _fits_the_mask(lines: int) -> bool:
+    """Wrapped (more lines than paragraphs) and all on the mask."""
+    return 5 < lines and lines * _LINE <= _MASK_H
+
+
 def test_shape_and_raster_harfbuzz_freetype(benchmark):
     """Lamina's path: shape each paragraph once, break lines from the advances, composite
     cached glyph bitmaps at quarter-pixel phases (the layout cache is emptied every round)."""
     benchmark.group = "text: shape, break and raster 5 paragraphs into a 1240x720 mask"
-    text = "\n".join(_paragraphs())
-    spec = TextSpec(text, (FontFamily("DejaVu Sans"),), float(_SIZE), 400.0, FontStyle(), LineHeight("px", _LINE),
-                    "start", 0.0, "pre-line", float(_MASK_W))
+    spec = _spec()
 
     def run():
         clear_layout_cache()
@@ -140,6 +158,9 @@ def test_shape_and_raster_harfbuzz_freetype(benchmark):
     layout, mask = benchmark.pedantic(run, rounds=ROUNDS, warmup_rounds=1)
     benchmark.extra_info["lines"] = len(layout.lines)
     benchmark.extra_info["ink"] = int(mask.sum()) // 255
+    assert [w for line in layout.lines for w in line.text.split()] == spec.text.split(), "every word, in order"
+    assert _fits_the_mask(len(layout.lines)) and max(line.width for line in layout.lines) <= _MASK_W
+    assert mask.shape == (_MASK_H, _MASK_W) and benchmark.extra_info["ink"] > 0
 
 
 @pytest.mark.skipif(not features.check("raqm"), reason="Pillow was built without raqm (libraqm)")
@@ -175,3 +196,10 @@ def test_shape_and_raster_pillow_raqm(benchmark):
     lines, mask = benchmark.pedantic(run, rounds=ROUNDS, warmup_rounds=1)
     benchmark.extra_info["lines"] = lines
     benchmark.extra_info["ink"] = int(mask.astype(np.int64).sum()) // 255
+    # The same work as Lamina's path: the same paragraphs broken into as many lines (a
+    # word's kerning may move one break) and about as much ink (hinting and
+    # anti-aliasing differ, the glyphs do not).
+    lamina = lay_out(_spec())
+    lamina_ink = int(coverage(lamina, (0.3, 0.0), (_MASK_H, _MASK_W)).astype(np.int64).sum()) // 255
+    assert _fits_the_mask(lines) and abs(lines - len(lamina.lines)) <= 1
+    assert abs(benchmark.extra_info["ink"] - lamina_ink) <= 0.2 * lamina_ink
