@@ -86,6 +86,7 @@ def test_text_page_first_frame_cold(benchmark, gl):
 
 
 def _layouts(frame) -> list:
+    """The text layouts the frame's raster passes drew, in pass order."""
     return [p.paint.text.layout for p in frame.graph.raster_passes() if p.paint.text is not None]
 
 
