@@ -1,19 +1,23 @@
-"""Fuzzy image comparison with the semantics of WPT reftests.
+"""Fuzzy image comparison with the semantics of WPT reftests, plus Playwright's ratio.
 
-A tolerance is two inclusive ranges: the largest difference of any channel (0-255) and
-the number of pixels that differ at all. ``"0-2"`` is a range; a bare number ``"2"`` (or
-the int 2) means exactly 2, as in WPT: ``max_pixels=300`` asserts that *exactly* 300
-pixels differ, which is how a known, accepted difference is pinned down. To allow "up to
-N", write ``"0-N"``. Two images pass when both measured values lie in their ranges, or
-when nothing differs and a range admits 0 (wptrunner's rule: with no difference at all,
-the other range is ignored).
+A tolerance bounds the largest difference of any channel (0-255) and, optionally, how
+many pixels may differ. ``max_diff="0-2"`` alone admits any number of pixels that differ
+by at most 2: the bound a user reads into it. ``max_pixels`` adds a WPT range of the count
+of differing pixels: ``"0-N"`` for "up to N"; a bare number ``"N"`` (or the int N) means
+exactly N, as in WPT: ``max_pixels=300`` asserts that *exactly* 300 pixels differ, which is
+how a known, accepted difference is pinned down. ``max_pixel_ratio`` (a fraction of the
+image, 0-1, as Playwright's ``maxDiffPixelRatio``) caps the count relative to the size;
+given with ``max_pixels``, both must hold. Two images pass when the measured values lie in
+their ranges, or when nothing differs and a range admits 0 (wptrunner's rule: with no
+difference at all, the other range is ignored).
 
 Colour and alpha are compared separately, in premultiplied 8-bit sRGB (what Lamina
 computes): a colour difference under a transparent pixel does not exist, and an alpha
 difference is reported as such rather than as a colour change. The largest colour
 difference must lie in ``max_diff`` and the largest alpha difference in ``max_alpha_diff``
 (default: ``max_diff``), each where that part differs at all; the count of pixels where
-anything differs must lie in ``max_pixels``. When nothing differs, WPT's rule decides.
+anything differs must lie in ``max_pixels`` and under ``max_pixel_ratio`` where they are
+given. When nothing differs, WPT's rule decides.
 """
 
 from __future__ import annotations
@@ -26,9 +30,12 @@ import numpy as np
 
 from .errors import GoldenError
 
-__all__ = ["Comparison", "FuzzyRange", "Tolerance", "compare", "premultiply"]
+__all__ = ["TOLERANCE_KEYS", "Comparison", "FuzzyRange", "Tolerance", "compare", "parse_ratio", "premultiply"]
 
 RangeLike = Union[str, int, tuple, "FuzzyRange"]
+# The names a tolerance is given by, in a check, a marker, a scene's "golden" object and
+# renderers.json alike (the fields of Tolerance).
+TOLERANCE_KEYS = ("max_diff", "max_pixels", "max_alpha_diff", "max_pixel_ratio")
 
 # "a-b" or "n", ASCII digits, optionally with WPT's own name for the value in front.
 _RANGE = re.compile(r"^\s*(?:(maxDifference|totalPixels)\s*=\s*)?([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$")
@@ -80,38 +87,76 @@ class FuzzyRange:
 
 @dataclass(frozen=True)
 class Tolerance:
+    """What two images may differ by. ``max_pixels`` / ``max_pixel_ratio`` of None: any
+    number of pixels, each within ``max_diff`` (and ``max_alpha_diff``)."""
+
     max_diff: FuzzyRange = FuzzyRange(0, 0)
-    max_pixels: FuzzyRange = FuzzyRange(0, 0)
+    max_pixels: FuzzyRange | None = None
     max_alpha_diff: FuzzyRange | None = None
+    max_pixel_ratio: float | None = None
 
     @classmethod
-    def of(cls, max_diff: RangeLike = "0", max_pixels: RangeLike = "0", max_alpha_diff: RangeLike | None = None) -> "Tolerance":
+    def of(cls, max_diff: RangeLike = "0", max_pixels: RangeLike | None = None,
+           max_alpha_diff: RangeLike | None = None, max_pixel_ratio: float | str | None = None) -> "Tolerance":
         return cls(
             FuzzyRange.parse(max_diff, "max_diff"),
-            FuzzyRange.parse(max_pixels, "max_pixels"),
+            None if max_pixels is None else FuzzyRange.parse(max_pixels, "max_pixels"),
             None if max_alpha_diff is None else FuzzyRange.parse(max_alpha_diff, "max_alpha_diff"),
+            None if max_pixel_ratio is None else parse_ratio(max_pixel_ratio),
         )
 
     @property
     def alpha_diff(self) -> FuzzyRange:
         return self.max_alpha_diff or self.max_diff
 
-    def to_dict(self) -> dict[str, str]:
-        out = {"max_diff": str(self.max_diff), "max_pixels": str(self.max_pixels)}
+    def admits_count(self, differing: int, total: int) -> bool:
+        """Whether ``differing`` of ``total`` pixels may differ."""
+        if self.max_pixels is not None and differing not in self.max_pixels:
+            return False
+        return self.max_pixel_ratio is None or differing <= self.max_pixel_ratio * total
+
+    def admits_no_difference(self) -> bool:
+        """WPT's rule for identical images: they pass when a range admits 0."""
+        count_admits_zero = self.max_pixels is None or 0 in self.max_pixels
+        return count_admits_zero or 0 in self.max_diff
+
+    def allowed_count(self) -> str:
+        """The pixel-count bound in words, for messages."""
+        parts = []
+        if self.max_pixels is not None:
+            parts.append(str(self.max_pixels))
+        if self.max_pixel_ratio is not None:
+            parts.append(f"{self.max_pixel_ratio * 100:g}% of them")
+        return " and ".join(parts) or "any number"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"max_diff": str(self.max_diff)}
+        if self.max_pixels is not None:
+            out["max_pixels"] = str(self.max_pixels)
         if self.max_alpha_diff is not None:
             out["max_alpha_diff"] = str(self.max_alpha_diff)
+        if self.max_pixel_ratio is not None:
+            out["max_pixel_ratio"] = self.max_pixel_ratio
         return out
 
     def __str__(self) -> str:
-        extra = f", max_alpha_diff={self.max_alpha_diff}" if self.max_alpha_diff is not None else ""
-        return f"max_diff={self.max_diff}, max_pixels={self.max_pixels}{extra}"
+        return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.to_dict().items())
 
 
-def _wpt_pass(max_seen: int, pixels: int, diff: FuzzyRange, count: FuzzyRange) -> bool:
-    # wptrunner: identical (in this respect) passes when the range admits zero.
-    if pixels == 0 and 0 in count or max_seen == 0 and 0 in diff:
-        return True
-    return max_seen in diff and pixels in count
+def parse_ratio(value: Any, what: str = "max_pixel_ratio") -> float:
+    """A fraction of the image's pixels, 0 to 1 (``0.01``: one pixel in a hundred)."""
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            raise GoldenError(f"{what}: expected a fraction from 0 to 1, got {value!r}") from None
+    elif isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        number = float(value)
+    else:
+        raise GoldenError(f"{what}: expected a fraction from 0 to 1, got {value!r}")
+    if not 0.0 <= number <= 1.0:  # also refuses NaN
+        raise GoldenError(f"{what}: expected a fraction from 0 to 1, got {value!r}")
+    return number
 
 
 @dataclass
@@ -168,7 +213,11 @@ class Comparison:
         if not self.alpha_ok:
             parts.append(f"alpha: max difference {self.max_alpha} (allowed {self.tolerance.alpha_diff})")
         if not self.pixels_ok:
-            parts.append(f"{self.differing_pixels} px differ (allowed {self.tolerance.max_pixels})")
+            share = ""
+            if self.tolerance.max_pixel_ratio is not None:
+                h, w = self.shape
+                share = f", {100.0 * self.differing_pixels / max(w * h, 1):.3g}% of {w}x{h}"
+            parts.append(f"{self.differing_pixels} px differ{share} (allowed {self.tolerance.allowed_count()})")
         if parts:
             parts.append(f"colour max {self.max_colour}, alpha max {self.max_alpha}, in {self.differing_pixels} px")
         region = self.region()
@@ -222,11 +271,11 @@ def compare(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> C
     values, counts = np.unique(per_pixel[per_pixel > 0], return_counts=True)
     differing = int(np.count_nonzero(per_pixel))
     if differing == 0:  # identical: WPT's rule decides (a range must admit 0)
-        colour_ok = alpha_ok = pixels_ok = _wpt_pass(0, 0, tolerance.max_diff, tolerance.max_pixels)
+        colour_ok = alpha_ok = pixels_ok = tolerance.admits_no_difference()
     else:  # each part that differs within its own range, and the count of pixels in range
         colour_ok = colour_pixels == 0 or max(max_channel[:3]) in tolerance.max_diff
         alpha_ok = alpha_pixels == 0 or max_channel[3] in tolerance.alpha_diff
-        pixels_ok = differing in tolerance.max_pixels
+        pixels_ok = tolerance.admits_count(differing, per_pixel.size)
     return Comparison(
         shape=per_pixel.shape,
         max_channel=max_channel,  # type: ignore[arg-type]

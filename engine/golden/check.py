@@ -1,6 +1,7 @@
 """``lamina check DIR``: render every scene file in DIR and compare it with its golden
-(``DIR/goldens/NAME.png``) — golden testing without pytest, with a progress bar, a summary
-table, the HTML report and an exit code (0 all match, 1 some fail, 2 bad input)."""
+(``DIR/goldens/NAME.png``) — golden testing without pytest, with a progress bar (on a
+terminal only, unless asked for), a summary table, the HTML report and an exit code
+(0 all match, 1 some fail, 2 bad input)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Iterable, TextIO
 
 from ..errors import GoldenError, LaminaInputError
 from ..file_access import FileAccess
-from ..fuzzy import Tolerance
+from ..fuzzy import TOLERANCE_KEYS, Tolerance
 from ..scene_file import load_scene
 from .artefacts import ResultsDir
 from .report import write_report
@@ -28,15 +29,14 @@ def render_scene_for_golden(scene, renderer=None):
 
 def scene_tolerance(scene, default: Tolerance) -> Tolerance:
     """The scene file's own fuzzy ranges where it declares them, else ``default``."""
-    g = scene.golden
-    return Tolerance.of(
-        g.get("max_diff", str(default.max_diff)),
-        g.get("max_pixels", str(default.max_pixels)),
-        g.get("max_alpha_diff", None if default.max_alpha_diff is None else str(default.max_alpha_diff)),
-    )
+    return Tolerance.of(**{**default.to_dict(), **{k: scene.golden[k] for k in TOLERANCE_KEYS if k in scene.golden}})
 
 
-def _bar(done: int, total: int, name: str, stream: TextIO) -> None:
+def _bar(done: int, total: int, name: str, stream: TextIO | None) -> None:
+    """One step of the progress bar: redrawn in place on a terminal, a line each elsewhere
+    (only when asked for: a CI log is not a terminal); nothing without a stream."""
+    if stream is None:
+        return
     width = 28
     filled = width * done // max(total, 1)
     line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {name}"
@@ -55,16 +55,23 @@ def check_directory(
     update: bool = False,
     force: bool = False,
     max_diff: str = "0",
-    max_pixels: str = "0",
+    max_pixels: str | None = None,
     max_alpha_diff: str | None = None,
+    max_pixel_ratio: float | str | None = None,
     results: str | Path = "golden-results",
     only: list[str] | None = None,
     out: TextIO | None = None,
     progress: TextIO | None = None,
+    show_progress: bool | None = None,
     allow_files: Iterable[str | Path] = (),
 ) -> int:
+    """Check every scene of ``folder``; the exit code. The progress bar goes to
+    ``progress`` (stderr) when ``show_progress`` is True, or, when it is None, only if
+    that stream is a terminal."""
     out = out or sys.stdout
     progress = progress or sys.stderr
+    if not (progress.isatty() if show_progress is None else show_progress):
+        progress = None
     folder = Path(folder)
     if not folder.is_dir():
         raise LaminaInputError(f"{folder}: not a folder of scene files")
@@ -79,7 +86,7 @@ def check_directory(
         raise LaminaInputError(f"{folder}: no scene files (*.json)")
     allow_files = [allow_files] if isinstance(allow_files, (str, Path)) else list(allow_files)
     FileAccess.confined_to(folder, allow_files)  # a mistyped --allow-files is one error, not one per scene
-    tolerance = Tolerance.of(max_diff, max_pixels, max_alpha_diff)
+    tolerance = Tolerance.of(max_diff, max_pixels, max_alpha_diff, max_pixel_ratio)
     store = GoldenDir(folder / "goldens", UpdateMode.CHANGED if update else UpdateMode.NONE, force,
                       how_to_update=("lamina check --update", "lamina check --update"))
     res = ResultsDir(results)

@@ -3,9 +3,15 @@
 
     def test_card(golden):
         golden.check(scene.render(), "card", max_diff="0-1", max_pixels="0-20")
+        golden.check(frame, "soft", max_diff="0-2")          # any number of pixels, each within 2
+        golden.check(frame, "noisy", max_diff="0-8", max_pixel_ratio=0.01)  # at most 1% of them
         golden.assert_same(render_a, render_b)          # a reftest: no stored image
 
     @pytest.mark.golden(max_diff="0-2", dir="goldens/cards")   # defaults for a test/module
+
+Tolerances (``lamina.fuzzy``): ``max_diff`` bounds every channel's difference; alone it
+admits any number of pixels within it. ``max_pixels`` (a WPT range, ``"0-N"``) and
+``max_pixel_ratio`` (a fraction of the image, as Playwright's) bound how many may differ.
 
 Options: ``--golden-update=none|missing|changed|all``, ``--golden-force`` (write or compare
 on a renderer other than the golden's), ``--golden-results=DIR`` (default
@@ -22,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from ..fuzzy import Tolerance, compare
+from ..fuzzy import TOLERANCE_KEYS, Tolerance, compare
 from .artefacts import ResultsDir
 from .report import write_report
 from .store import GoldenDir, Outcome, Status, as_premultiplied
@@ -47,7 +53,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "golden(max_diff=..., max_pixels=..., max_alpha_diff=..., dir=...): defaults for the golden fixture's checks",
+        "golden(max_diff=..., max_pixels=..., max_pixel_ratio=..., max_alpha_diff=..., dir=...): "
+        "defaults for the golden fixture's checks",
     )
     folder = config.getoption("golden_results") or config.getini("golden_results")
     results = ResultsDir(Path(config.rootpath, folder))
@@ -97,18 +104,18 @@ class GoldenFixture:
         for marker in request.node.iter_markers("golden"):  # nearest first
             if marker.args:
                 raise pytest.UsageError(f"@pytest.mark.golden takes keyword arguments only, got {marker.args!r}")
-            unknown = set(marker.kwargs) - {"max_diff", "max_pixels", "max_alpha_diff", "dir"}
+            unknown = set(marker.kwargs) - {*TOLERANCE_KEYS, "dir"}
             if unknown:
                 raise pytest.UsageError(f"@pytest.mark.golden: unknown argument {sorted(unknown)[0]!r}")
             for key, value in marker.kwargs.items():
                 self._defaults.setdefault(key, value)
 
-    def _tolerance(self, max_diff, max_pixels, max_alpha_diff):
-        d = self._defaults
+    def _tolerance(self, given: dict[str, Any]) -> Tolerance:
+        """The check's own tolerance arguments over the markers' defaults (key by key)."""
+        chosen = {key: self._defaults.get(key) if given.get(key) is None else given[key] for key in TOLERANCE_KEYS}
         return Tolerance.of(
-            d.get("max_diff", "0") if max_diff is None else max_diff,
-            d.get("max_pixels", "0") if max_pixels is None else max_pixels,
-            d.get("max_alpha_diff") if max_alpha_diff is None else max_alpha_diff,
+            "0" if chosen["max_diff"] is None else chosen["max_diff"],
+            chosen["max_pixels"], chosen["max_alpha_diff"], chosen["max_pixel_ratio"],
         )
 
     def folder(self, dir: str | Path | None = None) -> Path:
@@ -125,12 +132,13 @@ class GoldenFixture:
         return cmd + (" --golden-force" if force else "")
 
     def check(self, image: Any, name: str, *, max_diff=None, max_pixels=None, max_alpha_diff=None,
-              dir: str | Path | None = None) -> None:
+              max_pixel_ratio=None, dir: str | Path | None = None) -> None:
         """Compare a Frame (or straight RGBA/RGB uint8 array, or Pillow image) with golden
         ``name`` (a PNG in the golden folder; ``/`` makes subfolders)."""
         folder = self.folder(dir)
         store = GoldenDir(folder, self._update, self._force)
-        outcome = store.check(image, name, self._tolerance(max_diff, max_pixels, max_alpha_diff))
+        outcome = store.check(image, name, self._tolerance(dict(
+            max_diff=max_diff, max_pixels=max_pixels, max_alpha_diff=max_alpha_diff, max_pixel_ratio=max_pixel_ratio)))
         missing = outcome.expected is None and not outcome.golden.is_file()
         accept = self._command("missing" if missing else "changed", outcome.needs_force)
         try:
@@ -145,7 +153,7 @@ class GoldenFixture:
             pytest.skip(f"golden {name!r}: {outcome.message}")
 
     def assert_same(self, actual: Any, reference: Any, *, max_diff=None, max_pixels=None, max_alpha_diff=None,
-                    name: str = "") -> None:
+                    max_pixel_ratio=None, name: str = "") -> None:
         """A reftest: two renders that must match within the tolerance (no stored image)."""
         a, fp = as_premultiplied(actual)
         b, _ = as_premultiplied(reference)
@@ -154,7 +162,9 @@ class GoldenFixture:
         if a.shape != b.shape:
             outcome.message = f"size {a.shape[1]}x{a.shape[0]} differs from the reference's {b.shape[1]}x{b.shape[0]}"
         else:
-            outcome.comparison = compare(a, b, self._tolerance(max_diff, max_pixels, max_alpha_diff))
+            outcome.comparison = compare(a, b, self._tolerance(dict(
+                max_diff=max_diff, max_pixels=max_pixels, max_alpha_diff=max_alpha_diff,
+                max_pixel_ratio=max_pixel_ratio)))
             outcome.message = outcome.comparison.summary()
             if outcome.comparison.passed:
                 outcome.status = Status.PASSED

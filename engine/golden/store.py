@@ -25,7 +25,7 @@ import numpy as np
 from PIL import Image, PngImagePlugin
 
 from ..errors import GoldenError
-from ..fuzzy import Comparison, Tolerance, compare, premultiply
+from ..fuzzy import TOLERANCE_KEYS, Comparison, Tolerance, compare, premultiply
 from ..images import unpremultiply
 from ..renderer import renderer_info
 from ..version import __version__
@@ -191,7 +191,7 @@ class Expectations:
             where = f"{path}: $.renderers[{i}]"
             if not isinstance(entry, dict) or not isinstance(entry.get("match"), str):
                 raise GoldenError(f"{where}: needs a 'match' glob over GL_RENDERER")
-            unknown = set(entry) - {"match", "max_diff", "max_pixels", "max_alpha_diff", "tests", "note"}
+            unknown = set(entry) - {"match", *TOLERANCE_KEYS, "tests", "note"}
             if unknown:
                 raise GoldenError(f"{where}: unknown key {sorted(unknown)[0]!r}")
             tests = entry.get("tests", {})
@@ -201,8 +201,8 @@ class Expectations:
                 base = _tolerance(entry)
                 per = {}
                 for name, t in tests.items():
-                    if not isinstance(t, dict) or set(t) - {"max_diff", "max_pixels", "max_alpha_diff"}:
-                        raise GoldenError(f"tests.{name}: expected an object with max_diff / max_pixels / max_alpha_diff")
+                    if not isinstance(t, dict) or set(t) - set(TOLERANCE_KEYS):
+                        raise GoldenError(f"tests.{name}: expected an object with {' / '.join(TOLERANCE_KEYS)}")
                     per[name] = _tolerance({**_fields(entry), **t})
             except GoldenError as exc:
                 raise GoldenError(f"{where}: {exc}") from None
@@ -220,16 +220,17 @@ class Expectations:
 
 
 def _fields(entry: dict) -> dict:
-    return {k: entry[k] for k in ("max_diff", "max_pixels", "max_alpha_diff") if k in entry}
+    return {k: entry[k] for k in TOLERANCE_KEYS if k in entry}
 
 
 def _tolerance(entry: dict) -> Tolerance:
     if not isinstance(entry, dict):
-        raise GoldenError("a tolerance is an object with max_diff / max_pixels / max_alpha_diff")
-    unknown = set(entry) - {"match", "max_diff", "max_pixels", "max_alpha_diff", "tests", "note"}
+        raise GoldenError(f"a tolerance is an object with {' / '.join(TOLERANCE_KEYS)}")
+    unknown = set(entry) - {"match", *TOLERANCE_KEYS, "tests", "note"}
     if unknown:
         raise GoldenError(f"unknown key {sorted(unknown)[0]!r}")
-    return Tolerance.of(entry.get("max_diff", "0"), entry.get("max_pixels", "0"), entry.get("max_alpha_diff"))
+    return Tolerance.of(entry.get("max_diff", "0"), entry.get("max_pixels"), entry.get("max_alpha_diff"),
+                        entry.get("max_pixel_ratio"))
 
 
 class Status(str, Enum):

@@ -36,7 +36,9 @@ def test_check_update_and_fail(folder, tmp_path, capsys):
     results = tmp_path / "results"
     code, out, err = run(capsys, folder, "--results", results)
     assert code == 1 and out.count("no golden") == 2
-    assert "[############################] 2/2" in err, "a progress bar"
+    assert err == "", "no progress bar where stderr is not a terminal (a CI log)"
+    code, out, err = run(capsys, folder, "--results", results, "--progress", "always")
+    assert "[############################] 2/2" in err, "a progress bar when asked for"
 
     code, out, _ = run(capsys, folder, "--update", "--results", results)
     assert code == 0 and "2 written" in out

@@ -204,3 +204,49 @@ def test_ranges_are_ascii_and_wpt_names_must_fit(bad, field):
     with pytest.raises(GoldenError, match=field):
         Tolerance.of(**{field: bad})
     assert FuzzyRange.parse("totalPixels=0-300", "max_pixels") == FuzzyRange(0, 300)
+
+
+def test_max_diff_alone_admits_any_number_of_pixels_within_it(rng):
+    """What a reader of ``max_diff="0-2"`` expects: every pixel may be off by up to 2."""
+    a = opaque(rng, 40, 80)
+    every_pixel_by_one = bump(a, 40 * 80, 1)
+    assert compare(every_pixel_by_one, a, Tolerance.of("0-2")).passed
+    by_three = bump(a, 1, 3)
+    c = compare(by_three, a, Tolerance.of("0-2"))
+    assert not c.passed and "max difference 3 (allowed 0-2)" in c.summary()
+    assert Tolerance.of("0-2").max_pixels is None and str(Tolerance.of("0-2")) == "max_diff=0-2"
+
+
+@pytest.mark.parametrize(
+    "pixels, ratio, max_pixels, passes",
+    [
+        (20, 0.01, None, True),  # 20 of 2000 is exactly 1%
+        (21, 0.01, None, False),
+        (0, 0.0, None, True),  # identical
+        (1, 0.0, None, False),
+        (20, 0.5, "0-10", False),  # both bounds hold, as Playwright takes the smaller
+        (10, 0.5, "0-10", True),
+        (10, 0.001, "0-10", False),
+    ],
+)
+def test_max_pixel_ratio_is_a_share_of_the_image(rng, pixels, ratio, max_pixels, passes):
+    a = opaque(rng, 40, 50)  # 2000 px
+    c = compare(bump(a, pixels, 1), a, Tolerance.of("0-1", max_pixels, max_pixel_ratio=ratio))
+    assert c.differing_pixels == pixels and c.passed is passes
+    if not passes:
+        assert f"{pixels} px differ, {100 * pixels / 2000:.3g}% of 50x40 (allowed" in c.summary()
+        assert f"{ratio * 100:g}% of them" in c.summary()
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, float("nan"), True, "lots", None.__class__])
+def test_bad_pixel_ratios_are_typed_errors(bad):
+    with pytest.raises(GoldenError, match="max_pixel_ratio: expected a fraction from 0 to 1"):
+        Tolerance.of("0-1", max_pixel_ratio=bad)
+    assert Tolerance.of("0-1", max_pixel_ratio="0.25").max_pixel_ratio == 0.25
+
+
+def test_a_tolerance_round_trips_through_its_dict():
+    t = Tolerance.of("0-3", "0-40", "0-5", max_pixel_ratio=0.02)
+    assert t.to_dict() == {"max_diff": "0-3", "max_pixels": "0-40", "max_alpha_diff": "0-5", "max_pixel_ratio": 0.02}
+    assert Tolerance.of(**t.to_dict()) == t
+    assert str(t) == "max_diff=0-3, max_pixels=0-40, max_alpha_diff=0-5, max_pixel_ratio=0.02"

@@ -536,11 +536,12 @@ def test_scene_to_dict_is_scene_method():
 
 
 def test_description_and_golden_options_round_trip(validator):
-    data = {**RICH, "description": "cards", "golden": {"t": 0.5, "policy": "all", "max_diff": "0-2", "max_pixels": 40}}
+    data = {**RICH, "description": "cards",
+            "golden": {"t": 0.5, "policy": "all", "max_diff": "0-2", "max_pixels": 40, "max_pixel_ratio": 0.05}}
     validator.validate(data)
     scene = scene_from_dict(data)
     assert scene.description == "cards"
-    assert scene.golden == {"t": 0.5, "policy": "all", "max_diff": "0-2", "max_pixels": "40"}
+    assert scene.golden == {"t": 0.5, "policy": "all", "max_diff": "0-2", "max_pixels": "40", "max_pixel_ratio": 0.05}
     again = scene.to_dict()
     validator.validate(again)
     assert scene_from_dict(again).golden == scene.golden
@@ -555,6 +556,8 @@ def test_description_and_golden_options_round_trip(validator):
         ({"policy": "some"}, r"\$\.golden\.policy: policy must be one of"),
         ({"max_diff": "3-1"}, r"\$\.golden\.max_diff: max_diff: '3-1' is not a range"),
         ({"max_pixels": "lots"}, r"\$\.golden\.max_pixels"),
+        ({"max_pixel_ratio": 2}, r"\$\.golden\.max_pixel_ratio: max_pixel_ratio: expected a fraction from 0 to 1"),
+        ({"max_pixel_ratio": True}, r"\$\.golden\.max_pixel_ratio"),
         ({"tolerance": 1}, r"\$\.golden\.tolerance: unknown key"),
     ],
 )
