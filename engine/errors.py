@@ -49,12 +49,14 @@ class LaminaEnvironmentError(LaminaError):
 
 
 def _style_message(reason: str, *, layer: str | None = None, property: str | None = None, value: str | None = None,
-                   line: int | None = None, column: int | None = None) -> str:
-    """``layer 'a', property 'p', line 2, column 5: reason (in 'value')``: where a style
-    problem is, as StyleError and FontUnavailableError both say it."""
+                   line: int | None = None, column: int | None = None, keyframe: int | str | None = None) -> str:
+    """``layer 'a', keyframe 1, property 'p', line 2, column 5: reason (in 'value')``: where
+    a style problem is, as StyleError and FontUnavailableError both say it."""
     where = []
     if layer is not None:
         where.append(f"layer {layer!r}")
+    if keyframe is not None:
+        where.append(f"keyframe {keyframe!r}")
     if property is not None:
         where.append(f"property {property!r}")
     if line is not None and line > 1:
@@ -72,7 +74,9 @@ class StyleError(LaminaInputError):
     """A CSS declaration could not be used.
 
     Attributes name the property, the offending value text, the 1-based column in the
-    CSS text it came from (``None`` when unknown) and the layer id when known.
+    CSS text it came from (``None`` when unknown), the layer id when known and, in an
+    animation, the keyframe: its index in a list of keyframes, or its key ("50%") in a
+    mapping of them.
     """
 
     def __init__(
@@ -84,6 +88,7 @@ class StyleError(LaminaInputError):
         column: int | None = None,
         line: int | None = None,
         layer: str | None = None,
+        keyframe: int | str | None = None,
     ) -> None:
         self.reason = message
         self.line = line
@@ -91,14 +96,16 @@ class StyleError(LaminaInputError):
         self.value = value
         self.column = column
         self.layer = layer
+        self.keyframe = keyframe
         super().__init__(self._format())
 
     def _format(self) -> str:
         return _style_message(self.reason, layer=self.layer, property=self.property, value=self.value,
-                              line=self.line, column=self.column)
+                              line=self.line, column=self.column, keyframe=self.keyframe)
 
-    def located(self, *, layer: str | None = None, column_offset: int = 0) -> "StyleError":
-        """Return the same error with the layer and an absolute column filled in."""
+    def located(self, *, layer: str | None = None, column_offset: int = 0,
+                keyframe: int | str | None = None) -> "StyleError":
+        """Return the same error with the layer, the keyframe and an absolute column filled in."""
         err = type(self).__new__(type(self))
         StyleError.__init__(
             err,
@@ -108,6 +115,7 @@ class StyleError(LaminaInputError):
             column=None if self.column is None or self.column + column_offset < 1 else self.column + column_offset,
             line=self.line,
             layer=layer if layer is not None else self.layer,
+            keyframe=keyframe if keyframe is not None else self.keyframe,
         )
         err.__cause__ = self.__cause__
         return err

@@ -59,7 +59,7 @@ class Explorer:
         if not isinstance(scene, Scene):
             raise LaminaInputError(f"explore() needs a lamina.Scene, got {type(scene).__name__}")
         if scene.find(layer_id) is None:
-            raise LaminaInputError(f"explore(): no layer {layer_id!r} in the scene")
+            raise LaminaInputError(f"explore(): {scene.no_layer_message(layer_id)}")
         self.scene, self.layer, self.renderer = scene, scene[layer_id], renderer
         slider = lambda s: widgets.FloatSlider(value=s.initial, min=s.low, max=s.high, step=s.step,  # noqa: E731
                                               description=s.label, continuous_update=False)

@@ -28,10 +28,16 @@ from .layer import Layer
 from .renderer import Renderer, current_limits, default_renderer
 from .request import FrameRequest
 from .scene_writer import scene_to_dict
+from .suggest import did_you_mean
 
-__all__ = ["Scene", "SceneSource", "MAX_VIEWPORT"]
+__all__ = ["Scene", "SceneSource", "MAX_VIEWPORT", "TOO_LARGE_HINT"]
 
 MAX_VIEWPORT = 16384  # the frame must fit in one texture; the GPU limit is checked too
+# What to do instead of a frame over MAX_VIEWPORT: what a browser does with a long page.
+TOO_LARGE_HINT = (f"a frame is at most {MAX_VIEWPORT} px on a side; for a larger page, give the scene the "
+                  "viewport's size and make the root a scroller (style it 'overflow: auto' and scroll with "
+                  "'scroll-top' or root.scroll_to()): its contents may be any size and are tiled "
+                  "(README: Long pages and scrolling)")
 
 
 @dataclass
@@ -62,6 +68,7 @@ class SceneSource:
 
 
 # Errors found while rendering that name a layer: located in the scene file they came from.
+_IDS_LISTED = 12  # an unknown-id error lists this many of the scene's ids
 _LOCATED = (ImageLoadError, TextureTooLargeError, FontUnavailableError)
 
 
@@ -87,7 +94,8 @@ class Scene:
             if isinstance(v, bool) or not isinstance(v, numbers.Real):
                 raise GeometryError(f"scene {name} must be a number, got {v!r}")
             if not (isinstance(v, numbers.Integral) or math.isfinite(v)) or v != int(v) or not 1 <= v <= MAX_VIEWPORT:
-                raise GeometryError(f"scene {name} must be a whole number from 1 to {MAX_VIEWPORT}, got {v!r}")
+                hint = f"; {TOO_LARGE_HINT}" if isinstance(v, numbers.Real) and v > MAX_VIEWPORT else ""
+                raise GeometryError(f"scene {name} must be a whole number from 1 to {MAX_VIEWPORT}, got {v!r}{hint}")
         self.width = int(width)
         self.height = int(height)
         if file_access is not None and base_dir is not None:
@@ -222,7 +230,16 @@ class Scene:
         try:
             return self._ids[id]
         except KeyError:
-            raise KeyError(f"no layer with id {id!r}") from None
+            raise KeyError(self.no_layer_message(id)) from None
+
+    def no_layer_message(self, id: str) -> str:
+        """``no layer with id 'x'``, with the near match and the ids there are: what an
+        error about an unknown layer id says."""
+        ids = list(self._ids)
+        hint = did_you_mean(str(id), ids)
+        shown = ", ".join(repr(i) for i in ids[:_IDS_LISTED])
+        more = f" and {len(ids) - _IDS_LISTED} more" if len(ids) > _IDS_LISTED else ""
+        return f"no layer with id {id!r}" + (f"; {hint}" if hint else "") + f" (the layers: {shown}{more})"
 
     def layers(self) -> list[Layer]:
         """All layers in tree order, root first."""

@@ -20,9 +20,9 @@ from .errors import GeometryError, GoldenError, LayerTreeError, SceneFileError, 
 from .limits import MAX_SCENE_FILE_BYTES
 from .file_access import FileAccess
 from .filters.backend import FILTER_BACKENDS
-from .fuzzy import FuzzyRange
+from .fuzzy import FuzzyRange, parse_ratio
 from .layer import MAX_TREE_DEPTH, Layer
-from .scene import MAX_VIEWPORT, Scene, SceneSource
+from .scene import MAX_VIEWPORT, TOO_LARGE_HINT, Scene, SceneSource
 from .scene_writer import FORMAT_VERSION, scene_to_dict
 
 __all__ = ["load_scene", "scene_from_dict", "scene_to_dict", "SCHEMA_PATH", "FORMAT_VERSION"]
@@ -30,7 +30,7 @@ __all__ = ["load_scene", "scene_from_dict", "scene_to_dict", "SCHEMA_PATH", "FOR
 SCHEMA_PATH = Path(__file__).parent / "schema" / "scene.schema.json"
 _TOP_KEYS = {"$schema", "lamina", "width", "height", "background", "style", "layers", "description", "golden",
              "filter_backend"}
-_GOLDEN_KEYS = {"t", "policy", "max_diff", "max_pixels", "max_alpha_diff"}
+_GOLDEN_KEYS = {"t", "policy", "max_diff", "max_pixels", "max_alpha_diff", "max_pixel_ratio"}
 _LAYER_KEYS = {"id", "box", "style", "children", "animations", "content", "text"}
 _ANIMATION_KEYS = {"keyframes", "duration", "delay", "easing", "iterations", "direction", "fill", "name"}
 
@@ -99,7 +99,8 @@ def _int(value: Any, where: str, file: str | None) -> int:
     if isinstance(value, bool) or not whole:
         raise SceneFileError(f"expected a whole number, got {json.dumps(value)[:40]}", path=where, file=file)
     if not 1 <= value <= MAX_VIEWPORT:
-        raise SceneFileError(f"must be from 1 to {MAX_VIEWPORT}, got {value}", path=where, file=file)
+        hint = f"; {TOO_LARGE_HINT}" if value > MAX_VIEWPORT else ""
+        raise SceneFileError(f"must be from 1 to {MAX_VIEWPORT}, got {value}{hint}", path=where, file=file)
     return int(value)
 
 
@@ -124,6 +125,17 @@ def _apply_style(layer: Layer, style: Any, where: str, file: str | None) -> None
                 raise _style_error(err, f"{where}.{name}", file) from err
     else:
         raise SceneFileError(f"style must be CSS text or an object, got {json.dumps(style)}", path=where, file=file)
+
+
+def _animation_error_path(err: StyleError, at: str) -> str:
+    """The JSON path of what an animation's error is about: ``at.keyframes[1].transform``
+    (a list of keyframes), ``at.keyframes['50%'].transform`` (a mapping), ``at.duration``."""
+    key = {"animation-timing-function": "easing"}.get(err.property or "", err.property)
+    if err.keyframe is None:
+        return f"{at}.{key}" if key in _ANIMATION_KEYS else at
+    place = f"[{err.keyframe}]" if isinstance(err.keyframe, int) else f"[{err.keyframe!r}]"
+    inside = "" if key in (None, "keyframes") else f".{key}"
+    return f"{at}.keyframes{place}{inside}"
 
 
 def _url_texts(obj: Any, where: str) -> list[tuple[str, str]]:
@@ -194,8 +206,7 @@ def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str], depth: 
         try:
             layer.animate(spec["keyframes"], duration=spec["duration"], **options)
         except StyleError as err:
-            key = {"animation-timing-function": "easing"}.get(err.property, err.property)
-            raise SceneFileError(str(err), path=f"{at}.{key}" if key in _ANIMATION_KEYS else at, file=file) from err
+            raise SceneFileError(str(err), path=_animation_error_path(err, at), file=file) from err
     children = obj.get("children", [])
     if not isinstance(children, list):
         raise SceneFileError("children must be an array", path=f"{where}.children", file=file)
@@ -288,4 +299,9 @@ def _golden_options(obj: Any, file: str | None) -> dict[str, Any]:
                 out[key] = str(FuzzyRange.parse(obj[key], key))
             except GoldenError as err:
                 raise SceneFileError(str(err), path=f"$.golden.{key}", file=file) from None
+    if "max_pixel_ratio" in obj:
+        try:
+            out["max_pixel_ratio"] = parse_ratio(obj["max_pixel_ratio"])
+        except GoldenError as err:
+            raise SceneFileError(str(err), path="$.golden.max_pixel_ratio", file=file) from None
     return out

@@ -119,17 +119,24 @@ class Animation:
 
         ``keyframes`` maps offsets ("0%", "from", 0.5...) to {property: CSS value}, or is a
         list of such dicts with an "offset" entry."""
+        # (where the keyframe was given: its index in a list or its key in a mapping, offset, declarations)
+        items: list[tuple[int | str, Any, Any]] = []
         if isinstance(keyframes, Mapping):
-            items = list(keyframes.items())
+            items = [(str(key), key, decls) for key, decls in keyframes.items()]
         elif isinstance(keyframes, (list, tuple)):
-            items = []
-            for kf in keyframes:
+            for i, kf in enumerate(keyframes):
                 if not isinstance(kf, Mapping) or "offset" not in kf:
-                    raise InvalidValueError("each keyframe in a list needs an 'offset'", property="keyframes")
-                items.append((kf["offset"], {k: v for k, v in kf.items() if k != "offset"}))
+                    raise InvalidValueError("each keyframe in a list needs an 'offset'", property="keyframes", keyframe=i)
+                items.append((i, kf["offset"], {k: v for k, v in kf.items() if k != "offset"}))
         else:
             raise InvalidValueError(f"keyframes must be a mapping or a list, got {type(keyframes).__name__}", property="keyframes")
-        frames = sorted((_keyframe(k, v) for k, v in items), key=lambda f: f.offset)
+        frames = []
+        for place, key, decls in items:
+            try:
+                frames.append(_keyframe(key, decls))
+            except StyleError as err:  # say which keyframe: a scene file's error gives its JSON path
+                raise err.located(keyframe=place) from None
+        frames.sort(key=lambda f: f.offset)
         if not frames or not any(f.updates for f in frames):
             raise InvalidValueError("an animation needs keyframes with at least one property", property="keyframes")
         seconds = parse_time(duration, "duration")

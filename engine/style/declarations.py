@@ -15,6 +15,7 @@ from tinycss2 import ast
 
 from ..errors import CSSSyntaxError, InvalidValueError, StyleError, UnknownPropertyError, UnsupportedFeatureError
 from ..css.known import is_css_property
+from ..suggest import did_you_mean
 from .properties import INHERITED_FIELDS, NOT_YET_SUPPORTED, PROPERTIES, ComputedStyle
 from .text import resolve_relative
 from ..css.tokens import TokenStream, token_text
@@ -58,7 +59,8 @@ def parse_value(
             raise UnsupportedFeatureError(
                 f"{name} is a CSS property Lamina does not support yet", property=name, **where
             )
-        raise UnknownPropertyError("unknown property", property=name, **where)
+        hint = did_you_mean(name, PROPERTIES)
+        raise UnknownPropertyError(f"unknown property; {hint}" if hint else "unknown property", property=name, **where)
     ts = TokenStream(tokens, name, anchor=anchor)
     for tok in tokens:
         if isinstance(tok, ast.ParseError):

@@ -12,7 +12,7 @@ from tinycss2 import ast
 
 from ..errors import UnsupportedFeatureError
 from ..geometry import Affine
-from ..css.tokens import TokenStream, describe, split_commas
+from ..css.tokens import TokenStream, describe, split_commas, token_text
 from ..css.values import LengthPercentage, TransformFunction
 
 __all__ = ["read_transform_list", "transform_matrix", "has_3d_hint"]
@@ -27,10 +27,17 @@ def _args(fn: ast.FunctionBlock, ts: TokenStream, count: tuple[int, int]) -> lis
     if len(groups) == 1 and not TokenStream(groups[0], ts.prop).tokens:
         groups = []
     lo, hi = count
+    streams = [TokenStream(g, ts.prop, anchor=fn) for g in groups]
+    crowded = next((g for g in streams if len(g.tokens) > 1), None)
+    pieces = [token_text([t]) for g in streams for t in g.tokens]
+    if crowded is not None and lo <= len(pieces) <= hi:
+        # Arguments written as in SVG, without commas: say so, and how it is written in CSS.
+        raise ts.error(f"a comma is missing before {describe(crowded.tokens[1])}: {fn.name}() separates its "
+                       f"arguments with commas, as in {fn.name}({', '.join(pieces)})", crowded.tokens[1])
     if not lo <= len(groups) <= hi:
         want = str(lo) if lo == hi else f"{lo} to {hi}"
         raise ts.error(f"{fn.name}() takes {want} arguments, got {len(groups)}", fn)
-    return [TokenStream(g, ts.prop, anchor=fn) for g in groups]
+    return streams
 
 
 def _one(stream: TokenStream, read):
