@@ -1,7 +1,8 @@
 """glfw's input events handed to Dear ImGui, and the demos' standard keys.
 
 A key goes to ImGui first; when ImGui does not want the keyboard (no text field has
-focus) the runner's keys act: H, Space, Right, R, S, Esc.
+focus) the runner's keys act: H, Space, Right, R, S, Esc, and Ctrl with =, - or 0 (the
+UI scale; the keypad's + and - too, and = with Shift, which is + on a US keyboard).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any, Protocol
 import glfw
 from imgui_bundle import imgui
 
-__all__ = ["install_input", "RUNNER_KEYS", "KeyTarget"]
+__all__ = ["install_input", "RUNNER_KEYS", "CTRL_KEYS", "KeyTarget"]
 
 
 class KeyTarget(Protocol):
@@ -28,6 +29,16 @@ RUNNER_KEYS = {
     glfw.KEY_R: "R",
     glfw.KEY_S: "S",
     glfw.KEY_ESCAPE: "Escape",
+}
+
+# Keys that act with Ctrl held (as a browser's zoom keys do).
+CTRL_KEYS = {
+    glfw.KEY_EQUAL: "Ctrl+=",
+    glfw.KEY_KP_ADD: "Ctrl+=",
+    glfw.KEY_MINUS: "Ctrl+-",
+    glfw.KEY_KP_SUBTRACT: "Ctrl+-",
+    glfw.KEY_0: "Ctrl+0",
+    glfw.KEY_KP_0: "Ctrl+0",
 }
 
 _IMGUI_KEYS = {
@@ -81,7 +92,11 @@ def install_input(runner: KeyTarget) -> None:
         io.add_key_event(imgui.Key.mod_shift, bool(mods & glfw.MOD_SHIFT))
         if key in _IMGUI_KEYS:
             io.add_key_event(_IMGUI_KEYS[key], down)
-        if down and key in RUNNER_KEYS and not io.want_text_input:
+        if not down or io.want_text_input:
+            return
+        if mods & glfw.MOD_CONTROL and key in CTRL_KEYS:
+            runner.key(CTRL_KEYS[key])
+        elif key in RUNNER_KEYS:
             runner.key(RUNNER_KEYS[key])
 
     glfw.set_cursor_pos_callback(window, on_cursor)

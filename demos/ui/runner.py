@@ -7,7 +7,9 @@ out. There is one pipeline: the window adopts its context with
 ``GPUContext.from_current()``.
 
 Keys (as every demo's help says): H help, Space pause, Right step one frame, R reset,
-S screenshot, Esc quit.
+S screenshot (into the runner's screenshot folder: ``--out``, by default
+``~/Pictures/lamina-demos``), Ctrl+= and Ctrl+- a larger or smaller UI (Ctrl+0 back to
+the starting size; ``--ui-scale`` sets it at start, for a projector), Esc quit.
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ from PIL import Image
 from lamina import Frame, FrameRequest, Renderer
 from lamina.gpu.context import GPUContext
 
+from ..options import SCREENSHOTS, UI_SCALES
 from .glfw_input import install_input
 from .imgui_gl import ImGuiRenderer
 from .panels import HELP, PanelState, draw_panels
 from .recording import write_gif
 
-__all__ = ["Demo", "Runner", "DisplayUnavailable", "HELP"]
-PANEL_WIDTH = 480  # px at scale 1: the panels' column right of the scene
+__all__ = ["Demo", "Runner", "DisplayUnavailable", "HELP", "PANEL_WIDTH", "UI_SCALES", "SCREENSHOTS"]
+PANEL_WIDTH = 480  # px at UI scale 1: the panels' column right of the scene
 
 
 class DisplayUnavailable(RuntimeError):
@@ -67,6 +70,10 @@ class Demo:
         """Called once the runner is ready (``self.runner``): set the panels' initial
         state (an overlay, a policy) here."""
 
+    def rendered(self, frame) -> None:
+        """Called with each frame right after ``scene.render()``, before the panels are
+        drawn; ``self.runner.advanced`` says whether time moved for it (not paused)."""
+
     def build(self):
         """Make the scene (called at start and on R)."""
         raise NotImplementedError
@@ -85,12 +92,17 @@ class Demo:
 class Runner:
     """Owns the GL context, Lamina's renderer, ImGui and the loop."""
 
-    def __init__(self, demo: Demo, *, headless: bool) -> None:
+    def __init__(self, demo: Demo, *, headless: bool, ui_scale: float = 1.0,
+                 screenshots: Path | None = None) -> None:
+        if not UI_SCALES[0] <= ui_scale <= UI_SCALES[-1]:
+            raise ValueError(f"ui_scale {ui_scale} is outside {UI_SCALES[0]}-{UI_SCALES[-1]}")
         self.demo = demo
         self.headless = headless
         self.window = None
-        width, height = demo.scene_size[0] + PANEL_WIDTH, demo.scene_size[1]
-        self.scale = 1.0
+        self.ui_scale = self.start_ui_scale = ui_scale
+        self.screenshot_folder = (screenshots or SCREENSHOTS).expanduser()
+        width, height = self._window_size()
+        self.scale = 1.0  # the display's content scale (HiDPI); 1 headless
         if headless:
             self.gpu = GPUContext.headless()
             self.size = (width, height)
@@ -103,9 +115,7 @@ class Runner:
         io = imgui.get_io()
         io.set_ini_filename("")  # no imgui.ini written next to the user's files
         io.display_size = self.size
-        if self.scale != 1.0:
-            imgui.get_style().scale_all_sizes(self.scale)
-            io.font_global_scale = self.scale
+        self._apply_ui_scale()
         self.imgui = ImGuiRenderer(self.ctx)
         self.offscreen = self.ctx.simple_framebuffer(self._pixels(self.size)) if headless else None
         self.scene_texture: moderngl.Texture | None = None
@@ -114,9 +124,10 @@ class Runner:
         self.state = PanelState()
         self.paused = False
         self.step = False
+        self.advanced = False  # whether the last frame moved time (not paused, or a step)
         self.t = 0.0
         self.frames = 0
-        self.screenshots = 0
+        self.screenshots = 0  # taken so far: they are numbered
         self.last_frame: Frame | None = None
         demo.runner = self
         demo.start()
@@ -152,6 +163,57 @@ class Runner:
     def _pixels(self, size: tuple[int, int]) -> tuple[int, int]:
         return (int(size[0] * self.scale), int(size[1] * self.scale)) if self.headless else size
 
+    # -- UI scale ------------------------------------------------------------------------
+    @property
+    def panel_width(self) -> int:
+        """Width of the panels' column at the current UI scale (window units)."""
+        return round(PANEL_WIDTH * self.ui_scale)
+
+    @property
+    def layout_scale(self) -> float:
+        """What ImGui's sizes are multiplied by: the UI scale times the display's own."""
+        return self.ui_scale * self.scale
+
+    def _window_size(self) -> tuple[int, int]:
+        return self.demo.scene_size[0] + self.panel_width, self.demo.scene_size[1]
+
+    def _apply_ui_scale(self) -> None:
+        """ImGui's sizes (padding, spacing, scrollbars...) from a default style scaled
+        once, never scaled again and again (ImGui rounds each time, so steps would drift),
+        and its font at the same scale (ImGui 1.92 rasterizes glyphs at the size used)."""
+        fresh = imgui.Style()
+        fresh.scale_all_sizes(self.layout_scale)
+        style = imgui.get_style()
+        for name in dir(fresh):
+            if name.startswith("_") or name.startswith("font_") or name in ("color_", "set_color_"):
+                continue
+            value = getattr(fresh, name)
+            if not callable(value):
+                setattr(style, name, value)
+        style.font_scale_main = self.ui_scale
+        style.font_scale_dpi = self.scale
+
+    def set_ui_scale(self, scale: float) -> None:
+        """Scale the panels (font and layout) by ``scale`` (clamped to UI_SCALES' ends);
+        the panels' column widens with it, so the window (or the headless picture) does."""
+        scale = min(max(scale, UI_SCALES[0]), UI_SCALES[-1])
+        if scale == self.ui_scale:
+            return
+        self.ui_scale = scale
+        self._apply_ui_scale()
+        self.size = self._window_size()
+        if self.window is not None:
+            glfw.set_window_size(self.window, *self.size)
+        else:
+            self.offscreen.release()
+            self.offscreen = self.ctx.simple_framebuffer(self._pixels(self.size))
+
+    def _ui_step(self, direction: int) -> float:
+        """The next UI size up (+1) or down (-1) from the current one."""
+        if direction > 0:
+            return next((s for s in UI_SCALES if s > self.ui_scale + 1e-6), UI_SCALES[-1])
+        return next((s for s in reversed(UI_SCALES) if s < self.ui_scale - 1e-6), UI_SCALES[0])
+
     def reset(self) -> None:
         self.scene = self.demo.build()
         self.t = 0.0
@@ -160,7 +222,8 @@ class Runner:
     # -- one frame ---------------------------------------------------------------------
     def render_frame(self, dt: float) -> Frame:
         """Advance by ``dt`` seconds (unless paused), render the scene and the panels."""
-        if not self.paused or self.step:
+        self.advanced = not self.paused or self.step
+        if self.advanced:
             self.t += dt
             self.step = False
         self.demo.update(self.scene, self.t)
@@ -170,6 +233,7 @@ class Runner:
         frame = self.scene.render(self.renderer, request)
         render_ms = (time.perf_counter() - started) * 1000
         self.last_frame = frame
+        self.demo.rendered(frame)
         started = time.perf_counter()
         self.present(frame, render_ms, dt)
         self.state.record(render_ms, (time.perf_counter() - started) * 1000, frame)
@@ -252,7 +316,8 @@ class Runner:
 
     # -- keys --------------------------------------------------------------------------
     def key(self, name: str) -> None:
-        """The standard keys, by name: "H", "Space", "Right", "R", "S", "Escape"."""
+        """The standard keys, by name: "H", "Space", "Right", "R", "S", "Escape", and
+        "Ctrl+=", "Ctrl+-", "Ctrl+0" (UI scale up, down, back to the start)."""
         if name == "H":
             self.state.show_help = not self.state.show_help
         elif name == "Space":
@@ -262,16 +327,22 @@ class Runner:
         elif name == "R":
             self.reset()
         elif name == "S":
-            print(f"screenshot: {self.screenshot(Path('demo-screenshots'))}")
+            print(f"screenshot: {self.screenshot(self.screenshot_folder)}")
         elif name == "Escape":
             self.state.quit = True
+        elif name == "Ctrl+=":
+            self.set_ui_scale(self._ui_step(+1))
+        elif name == "Ctrl+-":
+            self.set_ui_scale(self._ui_step(-1))
+        elif name == "Ctrl+0":
+            self.set_ui_scale(self.start_ui_scale)
 
     # -- loops -------------------------------------------------------------------------
     def run_window(self) -> None:
         last = time.perf_counter()
         while not glfw.window_should_close(self.window) and not self.state.quit:
             glfw.poll_events()
-            self.size = glfw.get_window_size(self.window)
+            self.size = glfw.get_window_size(self.window)  # the user may resize it
             now = time.perf_counter()
             self.render_frame(now - last)
             last = now
