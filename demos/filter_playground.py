@@ -5,7 +5,9 @@ Lamina compiles it into GPU passes — consecutive colour functions fuse into on
 (with the clamps between them, so it stays exact), a blur becomes two separable passes
 and, above 4px, is computed at half or quarter size and scaled back up, a drop-shadow
 blurs the alpha and is composited under the source — and the layer's surface grows by
-the blur's reach. Every pass and what it cost this frame is listed.
+the blur's reach. Every pass and what it cost is listed; a frame that changes nothing
+reuses the filter's result (its texture is kept), and the list says so, marking each
+pass of the plan "reused" with what it cost when it last ran.
 
 Drive it: pick a function and "add" it; tune each function's amount with its slider;
 move it up or down, or remove it. The chain is shown as the CSS you would write. The
@@ -23,7 +25,7 @@ from lamina import Frame, Layer, Scene, filters
 
 from .ui.runner import Demo
 
-__all__ = ["FilterPlayground", "FUNCTIONS", "executed_passes"]
+__all__ = ["FilterPlayground", "FUNCTIONS", "executed_passes", "reused_filter", "plan_lines"]
 
 PHOTO = Path(__file__).resolve().parent / "showcase" / "sunset.png"
 
@@ -52,6 +54,28 @@ def executed_passes(frame: Frame) -> list[str]:
     return lines
 
 
+def reused_filter(frame: Frame) -> bool:
+    """Whether the frame drew a filter result kept from an earlier frame (and so ran no
+    filter pass for it)."""
+    return any(name.startswith("filter:") for name in frame.graph.reused)
+
+
+def plan_lines(frame: Frame, last_run: list[str] | None, css: str) -> list[str]:
+    """What "Watch the plan" shows: the passes the frame ran; or, when it reused the
+    filter's result, the plan that made it — the lines of the frame that last ran it
+    (``last_run``, from executed_passes), each marked reused, or without one the chain's
+    plan for no particular size — so a frame at rest still shows its plan."""
+    if frame.graph.filter_passes() or not reused_filter(frame):
+        return executed_passes(frame)
+    if last_run:
+        # "<n>. <step>  <size>  <ms> ms": the time becomes what it cost when it ran.
+        steps = [f"{head}  reused ({ms} when it ran)" for head, ms in (line.rsplit("  ", 1) for line in last_run[1:])]
+    else:
+        steps = [f"{line}  (reused)" for line in str(filters.parse(css).plan()).splitlines()[1:]
+                 if line.lstrip()[:1].isdigit()]
+    return [f"{len(steps)} filter pass(es) planned, none ran this frame: the result is reused", *steps]
+
+
 @dataclass
 class Step:
     function: str
@@ -71,6 +95,10 @@ class FilterPlayground(Demo):
     )
     steps: list[Step] = field(default_factory=lambda: [Step("saturate", 1.6)])
     choice: int = 0
+    # The lines of the last frame that ran the filter, and the chain they were for.
+    last_run: list[str] | None = field(default=None, repr=False)
+    last_run_css: str | None = field(default=None, repr=False)
+    shown: list[str] = field(default_factory=list, repr=False)  # "Watch the plan"'s lines (tests read them)
 
     def __post_init__(self) -> None:
         self.script = [
@@ -106,6 +134,10 @@ class FilterPlayground(Demo):
         if scene["stage"].style.get("filter", "none") != text:
             scene["stage"].style["filter"] = text
 
+    def rendered(self, frame: Frame) -> None:
+        if frame.graph.filter_passes():
+            self.last_run, self.last_run_css = executed_passes(frame), self.css()
+
     def controls(self) -> None:
         names = list(FUNCTIONS)
         _, self.choice = imgui.combo("function", self.choice, names)
@@ -130,6 +162,11 @@ class FilterPlayground(Demo):
             imgui.pop_id()
         imgui.text_wrapped(f"filter: {self.css()}")
         frame = self.runner.last_frame
-        lines = executed_passes(frame) if frame is not None else str(filters.parse(self.css()).plan()).splitlines()
+        if frame is None:
+            lines = str(filters.parse(self.css()).plan()).splitlines()
+        else:
+            last_run = self.last_run if self.last_run_css == self.css() else None
+            lines = plan_lines(frame, last_run, self.css())
+        self.shown = lines
         for line in lines:
             imgui.text_wrapped(line)
