@@ -6,6 +6,8 @@ The checkout keeps its pipeline visible at the top (``engine/``, ``filters/``,
     engine/   -> lamina/            (the engine is the package itself)
     filters/  -> lamina/filters/
     shaders/  -> lamina/_shaders/   (GLSL and OpenCL C, found by lamina.gpu.shader_source)
+    demos/    -> lamina/demos/      (the interactive demos: ``lamina demo``; in a checkout
+                                     ``python -m demos`` runs the same files)
 
 A wheel gets those files at those places. An editable install gets a ``.pth`` file that
 installs a finder mapping the same names onto the checkout, so ``import lamina`` runs
@@ -21,7 +23,11 @@ from pathlib import Path
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # repository folder -> place in the installed tree
-PACKAGE_MAP = {"engine": "lamina", "filters": "lamina/filters", "shaders": "lamina/_shaders"}
+PACKAGE_MAP = {"engine": "lamina", "filters": "lamina/filters", "shaders": "lamina/_shaders", "demos": "lamina/demos"}
+# Checkout files a wheel leaves out (paths from the checkout's root): the README's
+# pictures made from the demos, which no demo reads, and the tool that remakes them
+# from a checkout (demos/readme_images.py).
+WHEEL_SKIP = {"demos/recordings", "demos/blend", "demos/golden", "demos/readme_images.py"}
 SKIP_DIRS = {"__pycache__"}
 
 FINDER = '''"""Editable install of lamina: maps the package names onto the checkout at {root}."""
@@ -69,7 +75,8 @@ class LaminaLayoutHook(BuildHookInterface):
             return
         for folder, place in PACKAGE_MAP.items():
             for path in sorted((root / folder).rglob("*")):
-                if path.is_file() and not SKIP_DIRS.intersection(path.relative_to(root).parts):
+                rel = path.relative_to(root)
+                if path.is_file() and not SKIP_DIRS.intersection(rel.parts) and not _left_out(rel):
                     build_data["force_include"][str(path)] = f"{place}/{path.relative_to(root / folder).as_posix()}"
 
     def _write(self, name: str, text: str) -> str:
@@ -77,3 +84,9 @@ class LaminaLayoutHook(BuildHookInterface):
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")
         return str(out)
+
+
+def _left_out(rel: Path) -> bool:
+    """Whether the checkout file ``rel`` (relative to the root) is one WHEEL_SKIP names,
+    or lies in a folder it names."""
+    return any(Path(*rel.parts[:i]).as_posix() in WHEEL_SKIP for i in range(1, len(rel.parts) + 1))

@@ -4,6 +4,8 @@
     lamina explain scene.json              render, then print what the compositor did
     lamina info [--json] [--opencl]        renderer fingerprint and limits (or OpenCL devices)
     lamina check DIR [--update]            compare DIR's scenes with their goldens
+    lamina demo [NAME] [--headless ...]    the interactive demos (no NAME: list them); needs
+                                           the 'demos' extra: pip install 'lamina[demos]'
 
 render, explain and check read a scene file's images only inside its folder; each
 ``--allow-files DIR`` (repeatable) allows one more (see lamina.file_access).
@@ -28,6 +30,8 @@ from typing import Iterator
 from PIL import Image
 
 from .compositor.policy import POLICIES
+from .demos.options import INSTALL_HINT as DEMOS_INSTALL_HINT
+from .demos.options import DemosUnavailableError, add_demo_arguments
 from .errors import LaminaEnvironmentError, LaminaInputError, OpenCLUnavailableError
 from .filters.backend import FILTER_BACKENDS
 from .filters.opencl import device_label, list_devices, select_device
@@ -172,6 +176,17 @@ def _progress(args: argparse.Namespace) -> Iterator[None]:
                 sys.stderr.write("\n")
 
 
+def _demo(args: argparse.Namespace) -> int:
+    try:
+        from .demos.launcher import run as run_demo  # import here: the demos need the optional 'demos' extra (Dear ImGui); the other commands run without it
+    except ImportError as err:
+        if (err.name or "").split(".")[0] != "imgui_bundle":
+            raise
+        raise DemosUnavailableError(
+            f"lamina demo needs Dear ImGui (imgui-bundle), which is not installed: {DEMOS_INSTALL_HINT}") from None
+    return run_demo(args, "lamina demo")
+
+
 def _frame_options(p: argparse.ArgumentParser) -> None:
     """How a frame is made: the options render and explain share."""
     p.add_argument("-t", "--time", "--t", dest="t", type=float, default=0.0, metavar="SECONDS",
@@ -231,6 +246,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--opencl", action="store_true", help="list the OpenCL devices instead (* = the one used)")
     p.set_defaults(run=_info)
+
+    p = sub.add_parser("demo", help="run an interactive demo in a window or headless (no NAME: list them)",
+                       description=f"Lamina's interactive demos (they need the 'demos' extra: {DEMOS_INSTALL_HINT}).")
+    add_demo_arguments(p)
+    p.set_defaults(run=_demo)
     return parser
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 # repository folder -> package name (hatch_build.py maps the same folders)
-FOLDERS = {"engine": "lamina", "filters": "lamina.filters"}
+FOLDERS = {"engine": "lamina", "filters": "lamina.filters", "demos": "lamina.demos"}
 
 # Bottom to top. A module may import its own layer and the layers below it. The longest
 # matching prefix places a module (lamina.filters.gl is an executor although
@@ -39,7 +39,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("executors", ("lamina.gpu", "lamina.filters.gl", "lamina.filters.opencl")),
     ("scene, renderer, frame", ("lamina.scene", "lamina.renderer", "lamina.frame", "lamina.scene_file",
                                 "lamina.scene_writer", "lamina.overlays", "lamina.fuzzy", "lamina.trace")),
-    ("golden, CLI, notebook", ("lamina.golden", "lamina.cli", "lamina.__main__", "lamina.explorer")),
+    # The demos sit with the CLI at the top: `lamina demo` runs them (its import of the
+    # launcher is in a function, since the demos need the optional 'demos' extra).
+    ("golden, CLI, notebook, demos", ("lamina.golden", "lamina.cli", "lamina.__main__", "lamina.explorer",
+                                      "lamina.demos")),
 ]
 TOP_FACE = "lamina"  # lamina/__init__.py: above everything
 REASON = "# import here:"
