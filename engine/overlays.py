@@ -158,18 +158,18 @@ def overlay(frame, kind: str) -> np.ndarray:
     painted = {p.target.name for p in graph.passes if isinstance(p, RasterPass)}
     painted |= {p.target.name for p in graph.passes
                 if isinstance(p, CompositePass) and p.target.role in (TextureRole.BACKING, TextureRole.TILE)}
+    # Paint flashing tints each pixel once, however many painted quads cover it (a layer
+    # rastered into a backing that is repainted is two), then outlines each quad.
+    flashed = np.zeros((h, w), bool) if kind == "paint" else None
+    outlines = []
     for d, _, corners in quads:
         role = d.source.role
         if kind == "paint":
             if d.source.name in painted:
                 box, mask = _inside_box(corners, w, h)
                 if box is not None:
-                    block = img[box]
-                    # 3/4 the pixel, 1/4 the flash colour, rounded down.
-                    flash = np.array(_FLASH, np.uint16)
-                    block[mask, :3] = (block[mask, :3].astype(np.uint16) * _FLASH_KEEP + flash) // (_FLASH_KEEP + 1)
-                    block[mask, 3] = np.maximum(block[mask, 3], 64)
-                    _outline(img, corners, _FLASH)
+                    flashed[box] |= mask
+                    outlines.append(corners)
         elif kind == "borders":
             if role == TextureRole.LAYER_CONTENT:
                 _outline(img, corners, _GREEN)
@@ -183,4 +183,11 @@ def overlay(frame, kind: str) -> np.ndarray:
             _outline(img, corners, _MAGENTA, width=3)  # reads what lies under it (a read-back)
         elif kind == "surfaces" and role in (TextureRole.RENDER_SURFACE, TextureRole.FILTER_OUTPUT):
             _outline(img, corners, _BLUE, width=3)
+    if outlines:
+        # 3/4 the pixel, 1/4 the flash colour, rounded down.
+        flash = np.array(_FLASH, np.uint16)
+        img[flashed, :3] = (img[flashed, :3].astype(np.uint16) * _FLASH_KEEP + flash) // (_FLASH_KEEP + 1)
+        img[flashed, 3] = np.maximum(img[flashed, 3], 64)
+        for corners in outlines:
+            _outline(img, corners, _FLASH)
     return img

@@ -47,6 +47,11 @@ def test_paint_flashing_keeps_the_content_visible(fresh):
     img = frame.overlay("paint")
     r, g, b = (int(c) for c in img[15, 15, :3])
     assert (r, g, b) == (191, 63, 0) and r > g, "red stays the main colour of a painted red box"
+    # Under the browser policy box a is rastered, then its backing painted: two painted
+    # quads over one pixel still tint it once.
+    frame = two_boxes().render(fresh)
+    assert {p.kind for p in frame.graph.passes} >= {"raster", "composite"}
+    assert tuple(frame.overlay("paint")[15, 15, :3]) == (191, 63, 0)
 
 
 def test_every_overlay_has_a_legend():
