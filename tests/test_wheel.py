@@ -45,8 +45,18 @@ def test_wheel_contents(wheel):
         "lamina/_shaders/opencl/filters.cl",
         "lamina/golden/plugin.py",
         "lamina/golden/report_template.html",
+        # lamina demo: the demos, their shaders and the playground's photo
+        "lamina/demos/__init__.py",
+        "lamina/demos/launcher.py",
+        "lamina/demos/ui/runner.py",
+        "lamina/demos/ui/shaders/blit.frag",
+        "lamina/demos/ui/shaders/imgui.frag",
+        "lamina/demos/showcase/sunset.png",
     ):
         assert required in names, required
+    # ... but not the README's pictures made from them, nor the checkout tool that makes them.
+    assert not [n for n in names if n.startswith(("lamina/demos/recordings/", "lamina/demos/golden/"))]
+    assert "lamina/demos/readme_images.py" not in names
     # One import package: nothing else at the top of site-packages, no byte code.
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == {"lamina"}, tops
@@ -90,3 +100,6 @@ def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path):
     assert str(env_dir) in where and "_shaders" in where, "shaders must come from the installed wheel"
     info = run([str(lamina), "info", "--json"], cwd=work).stdout
     assert json.loads(info)["max_texture_size"] >= 2048
+    # Installed without the 'demos' extra, lamina demo says what to install (exit 1).
+    demo = subprocess.run([str(lamina), "demo"], cwd=work, capture_output=True, text=True, timeout=120)
+    assert demo.returncode == 1 and "pip install 'lamina[demos]'" in demo.stderr, demo.stderr

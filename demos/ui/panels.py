@@ -61,6 +61,7 @@ class PanelState:
     legend_box: tuple | None = None
     cut_cells: list = field(default_factory=list)
     tooltip: str | None = None  # the last cut cell's text shown whole in a tooltip
+    font_px: float = 0.0  # ImGui's font size as the panels were drawn (the UI scale's effect)
 
     def record(self, render_ms: float, ui_ms: float, frame: Frame) -> None:
         self.render_ms.append(render_ms)
@@ -118,6 +119,7 @@ def draw_panels(runner: "PanelHost", frame: Frame, render_ms: float) -> None:
     flags = imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_resize | imgui.WindowFlags_.no_collapse
     imgui.begin(runner.demo.title, None, flags)
     state.cut_cells = []
+    state.font_px = imgui.get_font_size()
     if runner.demo.lesson:
         imgui.text_wrapped(runner.demo.lesson)
     if state.show_help:

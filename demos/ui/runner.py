@@ -205,8 +205,9 @@ class Runner:
         if self.window is not None:
             glfw.set_window_size(self.window, *self.size)
         else:
-            self.offscreen.release()
-            self.offscreen = self.ctx.simple_framebuffer(self._pixels(self.size))
+            old, self.offscreen = self.offscreen, self.ctx.simple_framebuffer(self._pixels(self.size))
+            self.offscreen.use()  # never delete the bound framebuffer (GL then reports the next draw)
+            old.release()
 
     def _ui_step(self, direction: int) -> float:
         """The next UI size up (+1) or down (-1) from the current one."""

@@ -1,6 +1,9 @@
 """Each demo in a real glfw window on an X server (Xvfb, started and stopped here): a
 real key press pauses it, a real drag of its main slider changes the rendered scene,
-and the picture read back from the window shows the scene and the panels."""
+the picture read back from the window shows the scene and the panels, and real Ctrl+=
+and Ctrl+- scale the UI. animation-cost's window shows its cards' labels, the paint
+overlay's legend, and keeps its blur's cost while paused. The driver runs once per demo
+(window_driver.py); the tests read what it reported and wrote."""
 
 from __future__ import annotations
 
@@ -15,7 +18,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from demos.animation_cost import VARIANT_COLOURS
 from demos.registry import DEMOS
+from demos.ui.runner import PANEL_WIDTH
+from lamina.overlays import LEGENDS
 
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = Path(__file__).with_name("window_driver.py")
@@ -40,15 +46,32 @@ def display():
     server.wait(timeout=30)
 
 
+@pytest.fixture(scope="module")
+def driven(display, tmp_path_factory):
+    """Runs the driver on a demo once (later tests of the same demo read the same run):
+    (what it reported, the folder of its pictures)."""
+    runs: dict[str, tuple[dict, Path]] = {}
+
+    def drive(name: str) -> tuple[dict, Path]:
+        if name not in runs:
+            out = tmp_path_factory.mktemp(f"window-{name}")
+            env = {**os.environ, "DISPLAY": display, "PYTHONPATH": str(ROOT)}
+            proc = subprocess.run([sys.executable, str(DRIVER), name, str(out)], cwd=ROOT, env=env,
+                                  capture_output=True, text=True, timeout=300)
+            assert proc.returncode == 0, proc.stderr
+            runs[name] = json.loads(proc.stdout.strip().splitlines()[-1]), out
+        return runs[name]
+
+    return drive
+
+
 # The OpenCL demo runs in a subprocess, where no OpenCLUnavailableError reaches the gate.
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.opencl) if "opencl" in n else n
-                                  for n in sorted(DEMOS)])
-def test_demo_in_a_real_window(display, tmp_path, name):
-    env = {**os.environ, "DISPLAY": display, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, str(DRIVER), name, str(tmp_path)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+NAMES = [pytest.param(n, marks=pytest.mark.opencl) if "opencl" in n else n for n in sorted(DEMOS)]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_demo_in_a_real_window(driven, name):
+    result, tmp_path = driven(name)
     assert result["paused"] and result["resumed"], "Space pauses and resumes"
     assert result["slider_changed"], f"dragging the slider changed nothing: {result['slider']}"
     assert result["quit"]
@@ -59,11 +82,53 @@ def test_demo_in_a_real_window(display, tmp_path, name):
     assert len(np.unique(before[:, :w, :3].reshape(-1, 3), axis=0)) > 50, "the scene shows in the window"
     # ... as the very frame Lamina rendered, upright.
     frame = np.asarray(Image.open(tmp_path / "before-frame.png"))
-    assert np.abs(before[: frame.shape[0], :w, :3].astype(int) - frame[:, :w, :3].astype(int)).max() <= 2, \
-        "the window shows the frame rendered"
+    drift = np.abs(before[: frame.shape[0], :w, :3].astype(int) - frame[:, :w, :3].astype(int)).max(axis=-1)
+    if result["shown"]["legend_box"]:  # the overlay's legend is drawn over the frame, as meant
+        x0, y0, x1, y1 = (int(v) for v in result["shown"]["legend_box"])
+        drift[max(y0 - 1, 0):y1 + 1, max(x0 - 1, 0):x1 + 1] = 0
+    assert drift.max() <= 2, "the window shows the frame rendered"
     assert len(np.unique(before[:, w:, :3].reshape(-1, 3), axis=0)) > 10, "the panels show in the window"
     # ... ImGui's window itself: a read of another framebuffer (once, a Lamina texture
     # narrower than the window) showed stale memory there, often with > 10 colours too.
     panel_bg = np.abs(before[:, w:, :3].astype(int) - result["panel_bg"]).max(axis=-1) <= 1
     assert panel_bg.mean() > 0.3, "ImGui's window (its background) fills the panels' column"
     assert np.abs(before[:, :w].astype(int) - after[:, :w].astype(int)).max() > 3, "the scene changed"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_ui_scale_keys_in_a_real_window(driven, name):
+    """Ctrl+= makes the font and the panels' column larger (the window widens to fit);
+    Ctrl+- goes back; a window's counters show FPS."""
+    result, tmp_path = driven(name)
+    scale = result["ui_scale"]
+    assert scale["scaled"] and scale["to"] > scale["from"] == 1.0, scale
+    assert scale["font"][1] > scale["font"][0], "the font grew"
+    w, h = result["size"]
+    scene_w = result["scene_width"]
+    assert scale["window"] == [scene_w + round(PANEL_WIDTH * scale["to"]), h], "the panels' column widened"
+    scaled = np.asarray(Image.open(tmp_path / "scaled.png"))
+    assert scaled.shape[1] == scale["window"][0] > w, "the picture read back is the wider window"
+    assert scale["back"], "Ctrl+- returned to the starting size"
+    assert result["shown"]["counters"].startswith("FPS"), "a window shows its frame rate"
+
+
+def test_animation_cost_in_a_real_window_labels_legend_and_paused_costs(driven):
+    result, tmp_path = driven("animation-cost")
+    before = np.asarray(Image.open(tmp_path / "before.png"))[..., :3].astype(int)
+    # Each card's label: its row's colour and white text (the name) inside its box.
+    for variant, (x, y, w, h) in result["labels"].items():
+        box = before[int(y):int(y + h), int(x):int(x + w)]
+        colour = (np.abs(box - VARIANT_COLOURS[variant]).max(axis=-1) <= 2).sum()
+        white = (box.min(axis=-1) >= 245).sum()
+        assert colour > 0.4 * w * h and white > 150, f"{variant}'s label ({colour} px of its colour, {white} white)"
+    # The paint overlay's legend, drawn on the canvas: its swatch and its words.
+    assert result["shown"]["legend"] == ["paint overlay", *(text for _, text in LEGENDS["paint"])]
+    x0, y0, x1, y1 = (int(v) for v in result["shown"]["legend_box"])
+    assert 0 <= x0 < x1 <= result["scene_width"], "on the scene, not in the panels"
+    legend = before[y0:y1, x0:x1]
+    assert (np.abs(legend - LEGENDS["paint"][0][0]).max(axis=-1) == 0).sum() >= 49, "the green swatch"
+    assert (legend.min(axis=-1) >= 200).sum() > 50, "the legend's text"
+    # Paused on the blur, the table still shows what the blur costs.
+    table = result["paused_table"]
+    assert table["caption"].startswith("paused")
+    assert table["rows"]["filter"]["filter passes"] >= 2 and table["rows"]["filter"]["ms"] > 0, table

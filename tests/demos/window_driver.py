@@ -2,10 +2,13 @@
 
 Usage: python tests/demos/window_driver.py NAME OUT_DIR. Renders a few frames, then
 sends real X input through xdotool (XTEST): a Space key press with the pointer over the
-window, and a drag of the demo's main slider. Prints one JSON line with what happened;
-writes before.png and after.png, read back from the window's own framebuffer, and
-before-frame.png, the scene as the runner drew it for before.png (the frame Lamina
-rendered, with the demo's overlay).
+window, a drag of the demo's main slider, and Ctrl+= then Ctrl+- (the UI scale). Prints
+one JSON line with what happened; writes before.png, after.png and scaled.png (at the
+larger UI scale), read back from the window's own framebuffer, and before-frame.png, the
+scene as the runner drew it for before.png (the frame Lamina rendered, with the demo's
+overlay). The line also carries what the panels showed as text (counters, the overlay's
+legend and its box) and, for animation-cost, started at 1 s (the blur half-way), its
+cards' label boxes and its cost table while paused.
 
 X input reaches the window asynchronously (xdotool -> X server -> glfw's connection),
 and under load a frame can take long, so after each input the driver renders frames
@@ -25,6 +28,7 @@ import glfw
 from imgui_bundle import imgui
 from PIL import Image
 
+from demos.animation_cost import VARIANTS, AnimationCost
 from demos.registry import DEMOS
 from demos.ui.runner import Runner
 
@@ -67,6 +71,9 @@ def main() -> None:
     demo = DEMOS[name]()
     runner = Runner(demo, headless=False)
     x, y = glfw.get_window_pos(runner.window)
+    costs = isinstance(demo, AnimationCost)
+    if costs:
+        runner.t = 1.0  # the blur half-way: a pause must keep showing what it costs
     # Each frame draws scene and panels into the back buffer, and frames() reads it back
     # before the swap: nothing asynchronous to wait for here.
     before = frames(runner, 4)
@@ -79,6 +86,8 @@ def main() -> None:
     frames_until(runner, mouse_at(100, 100))
     xdotool("key", "space")
     paused = frames_until(runner, lambda: runner.paused)
+    frames(runner, 3)  # paused frames: they reuse everything
+    paused_table = {"caption": demo.caption, "rows": demo.shown} if costs else None
     xdotool("key", "space")
     resumed = frames_until(runner, lambda: not runner.paused)
     # A real drag of the main slider, from its left quarter to its right end.
@@ -98,6 +107,20 @@ def main() -> None:
     changed = demo.probe_value != value
     Image.fromarray(after, "RGBA").save(out / "after.png")
     size = list(runner.size)
+    shown = {"counters": runner.state.shown.get("counters"), "legend": runner.state.legend,
+             "legend_box": runner.state.legend_box}
+    boxes = {v: runner.scene[f"{v}-label"].box for v in VARIANTS} if costs else {}
+    labels = {v: [b.x, b.y, b.width, b.height] for v, b in boxes.items()} or None
+    # Real Ctrl+= and Ctrl+-: the UI grows (font and panels' column, so the window), then shrinks back.
+    start_scale, start_font = runner.ui_scale, runner.state.font_px
+    xdotool("key", "ctrl+equal")
+    scaled = frames_until(runner, lambda: runner.ui_scale > start_scale)
+    scaled_picture = frames(runner, 2)
+    Image.fromarray(scaled_picture, "RGBA").save(out / "scaled.png")
+    scale = {"scaled": scaled, "from": start_scale, "to": runner.ui_scale, "font": [start_font, runner.state.font_px],
+             "window": list(glfw.get_window_size(runner.window))}
+    xdotool("key", "ctrl+minus")
+    scale["back"] = frames_until(runner, lambda: runner.ui_scale == start_scale)
     # The panels' window background, as this ImGui style draws it (opaque in its style).
     panel_bg = [round(c * 255) for c in tuple(imgui.get_style().color_(imgui.Col_.window_bg))[:3]]
     runner.key("Escape")
@@ -105,7 +128,8 @@ def main() -> None:
     runner.close()
     print(json.dumps({"paused": paused, "resumed": resumed, "slider_changed": changed, "size": size,
                       "slider": [value, demo.probe_value],
-                      "quit": quit_requested, "scene_width": demo.scene_size[0], "panel_bg": panel_bg}))
+                      "quit": quit_requested, "scene_width": demo.scene_size[0], "panel_bg": panel_bg,
+                      "shown": shown, "labels": labels, "paused_table": paused_table, "ui_scale": scale}))
 
 
 if __name__ == "__main__":
