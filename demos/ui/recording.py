@@ -3,7 +3,12 @@ one MP4 (H.264 through imageio-ffmpeg).
 
 imageio-ffmpeg is chosen for MP4 because it is maintained with imageio, installs from
 PyPI with an ffmpeg binary inside the wheel (no system ffmpeg, no network at run time),
-and takes raw RGB frames through a pipe — nothing else is needed to encode H.264."""
+and takes raw RGB frames through a pipe — nothing else is needed to encode H.264.
+
+A GIF frame has one palette of 256 colours. Given where the scene ends (``split``), the
+scene and the panels each get half of it, quantized without dithering: the panels' live
+numbers (timings differ from run to run) then cannot change how the scene is coloured,
+so two recordings of one lesson show the same scene."""
 
 from __future__ import annotations
 
@@ -23,8 +28,35 @@ def _frames(pngs: list[Path]) -> list[np.ndarray]:
     return [np.asarray(Image.open(p).convert("RGB")) for p in pngs]
 
 
-def write_gif(pngs: list[Path], path: Path, fps: float = 30.0) -> Path:
+HALF_PALETTE = 128
+
+
+def _half_palette(part: Image.Image) -> tuple[np.ndarray, list[int]]:
+    """``part`` in at most HALF_PALETTE colours: its indices and its palette (RGB triples,
+    padded to HALF_PALETTE entries). Median cut, no dithering: the same pixels give the
+    same result, and a pixel's index depends on no neighbour."""
+    quantized = part.quantize(HALF_PALETTE, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    palette = quantized.getpalette()[: 3 * HALF_PALETTE]
+    return np.asarray(quantized), palette + [0] * (3 * HALF_PALETTE - len(palette))
+
+
+def _gif_frame(picture: Image.Image, split: int) -> Image.Image:
+    """One palette frame: columns before ``split`` on the first half of the palette,
+    the rest on the second."""
+    rgb = np.asarray(picture)
+    left, left_palette = _half_palette(Image.fromarray(np.ascontiguousarray(rgb[:, :split])))
+    right, right_palette = _half_palette(Image.fromarray(np.ascontiguousarray(rgb[:, split:])))
+    frame = Image.fromarray(np.concatenate([left, right.astype(np.uint8) + HALF_PALETTE], axis=1), "P")
+    frame.putpalette(left_palette + right_palette)
+    return frame
+
+
+def write_gif(pngs: list[Path], path: Path, fps: float = 30.0, *, split: int | None = None) -> Path:
+    """The PNGs as one looping GIF; ``split``: the x where the scene ends and the panels
+    begin (each then has half the palette; without it Pillow quantizes each frame whole)."""
     pictures = [Image.open(p).convert("RGB") for p in pngs]
+    if split is not None and 0 < split < pictures[0].width:
+        pictures = [_gif_frame(picture, split) for picture in pictures]
     pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=int(1000 / fps), loop=0)
     return path
 

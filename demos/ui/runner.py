@@ -365,7 +365,8 @@ class Runner:
             Image.fromarray(self.snapshot(), "RGBA").save(path)
             paths.append(path)
         if gif and paths:
-            paths.append(write_gif(list(paths), out / f"{self.demo.name}.gif", fps))
+            split = self._pixels(self.demo.scene_size)[0]  # the scene's own half of each frame's palette
+            paths.append(write_gif(list(paths), out / f"{self.demo.name}.gif", fps, split=split))
         return paths
 
     def close(self) -> None:
