@@ -178,7 +178,8 @@ def _progress(args: argparse.Namespace) -> Iterator[None]:
 
 def _demo(args: argparse.Namespace) -> int:
     try:
-        from .demos.launcher import run as run_demo  # import here: the demos need the optional 'demos' extra (Dear ImGui); the other commands run without it
+        # Only this command needs the optional 'demos' extra (Dear ImGui): the others run without it.
+        from .demos.launcher import run as run_demo  # import here: needs the optional 'demos' extra
     except ImportError as err:
         if (err.name or "").split(".")[0] != "imgui_bundle":
             raise
