@@ -2,6 +2,7 @@
 
     lamina render scene.json -o out.png [--explain] [--report report.json] [--trace trace.json]
     lamina explain scene.json              render, then print what the compositor did
+    lamina explain scene.json --plan-only  the same decisions and passes, planned without the GPU
     lamina info [--json] [--opencl]        renderer fingerprint and limits (or OpenCL devices)
     lamina check DIR [--update]            compare DIR's scenes with their goldens
     lamina demo [NAME] [--headless ...]    the interactive demos (no NAME: list them); needs
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import traceback
 from contextlib import contextmanager
@@ -41,6 +43,7 @@ from .png import check_format
 from .progress import report as report_progress
 from .renderer import renderer_info
 from .scene_file import load_scene
+from .suggest import did_you_mean
 from .version import __version__
 
 __all__ = ["main"]
@@ -82,14 +85,24 @@ def _render(args: argparse.Namespace) -> int:
 
 def _explain(args: argparse.Namespace) -> int:
     scene = load_scene(args.scene, allow_files=args.allow_files)
-    with _progress(args):
-        frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
+    if args.plan_only:  # what scene.plan() returns: no GL context, no pass executed
+        graph = scene.plan(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
+        report = {"planned_only": True, "graph": graph.to_dict()}
+        text = ("Planned only (lamina explain --plan-only): no GPU work was done, so there are no timings.\n"
+                + graph.describe())
+    else:
+        with _progress(args):
+            frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
+        graph, report, text = frame.graph, frame.report, None
     if args.dot:
         try:
-            Path(args.dot).write_text(frame.graph.to_dot(), encoding="utf-8")
+            Path(args.dot).write_text(graph.to_dot(), encoding="utf-8")
         except OSError as exc:
             raise LaminaInputError(f"cannot write {args.dot}: {exc.strerror or exc}") from None
-    print(json.dumps(frame.report, indent=2) if args.json else frame.explain())
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(text if text is not None else frame.explain())
     return EXIT_OK
 
 
@@ -146,9 +159,11 @@ def _check(args: argparse.Namespace) -> int:
         max_diff=args.max_diff,
         max_pixels=args.max_pixels,
         max_alpha_diff=args.max_alpha_diff,
+        max_pixel_ratio=args.max_pixel_ratio,
         results=args.results,
         only=args.only,
         allow_files=args.allow_files,
+        show_progress={"auto": None, "always": True, "never": False}[args.progress],
     )
 
 
@@ -206,8 +221,29 @@ def _file_options(p: argparse.ArgumentParser) -> None:
                         "only files inside the scene file's own folder are read")
 
 
+_INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)$")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a near match suggested for a misspelt choice or flag."""
+
+    def error(self, message: str):  # type: ignore[override]
+        m = _INVALID_CHOICE.search(message)
+        if m is not None:
+            hint = did_you_mean(m.group(1), re.findall(r"'([^']*)'", m.group(2)))
+            message += f"; {hint}" if hint else ""
+        super().error(message)
+
+    def reject_unknown(self, extras: list[str]) -> None:
+        """Exit with argparse's error for arguments nobody took, naming the flag meant."""
+        flags = [o for o in self._option_string_actions if o.startswith("--")]
+        hints = [did_you_mean(e.split("=", 1)[0], flags) for e in extras if e.startswith("--")]
+        hint = "; ".join(h for h in hints if h)
+        self.error(f"unrecognized arguments: {' '.join(extras)}" + (f" ({hint})" if hint else ""))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="lamina", description="Browser-style GPU compositing of CSS-styled layer trees.")
+    parser = _Parser(prog="lamina", description="Browser-style GPU compositing of CSS-styled layer trees.")
     parser.add_argument("--version", action="version", version=f"lamina {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -225,6 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="render a scene and print what the compositor decided")
     p.add_argument("scene", help="scene JSON file")
     p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.add_argument("--plan-only", action="store_true",
+                   help="only plan the frame (scene.plan()): decisions and passes with no GPU work and no timings")
     p.add_argument("--dot", metavar="FILE", help="also write the frame graph as Graphviz DOT")
     _frame_options(p)
     _file_options(p)
@@ -236,9 +274,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="write or compare even on a renderer other than the golden's")
     p.add_argument("--only", nargs="+", action="extend", metavar="NAME",
                    help="check only these scenes (repeatable)")
-    p.add_argument("--max-diff", default="0", metavar="RANGE", help="largest channel difference, WPT range a-b (default 0)")
-    p.add_argument("--max-pixels", default="0", metavar="RANGE", help="differing pixels, WPT range a-b (default 0)")
+    p.add_argument("--max-diff", default="0", metavar="RANGE",
+                   help="largest channel difference, WPT range a-b (default 0); alone it admits any number of pixels")
+    p.add_argument("--max-pixels", default=None, metavar="RANGE", help="how many pixels may differ, WPT range a-b")
+    p.add_argument("--max-pixel-ratio", default=None, metavar="FRACTION",
+                   help="at most this fraction of the pixels may differ (0-1, as Playwright's maxDiffPixelRatio)")
     p.add_argument("--max-alpha-diff", default=None, metavar="RANGE", help="alpha's own range (default: --max-diff)")
+    p.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
+                   help="progress bar on stderr (auto: only when stderr is a terminal)")
     p.add_argument("--results", default="golden-results", metavar="DIR", help="artefacts and report.html (default golden-results)")
     _file_options(p)
     p.set_defaults(run=_check)
@@ -256,7 +299,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extras = parser.parse_known_args(argv)
+    if extras:  # said by the subcommand's parser, which knows the flags that were meant
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        commands.choices[args.command].reject_unknown(extras)
     try:
         code = args.run(args)
         sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit

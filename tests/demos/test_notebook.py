@@ -60,7 +60,7 @@ def test_explorer_sliders_drive_the_layer_and_frame(gl):
 
 
 def test_explorer_refuses_what_it_cannot_show(gl):
-    with pytest.raises(LaminaInputError, match="no layer 'nope'"):
+    with pytest.raises(LaminaInputError, match=r"no layer with id 'nope' \(the layers: 'root'"):
         Explorer(_scene(), "nope", gl)
     with pytest.raises(LaminaInputError, match="needs a lamina.Scene"):
         Explorer("scene.json", "card", gl)
