@@ -29,6 +29,7 @@ PACKAGE_MAP = {"engine": "lamina", "filters": "lamina/filters", "shaders": "lami
 # from a checkout (demos/readme_images.py).
 WHEEL_SKIP = {"demos/recordings", "demos/blend", "demos/golden", "demos/readme_images.py"}
 SKIP_DIRS = {"__pycache__"}
+EDITABLE_FINDER = "__editable___lamina_finder"  # the module the editable install's .pth file imports
 
 FINDER = '''"""Editable install of lamina: maps the package names onto the checkout at {root}."""
 import importlib.machinery
@@ -65,13 +66,19 @@ class LaminaLayoutHook(BuildHookInterface):
             return
         root = Path(self.root)
         if version == "editable":
+            # The finder's name starts with "__editable__", as setuptools names its own: pytest
+            # marks a plugin distribution's top-level modules for assertion rewriting, and
+            # skips only such names; any other name warns in every test run of a project that
+            # has Lamina installed ("Module already imported so cannot be rewritten"), because
+            # the .pth file imported the finder before pytest started.
             packages = {
                 name.replace("/", "."): str(root / folder)
                 for folder, name in PACKAGE_MAP.items()
                 if (root / folder / "__init__.py").is_file()
             }
-            build_data["force_include_editable"][self._write("_lamina_editable.py", FINDER.format(root=root, packages=packages))] = "_lamina_editable.py"
-            build_data["force_include_editable"][self._write("_lamina_editable.pth", "import _lamina_editable\n")] = "_lamina_editable.pth"
+            finder = f"{EDITABLE_FINDER}.py"
+            build_data["force_include_editable"][self._write(finder, FINDER.format(root=root, packages=packages))] = finder
+            build_data["force_include_editable"][self._write("_lamina_editable.pth", f"import {EDITABLE_FINDER}\n")] = "_lamina_editable.pth"
             return
         for folder, place in PACKAGE_MAP.items():
             for path in sorted((root / folder).rglob("*")):

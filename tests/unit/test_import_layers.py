@@ -30,7 +30,7 @@ FOLDERS = {"engine": "lamina", "filters": "lamina.filters", "demos": "lamina.dem
 # lamina.filters is the filter layer).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("lamina.version", "lamina.errors", "lamina.limits", "lamina.tiling", "lamina.recursion", "lamina.geometry", "lamina.css", "lamina.images",
-              "lamina.file_access", "lamina.blending", "lamina.progress", "lamina.png")),
+              "lamina.file_access", "lamina.blending", "lamina.progress", "lamina.png", "lamina.suggest")),
     ("filters", ("lamina.filters",)),
     ("style and layer tree", ("lamina.style", "lamina.animation", "lamina.layer")),
     ("text", ("lamina.text",)),
