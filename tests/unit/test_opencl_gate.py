@@ -13,6 +13,7 @@ import pytest
 import lamina.filters.opencl as ocl
 from lamina.errors import OpenCLUnavailableError
 from tests import opencl_gate
+from tests.ast_names import dotted
 
 MISSING = f"no OpenCL platform found (simulated); {ocl.INSTALL_HINT}"
 
@@ -105,14 +106,6 @@ SKIP_CALLS = {("pytest", "skip"), ("pytest", "importorskip"), ("pytest", "xfail"
               ("pytest", "mark", "skip"), ("pytest", "mark", "skipif"), ("pytest", "mark", "xfail")}
 
 
-def _dotted(node: ast.AST) -> tuple[str, ...]:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    return (node.id, *reversed(parts)) if isinstance(node, ast.Name) else ()
-
-
 def opencl_skips(source: str, filename: str) -> list[str]:
     """Where ``source`` skips (or xfails) a test on OpenCL by itself: a skip that mentions
     OpenCL or a name imported from an OpenCL module, one under an ``if`` that does, or one
@@ -139,7 +132,7 @@ def opencl_skips(source: str, filename: str) -> list[str]:
                 inside = True
             elif isinstance(child, (ast.If, ast.IfExp, ast.While)) and about_opencl(child.test):
                 inside = True
-            if isinstance(child, ast.Call) and _dotted(child.func) in SKIP_CALLS and (inside or about_opencl(child)):
+            if isinstance(child, ast.Call) and dotted(child.func) in SKIP_CALLS and (inside or about_opencl(child)):
                 found.append(f"{filename}:{child.lineno}: {ast.unparse(child)}")
             visit(child, inside)
 

@@ -19,6 +19,8 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.ast_names import dotted
+
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 
@@ -101,14 +103,6 @@ def collected_tests(modules: dict[str, Module]) -> list[tuple[Module, str]]:
     return out
 
 
-def _dotted(node: ast.AST) -> tuple[str, ...]:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    return (node.id, *reversed(parts)) if isinstance(node, ast.Name) else ()
-
-
 class AssertionFinder:
     """Whether a function of the tests package asserts, itself or through its helpers."""
 
@@ -173,16 +167,16 @@ class AssertionFinder:
     @staticmethod
     def _is_allowed_call(module: Module, call: ast.Call) -> bool:
         """pytest.raises & co., or a call on the allow-list."""
-        chain = _dotted(call.func)
+        chain = dotted(call.func)
         if not chain:
             return isinstance(call.func, ast.Attribute) and call.func.attr in ALLOWED_METHODS
         root, *rest = chain
         bound = module.bindings.get(root)
         origin = ".".join(x for x in bound if x) if bound else root  # what the root name was imported as
-        dotted = ".".join((origin, *rest))
-        if dotted in {f"pytest.{name}" for name in PYTEST_ASSERTIONS}:
+        qualified = ".".join((origin, *rest))
+        if qualified in {f"pytest.{name}" for name in PYTEST_ASSERTIONS}:
             return True
-        if dotted.startswith(NUMPY_TESTING + ".assert_"):
+        if qualified.startswith(NUMPY_TESTING + ".assert_"):
             return True
         if root == GOLDEN_FIXTURE and len(rest) == 1 and rest[0] in GOLDEN_METHODS:
             return True
