@@ -36,7 +36,7 @@ from .demos.options import INSTALL_HINT as DEMOS_INSTALL_HINT
 from .demos.options import DemosUnavailableError, add_demo_arguments
 from .errors import LaminaEnvironmentError, LaminaInputError, OpenCLUnavailableError
 from .filters.backend import FILTER_BACKENDS
-from .filters.opencl import device_label, list_devices, select_device
+from .gpu.opencl import device_label, list_devices, select_device
 from .golden.check import check_directory
 from .overlays import OVERLAYS
 from .png import check_format

@@ -13,7 +13,7 @@ import time
 import moderngl
 
 from .graph import ExecutorFacts, FrameState, RasterCache, build_frame_graph
-from .filters.backend import CostModel, FilterBackend, calibrate
+from .filters.backend import FilterBackend
 from .framegraph import FrameGraph
 from .request import FrameRequest
 from .images import ImageStore
@@ -21,6 +21,8 @@ from .frame import Frame
 from .gpu import GPUContext, RendererInfo
 from .gpu.executor import GLExecutor
 from .gpu.apply import install as install_filter_runners
+from .gpu.calibrate import calibrate
+from .filter_costs import CostModel
 from .errors import OpenCLUnavailableError
 from .limits import Limits
 
@@ -85,7 +87,7 @@ class Renderer:
             return build_frame_graph(scene, request, request.limits or self.limits, self.images, self.state, facts)
 
     def _filter_costs(self, runner) -> CostModel:
-        """The measured cost model for filter_backend "auto" (filters.backend.calibrate)."""
+        """The measured cost model for filter_backend "auto" (gpu.calibrate)."""
         return calibrate(self, runner)
 
     def render(self, scene, request: FrameRequest | None = None, **options) -> Frame:

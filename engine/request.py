@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from .compositor.policy import DEFAULT_POLICY, Policy, parse_policy
 from .errors import GeometryError, LaminaInputError
-from .filters.backend import CostModel, FilterBackend
+from .filters.backend import FilterBackend
+from .filter_costs import CostModel
 from .tiling import Tiling
 from .limits import Limits
 
@@ -45,7 +46,7 @@ class FrameRequest:
         if self.limits is not None and not isinstance(self.limits, Limits):
             raise LaminaInputError(f"limits must be a lamina.limits.Limits, got {type(self.limits).__name__}")
         if self.cost_model is not None and not isinstance(self.cost_model, CostModel):
-            raise LaminaInputError(f"cost_model must be a filters.backend.CostModel, got {type(self.cost_model).__name__}")
+            raise LaminaInputError(f"cost_model must be a lamina.filter_costs.CostModel, got {type(self.cost_model).__name__}")
         if not isinstance(self.tiling, Tiling):
             raise LaminaInputError(f"tiling must be a lamina.tiling.Tiling, got {type(self.tiling).__name__}")
 

@@ -34,6 +34,7 @@ from .ops import (
 from . import reference
 from .parse import parse
 from .plan import FilterPlan
+from .backend import APPLY_BACKENDS, FilterBackend
 from .runners import ApplyBackend, plan_runner
 
 __all__ = [
@@ -57,10 +58,11 @@ __all__ = [
     "Blur",
     "DropShadow",
     "BACKENDS",
+    "FilterBackend",
     "ApplyBackend",
 ]
 
-BACKENDS = tuple(b.value for b in ApplyBackend)
+BACKENDS = tuple(b.value for b in APPLY_BACKENDS)  # what filters.apply's backend= takes
 BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 
 
@@ -88,7 +90,7 @@ class Grown(NamedTuple):
 def apply(
     image,
     chain: FilterChain | str,
-    backend: ApplyBackend | str = ApplyBackend.GL,
+    backend: FilterBackend | str = FilterBackend.GL,
     *,
     premultiplied: bool = False,
     current_color: RGBA = BLACK,
@@ -103,7 +105,7 @@ def apply(
     RGBA is straight unless ``premultiplied``. ``current_color`` is drop-shadow's
     default colour. ``backend`` "gl" runs the GLSL passes (on ``renderer``, a
     lamina.Renderer, else the process's default one), "opencl" the same plan as
-    OpenCL kernels (on ``device``, a pyopencl Device, else ``filters.opencl.select_device``),
+    OpenCL kernels (on ``device``, a pyopencl Device, else ``lamina.gpu.opencl.select_device``),
     both as a one-source frame graph on the renderer's executor (``filters.runners``);
     "reference" the float64 oracle (all quantise the input to premultiplied 8 bits
     first, as a layer texture is). On a GPU backend, straight pixels go up as they are
@@ -113,10 +115,10 @@ def apply(
         chain = parse(chain)
     if not isinstance(chain, FilterChain):
         raise LaminaInputError(f"chain must be a FilterChain or CSS text, got {type(chain).__name__}")
-    backend = ApplyBackend.parse(backend)
-    if device is not None and backend is not ApplyBackend.OPENCL:
+    backend = FilterBackend.parse(backend, APPLY_BACKENDS)
+    if device is not None and backend is not FilterBackend.OPENCL:
         raise LaminaInputError(f"device= chooses an OpenCL device; it does nothing with backend {backend.value!r}")
-    if renderer is not None and backend is not ApplyBackend.GL:
+    if renderer is not None and backend is not FilterBackend.GL:
         raise LaminaInputError(f"renderer= chooses the GL renderer; it does nothing with backend {backend.value!r}")
     image = _check_image(image)
     if not isinstance(current_color, RGBA):
@@ -129,7 +131,7 @@ def apply(
         out = apply(padded, chain, backend, premultiplied=premultiplied, current_color=current_color,
                     renderer=renderer, device=device)
         return Grown(out, (-left, -top))
-    if backend is ApplyBackend.REFERENCE:
+    if backend is FilterBackend.REFERENCE:
         return reference.apply(image, chain, premultiplied=premultiplied, current_color=current_color)
     run = plan_runner(backend)
     h, w = image.shape[:2]

@@ -57,8 +57,8 @@ MAX_BLUR_RADIUS = math.ceil(3.0 * MAX_LEVEL_SIGMA)  # taps per side of any plann
 MARGIN = 1  # texels around every reduced image (see shaders/filters/downsample.frag)
 
 # What the GLSL passes and the OpenCL kernels must agree on, from this one source: both
-# get them as #defines (gpu.programs for GLSL, filters.opencl for OpenCL C), and neither
-# source file defines them itself (tests/unit/test_filter_executors.py checks).
+# get them as #defines (gpu.programs for GLSL, gpu.opencl for OpenCL C), and neither
+# source file defines them itself (tests/unit/test_filter_tasks.py checks).
 SHADER_CONSTANTS: dict[str, int] = {
     "FILTER_MARGIN": MARGIN,
     "MAX_COLOR_STEPS": MAX_COLOR_STEPS,
@@ -69,7 +69,7 @@ SHADER_CONSTANTS: dict[str, int] = {
 
 class PassKind(Enum):
     """What an executor runs for a planned pass: each planned pass names its kind, and
-    each executor has one handler per kind (filters.gl and filters.opencl ``HANDLERS``;
+    each executor has one handler per kind (gpu.gl_filters and gpu.opencl ``HANDLERS``;
     a test checks that both cover every kind). Values key the cost model."""
 
     COLOR = "color"

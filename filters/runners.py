@@ -12,40 +12,24 @@ runner's graph converts them on the device).
 
 The runners registered by Lamina build a one-source FrameGraph (upload, the plan's
 filter passes, the result read back) and run it on the renderer's GL executor; see
-``lamina.filters.tasks`` (building) and ``lamina.gpu.apply`` (running).
+``lamina.graph.filter_tasks`` (building) and ``lamina.gpu.apply`` (running).
 """
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Protocol
 
 import numpy as np
 
-from ..errors import LaminaInputError
-
+from .backend import APPLY_BACKENDS, FilterBackend
 from .plan import FilterPlan
 
 __all__ = ["ApplyBackend", "PlanRunner", "register_plan_runner", "plan_runner"]
 
 
-class ApplyBackend(Enum):
-    """Where ``filters.apply`` runs a chain: ``backend=``, parsed once."""
-
-    GL = "gl"  # GLSL passes on the renderer's GL executor
-    OPENCL = "opencl"  # the same plan as OpenCL kernels, run by that executor too
-    REFERENCE = "reference"  # the float64 numpy oracle (no plan, no GPU)
-
-    @classmethod
-    def parse(cls, value: "ApplyBackend | str") -> "ApplyBackend":
-        """The backend named by ``value``; a LaminaInputError for anything else."""
-        if isinstance(value, cls):
-            return value
-        try:
-            return cls(value)
-        except ValueError:
-            choices = ", ".join(b.value for b in cls)
-            raise LaminaInputError(f"unknown filter backend {value!r} (choose from {choices})") from None
+# filters.apply's backends are FilterBackend's APPLY_BACKENDS; the name it had before
+# the three backend enums became one stays for code that imported it.
+ApplyBackend = FilterBackend
 
 
 class PlanRunner(Protocol):
@@ -57,17 +41,19 @@ class PlanRunner(Protocol):
                  device: object | None, straight: bool = False) -> np.ndarray: ...
 
 
-_RUNNERS: dict[ApplyBackend, PlanRunner] = {}
+_RUNNERS: dict[FilterBackend, PlanRunner] = {}
 
 
-def register_plan_runner(backend: ApplyBackend, runner: PlanRunner) -> None:
+def register_plan_runner(backend: FilterBackend, runner: PlanRunner) -> None:
     """Make ``runner`` run the plans of ``backend`` (the last registration wins)."""
-    if backend is ApplyBackend.REFERENCE:
+    if backend is FilterBackend.REFERENCE:
         raise ValueError("the reference backend runs no plan: it is the oracle")
+    if backend not in APPLY_BACKENDS:
+        raise ValueError(f"filters.apply never runs on backend {backend.value!r}")
     _RUNNERS[backend] = runner
 
 
-def plan_runner(backend: ApplyBackend) -> PlanRunner:
+def plan_runner(backend: FilterBackend) -> PlanRunner:
     """The runner registered for ``backend``."""
     runner = _RUNNERS.get(backend)
     if runner is None:

@@ -17,7 +17,7 @@ from lamina.renderer import Renderer, default_renderer
 # there is no OpenCL driver, and fail instead under LAMINA_STRICT=1 (CI).
 pytest_plugins = ["pytester", "tests.opencl_gate"]
 
-# Measured filter cost models (filters.backend) go to a folder of this run, not ~/.cache.
+# Measured filter cost models (gpu.calibrate) go to a folder of this run, not ~/.cache.
 os.environ.setdefault("LAMINA_CACHE_DIR", tempfile.mkdtemp(prefix="lamina-test-cache-"))
 
 

@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-import lamina.filters.opencl as ocl
+import lamina.gpu.opencl as ocl
 from lamina.errors import OpenCLUnavailableError
 
 __all__ = ["STRICT_ENV", "strict", "opencl_missing", "require_opencl"]

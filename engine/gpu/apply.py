@@ -1,6 +1,6 @@
 """``filters.apply`` on the GPU: the plan runners behind ``filters.runners``.
 
-Each runner builds the one-source graph of ``filters.tasks.apply_graph`` (upload, the
+Each runner builds the one-source graph of ``graph.filter_tasks.apply_graph`` (upload, the
 plan's filter passes, the result read back) and runs it with the renderer's GL executor,
 the one that renders scenes. The renderer registers them (``install``) with the process's
 default renderer, since this layer sits below the renderer and cannot name it.
@@ -13,12 +13,13 @@ from typing import Callable, Protocol
 import numpy as np
 
 from ..errors import LaminaInputError, TextureTooLargeError
-from ..filters import opencl as cl_filters
+from ..filters.backend import FilterBackend
 from ..filters.plan import FilterPlan
-from ..filters.runners import ApplyBackend, register_plan_runner
-from ..filters.tasks import apply_graph
+from ..filters.runners import register_plan_runner
 from ..framegraph import Executor, FrameGraph
+from ..graph.filter_tasks import apply_graph
 from ..limits import Limits
+from . import opencl as cl_filters
 from .context import GPUContext
 from .executor import GLExecutor
 
@@ -73,5 +74,5 @@ class GraphPlanRunner:
 def install(default_renderer: Callable[[], RendererLike]) -> None:
     """Register the GL and OpenCL plan runners for ``filters.apply``; renderers it is not
     given come from ``default_renderer()``."""
-    register_plan_runner(ApplyBackend.GL, GraphPlanRunner(Executor.GL, default_renderer))
-    register_plan_runner(ApplyBackend.OPENCL, GraphPlanRunner(Executor.OPENCL, default_renderer))
+    register_plan_runner(FilterBackend.GL, GraphPlanRunner(Executor.GL, default_renderer))
+    register_plan_runner(FilterBackend.OPENCL, GraphPlanRunner(Executor.OPENCL, default_renderer))

@@ -5,7 +5,7 @@ The executor makes no decisions: everything it draws is in the graph. It only ma
 virtual textures to pooled GPU textures (or OpenCL buffers, by ``TextureDesc.location``)
 by lifetime, uploads images, sets uniforms. Passes are dispatched by kind through one
 table (``TASK_HANDLERS``); filter passes go on to the runner of their ``Executor``
-(filters.gl, filters.opencl), which has a handler per planned pass kind. Scenes and
+(gpu.gl_filters, gpu.opencl), which has a handler per planned pass kind. Scenes and
 ``filters.apply`` graphs run here alike.
 """
 
@@ -19,9 +19,6 @@ from typing import Any, Callable
 import moderngl
 import numpy as np
 
-from ..filters import opencl as cl_filters
-from ..filters.gl import GLFilterRunner
-from ..filters.opencl import CLFilterRunner
 from ..blending import BlendMode
 from ..compositor.mask_paint import PolygonPaint
 from ..geometry import Affine
@@ -42,7 +39,10 @@ from ..framegraph import (
 )
 from ..limits import MAX_GRADIENT_STOPS, MAX_POLYGON_POINTS
 from ..progress import step
+from . import opencl as cl_filters
 from .context import GPUContext
+from .gl_filters import GLFilterRunner
+from .opencl import CLFilterRunner
 from .pixels import PixelPasses
 from .pool import PooledTarget, TexturePool
 from .programs import POLYGON_MASK, ProgramCache, composite_variant, raster_variant
@@ -157,16 +157,16 @@ class GLExecutor:
 
     @property
     def filter_runner(self) -> GLFilterRunner:
-        """The GLSL executor of filter passes (filters.gl), sharing the programs."""
+        """The GLSL executor of filter passes (gpu.gl_filters), sharing the programs."""
         if self._filters is None:
             self._filters = GLFilterRunner(self.ctx, self.programs)
         return self._filters
 
     @property
     def opencl_runner(self) -> CLFilterRunner:
-        """The OpenCL executor of filter passes (filters.opencl), made on first use;
+        """The OpenCL executor of filter passes (gpu.opencl), made on first use;
         OpenCLUnavailableError when there is no device."""
-        runner = cl_filters.default_runner()  # follows filters.opencl.use_device
+        runner = cl_filters.default_runner()  # follows gpu.opencl.use_device
         if runner is not self._opencl and self._opencl is not None:
             self._opencl.trim()
         self._opencl = runner
@@ -638,7 +638,7 @@ def _alpha_forms(p: FilterPass) -> dict[str, bool]:
     """Which ends of a filter pass hold straight RGBA (filters.apply of straight pixels):
     the pass premultiplies its first input as it reads it, un-premultiplies as it writes."""
     if any(t.straight for t in p.inputs[1:]):
-        raise AssertionError(f"{p.name}: only a pass's first input can be straight (filters.tasks converts first)")
+        raise AssertionError(f"{p.name}: only a pass's first input can be straight (graph.filter_tasks converts first)")
     return {"straight_source": p.inputs[0].straight, "straight_output": p.target.straight}
 
 

@@ -11,8 +11,6 @@ import math
 from dataclasses import replace
 
 from ..errors import OpenCLUnavailableError, UnsupportedFeatureError
-from ..filters.backend import place
-from ..filters.tasks import filter_tasks
 from ..framegraph import CompositePass, Decision, Draw, SurfaceReason, TextureDesc, TextureRole
 from ..geometry import Affine, Rect
 from ..blending import BlendMode
@@ -23,6 +21,8 @@ from .reads import backdrop_region, blend_read, split_at_reads
 from .placement import clip_shape, snap
 from .targets import BackdropRead, Target
 from .masks import has_mask
+from ..filter_costs import place
+from .filter_tasks import filter_tasks
 
 __all__ = ["EffectDrawing", "LARGE_GROUP_SHARE"]
 
@@ -388,7 +388,7 @@ class EffectDrawing:
         return cached
 
     def _filter_passes(self, node: LayerNode, plan, source: TextureDesc) -> tuple[list, TextureDesc]:
-        """The tasks of ``plan`` on ``source`` (filters.tasks), each pass on the executor
+        """The tasks of ``plan`` on ``source`` (graph.filter_tasks), each pass on the executor
         the filter backend places it on, and the GL texture holding the result."""
         if callable(self.filter_costs):  # "auto": measure (or load) the model on first need
             try:

@@ -456,7 +456,7 @@ def build_frame_graph(
     from earlier frames (property trees, kept textures, the last plan; a fresh one plans
     a first frame): unchanged layers are not rastered again, and an animation frame
     that only moves promoted layers redoes only their draws. ``facts`` says what the
-    executor holds and how it prices filter passes (filters.backend)."""
+    executor holds and how it prices filter passes (lamina.filter_costs)."""
     with room_for(MAX_TREE_DEPTH):  # the walk recurses once per nesting level, a bounded depth
         return _build(scene, request, limits, images, state, facts)
 

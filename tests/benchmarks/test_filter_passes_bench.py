@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import lamina.filters.opencl as ocl
+import lamina.gpu.opencl as ocl
 from lamina.filters.plan import BlurPass, ColorPass, ColorStep, ResamplePass, ShadowPass, image_size
 
 from .test_filters_bench import ROUNDS, make_image

@@ -71,7 +71,7 @@ def test_far_shadow_offset_needs_no_huge_surface(gl):
 
 
 def test_filter_runner_releases_textures_when_a_pass_fails(gl, monkeypatch):
-    from lamina.filters.gl import GLFilterRunner
+    from lamina.gpu.gl_filters import GLFilterRunner
 
     pool = gl.executor.pool
     before = pool.in_use

@@ -51,7 +51,7 @@ def test_apply_runs_its_graph_on_the_scene_executor(gl, rng, monkeypatch, chain,
 
 
 def test_apply_leaves_no_texture_or_buffer_behind(gl, rng, monkeypatch):
-    import lamina.filters.opencl as ocl
+    import lamina.gpu.opencl as ocl
 
     pool, cl = gl.executor.pool, ocl.default_runner()
     before = pool.in_use

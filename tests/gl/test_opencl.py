@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from lamina import filters
-import lamina.filters.backend as backend_mod
-import lamina.filters.opencl as ocl
+import lamina.gpu.calibrate as backend_mod
+import lamina.gpu.opencl as ocl
 from lamina import Layer, Renderer, Scene, load_scene
 from lamina.cli import main
 from lamina.errors import LaminaInputError, OpenCLUnavailableError, SceneFileError
 from lamina.scene_file import scene_from_dict
-from lamina.filters.backend import CostModel, _price, place
+from lamina.filter_costs import CostModel, _price, place
 from lamina.filters.plan import BlurPass
 
 CHAINS = [

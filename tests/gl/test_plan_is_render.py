@@ -9,7 +9,8 @@ import pytest
 
 from lamina import FrameRequest, load_scene
 from lamina.compositor.policy import POLICIES, BudgetPolicy, parse_policy
-from lamina.filters.backend import FilterBackend, calibrate
+from lamina.filters.backend import FilterBackend
+from lamina.gpu.calibrate import calibrate
 
 SCENES = sorted((Path(__file__).resolve().parents[1] / "scenes").glob("*.json"))
 

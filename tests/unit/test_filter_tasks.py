@@ -1,4 +1,4 @@
-"""Filter plans as render-task graph nodes (filters/tasks.py), the pass-kind protocol and
+"""Filter plans as render-task graph nodes (graph/filter_tasks.py), the pass-kind protocol and
 its handler tables, the seam ``filters.apply`` runs through (filters/runners.py), and
 the constants the GLSL and OpenCL passes share. No GPU: nothing here renders."""
 
@@ -10,14 +10,15 @@ import typing
 import numpy as np
 import pytest
 
-import lamina.filters.gl as gl_filters
-import lamina.filters.opencl as cl_filters
+import lamina.gpu.gl_filters as gl_filters
+import lamina.gpu.opencl as cl_filters
 import lamina.filters.runners as runners
 from lamina import filters
 from lamina.errors import LaminaInputError
-from lamina.filters.backend import KINDS, FilterBackend, Placement, place
+from lamina.filters.backend import FilterBackend
 from lamina.filters.plan import SHADER_CONSTANTS, MAX_BLUR_RADIUS, BlurPass, PassKind, ResamplePass
-from lamina.filters.tasks import apply_graph, filter_tasks
+from lamina.filter_costs import KINDS, Placement, place
+from lamina.graph.filter_tasks import apply_graph, filter_tasks
 from lamina.framegraph import Executor, FilterPass, Pass, TextureDesc, TextureRole, TransferPass, UploadPass
 from lamina.gpu.executor import FILTER_EXECUTORS, TASK_HANDLERS
 from lamina.gpu.shader_source import load_source, shaders_dir

@@ -26,8 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {"engine": "lamina", "filters": "lamina.filters", "demos": "lamina.demos"}
 
 # Bottom to top. A module may import its own layer and the layers below it. The longest
-# matching prefix places a module (lamina.filters.gl is an executor although
-# lamina.filters is the filter layer).
+# matching prefix places a module; a package (a folder) lies in one layer whole
+# (test_each_package_is_one_layer), so the prefixes that reach into one are top-level
+# modules beside it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("lamina.version", "lamina.errors", "lamina.limits", "lamina.tiling", "lamina.recursion", "lamina.geometry", "lamina.css", "lamina.images",
               "lamina.file_access", "lamina.blending", "lamina.progress", "lamina.png", "lamina.suggest")),
@@ -35,8 +36,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("style and layer tree", ("lamina.style", "lamina.animation", "lamina.layer")),
     ("text", ("lamina.text",)),
     ("compositor", ("lamina.compositor",)),
-    ("render-task graph", ("lamina.framegraph", "lamina.graph", "lamina.filters.backend", "lamina.filters.tasks", "lamina.request")),
-    ("executors", ("lamina.gpu", "lamina.filters.gl", "lamina.filters.opencl")),
+    ("render-task graph", ("lamina.framegraph", "lamina.filter_costs", "lamina.graph", "lamina.request")),
+    ("executors", ("lamina.gpu",)),
     ("scene, renderer, frame", ("lamina.scene", "lamina.renderer", "lamina.frame", "lamina.scene_file",
                                 "lamina.scene_writer", "lamina.overlays", "lamina.fuzzy", "lamina.trace")),
     # The demos sit with the CLI at the top: `lamina demo` runs them (its import of the
@@ -158,6 +159,18 @@ def test_every_layer_names_existing_modules():
     assert not ghosts, "LAYERS names modules that do not exist (remove them or fix the name):\n" + "\n".join(ghosts)
 
 
+def test_each_package_is_one_layer():
+    """Folders match layers: every module of a package (a folder such as filters/ or
+    gpu/) lies in its package's layer, so no folder spans layers (the filters folder once
+    held executors and task building beside its syntax)."""
+    mods = modules()
+    packages = {m for m, path in mods.items() if path.name == "__init__.py" and m != TOP_FACE}
+    split = [f"{m} ({layer_name(layer_of(m))}) in package {pkg} ({layer_name(layer_of(pkg))})"
+             for m in mods for pkg in packages
+             if m.startswith(pkg + ".") and layer_of(m) != layer_of(pkg)]
+    assert not split, "modules placed in another layer than their package:\n" + "\n".join(sorted(split))
+
+
 def test_imports_run_one_way():
     mods, found = all_imports()
     known = set(mods)
@@ -199,7 +212,7 @@ def test_function_level_imports_say_why():
 def test_the_checker_sees_wrong_way_imports_and_circles():
     """The rules above can fail: a made-up lower module importing a higher one is caught."""
     assert layer_of("lamina.filters.plan") < layer_of("lamina.compositor.backings") < layer_of("lamina.graph.planner") < layer_of("lamina.scene")
-    assert layer_of("lamina.filters.gl") > layer_of("lamina.filters.plan")
+    assert layer_of("lamina.gpu.gl_filters") > layer_of("lamina.filters.plan")
     assert dependencies("lamina.style.properties", {"lamina.style", "lamina.style.properties"}) == [
         "lamina.style", "lamina.style.properties"
     ]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import lamina.filters.opencl as ocl
+import lamina.gpu.opencl as ocl
 from lamina.errors import OpenCLUnavailableError
 from tests import opencl_gate
 from tests.ast_names import dotted
@@ -154,7 +154,7 @@ def test_the_scan_sees_every_way_of_skipping_on_opencl():
     bypasses = """
 import pytest
 import pyopencl
-import lamina.filters.opencl as ocl
+import lamina.gpu.opencl as ocl
 from lamina.errors import OpenCLUnavailableError
 
 def test_except(gl):

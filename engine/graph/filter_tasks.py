@@ -3,7 +3,7 @@ FilterPass and TransferPass tasks, for scenes (the compositor's filtered surface
 for ``filters.apply`` (a one-source graph: upload, filter passes, result).
 
 Each planned pass becomes a FilterPass on the executor its placement chose
-(``filters.backend.place``); wherever an image must cross between GL textures and
+(``lamina.filter_costs.place``); wherever an image must cross between GL textures and
 OpenCL buffers a TransferPass copies it, once per image and side.
 """
 
@@ -14,10 +14,10 @@ from typing import Callable
 
 import numpy as np
 
+from ..filters.backend import FilterBackend
+from ..filters.plan import ColorPass, FilterPlan, PassKind, image_size
 from ..framegraph import Executor, FilterPass, FrameGraph, Pass, TextureDesc, TextureRole, TransferPass, UploadPass
-
-from .backend import FilterBackend, Placement, place
-from .plan import ColorPass, FilterPlan, PassKind, image_size
+from ..filter_costs import Placement, place
 
 __all__ = ["FilterTasks", "filter_tasks", "apply_graph", "APPLY_OWNER"]
 

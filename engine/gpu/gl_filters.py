@@ -13,10 +13,9 @@ from typing import Callable
 import moderngl
 import numpy as np
 
-from ..gpu.pool import PooledTarget
-from ..gpu.programs import ProgramCache, color_filter_variant, color_step_bucket, straight_variant
-
-from .plan import BlurPass, ColorPass, PassKind, PlannedPass, ResamplePass, ShadowPass
+from ..filters.plan import BlurPass, ColorPass, PassKind, PlannedPass, ResamplePass, ShadowPass
+from .pool import PooledTarget
+from .programs import ProgramCache, color_filter_variant, color_step_bucket, straight_variant
 
 __all__ = ["GLFilterRunner", "HANDLERS"]
 

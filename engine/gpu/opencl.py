@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
-from typing import Callable
-
 from ..errors import LaminaInputError, OpenCLUnavailableError
-from ..gpu.shader_source import load_source
-
-from .plan import MAX_BLUR_RADIUS, SHADER_CONSTANTS, BlurPass, ColorPass, PassKind, PlannedPass, ResamplePass, ShadowPass
+from ..filters.plan import MAX_BLUR_RADIUS, SHADER_CONSTANTS, BlurPass, ColorPass, PassKind, PlannedPass, ResamplePass, ShadowPass
+from .shader_source import load_source
 
 __all__ = [
     "CLImage",
