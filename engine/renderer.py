@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 
 import moderngl
 
@@ -20,6 +21,7 @@ from .images import ImageStore
 from .frame import Frame
 from .gpu import GPUContext, RendererInfo
 from .gpu.executor import GLExecutor
+from .gpu.opencl import CLFilterRunner
 from .gpu.apply import install as install_filter_runners
 from .gpu.calibrate import calibrate
 from .filter_costs import CostModel
@@ -28,6 +30,9 @@ from .limits import Limits
 
 __all__ = ["Renderer", "default_renderer", "current_limits", "renderer_info"]
 
+# The style fields that make a layer filter (their passes are what "auto" places).
+_FILTER_FIELDS = ("filter", "backdrop_filter")
+
 
 class Renderer:
     def __init__(self, gpu: GPUContext | None = None) -> None:
@@ -35,6 +40,8 @@ class Renderer:
         self.executor = GLExecutor(self.gpu)
         self.images = ImageStore()
         self.state = FrameState()  # property trees, kept textures, the last plan
+        self._cost_model: tuple[CLFilterRunner, CostModel] | None = None  # "auto"'s, per OpenCL runner
+        self._no_filter_at: tuple[weakref.ref, int] | None = None  # see _may_filter
         self._released = False
 
     @property
@@ -63,11 +70,14 @@ class Renderer:
         self.executor.programs.warm_up()
         return self.compiles - before
 
-    def plan(self, scene, request: FrameRequest | None = None, **options) -> FrameGraph:
-        """The frame graph this renderer would execute now for ``request`` (a
-        FrameRequest, or its fields as keywords: ``t``, ``policy``, ``filter_backend``,
-        ``limits``, ``cost_model``). Textures kept from earlier frames are reused where
-        their content is unchanged; this records what the new frame keeps."""
+    def snapshot(self, scene, request: FrameRequest | None = None, **options) -> ExecutorFacts:
+        """What planning ``scene`` for ``request`` may know of this renderer's executor,
+        taken now, before planning: the textures it keeps, its limits, and where filter
+        passes can run. For filter_backend "auto" that is the cost model, made here when
+        a layer of the scene may filter and this renderer holds none yet: loaded from
+        the one stored under LAMINA_CACHE_DIR, or measured on the GPU
+        (lamina.gpu.calibrate). Planning with it does no GPU work and asks the executor
+        nothing."""
         request = FrameRequest.of(request, **options)
         backend = request.backend_for(scene.filter_backend)
         costs, unavailable = request.cost_model, None
@@ -80,15 +90,50 @@ class Renderer:
                 unavailable = str(err)
             else:
                 if backend is FilterBackend.AUTO and costs is None:
-                    costs = lambda: self._filter_costs(runner)  # noqa: E731 - measured only if a layer filters
-        self.images.begin_frame(scene.file_access)  # the scene decides where its files may be read
-        facts = ExecutorFacts(self.executor.has_retained, costs, unavailable)
-        with scene.located_errors():  # a missing image names its scene file and JSON path
-            return build_frame_graph(scene, request, request.limits or self.limits, self.images, self.state, facts)
+                    try:
+                        costs = self._filter_costs(scene, runner)
+                    except OpenCLUnavailableError as err:  # its kernels failed to run
+                        unavailable = str(err)
+        return ExecutorFacts(self.executor.retained_names(), self.limits, costs, unavailable)
 
-    def _filter_costs(self, runner) -> CostModel:
-        """The measured cost model for filter_backend "auto" (gpu.calibrate)."""
-        return calibrate(self, runner)
+    def plan(self, scene, request: FrameRequest | None = None, *, snapshot: ExecutorFacts | None = None,
+             **options) -> FrameGraph:
+        """The frame graph this renderer would execute now for ``request`` (a
+        FrameRequest, or its fields as keywords: ``t``, ``policy``, ``filter_backend``,
+        ``limits``, ``cost_model``). Textures kept from earlier frames are reused where
+        their content is unchanged; this records what the new frame keeps. The planner
+        sees the executor through ``snapshot`` (default: ``self.snapshot(...)`` now)."""
+        request = FrameRequest.of(request, **options)
+        facts = snapshot if snapshot is not None else self.snapshot(scene, request)
+        self.images.begin_frame(scene.file_access)  # the scene decides where its files may be read
+        with scene.located_errors():  # a missing image names its scene file and JSON path
+            return build_frame_graph(scene, request, request.limits or facts.limits, self.images, self.state, facts)
+
+    def _filter_costs(self, scene, runner: CLFilterRunner) -> CostModel | None:
+        """The cost model filter_backend "auto" places passes by (gpu.calibrate), made
+        once per OpenCL runner, and only once a layer may filter (None until then: with
+        no filter there is no pass to place, and nothing worth a second of measuring)."""
+        held = self._cost_model
+        if held is not None and held[0] is runner:
+            return held[1]
+        if not self._may_filter(scene):
+            return None
+        model = calibrate(self, runner)
+        self._cost_model = (runner, model)
+        return model
+
+    def _may_filter(self, scene) -> bool:
+        """May a layer of ``scene`` filter? Read from the layers as declared (a filter or
+        backdrop-filter in a style or in an animation's keyframes), not from the property
+        trees: those are what planning makes of them, so before planning they still hold
+        the last frame. Only the layers changed since a look that found none are looked
+        at again (the scene's change log), so an unchanged scene costs nothing."""
+        seen = self._no_filter_at  # (scene, version) where no layer filtered
+        changed = scene.changes_since(seen[1]) if seen is not None and seen[0]() is scene else None
+        if any(_declares_filter(layer) for layer in (scene.layers() if changed is None else changed)):
+            return True
+        self._no_filter_at = (weakref.ref(scene), scene.version)
+        return False
 
     def render(self, scene, request: FrameRequest | None = None, **options) -> Frame:
         """Render ``scene`` for ``request`` (or its fields as keywords, as ``plan``
@@ -96,7 +141,7 @@ class Renderer:
         if self._released:
             raise RuntimeError("this Renderer was released")
         began = time.perf_counter()  # the frame's clock starts with planning (lamina.trace)
-        graph = self.plan(scene, request, **options)
+        graph = self.plan(scene, request, **options)  # the snapshot first: a cost model is measured there
         plan_ms = (time.perf_counter() - began) * 1000
         self.gpu.activate()
         try:
@@ -160,3 +205,10 @@ def current_limits() -> Limits:
 def renderer_info() -> RendererInfo:
     """The renderer fingerprint (GL_RENDERER, GL_VERSION) and limits of this machine."""
     return default_renderer().info
+
+
+def _declares_filter(layer) -> bool:
+    """Does ``layer`` declare a filter or backdrop-filter, in its style or its animations?
+    (``inherit`` gives None here: it copies a parent's declaration, found on the parent.)"""
+    return (any(layer.style.cascaded(f) is not None for f in _FILTER_FIELDS)
+            or any(f in animation.fields for animation in layer.animations for f in _FILTER_FIELDS))

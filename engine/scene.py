@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator
 
-from .graph import build_frame_graph
+from .graph import ExecutorFacts, build_frame_graph
 from .limits import MAX_LAYERS
 from .errors import (FontUnavailableError, GeometryError, ImageLoadError, LaminaError, LaminaInputError, LayerTreeError,
                      SceneFileError, StyleError, TextureTooLargeError)
@@ -257,8 +257,10 @@ class Scene:
         limits = request.limits or (renderer.limits if renderer is not None else current_limits())
         images = ImageStore()
         images.begin_frame(self.file_access)
+        # A fresh executor as the planner sees it: nothing kept; "auto" prices by the request's model.
+        facts = ExecutorFacts(limits=limits, filter_costs=request.cost_model)
         with self.located_errors():
-            return build_frame_graph(self, request, limits, images)
+            return build_frame_graph(self, request, limits, images, facts=facts)
 
     def render(self, renderer: Renderer | None = None, request: FrameRequest | None = None, **options) -> Frame:
         """Render the frame for ``request`` (or its fields as keywords, as ``plan``

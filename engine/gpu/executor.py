@@ -190,9 +190,10 @@ class GLExecutor:
             self.pool.release(target)
         self._retained.clear()
 
-    def has_retained(self, name: str) -> bool:
-        """Does a layer raster kept from an earlier frame still exist?"""
-        return name in self._retained
+    def retained_names(self) -> frozenset[str]:
+        """The textures kept from earlier frames, by name: what the planner's snapshot of
+        this executor says exists (lamina.graph.ExecutorFacts)."""
+        return frozenset(self._retained)
 
     @property
     def retained_bytes(self) -> int:
@@ -586,7 +587,7 @@ class GLExecutor:
         except BaseException:
             # A failed frame keeps nothing it wrote (a texture repainted in place may be
             # half done): those are released, so the planner's cache does not find them
-            # (has_retained) and paints them again.
+            # (retained_names) and paints them again.
             for name in retained_now:
                 kept = self._retained.pop(name, None)
                 current = targets.pop(name, None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from ..errors import OpenCLUnavailableError, UnsupportedFeatureError
+from ..errors import UnsupportedFeatureError
 from ..framegraph import CompositePass, Decision, Draw, SurfaceReason, TextureDesc, TextureRole
 from ..geometry import Affine, Rect
 from ..blending import BlendMode
@@ -390,11 +390,7 @@ class EffectDrawing:
     def _filter_passes(self, node: LayerNode, plan, source: TextureDesc) -> tuple[list, TextureDesc]:
         """The tasks of ``plan`` on ``source`` (graph.filter_tasks), each pass on the executor
         the filter backend places it on, and the GL texture holding the result."""
-        if callable(self.filter_costs):  # "auto": measure (or load) the model on first need
-            try:
-                self.filter_costs = self.filter_costs()
-            except OpenCLUnavailableError as err:
-                self.filter_costs, self.opencl_unavailable = None, str(err)
+        # The cost model came with the executor's snapshot (measured before planning).
         placement = place(plan, source.width, source.height, self.filter_backend, self.filter_costs, self.opencl_unavailable)
         if placement.summary:
             self.decisions.append(Decision(node.id, f"filter: {placement.summary}"))

@@ -1,15 +1,16 @@
 """The planner's working data: where draws go (Target), a layer waiting for the policy
 to decide how it is drawn (PendingDraw), and what the planner is told of the executor
-(ExecutorFacts)."""
+(ExecutorFacts: a snapshot taken before planning, so the walk asks the executor nothing)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 from ..compositor.tree import LayerNode
+from ..filter_costs import CostModel
 from ..framegraph import TextureDesc
 from ..geometry import Affine, Rect
+from ..limits import Limits
 
 __all__ = ["PendingDraw", "Target", "ExecutorFacts", "BackdropRead"]
 
@@ -47,14 +48,21 @@ class Target:
 
 @dataclass(frozen=True)
 class ExecutorFacts:
-    """What the planner needs to know of the executor that will run the graph:
-    ``available(name)`` says whether a retained texture still exists; ``filter_costs``
-    is the cost model "auto" places filter passes by (or a callable that measures it on
-    first need); ``opencl_unavailable`` says why OpenCL cannot be used, if it cannot."""
+    """What the planner knows of the executor that will run the graph: a snapshot taken
+    before planning (Renderer.snapshot), so planning does no GPU work and asks the
+    executor nothing. ``retained`` names the textures the executor keeps from earlier
+    frames; ``limits`` are its GPU's; ``filter_costs`` is the cost model "auto" places
+    filter passes by (measured, or loaded, before the frame is planned; None: none);
+    ``opencl_unavailable`` says why OpenCL cannot be used, if it cannot."""
 
-    available: Callable[[str], bool] = lambda name: False
-    filter_costs: object = None
+    retained: frozenset[str] = frozenset()
+    limits: Limits = Limits()
+    filter_costs: CostModel | None = None
     opencl_unavailable: str | None = None
+
+    def available(self, name: str) -> bool:
+        """Does a texture kept from an earlier frame still exist?"""
+        return name in self.retained
 
 
 @dataclass(frozen=True)

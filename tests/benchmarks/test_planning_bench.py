@@ -25,9 +25,10 @@ from lamina.images import ImageStore
 from lamina.limits import Limits
 
 from .scenes import _spin, cards_scene, page_scene
+from tests.kept import EVERY_TEXTURE
 
 ROUNDS = int(os.environ.get("LAMINA_BENCH_ROUNDS", "15"))
-KEPT = ExecutorFacts(available=lambda name: True)
+KEPT = ExecutorFacts(retained=EVERY_TEXTURE)
 PAGES = {"cards": cards_scene, "page": page_scene}
 
 

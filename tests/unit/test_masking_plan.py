@@ -19,6 +19,7 @@ from lamina.graph.targets import ExecutorFacts
 from lamina.images import ImageStore
 from lamina.limits import Limits
 from lamina.request import FrameRequest
+from tests.kept import EVERY_TEXTURE
 
 GRADIENT = "linear-gradient(to right, black, transparent)"
 
@@ -200,7 +201,7 @@ def test_moving_a_masked_or_clipped_layer_rasters_nothing(style, how, policy, pr
     """As for any layer: a composited one (will-change: transform under the browser
     policy; every layer under "all") is moved, not painted again — nor are its masks."""
     scene = card(style + ("; will-change: transform" if promoted else ""))
-    state, kept = FrameState(), ExecutorFacts(available=lambda name: True)
+    state, kept = FrameState(), ExecutorFacts(retained=EVERY_TEXTURE)
     request = FrameRequest(policy=policy)
     first = build_frame_graph(scene, request, Limits(), ImageStore(), state, kept)
     masks = [p for p in first.raster_passes() if p.target.role is TextureRole.MASK]

@@ -22,10 +22,11 @@ from lamina.limits import Limits
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "benchmarks"))
 from scenes import cards_scene, page_scene, stack_scene  # noqa: E402
+from tests.kept import EVERY_TEXTURE, KeptTextures
 
 SUITE = sorted((ROOT / "tests" / "scenes").glob("*.json"))
 POLICIES = ("browser", "all", "budget", "none")
-KEPT = ExecutorFacts(available=lambda name: True)
+KEPT = ExecutorFacts(retained=EVERY_TEXTURE)
 
 
 def _spinner(n: int = 6) -> Scene:
@@ -231,7 +232,7 @@ def _lose_textures(scene: Scene, lost) -> tuple[FrameState, object]:
     ``lost(graph)`` names, and a fourth frame is planned: the state and that graph."""
     state = FrameState()
     gone: set[str] = set()
-    facts = ExecutorFacts(available=lambda name: name not in gone)
+    facts = ExecutorFacts(retained=KeptTextures(lost=gone))
     for i in range(3):
         graph = build_frame_graph(scene, FrameRequest(t=i * 0.05), Limits(), ImageStore(), state, facts)
     assert state.fast_frames == 1

@@ -44,7 +44,7 @@ class Planner:
         self.kept: set[str] = set()
 
     def plan(self):
-        facts = ExecutorFacts(available=lambda name: name in self.kept)
+        facts = ExecutorFacts(retained=frozenset(self.kept))
         graph = build_frame_graph(self.scene, self.request, Limits(), ImageStore(), self.state, facts)
         for p in graph.passes:
             if p.target.retained:
