@@ -15,6 +15,7 @@ from .blending import BlendMode
 from .compositor.paint_data import GradientPaint, ImagePaint, LayerPaint
 from .compositor.policy import AllPolicy, Policy
 from .geometry import Affine
+from .images import ImageResource
 
 __all__ = [
     "TextureRole",
@@ -448,6 +449,9 @@ class FrameGraph:
     policy: Policy = field(default_factory=AllPolicy)
     layer_info: dict[str, LayerInfo] = field(default_factory=dict)  # per layer id, under policies with backings
     tiles: list[TileSet] = field(default_factory=list)  # the tiled layers and backings
+    # The decoded images its raster passes sample, by ImagePaint.key: the graph carries
+    # them, so an executor runs it with nothing beside it (lamina.images.ImageResource).
+    images: dict[Any, ImageResource] = field(default_factory=dict)
 
     # -- derived facts ------------------------------------------------------------------
     def textures(self) -> list[TextureDesc]:

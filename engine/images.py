@@ -1,4 +1,5 @@
-"""Image sources -> premultiplied RGBA8 pixels, ready for upload.
+"""Image sources -> decoded RGBA8 pixels, ready for upload (``ImageResource``: what a
+frame graph carries for its raster passes, so it can run without the sources).
 
 Accepts numpy arrays ((H, W), (H, W, 3), (H, W, 4); uint8, or floats in [0, 1]),
 Pillow images, file paths (relative to the scene's folder, and read where the scene's
@@ -14,6 +15,7 @@ import binascii
 import io
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote_to_bytes, urlparse
@@ -27,7 +29,7 @@ from .limits import MAX_DATA_URL_BYTES, MAX_IMAGE_PIXELS
 from .file_access import FileAccess, url_path
 
 __all__ = ["load_image", "check_image_array", "premultiply", "unpremultiply", "resolve_path", "encode_png_data_url",
-           "ImageStore"]
+           "ImageStore", "ImageResource"]
 
 
 def premultiply(rgba: np.ndarray) -> np.ndarray:
@@ -208,13 +210,28 @@ def encode_png_data_url(pixels: np.ndarray) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+@dataclass(frozen=True)
+class ImageResource:
+    """One decoded image a frame graph carries: straight RGBA8 ``pixels`` (H, W, 4),
+    read-only, that the executor uploads (and premultiplies on the GPU). ``key`` is the
+    ImagePaint.key that raster passes refer to it by; resources compare by key and size
+    (the key holds an in-memory image's checksum, a file's modification time)."""
+
+    key: Any
+    width: int
+    height: int
+    pixels: np.ndarray = field(compare=False, repr=False)
+
+
 class ImageStore:
     """Decoded images (straight RGBA8) keyed by their source, kept while frames use them.
 
     Files are keyed by resolved path and modification time, so editing an image on disk
     is picked up; in-memory arrays by identity, and decoded once per frame (the caller
     may change them in place between frames). Images no frame used are dropped at
-    ``end_frame``.
+    ``end_frame``. What a frame looked up is also an ``ImageResource`` (``resource``):
+    pixels the store owns, never the caller's array, so a planned graph keeps the
+    pixels it was planned with.
 
     Where files may be read is the drawn scene's ``FileAccess``, given to ``begin_frame``
     (then ``base_dir`` arguments are that policy's folder); it is checked on every
@@ -223,8 +240,9 @@ class ImageStore:
     ``base_dir`` (the Python API)."""
 
     def __init__(self) -> None:
-        self._cache: dict[Any, np.ndarray] = {}
-        self._frame: dict[Any, np.ndarray] = {}
+        self._cache: dict[Any, ImageResource] = {}
+        self._frame: dict[Any, ImageResource] = {}
+        self._resources: dict[Any, ImageResource] = {}  # by full key, this frame's
         self._access: FileAccess | None = None
 
     def key(self, ref: ImageRef, base_dir: Path | None, layer: str | None = None) -> Any:
@@ -245,22 +263,34 @@ class ImageStore:
     def begin_frame(self, access: FileAccess | None = None) -> None:
         """Start a frame of a scene whose files may be read as ``access`` says."""
         self._frame = {}
+        self._resources = {}
         self._access = access
 
     def get(self, ref: ImageRef, base_dir: Path | None, layer: str) -> tuple[Any, np.ndarray]:
+        """The full key of ``ref``'s pixels and the pixels (read-only)."""
         key = self.key(ref, base_dir, layer)
-        pixels = self._frame.get(key)
-        if pixels is None:
-            pixels = None if key[0] == "data" else self._cache.get(key)
-            if pixels is None:
+        resource = self._frame.get(key)
+        if resource is None:
+            resource = self._cache.get(key)
+            if key[0] == "data":
+                # In-memory pixels can change in place: decoded again each frame, and their
+                # content is part of the key, so a layer showing them is re-rastered (and
+                # its pixels copied again) exactly when they change.
                 pixels = load_image(ref, base_dir, layer=layer, access=self._access)
-            self._cache[key] = pixels
-            self._frame[key] = pixels
-        if key[0] == "data":
-            # In-memory pixels can change in place: their content is part of the key, so
-            # a layer showing them is re-rastered exactly when they change.
-            key = key + (zlib.crc32(pixels), pixels.shape)
-        return key, pixels
+                full = key + (zlib.crc32(pixels), pixels.shape)
+                if resource is None or resource.key != full:
+                    resource = _resource(full, _owned(pixels, ref.data))
+            elif resource is None:
+                resource = _resource(key, load_image(ref, base_dir, layer=layer, access=self._access))
+            self._cache[key] = resource
+            self._frame[key] = resource
+            self._resources[resource.key] = resource
+        return resource.key, resource.pixels
+
+    def resource(self, key: Any) -> ImageResource | None:
+        """The pixels a lookup of this frame gave under ``key`` (a full key from ``get``),
+        None if no lookup of this frame did."""
+        return self._resources.get(key)
 
     def end_frame(self) -> set:
         """Drop images this frame did not use; return their keys."""
@@ -271,3 +301,16 @@ class ImageStore:
 
     def __len__(self) -> int:
         return len(self._cache)
+
+
+def _owned(pixels: np.ndarray, source: Any) -> np.ndarray:
+    """``pixels``, copied when they are the caller's own array (decoding an RGBA8 array
+    returns it as it is), so what a graph carries cannot change under it."""
+    if isinstance(source, np.ndarray) and np.may_share_memory(pixels, source):
+        return pixels.copy()
+    return pixels
+
+
+def _resource(key: Any, pixels: np.ndarray) -> ImageResource:
+    pixels.flags.writeable = False  # shared by every graph that draws it
+    return ImageResource(key, pixels.shape[1], pixels.shape[0], pixels)

@@ -145,11 +145,11 @@ class Renderer:
         plan_ms = (time.perf_counter() - began) * 1000
         self.gpu.activate()
         try:
-            pixels, stats = self.executor.execute(graph, self.images, scene.base_dir, origin=began, frame=True)
+            pixels, stats = self.executor.execute(graph, origin=began, frame=True)  # the graph holds its images
         except moderngl.Error:
             self.gpu.check_errors("a failed GL call")  # a typed error when it is memory
             raise
-        self.executor.evict_images(self.images.end_frame())
+        self.executor.evict_images(self.images.end_frame())  # uploads of images the scene no longer shows
         self.gpu.check_errors("rendering a frame")
         stats.plan_ms = plan_ms
         return Frame(pixels, graph, stats, self.info)

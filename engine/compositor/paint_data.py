@@ -4,7 +4,7 @@ these (compositor.paint); raster passes of the frame graph carry them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..text.paint import TextPaint
@@ -42,10 +42,14 @@ class GradientPaint:
 
 @dataclass(frozen=True)
 class ImagePaint:
-    """An image source to sample; ``key`` identifies its pixels for texture caching."""
+    """An image to sample, referenced by ``key`` (which identifies its pixels: the frame
+    graph's ``images`` holds them under it, and uploads are cached by it) and size.
+    ``ref`` is where it came from, for lookups and messages; it is not compared, since
+    the key already says which pixels these are (and a graph unpickled elsewhere holds
+    a copy of an in-memory source, not the caller's object)."""
 
     key: Any
-    ref: Any  # ImageRef
+    ref: Any = field(compare=False)  # ImageRef
     width: int
     height: int
 

@@ -147,7 +147,7 @@ class GLExecutor:
         self.pool = TexturePool(self.ctx)
         self.pixels = PixelPasses(self.ctx, self.programs, self.pool)
         self.reader = FrameReader(self.pixels, self.pool, gpu.activate)
-        self._images: dict[object, PooledTarget] = {}  # premultiplied on the GPU: each has a framebuffer
+        self._images: dict[object, PooledTarget] = {}  # uploads by image key, premultiplied: each has a framebuffer
         self._image_content: dict[object, object] = {}
         self._retained: dict[str, PooledTarget] = {}
         self._filters = None
@@ -218,15 +218,16 @@ class GLExecutor:
             self._opencl.trim()  # the runner is shared per device; its idle buffers go
 
     # -- images -------------------------------------------------------------------------
-    def _image_texture(self, paint: ImagePaint, images, base_dir, layer_id: str, stats: ExecutionStats) -> moderngl.Texture:
+    def _image_texture(self, paint: ImagePaint, run: "_Execution") -> moderngl.Texture:
         # Textures are per source (file path+mtime, data: URL, array identity); the full
         # key also holds an array's content checksum, so a changed array is re-uploaded.
-        # Straight pixels go up and a GPU pass premultiplies them into the texture.
+        # The pixels come with the graph (FrameGraph.images): straight, they go up and a
+        # GPU pass premultiplies them into the texture.
         key = paint.key[:2] if paint.key[0] == "data" else paint.key
         image = self._images.get(key)
         if image is None or self._image_content.get(key) != paint.key:
             self._image_content[key] = paint.key
-            _, pixels = images.get(paint.ref, base_dir, layer_id)
+            pixels = run.graph.images[paint.key].pixels
             h, w = pixels.shape[:2]
             if image is None or image.key[:2] != (w, h):
                 if image is not None:
@@ -236,11 +237,11 @@ class GLExecutor:
                 tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
                 image = self._images[key] = PooledTarget(tex, self.ctx.framebuffer(color_attachments=[tex]), (w, h, "rgba8"))
             self.pixels.premultiply_into(pixels, image)
-            stats.images_uploaded += 1
+            run.stats.images_uploaded += 1
         return image.texture
 
     # -- passes -------------------------------------------------------------------------
-    def _raster(self, p: RasterPass, target: PooledTarget, images, base_dir, stats,
+    def _raster(self, p: RasterPass, target: PooledTarget, run: "_Execution",
                 shadows: PooledTarget | None = None) -> None:
         paint = p.paint
         name = raster_variant(paint.shader_variant)
@@ -287,7 +288,7 @@ class GLExecutor:
                 _set(program, "u_center", image.center)
                 _set(program, "u_radius", image.radii)
         elif isinstance(image, ImagePaint):
-            tex = self._image_texture(image, images, base_dir, p.layer_id, stats)
+            tex = self._image_texture(image, run)
             # An upload premultiplies in a pass of its own: draw into this target again.
             target.framebuffer.use()
             self.ctx.viewport = (0, 0, p.target.width, p.target.height)
@@ -473,7 +474,7 @@ class GLExecutor:
             self._raster_polygon(p.paint, target, (p.target.width, p.target.height))
         else:
             shadows = run.targets[p.shadows.name] if p.shadows is not None else None
-            self._raster(p, target, run.images, run.base_dir, run.stats, shadows)
+            self._raster(p, target, run, shadows)
 
     def _raster_polygon(self, paint: PolygonPaint, target: PooledTarget, size: tuple[int, int]) -> None:
         """A polygon clip-path's coverage into its mask texture (shaders/mask/polygon.frag)."""
@@ -525,11 +526,12 @@ class GLExecutor:
         return pixels
 
     # -- the frame ----------------------------------------------------------------------
-    def execute(self, graph: FrameGraph, images=None, base_dir=None, *,
-                opencl: CLFilterRunner | None = None, timed: bool = True,
+    def execute(self, graph: FrameGraph, *, opencl: CLFilterRunner | None = None, timed: bool = True,
                 origin: float | None = None, frame: bool = False) -> tuple[np.ndarray | FramePixels, ExecutionStats]:
         """Run every pass; return the output as RGBA8 (H, W, 4), top row first, as the
         passes left it (premultiplied, or straight where ``graph.output.straight``).
+        The graph is all it needs: its images come with it (``graph.images``), and
+        textures it reuses are this executor's (``retained_names()``).
         With ``frame``, the output is a frame's: its FramePixels come back instead, and
         the texture stays with the executor's FrameReader until the next execution
         (lamina.gpu.readback: a large frame is read only when asked, in strips).
@@ -543,7 +545,7 @@ class GLExecutor:
         (``pass_start_ms``...) are on the frame's clock; default: now."""
         self.reader.settle()  # the last frame keeps its pixels before textures change
         stats = ExecutionStats()
-        run = _Execution(self, images, base_dir, stats, opencl, timed)
+        run = _Execution(self, graph, stats, opencl, timed)
         targets = run.targets
         alloc0, reuse0, compiles0 = self.pool.allocations, self.pool.reuses, self.programs.compiles
         lifetimes = graph.lifetimes()
@@ -618,12 +620,11 @@ class _Execution:
     """The state of one ``execute``: the pooled texture (or buffer) of every live virtual
     texture, where it lives, and the OpenCL runner, fetched on the first OpenCL task."""
 
-    def __init__(self, executor: GLExecutor, images, base_dir, stats: ExecutionStats,
+    def __init__(self, executor: GLExecutor, graph: FrameGraph, stats: ExecutionStats,
                  opencl: CLFilterRunner | None, timed: bool) -> None:
         self.executor = executor
+        self.graph = graph
         self.timed = timed
-        self.images = images
-        self.base_dir = base_dir
         self.stats = stats
         self.targets: dict[str, Any] = {}
         self.locations: dict[str, Executor] = {}

@@ -56,6 +56,7 @@ from ..compositor.tree import Clip, LayerNode, StackingContext
 from .damage import changed_region
 from .ink import raster_placement
 from .placement import clean, clip_shape, draw_key, touched
+from .resources import graph_images
 from .retained import RetainedPlan, Site, runs_transform_animation, site_index
 from .state import FrameState
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
@@ -458,7 +459,9 @@ def build_frame_graph(
     that only moves promoted layers redoes only their draws. ``facts`` says what the
     executor holds and how it prices filter passes (lamina.filter_costs)."""
     with room_for(MAX_TREE_DEPTH):  # the walk recurses once per nesting level, a bounded depth
-        return _build(scene, request, limits, images, state, facts)
+        graph = _build(scene, request, limits, images, state, facts)
+    graph.images = graph_images(graph, images, scene.base_dir)  # it carries its images (graph.resources)
+    return graph
 
 
 def _build(scene, request: FrameRequest, limits: Limits, images: ImageStore, state: FrameState | None,
