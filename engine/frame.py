@@ -1,5 +1,9 @@
 """Frame: the result of rendering a scene — pixels, the frame graph that made them,
-and what it cost (pixels out included: read-back, un-premultiply, PNG encode)."""
+and what it cost (pixels out included: read-back, un-premultiply, PNG encode).
+
+A frame owns its statistics (``stats``, an ExecutionStats): the executor measures the
+execution and hands the record over, the renderer tells the frame how long planning
+took, and the frame records all later work on its pixels itself."""
 
 from __future__ import annotations
 
@@ -13,7 +17,8 @@ import numpy as np
 from PIL import Image
 
 from .gpu.pixels import strips
-from .gpu.readback import ENCODE_WORK, UNPREMULTIPLY_WORK, FramePixels
+from .gpu.executor import ExecutionStats
+from .gpu.readback import ENCODE_WORK, READBACK_WORK, UNPREMULTIPLY_WORK, FramePixels
 from .overlays import overlay
 from .png import check_format, encode_png, write_png
 from .trace import build_trace, write_trace
@@ -24,20 +29,28 @@ __all__ = ["Frame"]
 class Frame:
     """``image`` is (H, W, 4) uint8 straight RGBA, top row first; ``premultiplied`` is the
     same frame as the GPU holds it. ``graph`` is the FrameGraph that was executed.
-    ``pixels`` is where they come from (lamina.gpu.readback.FramePixels)."""
+    ``pixels`` is where they come from (lamina.gpu.readback.FramePixels); ``stats``, the
+    execution's record, is the frame's from now on, with ``plan_ms`` (the planning time
+    measured by the renderer) added."""
 
-    def __init__(self, pixels: FramePixels, graph, stats, info) -> None:
+    def __init__(self, pixels: FramePixels, graph, stats: ExecutionStats, info, plan_ms: float = 0.0) -> None:
         self._image: np.ndarray | None = None
         self._pixels = pixels
         self.graph = graph
         self.stats = stats
+        stats.plan_ms = plan_ms
         self.info = info
 
     @property
     def premultiplied(self) -> np.ndarray:
         """(H, W, 4) uint8 premultiplied RGBA, as the passes left it (a large frame is
         read back on first use)."""
-        return self._pixels.premultiplied()
+        if self._pixels.read_back:
+            return self._pixels.premultiplied()
+        started = time.perf_counter()
+        pixels = self._pixels.premultiplied()
+        self.stats.record(READBACK_WORK, started)  # a late read-back: a span in frame.trace()
+        return pixels
 
     @property
     def image(self) -> np.ndarray:
@@ -89,9 +102,8 @@ class Frame:
         total_ms = (time.perf_counter() - started) * 1000
         # Strips are un-premultiplied and encoded by turns: the stats (and the trace)
         # give each kind of work its sum, one after the other.
-        begin_ms = (started - self.stats.origin) * 1000
-        self.stats.after.append((UNPREMULTIPLY_WORK, begin_ms, converting.ms))
-        self.stats.after.append((ENCODE_WORK, begin_ms + converting.ms, total_ms - converting.ms))
+        self.stats.record(UNPREMULTIPLY_WORK, started, converting.ms)
+        self.stats.record(ENCODE_WORK, started + converting.ms / 1000, total_ms - converting.ms)
         return path
 
     def _image_strips(self):

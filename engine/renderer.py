@@ -151,8 +151,7 @@ class Renderer:
             raise
         self.executor.evict_images(self.images.end_frame())  # uploads of images the scene no longer shows
         self.gpu.check_errors("rendering a frame")
-        stats.plan_ms = plan_ms
-        return Frame(pixels, graph, stats, self.info)
+        return Frame(pixels, graph, stats, self.info, plan_ms)  # the frame owns its stats from here
 
     def drop_caches(self) -> None:
         """Forget retained layer rasters and decoded images: the next frame is a first

@@ -57,7 +57,12 @@ __all__ = ["GLExecutor", "ExecutionStats", "TASK_HANDLERS", "FILTER_EXECUTORS", 
 @dataclass
 class ExecutionStats:
     """What one execution cost. Times are CPU wall-clock around ``ctx.finish()``: GL
-    timer queries do not see llvmpipe's rasterization, so they are not used."""
+    timer queries do not see llvmpipe's rasterization, so they are not used.
+
+    One owner: ``execute`` makes the record and fills in the execution; it hands it to
+    its caller and never touches it again. A scene's frame owns it from there
+    (lamina.frame.Frame: the planning time, and the work on the pixels later through
+    ``record``)."""
 
     raster_ms: float = 0.0
     filter_ms: float = 0.0
@@ -74,17 +79,19 @@ class ExecutionStats:
     # Where the work sat on the frame's clock, for the trace (lamina.trace): ms after
     # ``origin``, the time.perf_counter() at which the frame began (Renderer.render's
     # call; for a graph executed directly, the execution's own start).
-    plan_ms: float = 0.0  # building the frame graph, before the execution (set by Renderer.render)
+    plan_ms: float = 0.0  # building the frame graph, before the execution (given to the Frame)
     pass_start_ms: dict[str, float] = field(default_factory=dict)
     readback_start_ms: float = 0.0
     after: list[tuple[str, float, float]] = field(default_factory=list)  # (what, start, ms): work on the pixels later
     origin: float = field(default=0.0, repr=False)
 
-    def record(self, what: str, started: float) -> None:
-        """Note work on this frame's pixels after the execution (un-premultiply, encode)
-        that began at ``started`` (a time.perf_counter()) and ends now."""
-        now = time.perf_counter()
-        self.after.append((what, (started - self.origin) * 1000, (now - started) * 1000))
+    def record(self, what: str, started: float, ms: float | None = None) -> None:
+        """Note work on this frame's pixels after the execution (late read-back,
+        un-premultiply, encode) that began at ``started`` (a time.perf_counter()) and
+        took ``ms`` (default: until now)."""
+        if ms is None:
+            ms = (time.perf_counter() - started) * 1000
+        self.after.append((what, (started - self.origin) * 1000, ms))
 
     def after_ms(self, what: str | None = None) -> float:
         """Time spent on the pixels after the execution (all of it, or one kind)."""
@@ -185,15 +192,21 @@ class GLExecutor:
 
     def drop_retained(self) -> None:
         """Return every retained layer raster to the pool."""
-        self.reader.settle()  # the latest frame may be one of them: it keeps its pixels
+        self.reader.begin()  # textures change: the latest frame stops reading from its own
         for target in self._retained.values():
-            self.pool.release(target)
+            self._let_go(target)
         self._retained.clear()
 
     def retained_names(self) -> frozenset[str]:
         """The textures kept from earlier frames, by name: what the planner's snapshot of
         this executor says exists (lamina.graph.ExecutorFacts)."""
         return frozenset(self._retained)
+
+    def _let_go(self, target: PooledTarget) -> None:
+        """A kept texture is not kept any more: a large frame holding it takes it (its
+        pixels stay), else it goes back to the pool."""
+        if not self.reader.adopt(target):
+            self.pool.release(target)
 
     @property
     def retained_bytes(self) -> int:
@@ -496,7 +509,7 @@ class GLExecutor:
             return run.opencl().acquire(desc.width, desc.height)
         stale = self._retained.pop(desc.name, None)
         if stale is not None:  # an older kept texture of that name: replaced
-            self.pool.release(stale)
+            self._let_go(stale)
         return self.pool.acquire(desc.width, desc.height, desc.format)
 
     def _release(self, run: "_Execution", name: str, target) -> None:
@@ -507,14 +520,15 @@ class GLExecutor:
             self.pool.release(target)
 
     def _frame_done(self, run: "_Execution", graph: FrameGraph, retained_now: set[str]) -> FramePixels:
-        """Give the frame's texture to the reader; it stays out of the pool until the
-        next execution (a kept frame texture stays kept, as always)."""
+        """Give the frame's texture to the reader (lamina.gpu.readback: a small frame's
+        stays out of the pool until the next execution, a large frame holds its own until
+        it has its pixels; a kept frame texture stays kept, as always)."""
         name = graph.output.name
         if graph.output.location is not Executor.GL:
             raise AssertionError("a frame is a GL texture")
         kept = name in retained_now or name in graph.reused
         target = run.targets[name] if kept else run.targets.pop(name)
-        return self.reader.frame_done(graph, target, owned=not kept, stats=run.stats)
+        return self.reader.frame_done(graph, target, owned=not kept)
 
     def _read_back(self, run: "_Execution", graph: FrameGraph) -> np.ndarray:
         pixels = np.empty((graph.height, graph.width, 4), np.uint8)
@@ -531,10 +545,10 @@ class GLExecutor:
         """Run every pass; return the output as RGBA8 (H, W, 4), top row first, as the
         passes left it (premultiplied, or straight where ``graph.output.straight``).
         The graph is all it needs: its images come with it (``graph.images``), and
-        textures it reuses are this executor's (``retained_names()``).
-        With ``frame``, the output is a frame's: its FramePixels come back instead, and
-        the texture stays with the executor's FrameReader until the next execution
-        (lamina.gpu.readback: a large frame is read only when asked, in strips).
+        textures it reuses are this executor's (``retained_names()``). With ``frame``,
+        the output is a frame's: its FramePixels come back instead (lamina.gpu.readback:
+        a large frame is read only when asked, in strips, and keeps its texture until
+        then). The stats are new and the caller's (a scene's Frame owns them).
 
         ``opencl`` runs the OpenCL passes (default: the process's runner, made only if
         the graph has any). When ``timed``, each pass is timed with ``finish()`` around
@@ -543,7 +557,9 @@ class GLExecutor:
         faster at 1080p, and only ``total_ms`` and ``readback_ms`` are measured.
         ``origin`` (a time.perf_counter()) is when the frame began, so start times
         (``pass_start_ms``...) are on the frame's clock; default: now."""
-        self.reader.settle()  # the last frame keeps its pixels before textures change
+        written = {p.target.name for p in graph.passes}
+        # Textures are about to change: a frame still reading a kept one gets a copy first.
+        self.reader.begin(self._retained[n] for n in graph.reused if n in written and n in self._retained)
         stats = ExecutionStats()
         run = _Execution(self, graph, stats, opencl, timed)
         targets = run.targets
@@ -594,7 +610,7 @@ class GLExecutor:
                 kept = self._retained.pop(name, None)
                 current = targets.pop(name, None)
                 for target in {id(t): t for t in (kept, current) if t is not None}.values():
-                    self.pool.release(target)
+                    self._let_go(target)
             raise
         finally:
             for name, target in targets.items():
@@ -607,7 +623,7 @@ class GLExecutor:
             for name in graph.released:
                 target = self._retained.pop(name, None)
                 if target is not None:
-                    self.pool.release(target)
+                    self._let_go(target)
             self.pool.end_frame()
         stats.total_ms = (time.perf_counter() - t_start) * 1000
         stats.textures_allocated = self.pool.allocations - alloc0

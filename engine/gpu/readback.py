@@ -3,28 +3,35 @@ straight RGBA8 from an un-premultiply pass on the GPU (lamina.gpu.pixels) — no
 loop over the frame (but for a frame that outlived its renderer: no GPU is left).
 
 The executor hands each frame's texture to its ``FrameReader`` and gets back the
-frame's ``FramePixels``. While that frame is the latest (no other execution has run),
-its pixels are read from its texture:
+frame's ``FramePixels``:
 
 * a frame up to ``LARGE_FRAME_BYTES`` is read back premultiplied at once (as the
-  executor always did) and un-premultiplied into a straight copy the reader keeps on
-  the GPU — only where the frame changed since that copy was last brought up to date
-  (the frame pass's damage rects), so an animation frame converts what moved, not
-  the frame;
+  executor always did). While it is the latest frame (no other execution has run) its
+  straight pixels come from a straight copy the reader keeps on the GPU, brought up to
+  date only where the frame changed since (the frame pass's damage rects), so an
+  animation frame converts what moved, not the frame; once another execution has run,
+  from its own premultiplied host copy, converted on the GPU in strips;
 * a larger frame is read lazily and in strips, premultiplied or straight, so the host
   never holds more than the result and a strip (a 16384 x 16384 frame is 1 GiB).
 
-Before anything else runs on the GPU the reader ``settle()``s the latest frame: a
-large frame that is still referenced and not read yet is read back then, so a frame
-always keeps its pixels. A frame that is no longer the latest converts its
-premultiplied host copy on the GPU, in strips.
+How a large frame keeps its pixels is its own lifecycle, not the next execution's
+business: the frame *holds* its texture (a ``_Hold``) until it has read its
+premultiplied pixels, is dropped, or its renderer is released. A texture made for the
+frame alone stays out of the pool while held, so nothing else draws into it. A texture
+the executor keeps for later frames (the kept frame texture a damaged frame is
+composited into) stays the executor's: when an execution is about to draw into it, the
+reader first copies it on the GPU into a pooled texture the hold then owns (copy on
+write), and when the executor lets go of it the hold takes it over. So the next
+execution never reads back an earlier frame: nothing crosses to the host that its
+frame did not ask for (only releasing the renderer reads held frames, since their
+textures go with the context). Holds of frames no longer referenced are given back to
+the pool at the start of the next execution.
 """
 
 from __future__ import annotations
 
-import time
 import weakref
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -64,34 +71,49 @@ def changed_rects(graph: FrameGraph) -> list[Rect] | None:
     return rects
 
 
+class _Hold:
+    """A large frame's claim on the texture that holds its pixels: ``target``, and
+    whether the hold ``owns`` it (it goes back to the pool when the hold ends) or the
+    executor keeps it (a retained texture: copied before it is drawn into again)."""
+
+    __slots__ = ("frame", "target", "owns")
+
+    def __init__(self, frame: "FramePixels", target: PooledTarget, owns: bool) -> None:
+        self.frame = weakref.ref(frame)
+        self.target = target
+        self.owns = owns
+
+
 class FramePixels:
     """One frame's pixels, read on first use: ``premultiplied()``, ``straight()`` and,
-    for writing files without a second whole copy, ``straight_strips()``. A late
-    read-back is timed in the frame's ``stats`` (ExecutionStats.after)."""
+    for writing files without a second whole copy, ``straight_strips()``. Whoever asks
+    times the work (the Frame records it in its stats)."""
 
     def __init__(self, reader: "FrameReader", version: int, width: int, height: int,
-                 premultiplied: np.ndarray | None, stats) -> None:
+                 premultiplied: np.ndarray | None) -> None:
         self._reader = reader
         self._version = version
         self.width = width
         self.height = height
         self._premultiplied = premultiplied
-        self.stats = stats
+        self.large = premultiplied is None  # read lazily, in strips (else read at once)
+        self._hold: _Hold | None = None  # a large frame's texture, until it has its pixels
 
     @property
     def current(self) -> bool:
-        """Is this frame's texture still on the GPU as the frame left it?"""
-        return self._reader.version == self._version
+        """Can this frame's pixels still be read from a texture on the GPU (its own, held
+        for it, or, for a small frame, the latest frame's, unchanged since)?"""
+        return self._hold is not None or (not self.large and self._reader.version == self._version)
 
     @property
-    def large(self) -> bool:
-        return self.width * self.height * 4 > self._reader.large_bytes
+    def read_back(self) -> bool:
+        """Are the premultiplied pixels on the host already?"""
+        return self._premultiplied is not None
 
     def premultiplied(self) -> np.ndarray:
         if self._premultiplied is None:
-            started = time.perf_counter()
             self._premultiplied = self._reader.read_premultiplied(self)
-            self.stats.record(READBACK_WORK, started)
+            self._reader.let_go(self)  # its pixels are on the host: the texture is not needed
         return self._premultiplied
 
     def straight(self) -> np.ndarray:
@@ -101,7 +123,9 @@ class FramePixels:
             return unpremultiply(self._premultiplied)
         out = np.empty((self.height, self.width, 4), np.uint8)
         self._reader.activate()
-        if self.current:
+        if self._hold is not None:
+            self._reader.passes.read_straight(self._hold.target.texture, out)
+        elif self.current:
             self._reader.read_straight(out)
         else:
             self._reader.passes.unpremultiply_host(self._premultiplied, out)
@@ -110,7 +134,7 @@ class FramePixels:
     def straight_strips(self) -> Iterator[np.ndarray]:
         """The straight frame a strip of rows at a time, top first (each strip is
         overwritten by the next: use it before asking for another)."""
-        if not self.large or not self.current:
+        if self._hold is None:
             image = self.straight()
             for y0, y1 in strips(self.width, self.height, self._reader.passes.strip_bytes):
                 yield image[y0:y1]
@@ -119,21 +143,20 @@ class FramePixels:
         spans = list(strips(self.width, self.height, reader.passes.strip_bytes))
         buffer = np.empty((spans[0][1], self.width, 4), np.uint8)  # one strip, used again and again
         for y0, y1 in spans:
-            if not self.current:
-                raise RuntimeError("another frame was rendered while this one was being written out")
-            reader.activate()
             strip = buffer[:y1 - y0]
-            reader.passes.read_straight_rows(reader.source.texture, y0, y1, strip)
+            hold = self._hold  # another execution may have moved it to a copy meanwhile
+            if hold is None:  # the renderer was released meanwhile: its pixels came to the host
+                strip[...] = unpremultiply(self._premultiplied[y0:y1])
+            else:
+                reader.activate()
+                reader.passes.read_straight_rows(hold.target.texture, y0, y1, strip)
             yield strip
-
-    def detach(self) -> None:
-        """The texture is about to change: keep the pixels (read them now if needed)."""
-        self.premultiplied()
 
 
 class FrameReader:
-    """The latest frame's texture and the straight copy of it, for one executor.
-    ``version`` counts the times the GPU's textures may have changed under a frame."""
+    """The latest frame's texture and the straight copy of it, and the textures large
+    frames hold, for one executor. ``version`` counts the executions, after each of
+    which the latest small frame's texture may have changed."""
 
     def __init__(self, passes: PixelPasses, pool: TexturePool, activate, large_bytes: int = LARGE_FRAME_BYTES) -> None:
         self.passes = passes
@@ -142,30 +165,47 @@ class FrameReader:
         self.large_bytes = large_bytes
         self.version = 0
         self.released = False
-        self.source: PooledTarget | None = None  # the latest frame's texture
-        self._owned = False  # the source goes back to the pool when the next frame starts
+        self.source: PooledTarget | None = None  # the latest small frame's texture
+        self._owned = False  # the source goes back to the pool when the next execution starts
         self._mirror: PooledTarget | None = None  # straight copy of the source, but for _dirty (not pooled)
         self._mirror_of: PooledTarget | None = None
         self._dirty: list[Rect] | None = None  # None: all of it
-        self._latest: weakref.ref | None = None
+        self._holds: list[_Hold] = []
 
-    def settle(self) -> None:
-        """Call before anything may write or free a texture: the latest frame keeps
-        its pixels, and stops being read from the GPU."""
-        frame = self._latest() if self._latest is not None else None
-        self._latest = None
-        if frame is not None:
-            frame.detach()
+    def begin(self, writes: Iterable[PooledTarget] = ()) -> None:
+        """Call before an execution (or anything else) may write or free textures;
+        ``writes`` are the kept textures it will draw into. The latest small frame
+        stops reading from its texture (its pixels are on the host already); a large
+        frame whose kept texture is about to be drawn into gets a copy of its own; the
+        textures of frames no longer referenced go back to the pool."""
         self.version += 1
         if self._owned and self.source is not None:
             self.pool.release(self.source)
             self._mirror_of = None  # the pool may hand it to anyone now
         self.source, self._owned = None, False
+        written = {id(t) for t in writes}
+        for hold in list(self._holds):
+            if hold.frame() is None:
+                self._end(hold)
+            elif not hold.owns and id(hold.target) in written:
+                w, h, fmt = hold.target.key
+                copy = self.pool.acquire(w, h, fmt)
+                self.passes.ctx.copy_framebuffer(copy.framebuffer, hold.target.framebuffer)
+                hold.target, hold.owns = copy, True
 
-    def frame_done(self, graph: FrameGraph, target: PooledTarget, *, owned: bool, stats) -> FramePixels:
-        """``target`` holds the frame ``graph`` made (it goes back to the pool at the
-        next ``settle`` when ``owned``): read it back if it is small, and return it."""
-        self.source, self._owned = target, owned
+    def adopt(self, target: PooledTarget) -> bool:
+        """The executor lets go of kept ``target``: a frame holding it takes it over (True),
+        else the caller gives it back to the pool (False)."""
+        for hold in self._holds:
+            if hold.target is target and not hold.owns and hold.frame() is not None:
+                hold.owns = True
+                return True
+        return False
+
+    def frame_done(self, graph: FrameGraph, target: PooledTarget, *, owned: bool) -> FramePixels:
+        """``target`` holds the frame ``graph`` made (made for this frame alone when
+        ``owned``, else kept by the executor): read it back if it is small, else let the
+        frame hold it, and return the frame's pixels."""
         rects = changed_rects(graph) if target is self._mirror_of else None
         if rects is None or self._dirty is None:
             self._dirty = None
@@ -175,33 +215,39 @@ class FrameReader:
                 self._dirty = [_bounds(self._dirty)]
         self._mirror_of = target
         w, h = graph.width, graph.height
-        premultiplied = None
-        if w * h * 4 <= self.large_bytes:
-            premultiplied = np.empty((h, w, 4), np.uint8)
-            target.texture.read_into(premultiplied, alignment=1)
-        frame = FramePixels(self, self.version, w, h, premultiplied, stats)
-        self._latest = weakref.ref(frame)
-        return frame
+        if w * h * 4 > self.large_bytes:
+            frame = FramePixels(self, self.version, w, h, None)
+            frame._hold = _Hold(frame, target, owned)
+            self._holds.append(frame._hold)
+            return frame
+        self.source, self._owned = target, owned
+        premultiplied = np.empty((h, w, 4), np.uint8)
+        target.texture.read_into(premultiplied, alignment=1)
+        return FramePixels(self, self.version, w, h, premultiplied)
 
     def read_premultiplied(self, frame: FramePixels) -> np.ndarray:
-        if not frame.current:
-            raise RuntimeError("a large frame's pixels are gone: it was neither read nor kept")  # settle() prevents it
+        hold = frame._hold
+        if hold is None:
+            raise AssertionError("a large frame without its texture or its pixels")  # held until it has them
         self.activate()
         out = np.empty((frame.height, frame.width, 4), np.uint8)
-        framebuffer = self.source.framebuffer
+        framebuffer = hold.target.framebuffer
         for y0, y1 in strips(frame.width, frame.height, self.passes.strip_bytes):
             # Rows of the texture straight into the array: no second copy.
             framebuffer.read_into(out[y0:y1], viewport=(0, y0, frame.width, y1 - y0), components=4, alignment=1)
             step("reading back", y1, frame.height)
         return out
 
+    def let_go(self, frame: FramePixels) -> None:
+        """``frame`` has its pixels on the host: its texture is not held for it any more."""
+        hold, frame._hold = frame._hold, None
+        if hold is not None and hold in self._holds:
+            self._end(hold)
+
     def read_straight(self, out: np.ndarray) -> None:
-        """The latest frame, straight, into ``out``."""
+        """The latest small frame, straight, into ``out``."""
         self.activate()
         h, w = out.shape[:2]
-        if w * h * 4 > self.large_bytes:
-            self.passes.read_straight(self.source.texture, out)
-            return
         mirror = self._mirror
         if mirror is None or mirror.key[:2] != (w, h):
             self._drop_mirror()
@@ -213,11 +259,23 @@ class FrameReader:
         mirror.texture.read_into(out, alignment=1)
 
     def release(self) -> None:
-        """Give back the reader's textures (the executor is closing)."""
-        self.settle()
+        """Give back the reader's textures (the executor is closing): a frame still
+        holding one reads its pixels now, since the textures go with the context."""
+        for hold in list(self._holds):
+            frame = hold.frame()
+            if frame is not None:
+                frame.premultiplied()  # ends the hold
+            else:
+                self._end(hold)
+        self.begin()
         self._drop_mirror()
         self._mirror_of = None
         self.released = True
+
+    def _end(self, hold: _Hold) -> None:
+        self._holds.remove(hold)
+        if hold.owns:
+            self.pool.release(hold.target)
 
     def _drop_mirror(self) -> None:
         if self._mirror is not None:

@@ -192,7 +192,7 @@ def test_a_large_frame_not_read_keeps_its_pixels_when_the_next_renders(gl, rng, 
     gl_large = request.getfixturevalue("large_frames")
     first = scene.render(gl_large)
     scene["card"].style["transform"] = "translate(90px, 60px)"
-    second = scene.render(gl_large)  # the first frame's texture is redrawn: it is read first
+    second = scene.render(gl_large)  # the first frame's texture is redrawn: the first keeps a copy
     assert np.array_equal(first.premultiplied, first_expected)
     assert np.array_equal(second.image, unpremultiply_ref(second_expected))
     assert np.array_equal(first.image, unpremultiply_ref(first_expected))

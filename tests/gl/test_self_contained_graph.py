@@ -1,6 +1,8 @@
 """A frame graph runs with nothing beside it (issue 21): it carries its decoded images
 (FrameGraph.images, referenced by ImagePaint.key), so it can be pickled and executed
-by another renderer, with the sources gone; uploads stay cached by key."""
+by another renderer, with the sources gone; uploads stay cached by key; a frame owns
+its stats; and the next execution does not read back an earlier frame's pixels (a
+large frame holds its texture: lamina.gpu.readback)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import pytest
 from PIL import Image
 
 from lamina import Layer, Renderer, Scene
+from lamina.gpu.readback import READBACK_WORK
 from lamina.images import ImageResource
 
 
@@ -70,3 +73,80 @@ def test_an_unchanged_image_is_uploaded_once(fresh, tmp_path, rng):
     assert moved.graph.images and moved.stats.images_uploaded == 0
     array[0, 0] = (1, 2, 3, 255)  # changed in place: up again, that one
     assert scene.render(fresh).stats.images_uploaded == 1
+
+
+def test_the_frame_owns_its_stats(fresh, tmp_path):
+    scene = Scene(40, 30, "#abc")
+    scene.root.add(Layer("card", (4, 4, 20, 10), "background: #f80"))
+    frame = scene.render(fresh)
+    stats = frame.stats
+    assert stats.plan_ms > 0 and stats.total_ms > 0 and stats.after == []
+    frame.save(tmp_path / "f.png")
+    assert [what for what, _, _ in stats.after] == ["un-premultiply", "encode PNG"]
+    later = scene.render(fresh)
+    assert later.stats is not stats and len(stats.after) == 2, "the next frame writes only its own"
+
+
+@pytest.fixture
+def large_frames(fresh, monkeypatch):
+    """Every frame counts as large: read lazily, when asked."""
+    monkeypatch.setattr(fresh.executor.reader, "large_bytes", 0)
+    return fresh
+
+
+def _card_scene() -> Scene:
+    scene = Scene(120, 90, "#f4f1ea")
+    scene.root.add(Layer("card", (10, 10, 40, 30), "background: linear-gradient(#f06, #48f); will-change: transform"))
+    scene.root.add(Layer("still", (70, 50, 30, 20), "background: #0a0"))
+    return scene
+
+
+def test_the_next_frame_does_not_read_back_the_last(large_frames, monkeypatch):
+    """A large frame not read yet keeps its pixels while later frames render — into its
+    own texture (the kept frame texture, composited again where the card moved) — and
+    nothing is read back until it is asked for."""
+    renderer = large_frames
+    scene = _card_scene()
+    expected = []
+    for x in (0, 30, 60):
+        scene["card"].style["transform"] = f"translate({x}px, 0)"
+        with Renderer() as own:
+            expected.append(scene.render(own).premultiplied)
+    reads = []
+    real = renderer.executor.reader.read_premultiplied
+    monkeypatch.setattr(renderer.executor.reader, "read_premultiplied", lambda f: reads.append(f) or real(f))
+    frames = []
+    for x in (0, 30, 60):
+        scene["card"].style["transform"] = f"translate({x}px, 0)"
+        frames.append(scene.render(renderer))
+    assert reads == [] and all(READBACK_WORK not in [w for w, _, _ in f.stats.after] for f in frames)
+    assert any(p.damage is not None for p in frames[1].graph.composite_passes()), "drawn into the kept frame texture"
+    for frame, want in zip(frames, expected):
+        assert np.array_equal(frame.premultiplied, want)
+    assert len(reads) == 3 and all(READBACK_WORK in [w for w, _, _ in f.stats.after] for f in frames)
+
+
+def test_a_large_frame_gives_its_texture_back_when_read_or_dropped(large_frames):
+    """Under the "none" policy nothing is kept: a large frame's texture is its own, out
+    of the pool while the frame may still read it."""
+    renderer, scene = large_frames, _card_scene()
+    pool = renderer.executor.pool
+    frame = scene.render(renderer, policy="none")
+    assert pool.in_use == 1 and not renderer.executor._retained
+    frame.premultiplied  # noqa: B018 - its pixels come to the host: the texture goes back
+    assert pool.in_use == 0
+    dropped = scene.render(renderer, policy="none")
+    assert pool.in_use == 1
+    del dropped
+    kept = scene.render(renderer, policy="none")  # the next execution takes the dropped one's back
+    assert pool.in_use == 1 and kept.premultiplied.shape == (90, 120, 4)
+
+
+def test_a_large_frame_outlives_its_renderer(rng):
+    scene = _card_scene()
+    with Renderer() as renderer:
+        expected = scene.render(renderer).premultiplied
+        renderer.executor.reader.large_bytes = 0
+        frame = scene.render(renderer)
+    assert np.array_equal(frame.premultiplied, expected), "read when the renderer was released"
+    assert frame.image.shape == (90, 120, 4)
