@@ -10,7 +10,10 @@
   groups, backdrop-filters) in blue, draws that read their backdrop (blend modes) in magenta.
 
 Everything is derived from the executed FrameGraph: each draw's quad is mapped to the
-frame through the draws that carried its target there. ``LEGENDS`` says what each
+frame through the draws that carried its target there. Each pass says what it adds
+(``GraphPass.overlay``: the quads it draws, the textures whose pixels reach the frame
+through it; ``repaints``: whether paint flashing marks it), so a new kind of pass needs
+nothing here. ``LEGENDS`` says what each
 overlay's colours mean, for a legend beside the picture (the demos draw it on the canvas).
 """
 
@@ -19,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import InvalidValueError
-from .framegraph import CompositePass, FilterPass, FrameGraph, RasterPass, TextureRole, TransferPass
+from .framegraph import FrameGraph, TextureRole
 from .geometry import Affine
 
 __all__ = ["OVERLAYS", "LEGENDS", "overlay", "screen_quads", "overdraw_counts"]
@@ -71,18 +74,12 @@ def screen_quads(graph: FrameGraph):
         m_target = to_frame.get(p.target.name)
         if m_target is None:
             continue
-        if isinstance(p, CompositePass):
-            for d in p.draws:
-                m = m_target @ d.transform
-                w, h = d.quad_size
-                out.append((d, p, [m.apply(x, y) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]))
-                to_frame.setdefault(d.source.name, m)
-        elif isinstance(p, FilterPass):
-            # A filter's images share the surface's pixels (reduced ones are never drawn).
-            for t in p.inputs:
-                to_frame.setdefault(t.name, m_target)
-        elif isinstance(p, TransferPass):  # the same pixels on the other executor
-            to_frame.setdefault(p.source.name, m_target)
+        part = p.overlay(m_target)
+        for d, m in part.quads:
+            w, h = d.quad_size
+            out.append((d, p, [m.apply(x, y) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]))
+        for t, m in part.sources:
+            to_frame.setdefault(t.name, m)
     return out
 
 
@@ -155,9 +152,7 @@ def overlay(frame, kind: str) -> np.ndarray:
         img[..., 3] = 255
         return img.astype(np.uint8)
     img = frame.image.copy()  # outlines and flashes are exact in 8 bits: no float image
-    painted = {p.target.name for p in graph.passes if isinstance(p, RasterPass)}
-    painted |= {p.target.name for p in graph.passes
-                if isinstance(p, CompositePass) and p.target.role in (TextureRole.BACKING, TextureRole.TILE)}
+    painted = {p.target.name for p in graph.passes if p.repaints}
     # Paint flashing tints each pixel once, however many painted quads cover it (a layer
     # rastered into a backing that is repainted is two), then outlines each quad.
     flashed = np.zeros((h, w), bool) if kind == "paint" else None

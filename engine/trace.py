@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .framegraph import Executor, FilterPass, FrameGraph, Pass
+from .framegraph import FrameGraph
 from .gpu.executor import ExecutionStats
 from .version import __version__
 
@@ -41,21 +41,6 @@ TRACKS: dict[int, str] = {
     5: "readback",
 }
 _TID = {name: tid for tid, name in TRACKS.items()}
-
-# Pass fields copied from FrameGraph.to_dict() into an event's args: the scalar facts a
-# viewer's detail pane can show (a composite's draws are summarised as a count).
-_ARG_FIELDS = ("kind", "target", "size", "pixels", "reason", "layer", "paint", "inputs", "step",
-               "executor", "why", "source", "direction", "bytes", "continues", "detail")
-
-
-def _track(p: Pass) -> int:
-    """Where a pass ran: OpenCL filter passes on the OpenCL lane, host copies on the
-    transfers lane, everything else (raster, composite, read-back copies, GL filters) on GL."""
-    if isinstance(p, FilterPass) and p.executor is Executor.OPENCL:
-        return _TID["OpenCL"]
-    if p.kind in ("transfer", "upload"):
-        return _TID["transfers"]
-    return _TID["GL"]
 
 
 def _us(ms: float) -> float:
@@ -80,8 +65,9 @@ def build_trace(graph: FrameGraph, stats: ExecutionStats, *, renderer: dict[str,
     ``json.dumps``).
 
     Each pass of ``graph`` that ``stats`` timed (``pass_ms`` with its ``pass_start_ms``)
-    is one complete event named as the pass, on its executor's track, with its kind,
-    target texture, size and reason in ``args``. An execution run untimed
+    is one complete event named as the pass, on the track it names (``trace_lane``),
+    with the facts it gives (``trace_args``: kind, target texture, size, reason...) in
+    ``args``. An execution run untimed
     (``filters.apply``) measured no passes, so it has none; ``otherData.passes_timed``
     says so. ``renderer`` (the GL fingerprint) goes into ``otherData``."""
     events: list[dict[str, Any]] = []
@@ -89,15 +75,12 @@ def build_trace(graph: FrameGraph, stats: ExecutionStats, *, renderer: dict[str,
         events.append(_complete("build frame graph", "planning", _TID["planning"], 0.0, stats.plan_ms,
                                 {"passes": len(graph.passes), "policy": str(graph.policy),
                                  "textures_reused": len(graph.reused)}))
-    entries = graph.to_dict()["passes"]
-    for index, (p, entry) in enumerate(zip(graph.passes, entries), 1):
+    for index, p in enumerate(graph.passes, 1):
         if p.name not in stats.pass_ms:
             continue
-        args = {k: entry[k] for k in _ARG_FIELDS if k in entry}
-        if "draws" in entry:
-            args["draws"] = len(entry["draws"])
-        args["index"] = index
-        events.append(_complete(p.name, p.kind, _track(p), stats.pass_start_ms.get(p.name, 0.0),
+        # Each pass says which lane it ran on and what its event shows (lamina.passes).
+        args = {**p.trace_args(), "index": index}
+        events.append(_complete(p.name, p.kind.value, _TID[p.trace_lane()], stats.pass_start_ms.get(p.name, 0.0),
                                 stats.pass_ms[p.name], args))
     out_args = {"texture": graph.output.name, "size": [graph.width, graph.height],
                 "bytes": graph.width * graph.height * 4}

@@ -1,5 +1,6 @@
-"""Lamina filters: CSS ``filter`` chains -> typed ops -> a plan of passes -> GLSL, with a
-float64 numpy reference as the oracle.
+"""Lamina filters: CSS ``filter`` chains -> typed ops -> a plan of passes, with a float64
+numpy reference as the oracle. No GL here: Lamina's executors run the plans (GLSL and
+OpenCL, lamina.gpu), reached through the seam in ``filters.runners``.
 
     from lamina import filters
     chain = filters.parse("drop-shadow(2px 2px 3px rgba(0,0,0,.5)) hue-rotate(90deg)")

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..blending import BlendMode
 from ..compositor.mask_paint import PolygonPaint
+from ..compositor.paint_data import GradientPaint, ImagePaint
 from ..geometry import Affine
 from ..framegraph import (
     ShadowPass,
@@ -30,10 +31,9 @@ from ..framegraph import (
     Executor,
     FilterPass,
     FrameGraph,
-    GradientPaint,
-    ImagePaint,
     Pass,
     RasterPass,
+    TaskKind,
     TransferPass,
     UploadPass,
 )
@@ -50,7 +50,7 @@ from .shadow_draws import BoxShadowPainter, set_shadow_uniforms
 from .text import TextPainter
 from .readback import ENCODE_WORK, READBACK_WORK, UNPREMULTIPLY_WORK, FramePixels, FrameReader
 
-__all__ = ["GLExecutor", "ExecutionStats", "TASK_HANDLERS", "FILTER_EXECUTORS", "UNPREMULTIPLY_WORK", "ENCODE_WORK",
+__all__ = ["GLExecutor", "ExecutionStats", "CLAIMS", "TASK_HANDLERS", "FILTER_EXECUTORS", "UNPREMULTIPLY_WORK", "ENCODE_WORK",
            "READBACK_WORK"]
 
 
@@ -677,16 +677,21 @@ def _count_transfer(stats: ExecutionStats, p: Pass, ms: float) -> None:
     stats.transfer_bytes += p.bytes
 
 
-# Every frame-graph pass kind -> (how this executor runs it, where its time is counted).
-TASK_HANDLERS: dict[str, tuple[Callable[[GLExecutor, _Execution, Any, Any], None],
-                               Callable[[ExecutionStats, Pass, float], None]]] = {
-    "raster": (GLExecutor._raster_task, _count_raster),
-    "shadow": (GLExecutor._shadow_task, _count_raster),
-    "filter": (GLExecutor._filter, _count_filter),
-    "transfer": (GLExecutor._transfer, _count_transfer),
-    "upload": (GLExecutor._upload, _count_transfer),
-    "composite": (GLExecutor._composite_task, _count_composite),
-    "backdrop": (GLExecutor._backdrop, _count_composite),
+# The pass kinds this executor runs: all of them (it runs whole graphs; filter passes
+# placed on OpenCL go on to the OpenCL runner, FILTER_EXECUTORS). A kind it claims
+# without a handler fails tests/unit/test_pass_protocol.py.
+CLAIMS: frozenset[TaskKind] = frozenset(TaskKind)
+
+# Every pass kind it claims -> (how this executor runs it, where its time is counted).
+TASK_HANDLERS: dict[TaskKind, tuple[Callable[[GLExecutor, _Execution, Any, Any], None],
+                                    Callable[[ExecutionStats, Pass, float], None]]] = {
+    TaskKind.RASTER: (GLExecutor._raster_task, _count_raster),
+    TaskKind.SHADOW: (GLExecutor._shadow_task, _count_raster),
+    TaskKind.FILTER: (GLExecutor._filter, _count_filter),
+    TaskKind.TRANSFER: (GLExecutor._transfer, _count_transfer),
+    TaskKind.UPLOAD: (GLExecutor._upload, _count_transfer),
+    TaskKind.COMPOSITE: (GLExecutor._composite_task, _count_composite),
+    TaskKind.BACKDROP: (GLExecutor._backdrop, _count_composite),
 }
 
 # Every Executor -> how a FilterPass placed on it runs.

@@ -17,7 +17,7 @@ from ..filters.plan import BlurPass, ColorPass, PassKind, PlannedPass, ResampleP
 from .pool import PooledTarget
 from .programs import ProgramCache, color_filter_variant, color_step_bucket, straight_variant
 
-__all__ = ["GLFilterRunner", "HANDLERS"]
+__all__ = ["GLFilterRunner", "HANDLERS", "CLAIMS"]
 
 _IDENTITY = np.hstack([np.eye(3), np.zeros((3, 1))]).astype("f4")
 
@@ -96,6 +96,11 @@ class GLFilterRunner:
         program["u_blurred"].value = 1
         return name
 
+
+# The planned pass kinds this runner executes: all of them (it runs every FilterPass
+# placed on its executor). A kind it claims without a handler fails
+# tests/unit/test_pass_protocol.py.
+CLAIMS: frozenset[PassKind] = frozenset(PassKind)
 
 HANDLERS: dict[PassKind, Callable[[GLFilterRunner, PlannedPass, list], str]] = {
     PassKind.COLOR: GLFilterRunner._color,

@@ -28,6 +28,7 @@ from ..filters.plan import MAX_BLUR_RADIUS, SHADER_CONSTANTS, BlurPass, ColorPas
 from .shader_source import load_source
 
 __all__ = [
+    "CLAIMS",
     "CLImage",
     "CLFilterRunner",
     "DEVICE_ENV",
@@ -318,6 +319,11 @@ class CLFilterRunner:
         self.kernels["shadow"](self.queue, _grid(w, h), (16, 16), inputs[0].buffer, inputs[1].buffer, target.buffer,
                                np.int32(w), np.int32(h), np.float32(p.offset[0]), np.float32(p.offset[1]), color)
 
+
+# The planned pass kinds this runner executes: all of them (it runs every FilterPass
+# placed on its executor). A kind it claims without a handler fails
+# tests/unit/test_pass_protocol.py.
+CLAIMS: frozenset[PassKind] = frozenset(PassKind)
 
 HANDLERS: dict[PassKind, Callable[[CLFilterRunner, PlannedPass, list, CLImage], None]] = {
     PassKind.COLOR: CLFilterRunner._color,

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..filters.backend import FilterBackend
 from ..filters.plan import ColorPass, FilterPlan, PassKind, image_size
-from ..framegraph import Executor, FilterPass, FrameGraph, Pass, TextureDesc, TextureRole, TransferPass, UploadPass
+from ..framegraph import Executor, FilterPass, FrameGraph, NoPolicy, Pass, TextureDesc, TextureRole, TransferPass, UploadPass
 from ..filter_costs import Placement, place
 
 __all__ = ["FilterTasks", "filter_tasks", "apply_graph", "APPLY_OWNER"]
@@ -108,7 +108,7 @@ def apply_graph(plan: FilterPlan, image: np.ndarray, executor: Executor, *, stra
                                                     TextureRole.FILTER_OUTPUT, location=executor, straight=True)
     tasks = filter_tasks(plan, source, place(plan, w, h, backend), APPLY_OWNER, result_texture=result_texture,
                          result_on=executor)
-    return FrameGraph(w, h, [upload, *tasks.passes], tasks.result, policy="filters.apply")
+    return FrameGraph(w, h, [upload, *tasks.passes], tasks.result, policy=NoPolicy("filters.apply"))
 
 
 def alpha_pass(source: str, output: str) -> ColorPass:

@@ -29,7 +29,8 @@ from ..compositor.tree import LayerNode, StackingContext
 from ..css.shapes import FillRule
 from ..css.values import ImageRef
 from ..errors import UnsupportedFeatureError
-from ..framegraph import Decision, Draw, DrawMask, ImagePaint, RasterPass, SurfaceReason, TextureDesc, TextureRole
+from ..compositor.paint_data import ImagePaint
+from ..framegraph import Decision, Draw, DrawMask, RasterPass, SurfaceReason, TextureDesc, TextureRole
 from ..geometry import Affine, Rect
 from ..limits import MAX_MASKS_PER_DRAW
 from .placement import clean, snap, subpixel

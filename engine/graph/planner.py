@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..compositor.paint_data import ImagePaint
 from ..errors import TextureTooLargeError, UnsupportedFeatureError
 from ..framegraph import (
     ClipShape,
     CompositePass,
-    ImagePaint,
     LayerInfo,
     Decision,
     Draw,

@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..framegraph import FrameGraph, ImagePaint, LayerPaint, RasterPass
+from ..compositor.paint_data import ImagePaint, LayerPaint
+from ..framegraph import FrameGraph, RasterPass
 from ..images import ImageResource, ImageStore
 
 __all__ = ["graph_images"]

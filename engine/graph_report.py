@@ -1,0 +1,124 @@
+"""The frame graph presented: its plain-words account (``describe``), its JSON
+(``to_dict``) and its Graphviz DOT (``to_dot``).
+
+``GraphReport`` is mixed into ``lamina.framegraph.FrameGraph`` (so ``graph.describe()``
+and the rest stay methods of the graph), and writes only what the graph's own data and
+each pass say: every pass presents itself (``GraphPass.describe_line``, ``to_dict``,
+``to_dot``), so a new kind of pass needs nothing here. This module imports nothing of
+Lamina's: the model imports it, not the other way round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["GraphReport"]
+
+
+class GraphReport:
+    """FrameGraph's presentation. Reads the graph's fields (size, passes, output,
+    decisions, reused and released textures, policy, tiles) and its derived facts
+    (``textures``, ``peak_texture_bytes``, ``totals``, ``layer_table``, the pass lists)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The graph as plain JSON data: passes, textures, memory, decisions, layers, tiles."""
+        return {
+            "size": [self.width, self.height],
+            "output": self.output.name,
+            "passes": [p.to_dict() for p in self.passes],
+            "textures": [
+                {"name": t.name, "size": [t.width, t.height], "format": t.format, "role": t.role.value, "bytes": t.bytes,
+                 "location": t.location.short}
+                for t in self.textures()
+            ],
+            "peak_texture_bytes": self.peak_texture_bytes(),
+            "reused": list(self.reused),
+            "released": list(self.released),
+            "policy": str(self.policy),
+            "totals": self.totals(),
+            "decisions": [{"layer": d.layer_id, "text": d.text} for d in self.decisions],
+            "layers": self.layer_table(),
+            "tiles": [t.to_dict() for t in self.tiles],
+        }
+
+    def to_dot(self) -> str:
+        """The frame graph in Graphviz DOT: passes are boxes, textures ellipses; edges
+        show what each pass reads and writes; retained textures are drawn doubled."""
+        newline = "\\n"  # a line break inside a DOT label
+
+        def q(text: str) -> str:
+            return '"' + text.replace('"', "'") + '"'
+
+        lines = ["digraph frame {", "  rankdir=LR;", '  node [fontname="Helvetica", fontsize=10];']
+        for t in self.textures():
+            shape = "doublecircle" if t.retained else "ellipse"
+            reused = " (reused)" if t.name in self.reused else ""
+            label = f"{t.name}{reused}{newline}{t.width}x{t.height} {t.format}"
+            lines.append(f"  {q('tex:' + t.name)} [shape={shape}, label={q(label)}];")
+        for i, p in enumerate(self.passes, 1):
+            lines.extend(p.to_dot(i))
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def describe(self, timings: dict[str, float] | None = None) -> str:
+        """A plain-words account of the frame: surfaces, passes, textures, decisions."""
+        lines = []
+        textures = self.textures()
+        total = sum(t.bytes for t in textures)
+        rasters = self.raster_passes()
+        composites = self.composite_passes()
+        filters = self.filter_passes()
+        lines.append(
+            f"Frame {self.width}x{self.height}: {len(rasters)} raster passes, {len(filters)} filter passes, "
+            f"{len(composites)} composite passes, {sum(len(c.draws) for c in composites)} draws, "
+            f"{len(textures)} textures ({_mb(total)}; peak alive {_mb(self.peak_texture_bytes())})"
+        )
+        lines.append("Render surfaces and backings:")
+        for c in composites:
+            if c.continues:
+                continue  # the same target, drawn on after a read-back
+            extra = f" - {c.detail}" if c.detail else ""
+            lines.append(
+                f"  {c.target.name} {c.target.width}x{c.target.height} at {c.origin[0]},{c.origin[1]}: "
+                f"{c.reason}{extra}"
+            )
+        lines.append("Passes, in execution order:")
+        for i, p in enumerate(self.passes, 1):
+            ms = f"  {timings[p.name]:.2f} ms" if timings and p.name in timings else ""
+            lines.append(f"  {i:>2}. {p.kind:<9} {p.describe_line(ms)}")
+            lines.extend(f"        - {detail}" for detail in p.describe_details())
+        table = self.layer_table()
+        if table and self.policy.uses_backings:
+            lines.append(f"Layers (policy {self.policy}: promoted layers have backings; others paint into them):")
+            lines.append(f"  {'layer':<16} {'composited':<10} {'this frame':<10} {'painted into':<28} reasons")
+            for row in table:
+                lines.append(
+                    f"  {row['layer']:<16} {'yes' if row['composited'] else 'no':<10} {row['this_frame']:<10} "
+                    f"{row['painted_into']:<28} {'; '.join(row['reasons']) or '-'}"
+                )
+        elif table:
+            lines.append(f"Layers (policy {self.policy}: each drawing layer has a texture of its own):")
+            lines.append(f"  {'layer':<16} {'texture size':>12} {'KB':>8}  {'this frame':<10} drawn into")
+            for row in table:
+                w, h = row["size"]
+                lines.append(
+                    f"  {row['layer']:<16} {f'{w}x{h}':>12} {row['bytes'] / 1024:>8.1f}  {row['this_frame']:<10} {row['drawn_into']}"
+                )
+        if self.tiles:
+            lines.append("Tiles (only those touching the interest rect exist):")
+            for t in self.tiles:
+                lines.append(
+                    f"  {t.owner} ({t.kind}, {t.content[0]}x{t.content[1]} px): {t.kept} of {t.grid[0] * t.grid[1]} "
+                    f"{t.tile_size} px tiles kept, {t.rastered} rastered this frame, {t.reused} reused, {_mb(t.bytes)}"
+                )
+        if self.reused:
+            lines.append(f"Reused from earlier frames (content unchanged, not rastered): {', '.join(self.reused)}")
+        if self.decisions:
+            lines.append("Decisions:")
+            for d in self.decisions:
+                lines.append(f"  {d.layer_id}: {d.text}")
+        return "\n".join(lines)
+
+
+def _mb(n: int) -> str:
+    return f"{n / (1024 * 1024):.2f} MB"

@@ -1,0 +1,132 @@
+"""Virtual textures and the draws that read them: the handles frame-graph passes read
+and write. Not GPU objects: an executor maps each ``TextureDesc`` to a pooled GL texture
+or OpenCL buffer (by ``location``) for its lifetime in the graph (lamina.framegraph).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .blending import BlendMode
+from .geometry import Affine
+
+__all__ = ["Executor", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw"]
+
+
+class Executor(str, Enum):
+    """Who runs a filter pass, and whose memory a texture lives in: a GL texture, or an
+    OpenCL buffer. A ``str`` (``Executor.GL == "gl"``, same hash and format) so reports,
+    JSON and cost-model keys read as they always did."""
+
+    GL = "gl"
+    OPENCL = "opencl"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+    @property
+    def short(self) -> str:
+        """"gl" or "cl": how texture names and transfer directions spell the location."""
+        return "cl" if self is Executor.OPENCL else "gl"
+
+    @classmethod
+    def of(cls, value: "Executor | str") -> "Executor":
+        """The executor named by ``value`` (also its short form "cl")."""
+        return cls.OPENCL if value == "cl" else cls(value)
+
+
+class TextureRole(str, Enum):
+    LAYER_CONTENT = "layer content"
+    RENDER_SURFACE = "render surface"
+    FILTER_OUTPUT = "filter output"
+    UPLOAD = "uploaded image"
+    BACKING = "backing"
+    FRAME = "frame"
+    BACKDROP = "backdrop copy"
+    SHADOW = "box shadows"
+    TILE = "tile"
+    MASK = "mask"
+
+
+@dataclass(frozen=True)
+class TextureDesc:
+    """A virtual texture. Two passes naming the same desc share the same texture."""
+
+    name: str
+    width: int
+    height: int
+    role: TextureRole
+    format: str = "rgba8"
+    retained: bool = False  # kept after the frame (a layer's raster, reused while unchanged)
+    location: Executor = Executor.GL  # a GL texture, or an OpenCL buffer (filter passes run there)
+    # Holds straight (not premultiplied) RGBA: the upload and result of a filters.apply of
+    # straight pixels. Passes premultiply such an input as they read it and
+    # un-premultiply such a target as they write it (lamina.filters.tasks).
+    straight: bool = False
+
+    @property
+    def bytes(self) -> int:
+        return self.width * self.height * {"rgba8": 4, "rgba16f": 8, "rgba32f": 16}[self.format]
+
+
+@dataclass(frozen=True)
+class ClipShape:
+    """A rounded-rect clip evaluated per pixel: a layer's overflow clip (``kind``
+    "overflow"), or a clip-path that is a rounded rect (inset, circle, ellipse: kind
+    "clip-path", whose edges get area coverage in target pixels).
+
+    ``to_local`` maps target px to the clipping layer's local px, where the clip is
+    ``rect`` (x, y, w, h) with ``radii`` per corner."""
+
+    layer_id: str
+    to_local: Affine
+    rect: tuple[float, float, float, float]
+    radii: tuple[tuple[float, float], ...]
+    px_per_target_px: tuple[float, float]  # one target pixel in local px, across x and y edges
+    kind: str = "overflow"
+
+
+@dataclass(frozen=True)
+class DrawMask:
+    """A mask multiplied into a draw's coverage (CSS Masking 1): ``texture`` (a
+    mask-image rastered like a background, or a polygon clip-path's coverage, in the
+    masking layer's own px) read at ``to_texel`` (target px -> mask texel), by its
+    alpha or by its luminance (0.2125 R + 0.7154 G + 0.0721 B, times alpha). Nothing
+    outside the texture shows."""
+
+    texture: TextureDesc
+    layer_id: str
+    to_texel: Affine
+    luminance: bool = False
+    what: str = "mask-image"  # or "clip-path", for reports
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One textured quad composited into a pass's target: premultiplied source-over, or
+    with a blend mode (Compositing and Blending 1), which reads ``backdrop`` — a copy of
+    the target made just before this draw (a BackdropPass) whose texel (0, 0) is target
+    px ``backdrop_origin``."""
+
+    source: TextureDesc
+    layer_id: str
+    transform: Affine  # source texel space (px) -> target px
+    opacity: float
+    clips: tuple[ClipShape, ...] = ()
+    note: str = ""
+    blend: BlendMode = BlendMode.NORMAL
+    backdrop: TextureDesc | None = None
+    backdrop_origin: tuple[int, int] = (0, 0)
+    # Edges (left, top, right, bottom) shared with a neighbouring tile: cut at pixel
+    # centres instead of anti-aliased, so two tiles of a transformed layer meet without
+    # a seam (cc's per-edge anti-aliasing flags on tile quads do the same).
+    hard_edges: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    # Masks multiplied into its coverage (a mask-image, a polygon clip-path), applied
+    # after the clips and before opacity and blending, as CSS orders them.
+    masks: tuple[DrawMask, ...] = ()
+
+    @property
+    def quad_size(self) -> tuple[int, int]:
+        return (self.source.width, self.source.height)
