@@ -17,7 +17,7 @@ from ..compositor.tree import LayerNode
 from .damage import changed_region
 from .ink import raster_placement
 from .placement import clean, reframe, rounded, snap, touched
-from .retained import Site
+from .retained import OverlapRecord, Site
 from .sweep import sample_sweep, sweep_bounds
 from .targets import PendingDraw, Target
 from .tiles import grow
@@ -120,6 +120,8 @@ class BackedDrawing:
                 )
                 entries = partition(items, self.t, bounds_of, is_surface, base_reasons, frozenset(demoted),
                                     scroller_of=scroller_of, pinned=pinned)
+        if self.sites is not None:  # the frame's own target: what the fast path tests a move against
+            self.overlap = OverlapRecord.of(items, bounds_of, entries)
         out: list[Draw] = []
         squashes = 0
         for e in entries:

@@ -24,11 +24,17 @@ from .masks import has_mask
 from ..filter_costs import place
 from .filter_tasks import filter_tasks
 
-__all__ = ["EffectDrawing", "LARGE_GROUP_SHARE"]
+__all__ = ["EffectDrawing", "LARGE_GROUP_SHARE", "opacity_in_draw"]
 
 # An isolated group's surface this large a share of the viewport is reported as a
 # performance trap (a blend deep in a big container flattens the whole container).
 LARGE_GROUP_SHARE = 0.25
+
+
+def opacity_in_draw(layer_id: str, drawn_id: str, opacity: float) -> Decision:
+    """The decision that a layer's opacity goes into the draw of its one drawing layer
+    (the retained fast path rewrites it when only the opacity changed)."""
+    return Decision(layer_id, f"opacity {opacity:g} applied in the draw of {drawn_id!r}: one drawing layer needs no surface")
 
 
 class EffectDrawing:
@@ -82,13 +88,7 @@ class EffectDrawing:
                 out.append(self._layer_draw(p, target.space, target.origin, p.clips, sampled=self._moving(p.node)))
             return
         if own_opacity < 1.0 and drawing:
-            self.decisions.append(
-                Decision(
-                    node.id,
-                    f"opacity {own_opacity:g} applied in the draw of {drawing[0].id!r}: "
-                    "one drawing layer needs no surface",
-                )
-            )
+            self.decisions.append(opacity_in_draw(node.id, drawing[0].id, own_opacity))
         self.emit_items(ctx, out, target, opacity)
 
     def _group_reason(self, ctx: StackingContext) -> SurfaceReason | None:

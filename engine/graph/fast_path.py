@@ -10,8 +10,12 @@ import weakref
 from dataclasses import replace
 
 from ..framegraph import BackdropPass, FrameGraph, TextureDesc
+from ..blending import BlendMode
+from ..geometry import Rect
 from ..compositor.property_trees import TreeChanges
 from .retained import MOVABLE, RetainedPlan, Site, member_opacity, swept
+from .effects import opacity_in_draw
+from .placement import touched
 from .targets import PendingDraw, Target
 
 __all__ = ["RetainedFastPath", "PlanAgain"]
@@ -50,9 +54,15 @@ class RetainedFastPath:
             return None
         site_of = last.site_of
         redo: dict[int, Site] = {}
+        faded: dict[str, float] = {}  # layer id -> its draw's new opacity
         for layer_id, what in changes.fields.items():
-            if what - MOVABLE:
+            if what - MOVABLE - {"opacity"}:
                 return None
+            if "opacity" in what:
+                opacity = self._fade_alone(layer_id, last)
+                if opacity is None:
+                    return None
+                faded[layer_id] = opacity
             index = site_of.get(layer_id)
             if index is None:
                 node = self.trees.nodes[layer_id]
@@ -86,17 +96,35 @@ class RetainedFastPath:
                 return None
         if not self.available(frame.name) or not all(self.available(d.source.name) for d in last.final if d.source.retained):
             return None
-        if self.policy.uses_backings and not all(swept(site, self.t) for site in redo.values()):
+        # Under the browser policy a moved entry's bounds decide what overlaps it. An
+        # animation's sweep fixes them for the iteration; a move through the API stands
+        # when it is one promoted entry and the same later layers overlap it as before.
+        unswept = [i for i, site in redo.items() if self.policy.uses_backings and not swept(site, self.t)]
+        if unswept and (len(redo) > 1 or last.overlap is None or self.memory_budget is not None
+                        or isinstance(redo[unswept[0]].entry, PendingDraw) or redo[unswept[0]].entry.kind != "own"
+                        or (last.reads and last.reads[unswept[0]] is not None)):
             return None
         target = self._frame_target()
         # Every moved member must still be drawn: last frame's decisions stand only then.
         pending_of = {}
         for index, site in redo.items():
-            pending = self._pending_again(site, target)
+            pending = self._pending_again(site, target, faded)
             if pending is None:
                 return None
             pending_of[index] = pending
+        overlap = last.overlap
+        if unswept:
+            index = unswept[0]
+            site = redo[index]
+            to_target = target.from_screen()
+            rects = {p.node.id: touched(p.node.ink_rect, to_target @ p.node.to_screen) for p in pending_of[index]}
+            moved = Rect.union(list(rects.values()))
+            if not overlap.stands(site.members, site.entry.rect, moved):
+                return None  # what overlaps it changed: its overlap decisions are made again
+            overlap = overlap.moved(rects)
+            redo[index] = replace(site, entry=replace(site.entry, rect=moved))
         self.cache.carry_over()
+        sites = list(last.sites)
         self._page_fill = tuple(last.clear) if last.clear[3] >= 1.0 else None
         self.layer_info = dict(last.graph.layer_info)
         final = list(last.final)
@@ -108,34 +136,76 @@ class RetainedFastPath:
                 p = pending[0]
                 final[index] = self._layer_draw(p, target.space, target.origin, p.clips, sampled=self._moving(p.node))
             else:
-                entry = replace(site.entry, members=pending)
+                entry = replace(site.entry, members=list(pending))
                 draw = self._entry_draw(entry, target, "root", site.squash_index)
                 if draw is None:
                     raise PlanAgain()  # its backing came out empty: this planner has started, so start anew
                 final[index] = draw
+                sites[index] = replace(site, entry=entry)
         for i, read in enumerate(last.reads):
             if read is not None and i not in redo:
                 self._reads[id(final[i])] = read
         self.passes = [p for p in last.graph.passes if id(p) in kept] + self.passes
         self.tile_sets = [replace(ts, rastered=0) for ts in last.graph.tiles]  # kept draws: their tiles stay
-        self.decisions = list(last.graph.decisions)
+        self.decisions = [self._faded_note(d, faded) for d in last.graph.decisions] if faded \
+            else list(last.graph.decisions)
         self.reused = [n for n in last.graph.reused if n not in replaced and n != frame.name] + self.reused
         self.images_seen = list(last.images)
         graph = self._frame_graph(tuple(final), last.clear, frame)
         work = tuple(None if i in redo else w for i, w in enumerate(last.work))
         self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames,
-                                  work=work)
+                                  work=work, sites=tuple(sites), overlap=overlap)
         return graph
 
-    def _pending_again(self, site: Site, target: Target) -> tuple | None:
-        """The site's members as pending draws now, or None if one is no longer drawn
-        (culled or clipped away: last frame's decisions would not stand)."""
+    def _fade_alone(self, layer_id: str, last: "RetainedPlan") -> float | None:
+        """The new opacity of the draw of a layer whose opacity alone changed, when last
+        frame's decisions stand: it is drawn alone (a site of one member, nothing under
+        it painting), its opacity goes into that draw before and after (below 1, above
+        0: no surface, the same decision), and no effect of its own needs a surface.
+        None otherwise (plan from scratch)."""
+        index = last.site_of.get(layer_id)
+        node = self.trees.nodes[layer_id]
+        if index is None or last.sites[index].members != (layer_id,):
+            return None
+        s = node.style
+        if not 0.0 < s.opacity < 1.0 or s.filter is not None or s.backdrop_filter is not None \
+                or s.mask_image is not None or s.clip_path is not None or s.mix_blend_mode is not BlendMode.NORMAL:
+            return None
+        stack = list(node.layer.children)
+        while stack:  # nothing under it paints: its opacity is its own draw's alone
+            child = self.trees.nodes[stack.pop().id]
+            if child.draws_content() or child.style.backdrop_filter is not None:
+                return None
+            stack.extend(child.layer.children)
+        if not any(d.layer_id == layer_id and d.text.startswith("opacity ") and " applied in the draw of " in d.text
+                   for d in last.graph.decisions):
+            return None  # it was 1 last frame: the decision is new (plan from scratch)
+        inherited = 1.0
+        ancestors = []
+        layer = node.layer.parent
+        while layer is not None:
+            ancestors.append(layer)
+            layer = layer.parent
+        for layer in reversed(ancestors):  # as emit_context multiplies them, root first
+            inherited = inherited * self.trees.nodes[layer.id].style.opacity
+        return inherited * s.opacity
+
+    def _faded_note(self, decision, faded: dict[str, float]):
+        if decision.layer_id in faded and " applied in the draw of " in decision.text and decision.text.startswith("opacity "):
+            node = self.trees.nodes[decision.layer_id]
+            return opacity_in_draw(node.id, node.id, node.style.opacity)
+        return decision
+
+    def _pending_again(self, site: Site, target: Target, faded: dict[str, float]) -> tuple | None:
+        """The site's members as pending draws now (a faded one with its new opacity), or
+        None if one is no longer drawn (culled or clipped away: last frame's decisions
+        would not stand)."""
         out = []
         for layer_id in site.members:
             node = self.trees.nodes[layer_id]
             drawn: list = []
             decisions = len(self.decisions)
-            self.draw_node(node, drawn, target, member_opacity(site, layer_id))
+            self.draw_node(node, drawn, target, faded.get(layer_id, member_opacity(site, layer_id)))
             if not drawn:
                 del self.decisions[decisions:]
                 return None

@@ -57,7 +57,7 @@ from .damage import changed_region
 from .ink import raster_placement
 from .placement import clean, clip_shape, draw_key, touched
 from .resources import graph_images
-from .retained import RetainedPlan, Site, runs_transform_animation, site_index
+from .retained import OverlapRecord, RetainedPlan, Site, runs_transform_animation, site_index
 from .state import FrameState
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
 from .backed import BackedDrawing
@@ -107,6 +107,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self._page_fill: tuple[float, float, float, float] | None = None  # opaque page background
         self._sweeps: dict[str, list[Affine]] = {}  # animated layer id -> its sampled matrices
         self.sites: list[Site | None] | None = None  # per frame draw, while the frame's target is planned
+        self.overlap: OverlapRecord | None = None  # the frame target's overlap testing (browser policy)
         self.images_seen: list[tuple] = []  # (image ref, layer id, key) looked up this frame
         self._reads: dict[int, BackdropRead] = {}  # id(draw) -> the read-back it needs first
         self._keep: list[Draw] = []  # the draws _reads is keyed by (their ids stay theirs)
@@ -376,10 +377,12 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self._note_scrollers()
         frame = TextureDesc("frame", self.scene.width, self.scene.height, TextureRole.FRAME, retained=self.cache is not None)
         last, self.state.last = self.state.last, None
+        noted = len(self.decisions)
         graph = self._retained(last, changes, frame)
         if graph is not None:
             self.state.fast_frames += 1
             return graph
+        del self.decisions[noted:]  # what the fast path noted before it gave up is planned anew
         root = self.trees.root
         clear = (0.0, 0.0, 0.0, 0.0)
         draws: list[Draw] = []
@@ -402,7 +405,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
             self.state.last = RetainedPlan(self._request_key(), graph, final, tuple(sites), clear,
                                            tuple(self.images_seen), self.cache.frames, site_index(sites),
                                            tuple(self._work.get(id(d)) for d in final),
-                                           tuple(self._reads.get(id(d)) for d in final))
+                                           tuple(self._reads.get(id(d)) for d in final), self.overlap)
         return graph
 
     def _frame_target(self) -> Target:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..compositor.property_trees import MOVED, TRANSFORM_FIELDS
 from ..framegraph import Draw, FrameGraph
+from ..geometry import Rect
 from .targets import PendingDraw
 
-__all__ = ["MOVABLE", "RetainedPlan", "Site", "site_index", "swept", "member_opacity",
+__all__ = ["MOVABLE", "RetainedPlan", "Site", "OverlapRecord", "site_index", "swept", "member_opacity",
            "is_transform_animation_running", "runs_transform_animation"]
 
 MOVABLE = TRANSFORM_FIELDS | {MOVED}  # the changes the retained fast path redoes
@@ -26,6 +29,61 @@ class Site:
     squash_index: int
     passes: frozenset[str]
     members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OverlapRecord:
+    """The frame target's layer draws in paint order as the browser policy's overlap
+    testing saw them (compositor.backings.partition): each one's bounds, and whether it
+    is tested against the composited entries before it (every layer not promoted for a
+    reason of its own). It says whether a promoted entry moved by the API, with no
+    animation sweep to fix its bounds, leaves every overlap decision as it was: the
+    layers after it that overlap it are the same before and after the move. Plain
+    arrays, so the test costs a few vector operations however long the page is."""
+
+    boxes: np.ndarray  # (n, 4) float64: x0, y0, x1, y1 of each draw's bounds
+    tested: np.ndarray  # (n,) bool: overlap-tested (not promoted by a reason of its own)
+    index: dict[str, int]  # layer id -> its draw's position
+
+    @classmethod
+    def of(cls, items: list, rect_of, entries: list) -> "OverlapRecord":
+        owners = {id(e.members[0]) for e in entries if e.kind == "own" and e.members}
+        boxes = np.zeros((len(items), 4))
+        tested = np.zeros(len(items), bool)
+        index: dict[str, int] = {}
+        for i, item in enumerate(items):
+            r = rect_of(item)
+            boxes[i] = (r.x, r.y, r.x + r.width, r.y + r.height) if r.width > 0 and r.height > 0 else (0, 0, 0, 0)
+            if isinstance(item, PendingDraw):
+                index[item.node.id] = i
+                tested[i] = id(item) not in owners
+        return cls(boxes, tested, index)
+
+    def stands(self, members: tuple[str, ...], old: Rect, new: Rect) -> bool:
+        """Do the same later layers overlap the entry of ``members`` at ``old`` as at
+        ``new``? Only for an entry whose members are drawn one after another (then
+        every later layer is tested against all of it)."""
+        at = sorted(self.index[m] for m in members if m in self.index)
+        if len(at) != len(members) or at[-1] - at[0] + 1 != len(at):
+            return False
+        later = self.boxes[at[-1] + 1:][self.tested[at[-1] + 1:]]
+        return bool(np.array_equal(_overlapping(later, old), _overlapping(later, new)))
+
+    def moved(self, rects: dict[str, Rect]) -> "OverlapRecord":
+        """The record with these layers' bounds replaced (after a move)."""
+        boxes = self.boxes.copy()
+        for layer_id, r in rects.items():
+            boxes[self.index[layer_id]] = (r.x, r.y, r.x + r.width, r.y + r.height) \
+                if r.width > 0 and r.height > 0 else (0, 0, 0, 0)
+        return OverlapRecord(boxes, self.tested, self.index)
+
+
+def _overlapping(boxes: np.ndarray, r: Rect) -> np.ndarray:
+    """Which boxes share area with ``r``, as Rect.overlaps decides (empty boxes never)."""
+    if r.width <= 0 or r.height <= 0:
+        return np.zeros(len(boxes), bool)
+    x0, y0, x1, y1 = boxes.T
+    return (x1 > x0) & (y1 > y0) & (x0 < r.x + r.width) & (r.x < x1) & (y0 < r.y + r.height) & (r.y < y1)
 
 
 @dataclass(frozen=True)
@@ -48,6 +106,7 @@ class RetainedPlan:
     # every frame by planning too), and the read-back it needs first, if any.
     work: tuple[tuple, ...] = ()
     reads: tuple = ()
+    overlap: OverlapRecord | None = None  # the frame target's overlap testing (browser policy)
 
 
 def site_index(sites) -> dict[str, int]:

@@ -1,0 +1,89 @@
+"""Style changes made through the API (``layer.style[...] = ...``), as a script or a
+demo's slider makes them, take the retained fast path when last frame's decisions
+stand: the graph is, frame by frame, the one planning from scratch gives (lockstep
+against a planner without the fast path), and the fast frames are counted. No GPU: the
+planner is told every kept texture still exists."""
+
+from __future__ import annotations
+
+import pytest
+
+from lamina import FrameRequest, Layer, Scene
+from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
+from lamina.images import ImageStore
+from lamina.limits import Limits
+from tests.kept import EVERY_TEXTURE
+
+POLICIES = ("browser", "all", "budget", "none")
+KEPT = ExecutorFacts(retained=EVERY_TEXTURE)
+
+
+def _same_graph(fast, slow) -> None:
+    assert fast.passes == slow.passes
+    assert fast.decisions == slow.decisions
+    assert sorted(fast.reused) == sorted(slow.reused)
+    assert sorted(fast.released) == sorted(slow.released)
+    assert fast.layer_info == slow.layer_info
+
+
+def _lockstep(make, policy: str, frames: int, script) -> tuple[int, list]:
+    """Plan ``make()`` with and without the fast path, ``script(scene, i)`` run before
+    each frame; the same graph every frame. Returns the fast frames and the graphs."""
+    a, b = make(), make()
+    fast, slow = FrameState(), FrameState(fast_path=False)
+    graphs = []
+    for i in range(frames):
+        script(a, i)
+        script(b, i)
+        ga = build_frame_graph(a, FrameRequest(t=0.0, policy=policy), Limits(), ImageStore(), fast, KEPT)
+        gb = build_frame_graph(b, FrameRequest(t=0.0, policy=policy), Limits(), ImageStore(), slow, KEPT)
+        _same_graph(ga, gb)
+        graphs.append(ga)
+    assert slow.fast_frames == 0
+    return fast.fast_frames, graphs
+
+
+def _strip(mover_style: str = "will-change: transform", mover_first: bool = False) -> Scene:
+    """A row of cards with a promoted mover painted among them: the cards after it are
+    promoted for overlap when it lies over them (and squashed together)."""
+    scene = Scene(400, 120, "#eee")
+    mover = Layer("mover", (0, 40, 30, 30), f"background: #c33; {mover_style}")
+    if mover_first:
+        scene.root.add(mover)
+    for i in range(8):
+        card = scene.root.add(Layer(f"c{i}", (10 + i * 48, 30, 40, 50), "background: #48f; border-radius: 4px"))
+        card.add(Layer(f"t{i}", (4, 4, 24, 8), "background: white"))
+        if i == 3 and not mover_first:
+            scene.root.add(mover)
+    return scene
+
+
+def _slide(scene: Scene, i: int) -> None:
+    """Over the cards after it and off them again, and up out of the page, one step a frame."""
+    x, y = (i * 23) % 420 - 20, 40 - (60 if i % 11 == 10 else 0)
+    scene["mover"].style["transform"] = f"translate({x}px, {y}px)"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("first", [False, True], ids=["among", "under"])
+def test_an_api_transform_plans_what_planning_from_scratch_plans(policy, first):
+    frames, graphs = _lockstep(lambda: _strip(mover_first=first), policy, 30, _slide)
+    if policy in ("browser", "all"):
+        assert frames >= 10, "most moves keep last frame's decisions and take the fast path"
+    if policy == "browser" and not first:
+        squashed = [g for g in graphs if any(i.reasons and "overlap" in i.reasons[0] for i in g.layer_info.values())]
+        assert squashed and len(squashed) < len(graphs), "the cards after it are promoted only while it lies over them"
+
+
+def _fade(scene: Scene, i: int) -> None:
+    """A slider over opacity: below 1 most frames, at 1 now and then, and once at 0."""
+    scene["mover"].style["opacity"] = "1" if i % 9 == 4 else "0" if i == 13 else f"{0.2 + (i % 7) / 10:g}"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_an_api_opacity_plans_what_planning_from_scratch_plans(policy):
+    frames, graphs = _lockstep(lambda: _strip("will-change: opacity; opacity: 0.5"), policy, 24, _fade)
+    if policy in ("browser", "all"):
+        assert frames >= 8, "an opacity change of a promoted layer drawn alone takes the fast path"
+    notes = [d.text for g in graphs for d in g.decisions if d.layer_id == "mover" and "opacity" in d.text]
+    assert any("0.2" in n for n in notes) and any("0.7" in n for n in notes), "the decision says the opacity now"
