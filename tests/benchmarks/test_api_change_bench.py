@@ -1,0 +1,70 @@
+"""Benchmarks of a style change made through the API, as a script or a demo's slider
+makes it (``layer.style[...] = ...`` then the next frame): planning alone, no GPU work
+(the planner is told every kept texture still exists, as an executor would say).
+
+The page: 1280x720, N small layers in rows plus one promoted mover (will-change)
+painted over them. Setting the mover's transform or opacity every frame must cost what
+changed, not the page: compare the medians of N = 500 and N = 5,000 in one run.
+
+    .venv/bin/python -m pytest tests/benchmarks/test_api_change_bench.py --benchmark-enable --benchmark-only
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+
+import pytest
+
+from lamina import FrameRequest, Layer, Scene
+from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
+from lamina.images import ImageStore
+from lamina.limits import Limits
+from tests.kept import EVERY_TEXTURE
+
+ROUNDS = int(os.environ.get("LAMINA_BENCH_ROUNDS", "15"))
+KEPT = ExecutorFacts(retained=EVERY_TEXTURE)
+
+
+def api_page(n: int, mover_style: str = "will-change: transform") -> Scene:
+    """N small layers in rows of 100 over a 1280x720 page, and a promoted mover on top."""
+    scene = Scene(1280, 720, "white")
+    rows = (n + 99) // 100
+    for i in range(n):
+        x, y = (i % 100) * 12.8, (i // 100) * (720 / rows)
+        scene.root.add(Layer(f"l{i}", (round(x, 1), round(y, 1), 10, 6),
+                             f"background: rgb({i % 255}, {(i * 7) % 255}, 120)"))
+    scene.root.add(Layer("mover", (100, 100, 200, 120), f"background: #36c; {mover_style}"))
+    return scene
+
+
+CHANGES = {
+    "transform": ("will-change: transform", lambda k: ("transform", f"translate({k * 3 % 700}px, {k % 300}px)")),
+    "opacity": ("will-change: opacity; opacity: 0.5", lambda k: ("opacity", f"{0.2 + (k % 60) / 100:g}")),
+}
+
+
+@pytest.mark.parametrize("n", [500, 5000])
+@pytest.mark.parametrize("what", list(CHANGES))
+def test_api_style_change(benchmark, what, n):
+    style, change = CHANGES[what]
+    scene = api_page(n, style)
+    mover, state, frames = scene["mover"], FrameState(), itertools.count()
+
+    calls = []
+
+    def frame():
+        calls.append(1)
+        prop, value = change(next(frames))
+        mover.style[prop] = value
+        return build_frame_graph(scene, FrameRequest(), Limits(), ImageStore(), state, KEPT)
+
+    for _ in range(3):  # the first frame, one that reuses its rasters, then the fast path
+        frame()
+    before, calls[:] = state.fast_frames, []
+    benchmark.group = f"API {what} change of a promoted layer"
+    graph = benchmark.pedantic(frame, rounds=ROUNDS * 2, warmup_rounds=1)
+    benchmark.extra_info["layers"] = n + 1
+    assert [p.name for p in graph.passes] == ["composite:frame"], "nothing rastered or painted: the frame composited"
+    assert state.fast_frames - before == len(calls), "every change took the retained fast path"
+    assert state.trees.rebuilds == 1, "the property trees are updated in place, never rebuilt"
