@@ -13,17 +13,10 @@ from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
 from lamina.images import ImageStore
 from lamina.limits import Limits
 from tests.kept import EVERY_TEXTURE
+from tests.same_graph import assert_same_graph
 
 POLICIES = ("browser", "all", "budget", "none")
 KEPT = ExecutorFacts(retained=EVERY_TEXTURE)
-
-
-def _same_graph(fast, slow) -> None:
-    assert fast.passes == slow.passes
-    assert fast.decisions == slow.decisions
-    assert sorted(fast.reused) == sorted(slow.reused)
-    assert sorted(fast.released) == sorted(slow.released)
-    assert fast.layer_info == slow.layer_info
 
 
 def _lockstep(make, policy: str, frames: int, script) -> tuple[int, list]:
@@ -37,7 +30,7 @@ def _lockstep(make, policy: str, frames: int, script) -> tuple[int, list]:
         script(b, i)
         ga = build_frame_graph(a, FrameRequest(t=0.0, policy=policy), Limits(), ImageStore(), fast, KEPT)
         gb = build_frame_graph(b, FrameRequest(t=0.0, policy=policy), Limits(), ImageStore(), slow, KEPT)
-        _same_graph(ga, gb)
+        assert_same_graph(ga, gb)
         graphs.append(ga)
     assert slow.fast_frames == 0
     return fast.fast_frames, graphs

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "benchmarks"))
 from scenes import cards_scene, page_scene, stack_scene  # noqa: E402
 from tests.kept import EVERY_TEXTURE, KeptTextures
+from tests.same_graph import assert_same_graph
 
 SUITE = sorted((ROOT / "tests" / "scenes").glob("*.json"))
 POLICIES = ("browser", "all", "budget", "none")
@@ -134,14 +135,6 @@ def test_tree_changes_say_nothing_for_nothing():
 
 
 # -- the fast path equals planning from scratch -------------------------------------------
-def _same_graph(fast, slow) -> None:
-    assert fast.passes == slow.passes
-    assert fast.decisions == slow.decisions
-    assert sorted(fast.reused) == sorted(slow.reused)
-    assert sorted(fast.released) == sorted(slow.released)
-    assert fast.layer_info == slow.layer_info
-
-
 def _lockstep(make, policy: str, times, script=None) -> int:
     """Plan ``make()`` twice per frame, with and without the fast path; the same graph
     each time. Returns how many frames took the fast path."""
@@ -156,7 +149,7 @@ def _lockstep(make, policy: str, times, script=None) -> int:
         images_b.begin_frame()
         ga = build_frame_graph(a, FrameRequest(t=t, policy=policy), Limits(), images_a, fast, KEPT)
         gb = build_frame_graph(b, FrameRequest(t=t, policy=policy), Limits(), images_b, slow, KEPT)
-        _same_graph(ga, gb)
+        assert_same_graph(ga, gb)
     assert slow.fast_frames == 0
     return fast.fast_frames
 
