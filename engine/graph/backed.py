@@ -286,7 +286,7 @@ class BackedDrawing:
             # are rastered again, the rest of the backing is kept.
             old_key, tex = self.cache.peek(cache_id)
             self.cache.update(cache_id, key)
-            self.repainted.add(tex.name)
+            self.repainted[tex.name] = Rect(*damage)
             self._bounds_memo[cache_id] = member_bounds
             self.reused.append(tex.name)
             dx, dy, dw, dh = damage

@@ -69,6 +69,10 @@ class RetainedFastPath:
                 if node.draws_content() or node.style.backdrop_filter is not None:
                     return None  # drawn elsewhere (inside a surface), read back, or culled: may change
                 continue  # paints nothing itself: only its descendants' draws matter
+            if self.trees.nodes[layer_id].style.backdrop_filter is not None:
+                # Its filtered backdrop is a draw apart from its content, made from what
+                # lies under where it was (each moved descendant is a change of its own).
+                return None
             redo[index] = last.sites[index]
         # Every pass of last frame must be redone by this one as it is: a moved entry's
         # own, the frame's, a read-back's, or the work of a draw remade every frame (a

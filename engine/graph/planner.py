@@ -93,7 +93,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self.memory_budget = self.policy.memory_budget(scene.width, scene.height)
         self.layer_info: dict[str, LayerInfo] = {}
         self._bounds_memo = cache.backing_bounds if cache is not None else {}
-        self.repainted: set[str] = set()  # kept textures repainted in place this frame
+        self.repainted: dict[str, Rect] = {}  # kept textures repainted in place this frame -> where (their px)
         self.cache = cache
         self.available = facts.available
         self.reused: list[str] = []
@@ -349,20 +349,26 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         state = self.cache.frame_state
         old_draws = state[3] if state is not None else ()
         keys, bounds = [], []
+        repaints = []  # where backings repainted in place changed, in frame px
         for i, d in enumerate(draws):
-            if i < len(old_draws) and d is old_draws[i] and d.source.name not in self.repainted:
+            region = self.repainted.get(d.source.name)
+            if i < len(old_draws) and d is old_draws[i] and region is None:
                 # The very draw of last frame (the fast path keeps them): same key, bounds.
                 keys.append(state[1][i])
                 bounds.append(state[2][i])
             else:
-                keys.append(None if d.source.name in self.repainted else draw_key(d))
+                # A backing repainted in place keeps its key (its texture, where it is
+                # drawn): what changed is the rect it repainted, drawn where it lies.
+                keys.append(draw_key(d))
                 bounds.append(touched(Rect(0, 0, *d.quad_size), d.transform))
+                if region is not None:
+                    repaints.append(touched(region, d.transform))
         self.cache.frame_state = ((frame.width, frame.height, clear), keys, bounds, draws)
         if state is None or state[0] != (frame.width, frame.height, clear) or not self.available(frame.name):
             return None
         _, old_keys, old_bounds, _ = state
         self.reused.append(frame.name)
-        damage = changed_region(keys, old_keys, bounds, old_bounds)
+        damage = Rect.union([r for r in (changed_region(keys, old_keys, bounds, old_bounds), *repaints) if r is not None])
         if damage is None:
             return (0, 0, 0, 0)
         damage = damage.intersect(self.viewport).rounded_out()

@@ -80,3 +80,40 @@ def test_an_api_opacity_plans_what_planning_from_scratch_plans(policy):
         assert frames >= 8, "an opacity change of a promoted layer drawn alone takes the fast path"
     notes = [d.text for g in graphs for d in g.decisions if d.layer_id == "mover" and "opacity" in d.text]
     assert any("0.2" in n for n in notes) and any("0.7" in n for n in notes), "the decision says the opacity now"
+
+
+def _glass() -> Scene:
+    """A promoted frosted panel over the strip: its backdrop-filter reads what lies under it."""
+    scene = _strip()
+    scene.root.add(Layer("glass", (20, 20, 120, 60),
+                         "background: rgb(255 255 255 / 20%); backdrop-filter: blur(3px); will-change: transform"))
+    return scene
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_an_api_move_of_a_backdrop_filter_reads_where_it_now_is(policy):
+    def glide(scene: Scene, i: int) -> None:
+        scene["glass"].style["transform"] = f"translate({i * 17 % 250}px, 0px)"
+
+    _lockstep(_glass, policy, 12, glide)
+
+
+def _cards() -> Scene:
+    scene = Scene(640, 360, "#f4f4f4")
+    for i in range(12):
+        card = scene.root.add(Layer(f"card{i}", (20 + (i % 6) * 100, 20 + (i // 6) * 160, 90, 140),
+                                    "background: #fff; border-radius: 8px"))
+        card.add(Layer(f"title{i}", (8, 8, 60, 10), "background: #48f"))
+    return scene
+
+
+def test_a_repainted_card_damages_the_frame_where_it_lies_only():
+    scene, state = _cards(), FrameState()
+    for i in range(3):
+        scene["card7"].style["background-color"] = f"rgb({i * 60}, 200, 220)"
+        graph = build_frame_graph(scene, FrameRequest(), Limits(), ImageStore(), state, KEPT)
+    paint = next(p for p in graph.passes if p.name == "paint:root-base")
+    composite = next(p for p in graph.passes if p.name == "composite:frame")
+    card = scene["card7"].box
+    assert composite.damage == (card.x, card.y, card.width, card.height), "the frame is redrawn where the card lies"
+    assert composite.damage[2:] == paint.damage[2:], "as much as the backing repainted (in its own pixels)"
