@@ -42,6 +42,7 @@ __all__ = [
     "BlurPass",
     "ShadowPass",
     "FilterPlan",
+    "ProgramCall",
     "plan_chain",
     "blur_levels",
     "image_size",
@@ -77,6 +78,20 @@ class PassKind(Enum):
     DOWNSAMPLE = "down"
     UPSAMPLE = "up"
     SHADOW = "shadow"
+
+
+@dataclass(frozen=True)
+class ProgramCall:
+    """What a GL runner draws for a planned pass, as plain data: the base program key
+    (the runner picks its alpha variant), uniform values by name, the sampler uniform of
+    each input in order, and programs to compile alongside. Carried by the pass so the
+    runner needs no per-kind code for it (issue 21: a new spatial filter adds no GL
+    runner code)."""
+
+    program: str
+    uniforms: tuple[tuple[str, float | int | tuple[float, ...]], ...] = ()
+    samplers: tuple[str, ...] = ("u_source",)
+    warm: tuple[str, ...] = ()
 
 
 def blur_norm(sigma: float, radius: int) -> float:
@@ -151,6 +166,11 @@ class ResamplePass:
         texel u at (u - margin) * source_scale, where only reduced inputs have a margin."""
         return -2 * MARGIN + (MARGIN if self.source_scale > 1 else 0)
 
+    def gl(self) -> ProgramCall:
+        if self.direction == "down":
+            return ProgramCall("filter.downsample", (("u_offset", (self.input_offset, self.input_offset)),))
+        return ProgramCall("filter.upsample", (("u_scale", float(self.source_scale)),))
+
     def describe(self) -> str:
         if self.direction == "down":
             return f"down    halve to 1/{self.scale} (2x2 box average)"
@@ -179,6 +199,13 @@ class BlurPass:
         i = np.arange(-self.radius, self.radius + 1, dtype=np.float64)
         return np.exp(-(i * i) / (2.0 * self.sigma * self.sigma)) * self.norm
 
+    def gl(self) -> ProgramCall:
+        axis = (1, 0) if self.axis == "x" else (0, 1)
+        uniforms = (("u_axis", axis), ("u_radius", self.radius), ("u_sigma", self.sigma), ("u_norm", self.norm))
+        # A blur animated past sigma 4 starts halving: compile those programs with the
+        # blur so the animation does not hitch on a compile half way.
+        return ProgramCall("filter.blur", uniforms, warm=("filter.downsample", "filter.upsample"))
+
     def describe(self) -> str:
         where = "full size" if self.scale == 1 else f"1/{self.scale} size"
         return f"blur-{self.axis}  sigma {self.sigma:.3g}px at {where}, {2 * self.radius + 1} taps"
@@ -195,6 +222,9 @@ class ShadowPass:
     scale: int = 1
     kind: str = "shadow"
     pass_kind: ClassVar[PassKind] = PassKind.SHADOW
+
+    def gl(self) -> ProgramCall:
+        return ProgramCall("filter.shadow", (("u_offset", self.offset), ("u_color", self.color)), ("u_source", "u_blurred"))
 
     def describe(self) -> str:
         r, g, b, a = self.color

@@ -13,7 +13,7 @@ from typing import Callable
 import moderngl
 import numpy as np
 
-from ..filters.plan import BlurPass, ColorPass, PassKind, PlannedPass, ResamplePass, ShadowPass
+from ..filters.plan import ColorPass, PassKind, PlannedPass
 from .pool import PooledTarget
 from .programs import ProgramCache, color_filter_variant, color_step_bucket, straight_variant
 
@@ -65,35 +65,17 @@ class GLFilterRunner:
             program["u_offset"].write(np.ascontiguousarray(mats[:, :, 3]).tobytes())
         return name
 
-    def _blur(self, p: BlurPass, inputs: list[moderngl.Texture]) -> str:
-        name, program = self._program("filter.blur")
-        # A blur animated past sigma 4 starts halving: compile those programs with the
-        # blur so the animation does not hitch on a compile half way.
-        self.programs.get("filter.downsample")
-        self.programs.get("filter.upsample")
-        program["u_axis"].value = (1, 0) if p.axis == "x" else (0, 1)
-        program["u_radius"].value = p.radius
-        program["u_sigma"].value = p.sigma
-        program["u_norm"].value = p.norm
-        return name
-
-    def _downsample(self, p: ResamplePass, inputs: list[moderngl.Texture]) -> str:
-        off = p.input_offset
-        name, program = self._program("filter.downsample")
-        program["u_offset"].value = (off, off)
-        return name
-
-    def _upsample(self, p: ResamplePass, inputs: list[moderngl.Texture]) -> str:
-        name, program = self._program("filter.upsample")
-        program["u_scale"].value = float(p.source_scale)
-        return name
-
-    def _shadow(self, p: ShadowPass, inputs: list[moderngl.Texture]) -> str:
-        name, program = self._program("filter.shadow")
-        program["u_offset"].value = p.offset
-        program["u_color"].value = p.color
-        inputs[1].use(location=1)
-        program["u_blurred"].value = 1
+    def _call(self, p: PlannedPass, inputs: list[moderngl.Texture]) -> str:
+        """Any pass that carries its program call (filters.plan.ProgramCall) as data."""
+        call = p.gl()
+        name, program = self._program(call.program)
+        for warm in call.warm:
+            self.programs.get(warm)
+        for value_name, value in call.uniforms:
+            program[value_name].value = value
+        for unit, sampler in enumerate(call.samplers[1:], 1):  # run_pass binds the first
+            inputs[unit].use(location=unit)
+            program[sampler].value = unit
         return name
 
 
@@ -104,8 +86,10 @@ CLAIMS: frozenset[PassKind] = frozenset(PassKind)
 
 HANDLERS: dict[PassKind, Callable[[GLFilterRunner, PlannedPass, list], str]] = {
     PassKind.COLOR: GLFilterRunner._color,
-    PassKind.BLUR: GLFilterRunner._blur,
-    PassKind.DOWNSAMPLE: GLFilterRunner._downsample,
-    PassKind.UPSAMPLE: GLFilterRunner._upsample,
-    PassKind.SHADOW: GLFilterRunner._shadow,
+    # These carry their program call as data (filters.plan.ProgramCall): one generic
+    # handler; a new spatial pass maps its kind here to it.
+    PassKind.BLUR: GLFilterRunner._call,
+    PassKind.DOWNSAMPLE: GLFilterRunner._call,
+    PassKind.UPSAMPLE: GLFilterRunner._call,
+    PassKind.SHADOW: GLFilterRunner._call,
 }
