@@ -12,8 +12,8 @@ from dataclasses import replace
 from ..framegraph import BackdropPass, FrameGraph, TextureDesc
 from ..blending import BlendMode
 from ..geometry import Rect
-from ..compositor.property_trees import TreeChanges
-from .retained import MOVABLE, RetainedPlan, Site, member_opacity, swept
+from ..compositor.property_trees import TRANSFORM_FIELDS, TreeChanges
+from .retained import MOVABLE, RetainedPlan, Site, member_opacity, runs_transform_animation, swept
 from .effects import opacity_in_draw
 from .placement import touched
 from .targets import PendingDraw, Target
@@ -103,7 +103,18 @@ class RetainedFastPath:
         # Under the browser policy a moved entry's bounds decide what overlaps it. An
         # animation's sweep fixes them for the iteration; a move through the API stands
         # when it is one promoted entry and the same later layers overlap it as before.
-        unswept = [i for i, site in redo.items() if self.policy.uses_backings and not swept(site, self.t)]
+        # A member moved through the API under an animated ancestor: the sweep its bounds
+        # come from is not the one last frame's decisions were made with.
+        api_moved = {layer_id for layer_id, what in changes.fields.items() if what & TRANSFORM_FIELDS
+                     and not runs_transform_animation(self.trees.nodes[layer_id].layer, self.t)}
+        unswept = []
+        for i, site in redo.items():
+            if not self.policy.uses_backings:
+                continue
+            if not swept(site, self.t):
+                unswept.append(i)
+            elif api_moved.intersection(site.members):
+                return None
         if unswept and (len(redo) > 1 or last.overlap is None or self.memory_budget is not None
                         or isinstance(redo[unswept[0]].entry, PendingDraw) or redo[unswept[0]].entry.kind != "own"
                         or (last.reads and last.reads[unswept[0]] is not None)):
@@ -139,6 +150,7 @@ class RetainedFastPath:
             if isinstance(site.entry, PendingDraw):
                 p = pending[0]
                 final[index] = self._layer_draw(p, target.space, target.origin, p.clips, sampled=self._moving(p.node))
+                sites[index] = replace(site, entry=p)  # its opacity now, for the next frame's redo
             else:
                 entry = replace(site.entry, members=list(pending))
                 draw = self._entry_draw(entry, target, "root", site.squash_index)

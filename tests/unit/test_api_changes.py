@@ -117,3 +117,31 @@ def test_a_repainted_card_damages_the_frame_where_it_lies_only():
     card = scene["card7"].box
     assert composite.damage == (card.x, card.y, card.width, card.height), "the frame is redrawn where the card lies"
     assert composite.damage[2:] == paint.damage[2:], "as much as the backing repainted (in its own pixels)"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_move_after_a_fade_keeps_the_new_opacity(policy):
+    def fade_then_move(scene: Scene, i: int) -> None:
+        if i == 3:
+            scene["mover"].style["opacity"] = "0.3"
+        if i >= 4:
+            scene["mover"].style["transform"] = f"translate({i * 5}px, 0px)"
+
+    _lockstep(lambda: _strip("will-change: transform; opacity: 0.5"), policy, 8, fade_then_move)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_an_api_move_under_an_animated_ancestor(policy):
+    def make() -> Scene:
+        scene = Scene(400, 120, "#eee")
+        holder = scene.root.add(Layer("a", (0, 0, 400, 120)))
+        holder.animate({"from": {"transform": "translate(0px, 0px)"}, "to": {"transform": "translate(4px, 0px)"}},
+                       duration=1.0, iterations="infinite")
+        holder.add(Layer("mover", (0, 40, 30, 30), "background: #c33; will-change: transform"))
+        scene.root.add(Layer("card", (200, 30, 40, 50), "background: #48f"))
+        return scene
+
+    def slide(scene: Scene, i: int) -> None:
+        scene["mover"].style["transform"] = f"translate({i * 40}px, 0px)"
+
+    _lockstep(make, policy, 10, slide)
