@@ -69,7 +69,11 @@ def test_a_blended_group_is_flattened_then_blended(gl, rng):
     frame = s.render(gl)
     flat = source_over(_f(a), _f(b))
     flat = np.round(flat * 255) / 255  # the group's 8-bit surface
-    assert _levels(frame, blend(_f(bg), flat, "difference")).max() <= 1
+    levels = _levels(frame, blend(_f(bg), flat, "difference"))
+    # Three 8-bit roundings stand between the inputs and the frame (each layer's upload,
+    # the group's surface, the frame), and difference subtracts what they round: a rare
+    # pixel lands 2 levels off (LAMINA_SEED=3680922150: one of 1920).
+    assert levels.max() <= 2 and (levels.max(axis=-1) > 1).mean() <= 0.005
     surface = next(p for p in frame.graph.composite_passes() if p.target.name == "surface:group")
     assert surface.reason is SurfaceReason.BLEND
 
