@@ -88,6 +88,7 @@ class EffectDrawing:
                 out.append(self._layer_draw(p, target.space, target.origin, p.clips, sampled=self._moving(p.node)))
             return
         if own_opacity < 1.0 and drawing:
+            self.opacity_notes[node.id] = len(self.decisions)  # the fast path rewrites it by position
             self.decisions.append(opacity_in_draw(node.id, drawing[0].id, own_opacity))
         self.emit_items(ctx, out, target, opacity)
 

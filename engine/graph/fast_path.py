@@ -163,8 +163,10 @@ class RetainedFastPath:
                 self._reads[id(final[i])] = read
         self.passes = [p for p in last.graph.passes if id(p) in kept] + self.passes
         self.tile_sets = [replace(ts, rastered=0) for ts in last.graph.tiles]  # kept draws: their tiles stay
-        self.decisions = [self._faded_note(d, faded) for d in last.graph.decisions] if faded \
-            else list(last.graph.decisions)
+        self.decisions = list(last.graph.decisions)
+        for layer_id in faded:  # its decision says the opacity it has now
+            self.decisions[last.opacity_notes[layer_id]] = opacity_in_draw(layer_id, layer_id,
+                                                                           self.trees.nodes[layer_id].style.opacity)
         self.reused = [n for n in last.graph.reused if n not in replaced and n != frame.name] + self.reused
         self.images_seen = list(last.images)
         graph = self._frame_graph(tuple(final), last.clear, frame)
@@ -193,8 +195,7 @@ class RetainedFastPath:
             if child.draws_content() or child.style.backdrop_filter is not None:
                 return None
             stack.extend(child.layer.children)
-        if not any(d.layer_id == layer_id and d.text.startswith("opacity ") and " applied in the draw of " in d.text
-                   for d in last.graph.decisions):
+        if not last.opacity_notes or layer_id not in last.opacity_notes:
             return None  # it was 1 last frame: the decision is new (plan from scratch)
         inherited = 1.0
         ancestors = []
@@ -205,12 +206,6 @@ class RetainedFastPath:
         for layer in reversed(ancestors):  # as emit_context multiplies them, root first
             inherited = inherited * self.trees.nodes[layer.id].style.opacity
         return inherited * s.opacity
-
-    def _faded_note(self, decision, faded: dict[str, float]):
-        if decision.layer_id in faded and " applied in the draw of " in decision.text and decision.text.startswith("opacity "):
-            node = self.trees.nodes[decision.layer_id]
-            return opacity_in_draw(node.id, node.id, node.style.opacity)
-        return decision
 
     def _pending_again(self, site: Site, target: Target, faded: dict[str, float]) -> tuple | None:
         """The site's members as pending draws now (a faded one with its new opacity), or

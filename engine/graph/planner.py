@@ -108,6 +108,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self._sweeps: dict[str, list[Affine]] = {}  # animated layer id -> its sampled matrices
         self.sites: list[Site | None] | None = None  # per frame draw, while the frame's target is planned
         self.overlap: OverlapRecord | None = None  # the frame target's overlap testing (browser policy)
+        self.opacity_notes: dict[str, int] = {}  # layer id -> index of its opacity_in_draw decision
         self.images_seen: list[tuple] = []  # (image ref, layer id, key) looked up this frame
         self._reads: dict[int, BackdropRead] = {}  # id(draw) -> the read-back it needs first
         self._keep: list[Draw] = []  # the draws _reads is keyed by (their ids stay theirs)
@@ -411,7 +412,8 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
             self.state.last = RetainedPlan(self._request_key(), graph, final, tuple(sites), clear,
                                            tuple(self.images_seen), self.cache.frames, site_index(sites),
                                            tuple(self._work.get(id(d)) for d in final),
-                                           tuple(self._reads.get(id(d)) for d in final), self.overlap)
+                                           tuple(self._reads.get(id(d)) for d in final), self.overlap,
+                                           self.opacity_notes)
         return graph
 
     def _frame_target(self) -> Target:

@@ -52,8 +52,7 @@ class OverlapRecord:
         tested = np.zeros(len(items), bool)
         index: dict[str, int] = {}
         for i, item in enumerate(items):
-            r = rect_of(item)
-            boxes[i] = (r.x, r.y, r.x + r.width, r.y + r.height) if r.width > 0 and r.height > 0 else (0, 0, 0, 0)
+            boxes[i] = _box(rect_of(item))
             if isinstance(item, PendingDraw):
                 index[item.node.id] = i
                 tested[i] = id(item) not in owners
@@ -73,9 +72,13 @@ class OverlapRecord:
         """The record with these layers' bounds replaced (after a move)."""
         boxes = self.boxes.copy()
         for layer_id, r in rects.items():
-            boxes[self.index[layer_id]] = (r.x, r.y, r.x + r.width, r.y + r.height) \
-                if r.width > 0 and r.height > 0 else (0, 0, 0, 0)
+            boxes[self.index[layer_id]] = _box(r)
         return OverlapRecord(boxes, self.tested, self.index)
+
+
+def _box(r: Rect) -> tuple[float, float, float, float]:
+    """A rect as x0, y0, x1, y1; an empty one as a box nothing overlaps."""
+    return (r.x, r.y, r.x + r.width, r.y + r.height) if r.width > 0 and r.height > 0 else (0.0, 0.0, 0.0, 0.0)
 
 
 def _overlapping(boxes: np.ndarray, r: Rect) -> np.ndarray:
@@ -107,6 +110,7 @@ class RetainedPlan:
     work: tuple[tuple, ...] = ()
     reads: tuple = ()
     overlap: OverlapRecord | None = None  # the frame target's overlap testing (browser policy)
+    opacity_notes: dict[str, int] | None = None  # layer id -> index of its "opacity applied in the draw" decision
 
 
 def site_index(sites) -> dict[str, int]:
