@@ -5,8 +5,8 @@ changed.
 
 A frame asks the scene what changed since the version it last saw (``changes_since``)
 and samples only the layers that have animations. A change the trees can absorb in
-place — a new transform, opacity or filter that does not create or remove a stacking
-context — updates that layer's node; a transform also updates its descendants'
+place — a new transform, opacity, filter or paint colour that does not create or
+remove a stacking context — updates that layer's node; a transform also updates its descendants'
 matrices and clips (the transform subtree), and nothing else is touched, so an
 animation frame costs about what changed, not O(layers). Anything else (the tree's
 shape, a box, z-index, an inherited property, a stacking context appearing) rebuilds
@@ -37,13 +37,17 @@ from .tree import (
     world,
 )
 
-__all__ = ["PropertyTrees", "TreeChanges", "IN_PLACE_FIELDS", "TRANSFORM_FIELDS", "SCROLL_FIELDS"]
+__all__ = ["PropertyTrees", "TreeChanges", "IN_PLACE_FIELDS", "TRANSFORM_FIELDS", "SCROLL_FIELDS", "PAINT_FIELDS"]
 
 TRANSFORM_FIELDS = frozenset({"transform", "transform_origin"})
 SCROLL_FIELDS = frozenset({"scroll_left", "scroll_top"})
+# Style fields that change what the layer paints and nothing else: not inherited, no
+# effect on its box, ink, clips, stacking or compositing reasons. The node takes the new
+# style in place; the planner re-rasters what it paints into (graph.fast_path).
+PAINT_FIELDS = frozenset({"background_color", "border_color"})
 # Style fields whose change updates nodes in place (the effect, transform and scroll
-# trees).
-IN_PLACE_FIELDS = TRANSFORM_FIELDS | SCROLL_FIELDS | {"opacity", "filter"}
+# trees, and the paint of one layer).
+IN_PLACE_FIELDS = TRANSFORM_FIELDS | SCROLL_FIELDS | PAINT_FIELDS | {"opacity", "filter"}
 _STYLE_FIELDS = tuple(f.name for f in fields(ComputedStyle))
 # What TreeChanges.fields says for a node moved by an ancestor's transform, and for an
 # animation whose running state or iteration changed.

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..framegraph import CompositePass, LayerInfo, Decision, Draw, SurfaceReason, TextureDesc, TextureRole
 from ..geometry import Affine, Rect
 from ..compositor.backings import CompositingReason, composited_bytes, partition, usefulness
@@ -22,7 +24,20 @@ from .sweep import sample_sweep, sweep_bounds
 from .targets import PendingDraw, Target
 from .tiles import grow
 
-__all__ = ["BackedDrawing"]
+__all__ = ["BackedDrawing", "touching"]
+
+
+def touching(boxes: np.ndarray, damage: tuple[int, int, int, int]) -> list[int]:
+    """The positions of the member bounds (rows of x0, y0, x1, y1, as RasterCache.boxes
+    makes them) that share area with the damage rect grown by a pixel (an anti-aliased
+    edge one pixel outside still blends into it): what Rect.intersect(...).is_empty()
+    says of each, for all of them in a few vector operations."""
+    dx, dy, dw, dh = damage
+    x0, y0 = dx - 1, dy - 1
+    x1, y1 = x0 + (dw + 2), y0 + (dh + 2)
+    hit = ((np.minimum(boxes[:, 2], x1) > np.maximum(boxes[:, 0], x0))
+           & (np.minimum(boxes[:, 3], y1) > np.maximum(boxes[:, 1], y0)))
+    return np.flatnonzero(hit).tolist()
 
 
 class BackedDrawing:
@@ -168,6 +183,23 @@ class BackedDrawing:
             if len(draws) == 1 and draws[0].source.role is not TextureRole.TILE:
                 return draws[0]
             return draws
+        space, sampled, cache_id, label, fill = self._backing_frame(e, target, base_id, squash_index)
+        draw = self._backing(e, space, target, cache_id, label, fill, sampled)
+        if not draw:
+            return None
+        name = draw[0].source.name if isinstance(draw, list) else draw.source.name
+        for i, p in enumerate(e.members):
+            owns = e.kind == "squash" or (e.kind == "own" and p.node is e.owner)
+            if e.kind == "squash":
+                member_reasons = reasons if i == 0 else [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value]
+            else:
+                member_reasons = reasons if owns else []
+            self.layer_info[p.node.id] = LayerInfo(owns, tuple(member_reasons), name if owns else None, name)
+        return draw
+
+    def _backing_frame(self, e, target: Target, base_id: str, squash_index: int) -> tuple:
+        """Where a backing entry of several layers is painted: (the space its pixels are
+        in, whether it is drawn sampled, its cache id, its label, what it starts as)."""
         if e.kind == "own":
             owner = e.owner.to_screen
             space = owner.inverse()
@@ -188,18 +220,7 @@ class BackedDrawing:
         # root layer does: its layers then blend over the same colour, with the same
         # 8-bit roundings, as when they are drawn straight into the frame.
         fill = self._page_fill if (e.kind == "base" and base_id == "root" and self._page_fill) else (0.0, 0.0, 0.0, 0.0)
-        draw = self._backing(e, space, target, cache_id, label, fill, sampled)
-        if not draw:
-            return None
-        name = draw[0].source.name if isinstance(draw, list) else draw.source.name
-        for i, p in enumerate(e.members):
-            owns = e.kind == "squash" or (e.kind == "own" and p.node is e.owner)
-            if e.kind == "squash":
-                member_reasons = reasons if i == 0 else [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value]
-            else:
-                member_reasons = reasons if owns else []
-            self.layer_info[p.node.id] = LayerInfo(owns, tuple(member_reasons), name if owns else None, name)
-        return draw
+        return space, sampled, cache_id, label, fill
 
     def _backing_damage(self, cache_id: str, key, bounds: list[Rect], w: int, h: int):
         """The rect of a kept backing to repaint (x, y, w, h in its pixels), or None when
@@ -282,27 +303,10 @@ class BackedDrawing:
         if tex is not None:
             self.reused.append(tex.name)
         elif damage is not None:
-            # Repaint in place, only where members changed: the layers touching that rect
-            # are rastered again, the rest of the backing is kept.
-            old_key, tex = self.cache.peek(cache_id)
+            _, tex = self.cache.peek(cache_id)
             self.cache.update(cache_id, key)
-            self.repainted[tex.name] = Rect(*damage)
             self._bounds_memo[cache_id] = member_bounds
-            self.reused.append(tex.name)
-            dx, dy, dw, dh = damage
-            region = Rect(dx, dy, dw, dh)
-            draws = tuple(
-                self._layer_draw(p, space, origin, clips, retained=False)
-                for p, clips, r in zip(e.members, member_clips, member_bounds)
-                if not r.intersect(Rect(region.x - 1, region.y - 1, region.width + 2, region.height + 2)).is_empty()
-            )
-            reasons = ", ".join(r.value for r in e.reasons) or "paints layers that are not composited"
-            self.passes.append(
-                CompositePass(
-                    f"paint:{label}", tex, origin, fill, draws, SurfaceReason.BACKING,
-                    f"backing of {label}: {reasons}; repainted {dw}x{dh} at {dx},{dy} where its layers changed", damage,
-                )
-            )
+            self._repaint(e, space, origin, member_clips.__getitem__, member_bounds, damage, tex, label, fill)
         else:
             draws = tuple(
                 self._layer_draw(p, space, origin, clips, retained=False) for p, clips in zip(e.members, member_clips)
@@ -319,6 +323,24 @@ class BackedDrawing:
             )
         placed = clean(backing_to_target) if sampled else snap(backing_to_target)
         return Draw(tex, label, placed, 1.0, (), note=f"backing ({len(e.members)} layers)")
+
+    def _repaint(self, e, space: Affine, origin: tuple[int, int], clips_of, member_bounds: list[Rect],
+                 damage: tuple[int, int, int, int], tex: TextureDesc, label: str, fill) -> None:
+        """Repaint a kept backing in place, only where members changed (``damage``, in its
+        px): the layers touching that rect are rastered again, the rest of the backing is
+        kept. ``clips_of(i)`` gives member i's clips in the backing's target."""
+        self.repainted[tex.name] = Rect(*damage)
+        self.reused.append(tex.name)
+        draws = tuple(self._layer_draw(e.members[i], space, origin, clips_of(i), retained=False)
+                      for i in touching(self.cache.boxes(member_bounds), damage))
+        dx, dy, dw, dh = damage
+        reasons = ", ".join(r.value for r in e.reasons) or "paints layers that are not composited"
+        self.passes.append(
+            CompositePass(
+                f"paint:{label}", tex, origin, fill, draws, SurfaceReason.BACKING,
+                f"backing of {label}: {reasons}; repainted {dw}x{dh} at {dx},{dy} where its layers changed", damage,
+            )
+        )
 
     def _why_not_drawn(self, node: LayerNode) -> None:
         if node.style.visibility != "visible":

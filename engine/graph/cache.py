@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import numpy as np
+
 from ..framegraph import TextureDesc
+from ..geometry import Rect
 
 __all__ = ["RasterCache"]
 
@@ -26,6 +29,7 @@ class RasterCache:
         # can redraw only where those changed (a damage rect).
         self.frame_state: tuple | None = None
         self.backing_bounds: dict[str, list] = {}  # member bounds of kept backings (for damage)
+        self._boxes: dict[int, tuple[list, np.ndarray]] = {}  # id(member bounds) -> (them, as an array)
         self._generation = 0
         self._used: set[str] = set()
         self._last_used: set[str] = set()
@@ -53,6 +57,11 @@ class RasterCache:
         raster is reused: the next repaint will want them)."""
         if key_id in self._entries:
             self._used.add(key_id)
+
+    def unuse(self, key_id: str) -> None:
+        """Not kept by this frame after all (carry_over assumed it was): ended with the
+        frame unless something looks it up."""
+        self._used.discard(key_id)
 
     def new_name(self, key: str, prefix: str = "layer") -> str:
         self._generation += 1
@@ -93,6 +102,19 @@ class RasterCache:
         self._entries, self.frame_state, self.backing_bounds = dict(entries), frame_state, dict(bounds)
         self._used, self._released = set(used), list(released)
         self._last_used, self.frames = set(last_used), frames
+
+    def boxes(self, bounds: list[Rect]) -> np.ndarray:
+        """A backing's member bounds as an (n, 4) array of x0, y0, x1, y1 (each x1 = x +
+        width as Rect.right computes it), made once per list: a repaint looks for the
+        members touching its rect without a loop over the whole backing."""
+        hit = self._boxes.get(id(bounds))
+        if hit is None or hit[0] is not bounds:
+            xywh = np.array([(r.x, r.y, r.width, r.height) for r in bounds], dtype=np.float64).reshape(-1, 4)
+            boxes = np.column_stack([xywh[:, 0], xywh[:, 1], xywh[:, 0] + xywh[:, 2], xywh[:, 1] + xywh[:, 3]])
+            live = {id(b) for b in self.backing_bounds.values()}
+            self._boxes = {k: v for k, v in self._boxes.items() if k in live}
+            hit = self._boxes[id(bounds)] = (bounds, boxes)
+        return hit[1]
 
     def forget(self, names) -> None:
         """Drop entries whose textures no longer exist (after a failed frame)."""

@@ -7,23 +7,41 @@ reads). The methods use the planner's state as Planner.__init__ sets it."""
 from __future__ import annotations
 
 import weakref
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from ..framegraph import BackdropPass, FrameGraph, TextureDesc
+from ..framegraph import BackdropPass, FrameGraph, RasterPass, ShadowPass, TextureDesc, TextureRole
 from ..blending import BlendMode
-from ..geometry import Rect
-from ..compositor.property_trees import TRANSFORM_FIELDS, TreeChanges
+from ..geometry import Affine, Rect
+from ..compositor.property_trees import PAINT_FIELDS, TRANSFORM_FIELDS, TreeChanges
+from .damage import changed_region
 from .retained import MOVABLE, RetainedPlan, Site, member_opacity, runs_transform_animation, swept
 from .effects import opacity_in_draw
-from .placement import touched
+from .placement import reframe, touched
 from .targets import PendingDraw, Target
 
-__all__ = ["RetainedFastPath", "PlanAgain"]
+__all__ = ["RetainedFastPath", "PlanAgain", "Repaint"]
 
 
 class PlanAgain(Exception):
     """The retained fast path found, after it had begun, that it cannot finish the
     frame: plan it from scratch instead (build_frame_graph restores the cache)."""
+
+
+@dataclass(frozen=True)
+class Repaint:
+    """A kept backing of several layers to repaint in place because the paint of some of
+    its members alone changed: what BackedDrawing._backing would find, found from its
+    cache entry and the changed members only (graph.fast_path)."""
+
+    site: Site
+    space: Affine
+    origin: tuple[int, int]
+    cache_id: str
+    label: str
+    fill: tuple[float, float, float, float]
+    key: tuple  # the backing's cache key now
+    texture: TextureDesc
+    damage: tuple[int, int, int, int] | None  # None: what it paints did not change after all
 
 
 class RetainedFastPath:
@@ -52,10 +70,18 @@ class RetainedFastPath:
         key = self._request_key()
         if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
             return None
+        self._page_fill = tuple(last.clear) if last.clear[3] >= 1.0 else None  # (build resets it if this fails)
         site_of = last.site_of
         redo: dict[int, Site] = {}
         faded: dict[str, float] = {}  # layer id -> its draw's new opacity
+        painted: dict[int, set[str]] = {}  # site index -> its members whose paint alone changed
         for layer_id, what in changes.fields.items():
+            if what & PAINT_FIELDS:
+                index = site_of.get(layer_id)
+                if what - PAINT_FIELDS or index is None or not self.trees.nodes[layer_id].draws_content():
+                    return None  # moved or faded too, drawn elsewhere, or no longer painting
+                painted.setdefault(index, set()).add(layer_id)
+                continue
             if what - MOVABLE - {"opacity"}:
                 return None
             if "opacity" in what:
@@ -74,13 +100,30 @@ class RetainedFastPath:
                 # lies under where it was (each moved descendant is a change of its own).
                 return None
             redo[index] = last.sites[index]
+        # A repainted lone layer is drawn again as a moved one is; a backing of several
+        # layers is repainted in place from its members that changed (a site redone for a
+        # move is planned whole, its paint with it).
+        repaints: dict[int, Repaint] = {}
+        alone: set[int] = set()  # sites redone for their paint alone (their bounds stand)
+        for index, layers in painted.items():
+            if index in redo:
+                continue
+            site = last.sites[index]
+            if isinstance(site.entry, PendingDraw) or (len(site.members) == 1 and site.entry.kind in ("own", "base")):
+                redo[index] = site
+                alone.add(index)
+                continue
+            repaint = self._repaint_plan(site, layers)
+            if repaint is None:
+                return None
+            repaints[index] = repaint
         # Every pass of last frame must be redone by this one as it is: a moved entry's
         # own, the frame's, a read-back's, or the work of a draw remade every frame (a
         # surface). A kept texture made last frame (a new raster, a filter result just
         # cached) would only be reused now: then plan from scratch.
         kept: set[int] = set()
         for i, work in enumerate(last.work):
-            if not work or i in redo:
+            if not work or i in redo or i in repaints:
                 continue
             if last.final[i].source.retained or any(p.target.retained for p in work):
                 return None  # it made a texture that is kept: this frame would reuse it
@@ -88,13 +131,14 @@ class RetainedFastPath:
                 return None  # a kept texture it reads is gone: planning makes it again
             kept.update(id(p) for p in work)
         per_frame = {id(p) for read in last.reads if read is not None for p in read.after}
-        redone = {name for site in redo.values() for name in site.passes}
-        for p in last.graph.passes:
-            if id(p) in kept or id(p) in per_frame or p.name in redone:
-                continue
-            if p.target.name == frame.name or isinstance(p, BackdropPass):
-                continue  # the frame's segments and its read-backs, made anew below
+        redone = {name for site in (*redo.values(), *(r.site for r in repaints.values())) for name in site.passes}
+        left = [p for p in last.graph.passes if not (id(p) in kept or id(p) in per_frame or p.name in redone
+                                                      or p.target.name == frame.name or isinstance(p, BackdropPass))]
+        # (the frame's segments and its read-backs are made anew below)
+        settled = self._settled(last, left, {*redo, *repaints})
+        if settled is None:
             return None
+        settled, unkept = settled
         for ref, layer_id, image_key in last.images:
             if self.images.get(ref, self.base_dir, layer_id)[0] != image_key:
                 return None
@@ -107,15 +151,16 @@ class RetainedFastPath:
         # come from is not the one last frame's decisions were made with.
         api_moved = {layer_id for layer_id, what in changes.fields.items() if what & TRANSFORM_FIELDS
                      and not runs_transform_animation(self.trees.nodes[layer_id].layer, self.t)}
+        moving = {i: site for i, site in redo.items() if i not in alone}
         unswept = []
-        for i, site in redo.items():
+        for i, site in moving.items():
             if not self.policy.uses_backings:
                 continue
             if not swept(site, self.t):
                 unswept.append(i)
             elif api_moved.intersection(site.members):
                 return None
-        if unswept and (len(redo) > 1 or last.overlap is None or self.memory_budget is not None
+        if unswept and (len(moving) > 1 or last.overlap is None or self.memory_budget is not None
                         or isinstance(redo[unswept[0]].entry, PendingDraw) or redo[unswept[0]].entry.kind != "own"
                         or (last.reads and last.reads[unswept[0]] is not None)):
             return None
@@ -139,12 +184,21 @@ class RetainedFastPath:
             overlap = overlap.moved(rects)
             redo[index] = replace(site, entry=replace(site.entry, rect=moved))
         self.cache.carry_over()
+        for key_id in unkept:
+            self.cache.unuse(key_id)
         sites = list(last.sites)
-        self._page_fill = tuple(last.clear) if last.clear[3] >= 1.0 else None
         self.layer_info = dict(last.graph.layer_info)
         final = list(last.final)
         replaced = set()
-        for index, site in sorted(redo.items()):
+        for index in sorted({*redo, *repaints}):
+            if index in repaints:  # its draw stays: the texture it shows is repainted in place
+                made = len(self.passes)
+                repaint = repaints[index]
+                self._apply_repaint(repaint)
+                replaced.add(repaint.texture.name)
+                sites[index] = replace(repaint.site, passes=frozenset(p.name for p in self.passes[made:]))
+                continue
+            site = redo[index]
             pending = pending_of[index]
             replaced.add(final[index].source.name)
             if isinstance(site.entry, PendingDraw):
@@ -168,12 +222,100 @@ class RetainedFastPath:
             self.decisions[last.opacity_notes[layer_id]] = opacity_in_draw(layer_id, layer_id,
                                                                            self.trees.nodes[layer_id].style.opacity)
         self.reused = [n for n in last.graph.reused if n not in replaced and n != frame.name] + self.reused
+        listed = set(self.reused)  # (a backing repainted in place last frame is listed already)
+        self.reused += [n for n in (last.final[i].source.name for i in settled) if n not in listed]
         self.images_seen = list(last.images)
         graph = self._frame_graph(tuple(final), last.clear, frame)
-        work = tuple(None if i in redo else w for i, w in enumerate(last.work))
+        work = tuple(None if i in redo or i in repaints or i in settled else w for i, w in enumerate(last.work))
         self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames,
                                   work=work, sites=tuple(sites), overlap=overlap)
         return graph
+
+    def _repaint_plan(self, site: Site, layers: set[str]) -> Repaint | None:
+        """How to repaint in place the kept backing a site draws, when only the paint of
+        ``layers`` (members of it) changed: the backing's cache key with their new
+        paints, and the rect where they lie (as BackedDrawing._backing would find by
+        comparing every member). None when its texture or records are gone, or the rect
+        falls outside it (then it is painted anew: plan from scratch)."""
+        target = self._frame_target()
+        space, _, cache_id, label, fill = self._backing_frame(site.entry, target, "root", site.squash_index)
+        kept = self.cache.peek(cache_id)
+        bounds = self._bounds_memo.get(cache_id)
+        if kept is None or bounds is None or not self.available(kept[1].name):
+            return None
+        (origin, w, h, signature, old_fill), texture = kept
+        if old_fill != fill or len(signature) != len(site.members) or len(bounds) != len(signature):
+            return None
+        members = site.members
+        sig = list(signature)
+        changed = []
+        for layer_id in layers:
+            i = members.index(layer_id)
+            paint, *rest = sig[i]
+            sig[i] = (self._paint(self.trees.nodes[layer_id], paint.offset), *rest)
+            changed.append(i)
+        key = (origin, w, h, tuple(sig), fill)
+        region = changed_region([sig[i] for i in changed], [signature[i] for i in changed],
+                                [bounds[i] for i in changed], [bounds[i] for i in changed])
+        if region is None:
+            return Repaint(site, space, origin, cache_id, label, fill, key, texture, None)
+        damage = region.intersect(Rect(0, 0, w, h)).rounded_out()
+        if damage.is_empty():
+            return None
+        return Repaint(site, space, origin, cache_id, label, fill, key, texture,
+                       (int(damage.x), int(damage.y), int(damage.width), int(damage.height)))
+
+    def _apply_repaint(self, r: Repaint) -> None:
+        """Repaint the backing as planned (BackedDrawing._repaint), or keep it as it is."""
+        self.cache.update(r.cache_id, r.key)
+        if r.damage is None:
+            self.reused.append(r.texture.name)
+            return
+        target = self._frame_target()
+        backing_to_target = target.from_screen() @ (r.space.inverse() @ Affine.translate(*r.origin))
+        members = r.site.entry.members
+
+        def clips_of(i: int) -> tuple:
+            return tuple(reframe(c, backing_to_target) for c in members[i].clips)
+
+        self._repaint(r.site.entry, r.space, r.origin, clips_of, self._bounds_memo[r.cache_id], r.damage, r.texture,
+                      r.label, r.fill)
+
+    def _settled(self, last: "RetainedPlan", left: list, redone: set[int]) -> tuple[list[int], list[str]] | None:
+        """The draws of last frame whose passes (``left``: those no other rule keeps or
+        redoes) made the kept texture they show, and nothing else: a layer's raster with
+        its kept box shadows, or a backing painted from its members' rasters. Their
+        members unchanged, planning now would find those textures in the cache and do
+        none of that work, so the draws are settled: their passes go, their textures are
+        reused. Also the cache entries planning would not use now: the kept box shadows
+        of layers painted into a backing (only a layer's own kept raster keeps its
+        shadows for the next repaint). None when a pass is left that is not such work
+        (plan from scratch)."""
+        if not left:
+            return [], []
+        # (A tile's draw has no site: its scroller's decision counts the tiles rastered.)
+        shows = {d.source.name: i for i, d in enumerate(last.final)
+                 if d.source.retained and i not in redone and last.sites[i] is not None}
+        settled: dict[int, None] = {}
+        read: set[str] = set()
+        layers: set[str] = set()
+        for p in left:
+            i = shows.get(p.target.name)
+            if i is not None:
+                settled[i] = None
+                read.update(t.name for t in p.reads())
+                layers.update(last.sites[i].members if last.sites[i] is not None else ())
+        for p in left:
+            if p.target.name in shows:
+                continue
+            if p.target.retained:
+                if p.target.role is not TextureRole.SHADOW or p.layer_id not in layers:
+                    return None  # a kept texture that no settled draw shows
+            elif p.target.name not in read:
+                return None  # work that no settled draw reads
+        own = {p.layer_id for p in left if isinstance(p, RasterPass) and p.target.name in shows}
+        unkept = [f"shadow:{p.layer_id}" for p in left if isinstance(p, ShadowPass) and p.layer_id not in own]
+        return list(settled), unkept
 
     def _fade_alone(self, layer_id: str, last: "RetainedPlan") -> float | None:
         """The new opacity of the draw of a layer whose opacity alone changed, when last
@@ -222,3 +364,4 @@ class RetainedFastPath:
                 return None
             out.append(drawn[0])
         return tuple(out)
+

@@ -390,6 +390,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
             self.state.fast_frames += 1
             return graph
         del self.decisions[noted:]  # what the fast path noted before it gave up is planned anew
+        self._page_fill = None  # the fast path took last frame's: this frame finds its own
         root = self.trees.root
         clear = (0.0, 0.0, 0.0, 0.0)
         draws: list[Draw] = []

@@ -4,7 +4,9 @@ makes it (``layer.style[...] = ...`` then the next frame): planning alone, no GP
 
 The page: 1280x720, N small layers in rows plus one promoted mover (will-change)
 painted over them. Setting the mover's transform or opacity every frame must cost what
-changed, not the page: compare the medians of N = 500 and N = 5,000 in one run.
+changed, not the page: compare the medians of N = 500 and N = 5,000 in one run. So
+must a colour change of one small layer that is not composited (a repaint in place of
+the backing it paints into).
 
     .venv/bin/python -m pytest tests/benchmarks/test_api_change_bench.py --benchmark-enable --benchmark-only
 """
@@ -12,6 +14,7 @@ changed, not the page: compare the medians of N = 500 and N = 5,000 in one run.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 
 import pytest
@@ -66,5 +69,34 @@ def test_api_style_change(benchmark, what, n):
     graph = benchmark.pedantic(frame, rounds=ROUNDS * 2, warmup_rounds=1)
     benchmark.extra_info["layers"] = n + 1
     assert [p.name for p in graph.passes] == ["composite:frame"], "nothing rastered or painted: the frame composited"
+    assert state.fast_frames - before == len(calls), "every change took the retained fast path"
+    assert state.trees.rebuilds == 1, "the property trees are updated in place, never rebuilt"
+
+
+@pytest.mark.parametrize("n", [500, 5000])
+def test_api_paint_change(benchmark, n):
+    """A colour picker on one small layer that is not composited: it paints into the
+    page's base backing with every other small layer, and only it is rastered again,
+    into the part of the backing it covers."""
+    scene = api_page(n)
+    card, state, frames = scene[f"l{n // 2 + 17}"], FrameState(), itertools.count()
+    calls = []
+
+    def frame():
+        calls.append(1)
+        card.style["background-color"] = f"rgb({next(frames) % 256}, 60, 160)"
+        return build_frame_graph(scene, FrameRequest(), Limits(), ImageStore(), state, KEPT)
+
+    for _ in range(3):
+        frame()
+    before, calls[:] = state.fast_frames, []
+    benchmark.group = "API paint change of a layer that is not composited"
+    graph = benchmark.pedantic(frame, rounds=ROUNDS * 2, warmup_rounds=1)
+    benchmark.extra_info["layers"] = n + 1
+    assert [p.name for p in graph.passes] == [f"raster:{card.id}", "paint:root-base", "composite:frame"], \
+        "the layer alone is rastered again, into the base backing, and the frame composited"
+    x, y, w, h = card.box.x, card.box.y, card.box.width, card.box.height
+    covered = (math.ceil(x + w) - math.floor(x), math.ceil(y + h) - math.floor(y))
+    assert graph.passes[1].damage[2:] == covered, "the backing is repainted where the layer lies (its pixels)"
     assert state.fast_frames - before == len(calls), "every change took the retained fast path"
     assert state.trees.rebuilds == 1, "the property trees are updated in place, never rebuilt"

@@ -145,3 +145,66 @@ def test_an_api_move_under_an_animated_ancestor(policy):
         scene["mover"].style["transform"] = f"translate({i * 40}px, 0px)"
 
     _lockstep(make, policy, 10, slide)
+
+
+def _recolour(scene: Scene, i: int) -> None:
+    """A colour picker on a card, its title and, now and then, the mover's border: the
+    paint changes alone (no move): the backing they paint into is repainted in place."""
+    scene[f"c{i % 8}"].style["background-color"] = f"rgb({i * 37 % 256}, 90, 200)"
+    if i % 3 == 0:
+        scene[f"t{(i * 5) % 8}"].style["background-color"] = f"rgb(250, {i * 11 % 256}, 0)"
+    if i % 4 == 1:
+        scene["mover"].style["border-color"] = f"rgb(0, {i * 29 % 256}, 0)"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("first", [False, True], ids=["among", "under"])
+def test_an_api_paint_change_plans_what_planning_from_scratch_plans(policy, first):
+    frames, graphs = _lockstep(lambda: _strip("will-change: transform; border: 2px solid #000", mover_first=first),
+                               policy, 24, _recolour)
+    if policy == "none":
+        assert frames == 0, "nothing is kept between frames: every frame is planned (and painted) anew"
+        return
+    assert frames >= 16, "a colour change of layers already painted repaints in place on the fast path"
+    if policy == "browser":
+        repaints = [p for g in graphs[3:] for p in g.passes if p.name.startswith("paint:") and p.damage is not None]
+        assert repaints, "a backing of several layers is repainted where they changed, not painted anew"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_paint_moves_and_fades_in_a_seeded_random_order(policy, rng):
+    """Colour changes of cards, titles and the mover mixed with the mover's moves and
+    fades, in an order drawn from the run's seed: every frame the graph planning from
+    scratch gives."""
+    kinds = ["card", "title", "move", "fade", "border"]
+    steps = [(kinds[rng.integers(len(kinds))], int(rng.integers(8)), int(rng.integers(256))) for _ in range(40)]
+
+    def script(scene: Scene, i: int) -> None:
+        what, k, v = steps[i]
+        if what == "card":
+            scene[f"c{k}"].style["background-color"] = f"rgb({v}, 40, 90)"
+        elif what == "title":
+            scene[f"t{k}"].style["background-color"] = f"rgb(9, {v}, 90)"
+        elif what == "border":
+            scene["mover"].style["border-color"] = f"rgb({v}, {v}, 0)"
+        elif what == "move":
+            scene["mover"].style["transform"] = f"translate({v * 1.7 - 20:g}px, {k * 3}px)"
+        else:
+            scene["mover"].style["opacity"] = f"{0.1 + v / 300:.3f}"
+
+    _lockstep(lambda: _strip("will-change: transform; border: 2px solid #000; opacity: 0.5"), policy, len(steps), script)
+
+
+def test_a_transparent_background_made_visible_plans_from_scratch():
+    """A layer that painted nothing starts painting: it was in no backing, so last
+    frame's decisions cannot hold it (the graph is still the one from scratch)."""
+    def make() -> Scene:
+        scene = _strip()
+        scene.root.add(Layer("ghost", (300, 5, 40, 20)))
+        return scene
+
+    def script(scene: Scene, i: int) -> None:
+        scene["ghost"].style["background-color"] = "transparent" if i % 2 else "#0a0"
+
+    frames, _ = _lockstep(make, "browser", 6, script)
+    assert frames == 0, "a layer that starts or stops painting changes what is drawn: no fast path"
