@@ -25,6 +25,8 @@ from typing import Mapping
 
 from ..layer import Layer
 from ..style import ComputedStyle
+from ..style.properties import LONGHANDS, fields_invalidating
+from ..style.registry import Invalidation
 from .tree import (
     LayerNode,
     StackingContext,
@@ -39,11 +41,12 @@ from .tree import (
 
 __all__ = ["PropertyTrees", "TreeChanges", "IN_PLACE_FIELDS", "TRANSFORM_FIELDS", "SCROLL_FIELDS"]
 
-TRANSFORM_FIELDS = frozenset({"transform", "transform_origin"})
-SCROLL_FIELDS = frozenset({"scroll_left", "scroll_top"})
-# Style fields whose change updates nodes in place (the effect, transform and scroll
-# trees).
-IN_PLACE_FIELDS = TRANSFORM_FIELDS | SCROLL_FIELDS | {"opacity", "filter"}
+# Made from the properties' records (style.registry.Invalidation): the fields whose
+# change moves a subtree, moves a scroller's descendants, and those whose change the
+# trees absorb in place (transform, scroll and effect nodes) without a rebuild.
+TRANSFORM_FIELDS = fields_invalidating(Invalidation.TRANSFORM)
+SCROLL_FIELDS = fields_invalidating(Invalidation.SCROLL)
+IN_PLACE_FIELDS = frozenset(field for field, record in LONGHANDS.items() if record.in_place)
 _STYLE_FIELDS = tuple(f.name for f in fields(ComputedStyle))
 # What TreeChanges.fields says for a node moved by an ancestor's transform, and for an
 # animation whose running state or iteration changed.

@@ -3,8 +3,8 @@ value), one parser per property (producing ``{field: value}`` updates), and one 
 per property (style.registry: name, field, parser, initial value, inheritance,
 animation type, what a change invalidates), from which the tables the other stages read
 are made: ``PROPERTIES`` (parsing dispatch), ``INHERITED_FIELDS`` (cascade),
-``LONGHANDS`` (interpolation by animation type), ``fields_invalidating`` and
-``IN_PLACE_FIELDS`` (property trees).
+``LONGHANDS`` (interpolation by animation type, what the property trees update in
+place) and ``fields_invalidating``.
 
 To add a property: add its field to ``ComputedStyle`` (with its initial value), write
 its ``_parse_*`` function and add its record to ``_RECORDS``. Shorthands update several
@@ -44,7 +44,7 @@ from ..css.values import (
 )
 
 __all__ = ["ComputedStyle", "PROPERTIES", "LONGHANDS", "SHORTHANDS", "NOT_YET_SUPPORTED", "INHERITED_FIELDS",
-           "IN_PLACE_FIELDS", "fields_invalidating"]
+           "fields_invalidating"]
 
 BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 _ZERO_RADIUS = CornerRadius()
@@ -595,9 +595,6 @@ INHERITED_FIELDS = frozenset(r.field for r in LONGHANDS.values() if r.inherited)
 def fields_invalidating(what: Invalidation) -> frozenset[str]:
     """The ComputedStyle fields a change of which invalidates (at least) ``what``."""
     return frozenset(r.field for r in LONGHANDS.values() if r.invalidates & what)
-
-
-IN_PLACE_FIELDS = frozenset(r.field for r in LONGHANDS.values() if r.in_place)
 
 # Real CSS properties Lamina does not implement yet: they raise UnsupportedFeatureError
 # (not "unknown property") so the user knows the name is right but the feature missing.
