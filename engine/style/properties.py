@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from tinycss2 import ast
@@ -43,13 +44,30 @@ from ..css.values import (
     Position,
 )
 
-__all__ = ["ComputedStyle", "PROPERTIES", "LONGHANDS", "SHORTHANDS", "NOT_YET_SUPPORTED", "INHERITED_FIELDS",
+__all__ = ["ComputedStyle", "ImageRendering", "PROPERTIES", "LONGHANDS", "SHORTHANDS", "NOT_YET_SUPPORTED", "INHERITED_FIELDS",
            "fields_invalidating"]
 
 BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 _ZERO_RADIUS = CornerRadius()
 _SIDES = ("top", "right", "bottom", "left")
 _CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
+
+
+class ImageRendering(str, Enum):
+    """``image-rendering`` (CSS Images 3 §5.3): the scaling algorithm for images. As in
+    Chromium, ``pixelated`` and ``crisp-edges`` sample the nearest pixel; ``auto``,
+    ``smooth`` and ``high-quality`` sample bilinearly (smooth already)."""
+
+    AUTO = "auto"
+    SMOOTH = "smooth"
+    HIGH_QUALITY = "high-quality"
+    PIXELATED = "pixelated"
+    CRISP_EDGES = "crisp-edges"
+
+    @property
+    def nearest(self) -> bool:
+        """Whether an image is sampled at its nearest pixel, not bilinearly."""
+        return self in (ImageRendering.PIXELATED, ImageRendering.CRISP_EDGES)
 
 
 @dataclass(frozen=True)
@@ -121,6 +139,8 @@ class ComputedStyle:
     mask_repeat: tuple[bool, bool] = MASK_DEFAULTS["mask_repeat"]
     mask_position: tuple[LengthPercentage, LengthPercentage] = MASK_DEFAULTS["mask_position"]
     mask_size: BackgroundSize = MASK_DEFAULTS["mask_size"]
+    # CSS Images 3 §5.3: how a scaled background image is sampled (inherited).
+    image_rendering: ImageRendering = ImageRendering.AUTO
 
     def used_color(self, value: RGBA | str) -> RGBA:
         """A colour field's used value: ``currentcolor`` becomes this style's ``color``."""
@@ -494,6 +514,12 @@ def _parse_will_change(ts: TokenStream) -> dict:
     return {"will_change": tuple(names)}
 
 
+def _parse_image_rendering(ts: TokenStream) -> dict:
+    word = ts.expect_ident(*(v.value for v in ImageRendering))
+    ts.expect_end()
+    return {"image_rendering": ImageRendering(word)}
+
+
 # -- the records ----------------------------------------------------------------------
 
 _TEXT = {name: parse for name, (parse, _) in TEXT_PROPERTIES.items()}
@@ -580,6 +606,8 @@ _RECORDS: tuple[StyleProperty | Shorthand, ...] = (
     _longhand("mask-repeat", _MASKING["mask-repeat"], "mask_repeat", _A.DISCRETE, _TREE),
     _longhand("mask-position", _MASKING["mask-position"], "mask_position", _A.DISCRETE, _TREE),
     _longhand("mask-size", _MASKING["mask-size"], "mask_size", _A.DISCRETE, _TREE),
+    _longhand("image-rendering", _parse_image_rendering, "image_rendering", _A.DISCRETE, _PAINT | _TREE,
+              inherited=True),
     # Not a CSS property: the layer's text content (Layer.text); no declaration sets it.
     _longhand(None, None, "text", _A.DISCRETE, _PAINT),
 )

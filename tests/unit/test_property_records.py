@@ -37,7 +37,7 @@ def test_the_parsing_dispatch_is_the_records():
 def test_inherited_set_and_css_wide_keywords_follow_the_records():
     assert INHERITED_FIELDS == {
         "color", "visibility", "font_family", "font_size", "font_weight", "font_style", "line_height",
-        "text_align", "letter_spacing", "white_space", "text_shadow",
+        "text_align", "letter_spacing", "white_space", "text_shadow", "image_rendering",
     }
     assert parse_value("font-size", "unset") == {"font_size": "inherit"}  # inherited: unset = inherit
     assert parse_value("opacity", "unset") == {"opacity": 1.0}  # not inherited: unset = initial
