@@ -45,7 +45,7 @@ from ..css.values import (
 )
 
 __all__ = ["ComputedStyle", "ImageRendering", "PROPERTIES", "LONGHANDS", "SHORTHANDS", "NOT_YET_SUPPORTED", "INHERITED_FIELDS",
-           "fields_invalidating"]
+           "STACKING_FIELDS", "fields_invalidating"]
 
 BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 _ZERO_RADIUS = CornerRadius()
@@ -531,11 +531,11 @@ _NON_NEGATIVE = (0.0, math.inf)
 
 def _longhand(
     name: str | None, parse, field: str, animation: AnimationType, invalidates: Invalidation, *,
-    inherited: bool = False, value_range: tuple[float, float] = (-math.inf, math.inf),
+    inherited: bool = False, value_range: tuple[float, float] = (-math.inf, math.inf), stacking: bool = False,
 ) -> StyleProperty:
     """A longhand's record; its initial value is its ComputedStyle field's default."""
     return StyleProperty(name, field, parse, getattr(ComputedStyle, field), inherited, animation, invalidates,
-                         value_range)
+                         value_range, stacking)
 
 
 # Every property, in the order a "did you mean" lists them. What a change invalidates:
@@ -566,8 +566,9 @@ _RECORDS: tuple[StyleProperty | Shorthand, ...] = (
                   _PAINT | _TREE)
         for c in _CORNERS
     ),
-    _longhand("opacity", _parse_opacity, "opacity", _A.NUMBER, _I.EFFECT, value_range=(0.0, 1.0)),
-    _longhand("transform", _parse_transform, "transform", _A.TRANSFORM_LIST, _I.TRANSFORM),
+    _longhand("opacity", _parse_opacity, "opacity", _A.NUMBER, _I.EFFECT, value_range=(0.0, 1.0),
+              stacking=True),
+    _longhand("transform", _parse_transform, "transform", _A.TRANSFORM_LIST, _I.TRANSFORM, stacking=True),
     _longhand("transform-origin", _parse_transform_origin, "transform_origin", _A.DISCRETE, _I.TRANSFORM),
     _longhand("overflow", _parse_overflow, "overflow", _A.DISCRETE, _TREE),
     _longhand("position", _parse_position, "position", _A.DISCRETE, _TREE),
@@ -576,13 +577,14 @@ _RECORDS: tuple[StyleProperty | Shorthand, ...] = (
               value_range=_NON_NEGATIVE),
     _longhand("scroll-top", _scroll_offset("scroll_top"), "scroll_top", _A.NUMBER, _I.SCROLL,
               value_range=_NON_NEGATIVE),
-    _longhand("z-index", _parse_z_index, "z_index", _A.DISCRETE, _TREE),
+    _longhand("z-index", _parse_z_index, "z_index", _A.DISCRETE, _TREE, stacking=True),
     _longhand("will-change", _parse_will_change, "will_change", _A.DISCRETE, _TREE),
-    _longhand("filter", _parse_filter, "filter", _A.FILTER_LIST, _I.EFFECT),
+    _longhand("filter", _parse_filter, "filter", _A.FILTER_LIST, _I.EFFECT, stacking=True),
     # A filtered backdrop is a draw of its own, planned with the trees: not in place yet.
-    _longhand("backdrop-filter", _parse_backdrop_filter, "backdrop_filter", _A.FILTER_LIST, _TREE),
-    _longhand("mix-blend-mode", _parse_mix_blend_mode, "mix_blend_mode", _A.DISCRETE, _TREE),
-    _longhand("isolation", _parse_isolation, "isolation", _A.DISCRETE, _TREE),
+    _longhand("backdrop-filter", _parse_backdrop_filter, "backdrop_filter", _A.FILTER_LIST, _TREE,
+              stacking=True),
+    _longhand("mix-blend-mode", _parse_mix_blend_mode, "mix_blend_mode", _A.DISCRETE, _TREE, stacking=True),
+    _longhand("isolation", _parse_isolation, "isolation", _A.DISCRETE, _TREE, stacking=True),
     # Text (lamina.style.text): all inherited; font-relative values interpolate discretely.
     _longhand("font-family", _TEXT["font-family"], "font_family", _A.DISCRETE, _PAINT | _TREE, inherited=True),
     _longhand("font-size", _TEXT["font-size"], "font_size", _A.NUMBER, _PAINT | _TREE, inherited=True,
@@ -599,9 +601,9 @@ _RECORDS: tuple[StyleProperty | Shorthand, ...] = (
               inherited=True),
     _longhand("box-shadow", parse_box_shadow, "box_shadow", _A.SHADOW_LIST, _PAINT | _TREE),
     # CSS Masking 1 (lamina.style.masking): a clip-path or mask is a clip or surface.
-    _longhand("clip-path", _MASKING["clip-path"], "clip_path", _A.DISCRETE, _TREE),
+    _longhand("clip-path", _MASKING["clip-path"], "clip_path", _A.DISCRETE, _TREE, stacking=True),
     Shorthand("mask", _MASKING["mask"], MASKING_PROPERTIES["mask"][1]),
-    _longhand("mask-image", _MASKING["mask-image"], "mask_image", _A.DISCRETE, _TREE),
+    _longhand("mask-image", _MASKING["mask-image"], "mask_image", _A.DISCRETE, _TREE, stacking=True),
     _longhand("mask-mode", _MASKING["mask-mode"], "mask_mode", _A.DISCRETE, _TREE),
     _longhand("mask-repeat", _MASKING["mask-repeat"], "mask_repeat", _A.DISCRETE, _TREE),
     _longhand("mask-position", _MASKING["mask-position"], "mask_position", _A.DISCRETE, _TREE),
@@ -618,6 +620,11 @@ SHORTHANDS: dict[str, Shorthand] = {r.name: r for r in _RECORDS if isinstance(r,
 # What a declaration's name dispatches to: its parser and the fields it sets.
 PROPERTIES: dict[str, StyleProperty | Shorthand] = {r.name: r for r in _RECORDS if r.name is not None}
 INHERITED_FIELDS = frozenset(r.field for r in LONGHANDS.values() if r.inherited)
+
+
+# The fields a value other than whose initial one makes a stacking context (z-index,
+# opacity, transform, filter, blending, isolation, backdrop-filter, clip-path, masks).
+STACKING_FIELDS = tuple(r.field for r in LONGHANDS.values() if r.stacking)
 
 
 def fields_invalidating(what: Invalidation) -> frozenset[str]:

@@ -67,6 +67,9 @@ class StyleProperty:
     animation: AnimationType
     invalidates: Invalidation
     value_range: tuple[float, float] = (-math.inf, math.inf)
+    # Whether a value other than the initial one makes the layer a stacking context
+    # (what each property's spec says; position is decided by value, not here).
+    stacking: bool = False
 
     @property
     def fields(self) -> tuple[str, ...]:

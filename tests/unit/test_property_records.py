@@ -4,12 +4,22 @@ the property trees' field sets) are made from them."""
 
 from dataclasses import MISSING, fields
 
+from lamina import Layer, Scene
 from lamina.animation import interpolate_field
 from lamina.animation.interpolate import _BY_TYPE
 from lamina.compositor.property_trees import IN_PLACE_FIELDS, SCROLL_FIELDS, TRANSFORM_FIELDS
+from lamina.compositor.tree import STACKING_WILL_CHANGE, resolve_tree
 from lamina.css.values import LengthPercentage
 from lamina.style import ComputedStyle, parse_value
-from lamina.style.properties import _RECORDS, INHERITED_FIELDS, LONGHANDS, PROPERTIES, SHORTHANDS, fields_invalidating
+from lamina.style.properties import (
+    _RECORDS,
+    INHERITED_FIELDS,
+    LONGHANDS,
+    PROPERTIES,
+    SHORTHANDS,
+    STACKING_FIELDS,
+    fields_invalidating,
+)
 from lamina.style.registry import AnimationType, Invalidation, Shorthand, StyleProperty
 
 
@@ -66,3 +76,24 @@ def test_interpolation_follows_each_records_animation_type():
     assert interpolate_field("inset_top", None, LengthPercentage(10.0), 0.25, (10, 10)) is None  # auto: discrete
     assert interpolate_field("z_index", 1, 5, 0.49, (10, 10)) == 1  # discrete
     assert interpolate_field("z_index", 1, 5, 0.5, (10, 10)) == 5
+
+
+def test_stacking_contexts_follow_the_records():
+    assert set(STACKING_FIELDS) == {"z_index", "opacity", "transform", "filter", "backdrop_filter",
+                                    "mix_blend_mode", "isolation", "clip_path", "mask_image"}
+    assert STACKING_WILL_CHANGE == {
+        "opacity", "transform", "translate", "rotate", "scale", "filter", "backdrop-filter", "mix-blend-mode",
+        "isolation", "mask", "mask-image", "clip-path", "perspective", "z-index", "contain",
+    }
+    styles = {"plain": "background: red", "z": "z-index: 0", "faded": "opacity: 0.99", "moved": "transform: none",
+              "turned": "transform: rotate(1deg)", "blended": "mix-blend-mode: multiply",
+              "normal": "mix-blend-mode: normal", "isolated": "isolation: isolate", "clipped": "clip-path: circle()",
+              "masked": "mask-image: linear-gradient(red, blue)", "filtered": "filter: blur(1px)",
+              "frosted": "backdrop-filter: blur(1px)", "hinted": "will-change: contain", "fixed": "position: fixed"}
+    scene = Scene(20, 20)
+    for name, style in styles.items():
+        scene.root.add(Layer(name, (0, 0, 10, 10), style))
+    nodes = {}
+    resolve_tree(scene.root, 0.0, nodes)
+    makes = {name for name in styles if nodes[name].creates_stacking_context()}
+    assert makes == set(styles) - {"plain", "moved", "normal"}
