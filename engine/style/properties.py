@@ -44,8 +44,8 @@ from ..css.values import (
     Position,
 )
 
-__all__ = ["ComputedStyle", "ImageRendering", "PROPERTIES", "LONGHANDS", "SHORTHANDS", "NOT_YET_SUPPORTED", "INHERITED_FIELDS",
-           "STACKING_FIELDS", "fields_invalidating"]
+__all__ = ["ComputedStyle", "ImageRendering", "PROPERTIES", "LONGHANDS", "SHORTHANDS", "NOT_YET_SUPPORTED",
+           "INHERITED_FIELDS", "STACKING_FIELDS", "fields_invalidating"]
 
 BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 _ZERO_RADIUS = CornerRadius()
@@ -538,7 +538,7 @@ def _longhand(
                          value_range, stacking)
 
 
-# Every property, in the order a "did you mean" lists them. What a change invalidates:
+# Every property, in the order PROPERTIES lists them. What a change invalidates:
 # an inherited property also changes what its descendants compute (TREE); a geometry
 # that clips (border widths, radii) or reaches past the box (box-shadow) changes clips
 # and ink rects (TREE); blending, masks and backdrop filters change surfaces (TREE).
@@ -620,8 +620,6 @@ SHORTHANDS: dict[str, Shorthand] = {r.name: r for r in _RECORDS if isinstance(r,
 # What a declaration's name dispatches to: its parser and the fields it sets.
 PROPERTIES: dict[str, StyleProperty | Shorthand] = {r.name: r for r in _RECORDS if r.name is not None}
 INHERITED_FIELDS = frozenset(r.field for r in LONGHANDS.values() if r.inherited)
-
-
 # The fields a value other than whose initial one makes a stacking context (z-index,
 # opacity, transform, filter, blending, isolation, backdrop-filter, clip-path, masks).
 STACKING_FIELDS = tuple(r.field for r in LONGHANDS.values() if r.stacking)
@@ -630,6 +628,7 @@ STACKING_FIELDS = tuple(r.field for r in LONGHANDS.values() if r.stacking)
 def fields_invalidating(what: Invalidation) -> frozenset[str]:
     """The ComputedStyle fields a change of which invalidates (at least) ``what``."""
     return frozenset(r.field for r in LONGHANDS.values() if r.invalidates & what)
+
 
 # Real CSS properties Lamina does not implement yet: they raise UnsupportedFeatureError
 # (not "unknown property") so the user knows the name is right but the feature missing.
