@@ -84,3 +84,13 @@ def test_setting_it_through_the_api_repaints(gl, rng):
     assert np.array_equal(scene.render(gl).image, blocks(img, 8))
     photo.style["image-rendering"] = "auto"
     assert not np.array_equal(scene.render(gl).image, blocks(img, 8))
+
+
+def test_setting_it_on_an_ancestor_repaints_the_image_below(gl, rng):
+    img = checker(rng)
+    scene = Scene(32, 32, "white")
+    group = scene.root.add(Layer("group", (0, 0, 32, 32)))
+    group.add(Layer("photo", (0, 0, 32, 32), "background-size: 32px 32px", image=img))
+    assert not np.array_equal(scene.render(gl).image, blocks(img, 8))
+    group.style["image-rendering"] = "crisp-edges"  # inherited by the photo
+    assert np.array_equal(scene.render(gl).image, blocks(img, 8))
