@@ -1,7 +1,9 @@
-"""Interpolating ComputedStyle values, per the CSS specs.
+"""Interpolating ComputedStyle values, per the CSS specs: each field by the animation
+type of its property's record (style.registry.AnimationType):
 
-* numbers (opacity, border widths, scroll offsets) linearly, and lengths-percentages
-  (the insets top/right/bottom/left; ``auto`` discretely) by their parts;
+* numbers (opacity, border widths, scroll offsets, font sizes) linearly, clamped to
+  the record's range, and lengths-percentages (the insets top/right/bottom/left;
+  ``auto`` discretely) by their parts;
 * colours in premultiplied sRGB (CSS Color 4 §12 for legacy colours);
 * transform lists pairwise when their functions match (none counts as identity
   functions), else by decomposing both 2D matrices (CSS Transforms 1 §9);
@@ -9,21 +11,23 @@
   Effects 1 §13; Filter Effects 2 gives backdrop-filter the same rules);
 * box-shadow lists shadow by shadow (style.box_shadow.interpolate_box_shadows);
 * text properties by their CSS animation types (style.text.interpolate_text_field);
-* everything else discretely: the start value until half way, then the end value
-  (keywords such as mix-blend-mode and isolation: CSS Compositing 1 "Animation type:
-  discrete").
+* everything else (and two values of different kinds) discretely: the start value
+  until half way, then the end value (keywords such as mix-blend-mode and isolation:
+  CSS Compositing 1 "Animation type: discrete").
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 from ..css.values import RGBA, LengthPercentage, TransformFunction
 from ..filters.chain import FilterChain
 from ..geometry import Affine
 from ..style.box_shadow import interpolate_box_shadows
-from ..style.text import INTERPOLATED_TEXT_FIELDS, interpolate_text_field
+from ..style.properties import LONGHANDS
+from ..style.registry import AnimationType, StyleProperty
+from ..style.text import interpolate_text_field
 from ..style.transforms import transform_matrix
 
 __all__ = ["interpolate_field", "decompose", "recompose"]
@@ -114,26 +118,51 @@ def _transforms(a: tuple, b: tuple, t: float, box: tuple[float, float]) -> tuple
     return (TransformFunction("matrix", m.values()),)
 
 
-def interpolate_field(field: str, a: Any, b: Any, t: float, box: tuple[float, float]) -> Any:
-    """The value of ComputedStyle ``field`` at progress ``t`` from ``a`` to ``b``."""
-    if field == "opacity":
-        return min(max(_lerp(a, b, t), 0.0), 1.0)
-    if field == "transform":
-        return _transforms(a, b, t, box)
-    if field in ("filter", "backdrop_filter"):  # the same grammar and interpolation
-        chain_a = a if a is not None else FilterChain(())
-        chain_b = b if b is not None else FilterChain(())
-        result = chain_a.interpolate(chain_b, t)
-        return None if result.is_none() else result
-    if field == "box_shadow":  # shadow by shadow, the shorter list padded (CSS Backgrounds 3 §7.1)
-        return interpolate_box_shadows(a, b, t, _color)
-    if field in INTERPOLATED_TEXT_FIELDS:  # font-size, font-weight, letter-spacing, line-height, text-shadow
-        return interpolate_text_field(field, a, b, t, _color)
+def _discrete(record: StyleProperty, a: Any, b: Any, t: float, box) -> Any:
+    return a if t < 0.5 else b
+
+
+def _number(record: StyleProperty, a: Any, b: Any, t: float, box) -> Any:
+    if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
+        return _discrete(record, a, b, t, box)  # e.g. a keyframe's unresolved font-relative size
+    low, high = record.value_range
+    return min(max(_lerp(a, b, t), low), high)
+
+
+def _length_percentage(record: StyleProperty, a: Any, b: Any, t: float, box) -> Any:
+    if isinstance(a, LengthPercentage) and isinstance(b, LengthPercentage):
+        return _lp(a, b, t)
+    return _discrete(record, a, b, t, box)  # auto
+
+
+def _colour(record: StyleProperty, a: Any, b: Any, t: float, box) -> Any:
     if isinstance(a, RGBA) and isinstance(b, RGBA):
         return _color(a, b, t)
-    if field in ("border_top_width", "border_right_width", "border_bottom_width", "border_left_width",
-                 "scroll_left", "scroll_top"):
-        return max(_lerp(a, b, t), 0.0)
-    if isinstance(a, LengthPercentage) and isinstance(b, LengthPercentage):  # top, right, bottom, left; auto: discrete
-        return _lp(a, b, t)
-    return a if t < 0.5 else b
+    return _discrete(record, a, b, t, box)  # currentcolor
+
+
+def _filters(record: StyleProperty, a: Any, b: Any, t: float, box) -> Any:
+    chain_a = a if a is not None else FilterChain(())
+    chain_b = b if b is not None else FilterChain(())
+    result = chain_a.interpolate(chain_b, t)
+    return None if result.is_none() else result
+
+
+_BY_TYPE: dict[AnimationType, Callable[[StyleProperty, Any, Any, float, tuple[float, float]], Any]] = {
+    AnimationType.DISCRETE: _discrete,
+    AnimationType.NUMBER: _number,
+    AnimationType.LENGTH_PERCENTAGE: _length_percentage,
+    AnimationType.COLOR: _colour,
+    AnimationType.TRANSFORM_LIST: lambda record, a, b, t, box: _transforms(a, b, t, box),
+    AnimationType.FILTER_LIST: _filters,
+    AnimationType.SHADOW_LIST: lambda record, a, b, t, box: interpolate_box_shadows(a, b, t, _color),
+    AnimationType.TEXT_SHADOW_LIST: lambda record, a, b, t, box: interpolate_text_field(record.field, a, b, t, _color),
+    AnimationType.LINE_HEIGHT: lambda record, a, b, t, box: interpolate_text_field(record.field, a, b, t, _color),
+}
+
+
+def interpolate_field(field: str, a: Any, b: Any, t: float, box: tuple[float, float]) -> Any:
+    """The value of ComputedStyle ``field`` at progress ``t`` from ``a`` to ``b``, by
+    the animation type its property's record gives (style.properties.LONGHANDS)."""
+    record = LONGHANDS[field]
+    return _BY_TYPE[record.animation](record, a, b, t, box)

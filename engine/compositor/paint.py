@@ -101,7 +101,8 @@ def layer_paint(
         tile = (min(max(tx, -_HUGE), _HUGE), min(max(ty, -_HUGE), _HUGE), tw, th)
         if tw > 0 and th > 0:
             if isinstance(src, ImageRef):
-                image = ImagePaint(key=key, ref=src, width=natural[0], height=natural[1])
+                image = ImagePaint(key=key, ref=src, width=natural[0], height=natural[1],
+                                   nearest=s.image_rendering.nearest)
             else:
                 image = _gradient_paint(src, tw, th, s)
     return LayerPaint(

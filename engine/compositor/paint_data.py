@@ -52,6 +52,7 @@ class ImagePaint:
     ref: Any = field(compare=False)  # ImageRef
     width: int
     height: int
+    nearest: bool = False  # image-rendering: pixelated / crisp-edges (nearest pixel, not bilinear)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ from typing import Mapping
 
 from ..layer import Layer
 from ..style import ComputedStyle
+from ..style.properties import LONGHANDS, fields_invalidating
+from ..style.registry import Invalidation
 from .tree import (
     LayerNode,
     StackingContext,
@@ -39,15 +41,15 @@ from .tree import (
 
 __all__ = ["PropertyTrees", "TreeChanges", "IN_PLACE_FIELDS", "TRANSFORM_FIELDS", "SCROLL_FIELDS", "PAINT_FIELDS"]
 
-TRANSFORM_FIELDS = frozenset({"transform", "transform_origin"})
-SCROLL_FIELDS = frozenset({"scroll_left", "scroll_top"})
-# Style fields that change what the layer paints and nothing else: not inherited, no
-# effect on its box, ink, clips, stacking or compositing reasons. The node takes the new
-# style in place; the planner re-rasters what it paints into (graph.fast_path).
-PAINT_FIELDS = frozenset({"background_color", "border_color"})
-# Style fields whose change updates nodes in place (the effect, transform and scroll
-# trees, and the paint of one layer).
-IN_PLACE_FIELDS = TRANSFORM_FIELDS | SCROLL_FIELDS | PAINT_FIELDS | {"opacity", "filter"}
+# Made from the properties' records (style.registry.Invalidation): the fields whose
+# change moves a subtree, moves a scroller's descendants, changes what one layer paints
+# and nothing else (its box, ink, clips, stacking and what it passes on stay: the
+# planner re-rasters what it paints into, graph.fast_path), and those whose change the
+# trees absorb in place (transform, scroll, effect and paint) without a rebuild.
+TRANSFORM_FIELDS = fields_invalidating(Invalidation.TRANSFORM)
+SCROLL_FIELDS = fields_invalidating(Invalidation.SCROLL)
+IN_PLACE_FIELDS = frozenset(field for field, record in LONGHANDS.items() if record.in_place)
+PAINT_FIELDS = fields_invalidating(Invalidation.PAINT) & IN_PLACE_FIELDS
 _STYLE_FIELDS = tuple(f.name for f in fields(ComputedStyle))
 # What TreeChanges.fields says for a node moved by an ancestor's transform, and for an
 # animation whose running state or iteration changed.

@@ -11,13 +11,14 @@ scroll with the content it sits in."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 
-from ..blending import BlendMode, Isolation
 from ..geometry import Affine, Rect
 from ..errors import StyleError, UnsupportedFeatureError
 from ..css.values import Overflow, Position
 from ..layer import Layer
 from ..style import ComputedStyle
+from ..style.properties import LONGHANDS, SHORTHANDS, STACKING_FIELDS
 from ..style.transforms import transform_matrix
 from .clip_path import rounded_shape
 from .paint import used_radii
@@ -28,14 +29,17 @@ __all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree", "own_transfor
            "clip_chain", "containing_block", "scroll_range", "used_scroll", "nearest_scroller", "sticky_offset",
            "STACKING_WILL_CHANGE"]
 
+# A field other than its initial value makes a stacking context (the records say which);
+# read all at once and compared as one tuple (every layer asks, on every rebuild).
+_stacking_values = attrgetter(*STACKING_FIELDS)
+_STACKING_INITIALS = tuple(LONGHANDS[f].initial for f in STACKING_FIELDS)
 # will-change names a property whose non-initial value would create a stacking context
-# -> it creates one now (CSS Will Change 1 §3.1).
+# -> it creates one now (CSS Will Change 1 §3.1): those of the records, the shorthands
+# of them, and such properties Lamina does not implement yet.
 STACKING_WILL_CHANGE = frozenset(
-    {
-        "opacity", "transform", "translate", "rotate", "scale", "filter", "backdrop-filter",
-        "mix-blend-mode", "isolation", "mask", "mask-image", "clip-path", "perspective",
-        "z-index", "contain",
-    }
+    {LONGHANDS[f].name for f in STACKING_FIELDS}
+    | {name for name, shorthand in SHORTHANDS.items() if set(shorthand.fields) & set(STACKING_FIELDS)}
+    | {"translate", "rotate", "scale", "perspective", "contain"}
 )
 
 
@@ -146,20 +150,12 @@ class LayerNode:
         s = self.style
         return (
             self.layer.parent is None
-            or s.z_index is not None
-            or s.opacity < 1.0
-            or bool(s.transform)
-            or s.filter is not None
-            # CSS Compositing 1: a blend mode other than normal, isolation: isolate;
-            # Filter Effects 2: a backdrop-filter other than none.
-            or s.mix_blend_mode != BlendMode.NORMAL
-            or s.isolation == Isolation.ISOLATE
-            or s.backdrop_filter is not None
+            # z-index other than auto, opacity < 1, a transform, a filter; CSS Compositing
+            # 1: a blend mode other than normal, isolation: isolate; Filter Effects 2: a
+            # backdrop-filter; CSS Masking 1 §3, §6: a clip-path or mask-image.
+            or _stacking_values(s) != _STACKING_INITIALS
             or any(p in STACKING_WILL_CHANGE for p in s.will_change)
             or s.position in (Position.FIXED, Position.STICKY)  # as in every current browser
-            # CSS Masking 1 §3, §6: a clip-path or mask-image other than none.
-            or s.clip_path is not None
-            or s.mask_image is not None
         )
 
     def clip(self) -> Clip | None:

@@ -306,6 +306,8 @@ class GLExecutor:
             target.framebuffer.use()
             self.ctx.viewport = (0, 0, p.target.width, p.target.height)
             tex.repeat_x, tex.repeat_y = paint.image_wrap
+            # image-rendering: the nearest texel (pixelated, crisp-edges) or bilinear.
+            tex.filter = (moderngl.NEAREST, moderngl.NEAREST) if image.nearest else (moderngl.LINEAR, moderngl.LINEAR)
             tex.use(location=0)
             _set(program, "u_image", 0)
         self.box_shadows.begin(paint, p.origin, (p.target.width, p.target.height))

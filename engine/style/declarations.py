@@ -16,7 +16,7 @@ from tinycss2 import ast
 from ..errors import CSSSyntaxError, InvalidValueError, StyleError, UnknownPropertyError, UnsupportedFeatureError
 from ..css.known import is_css_property
 from ..suggest import did_you_mean
-from .properties import INHERITED_FIELDS, NOT_YET_SUPPORTED, PROPERTIES, ComputedStyle
+from .properties import INHERITED_FIELDS, LONGHANDS, NOT_YET_SUPPORTED, PROPERTIES, ComputedStyle
 from .text import resolve_relative
 from ..css.tokens import TokenStream, token_text
 
@@ -73,8 +73,8 @@ def parse_value(
     keyword = ts.ident(*_CSS_WIDE)
     if keyword is not None and ts.at_end():
         return {
-            f: INHERIT if keyword == "inherit" or (keyword == "unset" and f in INHERITED_FIELDS)
-            else getattr(ComputedStyle, f)
+            f: INHERIT if keyword == "inherit" or (keyword == "unset" and LONGHANDS[f].inherited)
+            else LONGHANDS[f].initial
             for f in spec.fields
         }
     ts.pos = 0

@@ -1,14 +1,22 @@
-"""The properties Lamina understands: one parser per property, producing updates to
-``ComputedStyle`` fields. Shorthands update several fields; longhands one.
+"""The properties Lamina understands: ``ComputedStyle`` (every field with its initial
+value), one parser per property (producing ``{field: value}`` updates), and one record
+per property (style.registry: name, field, parser, initial value, inheritance,
+animation type, what a change invalidates), from which the tables the other stages read
+are made: ``PROPERTIES`` (parsing dispatch), ``INHERITED_FIELDS`` (cascade),
+``LONGHANDS`` (interpolation by animation type, what the property trees update in
+place) and ``fields_invalidating``.
 
-To add a property: write a ``_parse_*`` function returning ``{field: value}``, add the
-field to ``ComputedStyle`` and register it in ``PROPERTIES``.
+To add a property: add its field to ``ComputedStyle`` (with its initial value), write
+its ``_parse_*`` function and add its record to ``_RECORDS``. Shorthands update several
+fields; longhands one.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from enum import Enum
+from typing import Any
 
 from tinycss2 import ast
 
@@ -24,6 +32,7 @@ from .layer_values import read_layer, read_repeat, read_size, read_whole
 from .transforms import read_transform_list
 from .text import TEXT_DEFAULTS, TEXT_PROPERTIES, FontFamily, FontStyle, LineHeight, TextShadow
 from .masking import MASK_DEFAULTS, MASKING_PROPERTIES
+from .registry import AnimationType, Invalidation, Shorthand, StyleProperty
 from ..css.shapes import ClipPath, MaskMode
 from ..css.values import (
     RGBA,
@@ -35,12 +44,30 @@ from ..css.values import (
     Position,
 )
 
-__all__ = ["ComputedStyle", "PropertySpec", "PROPERTIES", "NOT_YET_SUPPORTED", "INHERITED_FIELDS"]
+__all__ = ["ComputedStyle", "ImageRendering", "PROPERTIES", "LONGHANDS", "SHORTHANDS", "NOT_YET_SUPPORTED",
+           "INHERITED_FIELDS", "STACKING_FIELDS", "fields_invalidating"]
 
 BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 _ZERO_RADIUS = CornerRadius()
 _SIDES = ("top", "right", "bottom", "left")
 _CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
+
+
+class ImageRendering(str, Enum):
+    """``image-rendering`` (CSS Images 3 §5.3): the scaling algorithm for images. As in
+    Chromium, ``pixelated`` and ``crisp-edges`` sample the nearest pixel; ``auto``,
+    ``smooth`` and ``high-quality`` sample bilinearly (smooth already)."""
+
+    AUTO = "auto"
+    SMOOTH = "smooth"
+    HIGH_QUALITY = "high-quality"
+    PIXELATED = "pixelated"
+    CRISP_EDGES = "crisp-edges"
+
+    @property
+    def nearest(self) -> bool:
+        """Whether an image is sampled at its nearest pixel, not bilinearly."""
+        return self in (ImageRendering.PIXELATED, ImageRendering.CRISP_EDGES)
 
 
 @dataclass(frozen=True)
@@ -112,6 +139,8 @@ class ComputedStyle:
     mask_repeat: tuple[bool, bool] = MASK_DEFAULTS["mask_repeat"]
     mask_position: tuple[LengthPercentage, LengthPercentage] = MASK_DEFAULTS["mask_position"]
     mask_size: BackgroundSize = MASK_DEFAULTS["mask_size"]
+    # CSS Images 3 §5.3: how a scaled background image is sampled (inherited).
+    image_rendering: ImageRendering = ImageRendering.AUTO
 
     def used_color(self, value: RGBA | str) -> RGBA:
         """A colour field's used value: ``currentcolor`` becomes this style's ``color``."""
@@ -124,16 +153,6 @@ class ComputedStyle:
     @property
     def used_border_color(self) -> RGBA:
         return self.used_color(self.border_color)
-
-
-INHERITED_FIELDS = frozenset({"color", "visibility", *TEXT_DEFAULTS})
-
-
-@dataclass(frozen=True)
-class PropertySpec:
-    name: str
-    parse: Callable[[TokenStream], dict[str, Any]]
-    fields: tuple[str, ...]
 
 
 # -- colour and visibility ------------------------------------------------------------
@@ -495,50 +514,121 @@ def _parse_will_change(ts: TokenStream) -> dict:
     return {"will_change": tuple(names)}
 
 
-def _spec(name: str, parse, *fields: str) -> PropertySpec:
-    return PropertySpec(name, parse, fields)
+def _parse_image_rendering(ts: TokenStream) -> dict:
+    word = ts.expect_ident(*(v.value for v in ImageRendering))
+    ts.expect_end()
+    return {"image_rendering": ImageRendering(word)}
 
 
-PROPERTIES: dict[str, PropertySpec] = {
-    s.name: s
-    for s in [
-        _spec("color", _parse_color, "color"),
-        _spec("visibility", _parse_visibility, "visibility"),
-        _spec("background", _parse_background, *_BACKGROUND_FIELDS),
-        _spec("background-color", _parse_background_color, "background_color"),
-        _spec("background-image", _parse_background_image, "background_image"),
-        _spec("background-repeat", _parse_background_repeat, "background_repeat"),
-        _spec("background-size", _parse_background_size, "background_size"),
-        _spec("background-position", _parse_background_position, "background_position"),
-        _spec("border", _parse_border, *(f"border_{s}_width" for s in _SIDES), "border_style", "border_color"),
-        _spec("border-width", _parse_border_width, *(f"border_{s}_width" for s in _SIDES)),
-        _spec("border-style", _parse_border_style, "border_style"),
-        _spec("border-color", _parse_border_color, "border_color"),
-        *(_spec(f"border-{s}-width", _side_width(s), f"border_{s}_width") for s in _SIDES),
-        _spec("border-radius", _parse_border_radius, *(f"radius_{c}" for c in _CORNERS)),
-        *(
-            _spec(f"border-{c.replace('_', '-')}-radius", _corner_radius(c), f"radius_{c}")
-            for c in _CORNERS
-        ),
-        _spec("opacity", _parse_opacity, "opacity"),
-        _spec("transform", _parse_transform, "transform"),
-        _spec("transform-origin", _parse_transform_origin, "transform_origin"),
-        _spec("overflow", _parse_overflow, "overflow"),
-        _spec("position", _parse_position, "position"),
-        *(_spec(side, _inset(f"inset_{side}"), f"inset_{side}") for side in _SIDES),
-        _spec("scroll-left", _scroll_offset("scroll_left"), "scroll_left"),
-        _spec("scroll-top", _scroll_offset("scroll_top"), "scroll_top"),
-        _spec("z-index", _parse_z_index, "z_index"),
-        _spec("will-change", _parse_will_change, "will_change"),
-        _spec("filter", _parse_filter, "filter"),
-        _spec("backdrop-filter", _parse_backdrop_filter, "backdrop_filter"),
-        _spec("mix-blend-mode", _parse_mix_blend_mode, "mix_blend_mode"),
-        _spec("isolation", _parse_isolation, "isolation"),
-        *(_spec(name, parse, *fields) for name, (parse, fields) in TEXT_PROPERTIES.items()),
-        _spec("box-shadow", parse_box_shadow, "box_shadow"),
-        *(_spec(name, parse, *fields) for name, (parse, fields) in MASKING_PROPERTIES.items()),
-    ]
-}
+# -- the records ----------------------------------------------------------------------
+
+_TEXT = {name: parse for name, (parse, _) in TEXT_PROPERTIES.items()}
+_MASKING = {name: parse for name, (parse, _) in MASKING_PROPERTIES.items()}
+_A, _I = AnimationType, Invalidation
+_PAINT, _TREE = Invalidation.PAINT, Invalidation.TREE
+_NON_NEGATIVE = (0.0, math.inf)
+
+
+def _longhand(
+    name: str | None, parse, field: str, animation: AnimationType, invalidates: Invalidation, *,
+    inherited: bool = False, value_range: tuple[float, float] = (-math.inf, math.inf), stacking: bool = False,
+) -> StyleProperty:
+    """A longhand's record; its initial value is its ComputedStyle field's default."""
+    return StyleProperty(name, field, parse, getattr(ComputedStyle, field), inherited, animation, invalidates,
+                         value_range, stacking)
+
+
+# Every property, in the order PROPERTIES lists them. What a change invalidates:
+# an inherited property also changes what its descendants compute (TREE); a geometry
+# that clips (border widths, radii) or reaches past the box (box-shadow) changes clips
+# and ink rects (TREE); blending, masks and backdrop filters change surfaces (TREE).
+_RECORDS: tuple[StyleProperty | Shorthand, ...] = (
+    _longhand("color", _parse_color, "color", _A.COLOR, _PAINT | _TREE, inherited=True),
+    _longhand("visibility", _parse_visibility, "visibility", _A.DISCRETE, _PAINT | _TREE, inherited=True),
+    Shorthand("background", _parse_background, _BACKGROUND_FIELDS),
+    _longhand("background-color", _parse_background_color, "background_color", _A.COLOR, _PAINT),
+    _longhand("background-image", _parse_background_image, "background_image", _A.DISCRETE, _PAINT | _TREE),
+    _longhand("background-repeat", _parse_background_repeat, "background_repeat", _A.DISCRETE, _PAINT),
+    _longhand("background-size", _parse_background_size, "background_size", _A.DISCRETE, _PAINT),
+    _longhand("background-position", _parse_background_position, "background_position", _A.DISCRETE, _PAINT),
+    Shorthand("border", _parse_border, (*(f"border_{s}_width" for s in _SIDES), "border_style", "border_color")),
+    Shorthand("border-width", _parse_border_width, tuple(f"border_{s}_width" for s in _SIDES)),
+    _longhand("border-style", _parse_border_style, "border_style", _A.DISCRETE, _PAINT | _TREE),
+    _longhand("border-color", _parse_border_color, "border_color", _A.COLOR, _PAINT),
+    *(
+        _longhand(f"border-{s}-width", _side_width(s), f"border_{s}_width", _A.NUMBER, _PAINT | _TREE,
+                  value_range=_NON_NEGATIVE)
+        for s in _SIDES
+    ),
+    Shorthand("border-radius", _parse_border_radius, tuple(f"radius_{c}" for c in _CORNERS)),
+    *(
+        _longhand(f"border-{c.replace('_', '-')}-radius", _corner_radius(c), f"radius_{c}", _A.DISCRETE,
+                  _PAINT | _TREE)
+        for c in _CORNERS
+    ),
+    _longhand("opacity", _parse_opacity, "opacity", _A.NUMBER, _I.EFFECT, value_range=(0.0, 1.0),
+              stacking=True),
+    _longhand("transform", _parse_transform, "transform", _A.TRANSFORM_LIST, _I.TRANSFORM, stacking=True),
+    _longhand("transform-origin", _parse_transform_origin, "transform_origin", _A.DISCRETE, _I.TRANSFORM),
+    _longhand("overflow", _parse_overflow, "overflow", _A.DISCRETE, _TREE),
+    _longhand("position", _parse_position, "position", _A.DISCRETE, _TREE),
+    *(_longhand(side, _inset(f"inset_{side}"), f"inset_{side}", _A.LENGTH_PERCENTAGE, _TREE) for side in _SIDES),
+    _longhand("scroll-left", _scroll_offset("scroll_left"), "scroll_left", _A.NUMBER, _I.SCROLL,
+              value_range=_NON_NEGATIVE),
+    _longhand("scroll-top", _scroll_offset("scroll_top"), "scroll_top", _A.NUMBER, _I.SCROLL,
+              value_range=_NON_NEGATIVE),
+    _longhand("z-index", _parse_z_index, "z_index", _A.DISCRETE, _TREE, stacking=True),
+    _longhand("will-change", _parse_will_change, "will_change", _A.DISCRETE, _TREE),
+    _longhand("filter", _parse_filter, "filter", _A.FILTER_LIST, _I.EFFECT, stacking=True),
+    # A filtered backdrop is a draw of its own, planned with the trees: not in place yet.
+    _longhand("backdrop-filter", _parse_backdrop_filter, "backdrop_filter", _A.FILTER_LIST, _TREE,
+              stacking=True),
+    _longhand("mix-blend-mode", _parse_mix_blend_mode, "mix_blend_mode", _A.DISCRETE, _TREE, stacking=True),
+    _longhand("isolation", _parse_isolation, "isolation", _A.DISCRETE, _TREE, stacking=True),
+    # Text (lamina.style.text): all inherited; font-relative values interpolate discretely.
+    _longhand("font-family", _TEXT["font-family"], "font_family", _A.DISCRETE, _PAINT | _TREE, inherited=True),
+    _longhand("font-size", _TEXT["font-size"], "font_size", _A.NUMBER, _PAINT | _TREE, inherited=True,
+              value_range=_NON_NEGATIVE),
+    _longhand("font-weight", _TEXT["font-weight"], "font_weight", _A.NUMBER, _PAINT | _TREE, inherited=True,
+              value_range=(1.0, 1000.0)),
+    _longhand("font-style", _TEXT["font-style"], "font_style", _A.DISCRETE, _PAINT | _TREE, inherited=True),
+    _longhand("line-height", _TEXT["line-height"], "line_height", _A.LINE_HEIGHT, _PAINT | _TREE, inherited=True),
+    _longhand("text-align", _TEXT["text-align"], "text_align", _A.DISCRETE, _PAINT | _TREE, inherited=True),
+    _longhand("letter-spacing", _TEXT["letter-spacing"], "letter_spacing", _A.NUMBER, _PAINT | _TREE,
+              inherited=True),
+    _longhand("white-space", _TEXT["white-space"], "white_space", _A.DISCRETE, _PAINT | _TREE, inherited=True),
+    _longhand("text-shadow", _TEXT["text-shadow"], "text_shadow", _A.TEXT_SHADOW_LIST, _PAINT | _TREE,
+              inherited=True),
+    _longhand("box-shadow", parse_box_shadow, "box_shadow", _A.SHADOW_LIST, _PAINT | _TREE),
+    # CSS Masking 1 (lamina.style.masking): a clip-path or mask is a clip or surface.
+    _longhand("clip-path", _MASKING["clip-path"], "clip_path", _A.DISCRETE, _TREE, stacking=True),
+    Shorthand("mask", _MASKING["mask"], MASKING_PROPERTIES["mask"][1]),
+    _longhand("mask-image", _MASKING["mask-image"], "mask_image", _A.DISCRETE, _TREE, stacking=True),
+    _longhand("mask-mode", _MASKING["mask-mode"], "mask_mode", _A.DISCRETE, _TREE),
+    _longhand("mask-repeat", _MASKING["mask-repeat"], "mask_repeat", _A.DISCRETE, _TREE),
+    _longhand("mask-position", _MASKING["mask-position"], "mask_position", _A.DISCRETE, _TREE),
+    _longhand("mask-size", _MASKING["mask-size"], "mask_size", _A.DISCRETE, _TREE),
+    _longhand("image-rendering", _parse_image_rendering, "image_rendering", _A.DISCRETE, _PAINT | _TREE,
+              inherited=True),
+    # Not a CSS property: the layer's text content (Layer.text); no declaration sets it.
+    _longhand(None, None, "text", _A.DISCRETE, _PAINT),
+)
+
+# The tables the stages read, all made from the records above.
+LONGHANDS: dict[str, StyleProperty] = {r.field: r for r in _RECORDS if isinstance(r, StyleProperty)}  # by field
+SHORTHANDS: dict[str, Shorthand] = {r.name: r for r in _RECORDS if isinstance(r, Shorthand)}
+# What a declaration's name dispatches to: its parser and the fields it sets.
+PROPERTIES: dict[str, StyleProperty | Shorthand] = {r.name: r for r in _RECORDS if r.name is not None}
+INHERITED_FIELDS = frozenset(r.field for r in LONGHANDS.values() if r.inherited)
+# The fields a value other than whose initial one makes a stacking context (z-index,
+# opacity, transform, filter, blending, isolation, backdrop-filter, clip-path, masks).
+STACKING_FIELDS = tuple(r.field for r in LONGHANDS.values() if r.stacking)
+
+
+def fields_invalidating(what: Invalidation) -> frozenset[str]:
+    """The ComputedStyle fields a change of which invalidates (at least) ``what``."""
+    return frozenset(r.field for r in LONGHANDS.values() if r.invalidates & what)
+
 
 # Real CSS properties Lamina does not implement yet: they raise UnsupportedFeatureError
 # (not "unknown property") so the user knows the name is right but the feature missing.

@@ -36,7 +36,6 @@ __all__ = [
     "resolve_relative",
     "family_list_css",
     "check_resolved",
-    "INTERPOLATED_TEXT_FIELDS",
     "interpolate_text_field",
 ]
 
@@ -407,9 +406,6 @@ def check_resolved(style: Any, layer: str | None) -> None:
 
 
 # -- animation ------------------------------------------------------------------------
-
-INTERPOLATED_TEXT_FIELDS = frozenset({"font_size", "font_weight", "letter_spacing", "line_height", "text_shadow"})
-
 
 def interpolate_text_field(field: str, a: Any, b: Any, t: float, color: Callable[[RGBA, RGBA, float], RGBA]) -> Any:
     """A text field at progress ``t`` from ``a`` to ``b``, by CSS's animation types:

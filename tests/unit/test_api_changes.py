@@ -176,7 +176,7 @@ def test_paint_moves_and_fades_in_a_seeded_random_order(policy, rng):
     """Colour changes of cards, titles and the mover mixed with the mover's moves and
     fades, in an order drawn from the run's seed: every frame the graph planning from
     scratch gives."""
-    kinds = ["card", "title", "move", "fade", "border"]
+    kinds = ["card", "title", "move", "fade", "border", "text", "position"]
     steps = [(kinds[rng.integers(len(kinds))], int(rng.integers(8)), int(rng.integers(256))) for _ in range(40)]
 
     def script(scene: Scene, i: int) -> None:
@@ -187,6 +187,10 @@ def test_paint_moves_and_fades_in_a_seeded_random_order(policy, rng):
             scene[f"t{k}"].style["background-color"] = f"rgb(9, {v}, 90)"
         elif what == "border":
             scene["mover"].style["border-color"] = f"rgb({v}, {v}, 0)"
+        elif what == "text":
+            scene[f"t{k}"].text = None if v % 5 == 0 else f"n{v}"
+        elif what == "position":
+            scene[f"c{k}"].style["background-position"] = f"{v % 7}px 2px"
         elif what == "move":
             scene["mover"].style["transform"] = f"translate({v * 1.7 - 20:g}px, {k * 3}px)"
         else:
