@@ -43,6 +43,11 @@ __all__ = [
     "ShadowPass",
     "FilterPlan",
     "ProgramCall",
+    "KernelArg",
+    "KernelCall",
+    "Arg",
+    "FILTER_PROGRAMS",
+    "KERNEL_CONSTANTS",
     "plan_chain",
     "blur_levels",
     "image_size",
@@ -65,6 +70,25 @@ SHADER_CONSTANTS: dict[str, int] = {
     "MAX_COLOR_STEPS": MAX_COLOR_STEPS,
     "MAX_BLUR_RADIUS": MAX_BLUR_RADIUS,
     "COLOR_STEP_FLOATS": 12,  # one clamped colour step: a 3x4 matrix, row by row
+}
+
+
+# What the OpenCL kernels alone need (-D build options, gpu.opencl), with their launch
+# geometry below: a downsample work-item walks DOWN_RUN outputs of a row; blur_x tiles
+# rows of BLUR_TILE_X pixels, blur_y blocks of BLUR_TILE_Y columns x rows (plus apron).
+DOWN_RUN = 16
+KERNEL_CONSTANTS: dict[str, int] = {"DOWN_RUN": DOWN_RUN}
+BLUR_TILE_X = 64
+BLUR_TILE_Y = (16, 16)
+
+# The GLSL programs of the spatial passes (those that carry a ProgramCall): program key ->
+# fragment shader under shaders/. gpu.programs compiles each in its four alpha forms with
+# SHADER_CONSTANTS; a new spatial pass adds its line here.
+FILTER_PROGRAMS: dict[str, str] = {
+    "filter.blur": "filters/blur.frag",
+    "filter.downsample": "filters/downsample.frag",
+    "filter.upsample": "filters/upsample.frag",
+    "filter.shadow": "filters/shadow.frag",
 }
 
 
@@ -92,6 +116,71 @@ class ProgramCall:
     uniforms: tuple[tuple[str, float | int | tuple[float, ...]], ...] = ()
     samplers: tuple[str, ...] = ("u_source",)
     warm: tuple[str, ...] = ()
+
+
+class Arg(Enum):
+    """What one argument of an OpenCL kernel call is. Images and sizes are known only when
+    the pass runs (the runner fills them in); the rest are values the plan computed."""
+
+    INPUT = "input"  # the buffer of input ``value`` (an index into the pass's inputs)
+    INPUT_WIDTH = "input width"  # that input's width, as an int
+    INPUT_HEIGHT = "input height"
+    OUTPUT = "output"  # the buffer the pass writes
+    WIDTH = "width"  # the output's width, as an int
+    HEIGHT = "height"
+    INT = "int"
+    FLOAT = "float"
+    FLOAT4 = "float4"
+    FLOATS = "floats"  # a read-only float32 buffer of ``value`` (weights, matrices)
+    LOCAL = "local"  # ``value`` bytes of local memory per work-group
+
+
+@dataclass(frozen=True)
+class KernelArg:
+    """One argument of a kernel call, in the kernel's parameter order; ``name`` is the
+    kernel's name for it (for reading and for errors)."""
+
+    kind: Arg
+    value: int | float | tuple[float, ...] = 0
+    name: str = ""
+
+
+def _images(*names: str) -> tuple[KernelArg, ...]:
+    """The arguments that name images or sizes, by their kernel parameter names."""
+    table = {"src": KernelArg(Arg.INPUT, 0, "src"), "blurred": KernelArg(Arg.INPUT, 1, "blurred"),
+             "sw": KernelArg(Arg.INPUT_WIDTH, 0, "sw"), "sh": KernelArg(Arg.INPUT_HEIGHT, 0, "sh"),
+             "dst": KernelArg(Arg.OUTPUT, 0, "dst"), "w": KernelArg(Arg.WIDTH, 0, "w"), "h": KernelArg(Arg.HEIGHT, 0, "h")}
+    return tuple(table[n] for n in names)
+
+
+@dataclass(frozen=True)
+class KernelCall:
+    """What an OpenCL runner enqueues for a planned pass, as plain data: the kernel's
+    name in shaders/opencl/filters.cl (without its ``filter_`` prefix), its arguments in
+    order, and its launch geometry: work-groups of ``group`` items, each item writing
+    ``per_item`` output pixels, over the output grown by ``extra`` pixels (so the grid
+    along x is ceil((width + extra x) / per_item x), rounded up to whole groups). Carried
+    by every planned pass so the runner needs no per-kind code (issue 21: a new spatial
+    filter adds no OpenCL runner code)."""
+
+    kernel: str
+    args: tuple[KernelArg, ...]
+    group: tuple[int, int] = (16, 16)
+    per_item: tuple[int, int] = (1, 1)
+    extra: tuple[int, int] = (0, 0)
+
+    def grid(self, width: int, height: int) -> tuple[int, int]:
+        """The global work size for an output of width x height."""
+        out = []
+        for size, group, per, extra in zip((width, height), self.group, self.per_item, self.extra):
+            items = -(-(size + extra) // per)
+            out.append(-(-items // group) * group)
+        return (out[0], out[1])
+
+    @property
+    def local_bytes(self) -> int:
+        """Local memory a work-group of this call uses."""
+        return sum(int(a.value) for a in self.args if a.kind is Arg.LOCAL)
 
 
 def blur_norm(sigma: float, radius: int) -> float:
@@ -133,6 +222,13 @@ class ColorPass:
         """The steps' 3x4 matrices, (n, 3, 4) float32: what both executors upload."""
         return np.array([s.matrix for s in self.steps], dtype=np.float32).reshape(-1, 3, 4)
 
+    def cl(self) -> KernelCall:
+        steps = self.matrices().reshape(-1) if self.steps else np.zeros(SHADER_CONSTANTS["COLOR_STEP_FLOATS"], np.float32)
+        return KernelCall("color", (*_images("src", "dst", "w", "h"),
+                                    KernelArg(Arg.FLOATS, tuple(float(v) for v in steps), "steps"),
+                                    KernelArg(Arg.INT, len(self.steps), "n_steps"),
+                                    KernelArg(Arg.FLOAT, self.alpha, "alpha_scale")))
+
     def describe(self) -> str:
         chain = " -> ".join(self.ops)
         n = len(self.steps)
@@ -171,6 +267,16 @@ class ResamplePass:
             return ProgramCall("filter.downsample", (("u_offset", (self.input_offset, self.input_offset)),))
         return ProgramCall("filter.upsample", (("u_scale", float(self.source_scale)),))
 
+    def cl(self) -> KernelCall:
+        if self.direction == "down":
+            return KernelCall("downsample", (*_images("src", "sw", "sh", "dst", "w", "h"),
+                                             KernelArg(Arg.INT, self.input_offset, "offset")),
+                              group=(8, 8), per_item=(DOWN_RUN, 1))
+        # One item per low-resolution cell and full-size row: cells ceil((w + s // 2) / s).
+        s = self.source_scale
+        return KernelCall("upsample", (*_images("src", "sw", "sh", "dst", "w", "h"), KernelArg(Arg.INT, s, "scale")),
+                          group=(16, 4), per_item=(s, 1), extra=(s // 2, 0))
+
     def describe(self) -> str:
         if self.direction == "down":
             return f"down    halve to 1/{self.scale} (2x2 box average)"
@@ -206,6 +312,15 @@ class BlurPass:
         # blur so the animation does not hitch on a compile half way.
         return ProgramCall("filter.blur", uniforms, warm=("filter.downsample", "filter.upsample"))
 
+    def cl(self) -> KernelCall:
+        weights = KernelArg(Arg.FLOATS, tuple(float(v) for v in self.weights().astype(np.float32)), "weights")
+        args = (*_images("src", "dst", "w", "h"), KernelArg(Arg.INT, self.radius, "r"), weights)
+        if self.axis == "x":
+            tile = KernelArg(Arg.LOCAL, 16 * (BLUR_TILE_X + 2 * self.radius), "tile")
+            return KernelCall("blur_x", (*args, tile), group=(BLUR_TILE_X, 1))
+        lx, ly = BLUR_TILE_Y
+        return KernelCall("blur_y", (*args, KernelArg(Arg.LOCAL, 16 * lx * (ly + 2 * self.radius), "tile")), group=(lx, ly))
+
     def describe(self) -> str:
         where = "full size" if self.scale == 1 else f"1/{self.scale} size"
         return f"blur-{self.axis}  sigma {self.sigma:.3g}px at {where}, {2 * self.radius + 1} taps"
@@ -225,6 +340,11 @@ class ShadowPass:
 
     def gl(self) -> ProgramCall:
         return ProgramCall("filter.shadow", (("u_offset", self.offset), ("u_color", self.color)), ("u_source", "u_blurred"))
+
+    def cl(self) -> KernelCall:
+        return KernelCall("shadow", (*_images("src", "blurred", "dst", "w", "h"),
+                                     KernelArg(Arg.FLOAT, self.offset[0], "dx"), KernelArg(Arg.FLOAT, self.offset[1], "dy"),
+                                     KernelArg(Arg.FLOAT4, tuple(self.color), "color")))
 
     def describe(self) -> str:
         r, g, b, a = self.color
