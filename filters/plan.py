@@ -30,6 +30,8 @@ from .ops import Blur, ColorOp, DropShadow, FilterOp
 
 __all__ = [
     "PassKind",
+    "CostKind",
+    "PASS_TYPES",
     "SHADER_CONSTANTS",
     "MAX_BLUR_RADIUS",
     "blur_norm",
@@ -102,6 +104,17 @@ class PassKind(Enum):
     DOWNSAMPLE = "down"
     UPSAMPLE = "up"
     SHADOW = "shadow"
+
+
+class CostKind(Enum):
+    """What a pass's cost grows with, for the cost model (``filter_costs.work_units``):
+    its output pixels, or its output pixels times its taps (a kernel reading ``taps``
+    texels per output pixel). A PIXEL_TAPS pass reads each input texel ``taps`` times,
+    so ``filters.apply`` converts a straight source in a pass of its own before it
+    rather than in the pass (``graph.filter_tasks``)."""
+
+    PIXELS = "pixels"
+    PIXEL_TAPS = "pixel taps"
 
 
 @dataclass(frozen=True)
@@ -217,6 +230,15 @@ class ColorPass:
     scale: int = 1
     kind: str = "color"
     pass_kind: ClassVar[PassKind] = PassKind.COLOR
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> dict[str, "ColorPass"]:
+        """Passes the cost model is measured with (gpu.calibrate), by cost-model key:
+        one clamped step, and eight (what each further step adds)."""
+        step = ColorStep(("sepia(0.5)",), ((0.5, 0.3, 0.1, 0.0), (0.2, 0.6, 0.1, 0.0), (0.1, 0.2, 0.5, 0.0)))
+        return {"color": cls(("source",), "out", (step,), 0.9, ("sample",)),
+                "color8": cls(("source",), "out", (step,) * 8, 0.9, ("sample",))}
 
     def matrices(self) -> np.ndarray:
         """The steps' 3x4 matrices, (n, 3, 4) float32: what both executors upload."""
@@ -250,6 +272,11 @@ class ResamplePass:
     scale: int  # output resolution divisor
     source_scale: int  # input resolution divisor
     kind: str = "resample"
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> dict[str, "ResamplePass"]:
+        return {"down": cls(("source",), "out", "down", 2, 1), "up": cls(("source",), "out", "up", 1, 4)}
 
     @property
     def pass_kind(self) -> PassKind:
@@ -295,6 +322,15 @@ class BlurPass:
     scale: int = 1
     kind: str = "blur"
     pass_kind: ClassVar[PassKind] = PassKind.BLUR
+    cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
+
+    @classmethod
+    def samples(cls) -> dict[str, "BlurPass"]:
+        return {"blur": cls(("source",), "out", "x", 2.0, 6)}
+
+    @property
+    def taps(self) -> int:
+        return 2 * self.radius + 1
 
     @property
     def norm(self) -> float:
@@ -337,6 +373,11 @@ class ShadowPass:
     scale: int = 1
     kind: str = "shadow"
     pass_kind: ClassVar[PassKind] = PassKind.SHADOW
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> dict[str, "ShadowPass"]:
+        return {"shadow": cls(("source", "source"), "out", (3.0, 2.0), (0.0, 0.0, 0.0, 0.5))}
 
     def gl(self) -> ProgramCall:
         return ProgramCall("filter.shadow", (("u_offset", self.offset), ("u_color", self.color)), ("u_source", "u_blurred"))
@@ -356,6 +397,8 @@ class ShadowPass:
 
 
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass]
+# Every planned pass type: calibration measures each one's samples(); a new one is added here.
+PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass)
 
 
 @dataclass(frozen=True)
