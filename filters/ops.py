@@ -6,8 +6,15 @@ grayscale and sepia with the spec's own coefficients (0.2126/0.7152/0.0722 famil
 grayscale), saturate and hue-rotate through feColorMatrix (0.213/0.715/0.072),
 brightness/contrast/invert/opacity as the linear component transfers they are.
 
-Adding a filter function: one class here (parse args -> fields, css(), matrix or
-parameters), its shader (shaders/filters/), its reference (filters/reference.py).
+Each op class is the record of its filter: its fields and CSS text, its interpolation,
+its reach (``reach``: how far its result spreads beyond its input, and which input pixels
+an output pixel reads), when it does nothing at a scale (``dropped_at``), and its
+float64 numpy reference (``reference``, written from the spec; ``filters.reference``
+runs chains with it). What the planner emits for it is in ``filters.plan`` (its passes,
+their GLSL program and OpenCL kernel calls, their cost kind); the shaders in shaders/.
+
+Adding a spatial filter: its op class here, its planner and pass in filters.plan, its
+fragment shader in shaders/filters/ and its kernel in shaders/opencl/filters.cl.
 """
 
 from __future__ import annotations
@@ -36,9 +43,112 @@ __all__ = [
     "Blur",
     "DropShadow",
     "OPS",
+    "Reach",
+    "BLUR_SIGMA_CAP",
+    "MIN_SIGMA",
+    "color_op",
+    "gaussian_kernel",
+    "gaussian_blur",
 ]
 
 TRANSPARENT = RGBA(0.0, 0.0, 0.0, 0.0)
+BLUR_SIGMA_CAP = 100.0  # px: beyond it a blur is a flat wash at any screen size (WebRender's cap)
+MIN_SIGMA = 0.25  # px: below, the neighbour weight is < 4e-4: no 8-bit pixel changes
+FAR_OFFSET = 1.0e6  # px: offsets beyond any texture cannot matter; kept finite for float32
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How far an op reaches at one scale, in pixels. ``outsets`` (top, right, bottom,
+    left): how far its output extends beyond its input. An output pixel reads the input
+    at itself and within ``radius`` (x, y) of the point ``offset`` (dx, dy) before it
+    (a drop shadow reads its blurred alpha there)."""
+
+    outsets: tuple[int, int, int, int] = (0, 0, 0, 0)
+    radius: tuple[float, float] = (0, 0)  # ints where they are (the bounds they grow stay ints)
+    offset: tuple[float, float] = (0, 0)
+
+    def needed(self, rect: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        """The input region (x0, y0, x1, y1) that output ``rect`` reads."""
+        x0, y0, x1, y1 = rect
+        (rx, ry), (dx, dy) = self.radius, self.offset
+        return (min(x0, x0 - dx - rx), min(y0, y0 - dy - ry), max(x1, x1 - dx + rx), max(y1, y1 - dy + ry))
+
+
+def _grow(r: int) -> Reach:
+    """The reach of a kernel of radius ``r`` all round."""
+    return Reach((r, r, r, r), (r, r))
+
+
+def pixel_sigma(sigma: float, scale: float) -> float:
+    """A blur's standard deviation in pixels as planned: none under MIN_SIGMA, capped
+    at BLUR_SIGMA_CAP."""
+    s = sigma * scale
+    return 0.0 if s < MIN_SIGMA else min(s, BLUR_SIGMA_CAP)
+
+
+# -- reference maths (float64, premultiplied RGBA, transparent black outside) -------------
+
+def color_op(premult: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """Un-premultiply, apply a 4x5 matrix to straight RGBA, clamp, re-premultiply."""
+    a = premult[..., 3:4]
+    straight = np.where(a > 0, premult / np.where(a > 0, a, 1.0), 0.0)
+    straight[..., 3:4] = a
+    rgba1 = np.concatenate([straight, np.ones_like(a)], axis=-1)
+    out = np.clip(rgba1 @ np.asarray(matrix, dtype=np.float64).T, 0.0, 1.0)
+    out[..., :3] *= out[..., 3:4]
+    return out
+
+
+def gaussian_kernel(sigma: float) -> np.ndarray:
+    radius = max(1, math.ceil(4.0 * sigma))
+    x = np.arange(-radius, radius + 1, dtype=np.float64)
+    k = np.exp(-(x * x) / (2.0 * sigma * sigma))
+    return k / k.sum()
+
+
+def _convolve_axis(img: np.ndarray, kernel: np.ndarray, axis: int) -> np.ndarray:
+    radius = len(kernel) // 2
+    pad = [(0, 0)] * img.ndim
+    pad[axis] = (radius, radius)
+    padded = np.pad(img, pad)  # zeros: transparent outside the image
+    out = np.zeros_like(img)
+    n = img.shape[axis]
+    for i, w in enumerate(kernel):
+        out += w * np.take(padded, np.arange(i, i + n), axis=axis)
+    return out
+
+
+def gaussian_blur(img: np.ndarray, sigma: float) -> np.ndarray:
+    """Separable Gaussian blur of an (H, W, C) float image, transparent edges."""
+    sigma = min(sigma, BLUR_SIGMA_CAP)
+    if sigma <= 0:
+        return img.copy()
+    k = gaussian_kernel(sigma)
+    return _convolve_axis(_convolve_axis(img, k, 1), k, 0)
+
+
+def shift(img: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    """``out[y, x] = img(y - dy, x - dx)`` with bilinear interpolation, zeros outside."""
+    h, w = img.shape[:2]
+    ys = np.arange(h, dtype=np.float64)[:, None] - dy
+    xs = np.arange(w, dtype=np.float64)[None, :] - dx
+    x0 = np.floor(xs).astype(int)
+    y0 = np.floor(ys).astype(int)
+    fx = xs - x0
+    fy = ys - y0
+
+    def at(yi, xi):
+        valid = (yi >= 0) & (yi < h) & (xi >= 0) & (xi < w)
+        vals = img[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)]
+        return np.where(valid[..., None], vals, 0.0)
+
+    return (
+        at(y0, x0) * ((1 - fx) * (1 - fy))[..., None]
+        + at(y0, x0 + 1) * (fx * (1 - fy))[..., None]
+        + at(y0 + 1, x0) * ((1 - fx) * fy)[..., None]
+        + at(y0 + 1, x0 + 1) * (fx * fy)[..., None]
+    )
 
 
 def _num(v: float) -> str:
@@ -74,6 +184,24 @@ class FilterOp(ABC):
 
     def is_noop(self) -> bool:
         return self == self.initial()
+
+    def dropped_at(self, scale: float) -> str | None:
+        """Why the op changes no 8-bit pixel at ``scale`` pixels per CSS px (a plan's
+        note when it drops it), or None."""
+        return None
+
+    def reach(self, scale: float) -> Reach:
+        """How far the op reaches at ``scale``, as planned (see Reach): nothing by default."""
+        return Reach()
+
+    def resolved(self, current_color: RGBA) -> "FilterOp":
+        """The op with ``currentcolor`` resolved (only drop-shadow has one)."""
+        return self
+
+    @abstractmethod
+    def reference(self, premult: np.ndarray) -> np.ndarray:
+        """The op on float64 premultiplied RGBA in [0, 1] (H, W, 4), same size out: the
+        oracle the GPU passes are tested against, written from the spec."""
 
     @classmethod
     def initial(cls) -> "FilterOp":
@@ -114,6 +242,9 @@ class ColorOp(FilterOp):
 
     def css(self) -> str:
         return f"{self.name}({_num(self.amount)})"
+
+    def reference(self, premult: np.ndarray) -> np.ndarray:
+        return color_op(premult, self.matrix())
 
     def interpolate(self, other: "FilterOp", t: float) -> "FilterOp":
         assert type(other) is type(self)
@@ -262,6 +393,17 @@ class Blur(FilterOp):
     def css(self) -> str:
         return f"blur({_num(self.sigma)}px)"
 
+    def dropped_at(self, scale: float) -> str | None:
+        if self.sigma * scale < MIN_SIGMA:
+            return f"{self.css()}: sigma under {MIN_SIGMA:g}px changes no 8-bit pixel: dropped"
+        return None
+
+    def reach(self, scale: float) -> Reach:
+        return _grow(math.ceil(3.0 * pixel_sigma(self.sigma, scale)))
+
+    def reference(self, premult: np.ndarray) -> np.ndarray:
+        return gaussian_blur(premult, self.sigma)
+
     def interpolate(self, other: "FilterOp", t: float) -> "FilterOp":
         assert isinstance(other, Blur)
         return Blur(max(_lerp(self.sigma, other.sigma, t), 0.0))
@@ -292,6 +434,28 @@ class DropShadow(FilterOp):
         if self.color is not None:
             return self
         return DropShadow(self.dx, self.dy, self.sigma, current_color)
+
+    def pixel_offset(self, scale: float) -> tuple[float, float]:
+        """The offset in pixels as planned (finite for float32 however far it is)."""
+        return (min(max(self.dx * scale, -FAR_OFFSET), FAR_OFFSET), min(max(self.dy * scale, -FAR_OFFSET), FAR_OFFSET))
+
+    def reach(self, scale: float) -> Reach:
+        # The blurred alpha (same size as every image of a plan) spreads `r` on all
+        # sides, and the shadow lands offset from it: room for both.
+        r = math.ceil(3.0 * pixel_sigma(self.sigma, scale))
+        dx, dy = self.pixel_offset(scale)
+        outsets = (r + math.ceil(max(0.0, -dy)), r + math.ceil(max(0.0, dx)),
+                   r + math.ceil(max(0.0, dy)), r + math.ceil(max(0.0, -dx)))
+        return Reach(outsets, (r, r), (dx, dy))
+
+    def reference(self, premult: np.ndarray) -> np.ndarray:
+        """The input's alpha blurred, shifted by the offset (bilinear), times the
+        premultiplied colour, with the input composited over it."""
+        if self.color is None:
+            raise ValueError("drop-shadow(): resolve currentcolor (resolved()) before running it")
+        alpha = shift(gaussian_blur(premult[..., 3:4], self.sigma), self.dx, self.dy)
+        under = alpha * np.array(self.color.premultiplied(), dtype=np.float64)
+        return premult + under * (1.0 - premult[..., 3:4])
 
     def interpolate(self, other: "FilterOp", t: float) -> "FilterOp":
         assert isinstance(other, DropShadow)

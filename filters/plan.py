@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import ClassVar, Union
+from typing import Callable, ClassVar, Union
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from ..errors import InvalidValueError
 from ..limits import MAX_COLOR_STEPS  # one shader variant per fused step count
 from ..css.values import RGBA
 
-from .ops import Blur, ColorOp, DropShadow, FilterOp
+from .ops import BLUR_SIGMA_CAP, MIN_SIGMA, Blur, ColorOp, DropShadow, FilterOp, Reach, pixel_sigma
 
 __all__ = [
     "PassKind",
@@ -56,11 +56,8 @@ __all__ = [
     "MARGIN",
 ]
 
-BLUR_SIGMA_CAP = 100.0
 MAX_LEVEL_SIGMA = 4.0  # blur at full size up to this sigma; above, halve until below it
-MIN_SIGMA = 0.25  # below, the neighbour weight is < 4e-4: no 8-bit pixel changes
 LARGE_IMAGE = 512 * 512  # pixels from which sigma in [6, 8] halves twice
-_FAR_OFFSET = 1.0e6
 MAX_BLUR_RADIUS = math.ceil(3.0 * MAX_LEVEL_SIGMA)  # taps per side of any planned blur pass
 MARGIN = 1  # texels around every reduced image (see shaders/filters/downsample.frag)
 
@@ -410,21 +407,14 @@ class FilterPlan:
     output: str
     outsets: tuple[int, int, int, int]  # top, right, bottom, left (px)
     notes: tuple[str, ...] = field(default=())
-    spread: tuple[tuple, ...] = field(default=(), repr=False)  # ("grow", r) / ("shadow", dx, dy, r)
+    spread: tuple[Reach, ...] = field(default=(), repr=False)  # each planned spatial op's reach, in order
 
     def needed_input(self, rect: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
         """The input region (x0, y0, x1, y1) that can affect ``rect`` of the output,
         hulled over every step (all images of a plan share one size)."""
-        x0, y0, x1, y1 = rect
-        for stage in reversed(self.spread):
-            if stage[0] == "grow":
-                r = stage[1]
-                x0, y0, x1, y1 = x0 - r, y0 - r, x1 + r, y1 + r
-            else:
-                _, dx, dy, r = stage
-                x0, y0 = min(x0, x0 - dx - r), min(y0, y0 - dy - r)
-                x1, y1 = max(x1, x1 - dx + r), max(y1, y1 - dy + r)
-        return (x0, y0, x1, y1)
+        for reach in reversed(self.spread):
+            rect = reach.needed(rect)
+        return rect
 
     def describe(self) -> str:
         if not self.passes:
@@ -505,6 +495,34 @@ class _Builder:
         return current
 
 
+def _capped(op: FilterOp, sigma: float, scale: float, notes: list[str]) -> float:
+    """``sigma`` (CSS px) in pixels as planned, noting when it was capped."""
+    if sigma * scale > BLUR_SIGMA_CAP:
+        notes.append(f"{op.css()}: sigma capped at {BLUR_SIGMA_CAP:g}px (WebRender's cap)")
+    return pixel_sigma(sigma, scale)
+
+
+def _plan_blur(b: _Builder, op: Blur, current: str, scale: float, notes: list[str]) -> str:
+    return b.blur(current, _capped(op, op.sigma, scale, notes))
+
+
+def _plan_shadow(b: _Builder, op: DropShadow, current: str, scale: float, notes: list[str]) -> str:
+    sigma = _capped(op, op.sigma, scale, notes)
+    blurred = b.blur(current, sigma) if sigma > 0 else current
+    out = b.name("shadow")
+    b.passes.append(ShadowPass((current, blurred), out, op.pixel_offset(scale), op.color.premultiplied()))
+    return out
+
+
+# What each spatial op (every op but the colour ops, which fuse) plans to: appends its
+# passes to the builder after ``current`` and returns the name of its result.
+Planner = Callable[[_Builder, FilterOp, str, float, list], str]
+PLANNERS: dict[type[FilterOp], Planner] = {
+    Blur: _plan_blur,
+    DropShadow: _plan_shadow,
+}
+
+
 def plan_chain(
     ops: tuple[FilterOp, ...],
     *,
@@ -521,7 +539,7 @@ def plan_chain(
     pixels = size[0] * size[1] if size else None
     b = _Builder(pixels)
     notes: list[str] = []
-    spread: list[tuple] = []
+    spread: list[Reach] = []
     current = "source"
     top = right = bottom = left = 0
     pending: list[ColorOp] = []
@@ -545,51 +563,26 @@ def plan_chain(
                     "passes, with the image rounded to 8 bits between them"
                 )
 
-    def blur_sigma(op: FilterOp, sigma: float) -> float:
-        if sigma > BLUR_SIGMA_CAP:
-            notes.append(f"{op.css()}: sigma capped at {BLUR_SIGMA_CAP:g}px (WebRender's cap)")
-            return BLUR_SIGMA_CAP
-        return sigma
-
     for op in ops:
-        if isinstance(op, DropShadow):
-            op = op.resolved(current_color)
+        op = op.resolved(current_color)
         if op.is_noop():
             notes.append(f"{op.css()} does nothing: dropped")
             continue
-        if isinstance(op, Blur) and op.sigma * scale < MIN_SIGMA:
-            notes.append(f"{op.css()}: sigma under {MIN_SIGMA:g}px changes no 8-bit pixel: dropped")
+        why = op.dropped_at(scale)
+        if why is not None:  # dropped before flushing: the colour ops around it still fuse
+            notes.append(why)
             continue
         if isinstance(op, ColorOp):
             pending.append(op)
             continue
         flush()
-        if isinstance(op, Blur):
-            sigma = blur_sigma(op, op.sigma * scale)
-            current = b.blur(current, sigma)
-            reach = math.ceil(3.0 * sigma)
-            top, right, bottom, left = top + reach, right + reach, bottom + reach, left + reach
-            spread.append(("grow", reach))
-        elif isinstance(op, DropShadow):
-            sigma = op.sigma * scale
-            sigma = blur_sigma(op, sigma) if sigma >= MIN_SIGMA else 0.0
-            # Offsets beyond any texture cannot matter; keep them finite for float32.
-            dx = min(max(op.dx * scale, -_FAR_OFFSET), _FAR_OFFSET)
-            dy = min(max(op.dy * scale, -_FAR_OFFSET), _FAR_OFFSET)
-            blurred = b.blur(current, sigma) if sigma > 0 else current
-            out = b.name("shadow")
-            b.passes.append(ShadowPass((current, blurred), out, (dx, dy), op.color.premultiplied()))
-            current = out
-            reach = math.ceil(3.0 * sigma)
-            # The blurred alpha (same size as every image here) spreads `reach` on all
-            # sides, and the shadow lands offset from it: room for both.
-            left += reach + math.ceil(max(0.0, -dx))
-            right += reach + math.ceil(max(0.0, dx))
-            top += reach + math.ceil(max(0.0, -dy))
-            bottom += reach + math.ceil(max(0.0, dy))
-            spread.append(("shadow", dx, dy, reach))
-        else:  # pragma: no cover - every op kind is handled above
-            raise AssertionError(f"unplanned op {op!r}")
+        planner = PLANNERS.get(type(op))
+        if planner is None:
+            raise InvalidValueError(f"{op!r}: no planner for {type(op).__name__} (filters.plan.PLANNERS)", property="filter")
+        current = planner(b, op, current, scale, notes)
+        reach = op.reach(scale)
+        top, right, bottom, left = (a + g for a, g in zip((top, right, bottom, left), reach.outsets))
+        spread.append(reach)
     flush()
     return FilterPlan(tuple(b.passes), current, (top, right, bottom, left), tuple(notes), tuple(spread))
 
