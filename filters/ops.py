@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import ClassVar
 
 import numpy as np
@@ -42,6 +43,9 @@ __all__ = [
     "Contrast",
     "Blur",
     "DropShadow",
+    "Morphology",
+    "MorphologyOperator",
+    "MAX_MORPHOLOGY_RADIUS",
     "OPS",
     "Reach",
     "BLUR_SIGMA_CAP",
@@ -480,6 +484,104 @@ class DropShadow(FilterOp):
         return DropShadow(*lengths, color)
 
 
+class MorphologyOperator(Enum):
+    """feMorphology's ``operator``: erode takes the minimum, dilate the maximum."""
+
+    ERODE = "erode"
+    DILATE = "dilate"
+
+
+MAX_MORPHOLOGY_RADIUS = 500.0  # px: a pass costs 2 r + 1 reads a pixel; beyond this, refused
+
+
+@dataclass(frozen=True, repr=False)
+class Morphology(FilterOp):
+    """SVG's ``feMorphology`` (Filter Effects 1): each channel of the premultiplied
+    input replaced by its minimum (erode) or maximum (dilate) over the rectangle of
+    (2 rx + 1) x (2 ry + 1) pixels around it; outside the input is transparent black.
+    Separable: a horizontal then a vertical pass. ``ry`` None is ``rx`` (``radius="r"``).
+
+    A primitive of SVG filter graphs, which have no CSS function: it is used from Python
+    in a chain (``FilterChain((Morphology("dilate", 2, 1),))``), so ``css()`` is a
+    readable description that does not parse back. Radii are px (CSS px, scaled with
+    the filter), whole pixels after scaling (truncated). An axis of radius 0 is left as
+    it is, as Skia (Chromium's) runs only the other pass; both 0: the op does nothing.
+    Negative radii are refused (the spec disables the primitive; here it is bad input).
+    """
+
+    operator: MorphologyOperator = MorphologyOperator.ERODE
+    rx: float = 0.0
+    ry: float | None = None
+    name: ClassVar[str] = "morphology"
+    kind: ClassVar[str] = "morphology"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        try:
+            operator = MorphologyOperator(self.operator)
+        except ValueError:
+            raise InvalidValueError(f"feMorphology: operator must be 'erode' or 'dilate', got {self.operator!r}",
+                                    property="operator") from None
+        object.__setattr__(self, "operator", operator)
+        if self.ry is None:
+            object.__setattr__(self, "ry", self.rx)
+        for axis in ("rx", "ry"):
+            value = getattr(self, axis)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise InvalidValueError(f"feMorphology: radius {axis} must be a finite number, got {value!r}", property="radius")
+            if value < 0:
+                raise InvalidValueError(f"feMorphology: radius {axis} must not be negative, got {value!r}", property="radius")
+            if value > MAX_MORPHOLOGY_RADIUS:
+                raise InvalidValueError(f"feMorphology: radius {axis} = {value!r} is over the limit of "
+                                        f"{MAX_MORPHOLOGY_RADIUS:g}px", property="radius")
+
+    def css(self) -> str:
+        return f"morphology({self.operator.value} {_num(self.rx)} {_num(self.ry)})"
+
+    def pixel_radii(self, scale: float) -> tuple[int, int]:
+        """The radii in whole pixels at ``scale`` (truncated; 1e-9 forgives float error)."""
+        return (math.floor(self.rx * scale + 1e-9), math.floor(self.ry * scale + 1e-9))
+
+    def is_noop(self) -> bool:
+        return self.rx == 0 and self.ry == 0
+
+    def dropped_at(self, scale: float) -> str | None:
+        if self.pixel_radii(scale) == (0, 0):
+            return f"{self.css()}: radii under 1px change nothing: dropped"
+        return None
+
+    def reach(self, scale: float) -> Reach:
+        rx, ry = self.pixel_radii(scale)
+        # A dilated input spreads by the radii; an eroded one does not (outside it, every
+        # window holds transparent black).
+        outsets = (ry, rx, ry, rx) if self.operator is MorphologyOperator.DILATE else (0, 0, 0, 0)
+        return Reach(outsets, (rx, ry))
+
+    def reference(self, premult: np.ndarray) -> np.ndarray:
+        """Min or max over each axis in turn, of the input padded with transparent black."""
+        pick = np.maximum if self.operator is MorphologyOperator.DILATE else np.minimum
+        out = np.asarray(premult, dtype=np.float64)
+        for axis, r in ((1, self.pixel_radii(1.0)[0]), (0, self.pixel_radii(1.0)[1])):
+            if r == 0:
+                continue
+            pad = [(0, 0)] * out.ndim
+            pad[axis] = (r, r)
+            padded = np.pad(out, pad)
+            n = out.shape[axis]
+            result = np.take(padded, np.arange(0, n), axis=axis)
+            for i in range(1, 2 * r + 1):
+                result = pick(result, np.take(padded, np.arange(i, i + n), axis=axis))
+            out = result
+        return out
+
+    def interpolate(self, other: "FilterOp", t: float) -> "FilterOp":
+        # SVG animates the radii as numbers and the operator discretely.
+        assert isinstance(other, Morphology)
+        operator = self.operator if t < 0.5 else other.operator
+        return Morphology(operator, max(_lerp(self.rx, other.rx, t), 0.0), max(_lerp(self.ry, other.ry, t), 0.0))
+
+
+# CSS filter functions by name (Morphology has none: it is an SVG primitive).
 OPS: dict[str, type[FilterOp]] = {
     cls.name: cls
     for cls in (Grayscale, Sepia, Saturate, HueRotate, Invert, Opacity, Brightness, Contrast, Blur, DropShadow)

@@ -26,7 +26,8 @@ from ..errors import InvalidValueError
 from ..limits import MAX_COLOR_STEPS  # one shader variant per fused step count
 from ..css.values import RGBA
 
-from .ops import BLUR_SIGMA_CAP, MIN_SIGMA, Blur, ColorOp, DropShadow, FilterOp, Reach, pixel_sigma
+from .ops import (BLUR_SIGMA_CAP, MIN_SIGMA, Blur, ColorOp, DropShadow, FilterOp, Morphology, MorphologyOperator, Reach,
+                  pixel_sigma)
 
 __all__ = [
     "PassKind",
@@ -43,6 +44,7 @@ __all__ = [
     "ResamplePass",
     "BlurPass",
     "ShadowPass",
+    "MorphologyPass",
     "FilterPlan",
     "ProgramCall",
     "KernelArg",
@@ -88,6 +90,7 @@ FILTER_PROGRAMS: dict[str, str] = {
     "filter.downsample": "filters/downsample.frag",
     "filter.upsample": "filters/upsample.frag",
     "filter.shadow": "filters/shadow.frag",
+    "filter.morphology": "filters/morphology.frag",
 }
 
 
@@ -101,6 +104,7 @@ class PassKind(Enum):
     DOWNSAMPLE = "down"
     UPSAMPLE = "up"
     SHADOW = "shadow"
+    MORPHOLOGY = "morphology"
 
 
 class CostKind(Enum):
@@ -393,9 +397,52 @@ class ShadowPass:
         )
 
 
-PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass]
+@dataclass(frozen=True)
+class MorphologyPass:
+    """One direction of feMorphology: the minimum (erode) or maximum (dilate) of each
+    premultiplied channel over 2 radius + 1 pixels along ``axis``; transparent black
+    outside the image, so an erode whose window leaves it gives transparent black."""
+
+    inputs: tuple[str, ...]
+    output: str
+    axis: str  # "x" | "y"
+    radius: int  # pixels on each side
+    operator: MorphologyOperator
+    scale: int = 1
+    kind: str = "morphology"
+    pass_kind: ClassVar[PassKind] = PassKind.MORPHOLOGY
+    cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
+
+    @classmethod
+    def samples(cls) -> dict[str, "MorphologyPass"]:
+        return {"morphology": cls(("source",), "out", "x", 3, MorphologyOperator.DILATE)}
+
+    @property
+    def taps(self) -> int:
+        return 2 * self.radius + 1
+
+    @property
+    def dilate(self) -> int:
+        return int(self.operator is MorphologyOperator.DILATE)
+
+    def gl(self) -> ProgramCall:
+        axis = (1, 0) if self.axis == "x" else (0, 1)
+        return ProgramCall("filter.morphology", (("u_axis", axis), ("u_radius", self.radius), ("u_dilate", self.dilate)))
+
+    def cl(self) -> KernelCall:
+        ax, ay = (1, 0) if self.axis == "x" else (0, 1)
+        return KernelCall("morphology", (*_images("src", "dst", "w", "h"), KernelArg(Arg.INT, ax, "ax"),
+                                         KernelArg(Arg.INT, ay, "ay"), KernelArg(Arg.INT, self.radius, "r"),
+                                         KernelArg(Arg.INT, self.dilate, "dilate")))
+
+    def describe(self) -> str:
+        how = "max" if self.dilate else "min"
+        return f"{self.operator.value}-{self.axis}  radius {self.radius}px, {how} of {self.taps} taps"
+
+
+PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass]
 # Every planned pass type: calibration measures each one's samples(); a new one is added here.
-PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass)
+PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass)
 
 
 @dataclass(frozen=True)
@@ -514,12 +561,22 @@ def _plan_shadow(b: _Builder, op: DropShadow, current: str, scale: float, notes:
     return out
 
 
+def _plan_morphology(b: _Builder, op: Morphology, current: str, scale: float, notes: list[str]) -> str:
+    for axis, radius in zip(("x", "y"), op.pixel_radii(scale)):
+        if radius > 0:  # an axis of radius 0 leaves the image as it is
+            out = b.name(f"{op.operator.value}{axis}")
+            b.passes.append(MorphologyPass((current,), out, axis, radius, op.operator))
+            current = out
+    return current
+
+
 # What each spatial op (every op but the colour ops, which fuse) plans to: appends its
 # passes to the builder after ``current`` and returns the name of its result.
 Planner = Callable[[_Builder, FilterOp, str, float, list], str]
 PLANNERS: dict[type[FilterOp], Planner] = {
     Blur: _plan_blur,
     DropShadow: _plan_shadow,
+    Morphology: _plan_morphology,
 }
 
 

@@ -16,6 +16,7 @@ import lamina.filters.runners as runners
 from lamina import filters
 from lamina.errors import LaminaInputError
 from lamina.filters.backend import FilterBackend
+from lamina.filters.ops import Morphology
 from lamina.filters.plan import SHADER_CONSTANTS, MAX_BLUR_RADIUS, BlurPass, PassKind, ResamplePass, image_size
 from lamina.filter_costs import KINDS, Placement, place
 from lamina.graph.filter_tasks import apply_graph, filter_tasks
@@ -29,11 +30,13 @@ CHAINS = [
     "blur(30px)",
     "drop-shadow(3px 4px 5px rgb(0 0 0 / 60%))",
     "drop-shadow(2.5px -1.5px 0 red) blur(1px) invert(.3)",
+    # An SVG primitive with no CSS function: a chain of typed ops.
+    filters.FilterChain((Morphology("dilate", 3, 1), filters.Sepia(0.5), Morphology("erode", 0, 2))),
 ]
 
 
-def plan_of(chain: str, w: int = 300, h: int = 200):
-    return filters.parse(chain).plan(size=(w, h))
+def plan_of(chain: "str | filters.FilterChain", w: int = 300, h: int = 200):
+    return (chain if isinstance(chain, filters.FilterChain) else filters.parse(chain)).plan(size=(w, h))
 
 
 # -- one handler per kind, on every executor ---------------------------------------------
