@@ -6,15 +6,18 @@ grayscale and sepia with the spec's own coefficients (0.2126/0.7152/0.0722 famil
 grayscale), saturate and hue-rotate through feColorMatrix (0.213/0.715/0.072),
 brightness/contrast/invert/opacity as the linear component transfers they are.
 
-Each op class is the record of its filter: its fields and CSS text, its interpolation,
-its reach (``reach``: how far its result spreads beyond its input, and which input pixels
-an output pixel reads), when it does nothing at a scale (``dropped_at``), and its
-float64 numpy reference (``reference``, written from the spec; ``filters.reference``
+Each op class is the record of its filter: its fields, its CSS function's grammar
+(``from_css``, over tinycss2 tokens; filters.syntax finds it by name in ``OPS``) and CSS
+text, its interpolation, its reach (``reach``: how far its result spreads beyond its
+input, and which input pixels an output pixel reads), when it does nothing at a scale
+(``dropped_at``), and its float64 numpy reference (``reference``, written from the spec; ``filters.reference``
 runs chains with it). What the planner emits for it is in ``filters.plan`` (its passes,
 their GLSL program and OpenCL kernel calls, their cost kind); the shaders in shaders/.
 
-Adding a spatial filter: its op class here, its planner and pass in filters.plan, its
-fragment shader in shaders/filters/ and its kernel in shaders/opencl/filters.cl.
+Adding a spatial filter: its op class here (in ``OPS`` if it is a CSS function), its
+planner and pass in filters.plan, its fragment shader in shaders/filters/ and its kernel
+in shaders/opencl/filters.cl (feMorphology was added so: those four files). A colour
+function is its op class alone (``matrix``; the fused colour pass runs it).
 """
 
 from __future__ import annotations
@@ -26,9 +29,14 @@ from enum import Enum
 from typing import ClassVar
 
 import numpy as np
+from tinycss2 import ast
 
-from ..errors import InvalidValueError
+from ..errors import FilterSyntaxError, InvalidValueError, StyleError
+from ..css.readers import read_color
+from ..css.tokens import TokenStream, describe
 from ..css.values import RGBA
+
+from .arguments import MAX_AMOUNT, error, length, single_argument
 
 __all__ = [
     "FilterOp",
@@ -177,7 +185,8 @@ def _lerp(a: float, b: float, t: float) -> float:
 
 @dataclass(frozen=True)
 class FilterOp(ABC):
-    """One CSS filter function. ``kind`` is "color", "blur" or "shadow"."""
+    """One filter op: a CSS filter function, or an SVG filter primitive used from Python
+    (Morphology). ``kind`` is "color", "blur", "shadow" or "morphology"."""
 
     name: ClassVar[str] = ""
     kind: ClassVar[str] = "color"
@@ -185,6 +194,12 @@ class FilterOp(ABC):
     @abstractmethod
     def css(self) -> str:
         """The op as CSS text that parses back to an equal op."""
+
+    @classmethod
+    def from_css(cls, fn: ast.FunctionBlock, ts: TokenStream) -> "FilterOp":
+        """The op a CSS function of its name spells (``ts``: the value's stream, for
+        columns); a FilterSyntaxError naming what was expected where."""
+        raise error(ts, f"{fn.name}() is not a CSS filter function", fn)
 
     def is_noop(self) -> bool:
         return self == self.initial()
@@ -239,6 +254,30 @@ class ColorOp(FilterOp):
 
     amount: float = 0.0
     kind: ClassVar[str] = "color"
+    css_default: ClassVar[float] = 1.0  # the amount of the function written without one
+    clamps_to_one: ClassVar[bool] = True  # amounts over 1 mean 1 (Filter Effects 1)
+
+    @classmethod
+    def from_css(cls, fn: ast.FunctionBlock, ts: TokenStream) -> "FilterOp":
+        """``name( <number> | <percentage> )?``, not negative."""
+        args = single_argument(fn, ts)
+        if args.at_end():
+            return cls(cls.css_default)
+        tok = args.peek()
+        if not isinstance(tok, (ast.NumberToken, ast.PercentageToken)):
+            raise error(args, f"{fn.lower_name}() expects a number or percentage, got {describe(tok)}", tok)
+        value = float(tok.value) / (100.0 if isinstance(tok, ast.PercentageToken) else 1.0)
+        if not math.isfinite(value):
+            raise error(args, f"{fn.lower_name}() value is not finite", tok)
+        args.next()
+        if value < 0:
+            raise error(args, f"{fn.lower_name}() does not take negative values", tok)
+        if args.peek() is not None:
+            raise error(args, f"{fn.lower_name}() takes one value, got another: {describe(args.peek())}", args.peek())
+        # Clamp per spec (amounts <= 1); the unbounded ones at 10000: beyond that only
+        # colours within 1e-4 of grey could still change, while float32 matrices with
+        # larger entries cancel badly (saturate(1e6) moved greys by 5 levels).
+        return cls(min(value, 1.0) if cls.clamps_to_one else min(value, MAX_AMOUNT))
 
     @abstractmethod
     def matrix(self) -> np.ndarray:
@@ -310,6 +349,7 @@ class Sepia(ColorOp):
 class Saturate(ColorOp):
     amount: float = 1.0
     name: ClassVar[str] = "saturate"
+    clamps_to_one: ClassVar[bool] = False
 
     def matrix(self) -> np.ndarray:
         s = self.amount
@@ -330,6 +370,25 @@ class HueRotate(ColorOp):
 
     amount: float = 0.0
     name: ClassVar[str] = "hue-rotate"
+
+    @classmethod
+    def from_css(cls, fn: ast.FunctionBlock, ts: TokenStream) -> "FilterOp":
+        """``hue-rotate( <angle> | <zero> )?``."""
+        args = single_argument(fn, ts)
+        if args.at_end():
+            return cls(0.0)
+        tok = args.peek()
+        if isinstance(tok, ast.DimensionToken) and not math.isfinite(float(tok.value)):
+            raise error(args, "hue-rotate() angle is not finite", tok)
+        try:
+            value = args.expect_angle()
+        except FilterSyntaxError:
+            raise
+        except StyleError:
+            raise error(args, f"hue-rotate() expects an angle (deg, rad, grad, turn), got {describe(tok)}", tok) from None
+        if args.peek() is not None:
+            raise error(args, f"hue-rotate() takes one angle, got another: {describe(args.peek())}", args.peek())
+        return cls(value)
 
     def css(self) -> str:
         return f"hue-rotate({_num(self.amount)}deg)"
@@ -371,6 +430,7 @@ class Opacity(ColorOp):
 class Brightness(ColorOp):
     amount: float = 1.0
     name: ClassVar[str] = "brightness"
+    clamps_to_one: ClassVar[bool] = False
 
     def matrix(self) -> np.ndarray:
         return _transfer(self.amount, 0.0)
@@ -380,6 +440,7 @@ class Brightness(ColorOp):
 class Contrast(ColorOp):
     amount: float = 1.0
     name: ClassVar[str] = "contrast"
+    clamps_to_one: ClassVar[bool] = False
 
     def matrix(self) -> np.ndarray:
         # C' = (C - 0.5) * amount + 0.5
@@ -393,6 +454,20 @@ class Blur(FilterOp):
     sigma: float = 0.0
     name: ClassVar[str] = "blur"
     kind: ClassVar[str] = "blur"
+
+    @classmethod
+    def from_css(cls, fn: ast.FunctionBlock, ts: TokenStream) -> "FilterOp":
+        """``blur( <length> )?``, not negative."""
+        args = single_argument(fn, ts)
+        if args.at_end():
+            return cls(0.0)
+        tok = args.peek()
+        value = length(args, "blur", minimum=0.0)
+        if value is None:
+            raise error(args, f"blur() expects a length in px, got {describe(tok)}", tok)
+        if args.peek() is not None:
+            raise error(args, f"blur() takes one length, got another: {describe(args.peek())}", args.peek())
+        return cls(value)
 
     def css(self) -> str:
         return f"blur({_num(self.sigma)}px)"
@@ -425,6 +500,40 @@ class DropShadow(FilterOp):
     color: RGBA | None = field(default=TRANSPARENT)
     name: ClassVar[str] = "drop-shadow"
     kind: ClassVar[str] = "shadow"
+
+    @classmethod
+    def from_css(cls, fn: ast.FunctionBlock, ts: TokenStream) -> "FilterOp":
+        """``[ <color>? && <length>{2,3} ]``: the colour before or after the lengths."""
+        args = single_argument(fn, ts)
+        color = None
+        have_color = False
+        lengths_closed = False  # a colour after the lengths ends them
+        lengths: list[float] = []
+        while not args.at_end():
+            tok = args.peek()
+            if not have_color:
+                c = read_color(args)
+                if c is not None:
+                    if len(lengths) == 1:
+                        raise error(args, "drop-shadow() needs its 2 or 3 lengths together", tok)
+                    color, have_color = (None if c == "currentcolor" else c), True
+                    lengths_closed = bool(lengths)
+                    continue
+            if lengths_closed:
+                raise error(args, f"unexpected {describe(tok)} after the colour", tok)
+            if len(lengths) == 3:
+                raise error(args, f"drop-shadow() takes at most 3 lengths, got {describe(tok)}", tok)
+            value = length(args, "drop-shadow", minimum=0.0 if len(lengths) == 2 else None)
+            if value is None:
+                what = "a length" if have_color else "a colour or a length"
+                raise error(args, f"drop-shadow() expects {what}, got {describe(tok)}", tok)
+            lengths.append(value)
+        if len(lengths) < 2:
+            where = None if lengths else fn
+            raise error(args, f"drop-shadow() needs an x and a y offset, got {len(lengths)} length(s)", where)
+        dx, dy = lengths[0], lengths[1]
+        sigma = lengths[2] if len(lengths) == 3 else 0.0
+        return cls(dx, dy, sigma, color)
 
     def css(self) -> str:
         parts = [f"{_num(self.dx)}px", f"{_num(self.dy)}px", f"{_num(self.sigma)}px"]
