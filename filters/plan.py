@@ -26,6 +26,7 @@ from ..errors import InvalidValueError
 from ..limits import MAX_COLOR_STEPS  # one shader variant per fused step count
 from ..css.values import RGBA
 
+# BLUR_SIGMA_CAP and MIN_SIGMA live with the ops (their reach needs them); still importable from here.
 from .ops import (BLUR_SIGMA_CAP, MIN_SIGMA, Blur, ColorOp, DropShadow, FilterOp, Morphology, MorphologyOperator, Reach,
                   pixel_sigma)
 
