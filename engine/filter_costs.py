@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .filters.backend import FilterBackend
-from .filters.plan import FilterPlan, PassKind, PlannedPass, image_size
+from .filters.plan import CostKind, FilterPlan, PassKind, PlannedPass, image_size
 from .framegraph import Executor
 
 __all__ = ["CostModel", "Placement", "place", "work_units", "KINDS", "EXECUTORS"]
@@ -33,10 +33,11 @@ KINDS = tuple(k.value for k in PassKind)  # the cost model's pass keys: "executo
 
 
 def work_units(step: PlannedPass, width: int, height: int) -> float:
-    """The unit of work a pass's cost grows with: output pixels (times taps for a blur)."""
+    """The unit of work a pass's cost grows with, as its cost kind says: output pixels,
+    or output pixels times taps (a blur's 2 r + 1)."""
     w, h = image_size(width, height, step.scale)
     px = float(w * h)
-    return px * (2 * step.radius + 1) if step.pass_kind is PassKind.BLUR else px
+    return px * step.taps if step.cost is CostKind.PIXEL_TAPS else px
 
 
 @dataclass(frozen=True)

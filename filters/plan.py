@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import ClassVar, Union
+from typing import Callable, ClassVar, Union
 
 import numpy as np
 
@@ -26,10 +26,14 @@ from ..errors import InvalidValueError
 from ..limits import MAX_COLOR_STEPS  # one shader variant per fused step count
 from ..css.values import RGBA
 
-from .ops import Blur, ColorOp, DropShadow, FilterOp
+# BLUR_SIGMA_CAP and MIN_SIGMA live with the ops (their reach needs them); still importable from here.
+from .ops import (BLUR_SIGMA_CAP, MIN_SIGMA, Blur, ColorOp, DropShadow, FilterOp, Morphology, MorphologyOperator, Reach,
+                  pixel_sigma)
 
 __all__ = [
     "PassKind",
+    "CostKind",
+    "PASS_TYPES",
     "SHADER_CONSTANTS",
     "MAX_BLUR_RADIUS",
     "blur_norm",
@@ -41,19 +45,22 @@ __all__ = [
     "ResamplePass",
     "BlurPass",
     "ShadowPass",
+    "MorphologyPass",
     "FilterPlan",
     "ProgramCall",
+    "KernelArg",
+    "KernelCall",
+    "Arg",
+    "FILTER_PROGRAMS",
+    "KERNEL_CONSTANTS",
     "plan_chain",
     "blur_levels",
     "image_size",
     "MARGIN",
 ]
 
-BLUR_SIGMA_CAP = 100.0
 MAX_LEVEL_SIGMA = 4.0  # blur at full size up to this sigma; above, halve until below it
-MIN_SIGMA = 0.25  # below, the neighbour weight is < 4e-4: no 8-bit pixel changes
 LARGE_IMAGE = 512 * 512  # pixels from which sigma in [6, 8] halves twice
-_FAR_OFFSET = 1.0e6
 MAX_BLUR_RADIUS = math.ceil(3.0 * MAX_LEVEL_SIGMA)  # taps per side of any planned blur pass
 MARGIN = 1  # texels around every reduced image (see shaders/filters/downsample.frag)
 
@@ -68,6 +75,26 @@ SHADER_CONSTANTS: dict[str, int] = {
 }
 
 
+# What the OpenCL kernels alone need (-D build options, gpu.opencl), with their launch
+# geometry below: a downsample work-item walks DOWN_RUN outputs of a row; blur_x tiles
+# rows of BLUR_TILE_X pixels, blur_y blocks of BLUR_TILE_Y columns x rows (plus apron).
+DOWN_RUN = 16
+KERNEL_CONSTANTS: dict[str, int] = {"DOWN_RUN": DOWN_RUN}
+BLUR_TILE_X = 64
+BLUR_TILE_Y = (16, 16)
+
+# The GLSL programs of the spatial passes (those that carry a ProgramCall): program key ->
+# fragment shader under shaders/. gpu.programs compiles each in its four alpha forms with
+# SHADER_CONSTANTS; a new spatial pass adds its line here.
+FILTER_PROGRAMS: dict[str, str] = {
+    "filter.blur": "filters/blur.frag",
+    "filter.downsample": "filters/downsample.frag",
+    "filter.upsample": "filters/upsample.frag",
+    "filter.shadow": "filters/shadow.frag",
+    "filter.morphology": "filters/morphology.frag",
+}
+
+
 class PassKind(Enum):
     """What an executor runs for a planned pass: each planned pass names its kind, and
     each executor has one handler per kind (gpu.gl_filters and gpu.opencl ``HANDLERS``;
@@ -78,6 +105,18 @@ class PassKind(Enum):
     DOWNSAMPLE = "down"
     UPSAMPLE = "up"
     SHADOW = "shadow"
+    MORPHOLOGY = "morphology"
+
+
+class CostKind(Enum):
+    """What a pass's cost grows with, for the cost model (``filter_costs.work_units``):
+    its output pixels, or its output pixels times its taps (a kernel reading ``taps``
+    texels per output pixel). A PIXEL_TAPS pass reads each input texel ``taps`` times,
+    so ``filters.apply`` converts a straight source in a pass of its own before it
+    rather than in the pass (``graph.filter_tasks``)."""
+
+    PIXELS = "pixels"
+    PIXEL_TAPS = "pixel taps"
 
 
 @dataclass(frozen=True)
@@ -92,6 +131,71 @@ class ProgramCall:
     uniforms: tuple[tuple[str, float | int | tuple[float, ...]], ...] = ()
     samplers: tuple[str, ...] = ("u_source",)
     warm: tuple[str, ...] = ()
+
+
+class Arg(Enum):
+    """What one argument of an OpenCL kernel call is. Images and sizes are known only when
+    the pass runs (the runner fills them in); the rest are values the plan computed."""
+
+    INPUT = "input"  # the buffer of input ``value`` (an index into the pass's inputs)
+    INPUT_WIDTH = "input width"  # that input's width, as an int
+    INPUT_HEIGHT = "input height"
+    OUTPUT = "output"  # the buffer the pass writes
+    WIDTH = "width"  # the output's width, as an int
+    HEIGHT = "height"
+    INT = "int"
+    FLOAT = "float"
+    FLOAT4 = "float4"
+    FLOATS = "floats"  # a read-only float32 buffer of ``value`` (weights, matrices)
+    LOCAL = "local"  # ``value`` bytes of local memory per work-group
+
+
+@dataclass(frozen=True)
+class KernelArg:
+    """One argument of a kernel call, in the kernel's parameter order; ``name`` is the
+    kernel's name for it (for reading and for errors)."""
+
+    kind: Arg
+    value: int | float | tuple[float, ...] = 0
+    name: str = ""
+
+
+def _images(*names: str) -> tuple[KernelArg, ...]:
+    """The arguments that name images or sizes, by their kernel parameter names."""
+    table = {"src": KernelArg(Arg.INPUT, 0, "src"), "blurred": KernelArg(Arg.INPUT, 1, "blurred"),
+             "sw": KernelArg(Arg.INPUT_WIDTH, 0, "sw"), "sh": KernelArg(Arg.INPUT_HEIGHT, 0, "sh"),
+             "dst": KernelArg(Arg.OUTPUT, 0, "dst"), "w": KernelArg(Arg.WIDTH, 0, "w"), "h": KernelArg(Arg.HEIGHT, 0, "h")}
+    return tuple(table[n] for n in names)
+
+
+@dataclass(frozen=True)
+class KernelCall:
+    """What an OpenCL runner enqueues for a planned pass, as plain data: the kernel's
+    name in shaders/opencl/filters.cl (without its ``filter_`` prefix), its arguments in
+    order, and its launch geometry: work-groups of ``group`` items, each item writing
+    ``per_item`` output pixels, over the output grown by ``extra`` pixels (so the grid
+    along x is ceil((width + extra x) / per_item x), rounded up to whole groups). Carried
+    by every planned pass so the runner needs no per-kind code (issue 21: a new spatial
+    filter adds no OpenCL runner code)."""
+
+    kernel: str
+    args: tuple[KernelArg, ...]
+    group: tuple[int, int] = (16, 16)
+    per_item: tuple[int, int] = (1, 1)
+    extra: tuple[int, int] = (0, 0)
+
+    def grid(self, width: int, height: int) -> tuple[int, int]:
+        """The global work size for an output of width x height."""
+        out = []
+        for size, group, per, extra in zip((width, height), self.group, self.per_item, self.extra):
+            items = -(-(size + extra) // per)
+            out.append(-(-items // group) * group)
+        return (out[0], out[1])
+
+    @property
+    def local_bytes(self) -> int:
+        """Local memory a work-group of this call uses."""
+        return sum(int(a.value) for a in self.args if a.kind is Arg.LOCAL)
 
 
 def blur_norm(sigma: float, radius: int) -> float:
@@ -128,10 +232,26 @@ class ColorPass:
     scale: int = 1
     kind: str = "color"
     pass_kind: ClassVar[PassKind] = PassKind.COLOR
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> dict[str, "ColorPass"]:
+        """Passes the cost model is measured with (gpu.calibrate), by cost-model key:
+        one clamped step, and eight (what each further step adds)."""
+        step = ColorStep(("sepia(0.5)",), ((0.5, 0.3, 0.1, 0.0), (0.2, 0.6, 0.1, 0.0), (0.1, 0.2, 0.5, 0.0)))
+        return {"color": cls(("source",), "out", (step,), 0.9, ("sample",)),
+                "color8": cls(("source",), "out", (step,) * 8, 0.9, ("sample",))}
 
     def matrices(self) -> np.ndarray:
         """The steps' 3x4 matrices, (n, 3, 4) float32: what both executors upload."""
         return np.array([s.matrix for s in self.steps], dtype=np.float32).reshape(-1, 3, 4)
+
+    def cl(self) -> KernelCall:
+        steps = self.matrices().reshape(-1) if self.steps else np.zeros(SHADER_CONSTANTS["COLOR_STEP_FLOATS"], np.float32)
+        return KernelCall("color", (*_images("src", "dst", "w", "h"),
+                                    KernelArg(Arg.FLOATS, tuple(float(v) for v in steps), "steps"),
+                                    KernelArg(Arg.INT, len(self.steps), "n_steps"),
+                                    KernelArg(Arg.FLOAT, self.alpha, "alpha_scale")))
 
     def describe(self) -> str:
         chain = " -> ".join(self.ops)
@@ -154,6 +274,11 @@ class ResamplePass:
     scale: int  # output resolution divisor
     source_scale: int  # input resolution divisor
     kind: str = "resample"
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> dict[str, "ResamplePass"]:
+        return {"down": cls(("source",), "out", "down", 2, 1), "up": cls(("source",), "out", "up", 1, 4)}
 
     @property
     def pass_kind(self) -> PassKind:
@@ -170,6 +295,16 @@ class ResamplePass:
         if self.direction == "down":
             return ProgramCall("filter.downsample", (("u_offset", (self.input_offset, self.input_offset)),))
         return ProgramCall("filter.upsample", (("u_scale", float(self.source_scale)),))
+
+    def cl(self) -> KernelCall:
+        if self.direction == "down":
+            return KernelCall("downsample", (*_images("src", "sw", "sh", "dst", "w", "h"),
+                                             KernelArg(Arg.INT, self.input_offset, "offset")),
+                              group=(8, 8), per_item=(DOWN_RUN, 1))
+        # One item per low-resolution cell and full-size row: cells ceil((w + s // 2) / s).
+        s = self.source_scale
+        return KernelCall("upsample", (*_images("src", "sw", "sh", "dst", "w", "h"), KernelArg(Arg.INT, s, "scale")),
+                          group=(16, 4), per_item=(s, 1), extra=(s // 2, 0))
 
     def describe(self) -> str:
         if self.direction == "down":
@@ -189,6 +324,15 @@ class BlurPass:
     scale: int = 1
     kind: str = "blur"
     pass_kind: ClassVar[PassKind] = PassKind.BLUR
+    cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
+
+    @classmethod
+    def samples(cls) -> dict[str, "BlurPass"]:
+        return {"blur": cls(("source",), "out", "x", 2.0, 6)}
+
+    @property
+    def taps(self) -> int:
+        return 2 * self.radius + 1
 
     @property
     def norm(self) -> float:
@@ -206,6 +350,15 @@ class BlurPass:
         # blur so the animation does not hitch on a compile half way.
         return ProgramCall("filter.blur", uniforms, warm=("filter.downsample", "filter.upsample"))
 
+    def cl(self) -> KernelCall:
+        weights = KernelArg(Arg.FLOATS, tuple(float(v) for v in self.weights().astype(np.float32)), "weights")
+        args = (*_images("src", "dst", "w", "h"), KernelArg(Arg.INT, self.radius, "r"), weights)
+        if self.axis == "x":
+            tile = KernelArg(Arg.LOCAL, 16 * (BLUR_TILE_X + 2 * self.radius), "tile")
+            return KernelCall("blur_x", (*args, tile), group=(BLUR_TILE_X, 1))
+        lx, ly = BLUR_TILE_Y
+        return KernelCall("blur_y", (*args, KernelArg(Arg.LOCAL, 16 * lx * (ly + 2 * self.radius), "tile")), group=(lx, ly))
+
     def describe(self) -> str:
         where = "full size" if self.scale == 1 else f"1/{self.scale} size"
         return f"blur-{self.axis}  sigma {self.sigma:.3g}px at {where}, {2 * self.radius + 1} taps"
@@ -222,9 +375,19 @@ class ShadowPass:
     scale: int = 1
     kind: str = "shadow"
     pass_kind: ClassVar[PassKind] = PassKind.SHADOW
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> dict[str, "ShadowPass"]:
+        return {"shadow": cls(("source", "source"), "out", (3.0, 2.0), (0.0, 0.0, 0.0, 0.5))}
 
     def gl(self) -> ProgramCall:
         return ProgramCall("filter.shadow", (("u_offset", self.offset), ("u_color", self.color)), ("u_source", "u_blurred"))
+
+    def cl(self) -> KernelCall:
+        return KernelCall("shadow", (*_images("src", "blurred", "dst", "w", "h"),
+                                     KernelArg(Arg.FLOAT, self.offset[0], "dx"), KernelArg(Arg.FLOAT, self.offset[1], "dy"),
+                                     KernelArg(Arg.FLOAT4, tuple(self.color), "color")))
 
     def describe(self) -> str:
         r, g, b, a = self.color
@@ -235,7 +398,52 @@ class ShadowPass:
         )
 
 
-PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass]
+@dataclass(frozen=True)
+class MorphologyPass:
+    """One direction of feMorphology: the minimum (erode) or maximum (dilate) of each
+    premultiplied channel over 2 radius + 1 pixels along ``axis``; transparent black
+    outside the image, so an erode whose window leaves it gives transparent black."""
+
+    inputs: tuple[str, ...]
+    output: str
+    axis: str  # "x" | "y"
+    radius: int  # pixels on each side
+    operator: MorphologyOperator
+    scale: int = 1
+    kind: str = "morphology"
+    pass_kind: ClassVar[PassKind] = PassKind.MORPHOLOGY
+    cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
+
+    @classmethod
+    def samples(cls) -> dict[str, "MorphologyPass"]:
+        return {"morphology": cls(("source",), "out", "x", 3, MorphologyOperator.DILATE)}
+
+    @property
+    def taps(self) -> int:
+        return 2 * self.radius + 1
+
+    @property
+    def dilate(self) -> int:
+        return int(self.operator is MorphologyOperator.DILATE)
+
+    def gl(self) -> ProgramCall:
+        axis = (1, 0) if self.axis == "x" else (0, 1)
+        return ProgramCall("filter.morphology", (("u_axis", axis), ("u_radius", self.radius), ("u_dilate", self.dilate)))
+
+    def cl(self) -> KernelCall:
+        ax, ay = (1, 0) if self.axis == "x" else (0, 1)
+        return KernelCall("morphology", (*_images("src", "dst", "w", "h"), KernelArg(Arg.INT, ax, "ax"),
+                                         KernelArg(Arg.INT, ay, "ay"), KernelArg(Arg.INT, self.radius, "r"),
+                                         KernelArg(Arg.INT, self.dilate, "dilate")))
+
+    def describe(self) -> str:
+        how = "max" if self.dilate else "min"
+        return f"{self.operator.value}-{self.axis}  radius {self.radius}px, {how} of {self.taps} taps"
+
+
+PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass]
+# Every planned pass type: calibration measures each one's samples(); a new one is added here.
+PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass)
 
 
 @dataclass(frozen=True)
@@ -247,21 +455,14 @@ class FilterPlan:
     output: str
     outsets: tuple[int, int, int, int]  # top, right, bottom, left (px)
     notes: tuple[str, ...] = field(default=())
-    spread: tuple[tuple, ...] = field(default=(), repr=False)  # ("grow", r) / ("shadow", dx, dy, r)
+    spread: tuple[Reach, ...] = field(default=(), repr=False)  # each planned spatial op's reach, in order
 
     def needed_input(self, rect: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
         """The input region (x0, y0, x1, y1) that can affect ``rect`` of the output,
         hulled over every step (all images of a plan share one size)."""
-        x0, y0, x1, y1 = rect
-        for stage in reversed(self.spread):
-            if stage[0] == "grow":
-                r = stage[1]
-                x0, y0, x1, y1 = x0 - r, y0 - r, x1 + r, y1 + r
-            else:
-                _, dx, dy, r = stage
-                x0, y0 = min(x0, x0 - dx - r), min(y0, y0 - dy - r)
-                x1, y1 = max(x1, x1 - dx + r), max(y1, y1 - dy + r)
-        return (x0, y0, x1, y1)
+        for reach in reversed(self.spread):
+            rect = reach.needed(rect)
+        return rect
 
     def describe(self) -> str:
         if not self.passes:
@@ -342,6 +543,44 @@ class _Builder:
         return current
 
 
+def _capped(op: FilterOp, sigma: float, scale: float, notes: list[str]) -> float:
+    """``sigma`` (CSS px) in pixels as planned, noting when it was capped."""
+    if sigma * scale > BLUR_SIGMA_CAP:
+        notes.append(f"{op.css()}: sigma capped at {BLUR_SIGMA_CAP:g}px (WebRender's cap)")
+    return pixel_sigma(sigma, scale)
+
+
+def _plan_blur(b: _Builder, op: Blur, current: str, scale: float, notes: list[str]) -> str:
+    return b.blur(current, _capped(op, op.sigma, scale, notes))
+
+
+def _plan_shadow(b: _Builder, op: DropShadow, current: str, scale: float, notes: list[str]) -> str:
+    sigma = _capped(op, op.sigma, scale, notes)
+    blurred = b.blur(current, sigma) if sigma > 0 else current
+    out = b.name("shadow")
+    b.passes.append(ShadowPass((current, blurred), out, op.pixel_offset(scale), op.color.premultiplied()))
+    return out
+
+
+def _plan_morphology(b: _Builder, op: Morphology, current: str, scale: float, notes: list[str]) -> str:
+    for axis, radius in zip(("x", "y"), op.pixel_radii(scale)):
+        if radius > 0:  # an axis of radius 0 leaves the image as it is
+            out = b.name(f"{op.operator.value}{axis}")
+            b.passes.append(MorphologyPass((current,), out, axis, radius, op.operator))
+            current = out
+    return current
+
+
+# What each spatial op (every op but the colour ops, which fuse) plans to: appends its
+# passes to the builder after ``current`` and returns the name of its result.
+Planner = Callable[[_Builder, FilterOp, str, float, list], str]
+PLANNERS: dict[type[FilterOp], Planner] = {
+    Blur: _plan_blur,
+    DropShadow: _plan_shadow,
+    Morphology: _plan_morphology,
+}
+
+
 def plan_chain(
     ops: tuple[FilterOp, ...],
     *,
@@ -358,7 +597,7 @@ def plan_chain(
     pixels = size[0] * size[1] if size else None
     b = _Builder(pixels)
     notes: list[str] = []
-    spread: list[tuple] = []
+    spread: list[Reach] = []
     current = "source"
     top = right = bottom = left = 0
     pending: list[ColorOp] = []
@@ -382,51 +621,26 @@ def plan_chain(
                     "passes, with the image rounded to 8 bits between them"
                 )
 
-    def blur_sigma(op: FilterOp, sigma: float) -> float:
-        if sigma > BLUR_SIGMA_CAP:
-            notes.append(f"{op.css()}: sigma capped at {BLUR_SIGMA_CAP:g}px (WebRender's cap)")
-            return BLUR_SIGMA_CAP
-        return sigma
-
     for op in ops:
-        if isinstance(op, DropShadow):
-            op = op.resolved(current_color)
+        op = op.resolved(current_color)
         if op.is_noop():
             notes.append(f"{op.css()} does nothing: dropped")
             continue
-        if isinstance(op, Blur) and op.sigma * scale < MIN_SIGMA:
-            notes.append(f"{op.css()}: sigma under {MIN_SIGMA:g}px changes no 8-bit pixel: dropped")
+        why = op.dropped_at(scale)
+        if why is not None:  # dropped before flushing: the colour ops around it still fuse
+            notes.append(why)
             continue
         if isinstance(op, ColorOp):
             pending.append(op)
             continue
         flush()
-        if isinstance(op, Blur):
-            sigma = blur_sigma(op, op.sigma * scale)
-            current = b.blur(current, sigma)
-            reach = math.ceil(3.0 * sigma)
-            top, right, bottom, left = top + reach, right + reach, bottom + reach, left + reach
-            spread.append(("grow", reach))
-        elif isinstance(op, DropShadow):
-            sigma = op.sigma * scale
-            sigma = blur_sigma(op, sigma) if sigma >= MIN_SIGMA else 0.0
-            # Offsets beyond any texture cannot matter; keep them finite for float32.
-            dx = min(max(op.dx * scale, -_FAR_OFFSET), _FAR_OFFSET)
-            dy = min(max(op.dy * scale, -_FAR_OFFSET), _FAR_OFFSET)
-            blurred = b.blur(current, sigma) if sigma > 0 else current
-            out = b.name("shadow")
-            b.passes.append(ShadowPass((current, blurred), out, (dx, dy), op.color.premultiplied()))
-            current = out
-            reach = math.ceil(3.0 * sigma)
-            # The blurred alpha (same size as every image here) spreads `reach` on all
-            # sides, and the shadow lands offset from it: room for both.
-            left += reach + math.ceil(max(0.0, -dx))
-            right += reach + math.ceil(max(0.0, dx))
-            top += reach + math.ceil(max(0.0, -dy))
-            bottom += reach + math.ceil(max(0.0, dy))
-            spread.append(("shadow", dx, dy, reach))
-        else:  # pragma: no cover - every op kind is handled above
-            raise AssertionError(f"unplanned op {op!r}")
+        planner = PLANNERS.get(type(op))
+        if planner is None:
+            raise InvalidValueError(f"{op!r}: no planner for {type(op).__name__} (filters.plan.PLANNERS)", property="filter")
+        current = planner(b, op, current, scale, notes)
+        reach = op.reach(scale)
+        top, right, bottom, left = (a + g for a, g in zip((top, right, bottom, left), reach.outsets))
+        spread.append(reach)
     flush()
     return FilterPlan(tuple(b.passes), current, (top, right, bottom, left), tuple(notes), tuple(spread))
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import OpenCLUnavailableError
-from ..filters.plan import BlurPass, ColorPass, ColorStep, PlannedPass, ResamplePass, ShadowPass, image_size
+from ..filters.plan import PASS_TYPES, PlannedPass, image_size
 from ..filter_costs import EXECUTORS, KINDS, CostModel, work_units
 from ..version import __version__
 
@@ -41,15 +41,14 @@ def cache_dir() -> Path:
 
 
 def _samples() -> dict[str, PlannedPass]:
-    step = ColorStep(("sepia(0.5)",), ((0.5, 0.3, 0.1, 0.0), (0.2, 0.6, 0.1, 0.0), (0.1, 0.2, 0.5, 0.0)))
-    return {
-        "color": ColorPass(("source",), "out", (step,), 0.9, ("sample",)),
-        "color8": ColorPass(("source",), "out", (step,) * 8, 0.9, ("sample",)),
-        "blur": BlurPass(("source",), "out", "x", 2.0, 6),
-        "down": ResamplePass(("source",), "out", "down", 2, 1),
-        "up": ResamplePass(("source",), "out", "up", 1, 4),
-        "shadow": ShadowPass(("source", "source"), "out", (3.0, 2.0), (0.0, 0.0, 0.0, 0.5)),
-    }
+    """The pass measured for each cost-model kind: each planned pass type's samples."""
+    return {key: step for cls in PASS_TYPES for key, step in cls.samples().items()}
+
+
+def _complete(model: CostModel) -> bool:
+    """Whether a stored model prices every pass kind there is now on both executors (a
+    model measured before a pass kind was added is measured again)."""
+    return all(f"{executor}:{kind}" in model.passes for executor in EXECUTORS for kind in KINDS)
 
 
 def _fit(points: list[tuple[float, float]]) -> tuple[float, float]:
@@ -73,8 +72,8 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
     if use_cache and path.is_file():
         try:
             stored = json.loads(path.read_text(encoding="utf-8"))
-            if label in stored:
-                model = _MODELS[label] = CostModel.from_dict(stored[label])
+            if label in stored and _complete(model := CostModel.from_dict(stored[label])):
+                _MODELS[label] = model
                 return model
         except (OSError, ValueError, KeyError):
             pass  # a damaged cache is measured again and rewritten

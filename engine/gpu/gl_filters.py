@@ -84,12 +84,9 @@ class GLFilterRunner:
 # tests/unit/test_pass_protocol.py.
 CLAIMS: frozenset[PassKind] = frozenset(PassKind)
 
+# Every pass kind but colour carries its program call as data (filters.plan.ProgramCall):
+# one generic handler for them, so a new spatial pass needs nothing here.
 HANDLERS: dict[PassKind, Callable[[GLFilterRunner, PlannedPass, list], str]] = {
-    PassKind.COLOR: GLFilterRunner._color,
-    # These carry their program call as data (filters.plan.ProgramCall): one generic
-    # handler; a new spatial pass maps its kind here to it.
-    PassKind.BLUR: GLFilterRunner._call,
-    PassKind.DOWNSAMPLE: GLFilterRunner._call,
-    PassKind.UPSAMPLE: GLFilterRunner._call,
-    PassKind.SHADOW: GLFilterRunner._call,
+    kind: GLFilterRunner._call for kind in PassKind
 }
+HANDLERS[PassKind.COLOR] = GLFilterRunner._color

@@ -1,8 +1,10 @@
 """Run planned filter passes with OpenCL (pyopencl): the second executor of the same plan.
 
 The GL executor (``lamina.gpu.executor``) calls ``CLFilterRunner.run_pass`` for every
-FilterPass placed on OpenCL, in scenes and in ``filters.apply`` graphs alike; ``HANDLERS``
-has one method per ``PassKind``.
+FilterPass placed on OpenCL, in scenes and in ``filters.apply`` graphs alike. Every
+planned pass says its kernel call as data (``filters.plan.KernelCall``: kernel name,
+arguments in order, launch geometry), so one generic handler runs them all; ``HANDLERS``
+maps each ``PassKind`` to it.
 
 Kernels live in ``shaders/opencl/filters.cl`` (one program, built once per device and
 cached). Images are premultiplied RGBA8 ``uchar4`` buffers, as the GL passes keep RGBA8
@@ -24,7 +26,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import LaminaInputError, OpenCLUnavailableError
-from ..filters.plan import MAX_BLUR_RADIUS, SHADER_CONSTANTS, BlurPass, ColorPass, PassKind, PlannedPass, ResamplePass, ShadowPass
+from ..filters.plan import KERNEL_CONSTANTS, MAX_BLUR_RADIUS, SHADER_CONSTANTS, Arg, KernelCall, PassKind, PlannedPass
 from .shader_source import load_source
 
 __all__ = [
@@ -43,11 +45,9 @@ __all__ = [
 
 DEVICE_ENV = "LAMINA_OPENCL_DEVICE"
 INSTALL_HINT = "install an OpenCL driver, e.g. Debian's CPU one: apt-get install pocl-opencl-icd"
-BLUR_TILE_X = 64  # blur_x work-group: a row segment of 64 pixels plus the apron
-BLUR_TILE_Y = (16, 16)  # blur_y work-group: 16 columns x 16 rows plus the apron
-DOWN_RUN = 16  # outputs per downsample work-item
-# The kernels' #defines: the constants shared with GLSL (filters.plan) and DOWN_RUN.
-KERNEL_DEFINES: dict[str, int] = {**SHADER_CONSTANTS, "DOWN_RUN": DOWN_RUN}
+# The kernels' #defines: the constants shared with GLSL and the kernels' own (DOWN_RUN),
+# both from filters.plan, which also gives each pass's launch geometry.
+KERNEL_DEFINES: dict[str, int] = {**SHADER_CONSTANTS, **KERNEL_CONSTANTS}
 
 
 def _cl():
@@ -116,7 +116,7 @@ class CLImage:
 
 
 _PROGRAMS: dict = {}  # device id -> (context, built program): once per device per process
-KERNELS = ("color", "blur_x", "blur_y", "downsample", "upsample", "shadow", "premultiply", "unpremultiply")
+KERNEL_PREFIX = "filter_"  # every kernel's name starts with it (OpenCL C has a built-in upsample())
 WORK_GROUP = 256  # the largest work-group the kernels are launched with (16 x 16, 64 x 1 ...)
 
 
@@ -144,8 +144,9 @@ class CLFilterRunner:
         self.context, self.program = _device_program(cl, self.device, self.label)
         try:
             self.queue = cl.CommandQueue(self.context)
-            # Prefixed: OpenCL C has a built-in upsample().
-            self.kernels = {name: getattr(self.program, f"filter_{name}") for name in KERNELS}
+            # Every kernel of the program, by its name without the prefix: a kernel call names one.
+            self.kernels = {k.function_name[len(KERNEL_PREFIX):]: k for k in self.program.all_kernels()
+                            if k.function_name.startswith(KERNEL_PREFIX)}
             limit = min(k.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.device)
                         for k in self.kernels.values())
         except cl.Error as exc:
@@ -274,50 +275,41 @@ class CLFilterRunner:
     def _buffer(self, host: np.ndarray):
         return self.cl.Buffer(self.context, self.cl.mem_flags.READ_ONLY | self.cl.mem_flags.COPY_HOST_PTR, hostbuf=host)
 
-    # -- one handler per pass kind ----------------------------------------------------------
-    def _color(self, p: ColorPass, inputs: list[CLImage], target: CLImage) -> None:
-        w, h = target.width, target.height
-        steps = p.matrices().reshape(-1) if p.steps else np.zeros(SHADER_CONSTANTS["COLOR_STEP_FLOATS"], np.float32)
-        self.kernels["color"](self.queue, _grid(w, h), (16, 16), inputs[0].buffer, target.buffer, np.int32(w),
-                              np.int32(h), self._buffer(steps), np.int32(len(p.steps)), np.float32(p.alpha))
-
-    def _blur(self, p: BlurPass, inputs: list[CLImage], target: CLImage) -> None:
-        cl, w, h, r = self.cl, target.width, target.height, p.radius
-        need = 16 * max(BLUR_TILE_X + 2 * r, BLUR_TILE_Y[0] * (BLUR_TILE_Y[1] + 2 * r))
-        if need > self.device.local_mem_size:
+    # -- the handler of every pass kind ------------------------------------------------------
+    def _call(self, p: PlannedPass, inputs: list[CLImage], target: CLImage) -> None:
+        """Enqueue the kernel call ``p`` carries (filters.plan.KernelCall), its image and
+        size arguments filled in from ``inputs`` and ``target``."""
+        call: KernelCall = p.cl()
+        if call.local_bytes > self.device.local_mem_size:
             raise LaminaInputError(
-                f"a blur pass of radius {r} needs {need} bytes of local memory; {self.label} has "
-                f"{self.device.local_mem_size} (plans keep radii at {MAX_BLUR_RADIUS} or less)"
+                f"a {p.kind} pass ({call.kernel}) needs {call.local_bytes} bytes of local memory; {self.label} has "
+                f"{self.device.local_mem_size} (plans keep blur radii at {MAX_BLUR_RADIUS} or less)"
             )
-        weights = self._buffer(p.weights().astype(np.float32))
-        args = (inputs[0].buffer, target.buffer, np.int32(w), np.int32(h), np.int32(r), weights)
-        if p.axis == "x":
-            tile = cl.LocalMemory(16 * (BLUR_TILE_X + 2 * r))
-            self.kernels["blur_x"](self.queue, (_round_up(w, BLUR_TILE_X), h), (BLUR_TILE_X, 1), *args, tile)
-        else:
-            lx, ly = BLUR_TILE_Y
-            tile = cl.LocalMemory(16 * lx * (ly + 2 * r))
-            self.kernels["blur_y"](self.queue, (_round_up(w, lx), _round_up(h, ly)), (lx, ly), *args, tile)
+        args = [self._argument(a, inputs, target) for a in call.args]
+        self.kernels[call.kernel](self.queue, call.grid(target.width, target.height), call.group, *args)
 
-    def _downsample(self, p: ResamplePass, inputs: list[CLImage], target: CLImage) -> None:
-        src, w, h = inputs[0], target.width, target.height
-        runs = (w + DOWN_RUN - 1) // DOWN_RUN
-        self.kernels["downsample"](self.queue, (_round_up(runs, 8), _round_up(h, 8)), (8, 8), src.buffer,
-                                   np.int32(src.width), np.int32(src.height), target.buffer, np.int32(w), np.int32(h),
-                                   np.int32(p.input_offset))
-
-    def _upsample(self, p: ResamplePass, inputs: list[CLImage], target: CLImage) -> None:
-        src, w, h, s = inputs[0], target.width, target.height, p.source_scale
-        cells = (w - 1 + s // 2) // s + 1
-        self.kernels["upsample"](self.queue, (_round_up(cells, 16), _round_up(h, 4)), (16, 4), src.buffer,
-                                 np.int32(src.width), np.int32(src.height), target.buffer, np.int32(w), np.int32(h),
-                                 np.int32(s))
-
-    def _shadow(self, p: ShadowPass, inputs: list[CLImage], target: CLImage) -> None:
-        w, h = target.width, target.height
-        color = self.cl.cltypes.make_float4(*np.array(p.color, np.float32))  # premultiplied
-        self.kernels["shadow"](self.queue, _grid(w, h), (16, 16), inputs[0].buffer, inputs[1].buffer, target.buffer,
-                               np.int32(w), np.int32(h), np.float32(p.offset[0]), np.float32(p.offset[1]), color)
+    def _argument(self, a, inputs: list[CLImage], target: CLImage):
+        kind, value = a.kind, a.value
+        if kind is Arg.INPUT:
+            return inputs[value].buffer
+        if kind is Arg.OUTPUT:
+            return target.buffer
+        if kind in (Arg.INPUT_WIDTH, Arg.INPUT_HEIGHT):
+            image = inputs[value]
+            return np.int32(image.width if kind is Arg.INPUT_WIDTH else image.height)
+        if kind in (Arg.WIDTH, Arg.HEIGHT):
+            return np.int32(target.width if kind is Arg.WIDTH else target.height)
+        if kind is Arg.INT:
+            return np.int32(value)
+        if kind is Arg.FLOAT:
+            return np.float32(value)
+        if kind is Arg.FLOAT4:
+            return self.cl.cltypes.make_float4(*np.array(value, np.float32))
+        if kind is Arg.FLOATS:
+            return self._buffer(np.array(value, np.float32))
+        if kind is Arg.LOCAL:
+            return self.cl.LocalMemory(int(value))
+        raise AssertionError(f"unknown kernel argument {a!r}")  # pragma: no cover - Arg is closed
 
 
 # The planned pass kinds this runner executes: all of them (it runs every FilterPass
@@ -325,18 +317,10 @@ class CLFilterRunner:
 # tests/unit/test_pass_protocol.py.
 CLAIMS: frozenset[PassKind] = frozenset(PassKind)
 
+# Every planned pass carries its kernel call: one generic handler for every kind.
 HANDLERS: dict[PassKind, Callable[[CLFilterRunner, PlannedPass, list, CLImage], None]] = {
-    PassKind.COLOR: CLFilterRunner._color,
-    PassKind.BLUR: CLFilterRunner._blur,
-    PassKind.DOWNSAMPLE: CLFilterRunner._downsample,
-    PassKind.UPSAMPLE: CLFilterRunner._upsample,
-    PassKind.SHADOW: CLFilterRunner._shadow,
+    kind: CLFilterRunner._call for kind in PassKind
 }
-
-
-def _grid(w: int, h: int) -> tuple[int, int]:
-    """One item per pixel, in 16 x 16 groups."""
-    return (_round_up(w, 16), _round_up(h, 16))
 
 
 def _round_up(n: int, m: int) -> int:

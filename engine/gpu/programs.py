@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 import moderngl
 
-from ..filters.plan import SHADER_CONSTANTS
+from ..filters.plan import FILTER_PROGRAMS, SHADER_CONSTANTS
 from ..compositor.paint_data import DASHES_SUFFIX, DOTS_SUFFIX, SHADOW_SUFFIX, SOFT_SHADOW_SUFFIX
 from ..limits import (MAX_BOX_SHADOWS, MAX_CLIPS_PER_DRAW, MAX_COLOR_STEPS, MAX_GRADIENT_STOPS, MAX_MASKS_PER_DRAW,
                       MAX_POLYGON_POINTS)
@@ -155,7 +155,7 @@ def _enumerate() -> dict[str, ProgramVariant]:
     shared = tuple(SHADER_CONSTANTS.items())
     filters = {color_filter_variant(steps): ("filters/color.frag", (*shared, ("STEPS", steps)))
                for steps in sorted({color_step_bucket(n) for n in range(0, MAX_COLOR_STEPS + 1)})}
-    filters.update({f"filter.{kind}": (f"filters/{kind}.frag", shared) for kind in ("blur", "downsample", "upsample", "shadow")})
+    filters.update({key: (fragment, shared) for key, fragment in FILTER_PROGRAMS.items()})
     for base, (fragment, defines) in filters.items():
         for source, output in _STRAIGHT_SUFFIX:
             name = straight_variant(base, source, output)

@@ -15,7 +15,7 @@ from typing import Callable
 import numpy as np
 
 from ..filters.backend import FilterBackend
-from ..filters.plan import ColorPass, FilterPlan, PassKind, image_size
+from ..filters.plan import ColorPass, CostKind, FilterPlan, image_size
 from ..framegraph import Executor, FilterPass, FrameGraph, NoPolicy, Pass, TextureDesc, TextureRole, TransferPass, UploadPass
 from ..filter_costs import Placement, place
 
@@ -122,7 +122,8 @@ def alpha_pass(source: str, output: str) -> ColorPass:
 def _premultiplies_on_read(plan: FilterPlan) -> bool:
     """Whether the passes that read the source can premultiply it as they read: each
     must read it as its first input (as the planner's passes do) and read each texel
-    once. A blur reads every texel 2 r + 1 times: converting once, in a pass of its
-    own, is cheaper there (measured at 1080p: +7 % for the pass, +17 % fused)."""
-    return all("source" not in p.inputs[1:] and not ("source" in p.inputs and p.pass_kind is PassKind.BLUR)
+    once. A pass priced by its taps (a blur) reads every texel 2 r + 1 times: converting
+    once, in a pass of its own, is cheaper there (measured at 1080p for a blur: +7 % for
+    the pass, +17 % fused)."""
+    return all("source" not in p.inputs[1:] and not ("source" in p.inputs and p.cost is CostKind.PIXEL_TAPS)
                for p in plan.passes)

@@ -150,6 +150,27 @@ __kernel void filter_shadow(__global const uchar4* src, __global const uchar4* b
     store(dst, w, x, y, s + color * a * (1.0f - s.w));
 }
 
+// One direction of feMorphology (shaders/filters/morphology.frag): the minimum (erode,
+// dilate 0) or maximum (dilate 1) of each channel over 2 r + 1 pixels along (ax, ay),
+// on the bytes themselves (a min or max of texels rounds nothing). Outside the image is
+// transparent black: an erode whose window leaves it writes 0; a dilate skips those taps.
+__kernel void filter_morphology(__global const uchar4* src, __global uchar4* dst, int w, int h,
+                                int ax, int ay, int r, int dilate) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    int along = ax ? x : y, size = ax ? w : h;
+    int lo = max(-r, -along), hi = min(r, size - 1 - along);
+    int step = ax + ay * w, at = y * w + x;
+    uchar4 v = (uchar4)(0);
+    if (dilate) {
+        for (int i = lo; i <= hi; ++i) v = max(v, src[at + i * step]);
+    } else if (lo == -r && hi == r) {
+        v = (uchar4)(255);
+        for (int i = lo; i <= hi; ++i) v = min(v, src[at + i * step]);
+    }
+    dst[at] = v;
+}
+
 // Straight <-> premultiplied alpha, for filters.apply of straight pixels: in integers,
 // rounded exactly as lamina.images rounds on the host (and shaders/common/alpha.glsl):
 // p = (c a + 127) / 255; c = min((p 255 + a / 2) / a, 255), and 0 where a = 0.

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import lamina.gpu.opencl as ocl
-from lamina.filters.plan import BlurPass, ColorPass, ColorStep, ResamplePass, ShadowPass, image_size
+from lamina.filters.ops import MorphologyOperator
+from lamina.filters.plan import BlurPass, ColorPass, ColorStep, MorphologyPass, ResamplePass, ShadowPass, image_size
 
 from .test_filters_bench import ROUNDS, make_image
 
@@ -25,6 +26,8 @@ PASSES = {
     "down to 1/2": (ResamplePass(("source",), "out", "down", 2, 1), 1),
     "up from 1/4": (ResamplePass(("source",), "out", "up", 1, 4), 4),
     "shadow": (ShadowPass(("source", "source"), "out", (4.0, 4.0), (0.0, 0.0, 0.0, 0.5)), 1),
+    "dilate-x radius 3 (7 taps)": (MorphologyPass(("source",), "out", "x", 3, MorphologyOperator.DILATE), 1),
+    "erode-y radius 3 (7 taps)": (MorphologyPass(("source",), "out", "y", 3, MorphologyOperator.ERODE), 1),
 }
 
 

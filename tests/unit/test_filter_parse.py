@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import typing
 
 import pytest
 import tinycss2
@@ -599,3 +600,27 @@ def test_style_setitem_filter_error_column_is_within_value():
         style["filter"] = value
     assert info.value.property == "filter" and info.value.column == col(value, "-1px")
     assert "filter" not in style
+
+
+# -- each op parses its own function ----------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class _Twice(Brightness):
+    """A made-up amount function: what a new colour filter function adds (its op alone)."""
+
+    name: typing.ClassVar[str] = "twice"
+    css_default: typing.ClassVar[float] = 2.0
+    clamps_to_one: typing.ClassVar[bool] = False
+
+
+def test_a_filter_function_is_parsed_by_its_op_found_by_name(monkeypatch):
+    monkeypatch.setitem(OPS, "twice", _Twice)
+    assert parse("twice() sepia(1)").ops == (_Twice(2.0), Sepia(1.0))
+    assert parse("twice(300%)").ops == (_Twice(3.0),), "not clamped to 1: the op says so"
+    text = "sepia(1) twice(-1)"
+    with pytest.raises(FilterSyntaxError, match=r"twice\(\) does not take negative values") as err:
+        parse(text)
+    assert err.value.column == text.index("-1") + 1
+    monkeypatch.delitem(OPS, "twice")
+    with pytest.raises(FilterSyntaxError, match=r"unknown filter function twice\(\)"):
+        parse("twice(1)")

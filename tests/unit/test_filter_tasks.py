@@ -16,7 +16,8 @@ import lamina.filters.runners as runners
 from lamina import filters
 from lamina.errors import LaminaInputError
 from lamina.filters.backend import FilterBackend
-from lamina.filters.plan import SHADER_CONSTANTS, MAX_BLUR_RADIUS, BlurPass, PassKind, ResamplePass
+from lamina.filters.ops import Morphology
+from lamina.filters.plan import SHADER_CONSTANTS, MAX_BLUR_RADIUS, BlurPass, PassKind, ResamplePass, image_size
 from lamina.filter_costs import KINDS, Placement, place
 from lamina.graph.filter_tasks import apply_graph, filter_tasks
 from lamina.framegraph import Executor, FilterPass, Pass, TextureDesc, TextureRole, TransferPass, UploadPass
@@ -29,11 +30,13 @@ CHAINS = [
     "blur(30px)",
     "drop-shadow(3px 4px 5px rgb(0 0 0 / 60%))",
     "drop-shadow(2.5px -1.5px 0 red) blur(1px) invert(.3)",
+    # An SVG primitive with no CSS function: a chain of typed ops.
+    filters.FilterChain((Morphology("dilate", 3, 1), filters.Sepia(0.5), Morphology("erode", 0, 2))),
 ]
 
 
-def plan_of(chain: str, w: int = 300, h: int = 200):
-    return filters.parse(chain).plan(size=(w, h))
+def plan_of(chain: "str | filters.FilterChain", w: int = 300, h: int = 200):
+    return (chain if isinstance(chain, filters.FilterChain) else filters.parse(chain)).plan(size=(w, h))
 
 
 # -- one handler per kind, on every executor ---------------------------------------------
@@ -226,3 +229,23 @@ def test_resample_offsets_come_from_the_plan():
     assert ResamplePass(("source",), "h", "down", 2, 1).input_offset == -2
     assert ResamplePass(("h",), "q", "down", 4, 2).input_offset == -1
     assert ResamplePass(("q",), "up", "up", 1, 4).pass_kind is PassKind.UPSAMPLE
+
+
+# -- the cost model asks each pass type, not the blur ----------------------------------------
+
+def test_calibration_measures_every_pass_kind_from_the_pass_types_own_samples():
+    from lamina.filter_costs import CostModel, work_units
+    from lamina.gpu import calibrate
+    from lamina.filters.plan import CostKind
+    samples = calibrate._samples()
+    assert set(samples) - {"color8"} == set(KINDS), "one sample per cost-model kind (and the 8-step colour pass)"
+    assert all(step.pass_kind.value == key for key, step in samples.items() if key != "color8")
+    for step in samples.values():
+        px = np.prod(image_size(40, 30, step.scale))
+        taps = step.taps if step.cost is CostKind.PIXEL_TAPS else 1
+        assert work_units(step, 40, 30) == px * taps
+    assert samples["blur"].cost is CostKind.PIXEL_TAPS and work_units(samples["blur"], 40, 30) == 40 * 30 * 13
+    full = CostModel("m", {f"{e}:{k}": (0.0, 1.0) for e in ("gl", "opencl") for k in KINDS})
+    assert calibrate._complete(full)
+    stale = CostModel("m", {k: v for k, v in full.passes.items() if k != "opencl:shadow"})
+    assert not calibrate._complete(stale), "a stored model that lacks a kind is measured again"
