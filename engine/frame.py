@@ -50,6 +50,7 @@ class Frame:
         started = time.perf_counter()
         pixels = self._pixels.premultiplied()
         self.stats.record(READBACK_WORK, started)  # a late read-back: a span in frame.trace()
+        self.stats.read_back_px = self._pixels.read_px
         return pixels
 
     @property
@@ -60,6 +61,7 @@ class Frame:
             started = time.perf_counter()
             self._image = self._pixels.straight()
             self.stats.record(UNPREMULTIPLY_WORK, started)  # a span in frame.trace()
+            self.stats.unpremultiplied_px = self._pixels.unpremultiplied_px
         return self._image
 
     @property
@@ -104,6 +106,7 @@ class Frame:
         # give each kind of work its sum, one after the other.
         self.stats.record(UNPREMULTIPLY_WORK, started, converting.ms)
         self.stats.record(ENCODE_WORK, started + converting.ms / 1000, total_ms - converting.ms)
+        self.stats.unpremultiplied_px = self._pixels.unpremultiplied_px
         return path
 
     def _image_strips(self):

@@ -11,6 +11,12 @@ frame's ``FramePixels``:
   date only where the frame changed since (the frame pass's damage rects), so an
   animation frame converts what moved, not the frame; once another execution has run,
   from its own premultiplied host copy, converted on the GPU in strips;
+* while the frame texture is one the executor keeps (a damaged frame is composited
+  into last frame's), the reader also keeps a host copy of its premultiplied pixels and
+  one of its straight copy, and reads from the GPU only where the frame changed since
+  (the damage rects): a frame's arrays are copies of those, patched first, so the bus
+  carries the damage rect, not the frame. A frame's arrays are its own: no later frame
+  changes them, and the reader's copies are never handed out;
 * a larger frame is read lazily and in strips, premultiplied or straight, so the host
   never holds more than the result and a strip (a 16384 x 16384 frame is 1 GiB).
 
@@ -90,7 +96,7 @@ class FramePixels:
     times the work (the Frame records it in its stats)."""
 
     def __init__(self, reader: "FrameReader", version: int, width: int, height: int,
-                 premultiplied: np.ndarray | None) -> None:
+                 premultiplied: np.ndarray | None, read_px: int = 0) -> None:
         self._reader = reader
         self._version = version
         self.width = width
@@ -98,6 +104,9 @@ class FramePixels:
         self._premultiplied = premultiplied
         self.large = premultiplied is None  # read lazily, in strips (else read at once)
         self._hold: _Hold | None = None  # a large frame's texture, until it has its pixels
+        # The work on these pixels so far, in pixels (the Frame copies them into its stats):
+        self.read_px = read_px  # premultiplied pixels read from the GPU
+        self.unpremultiplied_px = 0  # pixels the un-premultiply converted (and read back straight)
 
     @property
     def current(self) -> bool:
@@ -113,6 +122,7 @@ class FramePixels:
     def premultiplied(self) -> np.ndarray:
         if self._premultiplied is None:
             self._premultiplied = self._reader.read_premultiplied(self)
+            self.read_px += self.width * self.height
             self._reader.let_go(self)  # its pixels are on the host: the texture is not needed
         return self._premultiplied
 
@@ -120,15 +130,18 @@ class FramePixels:
         """(H, W, 4) uint8 straight RGBA, un-premultiplied on the GPU (on the host only
         for a frame that outlived its renderer: there is no GPU left to ask)."""
         if self._reader.released:
+            self.unpremultiplied_px += self.width * self.height
             return unpremultiply(self._premultiplied)
         out = np.empty((self.height, self.width, 4), np.uint8)
         self._reader.activate()
         if self._hold is not None:
             self._reader.passes.read_straight(self._hold.target.texture, out)
+            self.unpremultiplied_px += self.width * self.height
         elif self.current:
-            self._reader.read_straight(out)
+            self.unpremultiplied_px += self._reader.read_straight(out)
         else:
             self._reader.passes.unpremultiply_host(self._premultiplied, out)
+            self.unpremultiplied_px += self.width * self.height
         return out
 
     def straight_strips(self) -> Iterator[np.ndarray]:
@@ -142,6 +155,7 @@ class FramePixels:
         reader = self._reader
         spans = list(strips(self.width, self.height, reader.passes.strip_bytes))
         buffer = np.empty((spans[0][1], self.width, 4), np.uint8)  # one strip, used again and again
+        self.unpremultiplied_px += self.width * self.height
         for y0, y1 in spans:
             strip = buffer[:y1 - y0]
             hold = self._hold  # another execution may have moved it to a copy meanwhile
@@ -171,6 +185,11 @@ class FrameReader:
         self._mirror_of: PooledTarget | None = None
         self._dirty: list[Rect] | None = None  # None: all of it
         self._holds: list[_Hold] = []
+        # Host copies the reader keeps of a kept frame texture, never handed out (frames
+        # get copies): its premultiplied pixels as the last small frame left them, and
+        # the straight copy's pixels as the mirror was last read (None: not kept).
+        self._kept_premultiplied: np.ndarray | None = None
+        self._kept_straight: np.ndarray | None = None
 
     def begin(self, writes: Iterable[PooledTarget] = ()) -> None:
         """Call before an execution (or anything else) may write or free textures;
@@ -215,6 +234,8 @@ class FrameReader:
                 self._dirty = [_bounds(self._dirty)]
         self._mirror_of = target
         w, h = graph.width, graph.height
+        kept = self._kept_premultiplied
+        self._kept_premultiplied = None  # until it is brought up to date below
         if w * h * 4 > self.large_bytes:
             frame = FramePixels(self, self.version, w, h, None)
             frame._hold = _Hold(frame, target, owned)
@@ -222,8 +243,19 @@ class FrameReader:
             return frame
         self.source, self._owned = target, owned
         premultiplied = np.empty((h, w, 4), np.uint8)
-        target.texture.read_into(premultiplied, alignment=1)
-        return FramePixels(self, self.version, w, h, premultiplied)
+        if rects is not None and kept is not None and kept.shape == premultiplied.shape:
+            # Last frame's pixels are on the host already: only what this frame changed
+            # crosses the bus, into the reader's copy, which the frame gets a copy of.
+            read_px = _read_rects(target, rects, kept)
+            np.copyto(premultiplied, kept)
+        else:
+            target.texture.read_into(premultiplied, alignment=1)
+            read_px = w * h
+            # A texture kept for the next frame, which may change only part of it: keep
+            # its pixels to patch (a frame's own texture is not drawn into again).
+            kept = None if owned else premultiplied.copy()
+        self._kept_premultiplied = None if owned else kept
+        return FramePixels(self, self.version, w, h, premultiplied, read_px)
 
     def read_premultiplied(self, frame: FramePixels) -> np.ndarray:
         hold = frame._hold
@@ -244,8 +276,10 @@ class FrameReader:
         if hold is not None and hold in self._holds:
             self._end(hold)
 
-    def read_straight(self, out: np.ndarray) -> None:
-        """The latest small frame, straight, into ``out``."""
+    def read_straight(self, out: np.ndarray) -> int:
+        """The latest small frame, straight, into ``out``; returns how many pixels were
+        un-premultiplied: where the frame changed since the straight copy was last
+        brought up to date (all of it the first time)."""
         self.activate()
         h, w = out.shape[:2]
         mirror = self._mirror
@@ -253,10 +287,22 @@ class FrameReader:
             self._drop_mirror()
             mirror = self._mirror = _own_target(self.passes.ctx, w, h)
             self._dirty = None
-        for rect in [(0, 0, w, h)] if self._dirty is None else self._dirty:
+        rects = [(0, 0, w, h)] if self._dirty is None else self._dirty
+        for rect in rects:
             self.passes.convert(UNPREMULTIPLY, self.source.texture, rect, mirror, rect[:2])
+        kept = self._kept_straight
+        if self._dirty is not None and kept is not None and not self._owned:
+            # The host copy matches the mirror but for the rects just converted: read
+            # those, and give the frame a copy.
+            _read_rects(mirror, rects, kept)
+            np.copyto(out, kept)
+        else:
+            mirror.texture.read_into(out, alignment=1)
+            # Kept only while the frame texture is kept: a frame's own texture is not
+            # drawn into again, so its successor starts from a whole read anyway.
+            self._kept_straight = None if self._owned else out.copy()
         self._dirty = []
-        mirror.texture.read_into(out, alignment=1)
+        return sum(r[2] * r[3] for r in rects)
 
     def release(self) -> None:
         """Give back the reader's textures (the executor is closing): a frame still
@@ -270,6 +316,7 @@ class FrameReader:
         self.begin()
         self._drop_mirror()
         self._mirror_of = None
+        self._kept_premultiplied = None
         self.released = True
 
     def _end(self, hold: _Hold) -> None:
@@ -282,7 +329,7 @@ class FrameReader:
             self.pool.park()  # never release the bound framebuffer (see TexturePool.park)
             self._mirror.framebuffer.release()
             self._mirror.texture.release()
-        self._mirror, self._dirty = None, None
+        self._mirror, self._dirty, self._kept_straight = None, None, None
 
 
 def _own_target(ctx, width: int, height: int) -> PooledTarget:
@@ -290,6 +337,22 @@ def _own_target(ctx, width: int, height: int) -> PooledTarget:
     the pool's count of textures in use stays the frames' own."""
     texture = ctx.texture((width, height), 4, dtype="f1")
     return PooledTarget(texture, ctx.framebuffer(color_attachments=[texture]), (width, height, "rgba8"))
+
+
+def _read_rects(source: PooledTarget, rects: list[Rect], into: np.ndarray) -> int:
+    """Read ``rects`` of ``source`` (a texture of ``into``'s size) into those rects of
+    ``into``; returns the pixels read."""
+    h, w = into.shape[:2]
+    read = 0
+    for x, y, rw, rh in rects:
+        x0, y0, x1, y1 = max(0, x), max(0, y), min(w, x + rw), min(h, y + rh)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        rows = np.empty((y1 - y0, x1 - x0, 4), np.uint8)  # read_into needs contiguous memory
+        source.framebuffer.read_into(rows, viewport=(x0, y0, x1 - x0, y1 - y0), components=4, alignment=1)
+        into[y0:y1, x0:x1] = rows
+        read += (x1 - x0) * (y1 - y0)
+    return read
 
 
 def _bounds(rects: list[Rect]) -> Rect:

@@ -1,0 +1,143 @@
+"""A damaged frame's pixels out cost its damage rect: a change made through the API
+(a card's colour, a move) composites the frame only where it changed, reads back only
+that rect of the premultiplied frame and un-premultiplies only that rect for
+``frame.image`` (the renderer patches its own copies of last frame's pixels, and each
+frame gets copies of them) - and every byte equals a render of the same scene state
+from scratch, and frames handed out earlier keep their own pixels."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lamina import Layer, Scene
+from lamina.scene_file import scene_from_dict
+
+from ..alpha_reference import count_unpremultiplied, unpremultiply_ref
+
+W, H = 480, 300
+
+
+def _cards_page(rng) -> Scene:
+    """Twelve cards (rounded, bordered, some half transparent, two with text) in a 4 x 3 grid."""
+    scene = Scene(W, H, "#f4f1ea")
+    for i in range(12):
+        col, row = i % 4, i // 4
+        alpha = 1.0 if i % 3 else 0.6
+        style = (f"background-color: hsl({int(rng.integers(0, 360))} 60% 60% / {alpha}); border-radius: 9px; "
+                 "border: 2px solid rgb(0 0 0 / 25%); color: #222; font-size: 12px; font-family: sans-serif")
+        scene.root.add(Layer(f"card{i}", (10 + col * 116, 10 + row * 96, 100, 80), style,
+                             text=f"Card {i}" if i % 5 == 0 else None))
+    return scene
+
+
+def _from_scratch(renderer, scene: Scene):
+    """The same scene state, drawn by ``renderer`` with nothing kept from earlier frames."""
+    renderer.drop_caches()
+    return scene_from_dict(scene.to_dict()).render(renderer)
+
+
+def _area(rect) -> int:
+    return 0 if rect is None else rect[2] * rect[3]
+
+
+def _frame_damage(frame):
+    (composite,) = [p for p in frame.graph.passes if p.target.name == frame.graph.output.name]
+    return composite.damage
+
+
+def test_damaged_frames_equal_frames_from_scratch(fresh, gl, rng):
+    """Seeded colour changes and moves, one size change, with frames read and not read:
+    every read frame's straight and premultiplied pixels are the from-scratch bytes, and
+    a damaged frame read after a read one converts and reads only its damage rect."""
+    scene = _cards_page(rng)
+    first = scene.render(fresh)
+    assert _frame_damage(first) is None, "a first frame draws all of it"
+    assert np.array_equal(first.image, _from_scratch(gl, scene).image)
+    assert first.stats.composited_px == first.stats.read_back_px == first.stats.unpremultiplied_px == W * H
+    kept, last_read = [(first, first.image.copy())], True
+    for step in range(14):
+        card = scene[f"card{int(rng.integers(0, 12))}"]
+        what = "resize" if step == 8 else rng.choice(["colour", "colour", "move"])
+        if what == "colour":
+            card.style["background-color"] = f"hsl({int(rng.integers(0, 360))} 70% 55%)"
+        elif what == "move":
+            box = card.box
+            card.box = (box.x + int(rng.integers(-12, 13)), box.y + int(rng.integers(-12, 13)), box.width, box.height)
+        else:  # a size change: the next frame is whole again
+            scene.width, scene.height = W + 40, H - 20
+            scene.root.box = (0, 0, W + 40, H - 20)
+        frame = scene.render(fresh)
+        damage = _frame_damage(frame)
+        if what == "resize":
+            assert damage is None and frame.stats.read_back_px == frame.width * frame.height
+        else:
+            assert damage is not None and frame.stats.composited_px == _area(damage)
+            if what == "colour":
+                assert _area(damage) <= 104 * 84, "a card's colour damages the card's box"
+            assert frame.stats.read_back_px == _area(damage), "only the damage rect was read back"
+        read = rng.random() < 0.7
+        if read:
+            expected = _from_scratch(gl, scene)
+            assert np.array_equal(frame.premultiplied, expected.premultiplied), f"step {step} ({what})"
+            assert np.array_equal(frame.image, expected.image), f"step {step} ({what})"
+            if damage is not None and last_read:
+                assert frame.stats.unpremultiplied_px == _area(damage), "only the damage rect was converted"
+            kept.append((frame, expected.image))
+        last_read = read
+    for i, (frame, image) in enumerate(kept):
+        assert np.array_equal(frame.image, image), f"frame {i} kept its own pixels"
+
+
+def test_an_earlier_frames_arrays_do_not_change(fresh):
+    """Frames get copies of the renderer's pixels: writing into one frame's arrays changes
+    neither a later frame's nor what the renderer builds the next frame on."""
+    scene = _cards_page(np.random.default_rng(5))
+    first = scene.render(fresh)
+    first_image, first_premultiplied = first.image.copy(), first.premultiplied.copy()
+    scene["card3"].style["background-color"] = "rgb(200 30 40)"
+    second = scene.render(fresh)
+    second_image = second.image.copy()
+    assert not np.array_equal(second_image, first_image)
+    second.image[...] = 7  # a caller scribbling over its frame
+    second.premultiplied[...] = 7
+    scene["card7"].style["background-color"] = "rgb(20 130 240)"
+    third = scene.render(fresh)
+    assert np.array_equal(third.image, unpremultiply_ref(third.premultiplied))
+    assert _area(_frame_damage(third)) == third.stats.read_back_px == third.stats.unpremultiplied_px
+    x, y, w, h = _frame_damage(third)
+    unchanged = np.ones((H, W), bool)
+    unchanged[y:y + h, x:x + w] = False
+    assert np.array_equal(third.image[unchanged], second_image[unchanged]), "built on the renderer's copy"
+    assert np.array_equal(first.image, first_image) and np.array_equal(first.premultiplied, first_premultiplied)
+
+
+def test_a_frame_not_read_then_one_read_converts_both_damage_rects(fresh, monkeypatch):
+    scene = _cards_page(np.random.default_rng(11))
+    scene.render(fresh).image
+    scene["card0"].style["background-color"] = "rgb(10 200 30)"
+    unread = scene.render(fresh)
+    scene["card11"].style["background-color"] = "rgb(200 10 30)"
+    converted = count_unpremultiplied(monkeypatch, fresh)
+    frame = scene.render(fresh)
+    image = frame.image
+    both = _area(_frame_damage(unread)) + _area(_frame_damage(frame))
+    assert sum(converted) == frame.stats.unpremultiplied_px == both
+    assert np.array_equal(image, unpremultiply_ref(frame.premultiplied))
+    assert np.array_equal(unread.image, unpremultiply_ref(unread.premultiplied)), "its own pixels, converted whole"
+    assert unread.stats.unpremultiplied_px == W * H
+
+
+@pytest.mark.parametrize("policy", ["none", "all"])
+def test_without_damage_every_frame_is_read_whole(fresh, policy):
+    """Where the frame is not composited into last frame's (the policy), each frame is
+    read and converted whole, as before."""
+    scene = _cards_page(np.random.default_rng(3))
+    scene.render(fresh, policy=policy).image
+    scene["card4"].style["background-color"] = "rgb(90 90 250)"
+    frame = scene.render(fresh, policy=policy)
+    if _frame_damage(frame) is None:
+        assert frame.stats.composited_px == frame.stats.read_back_px == W * H
+    image = frame.image
+    assert np.array_equal(image, unpremultiply_ref(frame.premultiplied))
+    assert frame.stats.unpremultiplied_px in (W * H, _area(_frame_damage(frame)))
