@@ -12,11 +12,14 @@ frame's ``FramePixels``:
   animation frame converts what moved, not the frame; once another execution has run,
   from its own premultiplied host copy, converted on the GPU in strips;
 * while the frame texture is one the executor keeps (a damaged frame is composited
-  into last frame's), the reader also keeps a host copy of its premultiplied pixels and
-  one of its straight copy, and reads from the GPU only where the frame changed since
-  (the damage rects): a frame's arrays are copies of those, patched first, so the bus
-  carries the damage rect, not the frame. A frame's arrays are its own: no later frame
-  changes them, and the reader's copies are never handed out;
+  into last frame's), the reader reads from the GPU only where the frame changed (the
+  damage rects), so the bus carries the damage rect, not the frame: a frame's
+  premultiplied pixels are last frame's with the rects it read on top (``Patched``,
+  put together when first asked for, so a frame that is only shown straight never
+  copies them), and its straight pixels are a copy of the reader's host copy of its
+  straight texture, brought up to date where the frame changed since it was read. A
+  frame's arrays are its own: no later frame changes them, and what the reader keeps
+  is never handed out;
 * a larger frame is read lazily and in strips, premultiplied or straight, so the host
   never holds more than the result and a strip (a 16384 x 16384 frame is 1 GiB).
 
@@ -48,17 +51,19 @@ from .pixels import PixelPasses, Rect, strips
 from .pool import PooledTarget, TexturePool
 from .programs import UNPREMULTIPLY
 
-__all__ = ["FramePixels", "FrameReader", "LARGE_FRAME_BYTES", "changed_rects", "UNPREMULTIPLY_WORK", "ENCODE_WORK",
+__all__ = ["FramePixels", "FrameReader", "Patched", "LARGE_FRAME_BYTES", "changed_rects", "UNPREMULTIPLY_WORK", "ENCODE_WORK",
            "READBACK_WORK"]
 
 # The kinds of work on a frame's pixels after its execution (ExecutionStats.after, the
 # trace's spans after the read-back).
 UNPREMULTIPLY_WORK = "un-premultiply"
 ENCODE_WORK = "encode PNG"
-READBACK_WORK = "read back"  # a large frame's premultiplied pixels, read when first asked for
+READBACK_WORK = "read back"  # premultiplied pixels asked for after the execution: a large frame's
+# (read from the GPU in strips) or a damaged frame's (last frame's with its damage rects on top)
 
 LARGE_FRAME_BYTES = 64 << 20  # 4096 x 4096 RGBA8: above, frames are read lazily, in strips
 _MAX_RECTS = 16  # damage rects kept apart; more are merged into their bounding box
+_MAX_PATCHES = 32  # patches on one base; with more (or over a quarter of the frame), a new base
 
 
 def changed_rects(graph: FrameGraph) -> list[Rect] | None:
@@ -75,6 +80,33 @@ def changed_rects(graph: FrameGraph) -> list[Rect] | None:
         if w > 0 and h > 0:
             rects.append((x, y, w, h))
     return rects
+
+
+class Patched:
+    """Premultiplied pixels of a kept frame texture on the host, as patches on a base:
+    ``base`` is never written after it was made, nor handed out, and each of
+    ``patches`` ((x, y, w, h), pixels), in order, holds what a later frame read of its
+    damage rect. Frames share them; each gets its own array from ``pixels()``."""
+
+    __slots__ = ("base", "patches", "patched_px")
+
+    def __init__(self, base: np.ndarray, patches: tuple[tuple[Rect, np.ndarray], ...] = ()) -> None:
+        self.base = base
+        self.patches = patches
+        self.patched_px = sum(r[2] * r[3] for r, _ in patches)
+
+    def with_patches(self, more: list[tuple[Rect, np.ndarray]]) -> "Patched":
+        patched = Patched(self.base, self.patches + tuple(more))
+        h, w = self.base.shape[:2]
+        if len(patched.patches) > _MAX_PATCHES or patched.patched_px * 4 > w * h:
+            return Patched(patched.pixels())  # a new base: patches do not pile up
+        return patched
+
+    def pixels(self) -> np.ndarray:
+        out = self.base.copy()
+        for (x, y, w, h), pixels in self.patches:
+            out[y:y + h, x:x + w] = pixels
+        return out
 
 
 class _Hold:
@@ -96,12 +128,14 @@ class FramePixels:
     times the work (the Frame records it in its stats)."""
 
     def __init__(self, reader: "FrameReader", version: int, width: int, height: int,
-                 premultiplied: np.ndarray | None, read_px: int = 0) -> None:
+                 premultiplied: np.ndarray | Patched | None, read_px: int = 0) -> None:
         self._reader = reader
         self._version = version
         self.width = width
         self.height = height
-        self._premultiplied = premultiplied
+        # The pixels on the host, or patches of last frame's, put together when asked for.
+        self._patched = premultiplied if isinstance(premultiplied, Patched) else None
+        self._premultiplied = premultiplied if isinstance(premultiplied, np.ndarray) else None
         self.large = premultiplied is None  # read lazily, in strips (else read at once)
         self._hold: _Hold | None = None  # a large frame's texture, until it has its pixels
         # The work on these pixels so far, in pixels (the Frame copies them into its stats):
@@ -120,6 +154,8 @@ class FramePixels:
         return self._premultiplied is not None
 
     def premultiplied(self) -> np.ndarray:
+        if self._premultiplied is None and self._patched is not None:
+            self._premultiplied, self._patched = self._patched.pixels(), None
         if self._premultiplied is None:
             self._premultiplied = self._reader.read_premultiplied(self)
             self.read_px += self.width * self.height
@@ -131,7 +167,7 @@ class FramePixels:
         for a frame that outlived its renderer: there is no GPU left to ask)."""
         if self._reader.released:
             self.unpremultiplied_px += self.width * self.height
-            return unpremultiply(self._premultiplied)
+            return unpremultiply(self.premultiplied())
         out = np.empty((self.height, self.width, 4), np.uint8)
         self._reader.activate()
         if self._hold is not None:
@@ -140,7 +176,7 @@ class FramePixels:
         elif self.current:
             self.unpremultiplied_px += self._reader.read_straight(out)
         else:
-            self._reader.passes.unpremultiply_host(self._premultiplied, out)
+            self._reader.passes.unpremultiply_host(self.premultiplied(), out)
             self.unpremultiplied_px += self.width * self.height
         return out
 
@@ -185,10 +221,10 @@ class FrameReader:
         self._mirror_of: PooledTarget | None = None
         self._dirty: list[Rect] | None = None  # None: all of it
         self._holds: list[_Hold] = []
-        # Host copies the reader keeps of a kept frame texture, never handed out (frames
-        # get copies): its premultiplied pixels as the last small frame left them, and
-        # the straight copy's pixels as the mirror was last read (None: not kept).
-        self._kept_premultiplied: np.ndarray | None = None
+        # What the reader keeps on the host of a kept frame texture, never handed out
+        # (frames get copies): its premultiplied pixels as the last small frame left them,
+        # and the straight copy's pixels as the mirror was last read (None: not kept).
+        self._kept_premultiplied: Patched | None = None
         self._kept_straight: np.ndarray | None = None
 
     def begin(self, writes: Iterable[PooledTarget] = ()) -> None:
@@ -242,20 +278,19 @@ class FrameReader:
             self._holds.append(frame._hold)
             return frame
         self.source, self._owned = target, owned
-        premultiplied = np.empty((h, w, 4), np.uint8)
-        if rects is not None and kept is not None and kept.shape == premultiplied.shape:
+        if rects is not None and kept is not None and kept.base.shape == (h, w, 4):
             # Last frame's pixels are on the host already: only what this frame changed
-            # crosses the bus, into the reader's copy, which the frame gets a copy of.
-            read_px = _read_rects(target, rects, kept)
-            np.copyto(premultiplied, kept)
-        else:
-            target.texture.read_into(premultiplied, alignment=1)
-            read_px = w * h
-            # A texture kept for the next frame, which may change only part of it: keep
-            # its pixels to patch (a frame's own texture is not drawn into again).
-            kept = None if owned else premultiplied.copy()
-        self._kept_premultiplied = None if owned else kept
-        return FramePixels(self, self.version, w, h, premultiplied, read_px)
+            # crosses the bus, as patches on them.
+            patches = _read_rects(target, rects)
+            self._kept_premultiplied = kept.with_patches(patches)
+            return FramePixels(self, self.version, w, h, self._kept_premultiplied,
+                               sum(r[2] * r[3] for r, _ in patches))
+        premultiplied = np.empty((h, w, 4), np.uint8)
+        target.texture.read_into(premultiplied, alignment=1)
+        # A texture kept for the next frame, which may change only part of it: keep its
+        # pixels to patch (a frame's own texture is not drawn into again).
+        self._kept_premultiplied = None if owned else Patched(premultiplied.copy())
+        return FramePixels(self, self.version, w, h, premultiplied, w * h)
 
     def read_premultiplied(self, frame: FramePixels) -> np.ndarray:
         hold = frame._hold
@@ -293,8 +328,9 @@ class FrameReader:
         kept = self._kept_straight
         if self._dirty is not None and kept is not None and not self._owned:
             # The host copy matches the mirror but for the rects just converted: read
-            # those, and give the frame a copy.
-            _read_rects(mirror, rects, kept)
+            # those into it, and give the frame a copy.
+            for (x, y, rw, rh), pixels in _read_rects(mirror, rects):
+                kept[y:y + rh, x:x + rw] = pixels
             np.copyto(out, kept)
         else:
             mirror.texture.read_into(out, alignment=1)
@@ -339,19 +375,17 @@ def _own_target(ctx, width: int, height: int) -> PooledTarget:
     return PooledTarget(texture, ctx.framebuffer(color_attachments=[texture]), (width, height, "rgba8"))
 
 
-def _read_rects(source: PooledTarget, rects: list[Rect], into: np.ndarray) -> int:
-    """Read ``rects`` of ``source`` (a texture of ``into``'s size) into those rects of
-    ``into``; returns the pixels read."""
-    h, w = into.shape[:2]
-    read = 0
+def _read_rects(source: PooledTarget, rects: list[Rect]) -> list[tuple[Rect, np.ndarray]]:
+    """``rects`` of ``source``, cut to its size, read from the GPU: (rect, pixels) each."""
+    w, h = source.key[:2]
+    read = []
     for x, y, rw, rh in rects:
         x0, y0, x1, y1 = max(0, x), max(0, y), min(w, x + rw), min(h, y + rh)
         if x0 >= x1 or y0 >= y1:
             continue
-        rows = np.empty((y1 - y0, x1 - x0, 4), np.uint8)  # read_into needs contiguous memory
-        source.framebuffer.read_into(rows, viewport=(x0, y0, x1 - x0, y1 - y0), components=4, alignment=1)
-        into[y0:y1, x0:x1] = rows
-        read += (x1 - x0) * (y1 - y0)
+        pixels = np.empty((y1 - y0, x1 - x0, 4), np.uint8)
+        source.framebuffer.read_into(pixels, viewport=(x0, y0, x1 - x0, y1 - y0), components=4, alignment=1)
+        read.append(((x0, y0, x1 - x0, y1 - y0), pixels))
     return read
 
 

@@ -141,3 +141,22 @@ def test_without_damage_every_frame_is_read_whole(fresh, policy):
     image = frame.image
     assert np.array_equal(image, unpremultiply_ref(frame.premultiplied))
     assert frame.stats.unpremultiplied_px in (W * H, _area(_frame_damage(frame)))
+
+
+def test_frames_not_read_until_later_keep_their_pixels(fresh, gl, rng):
+    """A damaged frame's premultiplied pixels are put together when asked for, from
+    what earlier frames read: forty frames asked only at the end (past the point where
+    the patches get a new base) are each the from-scratch bytes of their own state."""
+    scene = _cards_page(rng)
+    scene.render(fresh)
+    frames, expected = [], []
+    for step in range(40):
+        card = scene[f"card{int(rng.integers(0, 12))}"]
+        card.style["background-color"] = f"rgb({int(rng.integers(0, 256))} {int(rng.integers(0, 256))} 90 / 0.8)"
+        frame = scene.render(fresh)
+        assert frame.stats.read_back_px == _area(_frame_damage(frame)) <= 104 * 84, f"step {step}"
+        frames.append(frame)
+        expected.append(_from_scratch(gl, scene).premultiplied)
+    for step in rng.permutation(len(frames)):
+        assert np.array_equal(frames[step].premultiplied, expected[step]), f"frame {step}"
+        assert np.array_equal(frames[step].image, unpremultiply_ref(expected[step])), f"frame {step}"
