@@ -44,7 +44,8 @@ class Frame:
     @property
     def premultiplied(self) -> np.ndarray:
         """(H, W, 4) uint8 premultiplied RGBA, as the passes left it (a large frame is
-        read back on first use)."""
+        read back on first use; a frame drawn into a kept frame texture is put together
+        on first use from the pixels read for earlier frames and its damage rects)."""
         if self._pixels.read_back:
             return self._pixels.premultiplied()
         started = time.perf_counter()

@@ -150,7 +150,8 @@ class FramePixels:
 
     @property
     def read_back(self) -> bool:
-        """Are the premultiplied pixels on the host already?"""
+        """Are the premultiplied pixels an array on the host already (else they are read
+        from the GPU, or put together from patches, when first asked for)?"""
         return self._premultiplied is not None
 
     def premultiplied(self) -> np.ndarray:
@@ -287,10 +288,14 @@ class FrameReader:
                                sum(r[2] * r[3] for r, _ in patches))
         premultiplied = np.empty((h, w, 4), np.uint8)
         target.texture.read_into(premultiplied, alignment=1)
-        # A texture kept for the next frame, which may change only part of it: keep its
-        # pixels to patch (a frame's own texture is not drawn into again).
-        self._kept_premultiplied = None if owned else Patched(premultiplied.copy())
-        return FramePixels(self, self.version, w, h, premultiplied, w * h)
+        if owned:  # a frame's own texture is not drawn into again: nothing to build on
+            self._kept_premultiplied = None
+            return FramePixels(self, self.version, w, h, premultiplied, w * h)
+        # A texture kept for the next frame, which may change only part of it: its pixels
+        # are the base of the next frames' patches, and this frame's copy is made from
+        # them when asked for.
+        self._kept_premultiplied = Patched(premultiplied)
+        return FramePixels(self, self.version, w, h, self._kept_premultiplied, w * h)
 
     def read_premultiplied(self, frame: FramePixels) -> np.ndarray:
         hold = frame._hold
