@@ -568,7 +568,8 @@ class GLExecutor:
         (``pass_start_ms``...) are on the frame's clock; default: now."""
         written = {p.target.name for p in graph.passes}
         # Textures are about to change: a frame still reading a kept one gets a copy first.
-        self.reader.begin(self._retained[n] for n in graph.reused if n in written and n in self._retained)
+        self.reader.begin((self._retained[n] for n in graph.reused if n in written and n in self._retained),
+                          frame=frame)
         stats = ExecutionStats()
         run = _Execution(self, graph, stats, opencl, timed)
         targets = run.targets

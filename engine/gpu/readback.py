@@ -228,18 +228,23 @@ class FrameReader:
         self._kept_premultiplied: Patched | None = None
         self._kept_straight: np.ndarray | None = None
 
-    def begin(self, writes: Iterable[PooledTarget] = ()) -> None:
+    def begin(self, writes: Iterable[PooledTarget] = (), *, frame: bool = True) -> None:
         """Call before an execution (or anything else) may write or free textures;
-        ``writes`` are the kept textures it will draw into. The latest small frame
-        stops reading from its texture (its pixels are on the host already); a large
-        frame whose kept texture is about to be drawn into gets a copy of its own; the
-        textures of frames no longer referenced go back to the pool."""
+        ``writes`` are the kept textures it will draw into, and ``frame`` says whether
+        the execution ends in ``frame_done`` (which learns where it drew). The latest
+        small frame stops reading from its texture (its pixels are on the host already);
+        a large frame whose kept texture is about to be drawn into gets a copy of its
+        own; the textures of frames no longer referenced go back to the pool."""
         self.version += 1
         if self._owned and self.source is not None:
             self.pool.release(self.source)
             self._mirror_of = None  # the pool may hand it to anyone now
         self.source, self._owned = None, False
         written = {id(t) for t in writes}
+        if not frame and self._mirror_of is not None and id(self._mirror_of) in written:
+            # Drawn into where the reader cannot see: what it keeps of it is no guide
+            # to the next frame, which is read whole.
+            self._mirror_of = None
         for hold in list(self._holds):
             if hold.frame() is None:
                 self._end(hold)

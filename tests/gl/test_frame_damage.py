@@ -41,9 +41,13 @@ def _area(rect) -> int:
     return 0 if rect is None else rect[2] * rect[3]
 
 
-def _frame_damage(frame):
-    (composite,) = [p for p in frame.graph.passes if p.target.name == frame.graph.output.name]
+def _graph_damage(graph):
+    (composite,) = [p for p in graph.passes if p.target.name == graph.output.name]
     return composite.damage
+
+
+def _frame_damage(frame):
+    return _graph_damage(frame.graph)
 
 
 def test_damaged_frames_equal_frames_from_scratch(fresh, gl, rng):
@@ -160,3 +164,20 @@ def test_frames_not_read_until_later_keep_their_pixels(fresh, gl, rng):
     for step in rng.permutation(len(frames)):
         assert np.array_equal(frames[step].premultiplied, expected[step]), f"frame {step}"
         assert np.array_equal(frames[step].image, unpremultiply_ref(expected[step])), f"frame {step}"
+
+
+def test_a_graph_executed_outside_a_frame_leaves_the_next_frame_whole(fresh, gl):
+    """A planned graph executed directly draws into the kept frame texture where the
+    frame reader does not see it: the next frame is read whole, and right."""
+    scene = _cards_page(np.random.default_rng(19))
+    scene.render(fresh).image
+    scene["card2"].style["background-color"] = "rgb(250 200 0)"
+    graph = fresh.plan(scene)
+    assert _area(_graph_damage(graph)) > 0, "drawn into the kept frame texture"
+    fresh.executor.execute(graph)
+    scene["card9"].style["background-color"] = "rgb(0 120 90)"
+    frame = scene.render(fresh)
+    expected = _from_scratch(gl, scene)
+    assert np.array_equal(frame.premultiplied, expected.premultiplied)
+    assert np.array_equal(frame.image, expected.image)
+    assert frame.stats.read_back_px == frame.stats.unpremultiplied_px == W * H
