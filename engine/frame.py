@@ -172,6 +172,8 @@ def _pixels_out(s) -> str:
         kinds[what] = kinds.get(what, 0.0) + ms
     done = ", ".join(f"{what} {ms:.2f} ms" for what, ms in kinds.items()) or "none yet"
     return (f"\nPixels out after the execution (GPU un-premultiply, PNG encode): {done}"
+            f"\nPixels worked on: composited {s.composited_px}, read back {s.read_back_px}, "
+            f"un-premultiplied {s.unpremultiplied_px} (so far)"
             f"\nFrame total {s.frame_ms:.2f} ms: planning {s.plan_ms:.2f} ms + execution {s.total_ms:.2f} ms "
             f"+ pixels out {s.after_ms():.2f} ms")
 
