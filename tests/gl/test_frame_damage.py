@@ -133,18 +133,23 @@ def test_a_frame_not_read_then_one_read_converts_both_damage_rects(fresh, monkey
 
 
 @pytest.mark.parametrize("policy", ["none", "all"])
-def test_without_damage_every_frame_is_read_whole(fresh, policy):
-    """Where the frame is not composited into last frame's (the policy), each frame is
-    read and converted whole, as before."""
+def test_a_frame_not_kept_is_read_whole(fresh, policy):
+    """Under policy "none" nothing is kept, the frame included: each frame is drawn,
+    read and converted whole, as before; under "all" the frame is kept and a colour
+    change costs the card's box."""
     scene = _cards_page(np.random.default_rng(3))
     scene.render(fresh, policy=policy).image
     scene["card4"].style["background-color"] = "rgb(90 90 250)"
     frame = scene.render(fresh, policy=policy)
-    if _frame_damage(frame) is None:
-        assert frame.stats.composited_px == frame.stats.read_back_px == W * H
     image = frame.image
     assert np.array_equal(image, unpremultiply_ref(frame.premultiplied))
-    assert frame.stats.unpremultiplied_px in (W * H, _area(_frame_damage(frame)))
+    s = frame.stats
+    if policy == "none":
+        assert _frame_damage(frame) is None
+        assert s.composited_px == s.read_back_px == s.unpremultiplied_px == W * H
+    else:
+        assert _frame_damage(frame) == (10, 106, 100, 80), "card 4's box"
+        assert s.composited_px == s.read_back_px == s.unpremultiplied_px == 100 * 80
 
 
 def test_frames_not_read_until_later_keep_their_pixels(fresh, gl, rng):
@@ -181,3 +186,22 @@ def test_a_graph_executed_outside_a_frame_leaves_the_next_frame_whole(fresh, gl)
     assert np.array_equal(frame.premultiplied, expected.premultiplied)
     assert np.array_equal(frame.image, expected.image)
     assert frame.stats.read_back_px == frame.stats.unpremultiplied_px == W * H
+
+
+def test_a_large_frame_between_damaged_frames(fresh, gl, monkeypatch):
+    """A frame read lazily (large) in the middle: the reader keeps nothing of it on the
+    host, so the small frame after it is read whole; every frame has its own bytes."""
+    scene = _cards_page(np.random.default_rng(23))
+    scene.render(fresh).image
+    frames, expected = [], []
+    for step, large in enumerate([False, True, False, False]):
+        monkeypatch.setattr(fresh.executor.reader, "large_bytes", 0 if large else W * H * 4)
+        scene[f"card{step + 1}"].style["background-color"] = f"rgb({40 * step} 90 200)"
+        frames.append(scene.render(fresh))
+        expected.append(_from_scratch(gl, scene))
+    after_large, last = frames[2].stats, frames[3].stats
+    assert after_large.read_back_px == W * H, "nothing kept of the large frame's pixels on the host"
+    assert last.read_back_px == _area(_frame_damage(frames[3])), "then patches again"
+    for step in (3, 1, 0, 2):
+        assert np.array_equal(frames[step].premultiplied, expected[step].premultiplied), f"frame {step}"
+        assert np.array_equal(frames[step].image, expected[step].image), f"frame {step}"
