@@ -44,12 +44,14 @@ class Frame:
     @property
     def premultiplied(self) -> np.ndarray:
         """(H, W, 4) uint8 premultiplied RGBA, as the passes left it (a large frame is
-        read back on first use)."""
+        read back on first use; a frame drawn into a kept frame texture is put together
+        on first use from the pixels read for earlier frames and its damage rects)."""
         if self._pixels.read_back:
             return self._pixels.premultiplied()
         started = time.perf_counter()
         pixels = self._pixels.premultiplied()
         self.stats.record(READBACK_WORK, started)  # a late read-back: a span in frame.trace()
+        self.stats.read_back_px = self._pixels.read_px
         return pixels
 
     @property
@@ -60,6 +62,7 @@ class Frame:
             started = time.perf_counter()
             self._image = self._pixels.straight()
             self.stats.record(UNPREMULTIPLY_WORK, started)  # a span in frame.trace()
+            self.stats.unpremultiplied_px = self._pixels.unpremultiplied_px
         return self._image
 
     @property
@@ -104,6 +107,7 @@ class Frame:
         # give each kind of work its sum, one after the other.
         self.stats.record(UNPREMULTIPLY_WORK, started, converting.ms)
         self.stats.record(ENCODE_WORK, started + converting.ms / 1000, total_ms - converting.ms)
+        self.stats.unpremultiplied_px = self._pixels.unpremultiplied_px
         return path
 
     def _image_strips(self):
@@ -168,6 +172,8 @@ def _pixels_out(s) -> str:
         kinds[what] = kinds.get(what, 0.0) + ms
     done = ", ".join(f"{what} {ms:.2f} ms" for what, ms in kinds.items()) or "none yet"
     return (f"\nPixels out after the execution (GPU un-premultiply, PNG encode): {done}"
+            f"\nPixels worked on: composited {s.composited_px}, read back {s.read_back_px}, "
+            f"un-premultiplied {s.unpremultiplied_px} (so far)"
             f"\nFrame total {s.frame_ms:.2f} ms: planning {s.plan_ms:.2f} ms + execution {s.total_ms:.2f} ms "
             f"+ pixels out {s.after_ms():.2f} ms")
 

@@ -76,6 +76,10 @@ class ExecutionStats:
     textures_reused: int = 0
     compiles: int = 0
     images_uploaded: int = 0
+    # How much of the frame was worked on, in pixels (overlapping rects count twice):
+    composited_px: int = 0  # drawn by the frame's composite passes (their damage rects, or all of it)
+    read_back_px: int = 0  # premultiplied pixels read from the GPU (a large frame's when first asked for)
+    unpremultiplied_px: int = 0  # converted by the un-premultiply pass for the straight pixels, so far
     # Where the work sat on the frame's clock, for the trace (lamina.trace): ms after
     # ``origin``, the time.perf_counter() at which the frame began (Renderer.render's
     # call; for a graph executed directly, the execution's own start).
@@ -130,6 +134,9 @@ class ExecutionStats:
             "textures_reused": self.textures_reused,
             "compiles": self.compiles,
             "images_uploaded": self.images_uploaded,
+            "composited_px": self.composited_px,
+            "read_back_px": self.read_back_px,
+            "unpremultiplied_px": self.unpremultiplied_px,
         }
 
 
@@ -504,6 +511,8 @@ class GLExecutor:
 
     def _composite_task(self, run: "_Execution", p: CompositePass, target: PooledTarget) -> None:
         self._composite(p, target, run.targets)
+        if p.target.name == run.graph.output.name:
+            run.frame_drawn.add(p.damage if p.damage is not None else (0, 0, p.target.width, p.target.height))
 
     # -- textures by location ---------------------------------------------------------------
     def _acquire(self, run: "_Execution", desc) -> Any:
@@ -561,7 +570,8 @@ class GLExecutor:
         (``pass_start_ms``...) are on the frame's clock; default: now."""
         written = {p.target.name for p in graph.passes}
         # Textures are about to change: a frame still reading a kept one gets a copy first.
-        self.reader.begin(self._retained[n] for n in graph.reused if n in written and n in self._retained)
+        self.reader.begin((self._retained[n] for n in graph.reused if n in written and n in self._retained),
+                          frame=frame)
         stats = ExecutionStats()
         run = _Execution(self, graph, stats, opencl, timed)
         targets = run.targets
@@ -602,6 +612,7 @@ class GLExecutor:
                             self._release(run, name, target)
             t0 = time.perf_counter()
             pixels = self._frame_done(run, graph, retained_now) if frame else self._read_back(run, graph)
+            stats.read_back_px = pixels.read_px if frame else graph.width * graph.height
             stats.readback_ms = (time.perf_counter() - t0) * 1000
             stats.readback_start_ms = (t0 - stats.origin) * 1000
         except BaseException:
@@ -631,6 +642,7 @@ class GLExecutor:
         stats.textures_allocated = self.pool.allocations - alloc0
         stats.textures_reused = self.pool.reuses - reuse0
         stats.compiles = self.programs.compiles - compiles0
+        stats.composited_px = sum(w * h for _, _, w, h in run.frame_drawn)  # a rect drawn twice counts once
         return pixels, stats
 
 
@@ -647,6 +659,7 @@ class _Execution:
         self.targets: dict[str, Any] = {}
         self.locations: dict[str, Executor] = {}
         self.cl = opencl
+        self.frame_drawn: set[tuple[int, int, int, int]] = set()  # rects of the output its composite passes drew
 
     def opencl(self) -> CLFilterRunner:
         if self.cl is None:

@@ -11,6 +11,15 @@ frame's ``FramePixels``:
   date only where the frame changed since (the frame pass's damage rects), so an
   animation frame converts what moved, not the frame; once another execution has run,
   from its own premultiplied host copy, converted on the GPU in strips;
+* while the frame texture is one the executor keeps (a damaged frame is composited
+  into last frame's), the reader reads from the GPU only where the frame changed (the
+  damage rects), so the bus carries the damage rect, not the frame: a frame's
+  premultiplied pixels are last frame's with the rects it read on top (``Patched``,
+  put together when first asked for, so a frame that is only shown straight never
+  copies them), and its straight pixels are a copy of the reader's host copy of its
+  straight texture, brought up to date where the frame changed since it was read. A
+  frame's arrays are its own: no later frame changes them, and what the reader keeps
+  is never handed out;
 * a larger frame is read lazily and in strips, premultiplied or straight, so the host
   never holds more than the result and a strip (a 16384 x 16384 frame is 1 GiB).
 
@@ -42,17 +51,19 @@ from .pixels import PixelPasses, Rect, strips
 from .pool import PooledTarget, TexturePool
 from .programs import UNPREMULTIPLY
 
-__all__ = ["FramePixels", "FrameReader", "LARGE_FRAME_BYTES", "changed_rects", "UNPREMULTIPLY_WORK", "ENCODE_WORK",
+__all__ = ["FramePixels", "FrameReader", "Patched", "LARGE_FRAME_BYTES", "changed_rects", "UNPREMULTIPLY_WORK", "ENCODE_WORK",
            "READBACK_WORK"]
 
 # The kinds of work on a frame's pixels after its execution (ExecutionStats.after, the
 # trace's spans after the read-back).
 UNPREMULTIPLY_WORK = "un-premultiply"
 ENCODE_WORK = "encode PNG"
-READBACK_WORK = "read back"  # a large frame's premultiplied pixels, read when first asked for
+READBACK_WORK = "read back"  # premultiplied pixels asked for after the execution: a large frame's
+# (read from the GPU in strips) or a damaged frame's (last frame's with its damage rects on top)
 
 LARGE_FRAME_BYTES = 64 << 20  # 4096 x 4096 RGBA8: above, frames are read lazily, in strips
 _MAX_RECTS = 16  # damage rects kept apart; more are merged into their bounding box
+_MAX_PATCHES = 32  # patches on one base; with more (or over a quarter of the frame), a new base
 
 
 def changed_rects(graph: FrameGraph) -> list[Rect] | None:
@@ -69,6 +80,33 @@ def changed_rects(graph: FrameGraph) -> list[Rect] | None:
         if w > 0 and h > 0:
             rects.append((x, y, w, h))
     return rects
+
+
+class Patched:
+    """Premultiplied pixels of a kept frame texture on the host, as patches on a base:
+    ``base`` is never written after it was made, nor handed out, and each of
+    ``patches`` ((x, y, w, h), pixels), in order, holds what a later frame read of its
+    damage rect. Frames share them; each gets its own array from ``pixels()``."""
+
+    __slots__ = ("base", "patches", "patched_px")
+
+    def __init__(self, base: np.ndarray, patches: tuple[tuple[Rect, np.ndarray], ...] = ()) -> None:
+        self.base = base
+        self.patches = patches
+        self.patched_px = sum(r[2] * r[3] for r, _ in patches)
+
+    def with_patches(self, more: list[tuple[Rect, np.ndarray]]) -> "Patched":
+        patched = Patched(self.base, self.patches + tuple(more))
+        h, w = self.base.shape[:2]
+        if len(patched.patches) > _MAX_PATCHES or patched.patched_px * 4 > w * h:
+            return Patched(patched.pixels())  # a new base: patches do not pile up
+        return patched
+
+    def pixels(self) -> np.ndarray:
+        out = self.base.copy()
+        for (x, y, w, h), pixels in self.patches:
+            out[y:y + h, x:x + w] = pixels
+        return out
 
 
 class _Hold:
@@ -90,14 +128,19 @@ class FramePixels:
     times the work (the Frame records it in its stats)."""
 
     def __init__(self, reader: "FrameReader", version: int, width: int, height: int,
-                 premultiplied: np.ndarray | None) -> None:
+                 premultiplied: np.ndarray | Patched | None, read_px: int = 0) -> None:
         self._reader = reader
         self._version = version
         self.width = width
         self.height = height
-        self._premultiplied = premultiplied
+        # The pixels on the host, or patches of last frame's, put together when asked for.
+        self._patched = premultiplied if isinstance(premultiplied, Patched) else None
+        self._premultiplied = premultiplied if isinstance(premultiplied, np.ndarray) else None
         self.large = premultiplied is None  # read lazily, in strips (else read at once)
         self._hold: _Hold | None = None  # a large frame's texture, until it has its pixels
+        # The work on these pixels so far, in pixels (the Frame copies them into its stats):
+        self.read_px = read_px  # premultiplied pixels read from the GPU
+        self.unpremultiplied_px = 0  # pixels the un-premultiply converted (and read back straight)
 
     @property
     def current(self) -> bool:
@@ -107,12 +150,16 @@ class FramePixels:
 
     @property
     def read_back(self) -> bool:
-        """Are the premultiplied pixels on the host already?"""
+        """Are the premultiplied pixels an array on the host already (else they are read
+        from the GPU, or put together from patches, when first asked for)?"""
         return self._premultiplied is not None
 
     def premultiplied(self) -> np.ndarray:
+        if self._premultiplied is None and self._patched is not None:
+            self._premultiplied, self._patched = self._patched.pixels(), None
         if self._premultiplied is None:
             self._premultiplied = self._reader.read_premultiplied(self)
+            self.read_px += self.width * self.height
             self._reader.let_go(self)  # its pixels are on the host: the texture is not needed
         return self._premultiplied
 
@@ -120,15 +167,18 @@ class FramePixels:
         """(H, W, 4) uint8 straight RGBA, un-premultiplied on the GPU (on the host only
         for a frame that outlived its renderer: there is no GPU left to ask)."""
         if self._reader.released:
-            return unpremultiply(self._premultiplied)
+            self.unpremultiplied_px += self.width * self.height
+            return unpremultiply(self.premultiplied())
         out = np.empty((self.height, self.width, 4), np.uint8)
         self._reader.activate()
         if self._hold is not None:
             self._reader.passes.read_straight(self._hold.target.texture, out)
+            self.unpremultiplied_px += self.width * self.height
         elif self.current:
-            self._reader.read_straight(out)
+            self.unpremultiplied_px += self._reader.read_straight(out)
         else:
-            self._reader.passes.unpremultiply_host(self._premultiplied, out)
+            self._reader.passes.unpremultiply_host(self.premultiplied(), out)
+            self.unpremultiplied_px += self.width * self.height
         return out
 
     def straight_strips(self) -> Iterator[np.ndarray]:
@@ -142,6 +192,7 @@ class FramePixels:
         reader = self._reader
         spans = list(strips(self.width, self.height, reader.passes.strip_bytes))
         buffer = np.empty((spans[0][1], self.width, 4), np.uint8)  # one strip, used again and again
+        self.unpremultiplied_px += self.width * self.height
         for y0, y1 in spans:
             strip = buffer[:y1 - y0]
             hold = self._hold  # another execution may have moved it to a copy meanwhile
@@ -171,19 +222,29 @@ class FrameReader:
         self._mirror_of: PooledTarget | None = None
         self._dirty: list[Rect] | None = None  # None: all of it
         self._holds: list[_Hold] = []
+        # What the reader keeps on the host of a kept frame texture, never handed out
+        # (frames get copies): its premultiplied pixels as the last small frame left them,
+        # and the straight copy's pixels as the mirror was last read (None: not kept).
+        self._kept_premultiplied: Patched | None = None
+        self._kept_straight: np.ndarray | None = None
 
-    def begin(self, writes: Iterable[PooledTarget] = ()) -> None:
+    def begin(self, writes: Iterable[PooledTarget] = (), *, frame: bool = True) -> None:
         """Call before an execution (or anything else) may write or free textures;
-        ``writes`` are the kept textures it will draw into. The latest small frame
-        stops reading from its texture (its pixels are on the host already); a large
-        frame whose kept texture is about to be drawn into gets a copy of its own; the
-        textures of frames no longer referenced go back to the pool."""
+        ``writes`` are the kept textures it will draw into, and ``frame`` says whether
+        the execution ends in ``frame_done`` (which learns where it drew). The latest
+        small frame stops reading from its texture (its pixels are on the host already);
+        a large frame whose kept texture is about to be drawn into gets a copy of its
+        own; the textures of frames no longer referenced go back to the pool."""
         self.version += 1
         if self._owned and self.source is not None:
             self.pool.release(self.source)
             self._mirror_of = None  # the pool may hand it to anyone now
         self.source, self._owned = None, False
         written = {id(t) for t in writes}
+        if not frame and self._mirror_of is not None and id(self._mirror_of) in written:
+            # Drawn into where the reader cannot see: what it keeps of it is no guide
+            # to the next frame, which is read whole.
+            self._mirror_of = None
         for hold in list(self._holds):
             if hold.frame() is None:
                 self._end(hold)
@@ -215,15 +276,31 @@ class FrameReader:
                 self._dirty = [_bounds(self._dirty)]
         self._mirror_of = target
         w, h = graph.width, graph.height
+        kept = self._kept_premultiplied
+        self._kept_premultiplied = None  # until it is brought up to date below
         if w * h * 4 > self.large_bytes:
             frame = FramePixels(self, self.version, w, h, None)
             frame._hold = _Hold(frame, target, owned)
             self._holds.append(frame._hold)
             return frame
         self.source, self._owned = target, owned
+        if rects is not None and kept is not None and kept.base.shape == (h, w, 4):
+            # Last frame's pixels are on the host already: only what this frame changed
+            # crosses the bus, as patches on them.
+            patches = _read_rects(target, rects)
+            self._kept_premultiplied = kept.with_patches(patches)
+            return FramePixels(self, self.version, w, h, self._kept_premultiplied,
+                               sum(r[2] * r[3] for r, _ in patches))
         premultiplied = np.empty((h, w, 4), np.uint8)
         target.texture.read_into(premultiplied, alignment=1)
-        return FramePixels(self, self.version, w, h, premultiplied)
+        if owned:  # a frame's own texture is not drawn into again: nothing to build on
+            self._kept_premultiplied = None
+            return FramePixels(self, self.version, w, h, premultiplied, w * h)
+        # A texture kept for the next frame, which may change only part of it: its pixels
+        # are the base of the next frames' patches, and this frame's copy is made from
+        # them when asked for.
+        self._kept_premultiplied = Patched(premultiplied)
+        return FramePixels(self, self.version, w, h, self._kept_premultiplied, w * h)
 
     def read_premultiplied(self, frame: FramePixels) -> np.ndarray:
         hold = frame._hold
@@ -244,8 +321,10 @@ class FrameReader:
         if hold is not None and hold in self._holds:
             self._end(hold)
 
-    def read_straight(self, out: np.ndarray) -> None:
-        """The latest small frame, straight, into ``out``."""
+    def read_straight(self, out: np.ndarray) -> int:
+        """The latest small frame, straight, into ``out``; returns how many pixels were
+        un-premultiplied: where the frame changed since the straight copy was last
+        brought up to date (all of it the first time)."""
         self.activate()
         h, w = out.shape[:2]
         mirror = self._mirror
@@ -253,10 +332,23 @@ class FrameReader:
             self._drop_mirror()
             mirror = self._mirror = _own_target(self.passes.ctx, w, h)
             self._dirty = None
-        for rect in [(0, 0, w, h)] if self._dirty is None else self._dirty:
+        rects = [(0, 0, w, h)] if self._dirty is None else self._dirty
+        for rect in rects:
             self.passes.convert(UNPREMULTIPLY, self.source.texture, rect, mirror, rect[:2])
+        kept = self._kept_straight
+        if self._dirty is not None and kept is not None and not self._owned:
+            # The host copy matches the mirror but for the rects just converted: read
+            # those into it, and give the frame a copy.
+            for (x, y, rw, rh), pixels in _read_rects(mirror, rects):
+                kept[y:y + rh, x:x + rw] = pixels
+            np.copyto(out, kept)
+        else:
+            mirror.texture.read_into(out, alignment=1)
+            # Kept only while the frame texture is kept: a frame's own texture is not
+            # drawn into again, so its successor starts from a whole read anyway.
+            self._kept_straight = None if self._owned else out.copy()
         self._dirty = []
-        mirror.texture.read_into(out, alignment=1)
+        return sum(r[2] * r[3] for r in rects)
 
     def release(self) -> None:
         """Give back the reader's textures (the executor is closing): a frame still
@@ -270,6 +362,7 @@ class FrameReader:
         self.begin()
         self._drop_mirror()
         self._mirror_of = None
+        self._kept_premultiplied = None
         self.released = True
 
     def _end(self, hold: _Hold) -> None:
@@ -282,7 +375,7 @@ class FrameReader:
             self.pool.park()  # never release the bound framebuffer (see TexturePool.park)
             self._mirror.framebuffer.release()
             self._mirror.texture.release()
-        self._mirror, self._dirty = None, None
+        self._mirror, self._dirty, self._kept_straight = None, None, None
 
 
 def _own_target(ctx, width: int, height: int) -> PooledTarget:
@@ -290,6 +383,20 @@ def _own_target(ctx, width: int, height: int) -> PooledTarget:
     the pool's count of textures in use stays the frames' own."""
     texture = ctx.texture((width, height), 4, dtype="f1")
     return PooledTarget(texture, ctx.framebuffer(color_attachments=[texture]), (width, height, "rgba8"))
+
+
+def _read_rects(source: PooledTarget, rects: list[Rect]) -> list[tuple[Rect, np.ndarray]]:
+    """``rects`` of ``source``, cut to its size, read from the GPU: (rect, pixels) each."""
+    w, h = source.key[:2]
+    read = []
+    for x, y, rw, rh in rects:
+        x0, y0, x1, y1 = max(0, x), max(0, y), min(w, x + rw), min(h, y + rh)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        pixels = np.empty((y1 - y0, x1 - x0, 4), np.uint8)
+        source.framebuffer.read_into(pixels, viewport=(x0, y0, x1 - x0, y1 - y0), components=4, alignment=1)
+        read.append(((x0, y0, x1 - x0, y1 - y0), pixels))
+    return read
 
 
 def _bounds(rects: list[Rect]) -> Rect:
