@@ -11,7 +11,7 @@ from enum import Enum
 from .blending import BlendMode
 from .geometry import Affine
 
-__all__ = ["Executor", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw"]
+__all__ = ["Executor", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw", "CompositeProgram"]
 
 
 class Executor(str, Enum):
@@ -104,6 +104,21 @@ class DrawMask:
 
 
 @dataclass(frozen=True)
+class CompositeProgram:
+    """The key of the quad program a draw needs (composite/quad.frag): how many clips it
+    evaluates, a blend mode or not, and how many masks it multiplies in (0: the programs
+    every unmasked draw always had). ``str()`` is the program's name in reports
+    ("composite.blend.mask1.clip2")."""
+
+    clips: int
+    blend: bool = False
+    masks: int = 0
+
+    def __str__(self) -> str:
+        return f"composite.{'blend.' if self.blend else ''}{f'mask{self.masks}.' if self.masks else ''}clip{self.clips}"
+
+
+@dataclass(frozen=True)
 class Draw:
     """One textured quad composited into a pass's target: premultiplied source-over, or
     with a blend mode (Compositing and Blending 1), which reads ``backdrop`` — a copy of
@@ -130,3 +145,9 @@ class Draw:
     @property
     def quad_size(self) -> tuple[int, int]:
         return (self.source.width, self.source.height)
+
+    @property
+    def program(self) -> CompositeProgram:
+        """The key of the quad program that draws this (an executor may draw a plain
+        one at whole pixels another way)."""
+        return CompositeProgram(len(self.clips), self.blend is not BlendMode.NORMAL, len(self.masks))

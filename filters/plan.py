@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import ClassVar, Union
 
@@ -43,6 +43,9 @@ __all__ = [
     "ShadowPass",
     "FilterPlan",
     "ProgramCall",
+    "FilterShader",
+    "FilterProgram",
+    "color_step_bucket",
     "plan_chain",
     "blur_levels",
     "image_size",
@@ -80,6 +83,60 @@ class PassKind(Enum):
     SHADOW = "shadow"
 
 
+class FilterShader(Enum):
+    """The fragment shader of a filter program (shaders/filters/<value>.frag)."""
+
+    COLOR = "color"
+    BLUR = "blur"
+    DOWNSAMPLE = "downsample"
+    UPSAMPLE = "upsample"
+    SHADOW = "shadow"
+
+
+# Fused colour passes compile for these step counts; other counts are padded with
+# identity steps (color_step_bucket).
+COLOR_STEP_BUCKETS = (0, 1, 2, 3, 4, 6, 8, 12, 16)
+
+
+def color_step_bucket(steps: int) -> int:
+    """Fused colour passes compile for 0-4, 6, 8, 12 and 16 steps; other counts are
+    padded with identity steps (exact: the values are already clamped). An animation
+    whose amounts cross a no-op (an amount reaching 1, say) then mostly keeps its
+    program, and padding costs at most a third more arithmetic."""
+    return next(b for b in COLOR_STEP_BUCKETS if b >= steps)
+
+
+# The program-name suffix of each alpha form: (straight source, straight output).
+_ALPHA_SUFFIX = {(False, False): "", (True, False): ".straight-in", (False, True): ".straight-out",
+                 (True, True): ".straight-in-out"}
+
+
+@dataclass(frozen=True)
+class FilterProgram:
+    """The key of a filter pass's GL program: its shader, the colour step bucket (colour
+    passes only), and its alpha form: whether it premultiplies a straight source as it
+    reads it and / or un-premultiplies what it writes (the first and last passes of a
+    ``filters.apply`` of straight pixels: shaders/common/alpha.glsl). ``str()`` is the
+    program's name in reports ("filter.color4.straight-in")."""
+
+    shader: FilterShader
+    steps: int = 0  # COLOR: a color_step_bucket; 0 for the others
+    straight_source: bool = False
+    straight_output: bool = False
+
+    @classmethod
+    def color(cls, steps: int) -> "FilterProgram":
+        """The colour program that runs ``steps`` fused steps (padded to its bucket)."""
+        return cls(FilterShader.COLOR, color_step_bucket(steps))
+
+    def with_alpha(self, straight_source: bool, straight_output: bool) -> "FilterProgram":
+        return replace(self, straight_source=bool(straight_source), straight_output=bool(straight_output))
+
+    def __str__(self) -> str:
+        steps = str(self.steps) if self.shader is FilterShader.COLOR else ""
+        return f"filter.{self.shader.value}{steps}{_ALPHA_SUFFIX[self.straight_source, self.straight_output]}"
+
+
 @dataclass(frozen=True)
 class ProgramCall:
     """What a GL runner draws for a planned pass, as plain data: the base program key
@@ -88,10 +145,10 @@ class ProgramCall:
     runner needs no per-kind code for it (issue 21: a new spatial filter adds no GL
     runner code)."""
 
-    program: str
+    program: FilterProgram
     uniforms: tuple[tuple[str, float | int | tuple[float, ...]], ...] = ()
     samplers: tuple[str, ...] = ("u_source",)
-    warm: tuple[str, ...] = ()
+    warm: tuple[FilterProgram, ...] = ()
 
 
 def blur_norm(sigma: float, radius: int) -> float:
@@ -168,8 +225,8 @@ class ResamplePass:
 
     def gl(self) -> ProgramCall:
         if self.direction == "down":
-            return ProgramCall("filter.downsample", (("u_offset", (self.input_offset, self.input_offset)),))
-        return ProgramCall("filter.upsample", (("u_scale", float(self.source_scale)),))
+            return ProgramCall(FilterProgram(FilterShader.DOWNSAMPLE), (("u_offset", (self.input_offset, self.input_offset)),))
+        return ProgramCall(FilterProgram(FilterShader.UPSAMPLE), (("u_scale", float(self.source_scale)),))
 
     def describe(self) -> str:
         if self.direction == "down":
@@ -204,7 +261,8 @@ class BlurPass:
         uniforms = (("u_axis", axis), ("u_radius", self.radius), ("u_sigma", self.sigma), ("u_norm", self.norm))
         # A blur animated past sigma 4 starts halving: compile those programs with the
         # blur so the animation does not hitch on a compile half way.
-        return ProgramCall("filter.blur", uniforms, warm=("filter.downsample", "filter.upsample"))
+        return ProgramCall(FilterProgram(FilterShader.BLUR), uniforms,
+                           warm=(FilterProgram(FilterShader.DOWNSAMPLE), FilterProgram(FilterShader.UPSAMPLE)))
 
     def describe(self) -> str:
         where = "full size" if self.scale == 1 else f"1/{self.scale} size"
@@ -224,7 +282,7 @@ class ShadowPass:
     pass_kind: ClassVar[PassKind] = PassKind.SHADOW
 
     def gl(self) -> ProgramCall:
-        return ProgramCall("filter.shadow", (("u_offset", self.offset), ("u_color", self.color)), ("u_source", "u_blurred"))
+        return ProgramCall(FilterProgram(FilterShader.SHADOW), (("u_offset", self.offset), ("u_color", self.color)), ("u_source", "u_blurred"))
 
     def describe(self) -> str:
         r, g, b, a = self.color
