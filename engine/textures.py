@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .blending import BlendMode
+from .css.values import ClipKind
 from .geometry import Affine
 
 __all__ = ["Executor", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw", "CompositeProgram"]
@@ -74,8 +75,8 @@ class TextureDesc:
 @dataclass(frozen=True)
 class ClipShape:
     """A rounded-rect clip evaluated per pixel: a layer's overflow clip (``kind``
-    "overflow"), or a clip-path that is a rounded rect (inset, circle, ellipse: kind
-    "clip-path", whose edges get area coverage in target pixels).
+    OVERFLOW), or a clip-path that is a rounded rect (inset, circle, ellipse: kind
+    CLIP_PATH, whose edges get area coverage in target pixels).
 
     ``to_local`` maps target px to the clipping layer's local px, where the clip is
     ``rect`` (x, y, w, h) with ``radii`` per corner."""
@@ -85,7 +86,7 @@ class ClipShape:
     rect: tuple[float, float, float, float]
     radii: tuple[tuple[float, float], ...]
     px_per_target_px: tuple[float, float]  # one target pixel in local px, across x and y edges
-    kind: str = "overflow"
+    kind: ClipKind = ClipKind.OVERFLOW
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,18 @@ __all__ = ["GradientPaint", "ImagePaint", "LayerPaint", "FillKind", "BorderKind"
 
 class FillKind(str, Enum):
     """What a layer's background paints under its colour: nothing more, an image, or a
-    gradient of one of three kinds (the raster program's PAINT define)."""
+    gradient of one of three kinds (the raster program's PAINT define). A ``str``
+    (``FillKind.LINEAR == "linear"``, same hash and format), as GradientPaint.kind was."""
 
     COLOR = "color"
     LINEAR = "linear"
     RADIAL = "radial"
     IMAGE = "image"
     CONIC = "conic"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
 
 
 class BorderKind(Enum):

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..blending import BlendMode
 from ..compositor.mask_paint import PolygonPaint
+from ..css.values import ClipKind
 from ..compositor.paint_data import ImagePaint
 from ..geometry import Affine
 from ..framegraph import (
@@ -343,7 +344,7 @@ class GLExecutor:
             _set_array(program, "u_clip_rx", [tuple(r[0] for r in c.radii) for c in d.clips])
             _set_array(program, "u_clip_ry", [tuple(r[1] for r in c.radii) for c in d.clips])
             _set_array(program, "u_clip_px", [tuple(max(v, 1e-9) for v in c.px_per_target_px) for c in d.clips])
-            _set_array(program, "u_clip_kind", [1.0 if c.kind == "clip-path" else 0.0 for c in d.clips])
+            _set_array(program, "u_clip_kind", [1.0 if c.kind is ClipKind.CLIP_PATH else 0.0 for c in d.clips])
         if d.masks:
             # Units 2, 3...: 0 is the source, 1 the backdrop.
             for i, mask in enumerate(masks):

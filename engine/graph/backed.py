@@ -11,7 +11,7 @@ import math
 
 from ..framegraph import CompositePass, LayerInfo, Decision, Draw, SurfaceReason, TextureDesc, TextureRole
 from ..geometry import Affine, Rect
-from ..compositor.backings import CompositingReason, composited_bytes, partition, usefulness
+from ..compositor.backings import BackingKind, CompositingReason, composited_bytes, partition, usefulness
 from ..compositor.sticky import INSET_FIELDS
 from ..compositor.tree import LayerNode
 from .damage import changed_region
@@ -104,7 +104,7 @@ class BackedDrawing:
         if self.memory_budget is not None:
             demoted: set[str] = set()
             while composited_bytes(entries) > self.memory_budget:
-                candidates = [e for e in entries if e.kind == "own" and e.owner.id not in demoted]
+                candidates = [e for e in entries if e.kind is BackingKind.OWN and e.owner.id not in demoted]
                 if not candidates:
                     break
                 worst = min(candidates, key=lambda e: (usefulness(e), -(e.rect.width * e.rect.height)))
@@ -125,13 +125,13 @@ class BackedDrawing:
         out: list[Draw] = []
         squashes = 0
         for e in entries:
-            if e.kind == "surface":
+            if e.kind is BackingKind.SURFACE:
                 out.append(e.draw)
                 self._site(None)
                 continue
             if not e.members:
                 continue
-            if e.kind == "squash":
+            if e.kind is BackingKind.SQUASH:
                 squashes += 1
             passes_before = len(self.passes)
             draw = self._entry_draw(e, target, base_id, squashes)
@@ -154,13 +154,13 @@ class BackedDrawing:
         layer's own raster), recording each member's compositing facts in layer_info;
         a list of draws when it is tiled."""
         reasons = [r.value for r in e.reasons]
-        if e.kind == "scroll":
+        if e.kind is BackingKind.SCROLL:
             return self._scroller_contents(e, target)
-        if len(e.members) == 1 and e.kind in ("own", "base"):
+        if len(e.members) == 1 and e.kind in (BackingKind.OWN, BackingKind.BASE):
             # One layer alone in its backing: its raster is the backing.
             p = e.members[0]
             draws = self._layer_draws(p, target.space, target.origin, p.clips)
-            own = e.kind == "own"  # a lone layer of the base backing is not promoted
+            own = e.kind is BackingKind.OWN  # a lone layer of the base backing is not promoted
             if not draws:
                 return None
             self.layer_info[p.node.id] = LayerInfo(own, tuple(reasons) if own else (), draws[0].source.name if own else None,
@@ -168,7 +168,7 @@ class BackedDrawing:
             if len(draws) == 1 and draws[0].source.role is not TextureRole.TILE:
                 return draws[0]
             return draws
-        if e.kind == "own":
+        if e.kind is BackingKind.OWN:
             owner = e.owner.to_screen
             space = owner.inverse()
             moving = self._moving(e.owner)
@@ -178,7 +178,7 @@ class BackedDrawing:
                 space = Affine.translate(owner.e - math.floor(owner.e), owner.f - math.floor(owner.f)) @ space
             cache_id, label = f"backing:{e.owner.id}", e.owner.id
             sampled = moving  # drawn where the owner is, sampled: the backing stays the same
-        elif e.kind == "squash":
+        elif e.kind is BackingKind.SQUASH:
             space, sampled = target.space, False
             cache_id, label = f"backing:{base_id}:squash{squash_index}", f"{base_id}-squash{squash_index}"
         else:
@@ -187,14 +187,14 @@ class BackedDrawing:
         # The page's base backing starts as the opaque page background, as Chromium's
         # root layer does: its layers then blend over the same colour, with the same
         # 8-bit roundings, as when they are drawn straight into the frame.
-        fill = self._page_fill if (e.kind == "base" and base_id == "root" and self._page_fill) else (0.0, 0.0, 0.0, 0.0)
+        fill = self._page_fill if (e.kind is BackingKind.BASE and base_id == "root" and self._page_fill) else (0.0, 0.0, 0.0, 0.0)
         draw = self._backing(e, space, target, cache_id, label, fill, sampled)
         if not draw:
             return None
         name = draw[0].source.name if isinstance(draw, list) else draw.source.name
         for i, p in enumerate(e.members):
-            owns = e.kind == "squash" or (e.kind == "own" and p.node is e.owner)
-            if e.kind == "squash":
+            owns = e.kind is BackingKind.SQUASH or (e.kind is BackingKind.OWN and p.node is e.owner)
+            if e.kind is BackingKind.SQUASH:
                 member_reasons = reasons if i == 0 else [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value]
             else:
                 member_reasons = reasons if owns else []

@@ -12,6 +12,7 @@ from dataclasses import replace
 from ..framegraph import BackdropPass, FrameGraph, TextureDesc
 from ..blending import BlendMode
 from ..geometry import Rect
+from ..compositor.backings import BackingKind
 from ..compositor.property_trees import TRANSFORM_FIELDS, TreeChanges
 from .retained import MOVABLE, RetainedPlan, Site, member_opacity, runs_transform_animation, swept
 from .effects import opacity_in_draw
@@ -116,7 +117,7 @@ class RetainedFastPath:
             elif api_moved.intersection(site.members):
                 return None
         if unswept and (len(redo) > 1 or last.overlap is None or self.memory_budget is not None
-                        or isinstance(redo[unswept[0]].entry, PendingDraw) or redo[unswept[0]].entry.kind != "own"
+                        or isinstance(redo[unswept[0]].entry, PendingDraw) or redo[unswept[0]].entry.kind is not BackingKind.OWN
                         or (last.reads and last.reads[unswept[0]] is not None)):
             return None
         target = self._frame_target()

@@ -285,3 +285,26 @@ def test_the_raster_call_is_plain_data():
     call = paint.raster_call((3, 4))
     assert pickle.loads(pickle.dumps(call)) == call
     assert paint.raster_call((3, 4)) == call and hash(call.program) == hash(paint.program)
+
+
+# -- clip and backing kinds are enums (str-valued, so reports and signatures read as before)
+def test_clip_and_backing_kinds_are_types():
+    from lamina import Layer, Scene
+    from lamina.compositor.backings import BackingKind, partition
+    from lamina.css.values import ClipKind
+    from lamina.graph import build_frame_graph
+    from lamina.graph.state import FrameState
+    from lamina.images import ImageStore
+    from lamina.limits import Limits
+    from lamina.request import FrameRequest
+
+    scene = Scene(200, 150, "white")
+    outer = scene.root.add(Layer("outer", (10, 10, 150, 120), "clip-path: inset(5px); will-change: transform"))
+    inner = outer.add(Layer("inner", (10, 10, 100, 80), "overflow: hidden"))
+    inner.add(Layer("leaf", (5, 5, 50, 40), "background: red; will-change: transform"))
+    graph = build_frame_graph(scene, FrameRequest(), Limits(), ImageStore(), FrameState())
+    clips = [c for p in graph.composite_passes() for d in p.draws if d.layer_id == "leaf" for c in d.clips]
+    assert sorted(c.kind for c in clips) == [ClipKind.CLIP_PATH, ClipKind.OVERFLOW]
+    assert all(type(c.kind) is ClipKind for c in clips)
+    assert sorted(f"{c.kind}" for c in clips) == ["clip-path", "overflow"] and hash(ClipKind.OVERFLOW) == hash("overflow")
+    assert [e.kind for e in partition([], 0.0, None, None)] == [BackingKind.BASE] and str(BackingKind.OWN) == "own"
