@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .blending import BlendMode
+from .css.values import ClipKind
 from .geometry import Affine
 
-__all__ = ["Executor", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw"]
+__all__ = ["Executor", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw", "CompositeProgram"]
 
 
 class Executor(str, Enum):
@@ -74,8 +75,8 @@ class TextureDesc:
 @dataclass(frozen=True)
 class ClipShape:
     """A rounded-rect clip evaluated per pixel: a layer's overflow clip (``kind``
-    "overflow"), or a clip-path that is a rounded rect (inset, circle, ellipse: kind
-    "clip-path", whose edges get area coverage in target pixels).
+    OVERFLOW), or a clip-path that is a rounded rect (inset, circle, ellipse: kind
+    CLIP_PATH, whose edges get area coverage in target pixels).
 
     ``to_local`` maps target px to the clipping layer's local px, where the clip is
     ``rect`` (x, y, w, h) with ``radii`` per corner."""
@@ -85,7 +86,7 @@ class ClipShape:
     rect: tuple[float, float, float, float]
     radii: tuple[tuple[float, float], ...]
     px_per_target_px: tuple[float, float]  # one target pixel in local px, across x and y edges
-    kind: str = "overflow"
+    kind: ClipKind = ClipKind.OVERFLOW
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,21 @@ class DrawMask:
     to_texel: Affine
     luminance: bool = False
     what: str = "mask-image"  # or "clip-path", for reports
+
+
+@dataclass(frozen=True)
+class CompositeProgram:
+    """The key of the quad program a draw needs (composite/quad.frag): how many clips it
+    evaluates, a blend mode or not, and how many masks it multiplies in (0: the programs
+    every unmasked draw always had). ``str()`` is the program's name in reports
+    ("composite.blend.mask1.clip2")."""
+
+    clips: int
+    blend: bool = False
+    masks: int = 0
+
+    def __str__(self) -> str:
+        return f"composite.{'blend.' if self.blend else ''}{f'mask{self.masks}.' if self.masks else ''}clip{self.clips}"
 
 
 @dataclass(frozen=True)
@@ -130,3 +146,9 @@ class Draw:
     @property
     def quad_size(self) -> tuple[int, int]:
         return (self.source.width, self.source.height)
+
+    @property
+    def program(self) -> CompositeProgram:
+        """The key of the quad program that draws this (an executor may draw a plain
+        one at whole pixels another way)."""
+        return CompositeProgram(len(self.clips), self.blend is not BlendMode.NORMAL, len(self.masks))

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Callable, ClassVar, Union
 
@@ -51,8 +51,10 @@ __all__ = [
     "KernelArg",
     "KernelCall",
     "Arg",
-    "FILTER_PROGRAMS",
     "KERNEL_CONSTANTS",
+    "FilterShader",
+    "FilterProgram",
+    "color_step_bucket",
     "plan_chain",
     "blur_levels",
     "image_size",
@@ -83,18 +85,6 @@ KERNEL_CONSTANTS: dict[str, int] = {"DOWN_RUN": DOWN_RUN}
 BLUR_TILE_X = 64
 BLUR_TILE_Y = (16, 16)
 
-# The GLSL programs of the spatial passes (those that carry a ProgramCall): program key ->
-# fragment shader under shaders/. gpu.programs compiles each in its four alpha forms with
-# SHADER_CONSTANTS; a new spatial pass adds its line here.
-FILTER_PROGRAMS: dict[str, str] = {
-    "filter.blur": "filters/blur.frag",
-    "filter.downsample": "filters/downsample.frag",
-    "filter.upsample": "filters/upsample.frag",
-    "filter.shadow": "filters/shadow.frag",
-    "filter.morphology": "filters/morphology.frag",
-}
-
-
 class PassKind(Enum):
     """What an executor runs for a planned pass: each planned pass names its kind, and
     each executor has one handler per kind (gpu.gl_filters and gpu.opencl ``HANDLERS``;
@@ -119,6 +109,63 @@ class CostKind(Enum):
     PIXEL_TAPS = "pixel taps"
 
 
+class FilterShader(Enum):
+    """The fragment shader of a filter program (shaders/filters/<value>.frag); gpu.programs
+    compiles each in its four alpha forms with SHADER_CONSTANTS (a new spatial pass adds
+    its member here)."""
+
+    COLOR = "color"
+    BLUR = "blur"
+    DOWNSAMPLE = "downsample"
+    UPSAMPLE = "upsample"
+    SHADOW = "shadow"
+    MORPHOLOGY = "morphology"
+
+
+# Fused colour passes compile for these step counts; other counts are padded with
+# identity steps (color_step_bucket).
+COLOR_STEP_BUCKETS = (0, 1, 2, 3, 4, 6, 8, 12, 16)
+
+
+def color_step_bucket(steps: int) -> int:
+    """Fused colour passes compile for 0-4, 6, 8, 12 and 16 steps; other counts are
+    padded with identity steps (exact: the values are already clamped). An animation
+    whose amounts cross a no-op (an amount reaching 1, say) then mostly keeps its
+    program, and padding costs at most a third more arithmetic."""
+    return next(b for b in COLOR_STEP_BUCKETS if b >= steps)
+
+
+# The program-name suffix of each alpha form: (straight source, straight output).
+_ALPHA_SUFFIX = {(False, False): "", (True, False): ".straight-in", (False, True): ".straight-out",
+                 (True, True): ".straight-in-out"}
+
+
+@dataclass(frozen=True)
+class FilterProgram:
+    """The key of a filter pass's GL program: its shader, the colour step bucket (colour
+    passes only), and its alpha form: whether it premultiplies a straight source as it
+    reads it and / or un-premultiplies what it writes (the first and last passes of a
+    ``filters.apply`` of straight pixels: shaders/common/alpha.glsl). ``str()`` is the
+    program's name in reports ("filter.color4.straight-in")."""
+
+    shader: FilterShader
+    steps: int = 0  # COLOR: a color_step_bucket; 0 for the others
+    straight_source: bool = False
+    straight_output: bool = False
+
+    @classmethod
+    def color(cls, steps: int) -> "FilterProgram":
+        """The colour program that runs ``steps`` fused steps (padded to its bucket)."""
+        return cls(FilterShader.COLOR, color_step_bucket(steps))
+
+    def with_alpha(self, straight_source: bool, straight_output: bool) -> "FilterProgram":
+        return replace(self, straight_source=bool(straight_source), straight_output=bool(straight_output))
+
+    def __str__(self) -> str:
+        steps = str(self.steps) if self.shader is FilterShader.COLOR else ""
+        return f"filter.{self.shader.value}{steps}{_ALPHA_SUFFIX[self.straight_source, self.straight_output]}"
+
+
 @dataclass(frozen=True)
 class ProgramCall:
     """What a GL runner draws for a planned pass, as plain data: the base program key
@@ -127,10 +174,10 @@ class ProgramCall:
     runner needs no per-kind code for it (issue 21: a new spatial filter adds no GL
     runner code)."""
 
-    program: str
+    program: FilterProgram
     uniforms: tuple[tuple[str, float | int | tuple[float, ...]], ...] = ()
     samplers: tuple[str, ...] = ("u_source",)
-    warm: tuple[str, ...] = ()
+    warm: tuple[FilterProgram, ...] = ()
 
 
 class Arg(Enum):
@@ -293,8 +340,8 @@ class ResamplePass:
 
     def gl(self) -> ProgramCall:
         if self.direction == "down":
-            return ProgramCall("filter.downsample", (("u_offset", (self.input_offset, self.input_offset)),))
-        return ProgramCall("filter.upsample", (("u_scale", float(self.source_scale)),))
+            return ProgramCall(FilterProgram(FilterShader.DOWNSAMPLE), (("u_offset", (self.input_offset, self.input_offset)),))
+        return ProgramCall(FilterProgram(FilterShader.UPSAMPLE), (("u_scale", float(self.source_scale)),))
 
     def cl(self) -> KernelCall:
         if self.direction == "down":
@@ -348,7 +395,8 @@ class BlurPass:
         uniforms = (("u_axis", axis), ("u_radius", self.radius), ("u_sigma", self.sigma), ("u_norm", self.norm))
         # A blur animated past sigma 4 starts halving: compile those programs with the
         # blur so the animation does not hitch on a compile half way.
-        return ProgramCall("filter.blur", uniforms, warm=("filter.downsample", "filter.upsample"))
+        return ProgramCall(FilterProgram(FilterShader.BLUR), uniforms,
+                           warm=(FilterProgram(FilterShader.DOWNSAMPLE), FilterProgram(FilterShader.UPSAMPLE)))
 
     def cl(self) -> KernelCall:
         weights = KernelArg(Arg.FLOATS, tuple(float(v) for v in self.weights().astype(np.float32)), "weights")
@@ -382,7 +430,7 @@ class ShadowPass:
         return {"shadow": cls(("source", "source"), "out", (3.0, 2.0), (0.0, 0.0, 0.0, 0.5))}
 
     def gl(self) -> ProgramCall:
-        return ProgramCall("filter.shadow", (("u_offset", self.offset), ("u_color", self.color)), ("u_source", "u_blurred"))
+        return ProgramCall(FilterProgram(FilterShader.SHADOW), (("u_offset", self.offset), ("u_color", self.color)), ("u_source", "u_blurred"))
 
     def cl(self) -> KernelCall:
         return KernelCall("shadow", (*_images("src", "blurred", "dst", "w", "h"),
@@ -428,7 +476,7 @@ class MorphologyPass:
 
     def gl(self) -> ProgramCall:
         axis = (1, 0) if self.axis == "x" else (0, 1)
-        return ProgramCall("filter.morphology", (("u_axis", axis), ("u_radius", self.radius), ("u_dilate", self.dilate)))
+        return ProgramCall(FilterProgram(FilterShader.MORPHOLOGY), (("u_axis", axis), ("u_radius", self.radius), ("u_dilate", self.dilate)))
 
     def cl(self) -> KernelCall:
         ax, ay = (1, 0) if self.axis == "x" else (0, 1)

@@ -28,7 +28,7 @@ from enum import Enum
 from ..geometry import Rect
 from ..style.transforms import has_3d_hint
 
-__all__ = ["CompositingReason", "Backing", "partition", "direct_reasons", "SQUASH_SPARSITY"]
+__all__ = ["CompositingReason", "BackingKind", "Backing", "partition", "direct_reasons", "SQUASH_SPARSITY"]
 
 SQUASH_SPARSITY = 6.0
 
@@ -78,11 +78,26 @@ def direct_reasons(node, t: float) -> tuple[CompositingReason, ...]:
     return tuple(out)
 
 
+class BackingKind(str, Enum):
+    """What an entry of a target's composited content is. A ``str`` (same hash and
+    format) so reports read as they always did."""
+
+    BASE = "base"  # the target's base backing: what no promoted layer paints into
+    OWN = "own"  # a promoted layer's backing (its non-promoted descendants paint into it)
+    SQUASH = "squash"  # layers promoted only for overlap, painted together
+    SURFACE = "surface"  # a render surface (filter, opacity group), drawn as it is
+    SCROLL = "scroll"  # the contents of a scroller the compositor scrolls
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+
 @dataclass
 class Backing:
     """One entry of a target's composited content, in paint order."""
 
-    kind: str  # "base" | "own" | "squash" | "surface" | "scroll"
+    kind: BackingKind
     members: list = field(default_factory=list)  # pending layer draws painted into it
     owner: object = None  # the promoted LayerNode ("own"), the scroller ("scroll")
     reasons: tuple[CompositingReason, ...] = ()
@@ -122,7 +137,8 @@ def usefulness(entry: "Backing") -> int:
 
 def composited_bytes(entries: list["Backing"]) -> int:
     """Texture bytes of the promoted backings (own and squashing), RGBA8."""
-    return int(sum(e.rect.width * e.rect.height * 4 for e in entries if e.kind in ("own", "squash") and e.rect))
+    promoted = (BackingKind.OWN, BackingKind.SQUASH)
+    return int(sum(e.rect.width * e.rect.height * 4 for e in entries if e.kind in promoted and e.rect))
 
 
 def partition(items, t: float, bounds_of, is_surface, base_reasons=(), demoted=frozenset(), *,
@@ -134,14 +150,14 @@ def partition(items, t: float, bounds_of, is_surface, base_reasons=(), demoted=f
     node is in, or None; ``pinned(node)`` is the reason a layer that scrolling moves
     otherwise than its scroller's contents is promoted (fixed over scrolling content,
     sticky in a composited scroller), or None."""
-    base = Backing("base", reasons=tuple(base_reasons))
+    base = Backing(BackingKind.BASE, reasons=tuple(base_reasons))
     entries: list[Backing] = [base]
     promoted: dict[str, Backing] = {}
     contents: dict[str, Backing] = {}  # scroller id -> its contents backing
     for item in items:
         rect = bounds_of(item)
         if is_surface(item):
-            entries.append(Backing("surface", rect=rect, draw=item))
+            entries.append(Backing(BackingKind.SURFACE, rect=rect, draw=item))
             continue
         node = item.node
         reasons = () if node.id in demoted else direct_reasons(node, t)
@@ -149,7 +165,7 @@ def partition(items, t: float, bounds_of, is_surface, base_reasons=(), demoted=f
         if pin is not None:
             reasons = (pin,) + reasons
         if reasons:
-            entry = Backing("own", owner=node, reasons=reasons)
+            entry = Backing(BackingKind.OWN, owner=node, reasons=reasons)
             entry.add(item, rect)
             entries.append(entry)
             promoted[node.id] = entry
@@ -164,20 +180,20 @@ def partition(items, t: float, bounds_of, is_surface, base_reasons=(), demoted=f
             if scroller is not None and layer.id == scroller.id:
                 owner = contents.get(scroller.id)
                 if owner is None:
-                    owner = contents[scroller.id] = Backing("scroll", owner=scroller,
+                    owner = contents[scroller.id] = Backing(BackingKind.SCROLL, owner=scroller,
                                                             reasons=(CompositingReason.COMPOSITED_SCROLLER,))
                     entries.append(owner)
                 break
             layer = layer.parent
         later = entries[entries.index(owner) + 1 :]
-        if any(_overlaps(rect, e.rect) for e in later if e.kind != "base"):
+        if any(_overlaps(rect, e.rect) for e in later if e.kind is not BackingKind.BASE):
             last = entries[-1]
-            if last.kind == "squash":
+            if last.kind is BackingKind.SQUASH:
                 union = Rect.union([last.rect, rect])
                 if union.width * union.height <= SQUASH_SPARSITY * (last.member_area + rect.width * rect.height):
                     last.add(item, rect)
                     continue
-            entry = Backing("squash", reasons=(CompositingReason.OVERLAP,))
+            entry = Backing(BackingKind.SQUASH, reasons=(CompositingReason.OVERLAP,))
             entry.add(item, rect)
             entries.append(entry)
             continue

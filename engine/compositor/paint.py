@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import StyleError
 from .dashes import border_pattern
-from .paint_data import GradientPaint, ImagePaint, LayerPaint
+from .paint_data import FillKind, GradientPaint, ImagePaint, LayerPaint
 from .shadows import shadow_paints
 from ..errors import TextureTooLargeError
 from ..images import ImageStore
@@ -151,12 +151,12 @@ def _gradient_paint(g, tw: float, th: float, s: ComputedStyle) -> GradientPaint:
     if isinstance(g, LinearGradient):
         start, direction, length = linear_gradient_line(g, tw, th)
         stops = tuple(resolve_stops(g.stops, length, s.color))
-        paint = GradientPaint("linear", stops, g.repeating, start=start, direction=direction, length=length)
+        paint = GradientPaint(FillKind.LINEAR, stops, g.repeating, start=start, direction=direction, length=length)
         return _degenerate_repeating(paint)
     if isinstance(g, ConicGradient):
         # Positions are fractions of a turn, starting at `from` (CSS Images 4 §3.3).
         stops = tuple(resolve_stops(g.stops, CONIC_TURN, s.color))
-        paint = GradientPaint("conic", stops, g.repeating, center=conic_gradient_center(g, tw, th), angle=g.angle)
+        paint = GradientPaint(FillKind.CONIC, stops, g.repeating, center=conic_gradient_center(g, tw, th), angle=g.angle)
         return _degenerate_repeating(paint)
     assert isinstance(g, RadialGradient)
     center, (rx, ry) = radial_gradient_radii(g, tw, th)
@@ -164,10 +164,10 @@ def _gradient_paint(g, tw: float, th: float, s: ComputedStyle) -> GradientPaint:
     if g.shape == "ellipse" and rx <= 0:
         # Zero width: a horizontal gradient mirrored at the centre, percentages -> 0px.
         stops = tuple(resolve_stops(g.stops, 1.0, s.color, percent_basis=0.0))
-        return _degenerate_repeating(GradientPaint("radial", stops, g.repeating, center=center, radii=(1.0, 1e9)))
+        return _degenerate_repeating(GradientPaint(FillKind.RADIAL, stops, g.repeating, center=center, radii=(1.0, 1e9)))
     # The gradient ray runs from the centre to the ending shape along x (CSS Images 3 §3.2).
     stops = tuple(resolve_stops(g.stops, max(rx, 1e-6), s.color))
-    paint = _degenerate_repeating(GradientPaint("radial", stops, g.repeating, center=center, radii=(rx, ry)))
+    paint = _degenerate_repeating(GradientPaint(FillKind.RADIAL, stops, g.repeating, center=center, radii=(rx, ry)))
     if g.shape == "ellipse" and ry <= 0:
         # Zero height: the last stop's colour (the average if repeating, done above).
         return _solid(paint.stops[-1].color)
@@ -176,7 +176,7 @@ def _gradient_paint(g, tw: float, th: float, s: ComputedStyle) -> GradientPaint:
 
 def _solid(color) -> GradientPaint:
     stops = (ResolvedStop(0.0, color), ResolvedStop(1.0, color))
-    return GradientPaint("linear", stops, False, length=1.0)
+    return GradientPaint(FillKind.LINEAR, stops, False, length=1.0)
 
 
 def _degenerate_repeating(paint: GradientPaint) -> GradientPaint:

@@ -16,14 +16,43 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import Enum
 
 from .shadows import ShadowPaint
 
-__all__ = ["Cell", "ALL_CORNERS", "NO_CORNER", "shadow_cells", "kernel_reach", "sharp_kernel"]
+__all__ = ["Cell", "ALL_CORNERS", "NO_CORNER", "CornerBites", "ShadowRingProgram", "shadow_cells", "kernel_reach",
+           "sharp_kernel"]
 
 ALL_CORNERS = -1  # a cell that evaluates all four bites
 NO_CORNER = 4     # a cell no bite reaches
 _REACH = 3.0      # the kernel's reach in sigmas (BS_REACH in the shader)
+
+
+class CornerBites(Enum):
+    """Which corner bites a cell's program evaluates (its BS_MODE define)."""
+
+    ALL = "all"  # the corner regions overlap: all four bites
+    CORNER = "corner"  # one, the cell's corner (picked per vertex)
+    NONE = "none"  # edge and middle cells: none reaches
+
+
+@dataclass(frozen=True)
+class ShadowRingProgram:
+    """The key of a program that draws outer box shadows over cells of a raster
+    (raster/box_shadow.frag over raster/cells.vert): the bites it evaluates, the kernel
+    (exact where a shadow's sigma is under 1, else folded), whether its cells touch the
+    border box the shadows are clipped out by, and whether it draws one shadow (else all
+    of a layer's at once: only with ``clip``). ``str()`` is the program's name in reports
+    ("raster.shadow.corner.soft.clip")."""
+
+    bites: CornerBites
+    sharp: bool
+    clip: bool = True
+    one: bool = True
+
+    def __str__(self) -> str:
+        kernel = "sharp" if self.sharp else "soft"
+        return f"raster.shadow.{self.bites.value}.{kernel}{'.clip' if self.clip else ''}{'' if self.one else '.all'}"
 
 
 @dataclass(frozen=True)
@@ -36,6 +65,12 @@ class Cell:
     rect: tuple[int, int, int, int]
     corner: int
     clip: bool = True
+
+    @property
+    def bites(self) -> CornerBites:
+        if self.corner == ALL_CORNERS:
+            return CornerBites.ALL
+        return CornerBites.NONE if self.corner == NO_CORNER else CornerBites.CORNER
 
 
 def sharp_kernel(shadows: tuple[ShadowPaint, ...]) -> bool:

@@ -25,10 +25,11 @@ from functools import lru_cache
 
 from ..css.values import RGBA
 from ..filters.plan import BLUR_SIGMA_CAP
+from ..limits import MAX_BOX_SHADOWS
 from ..style.box_shadow import BoxShadow
 
 __all__ = ["ShadowPaint", "BLUR_REACH", "SHADOW_SIGMA_CAP", "adjust_radius", "shadow_paints", "shadow_outsets",
-           "capped_shadows", "shadow_cap_note"]
+           "capped_shadows", "shadow_cap_note", "shadow_uniforms"]
 
 # A Gaussian's tail past 3 sigma is under 0.14 % (a third of an 8-bit level): the
 # shadow's ink is taken to end there, as blur() filters' output bounds do.
@@ -56,6 +57,29 @@ class ShadowPaint:
     def empty(self) -> bool:
         x0, y0, x1, y1 = self.rect
         return x1 <= x0 or y1 <= y0
+
+
+_NO_ROW = (0.0, 0.0, 0.0, 0.0)
+
+
+def shadow_uniforms(shadows: tuple[ShadowPaint, ...], one: bool) -> tuple[tuple[tuple[str, int], ...],
+                                                                          tuple[tuple[str, tuple], ...]]:
+    """What a shadow program is handed for ``shadows`` (at most MAX_BOX_SHADOWS: the
+    parser refuses more), by uniform name: the count (none for a program of ``one``
+    shadow, which has no loop), and the uniform arrays (float rows), padded to the
+    program's array size (1 for ``one``, else MAX_BOX_SHADOWS). An empty shape (spread
+    shrank it away) is sent as a zero rect: the shader reads x1 <= x0 as "no shape" (an
+    inset shadow then covers its whole padding box)."""
+    pad = (1 if one else MAX_BOX_SHADOWS) - len(shadows)
+    counts = () if one else (("u_shadow_count", len(shadows)),)
+    arrays = (
+        ("u_shadow_rect", (*(_NO_ROW if s.empty else s.rect for s in shadows), *[_NO_ROW] * pad)),
+        ("u_shadow_rx", (*(tuple(r[0] for r in s.radii) for s in shadows), *[_NO_ROW] * pad)),
+        ("u_shadow_ry", (*(tuple(r[1] for r in s.radii) for s in shadows), *[_NO_ROW] * pad)),
+        ("u_shadow_color", (*(s.color for s in shadows), *[_NO_ROW] * pad)),
+        ("u_shadow_sigma", (*(s.sigma for s in shadows), *[0.0] * pad)),
+    )
+    return counts, arrays
 
 
 def adjust_radius(radius: float, grow: float) -> float:

@@ -15,7 +15,7 @@ from operator import attrgetter
 
 from ..geometry import Affine, Rect
 from ..errors import StyleError, UnsupportedFeatureError
-from ..css.values import Overflow, Position
+from ..css.values import ClipKind, Overflow, Position
 from ..layer import Layer
 from ..style import ComputedStyle
 from ..style.properties import LONGHANDS, SHORTHANDS, STACKING_FIELDS
@@ -47,13 +47,13 @@ STACKING_WILL_CHANGE = frozenset(
 class Clip:
     """A clip of one layer, in its local px: its overflow clip (the padding box with
     inner radii, applied to its descendants), or a ``clip-path`` that is a rounded rect
-    (kind "clip-path": applied to the layer itself and its descendants)."""
+    (kind CLIP_PATH: applied to the layer itself and its descendants)."""
 
     layer_id: str
     to_screen: Affine
     rect: Rect
     radii: tuple[tuple[float, float], ...]
-    kind: str = "overflow"
+    kind: ClipKind = ClipKind.OVERFLOW
 
 
 @dataclass(eq=False)
@@ -177,7 +177,7 @@ class LayerNode:
         if shape is None:
             return ()
         rect, radii = shape
-        return (Clip(self.id, self.to_screen, rect, radii, "clip-path"),)
+        return (Clip(self.id, self.to_screen, rect, radii, ClipKind.CLIP_PATH),)
 
     def _make_clip(self) -> Clip:
         s = self.style
@@ -302,7 +302,7 @@ def clip_chain(node: LayerNode, parent: LayerNode | None = None) -> tuple[Clip, 
     clip it (``parent``: its parent's node)."""
     chain = clips_below(node.container)
     if parent is not None and node.container is not parent:
-        chain += tuple(c for c in parent.clips if c.kind == "clip-path" and c not in chain)
+        chain += tuple(c for c in parent.clips if c.kind is ClipKind.CLIP_PATH and c not in chain)
     return chain + node.shape_clips()
 
 
@@ -390,7 +390,7 @@ def resolve_tree(root: Layer, t: float = 0.0, nodes: dict[str, LayerNode] | None
         node = LayerNode(layer, style, world(container, layer, local, fixed, shift), clips_below(container), depth,
                          local, layer.box, container, scroller)
         node.sticky = shift
-        if style.clip_path is not None or (fixed and any(c.kind == "clip-path" for c in parent.clips)):
+        if style.clip_path is not None or (fixed and any(c.kind is ClipKind.CLIP_PATH for c in parent.clips)):
             node.clips = clip_chain(node, parent)
         if style.overflow.is_scroll_container:
             node.scroll_max = scroll_range(layer, node.clip())

@@ -28,6 +28,7 @@ __all__ = [
     "TransformFunction",
     "Overflow",
     "Position",
+    "ClipKind",
 ]
 
 
@@ -49,6 +50,21 @@ class Overflow(str, Enum):
     @property
     def is_scroll_container(self) -> bool:
         return self in (Overflow.HIDDEN, Overflow.SCROLL)
+
+
+class ClipKind(str, Enum):
+    """What made a clip in a layer's clip chain: its ``overflow`` (the padding box with
+    inner radii, applied to its descendants) or a ``clip-path`` that is a rounded rect
+    (applied to the layer itself and its descendants; its edges get area coverage). A
+    ``str`` (``ClipKind.CLIP_PATH == "clip-path"``, same hash and format) so clip
+    signatures and reports read as they always did."""
+
+    OVERFLOW = "overflow"
+    CLIP_PATH = "clip-path"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
 
 
 class Position(str, Enum):

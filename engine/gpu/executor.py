@@ -21,7 +21,8 @@ import numpy as np
 
 from ..blending import BlendMode
 from ..compositor.mask_paint import PolygonPaint
-from ..compositor.paint_data import GradientPaint, ImagePaint
+from ..css.values import ClipKind
+from ..compositor.paint_data import ImagePaint
 from ..geometry import Affine
 from ..framegraph import (
     ShadowPass,
@@ -37,7 +38,7 @@ from ..framegraph import (
     TransferPass,
     UploadPass,
 )
-from ..limits import MAX_GRADIENT_STOPS, MAX_POLYGON_POINTS
+from ..limits import MAX_POLYGON_POINTS
 from ..progress import step
 from . import opencl as cl_filters
 from .context import GPUContext
@@ -45,8 +46,8 @@ from .gl_filters import GLFilterRunner
 from .opencl import CLFilterRunner
 from .pixels import PixelPasses
 from .pool import PooledTarget, TexturePool
-from .programs import POLYGON_MASK, ProgramCache, composite_variant, raster_variant
-from .shadow_draws import BoxShadowPainter, set_shadow_uniforms
+from .programs import COMPOSITE_BACKDROP, COMPOSITE_PLAIN, POLYGON_MASK, ProgramCache
+from .shadow_draws import BoxShadowPainter
 from .text import TextPainter
 from .readback import ENCODE_WORK, READBACK_WORK, UNPREMULTIPLY_WORK, FramePixels, FrameReader
 
@@ -264,61 +265,27 @@ class GLExecutor:
     def _raster(self, p: RasterPass, target: PooledTarget, run: "_Execution",
                 shadows: PooledTarget | None = None) -> None:
         paint = p.paint
-        name = raster_variant(paint.shader_variant)
-        program = self.programs.get(name)
+        # The paint says its program and uniforms (compositor.paint_data.RasterCall):
+        # bind, set what it hands over, bind its image, draw.
+        call = paint.raster_call(p.origin)
+        # An image upload premultiplies in a pass of its own: before this target is bound.
+        texture = self._image_texture(call.image.image, run) if call.image is not None else None
+        program = self.programs.get(call.program)
         target.framebuffer.use()
         self.ctx.viewport = (0, 0, p.target.width, p.target.height)
         self.ctx.disable(moderngl.BLEND)
-        _set(program, "u_size", (paint.width, paint.height))
-        _set(program, "u_offset", (paint.offset[0] - p.origin[0], paint.offset[1] - p.origin[1]))
-        _set(program, "u_background", paint.background)
-        _set(program, "u_radii_x", tuple(r[0] for r in paint.radii))
-        _set(program, "u_radii_y", tuple(r[1] for r in paint.radii))
-        _set(program, "u_border", paint.border_widths)
-        _set(program, "u_border_color", paint.border_color)
-        _set(program, "u_tile", paint.tile)
-        _set(program, "u_repeat", tuple(1.0 if r else 0.0 for r in paint.repeat))
-        set_shadow_uniforms(program, tuple(s for s in paint.shadows if s.inset))
-        dashes = paint.border_pattern
-        if dashes is not None:  # dashed / dotted borders (compositor.dashes lays them out)
-            _set(program, "u_dash_start", dashes.start)
-            _set(program, "u_dash_period", dashes.period)
-            _set(program, "u_dash_length", dashes.length)
-            _set(program, "u_dash_count", tuple(float(n) for n in dashes.count))
-            _set(program, "u_dash_dots", tuple(1.0 if d else 0.0 for d in dashes.dots))
-            _set(program, "u_dash_caps", tuple(1.0 if c else 0.0 for c in dashes.caps))
-            _set(program, "u_corner_arc", dashes.corner_arcs)
-        image = paint.image
-        if isinstance(image, GradientPaint):
-            stops = list(image.stops)
-            pad = MAX_GRADIENT_STOPS - len(stops)
-            _set_array(program, "u_stop_color", [s.color for s in stops] + [(0.0, 0.0, 0.0, 0.0)] * pad)
-            _set_array(program, "u_stop_pos", [s.position for s in stops] + [0.0] * pad)
-            _set_array(program, "u_stop_hint", [s.hint for s in stops] + [0.5] * pad)
-            _set(program, "u_stop_count", len(stops))
-            _set(program, "u_repeating", 1 if image.repeating else 0)
-            if image.kind == "linear":
-                _set(program, "u_line_start", image.start)
-                _set(program, "u_line_dir", image.direction)
-                _set(program, "u_line_length", max(image.length, 1e-6))
-            elif image.kind == "conic":
-                _set(program, "u_conic_center", image.center)
-                _set(program, "u_conic_from", image.angle / 360.0)  # in turns
-            else:
-                _set(program, "u_center", image.center)
-                _set(program, "u_radius", image.radii)
-        elif isinstance(image, ImagePaint):
-            tex = self._image_texture(image, run)
-            # An upload premultiplies in a pass of its own: draw into this target again.
-            target.framebuffer.use()
-            self.ctx.viewport = (0, 0, p.target.width, p.target.height)
-            tex.repeat_x, tex.repeat_y = paint.image_wrap
-            # image-rendering: the nearest texel (pixelated, crisp-edges) or bilinear.
-            tex.filter = (moderngl.NEAREST, moderngl.NEAREST) if image.nearest else (moderngl.LINEAR, moderngl.LINEAR)
-            tex.use(location=0)
-            _set(program, "u_image", 0)
+        for name, value in call.uniforms:
+            _set(program, name, value)
+        for name, rows in call.arrays:
+            _set_array(program, name, rows)
+        if call.image is not None:
+            texture.repeat_x, texture.repeat_y = call.image.wrap
+            nearest = moderngl.NEAREST if call.image.nearest else moderngl.LINEAR
+            texture.filter = (nearest, nearest)
+            texture.use(location=0)
+            _set(program, call.image.uniform, 0)
         self.box_shadows.begin(paint, p.origin, (p.target.width, p.target.height))
-        self.programs.vertex_array(name).render(moderngl.TRIANGLES, vertices=3)
+        self.programs.vertex_array(call.program).render(moderngl.TRIANGLES, vertices=3)
         self.box_shadows.end_paint()
         if paint.text is not None:  # text paints after the background and border (CSS 2.1 Appendix E)
             self.text.draw(paint.text, p.origin, (p.target.width, p.target.height))
@@ -334,13 +301,13 @@ class GLExecutor:
         self.ctx.blend_func = (moderngl.ONE_MINUS_DST_ALPHA, moderngl.ONE)
         self.ctx.blend_equation = moderngl.FUNC_ADD
         try:
-            program = self.programs.get("composite.plain")
+            program = self.programs.get(COMPOSITE_PLAIN)
             program["u_transform"].value = Affine().to_mat3()
             program["u_target_size"].value = (float(size[0]), float(size[1]))
             program["u_draw_rect"].value = (0.0, 0.0, float(size[0]), float(size[1]))
             program["u_opacity"].value = 1.0
             source.texture.use(location=0)
-            self.programs.vertex_array("composite.plain").render(moderngl.TRIANGLE_STRIP, vertices=4)
+            self.programs.vertex_array(COMPOSITE_PLAIN).render(moderngl.TRIANGLE_STRIP, vertices=4)
         finally:
             self.ctx.disable(moderngl.BLEND)
 
@@ -363,8 +330,8 @@ class GLExecutor:
         rect = _draw_rect(d, target_size)
         if rect is None:
             return
-        name = composite_variant(len(d.clips), blend, len(d.masks))
-        program = self.programs.get(name)
+        key = d.program
+        program = self.programs.get(key)
         if blend:
             # The result already holds the backdrop: written as is, not blended again.
             backdrop.texture.use(location=1)
@@ -386,7 +353,7 @@ class GLExecutor:
             _set_array(program, "u_clip_rx", [tuple(r[0] for r in c.radii) for c in d.clips])
             _set_array(program, "u_clip_ry", [tuple(r[1] for r in c.radii) for c in d.clips])
             _set_array(program, "u_clip_px", [tuple(max(v, 1e-9) for v in c.px_per_target_px) for c in d.clips])
-            _set_array(program, "u_clip_kind", [1.0 if c.kind == "clip-path" else 0.0 for c in d.clips])
+            _set_array(program, "u_clip_kind", [1.0 if c.kind is ClipKind.CLIP_PATH else 0.0 for c in d.clips])
         if d.masks:
             # Units 2, 3...: 0 is the source, 1 the backdrop.
             for i, mask in enumerate(masks):
@@ -398,7 +365,7 @@ class GLExecutor:
                                                 for k in d.masks])
         source.texture.use(location=0)
         _set(program, "u_source", 0)
-        self.programs.vertex_array(name).render(moderngl.TRIANGLE_STRIP, vertices=4)
+        self.programs.vertex_array(key).render(moderngl.TRIANGLE_STRIP, vertices=4)
         if blend:
             self.ctx.enable(moderngl.BLEND)
 
@@ -410,13 +377,13 @@ class GLExecutor:
         x1, y1 = min(float(w), target_size[0] - m.e), min(float(h), target_size[1] - m.f)
         if x0 >= x1 or y0 >= y1:
             return
-        program = self.programs.get("composite.plain")
+        program = self.programs.get(COMPOSITE_PLAIN)
         program["u_transform"].value = m.to_mat3()
         program["u_target_size"].value = (float(target_size[0]), float(target_size[1]))
         program["u_draw_rect"].value = (x0, y0, x1, y1)
         program["u_opacity"].value = float(d.opacity)
         source.texture.use(location=0)
-        self.programs.vertex_array("composite.plain").render(moderngl.TRIANGLE_STRIP, vertices=4)
+        self.programs.vertex_array(COMPOSITE_PLAIN).render(moderngl.TRIANGLE_STRIP, vertices=4)
 
     def _composite(self, p: CompositePass, target: PooledTarget, targets: dict[str, PooledTarget]) -> None:
         target.framebuffer.use()
@@ -451,7 +418,7 @@ class GLExecutor:
         source = run.targets[p.source.name]
         target.framebuffer.use()
         self.ctx.viewport = (0, 0, p.target.width, p.target.height)
-        program = self.programs.get("composite.backdrop")
+        program = self.programs.get(COMPOSITE_BACKDROP)
         m = p.to_source
         exact = m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer()
         _set(program, "u_to_source", m.to_mat3())
@@ -459,7 +426,7 @@ class GLExecutor:
         _set(program, "u_exact", int(exact))
         source.texture.use(location=0)
         _set(program, "u_source", 0)
-        self.programs.vertex_array("composite.backdrop").render(moderngl.TRIANGLES, vertices=3)
+        self.programs.vertex_array(COMPOSITE_BACKDROP).render(moderngl.TRIANGLES, vertices=3)
 
     # -- the tasks that are not drawing: filters, transfers, uploads ------------------------
     def _filter(self, run: "_Execution", p: FilterPass, target) -> None:

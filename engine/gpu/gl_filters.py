@@ -13,9 +13,9 @@ from typing import Callable
 import moderngl
 import numpy as np
 
-from ..filters.plan import ColorPass, PassKind, PlannedPass
+from ..filters.plan import ColorPass, FilterProgram, PassKind, PlannedPass
 from .pool import PooledTarget
-from .programs import ProgramCache, color_filter_variant, color_step_bucket, straight_variant
+from .programs import ProgramCache
 
 __all__ = ["GLFilterRunner", "HANDLERS", "CLAIMS"]
 
@@ -39,36 +39,36 @@ class GLFilterRunner:
         self.ctx.viewport = (0, 0, w, h)
         self.ctx.disable(moderngl.BLEND)
         self._alpha = (straight_source, straight_output)
-        name = HANDLERS[p.pass_kind](self, p, inputs)
-        program = self.programs.get(name)
+        key = HANDLERS[p.pass_kind](self, p, inputs)
+        program = self.programs.get(key)
         inputs[0].use(location=0)
         if "u_source" in program:
             program["u_source"].value = 0
-        self.programs.vertex_array(name).render(moderngl.TRIANGLES, vertices=3)
+        self.programs.vertex_array(key).render(moderngl.TRIANGLES, vertices=3)
 
-    def _program(self, base: str) -> tuple[str, moderngl.Program]:
+    def _program(self, base: FilterProgram) -> tuple[FilterProgram, moderngl.Program]:
         """The variant of ``base`` for the pass being drawn (its alpha forms)."""
-        name = straight_variant(base, *self._alpha)
-        return name, self.programs.get(name)
+        key = base.with_alpha(*self._alpha)
+        return key, self.programs.get(key)
 
-    # -- one handler per pass kind: set the program's uniforms, return its name ----------
-    def _color(self, p: ColorPass, inputs: list[moderngl.Texture]) -> str:
-        name, program = self._program(color_filter_variant(len(p.steps)))
+    # -- one handler per pass kind: set the program's uniforms, return its key -----------
+    def _color(self, p: ColorPass, inputs: list[moderngl.Texture]) -> FilterProgram:
+        key, program = self._program(FilterProgram.color(len(p.steps)))
         program["u_alpha"].value = p.alpha
         if p.steps:
             mats = p.matrices()  # (n, 3, 4)
-            pad = color_step_bucket(len(p.steps)) - len(p.steps)
+            pad = key.steps - len(p.steps)  # padded to the program's bucket with identity steps
             if pad:
                 mats = np.concatenate([mats, np.repeat(_IDENTITY[None], pad, axis=0)])
             # GLSL mat3 is column-major: write each 3x3 transposed.
             program["u_matrix"].write(np.ascontiguousarray(mats[:, :, :3].transpose(0, 2, 1)).tobytes())
             program["u_offset"].write(np.ascontiguousarray(mats[:, :, 3]).tobytes())
-        return name
+        return key
 
-    def _call(self, p: PlannedPass, inputs: list[moderngl.Texture]) -> str:
+    def _call(self, p: PlannedPass, inputs: list[moderngl.Texture]) -> FilterProgram:
         """Any pass that carries its program call (filters.plan.ProgramCall) as data."""
         call = p.gl()
-        name, program = self._program(call.program)
+        key, program = self._program(call.program)
         for warm in call.warm:
             self.programs.get(warm)
         for value_name, value in call.uniforms:
@@ -76,7 +76,7 @@ class GLFilterRunner:
         for unit, sampler in enumerate(call.samplers[1:], 1):  # run_pass binds the first
             inputs[unit].use(location=unit)
             program[sampler].value = unit
-        return name
+        return key
 
 
 # The planned pass kinds this runner executes: all of them (it runs every FilterPass
@@ -86,7 +86,7 @@ CLAIMS: frozenset[PassKind] = frozenset(PassKind)
 
 # Every pass kind but colour carries its program call as data (filters.plan.ProgramCall):
 # one generic handler for them, so a new spatial pass needs nothing here.
-HANDLERS: dict[PassKind, Callable[[GLFilterRunner, PlannedPass, list], str]] = {
+HANDLERS: dict[PassKind, Callable[[GLFilterRunner, PlannedPass, list], FilterProgram]] = {
     kind: GLFilterRunner._call for kind in PassKind
 }
 HANDLERS[PassKind.COLOR] = GLFilterRunner._color

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..progress import step
 from .pool import PooledTarget, TexturePool
-from .programs import PREMULTIPLY, UNPREMULTIPLY, ProgramCache
+from .programs import PREMULTIPLY, UNPREMULTIPLY, NamedProgram, ProgramCache
 
 __all__ = ["PixelPasses", "STRIP_BYTES", "strips"]
 
@@ -48,7 +48,7 @@ class PixelPasses:
         self.pool = pool
         self.strip_bytes = strip_bytes
 
-    def convert(self, name: str, source: moderngl.Texture, rect: Rect, target: PooledTarget,
+    def convert(self, name: NamedProgram, source: moderngl.Texture, rect: Rect, target: PooledTarget,
                 at: tuple[int, int]) -> None:
         """Draw ``rect`` of ``source`` converted by program ``name`` (PREMULTIPLY or
         UNPREMULTIPLY) into ``target`` with its top-left at ``at``."""

@@ -18,39 +18,26 @@ import moderngl
 import numpy as np
 
 from ..compositor.paint_data import LayerPaint
-from ..compositor.shadow_cells import ALL_CORNERS, NO_CORNER, shadow_cells, sharp_kernel
-from ..compositor.shadows import ShadowPaint
-from ..limits import MAX_BOX_SHADOWS
-from .programs import ProgramCache, shadow_ring_variant
+from ..compositor.shadow_cells import CornerBites, ShadowRingProgram, shadow_cells, sharp_kernel
+from ..compositor.shadows import ShadowPaint, shadow_uniforms
+from .programs import ProgramCache
 
 __all__ = ["BoxShadowPainter", "set_shadow_uniforms", "outer_shadows"]
 
-_NONE = (0.0, 0.0, 0.0, 0.0)
-_MODES = {ALL_CORNERS: "all", NO_CORNER: "none"}  # else one corner
 _PICK = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0))
 _SIDE = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))  # tl, tr, br, bl: right?, bottom?
 
 
-def _write(program: moderngl.Program, name: str, rows) -> None:
-    if name in program:  # the compiler drops what a variant does not read
-        program[name].write(np.asarray(rows, dtype="f4").tobytes())
-
-
-def set_shadow_uniforms(program: moderngl.Program, shadows: tuple[ShadowPaint, ...]) -> None:
-    """Write ``shadows`` (at most MAX_BOX_SHADOWS: the parser refuses more) into a
-    program's shadow arrays; a program without them is left alone."""
-    if "u_shadow_rect" not in program:
-        return
-    pad = (MAX_BOX_SHADOWS if "u_shadow_count" in program else 1) - len(shadows)  # BS_ONE: no count
-    if "u_shadow_count" in program:
-        program["u_shadow_count"].value = len(shadows)
-    # An empty shape (spread shrank it away) is sent as a zero rect: the shader reads
-    # x1 <= x0 as "no shape" (an inset shadow then covers its whole padding box).
-    _write(program, "u_shadow_rect", [_NONE if s.empty else s.rect for s in shadows] + [_NONE] * pad)
-    _write(program, "u_shadow_rx", [tuple(r[0] for r in s.radii) for s in shadows] + [_NONE] * pad)
-    _write(program, "u_shadow_ry", [tuple(r[1] for r in s.radii) for s in shadows] + [_NONE] * pad)
-    _write(program, "u_shadow_color", [s.color for s in shadows] + [_NONE] * pad)
-    _write(program, "u_shadow_sigma", [s.sigma for s in shadows] + [0.0] * pad)
+def set_shadow_uniforms(program: moderngl.Program, shadows: tuple[ShadowPaint, ...], one: bool) -> None:
+    """Write ``shadows`` into a shadow program's uniforms (compositor.shadows.
+    shadow_uniforms: ``one`` for a program of one shadow, which has no count)."""
+    counts, arrays = shadow_uniforms(shadows, one)
+    for name, value in counts:
+        if name in program:  # the compiler drops what a variant does not read
+            program[name].value = value
+    for name, rows in arrays:
+        if name in program:
+            program[name].write(np.asarray(rows, dtype="f4").tobytes())
 
 
 def outer_shadows(paint: LayerPaint) -> tuple[ShadowPaint, ...]:
@@ -66,7 +53,7 @@ class BoxShadowPainter:
         self.ctx = ctx
         self.programs = programs
         self._buffer: moderngl.Buffer | None = None
-        self._vaos: dict[str, moderngl.VertexArray] = {}
+        self._vaos: dict[ShadowRingProgram, moderngl.VertexArray] = {}
 
     def begin(self, paint: LayerPaint, origin: tuple[int, int], size: tuple[int, int]) -> None:
         """Before the layer's own draw: with outer shadows, clear the raster and keep
@@ -93,9 +80,9 @@ class BoxShadowPainter:
         if not cells:
             return  # a tile inside the box: the shadows are clipped out of all of it
         sharp = sharp_kernel(shadows)
-        by_mode: dict[tuple[str, bool], list] = {}
+        by_mode: dict[tuple[CornerBites, bool], list] = {}
         for cell in cells:
-            by_mode.setdefault((_MODES.get(cell.corner, "corner"), cell.clip), []).append(cell)
+            by_mode.setdefault((cell.bites, cell.clip), []).append(cell)
         groups = list(by_mode.items())
         # All the cells' vertices in one write, into fresh storage (orphaned): rewriting
         # a buffer a queued draw still reads would make llvmpipe wait for that draw.
@@ -109,22 +96,22 @@ class BoxShadowPainter:
                ("u_radii_y", tuple(r[1] for r in paint.radii)))
         try:
             first = 0
-            for ((mode, clip), _), vertices in zip(groups, data):
+            for ((bites, clip), _), vertices in zip(groups, data):
                 if clip and len(shadows) > 1:
                     # Where the box clips them out, the clip applies to the shadows
                     # composited: all in one program.
-                    passes = [(shadow_ring_variant(mode, sharp, clip, one=False), shadows)]
+                    passes = [(ShadowRingProgram(bites, sharp, clip, one=False), shadows)]
                 else:
                     # Elsewhere one draw a shadow, the first first: each lands under the
                     # last ("destination over"), so they stack as CSS paints them.
-                    passes = [(shadow_ring_variant(mode, s.sigma < 1.0, clip), (s,)) for s in shadows]
-                for name, drawn in passes:
-                    program = self.programs.get(name)
+                    passes = [(ShadowRingProgram(bites, s.sigma < 1.0, clip), (s,)) for s in shadows]
+                for key, drawn in passes:
+                    program = self.programs.get(key)
                     for uniform, value in box:
                         if uniform in program:  # the compiler drops what a mode does not read
                             program[uniform].value = value
-                    set_shadow_uniforms(program, drawn)
-                    self._vertex_array(name, program).render(moderngl.TRIANGLES, vertices=len(vertices), first=first)
+                    set_shadow_uniforms(program, drawn, key.one)
+                    self._vertex_array(key, program).render(moderngl.TRIANGLES, vertices=len(vertices), first=first)
                 first += len(vertices)
         finally:
             self.ctx.disable(moderngl.BLEND)
@@ -141,14 +128,14 @@ class BoxShadowPainter:
             self._buffer.orphan()
         self._buffer.write(data.tobytes())
 
-    def _vertex_array(self, name: str, program: moderngl.Program) -> moderngl.VertexArray:
+    def _vertex_array(self, key: ShadowRingProgram, program: moderngl.Program) -> moderngl.VertexArray:
         """The program's VAO over the shared vertex buffer."""
-        vao = self._vaos.get(name)
+        vao = self._vaos.get(key)
         if vao is None:
             # The corner attributes are read by the one-corner programs only (the
             # compiler drops them elsewhere): the others skip those bytes.
             layout = ("2f 4f 2f", "in_pos", "in_pick", "in_side") if "in_pick" in program else ("2f 24x", "in_pos")
-            vao = self._vaos[name] = self.ctx.vertex_array(program, [(self._buffer, *layout)])
+            vao = self._vaos[key] = self.ctx.vertex_array(program, [(self._buffer, *layout)])
         return vao
 
     def release(self) -> None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..framegraph import CompositePass, LayerInfo, Decision, Draw, SurfaceReason, TextureDesc, TextureRole
 from ..geometry import Affine, Rect
-from ..compositor.backings import CompositingReason, composited_bytes, partition, usefulness
+from ..compositor.backings import BackingKind, CompositingReason, composited_bytes, partition, usefulness
 from ..compositor.sticky import INSET_FIELDS
 from ..compositor.tree import LayerNode
 from .damage import changed_region
@@ -119,7 +119,7 @@ class BackedDrawing:
         if self.memory_budget is not None:
             demoted: set[str] = set()
             while composited_bytes(entries) > self.memory_budget:
-                candidates = [e for e in entries if e.kind == "own" and e.owner.id not in demoted]
+                candidates = [e for e in entries if e.kind is BackingKind.OWN and e.owner.id not in demoted]
                 if not candidates:
                     break
                 worst = min(candidates, key=lambda e: (usefulness(e), -(e.rect.width * e.rect.height)))
@@ -140,13 +140,13 @@ class BackedDrawing:
         out: list[Draw] = []
         squashes = 0
         for e in entries:
-            if e.kind == "surface":
+            if e.kind is BackingKind.SURFACE:
                 out.append(e.draw)
                 self._site(None)
                 continue
             if not e.members:
                 continue
-            if e.kind == "squash":
+            if e.kind is BackingKind.SQUASH:
                 squashes += 1
             passes_before = len(self.passes)
             draw = self._entry_draw(e, target, base_id, squashes)
@@ -169,13 +169,13 @@ class BackedDrawing:
         layer's own raster), recording each member's compositing facts in layer_info;
         a list of draws when it is tiled."""
         reasons = [r.value for r in e.reasons]
-        if e.kind == "scroll":
+        if e.kind is BackingKind.SCROLL:
             return self._scroller_contents(e, target)
-        if len(e.members) == 1 and e.kind in ("own", "base"):
+        if len(e.members) == 1 and e.kind in (BackingKind.OWN, BackingKind.BASE):
             # One layer alone in its backing: its raster is the backing.
             p = e.members[0]
             draws = self._layer_draws(p, target.space, target.origin, p.clips)
-            own = e.kind == "own"  # a lone layer of the base backing is not promoted
+            own = e.kind is BackingKind.OWN  # a lone layer of the base backing is not promoted
             if not draws:
                 return None
             self.layer_info[p.node.id] = LayerInfo(own, tuple(reasons) if own else (), draws[0].source.name if own else None,
@@ -189,8 +189,8 @@ class BackedDrawing:
             return None
         name = draw[0].source.name if isinstance(draw, list) else draw.source.name
         for i, p in enumerate(e.members):
-            owns = e.kind == "squash" or (e.kind == "own" and p.node is e.owner)
-            if e.kind == "squash":
+            owns = e.kind is BackingKind.SQUASH or (e.kind is BackingKind.OWN and p.node is e.owner)
+            if e.kind is BackingKind.SQUASH:
                 member_reasons = reasons if i == 0 else [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value]
             else:
                 member_reasons = reasons if owns else []
@@ -200,7 +200,7 @@ class BackedDrawing:
     def _backing_frame(self, e, target: Target, base_id: str, squash_index: int) -> tuple:
         """Where a backing entry of several layers is painted: (the space its pixels are
         in, whether it is drawn sampled, its cache id, its label, what it starts as)."""
-        if e.kind == "own":
+        if e.kind is BackingKind.OWN:
             owner = e.owner.to_screen
             space = owner.inverse()
             moving = self._moving(e.owner)
@@ -210,7 +210,7 @@ class BackedDrawing:
                 space = Affine.translate(owner.e - math.floor(owner.e), owner.f - math.floor(owner.f)) @ space
             cache_id, label = f"backing:{e.owner.id}", e.owner.id
             sampled = moving  # drawn where the owner is, sampled: the backing stays the same
-        elif e.kind == "squash":
+        elif e.kind is BackingKind.SQUASH:
             space, sampled = target.space, False
             cache_id, label = f"backing:{base_id}:squash{squash_index}", f"{base_id}-squash{squash_index}"
         else:
@@ -219,7 +219,7 @@ class BackedDrawing:
         # The page's base backing starts as the opaque page background, as Chromium's
         # root layer does: its layers then blend over the same colour, with the same
         # 8-bit roundings, as when they are drawn straight into the frame.
-        fill = self._page_fill if (e.kind == "base" and base_id == "root" and self._page_fill) else (0.0, 0.0, 0.0, 0.0)
+        fill = self._page_fill if (e.kind is BackingKind.BASE and base_id == "root" and self._page_fill) else (0.0, 0.0, 0.0, 0.0)
         return space, sampled, cache_id, label, fill
 
     def _backing_damage(self, cache_id: str, key, bounds: list[Rect], w: int, h: int):

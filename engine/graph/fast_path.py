@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from ..framegraph import BackdropPass, FrameGraph, RasterPass, ShadowPass, TextureDesc, TextureRole
 from ..blending import BlendMode
 from ..geometry import Affine, Rect
+from ..compositor.backings import BackingKind
 from ..compositor.property_trees import PAINT_FIELDS, TRANSFORM_FIELDS, TreeChanges
 from .damage import changed_region
 from .retained import MOVABLE, RetainedPlan, Site, member_opacity, runs_transform_animation, swept
@@ -109,7 +110,7 @@ class RetainedFastPath:
             if index in redo:
                 continue
             site = last.sites[index]
-            if isinstance(site.entry, PendingDraw) or (len(site.members) == 1 and site.entry.kind in ("own", "base")):
+            if isinstance(site.entry, PendingDraw) or (len(site.members) == 1 and site.entry.kind in (BackingKind.OWN, BackingKind.BASE)):
                 redo[index] = site
                 alone.add(index)
                 continue
@@ -161,7 +162,7 @@ class RetainedFastPath:
             elif api_moved.intersection(site.members):
                 return None
         if unswept and (len(moving) > 1 or last.overlap is None or self.memory_budget is not None
-                        or isinstance(redo[unswept[0]].entry, PendingDraw) or redo[unswept[0]].entry.kind != "own"
+                        or isinstance(redo[unswept[0]].entry, PendingDraw) or redo[unswept[0]].entry.kind is not BackingKind.OWN
                         or (last.reads and last.reads[unswept[0]] is not None)):
             return None
         target = self._frame_target()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from ..css.values import ClipKind
 from ..framegraph import ClipShape, Draw
 from ..geometry import Affine, Rect
 
@@ -60,7 +61,7 @@ def reframe(clip: ClipShape, to_target: Affine) -> ClipShape:
     return clip_shape(clip.layer_id, clip.to_local @ to_target, clip.rect, clip.radii, clip.kind)
 
 
-def clip_shape(layer_id: str, to_local: Affine, rect, radii, kind: str = "overflow") -> ClipShape:
+def clip_shape(layer_id: str, to_local: Affine, rect, radii, kind: ClipKind = ClipKind.OVERFLOW) -> ClipShape:
     # Moving one target pixel perpendicular to an x = const edge changes local x by
     # |(a, c)|; likewise |(b, d)| for y edges (exact for affine maps).
     px = (math.hypot(to_local.a, to_local.c), math.hypot(to_local.b, to_local.d))

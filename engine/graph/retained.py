@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..compositor.backings import BackingKind
 from ..compositor.property_trees import MOVED, TRANSFORM_FIELDS
 from ..framegraph import Draw, FrameGraph
 from ..geometry import Rect
@@ -47,7 +48,7 @@ class OverlapRecord:
 
     @classmethod
     def of(cls, items: list, rect_of, entries: list) -> "OverlapRecord":
-        owners = {id(e.members[0]) for e in entries if e.kind == "own" and e.members}
+        owners = {id(e.members[0]) for e in entries if e.kind is BackingKind.OWN and e.members}
         boxes = np.zeros((len(items), 4))
         tested = np.zeros(len(items), bool)
         index: dict[str, int] = {}
@@ -136,7 +137,7 @@ def swept(site: Site, t: float) -> bool:
     (the same all iteration), so its promotion and overlap decisions stand? They
     are when a transform animation runs on each member or an ancestor of it."""
     entry = site.entry
-    if isinstance(entry, PendingDraw) or entry.kind != "own":
+    if isinstance(entry, PendingDraw) or entry.kind is not BackingKind.OWN:
         return False
     for p in entry.members:
         layer = p.node.layer

@@ -16,7 +16,8 @@ from lamina import Layer, Renderer, Scene
 from lamina.compositor.paint import border_widths, used_radii
 from lamina.compositor.shadow_reference import reference_layer
 from lamina.compositor.shadows import shadow_paints
-from lamina.gpu.programs import VARIANTS, ProgramCache, shadow_ring_variant
+from lamina.compositor.shadow_cells import CornerBites, ShadowRingProgram
+from lamina.gpu.programs import VARIANTS, VARIANTS_BY_NAME, ProgramCache
 
 # Tolerance, WPT style, on premultiplied 8-bit pixels: the shader's float32 sums and
 # its erf approximation against float64.
@@ -92,15 +93,15 @@ def test_shadow_uniforms_exist_in_the_shadow_variant(gl):
     cache = ProgramCache(gl.gpu.ctx)
     arrays = ("u_shadow_count", "u_shadow_rect", "u_shadow_rx", "u_shadow_ry", "u_shadow_color", "u_shadow_sigma")
     for name in arrays:
-        assert name in cache.get("raster.color.shadows"), name  # inset shadows, in the layer's program
+        assert name in cache.get(VARIANTS_BY_NAME["raster.color.shadows"].key), name  # inset shadows, in the layer's program
         if name != "u_shadow_count":
-            assert name in cache.get("raster.color.shadow"), name  # one soft one: no count
+            assert name in cache.get(VARIANTS_BY_NAME["raster.color.shadow"].key), name  # one soft one: no count
     for mode, sharp, clip, one in itertools.product(("all", "corner", "none"), (False, True), (False, True),
                                                     (True, False)):
         if not (clip or one):
-            assert shadow_ring_variant(mode, sharp, clip, one) not in VARIANTS  # all at once: only to clip
+            assert ShadowRingProgram(CornerBites(mode), sharp, clip, one) not in VARIANTS  # all at once: only to clip
             continue
-        program = cache.get(shadow_ring_variant(mode, sharp, clip, one))  # outer shadows, in their own
+        program = cache.get(ShadowRingProgram(CornerBites(mode), sharp, clip, one))  # outer shadows, in their own
         radii = () if mode == "none" else ("u_shadow_rx", "u_shadow_ry")  # no bites: no shadow radii
         box = ("u_size", "u_radii_x", "u_radii_y") if clip else ()  # the border box clips them out
         common = {*arrays, "u_offset", "u_target_size"} - {"u_shadow_rx", "u_shadow_ry"}
@@ -110,7 +111,7 @@ def test_shadow_uniforms_exist_in_the_shadow_variant(gl):
         assert ("u_shadow_count" in program) == (not one)
         assert ("in_pick" in program) == (mode == "corner")  # the region's corner, per vertex
     for kind in ("color", "linear", "radial", "image"):  # every paint kind, solid or dashed borders
-        assert {f"raster.{kind}{d}{i}" for d in ("", ".dashes", ".dots") for i in (".shadow", ".shadows")} <= set(VARIANTS)
+        assert {f"raster.{kind}{d}{i}" for d in ("", ".dashes", ".dots") for i in (".shadow", ".shadows")} <= set(VARIANTS_BY_NAME)
     cache.release()
 
 

@@ -60,9 +60,11 @@ EXECUTOR_UNIFORMS = [
 def test_executor_uniform_names_exist(gl):
     import inspect
 
+    from lamina.compositor import paint_data
     from lamina.gpu import executor
 
-    source = inspect.getsource(executor)
+    # The raster program's uniforms are named by the paint's call (LayerPaint.raster_call).
+    source = inspect.getsource(executor) + inspect.getsource(paint_data)
     used = set(__import__("re").findall(r'"(u_[a-z_]+)"', source))
     assert used == set(EXECUTOR_UNIFORMS), "update EXECUTOR_UNIFORMS with the executor"
     cache = ProgramCache(gl.gpu.ctx)

@@ -207,7 +207,7 @@ def test_shared_constants_come_from_one_source():
     used_in_cl = {n for n in cl_filters.KERNEL_DEFINES if re.search(rf"\b{n}\b", cl_source.split("*/")[-1])}
     assert {"DOWN_RUN", "COLOR_STEP_FLOATS"} <= used_in_cl
     assert "MAX_COLOR_STEPS" in glsl["color.frag"]
-    from lamina.gpu.programs import VARIANTS
+    from lamina.gpu.programs import VARIANTS_BY_NAME as VARIANTS
 
     for name, variant in VARIANTS.items():
         if name.startswith("filter."):
