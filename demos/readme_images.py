@@ -24,11 +24,13 @@ and is no more than the picture has to allow:
   the pass-time plot), so up to 8% of the panel's pixels may differ (measured: at most
   3.1% between recordings, four made at once; moving the lower part of a panel by one
   pixel, as a new control would, changes 11%);
-* a demo GIF's scene area must match exactly too: the recorder gives the scene half of
+* a demo GIF's scene area is quantized on its own: the recorder gives the scene half of
   each frame's palette, quantized from the scene's pixels alone (demos/ui/recording.py),
   so the panels' live numbers cannot recolour it (when the whole frame shared one
-  palette, two recordings differed by up to 67 levels in 0.5% of the scene); its panels
-  as a demo frame's;
+  palette, two recordings differed by up to 67 levels in 0.5% of the scene). Two
+  recordings on one machine are identical; on a fresh machine the median cut mapped
+  anti-aliased edges in 0.14% of the scene to other entries, so up to 0.25% of the
+  scene's pixels may differ; its panels as a demo frame's;
 * the golden report is a Chromium screenshot of ``lamina check`` run on a copy of
   ``tests/scenes`` with two scenes changed, time-stamped through ``SOURCE_DATE_EPOCH``:
   it must match exactly (two screenshots of one page are byte-identical).
@@ -186,10 +188,15 @@ def _exact(name: str = "all", box: tuple[int, int, int, int] | None = None) -> R
     return Region(name, box, Tolerance.of("0", "0"))
 
 
-def _demo_regions(name: str) -> tuple[Region, ...]:
+def _demo_regions(name: str, gif: bool = False) -> tuple[Region, ...]:
     w, h = DEMOS[name]().scene_size
     panel_px = PANEL_WIDTH * h
-    scene = _exact("scene", (0, 0, w, h))
+    # A GIF's scene is quantized (median cut): a palette made on another machine, from
+    # pixels a level apart somewhere, maps some anti-aliased edges to other entries
+    # (measured on a fresh machine: up to 89 levels in 851 px, 0.14% of the scene, with
+    # every PNG picture exact). More than 0.25% is a change of the scene itself.
+    scene = Region("scene", (0, 0, w, h), Tolerance.of("0-255", f"0-{w * h // 400}")) if gif \
+        else _exact("scene", (0, 0, w, h))
     panels = Region("panels", (w, 0, PANEL_WIDTH, h), Tolerance.of("0-255", f"0-{panel_px * 8 // 100}"))
     return scene, panels
 
@@ -206,7 +213,7 @@ IMAGES: dict[str, ReadmeImage] = {image.name: image for image in (
                 _demo("blend-backdrop", 6), _demo_regions("blend-backdrop")),
     ReadmeImage("animation-cost", "demos/recordings/animation-cost.gif",
                 "python -m demos animation-cost --headless --frames 20 --gif",
-                _demo("animation-cost", 20, gif=True), _demo_regions("animation-cost")),
+                _demo("animation-cost", 20, gif=True), _demo_regions("animation-cost", gif=True)),
     ReadmeImage("golden-report", "demos/golden/report.png",
                 "lamina check tests/scenes (two scenes changed), screenshot by Chromium",
                 _golden_report, (_exact(),)),
