@@ -1,7 +1,10 @@
 """What a layer paints, resolved to pixels: ComputedStyle -> LayerPaint (plain data).
 
 Backgrounds follow CSS Backgrounds 3: the background colour and image are clipped to the
-border box; the image is sized and positioned in the padding box and tiled from there.
+background painting area (``background-clip``: the border box, or the padding box inside
+the border with the inner radii); the image is sized and positioned in the background
+positioning area (``background-origin``: the padding box, or the border box) and tiled
+from there. Boxes have no padding, so the content box is the padding box.
 """
 
 from __future__ import annotations
@@ -80,7 +83,11 @@ def layer_paint(
     s: ComputedStyle = node.style
     w, h = node.width, node.height
     top, right, bottom, left = border_widths(s)
-    area = (left, top, max(w - left - right, 0.0), max(h - top - bottom, 0.0))
+    padding_box = (left, top, max(w - left - right, 0.0), max(h - top - bottom, 0.0))
+    # The background positioning area: what positions, sizes and percentages resolve in.
+    area = padding_box if s.background_origin.inside_border else (0.0, 0.0, w, h)
+    # The painting area, as insets from the border box (top, right, bottom, left).
+    clip = (top, right, bottom, left) if s.background_clip.inside_border else (0.0, 0.0, 0.0, 0.0)
     image = None
     tile = (0.0, 0.0, max(w, 1.0), max(h, 1.0))
     src = s.background_image
@@ -112,14 +119,15 @@ def layer_paint(
         image=image,
         tile=tile,
         repeat=s.background_repeat,
-        image_wrap=_visible_repeat(s.background_repeat, tile, w, h),
+        image_wrap=_visible_repeat(s.background_repeat, tile, clip, w, h),
+        background_clip=clip,
         border_pattern=_border_pattern(s, (top, right, bottom, left), w, h),
         radii=used_radii(s, w, h),
         border_widths=(top, right, bottom, left),
         border_color=s.used_border_color.premultiplied(),
         offset=offset,
         shadows=shadow_paints(s.box_shadow, s.color, (w, h), used_radii(s, w, h), (top, right, bottom, left)),
-        text=text_paint(s, area, offset, node.id),
+        text=text_paint(s, padding_box, offset, node.id),
     )
 
 
@@ -130,15 +138,17 @@ def _border_pattern(s: ComputedStyle, widths, w: float, h: float):
     return border_pattern(s.border_style, widths, used_radii(s, w, h), w, h)
 
 
-def _visible_repeat(repeat: tuple[bool, bool], tile, w: float, h: float) -> tuple[bool, bool]:
-    """Whether an image's sampler wraps, per axis: only where a second tile shows. A single
-    tile covering the box (``cover``, ``100% 100%``) is sampled as one image, as Blink
-    draws it: wrapped sampling would blend its last pixels with the opposite edge. (The
-    tiling itself is unchanged, so the tile's edges add no anti-aliasing of their own.)"""
+def _visible_repeat(repeat: tuple[bool, bool], tile, clip, w: float, h: float) -> tuple[bool, bool]:
+    """Whether an image's sampler wraps, per axis: only where a second tile shows in the
+    painting area (the border box less the ``clip`` insets). A single tile covering it
+    (``cover``, ``100% 100%``) is sampled as one image, as Blink draws it: wrapped sampling
+    would blend its last pixels with the opposite edge. (The tiling itself is unchanged,
+    so the tile's edges add no anti-aliasing of their own.)"""
     x, y, tw, th = tile
+    top, right, bottom, left = clip
     return (
-        repeat[0] and not (x <= 0.0 and x + tw >= w),
-        repeat[1] and not (y <= 0.0 and y + th >= h),
+        repeat[0] and not (x <= left and x + tw >= w - right),
+        repeat[1] and not (y <= top and y + th >= h - bottom),
     )
 
 

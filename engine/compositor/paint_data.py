@@ -161,6 +161,9 @@ class LayerPaint:
     border_pattern: BorderPattern | None = None  # dashed / dotted borders; None = solid
     shadows: tuple[ShadowPaint, ...] = ()  # box-shadow, first on top (compositor.shadows)
     text: TextPaint | None = None  # the layer's text, drawn after background and border
+    # background-clip: the background's painting area as insets from the border box (top,
+    # right, bottom, left): zeros for the border box, the border widths for the padding box.
+    background_clip: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
     @property
     def summary(self) -> str:
@@ -211,6 +214,7 @@ class LayerPaint:
             ("u_border_color", self.border_color),
             ("u_tile", self.tile),
             ("u_repeat", tuple(1.0 if r else 0.0 for r in self.repeat)),
+            ("u_background_clip", self.background_clip),
         ]
         arrays: list[tuple[str, tuple]] = []
         if program.inset is not InsetKind.NONE:

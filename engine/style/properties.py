@@ -44,7 +44,7 @@ from ..css.values import (
     Position,
 )
 
-__all__ = ["ComputedStyle", "ImageRendering", "PROPERTIES", "LONGHANDS", "SHORTHANDS", "NOT_YET_SUPPORTED",
+__all__ = ["ComputedStyle", "ImageRendering", "BackgroundBox", "PROPERTIES", "LONGHANDS", "SHORTHANDS", "NOT_YET_SUPPORTED",
            "INHERITED_FIELDS", "STACKING_FIELDS", "fields_invalidating"]
 
 BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
@@ -70,6 +70,21 @@ class ImageRendering(str, Enum):
         return self in (ImageRendering.PIXELATED, ImageRendering.CRISP_EDGES)
 
 
+class BackgroundBox(str, Enum):
+    """A ``<visual-box>`` of ``background-origin`` and ``background-clip`` (CSS Backgrounds
+    3 §3.7, §3.8). Lamina's boxes have no padding, so the content box is the padding box."""
+
+    BORDER_BOX = "border-box"
+    PADDING_BOX = "padding-box"
+    CONTENT_BOX = "content-box"
+
+    @property
+    def inside_border(self) -> bool:
+        """Whether the box is the padding box (the content box is the same here): inside
+        the border, where the border box includes it."""
+        return self is not BackgroundBox.BORDER_BOX
+
+
 @dataclass(frozen=True)
 class ComputedStyle:
     """Every style field a layer has, with CSS initial values. ``currentcolor`` in a
@@ -85,6 +100,10 @@ class ComputedStyle:
         LengthPercentage(),
         LengthPercentage(),
     )
+    # CSS Backgrounds 3 §3.8, §3.7: where the image is positioned and sized (its
+    # positioning area) and where the colour and image paint (the painting area).
+    background_origin: BackgroundBox = BackgroundBox.PADDING_BOX
+    background_clip: BackgroundBox = BackgroundBox.BORDER_BOX
     border_top_width: float = 3.0  # 'medium'; paints nothing while border-style is none
     border_right_width: float = 3.0
     border_bottom_width: float = 3.0
@@ -229,20 +248,44 @@ def _parse_background_position(ts: TokenStream) -> dict:
     return {"background_position": read_whole(ts, read_position, "a position")}
 
 
+_BOX_WORDS = tuple(b.value for b in BackgroundBox)
+
+
+def _read_box(ts: TokenStream) -> BackgroundBox | None:
+    word = ts.ident(*_BOX_WORDS)
+    return None if word is None else BackgroundBox(word)
+
+
+def _parse_background_origin(ts: TokenStream) -> dict:
+    _no_layers(ts)
+    return {"background_origin": read_whole(ts, _read_box, "border-box, padding-box or content-box")}
+
+
+def _parse_background_clip(ts: TokenStream) -> dict:
+    _no_layers(ts)
+    tok = ts.peek()
+    if isinstance(tok, ast.IdentToken) and tok.lower_value == "text":
+        raise ts.error("background-clip: text is not supported yet", tok, UnsupportedFeatureError)
+    return {"background_clip": read_whole(ts, _read_box, "border-box, padding-box or content-box")}
+
+
 def _parse_background(ts: TokenStream) -> dict:
-    """Shorthand: any of colour, image, repeat, position [/ size], in any order."""
+    """Shorthand: any of colour, image, repeat, position [/ size] and up to two boxes, in
+    any order. One box sets background-origin and background-clip; two set origin, then
+    clip (CSS Backgrounds 3 §3.10)."""
     _no_layers(ts)
 
     def other(tok) -> bool:
-        if isinstance(tok, ast.IdentToken) and tok.lower_value in (
-            "border-box", "padding-box", "content-box", "fixed", "local", "scroll", "text",
-        ):
+        if isinstance(tok, ast.IdentToken) and tok.lower_value in ("fixed", "local", "scroll", "text"):
             raise ts.error(f"background: {tok.value} is not supported yet", tok, UnsupportedFeatureError)
         return False
 
-    found = read_layer(ts, "background", _read_image, {"color": read_color}, other)
+    found = read_layer(ts, "background", _read_image, {"color": read_color, "origin": _read_box, "clip": _read_box},
+                       other)
     if not found:
         raise ts.error("expected a background value")
+    if "origin" in found and "clip" not in found:
+        found["clip"] = found["origin"]
     out: dict[str, Any] = {f: getattr(ComputedStyle, f) for f in _BACKGROUND_FIELDS}
     out.update({f"background_{name}": value for name, value in found.items()})
     return out
@@ -254,6 +297,8 @@ _BACKGROUND_FIELDS = (
     "background_repeat",
     "background_size",
     "background_position",
+    "background_origin",
+    "background_clip",
 )
 
 # -- borders --------------------------------------------------------------------------
@@ -551,6 +596,8 @@ _RECORDS: tuple[StyleProperty | Shorthand, ...] = (
     _longhand("background-repeat", _parse_background_repeat, "background_repeat", _A.DISCRETE, _PAINT),
     _longhand("background-size", _parse_background_size, "background_size", _A.DISCRETE, _PAINT),
     _longhand("background-position", _parse_background_position, "background_position", _A.DISCRETE, _PAINT),
+    _longhand("background-origin", _parse_background_origin, "background_origin", _A.DISCRETE, _PAINT),
+    _longhand("background-clip", _parse_background_clip, "background_clip", _A.DISCRETE, _PAINT),
     Shorthand("border", _parse_border, (*(f"border_{s}_width" for s in _SIDES), "border_style", "border_color")),
     Shorthand("border-width", _parse_border_width, tuple(f"border_{s}_width" for s in _SIDES)),
     _longhand("border-style", _parse_border_style, "border_style", _A.DISCRETE, _PAINT | _TREE),
@@ -638,7 +685,7 @@ NOT_YET_SUPPORTED = frozenset(
         "border-top", "border-right", "border-bottom", "border-left",
         "border-top-color", "border-right-color", "border-bottom-color", "border-left-color",
         "border-top-style", "border-right-style", "border-bottom-style", "border-left-style",
-        "border-image", "outline", "background-clip", "background-origin",
+        "border-image", "outline",
         "background-attachment", "background-blend-mode", "overflow-x", "overflow-y",
         "display", "margin", "padding", "width", "height", "inset", "font", "animation", "transition",
         # text: what lamina.style.text does not do yet

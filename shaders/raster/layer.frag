@@ -1,6 +1,7 @@
 // Raster one layer's own content into its texture (premultiplied RGBA):
-// background colour, then a gradient or image tiled from the padding box, clipped to
-// the rounded border box; then the border ring on top. One texel = one CSS px.
+// background colour, then a gradient or image tiled from its positioning area, clipped
+// to the rounded border box or, by background-clip, to the rounded padding box; then the
+// border ring on top. One texel = one CSS px.
 #include "common/rrect.glsl"
 #include "common/premultiplied.glsl"
 #if PAINT == PAINT_LINEAR || PAINT == PAINT_RADIAL || PAINT == PAINT_CONIC
@@ -25,6 +26,8 @@ uniform vec4 u_border;          // widths: top, right, bottom, left
 uniform vec4 u_border_color;    // premultiplied
 uniform vec4 u_tile;            // one background tile: x, y, w, h
 uniform vec2 u_repeat;          // 1 = the tile repeats along that axis
+uniform vec4 u_background_clip; // the background's painting area: insets from the border box
+                                // (top, right, bottom, left); zeros = the border box
 #if PAINT == PAINT_LINEAR
 uniform vec2 u_line_start;
 uniform vec2 u_line_dir;
@@ -72,7 +75,16 @@ void main() {
 #if PAINT != PAINT_COLOR
     background = over(paint_image(p), background);
 #endif
-    vec4 color = background * outer;
+    float painted = outer;
+    if (any(greaterThan(u_background_clip, vec4(0.0)))) {
+        // Clipped inside the border: the inner border edge, its radii reduced by the
+        // insets (CSS Backgrounds 3 §4.3), as the border ring's inner edge below.
+        vec4 c = u_background_clip;
+        vec4 clip_rect = vec4(c.w, c.x, u_size.x - c.y, u_size.y - c.z);
+        painted = min(outer, rrect_coverage(p, clip_rect, max(u_radii_x - c.wyyw, vec4(0.0)),
+                                            max(u_radii_y - c.xxzz, vec4(0.0)), vec2(1.0)));
+    }
+    vec4 color = background * painted;
 #ifdef SHADOWS
     // Inset shadows: above the background, below the border, inside the padding box.
     // (Outer ones are drawn under all this afterwards: raster/box_shadow.frag.)

@@ -44,7 +44,7 @@ def test_every_variant_compiles_once(gl):
 # executor's "skip uniforms the compiler removed" rule cannot hide a misspelt name.
 EXECUTOR_UNIFORMS = [
     "u_size", "u_offset", "u_background", "u_radii_x", "u_radii_y", "u_border",
-    "u_border_color", "u_tile", "u_repeat", "u_stop_color", "u_stop_pos", "u_stop_hint",
+    "u_border_color", "u_tile", "u_repeat", "u_background_clip", "u_stop_color", "u_stop_pos", "u_stop_hint",
     "u_stop_count", "u_repeating", "u_line_start", "u_line_dir", "u_line_length",
     "u_center", "u_radius", "u_image", "u_transform", "u_quad_size", "u_target_size",
     "u_draw_rect", "u_opacity", "u_clip_to_local", "u_clip_rect", "u_clip_rx", "u_clip_ry",

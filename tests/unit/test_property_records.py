@@ -58,7 +58,7 @@ def test_property_tree_field_sets_are_made_from_the_records():
     assert TRANSFORM_FIELDS == {"transform", "transform_origin"}
     assert SCROLL_FIELDS == {"scroll_left", "scroll_top"}
     assert PAINT_FIELDS == {"background_color", "background_position", "background_repeat", "background_size",
-                            "border_color", "text"}
+                            "background_origin", "background_clip", "border_color", "text"}
     assert IN_PLACE_FIELDS == TRANSFORM_FIELDS | SCROLL_FIELDS | PAINT_FIELDS | {"opacity", "filter"}
     assert fields_invalidating(Invalidation.EFFECT) == {"opacity", "filter"}
     assert all(LONGHANDS[f].invalidates & Invalidation.PAINT for f in ("background_color", "border_color", "text"))
