@@ -13,13 +13,12 @@ unless LAMINA_STRICT=1 (CI) makes that a failure."""
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from demos.chromium import INSTALL_HINT, chromium_screenshot, find_chromium
+from demos.chromium import chromium_screenshot
 from lamina import Layer, Scene
 
 pytestmark = [pytest.mark.gl, pytest.mark.slow]
@@ -34,16 +33,6 @@ TILES = {
 STYLE = (f"border: {BORDER}px solid rgba(20, 60, 200, 0.5); border-radius: {RADIUS}px; "
          "background: {tile}; background-origin: {origin}; background-clip: {clip}")
 CASES = [(tile, origin, clip) for tile in TILES for origin in BOXES for clip in BOXES]
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    binary = find_chromium()
-    if binary is None:
-        if os.environ.get("LAMINA_STRICT", "") not in ("", "0"):
-            pytest.fail(f"no chromium binary ({INSTALL_HINT}); LAMINA_STRICT=1 makes that a failure")
-        pytest.skip(f"no chromium binary: {INSTALL_HINT}")
-    return binary
 
 
 def _cell(i: int) -> tuple[int, int]:

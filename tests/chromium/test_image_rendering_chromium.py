@@ -7,29 +7,18 @@ with the install hint, unless LAMINA_STRICT=1 (CI) makes that a failure."""
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from demos.chromium import INSTALL_HINT, chromium_screenshot, find_chromium
+from demos.chromium import chromium_screenshot
 from lamina import Layer, Scene
 
 pytestmark = [pytest.mark.gl, pytest.mark.slow]
 
 KEYWORDS = ("auto", "smooth", "high-quality", "pixelated", "crisp-edges")
 STYLE = "background: url(checker.png) no-repeat; background-size: 32px 32px; image-rendering: {}"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    binary = find_chromium()
-    if binary is None:
-        if os.environ.get("LAMINA_STRICT", "") not in ("", "0"):
-            pytest.fail(f"no chromium binary ({INSTALL_HINT}); LAMINA_STRICT=1 makes that a failure")
-        pytest.skip(f"no chromium binary: {INSTALL_HINT}")
-    return binary
 
 
 def test_scaled_image_is_sampled_as_chromium_samples_it(chromium, gl, tmp_path, rng):

@@ -7,26 +7,13 @@ skipped with the install hint, unless LAMINA_STRICT=1 (CI) makes that a failure.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from demos.chromium import INSTALL_HINT, find_chromium
-
 from .sticky import ROOT, compare
 
 pytestmark = [pytest.mark.gl, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    binary = find_chromium()
-    if binary is None:
-        if os.environ.get("LAMINA_STRICT", "") not in ("", "0"):
-            pytest.fail(f"no chromium binary ({INSTALL_HINT}); LAMINA_STRICT=1 makes that a failure")
-        pytest.skip(f"no chromium binary: {INSTALL_HINT}")
-    return binary
 
 
 @pytest.mark.parametrize("scene, over_16", [
