@@ -86,13 +86,15 @@ class RasterCache:
 
     def snapshot(self) -> tuple:
         return (dict(self._entries), self.frame_state, dict(self.backing_bounds), set(self._used), list(self._released),
-                set(self._last_used), self.frames)
+                set(self._last_used), self.frames, self._generation)
 
     def restore(self, saved: tuple) -> None:
-        entries, frame_state, bounds, used, released, last_used, frames = saved
+        """Back to ``saved``, the names given since included: a plan given up (the fast
+        path's, then planned from scratch) leaves the names the next textures get as they were."""
+        entries, frame_state, bounds, used, released, last_used, frames, generation = saved
         self._entries, self.frame_state, self.backing_bounds = dict(entries), frame_state, dict(bounds)
         self._used, self._released = set(used), list(released)
-        self._last_used, self.frames = set(last_used), frames
+        self._last_used, self.frames, self._generation = set(last_used), frames, generation
 
     def forget(self, names) -> None:
         """Drop entries whose textures no longer exist (after a failed frame)."""
