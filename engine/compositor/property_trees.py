@@ -42,8 +42,9 @@ __all__ = ["PropertyTrees", "TreeChanges", "IN_PLACE_FIELDS", "TRANSFORM_FIELDS"
 TRANSFORM_FIELDS = frozenset({"transform", "transform_origin"})
 SCROLL_FIELDS = frozenset({"scroll_left", "scroll_top"})
 # Style fields whose change updates nodes in place (the effect, transform and scroll
-# trees).
-IN_PLACE_FIELDS = TRANSFORM_FIELDS | SCROLL_FIELDS | {"opacity", "filter"}
+# trees). A backdrop-filter is read by the planner only (a change to or from none is a
+# stacking context appearing or going, which rebuilds).
+IN_PLACE_FIELDS = TRANSFORM_FIELDS | SCROLL_FIELDS | {"opacity", "filter", "backdrop_filter"}
 _STYLE_FIELDS = tuple(f.name for f in fields(ComputedStyle))
 # What TreeChanges.fields says for a node moved by an ancestor's transform, and for an
 # animation whose running state or iteration changed.
