@@ -193,13 +193,15 @@ class RetainedFastPath:
         if redone_effects:
             notes, footprints = self._splice_effects(redone_effects, last)
         self.images_seen = list(last.images)
+        self.images_seen += [seen for made in redone_effects.values() for seen in made.images
+                             if seen not in last.images]
         graph = self._frame_graph(tuple(final), last.clear, frame)
         work = tuple(None if i in redo else redone_effects[i].passes if i in redone_effects else w
                      for i, w in enumerate(last.work))
         reads = tuple(redone_effects[i].read if i in redone_effects else r for i, r in enumerate(last.reads))
         self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames,
                                   work=work, sites=tuple(sites), overlap=overlap, reads=reads, opacity_notes=notes,
-                                  effects=footprints)
+                                  effects=footprints, images=tuple(self.images_seen))
         return graph
 
     def _fade_alone(self, layer_id: str, last: "RetainedPlan") -> float | None:
@@ -298,7 +300,7 @@ class RetainedFastPath:
             ctx = footprint.ctx
             for layer_id in _subtree_ids(ctx):  # its layers' facts are made anew (one may be culled now)
                 self.layer_info.pop(layer_id, None)
-            passes, noted, reused = len(self.passes), len(self.decisions), len(self.reused)
+            passes, noted, reused, seen = len(self.passes), len(self.decisions), len(self.reused), len(self.images_seen)
             notes, tiles = set(self.opacity_notes), len(self.tile_sets)
             items: list = []
             used = self._noting_cache()
@@ -316,7 +318,8 @@ class RetainedFastPath:
                 raise PlanAgain()
             made = RedoneEffect(draws[0], tuple(self.passes[passes:]), self.decisions[noted:],
                                 {k: v - noted for k, v in self.opacity_notes.items() if k not in notes}, read,
-                                replace(footprint, reused=tuple(self.reused[reused:]), cache_keys=tuple(used)))
+                                replace(footprint, reused=tuple(self.reused[reused:]), cache_keys=tuple(used)),
+                                tuple(self.images_seen[seen:]))
             del self.passes[passes:], self.decisions[noted:]  # _walk_passes and _splice_effects place them
             self._keep.append(draws[0])
             final[index] = draws[0]
@@ -419,6 +422,7 @@ class RedoneEffect:
     notes: dict[str, int]  # opacity notes, by position in ``decisions``
     read: object  # its BackdropRead, or None
     footprint: Footprint  # last frame's, with the kept textures it reused now
+    images: tuple  # the images it looked up (one of a layer culled last frame may be new)
 
 
 def _subtree_ids(ctx) -> list[str]:

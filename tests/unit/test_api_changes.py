@@ -6,6 +6,7 @@ planner is told every kept texture still exists."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from lamina import FrameRequest, Layer, Scene
@@ -294,3 +295,31 @@ def test_a_blur_that_brings_a_culled_child_in_moves_the_decisions_after_it(polic
     assert True in culled and False in culled, "the child is culled under a small blur only"
     if policy in ("browser", "all"):
         assert all(took[3:]), "blur amounts and fades take the fast path, each frame"
+
+
+def test_an_image_a_blur_brings_in_is_watched_for_changes_afterwards():
+    """A blurred layer's child showing an in-memory image lies just off the page until a
+    larger blur reaches it; later frames that only fade another layer must still see
+    the image's pixels change in place (and plan it again)."""
+    pixels = np.full((8, 8, 4), 255, np.uint8)  # both planners' scenes show this one array
+
+    def make() -> Scene:
+        scene = Scene(200, 120, "#eee")
+        blurred = scene.root.add(Layer("mover", (0, 40, 30, 30), "background: #c33; will-change: transform; "
+                                                                 "filter: blur(1px)"))
+        blurred.add(Layer("pic", (-40, 5, 30, 20), image=pixels))
+        scene.root.add(Layer("o", (120, 40, 40, 40), "background: #a3a; will-change: opacity; opacity: 0.5"))
+        return scene
+
+    def script(scene: Scene, i: int) -> None:
+        if i == 3:
+            scene["mover"].style["filter"] = "blur(8px)"  # its reach now covers the image
+        else:
+            scene["o"].style["opacity"] = f"{0.3 + (i % 4) / 10:g}"
+        if i == 5:
+            pixels[:, :, 0] = 0  # the image's pixels change in place
+
+    took, graphs = _lockstep_frames(make, "browser", 7, script)
+    assert took[3] and took[4], "the blur and the fade after it take the fast path"
+    assert not took[5], "the changed image is seen: planned from scratch"
+    assert any(p.name == "raster:pic" for p in graphs[5].passes), "the image is rastered again"
