@@ -166,8 +166,9 @@ def _blur_slider(scene: Scene, i: int) -> None:
 
 
 @pytest.mark.parametrize("policy", POLICIES)
-@pytest.mark.parametrize("promoted_by", ["will-change: filter", "will-change: transform"])
+@pytest.mark.parametrize("promoted_by", ["will-change: filter", "will-change: transform", "z-index: 0"])
 def test_an_api_blur_amount_plans_what_planning_from_scratch_plans(policy, promoted_by):
+    """(A filtered layer not promoted is drawn as its filter's result all the same.)"""
     took, graphs = _lockstep_frames(lambda: _strip(f"{promoted_by}; filter: blur(1px)"), policy, 21, _blur_slider)
     if policy in ("browser", "all"):
         assert sum(took) >= 10, "a blur amount that keeps last frame's decisions takes the fast path"
