@@ -298,8 +298,10 @@ class RetainedFastPath:
         out: dict[int, RedoneEffect] = {}
         for index, footprint in sorted(effects.items()):
             ctx = footprint.ctx
-            for layer_id in _subtree_ids(ctx):  # its layers' facts are made anew (one may be culled now)
-                self.layer_info.pop(layer_id, None)
+            # Its layers' facts are made anew; those not made again (a layer culled now)
+            # are dropped after. (Deleting only those keeps the dict compact: a dict with
+            # deleted entries is copied entry by entry, next frame, at the page's cost.)
+            facts = {layer_id: self.layer_info.get(layer_id) for layer_id in _subtree_ids(ctx)}
             passes, noted, reused, seen = len(self.passes), len(self.decisions), len(self.reused), len(self.images_seen)
             notes, tiles = set(self.opacity_notes), len(self.tile_sets)
             items: list = []
@@ -310,9 +312,10 @@ class RetainedFastPath:
             if len(items) != footprint.items or len(draws) != 1 or len(self.tile_sets) != tiles \
                     or not all(self._pending_as_before(p, last) for p in items if isinstance(p, PendingDraw)):
                 raise PlanAgain()  # it is drawn otherwise than last frame: its decisions are made anew
-            for p in items:  # drawn in the frame target (a filtered backdrop's element): its facts stand
-                if isinstance(p, PendingDraw) and p.node.id in last.graph.layer_info:
-                    self.layer_info[p.node.id] = last.graph.layer_info[p.node.id]
+            frame_level = {p.node.id for p in items if isinstance(p, PendingDraw)}  # a filtered backdrop's element:
+            for layer_id, old in facts.items():  # drawn in the frame target, its facts stand
+                if old is not None and layer_id not in frame_level and self.layer_info.get(layer_id) is old:
+                    del self.layer_info[layer_id]
             read = self._reads.get(id(draws[0]))
             if (read is None) != (last.reads[index] is None):
                 raise PlanAgain()
