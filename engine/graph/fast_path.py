@@ -305,9 +305,8 @@ class RetainedFastPath:
             passes, noted, reused, seen = len(self.passes), len(self.decisions), len(self.reused), len(self.images_seen)
             notes, tiles = set(self.opacity_notes), len(self.tile_sets)
             items: list = []
-            used = self._noting_cache()
-            self.emit_context(ctx, items, target, _inherited_opacity(self.trees, ctx.node))
-            self._noting_cache(stop=True)
+            with self._noting_cache() as used:
+                self.emit_context(ctx, items, target, _inherited_opacity(self.trees, ctx.node))
             draws = [d for d in items if isinstance(d, Draw)]
             if len(items) != footprint.items or len(draws) != 1 or len(self.tile_sets) != tiles \
                     or not all(self._pending_as_before(p, last) for p in items if isinstance(p, PendingDraw)):

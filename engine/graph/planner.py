@@ -24,8 +24,10 @@ graph.masks masks and polygon clip-paths, graph.fast_path the retained fast path
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import Iterator
 
 from ..compositor.paint_data import ImagePaint
 from ..errors import TextureTooLargeError, UnsupportedFeatureError
@@ -338,9 +340,8 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
             passes, drawn = len(self.passes), len(out)
             if isinstance(item, StackingContext):
                 noted, reused, tiles = len(self.decisions), len(self.reused), len(self.tile_sets)
-                used = self._noting_cache()
-                self.emit_context(item, out, target, opacity)
-                self._noting_cache(stop=True)
+                with self._noting_cache() as used:
+                    self.emit_context(item, out, target, opacity)
             else:
                 self.draw_node(item, out, target, opacity)
             made = [d for d in out[drawn:] if isinstance(d, Draw)]
@@ -352,12 +353,21 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
                                                           tuple(self.reused[reused:]), len(self.tile_sets) - tiles,
                                                           len(out) - drawn, drawn, cache_keys=tuple(used))
 
-    def _noting_cache(self, stop: bool = False) -> list[str]:
-        """Start noting the cache entries used (the list they go to), or stop."""
+    @contextmanager
+    def _noting_cache(self) -> Iterator[list[str]]:
+        """The cache entries used inside the block, in a list (also noted in the list of
+        a block around it: a context's entries include those of the contexts in it)."""
         used: list[str] = []
-        if self.cache is not None:
-            self.cache.noting = None if stop else used
-        return used
+        if self.cache is None:
+            yield used
+            return
+        outer, self.cache.noting = self.cache.noting, used
+        try:
+            yield used
+        finally:
+            self.cache.noting = outer
+            if outer is not None:
+                outer.extend(used)
 
     def _damage(self, draws: tuple[Draw, ...], clear, frame: TextureDesc) -> tuple[int, int, int, int] | None:
         """Where the frame must be redrawn, when last frame's is kept: the bounds, old and
