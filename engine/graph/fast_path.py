@@ -106,7 +106,7 @@ class RetainedFastPath:
             kept.update(id(p) for p in work)
         per_frame = {id(p) for read in last.reads if read is not None for p in read.after}
         redone = {name for site in redo.values() for name in site.passes}
-        redone_ids = {id(p) for i in effects for p in last.work[i] or ()}  # the effects' own, planned anew
+        redone_ids = {id(p) for fp in effects.values() for p in fp.passes}  # the effects' own, planned anew
         for p in last.graph.passes:
             if id(p) in kept or id(p) in per_frame or p.name in redone or id(p) in redone_ids:
                 continue
@@ -320,7 +320,8 @@ class RetainedFastPath:
                 raise PlanAgain()
             made = RedoneEffect(draws[0], tuple(self.passes[passes:]), self.decisions[noted:],
                                 {k: v - noted for k, v in self.opacity_notes.items() if k not in notes}, read,
-                                replace(footprint, reused=tuple(self.reused[reused:]), cache_keys=tuple(used)),
+                                replace(footprint, reused=tuple(self.reused[reused:]), cache_keys=tuple(used),
+                                        passes=tuple(self.passes[passes:])),
                                 tuple(self.images_seen[seen:]))
             del self.passes[passes:], self.decisions[noted:]  # _walk_passes and _splice_effects place them
             self._keep.append(draws[0])
@@ -361,7 +362,7 @@ class RetainedFastPath:
         its old ones were (the walk plans the contexts in paint order)."""
         if not redone:
             return [p for p in last.graph.passes if id(p) in kept]
-        owner = {id(p): i for i in redone for p in last.work[i] or ()}
+        owner = {id(p): i for i, made in redone.items() for p in last.effects[made.footprint.ctx.node.id].passes}
         waiting = dict(redone)
         out = []
         for p in last.graph.passes:

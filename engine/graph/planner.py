@@ -347,11 +347,13 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
             made = [d for d in out[drawn:] if isinstance(d, Draw)]
             for i, d in enumerate(made):
                 self._work[id(d)] = tuple(self.passes[passes:]) if i == 0 else ()
-            if isinstance(item, StackingContext) and len(made) == 1:
-                # A context drawn as one draw of its own: the fast path may plan it alone again.
+            if isinstance(item, StackingContext) and len(made) == 1 and id(made[0]) not in self._footprints:
+                # A context drawn as one draw of its own: the fast path may plan it alone
+                # again. (A container drawn only by a context in it leaves that one's.)
                 self._footprints[id(made[0])] = Footprint(item, (noted, len(self.decisions)),
                                                           tuple(self.reused[reused:]), len(self.tile_sets) - tiles,
-                                                          len(out) - drawn, drawn, cache_keys=tuple(used))
+                                                          len(out) - drawn, drawn, cache_keys=tuple(used),
+                                                          passes=tuple(self.passes[passes:]))
 
     @contextmanager
     def _noting_cache(self) -> Iterator[list[str]]:

@@ -42,8 +42,9 @@ class Footprint:
     filtered backdrop, a blended group): the context, where its draw is in the frame
     pass (``index``), the range of the frame's decisions it noted, the kept textures it
     reused, the tile sets it made, how many items (draws and pending layer draws) it
-    gave the frame target and the cache entries it used. The fast path plans that context alone again when only its
-    effect's parameters changed, and puts what it makes where this says."""
+    gave the frame target, the cache entries it used and the passes it added. The fast
+    path plans that context alone again when only its effect's parameters changed, and
+    puts what it makes where this says."""
 
     ctx: object  # compositor.tree.StackingContext
     decisions: tuple[int, int]
@@ -53,6 +54,7 @@ class Footprint:
     order: int  # its first item's position among the frame target's items (paint order)
     index: int = -1
     cache_keys: tuple[str, ...] = ()  # the raster cache's entries it used (graph.cache)
+    passes: tuple = ()  # the passes it added
 
 
 @dataclass(frozen=True)

@@ -324,3 +324,23 @@ def test_an_image_a_blur_brings_in_is_watched_for_changes_afterwards():
     assert took[3] and took[4], "the blur and the fade after it take the fast path"
     assert not took[5], "the changed image is seen: planned from scratch"
     assert any(p.name == "raster:pic" for p in graphs[5].passes), "the image is rastered again"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_blur_amount_inside_a_promoted_container(policy):
+    """The blurred element is a child of a promoted panel with no effect of its own: the
+    panel is drawn by its backing and by the blurred child's result, which is planned
+    alone again."""
+    def make() -> Scene:
+        scene = _strip()
+        panel = scene.root.add(Layer("panel", (200, 85, 150, 30), "background: #ddd; will-change: transform"))
+        panel.add(Layer("icon", (10, 5, 20, 20), "background: #c33; filter: blur(1px)"))
+        panel.add(Layer("label", (40, 10, 80, 10), "background: #333"))
+        return scene
+
+    def slide(scene: Scene, i: int) -> None:
+        scene["icon"].style["filter"] = f"blur({1 + i % 3}px) brightness({1 + i % 2 / 5:g})"
+
+    took, _ = _lockstep_frames(make, policy, 10, slide)
+    if policy in ("browser", "all"):
+        assert all(took[2:]), "the child's filter amounts take the fast path"
