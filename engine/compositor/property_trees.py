@@ -45,7 +45,7 @@ __all__ = ["PropertyTrees", "TreeChanges", "IN_PLACE_FIELDS", "TRANSFORM_FIELDS"
 # change moves a subtree, moves a scroller's descendants, changes what one layer paints
 # and nothing else (its box, ink, clips, stacking and what it passes on stay: the
 # planner re-rasters what it paints into, graph.fast_path), and those whose change the
-# trees absorb in place (transform, scroll, effect and paint) without a rebuild.
+# trees absorb in place (transform, scroll, effect — a backdrop-filter's too: only the planner reads it — and paint) without a rebuild.
 TRANSFORM_FIELDS = fields_invalidating(Invalidation.TRANSFORM)
 SCROLL_FIELDS = fields_invalidating(Invalidation.SCROLL)
 IN_PLACE_FIELDS = frozenset(field for field, record in LONGHANDS.items() if record.in_place)

@@ -35,20 +35,29 @@ class RasterCache:
         self._last_used: set[str] = set()
         self._released: list[str] = []
         self.frames = 0  # frames ended: a plan kept for the fast path knows which it was
+        # While a list, every entry used is noted in it too: what one part of a frame used
+        # (the retained fast path plans a context alone again and must know its entries).
+        self.noting: list[str] | None = None
 
     def begin_frame(self) -> None:
         self._used = set()
         self._released = []
 
-    def carry_over(self) -> None:
+    def carry_over(self, but: frozenset[str] = frozenset()) -> None:
         """Everything the last frame used is used by this one too (the retained fast
-        path keeps those draws without looking each up again)."""
-        self._used |= self._last_used
+        path keeps those draws without looking each up again), but the entries in ``but``
+        (those of what it plans again: they are used now only if looked up again)."""
+        self._used |= self._last_used - but if but else self._last_used
+
+    def _use(self, key_id: str) -> None:
+        self._used.add(key_id)
+        if self.noting is not None:
+            self.noting.append(key_id)
 
     def lookup(self, layer_id: str, key: Any, available: Callable[[str], bool]) -> TextureDesc | None:
         entry = self._entries.get(layer_id)
         if entry is not None and entry[0] == key and available(entry[1].name):
-            self._used.add(layer_id)
+            self._use(layer_id)
             return entry[1]
         return None
 
@@ -56,7 +65,7 @@ class RasterCache:
         """Keep an entry this frame without looking it up (a layer's shadows, while its
         raster is reused: the next repaint will want them)."""
         if key_id in self._entries:
-            self._used.add(key_id)
+            self._use(key_id)
 
     def unuse(self, key_id: str) -> None:
         """Not kept by this frame after all (carry_over assumed it was): ended with the
@@ -72,7 +81,7 @@ class RasterCache:
         if old is not None:
             self._released.append(old[1].name)
         self._entries[layer_id] = (key, desc)
-        self._used.add(layer_id)
+        self._use(layer_id)
 
     def peek(self, key_id: str) -> tuple[Any, TextureDesc] | None:
         return self._entries.get(key_id)
@@ -81,7 +90,7 @@ class RasterCache:
         """The same texture now holds new content (repainted in place)."""
         _, desc = self._entries[key_id]
         self._entries[key_id] = (key, desc)
-        self._used.add(key_id)
+        self._use(key_id)
 
     def end_frame(self) -> list[str]:
         """Forget layers not drawn this frame; return every texture name to free."""
@@ -95,13 +104,15 @@ class RasterCache:
 
     def snapshot(self) -> tuple:
         return (dict(self._entries), self.frame_state, dict(self.backing_bounds), set(self._used), list(self._released),
-                set(self._last_used), self.frames)
+                set(self._last_used), self.frames, self._generation)
 
     def restore(self, saved: tuple) -> None:
-        entries, frame_state, bounds, used, released, last_used, frames = saved
+        """Back to ``saved``, the names given since included: a plan given up (the fast
+        path's, then planned from scratch) leaves the names the next textures get as they were."""
+        entries, frame_state, bounds, used, released, last_used, frames, generation = saved
         self._entries, self.frame_state, self.backing_bounds = dict(entries), frame_state, dict(bounds)
         self._used, self._released = set(used), list(released)
-        self._last_used, self.frames = set(last_used), frames
+        self._last_used, self.frames, self._generation = set(last_used), frames, generation
 
     def boxes(self, bounds: list[Rect]) -> np.ndarray:
         """A backing's member bounds as an (n, 4) array of x0, y0, x1, y1 (each x1 = x +

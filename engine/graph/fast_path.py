@@ -2,20 +2,26 @@
 one job): when the property trees changed nothing but transforms, opacities or scroll
 offsets, last frame's graph is kept with only the moved draws made again, when that is
 exactly what planning from scratch would give (graph.retained holds the records it
-reads). The methods use the planner's state as Planner.__init__ sets it."""
+reads). A filter's or a backdrop-filter's parameters changed on a context drawn in the
+frame as one draw of its own: that context alone is planned again and its passes,
+decisions and draw put where last frame's were. The methods use the planner's state as
+Planner.__init__ sets it."""
 
 from __future__ import annotations
 
 import weakref
+from collections import Counter
 from dataclasses import dataclass, replace
 
-from ..framegraph import BackdropPass, FrameGraph, RasterPass, ShadowPass, TextureDesc, TextureRole
+from ..framegraph import BackdropPass, Draw, FrameGraph, RasterPass, ShadowPass, TextureDesc, TextureRole
 from ..blending import BlendMode
 from ..geometry import Affine, Rect
 from ..compositor.backings import BackingKind
 from ..compositor.property_trees import PAINT_FIELDS, TRANSFORM_FIELDS, TreeChanges
+from ..compositor.tree import StackingContext
 from .damage import changed_region
-from .retained import MOVABLE, RetainedPlan, Site, member_opacity, runs_transform_animation, swept
+from .retained import (EFFECT_AMOUNTS, MOVABLE, Footprint, OverlapRecord, RetainedPlan, Site, member_opacity,
+                       runs_transform_animation, swept)
 from .effects import opacity_in_draw
 from .placement import reframe, touched
 from .targets import PendingDraw, Target
@@ -65,7 +71,8 @@ class RetainedFastPath:
         trees report a new iteration as a change), nothing of last frame's work but the
         moved entries' own was left to redo, and no image changed. The moved entries
         are then planned by the same code as always (``_entry_draw``), and the frame's
-        damage from the draws that changed."""
+        damage from the draws that changed. A context whose filter or backdrop-filter
+        parameters alone changed is planned again alone (``_redo_effects``)."""
         if last is None or self.cache is None or not self.state.fast_path or changes.rebuilt or last.cache_frame != self.cache.frames:
             return None
         key = self._request_key()
@@ -75,8 +82,14 @@ class RetainedFastPath:
         site_of = last.site_of
         redo: dict[int, Site] = {}
         faded: dict[str, float] = {}  # layer id -> its draw's new opacity
+        effects = self._effects_to_redo(last, changes)  # index of its frame draw -> its Footprint
+        if effects is None:
+            return None
+        refiltered = {fp.ctx.node.id for fp in effects.values()}
         painted: dict[int, set[str]] = {}  # site index -> its members whose paint alone changed
         for layer_id, what in changes.fields.items():
+            if layer_id in refiltered:
+                continue
             if what & PAINT_FIELDS:
                 index = site_of.get(layer_id)
                 if what - PAINT_FIELDS or index is None or not self.trees.nodes[layer_id].draws_content():
@@ -124,19 +137,25 @@ class RetainedFastPath:
         # cached) would only be reused now: then plan from scratch.
         kept: set[int] = set()
         for i, work in enumerate(last.work):
-            if not work or i in redo or i in repaints:
+            if not work or i in redo or i in repaints or i in effects:
                 continue
             if last.final[i].source.retained or any(p.target.retained for p in work):
-                return None  # it made a texture that is kept: this frame would reuse it
+                settled = self._settled_effect(last, i)
+                if settled is None:
+                    return None  # it made a texture that is kept: this frame would reuse it
+                effects[i] = settled  # a filter that made its result last frame: planned alone, it reuses it
+                continue
             if not all(self.available(t.name) for p in work for t in p.reads() if t.retained):
                 return None  # a kept texture it reads is gone: planning makes it again
             kept.update(id(p) for p in work)
         per_frame = {id(p) for read in last.reads if read is not None for p in read.after}
         redone = {name for site in (*redo.values(), *(r.site for r in repaints.values())) for name in site.passes}
+        redone_ids = {id(p) for fp in effects.values() for p in fp.passes}  # the effects' own, planned anew
         left = [p for p in last.graph.passes if not (id(p) in kept or id(p) in per_frame or p.name in redone
-                                                      or p.target.name == frame.name or isinstance(p, BackdropPass))]
+                                                      or id(p) in redone_ids or p.target.name == frame.name
+                                                      or isinstance(p, BackdropPass))]
         # (the frame's segments and its read-backs are made anew below)
-        settled = self._settled(last, left, {*redo, *repaints})
+        settled = self._settled(last, left, {*redo, *repaints, *effects})
         if settled is None:
             return None
         settled, unkept = settled
@@ -184,7 +203,7 @@ class RetainedFastPath:
                 return None  # what overlaps it changed: its overlap decisions are made again
             overlap = overlap.moved(rects)
             redo[index] = replace(site, entry=replace(site.entry, rect=moved))
-        self.cache.carry_over()
+        self.cache.carry_over(but=frozenset(key for fp in effects.values() for key in fp.cache_keys))
         for key_id in unkept:
             self.cache.unuse(key_id)
         sites = list(last.sites)
@@ -213,10 +232,13 @@ class RetainedFastPath:
                     raise PlanAgain()  # its backing came out empty: this planner has started, so start anew
                 final[index] = draw
                 sites[index] = replace(site, entry=entry)
+        redone_effects = self._redo_effects(effects, last, target, final)
+        if redone_effects:
+            overlap = self._effects_overlap(redone_effects, last, overlap)
         for i, read in enumerate(last.reads):
-            if read is not None and i not in redo:
+            if read is not None and i not in redo and i not in effects:
                 self._reads[id(final[i])] = read
-        self.passes = [p for p in last.graph.passes if id(p) in kept] + self.passes
+        self.passes = self._walk_passes(last, kept, redone_effects) + self.passes
         self.tile_sets = [replace(ts, rastered=0) for ts in last.graph.tiles]  # kept draws: their tiles stay
         self.decisions = list(last.graph.decisions)
         for layer_id in faded:  # its decision says the opacity it has now
@@ -225,11 +247,19 @@ class RetainedFastPath:
         self.reused = [n for n in last.graph.reused if n not in replaced and n != frame.name] + self.reused
         listed = set(self.reused)  # (a backing repainted in place last frame is listed already)
         self.reused += [n for n in (last.final[i].source.name for i in settled) if n not in listed]
+        notes, footprints = last.opacity_notes, last.effects
+        if redone_effects:
+            notes, footprints = self._splice_effects(redone_effects, last)
         self.images_seen = list(last.images)
+        self.images_seen += [seen for made in redone_effects.values() for seen in made.images
+                             if seen not in last.images]
         graph = self._frame_graph(tuple(final), last.clear, frame)
-        work = tuple(None if i in redo or i in repaints or i in settled else w for i, w in enumerate(last.work))
+        work = tuple(None if i in redo or i in repaints or i in settled else
+                     redone_effects[i].passes if i in redone_effects else w for i, w in enumerate(last.work))
+        reads = tuple(redone_effects[i].read if i in redone_effects else r for i, r in enumerate(last.reads))
         self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames,
-                                  work=work, sites=tuple(sites), overlap=overlap)
+                                  work=work, sites=tuple(sites), overlap=overlap, reads=reads, opacity_notes=notes,
+                                  effects=footprints, images=tuple(self.images_seen))
         return graph
 
     def _repaint_plan(self, site: Site, layers: set[str]) -> Repaint | None:
@@ -340,15 +370,7 @@ class RetainedFastPath:
             stack.extend(child.layer.children)
         if not last.opacity_notes or layer_id not in last.opacity_notes:
             return None  # it was 1 last frame: the decision is new (plan from scratch)
-        inherited = 1.0
-        ancestors = []
-        layer = node.layer.parent
-        while layer is not None:
-            ancestors.append(layer)
-            layer = layer.parent
-        for layer in reversed(ancestors):  # as emit_context multiplies them, root first
-            inherited = inherited * self.trees.nodes[layer.id].style.opacity
-        return inherited * s.opacity
+        return _inherited_opacity(self.trees, node) * s.opacity
 
     def _pending_again(self, site: Site, target: Target, faded: dict[str, float]) -> tuple | None:
         """The site's members as pending draws now (a faded one with its new opacity), or
@@ -366,3 +388,218 @@ class RetainedFastPath:
             out.append(drawn[0])
         return tuple(out)
 
+    # -- effects whose parameters changed (a filter's amount, a backdrop-filter's) ------
+    def _effects_to_redo(self, last: "RetainedPlan", changes: TreeChanges) -> dict[int, Footprint] | None:
+        """The frame-level stacking contexts whose filter or backdrop-filter alone changed,
+        by the index of their one frame draw, when each can be planned alone again: it
+        made one draw of its own last frame (a filter's result, a filtered backdrop; no
+        tiles), and its effect is still there (a filter turned to none, or from none,
+        changes what is drawn and how: planned from scratch). None: plan from scratch."""
+        out: dict[int, Footprint] = {}
+        for layer_id, what in changes.fields.items():
+            if not what <= EFFECT_AMOUNTS:
+                continue  # the moved and faded layers are _retained's
+            footprint = self._effect_footprint(last, layer_id)
+            node = self.trees.nodes.get(layer_id)
+            if footprint is None or node is None:
+                return None
+            if ("filter" in what and node.style.filter is None) or \
+                    ("backdrop_filter" in what and node.style.backdrop_filter is None):
+                return None  # its surface or read-back is gone: what is drawn changes
+            out[footprint.index] = footprint
+        return out
+
+    def _settled_effect(self, last: "RetainedPlan", index: int) -> Footprint | None:
+        """The Footprint of the filtered context (filter or backdrop-filter) whose draw is
+        the frame's ``index``-th, when it made kept textures last frame (its new result,
+        after its amount changed) and can be planned alone again, reusing them as
+        planning from scratch does (the frame after a slider stops); else None."""
+        layer_id = last.final[index].layer_id
+        footprint = self._effect_footprint(last, layer_id)
+        node = self.trees.nodes.get(layer_id)
+        if footprint is None or footprint.index != index or node is None \
+                or (node.style.filter is None and node.style.backdrop_filter is None):
+            return None
+        return footprint
+
+    def _effect_footprint(self, last: "RetainedPlan", layer_id: str) -> Footprint | None:
+        """The Footprint of a context that made one frame draw of its own, no backing's
+        and no tiles, when it can be planned alone again; else None."""
+        footprint = last.effects.get(layer_id)
+        if footprint is None or footprint.tiles or last.sites[footprint.index] is not None \
+                or last.final[footprint.index].layer_id != layer_id:
+            return None
+        return footprint
+
+    def _redo_effects(self, effects: dict[int, Footprint], last: "RetainedPlan", target: Target,
+                      final: list) -> dict[int, "RedoneEffect"]:
+        """Plan each changed effect's context alone, as the walk over the frame target
+        plans it (``emit_context`` with its ancestors' opacity), and put its new draw in
+        ``final``. What it adds to the frame (passes, decisions, kept textures reused,
+        layer facts, a read-back) is returned for _retained to put where last frame's
+        were. It must make what it made last frame: one draw of its own, and the same
+        pending layer draws (a filtered backdrop's element): else PlanAgain."""
+        out: dict[int, RedoneEffect] = {}
+        for index, footprint in sorted(effects.items()):
+            ctx = footprint.ctx
+            # Its layers' facts are made anew; those not made again (a layer culled now)
+            # are dropped after. (Deleting only those keeps the dict compact: a dict with
+            # deleted entries is copied entry by entry, next frame, at the page's cost.)
+            facts = {layer_id: self.layer_info.get(layer_id) for layer_id in _subtree_ids(ctx)}
+            passes, noted, reused, seen = len(self.passes), len(self.decisions), len(self.reused), len(self.images_seen)
+            notes, tiles = set(self.opacity_notes), len(self.tile_sets)
+            items: list = []
+            with self._noting_cache() as used:
+                self.emit_context(ctx, items, target, _inherited_opacity(self.trees, ctx.node))
+            draws = [d for d in items if isinstance(d, Draw)]
+            if len(items) != footprint.items or len(draws) != 1 or len(self.tile_sets) != tiles \
+                    or not all(self._pending_as_before(p, last) for p in items if isinstance(p, PendingDraw)):
+                raise PlanAgain()  # it is drawn otherwise than last frame: its decisions are made anew
+            frame_level = {p.node.id for p in items if isinstance(p, PendingDraw)}  # a filtered backdrop's element:
+            for layer_id, old in facts.items():  # drawn in the frame target, its facts stand
+                if old is not None and layer_id not in frame_level and self.layer_info.get(layer_id) is old:
+                    del self.layer_info[layer_id]
+            read = self._reads.get(id(draws[0]))
+            if (read is None) != (last.reads[index] is None):
+                raise PlanAgain()
+            made = RedoneEffect(draws[0], tuple(self.passes[passes:]), self.decisions[noted:],
+                                {k: v - noted for k, v in self.opacity_notes.items() if k not in notes}, read,
+                                replace(footprint, reused=tuple(self.reused[reused:]), cache_keys=tuple(used),
+                                        passes=tuple(self.passes[passes:])),
+                                tuple(self.images_seen[seen:]))
+            del self.passes[passes:], self.decisions[noted:]  # _walk_passes and _splice_effects place them
+            self._keep.append(draws[0])
+            final[index] = draws[0]
+            out[index] = made
+        return out
+
+    def _pending_as_before(self, p: PendingDraw, last: "RetainedPlan") -> bool:
+        """Is a layer draw a redone context gave its target the one it gave last frame
+        (a filtered backdrop's element, drawn over it in the frame target)?"""
+        index = last.site_of.get(p.node.id)
+        if index is None or last.sites[index] is None:
+            return False
+        entry = last.sites[index].entry
+        for q in ((entry,) if isinstance(entry, PendingDraw) else entry.members):
+            if q.node is p.node:
+                return q == p
+        return False
+
+    def _effects_overlap(self, redone: dict[int, "RedoneEffect"], last: "RetainedPlan",
+                         overlap: "OverlapRecord | None") -> "OverlapRecord | None":
+        """Under a policy with backings, each redone effect's draw is overlap-tested
+        content of the frame target: its new bounds (a blur's reach grows them) must
+        leave every overlap decision as it was (OverlapRecord.effect_stands), else the
+        frame is planned from scratch. The record with the new bounds."""
+        if not self.policy.uses_backings:
+            return overlap
+        for index, made in redone.items():
+            layer_id = made.draw.layer_id
+            old, new = _draw_bounds(last.final[index]), _draw_bounds(made.draw)
+            if overlap is None or not overlap.effect_stands(layer_id, old, new):
+                raise PlanAgain()  # what overlaps it changed: its overlap decisions are made again
+            overlap = overlap.effect_resized(layer_id, new)
+        return overlap
+
+    def _walk_passes(self, last: "RetainedPlan", kept: set[int], redone: dict[int, "RedoneEffect"]) -> list:
+        """Last frame's kept walk passes in order, each redone effect's new passes where
+        its old ones were (the walk plans the contexts in paint order)."""
+        if not redone:
+            return [p for p in last.graph.passes if id(p) in kept]
+        owner = {id(p): i for i, made in redone.items() for p in last.effects[made.footprint.ctx.node.id].passes}
+        waiting = dict(redone)
+        out = []
+        for p in last.graph.passes:
+            i = owner.get(id(p))
+            if i in waiting:
+                out.extend(waiting.pop(i).passes)
+            elif id(p) in kept:
+                out.append(p)
+        if waiting and out:
+            raise PlanAgain()  # an effect that made no passes last frame: where its new ones go is not known here
+        for i in sorted(waiting, key=lambda i: waiting[i].footprint.order):
+            out.extend(waiting[i].passes)
+        return out
+
+    def _splice_effects(self, redone: dict[int, "RedoneEffect"], last: "RetainedPlan") -> tuple[dict, dict]:
+        """Put each redone effect's decisions where its old ones were in the frame's
+        decisions and count its reused textures instead of the old ones; return the
+        opacity notes and footprints for the next frame, moved by what it added."""
+        spans = sorted(redone.values(), key=lambda made: made.footprint.order)  # paint order
+        for made in reversed(spans):
+            a, b = made.footprint.decisions
+            self.decisions[a:b] = made.decisions
+        growth = {m.footprint.order: len(m.decisions) - (m.footprint.decisions[1] - m.footprint.decisions[0])
+                  for m in spans}
+
+        def after(pos: int) -> int:  # a decision of last frame outside the spans: where it is now
+            return pos + sum(growth[m.footprint.order] for m in spans if m.footprint.decisions[1] <= pos)
+
+        def before(order: int) -> int:  # how far the effects painted before ``order`` moved its decisions
+            return sum(grown for o, grown in growth.items() if o < order)
+
+        notes = {k: after(v) for k, v in (last.opacity_notes or {}).items()
+                 if not any(m.footprint.decisions[0] <= v < m.footprint.decisions[1] for m in spans)}
+        footprints = {}
+        for layer_id, fp in last.effects.items():
+            footprints[layer_id] = replace(fp, decisions=(fp.decisions[0] + before(fp.order),
+                                                          fp.decisions[1] + before(fp.order)))
+        for m in spans:
+            start = m.footprint.decisions[0] + before(m.footprint.order)
+            notes.update({k: start + v for k, v in m.notes.items()})
+            footprints[m.footprint.ctx.node.id] = replace(m.footprint, decisions=(start, start + len(m.decisions)))
+        gone = Counter(name for m in spans for name in last.effects[m.footprint.ctx.node.id].reused)
+        reused = []
+        for name in self.reused:  # last frame's reuses by the effects are counted by their new ones
+            if gone[name] > 0:
+                gone[name] -= 1
+            else:
+                reused.append(name)
+        self.reused = reused
+        return notes, footprints
+
+
+@dataclass(frozen=True)
+class RedoneEffect:
+    """What planning one changed effect's context alone made (RetainedFastPath._redo_effects)."""
+
+    draw: Draw
+    passes: tuple
+    decisions: list
+    notes: dict[str, int]  # opacity notes, by position in ``decisions``
+    read: object  # its BackdropRead, or None
+    footprint: Footprint  # last frame's, with the kept textures it reused now
+    images: tuple  # the images it looked up (one of a layer culled last frame may be new)
+
+
+def _subtree_ids(ctx) -> list[str]:
+    """The ids of a stacking context's layers, nested contexts included."""
+    out, stack = [], [ctx]
+    while stack:
+        c = stack.pop()
+        out.append(c.node.id)
+        for item in c.items:
+            if isinstance(item, StackingContext):
+                stack.append(item)
+            else:
+                out.append(item.id)
+    return out
+
+
+def _inherited_opacity(trees, node) -> float:
+    """The opacity the walk hands a context: its ancestors', multiplied root first (as
+    emit_context multiplies them: the same floats)."""
+    ancestors = []
+    layer = node.layer.parent
+    while layer is not None:
+        ancestors.append(layer)
+        layer = layer.parent
+    inherited = 1.0
+    for layer in reversed(ancestors):
+        inherited = inherited * trees.nodes[layer.id].style.opacity
+    return inherited
+
+
+def _draw_bounds(draw: Draw) -> Rect:
+    """The pixels a draw can touch in its target, as the backing partition bounds it."""
+    return touched(Rect(0, 0, *draw.quad_size), draw.transform)

@@ -24,7 +24,10 @@ graph.masks masks and polygon clip-paths, graph.fast_path the retained fast path
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
+from typing import Iterator
 
 from ..compositor.paint_data import ImagePaint
 from ..errors import TextureTooLargeError, UnsupportedFeatureError
@@ -57,7 +60,7 @@ from .damage import changed_region
 from .ink import raster_placement
 from .placement import clean, clip_shape, draw_key, touched
 from .resources import graph_images
-from .retained import OverlapRecord, RetainedPlan, Site, runs_transform_animation, site_index
+from .retained import Footprint, OverlapRecord, RetainedPlan, Site, runs_transform_animation, site_index
 from .state import FrameState
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
 from .backed import BackedDrawing
@@ -113,6 +116,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self._reads: dict[int, BackdropRead] = {}  # id(draw) -> the read-back it needs first
         self._keep: list[Draw] = []  # the draws _reads is keyed by (their ids stay theirs)
         self._work: dict[int, tuple] = {}  # id(frame-level draw) -> the passes that made it
+        self._footprints: dict[int, Footprint] = {}  # id(frame-level draw) -> what planning its context left
         self._frame: Target | None = None  # the frame's own target, once planning starts
         self.tiling = request.tiling
         self._reaches: dict[tuple, float] = {}  # (filter chain, colour, scale) -> its reach
@@ -335,12 +339,37 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
                 continue
             passes, drawn = len(self.passes), len(out)
             if isinstance(item, StackingContext):
-                self.emit_context(item, out, target, opacity)
+                noted, reused, tiles = len(self.decisions), len(self.reused), len(self.tile_sets)
+                with self._noting_cache() as used:
+                    self.emit_context(item, out, target, opacity)
             else:
                 self.draw_node(item, out, target, opacity)
             made = [d for d in out[drawn:] if isinstance(d, Draw)]
             for i, d in enumerate(made):
                 self._work[id(d)] = tuple(self.passes[passes:]) if i == 0 else ()
+            if isinstance(item, StackingContext) and len(made) == 1 and id(made[0]) not in self._footprints:
+                # A context drawn as one draw of its own: the fast path may plan it alone
+                # again. (A container drawn only by a context in it leaves that one's.)
+                self._footprints[id(made[0])] = Footprint(item, (noted, len(self.decisions)),
+                                                          tuple(self.reused[reused:]), len(self.tile_sets) - tiles,
+                                                          len(out) - drawn, drawn, cache_keys=tuple(used),
+                                                          passes=tuple(self.passes[passes:]))
+
+    @contextmanager
+    def _noting_cache(self) -> Iterator[list[str]]:
+        """The cache entries used inside the block, in a list (also noted in the list of
+        a block around it: a context's entries include those of the contexts in it)."""
+        used: list[str] = []
+        if self.cache is None:
+            yield used
+            return
+        outer, self.cache.noting = self.cache.noting, used
+        try:
+            yield used
+        finally:
+            self.cache.noting = outer
+            if outer is not None:
+                outer.extend(used)
 
     def _damage(self, draws: tuple[Draw, ...], clear, frame: TextureDesc) -> tuple[int, int, int, int] | None:
         """Where the frame must be redrawn, when last frame's is kept: the bounds, old and
@@ -414,8 +443,17 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
                                            tuple(self.images_seen), self.cache.frames, site_index(sites),
                                            tuple(self._work.get(id(d)) for d in final),
                                            tuple(self._reads.get(id(d)) for d in final), self.overlap,
-                                           self.opacity_notes)
+                                           self.opacity_notes, self._effect_footprints(final))
         return graph
+
+    def _effect_footprints(self, final: tuple[Draw, ...]) -> dict:
+        """Context layer id -> the Footprint of its one frame draw, with where that draw is."""
+        out = {}
+        for i, d in enumerate(final):
+            footprint = self._footprints.get(id(d))
+            if footprint is not None:
+                out[footprint.ctx.node.id] = replace(footprint, index=i)
+        return out
 
     def _frame_target(self) -> Target:
         return Target((0, 0), Affine(), self.viewport, 0, 0, (self.scene.width, self.scene.height))

@@ -4,7 +4,7 @@ draw may be redone alone (graph.planner.Planner._retained uses them)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -14,10 +14,14 @@ from ..framegraph import Draw, FrameGraph
 from ..geometry import Rect
 from .targets import PendingDraw
 
-__all__ = ["MOVABLE", "RetainedPlan", "Site", "OverlapRecord", "site_index", "swept", "member_opacity",
-           "is_transform_animation_running", "runs_transform_animation"]
+__all__ = ["MOVABLE", "EFFECT_AMOUNTS", "RetainedPlan", "Site", "Footprint", "OverlapRecord", "site_index", "swept",
+           "member_opacity", "is_transform_animation_running", "runs_transform_animation"]
 
 MOVABLE = TRANSFORM_FIELDS | {MOVED}  # the changes the retained fast path redoes
+# The changes of a stacking context drawn at frame level as one draw of its own (a
+# filter's result, a filtered backdrop) that the fast path redoes by planning that
+# context alone (Footprint).
+EFFECT_AMOUNTS = frozenset({"filter", "backdrop_filter"})
 
 
 @dataclass
@@ -33,6 +37,28 @@ class Site:
 
 
 @dataclass(frozen=True)
+class Footprint:
+    """What planning one stacking context of the frame target left in the frame, when it
+    made one draw of the frame pass that is not a backing's (a filter's result, a
+    filtered backdrop, a blended group): the context, where its draw is in the frame
+    pass (``index``), the range of the frame's decisions it noted, the kept textures it
+    reused, the tile sets it made, how many items (draws and pending layer draws) it
+    gave the frame target, the cache entries it used and the passes it added. The fast
+    path plans that context alone again when only its effect's parameters changed, and
+    puts what it makes where this says."""
+
+    ctx: object  # compositor.tree.StackingContext
+    decisions: tuple[int, int]
+    reused: tuple[str, ...]
+    tiles: int
+    items: int
+    order: int  # its first item's position among the frame target's items (paint order)
+    index: int = -1
+    cache_keys: tuple[str, ...] = ()  # the raster cache's entries it used (graph.cache)
+    passes: tuple = ()  # the passes it added
+
+
+@dataclass(frozen=True)
 class OverlapRecord:
     """The frame target's layer draws in paint order as the browser policy's overlap
     testing saw them (compositor.backings.partition): each one's bounds, and whether it
@@ -45,6 +71,9 @@ class OverlapRecord:
     boxes: np.ndarray  # (n, 4) float64: x0, y0, x1, y1 of each draw's bounds
     tested: np.ndarray  # (n,) bool: overlap-tested (not promoted by a reason of its own)
     index: dict[str, int]  # layer id -> its draw's position
+    # layer id -> the position of the one surface-like draw (a filter's result, a
+    # filtered backdrop) it made; -1 when it made more than one
+    effects: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, items: list, rect_of, entries: list) -> "OverlapRecord":
@@ -52,12 +81,15 @@ class OverlapRecord:
         boxes = np.zeros((len(items), 4))
         tested = np.zeros(len(items), bool)
         index: dict[str, int] = {}
+        effects: dict[str, int] = {}
         for i, item in enumerate(items):
             boxes[i] = _box(rect_of(item))
             if isinstance(item, PendingDraw):
                 index[item.node.id] = i
                 tested[i] = id(item) not in owners
-        return cls(boxes, tested, index)
+            else:
+                effects[item.layer_id] = -1 if item.layer_id in effects else i
+        return cls(boxes, tested, index, effects)
 
     def stands(self, members: tuple[str, ...], old: Rect, new: Rect) -> bool:
         """Do the same later layers overlap the entry of ``members`` at ``old`` as at
@@ -74,7 +106,23 @@ class OverlapRecord:
         boxes = self.boxes.copy()
         for layer_id, r in rects.items():
             boxes[self.index[layer_id]] = _box(r)
-        return OverlapRecord(boxes, self.tested, self.index)
+        return OverlapRecord(boxes, self.tested, self.index, self.effects)
+
+    def effect_stands(self, layer_id: str, old: Rect, new: Rect) -> bool:
+        """Do the same later layers overlap the effect draw of ``layer_id`` (its
+        filter's result, say) with bounds ``new`` as with ``old``? Then every overlap
+        decision stands: the layers after it are tested against each entry alone."""
+        at = self.effects.get(layer_id, -1)
+        if at < 0:
+            return False
+        later = self.boxes[at + 1:][self.tested[at + 1:]]
+        return bool(np.array_equal(_overlapping(later, old), _overlapping(later, new)))
+
+    def effect_resized(self, layer_id: str, rect: Rect) -> "OverlapRecord":
+        """The record with the bounds of ``layer_id``'s effect draw replaced."""
+        boxes = self.boxes.copy()
+        boxes[self.effects[layer_id]] = _box(rect)
+        return OverlapRecord(boxes, self.tested, self.index, self.effects)
 
 
 def _box(r: Rect) -> tuple[float, float, float, float]:
@@ -112,6 +160,7 @@ class RetainedPlan:
     reads: tuple = ()
     overlap: OverlapRecord | None = None  # the frame target's overlap testing (browser policy)
     opacity_notes: dict[str, int] | None = None  # layer id -> index of its "opacity applied in the draw" decision
+    effects: dict[str, Footprint] = field(default_factory=dict)  # context layer id -> what planning it left
 
 
 def site_index(sites) -> dict[str, int]:

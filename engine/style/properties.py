@@ -627,8 +627,9 @@ _RECORDS: tuple[StyleProperty | Shorthand, ...] = (
     _longhand("z-index", _parse_z_index, "z_index", _A.DISCRETE, _TREE, stacking=True),
     _longhand("will-change", _parse_will_change, "will_change", _A.DISCRETE, _TREE),
     _longhand("filter", _parse_filter, "filter", _A.FILTER_LIST, _I.EFFECT, stacking=True),
-    # A filtered backdrop is a draw of its own, planned with the trees: not in place yet.
-    _longhand("backdrop-filter", _parse_backdrop_filter, "backdrop_filter", _A.FILTER_LIST, _TREE,
+    # Only the planner reads a backdrop-filter (its filtered backdrop is a draw of its own):
+    # the trees take it in place; to or from none is a stacking context coming or going.
+    _longhand("backdrop-filter", _parse_backdrop_filter, "backdrop_filter", _A.FILTER_LIST, _I.EFFECT,
               stacking=True),
     _longhand("mix-blend-mode", _parse_mix_blend_mode, "mix_blend_mode", _A.DISCRETE, _TREE, stacking=True),
     _longhand("isolation", _parse_isolation, "isolation", _A.DISCRETE, _TREE, stacking=True),

@@ -3,10 +3,10 @@ makes it (``layer.style[...] = ...`` then the next frame): planning alone, no GP
 (the planner is told every kept texture still exists, as an executor would say).
 
 The page: 1280x720, N small layers in rows plus one promoted mover (will-change)
-painted over them. Setting the mover's transform or opacity every frame must cost what
-changed, not the page: compare the medians of N = 500 and N = 5,000 in one run. So
-must a colour change of one small layer that is not composited (a repaint in place of
-the backing it paints into).
+painted over them. Setting the mover's transform, opacity, filter amount or
+backdrop-filter amount every frame must cost what changed, not the page: compare the
+medians of N = 500 and N = 5,000 in one run. So must a colour change of one small layer
+that is not composited (a repaint in place of the backing it paints into).
 
     .venv/bin/python -m pytest tests/benchmarks/test_api_change_bench.py --benchmark-enable --benchmark-only
 """
@@ -44,7 +44,13 @@ def api_page(n: int, mover_style: str = "will-change: transform") -> Scene:
 CHANGES = {
     "transform": ("will-change: transform", lambda k: ("transform", f"translate({k * 3 % 700}px, {k % 300}px)")),
     "opacity": ("will-change: opacity; opacity: 0.5", lambda k: ("opacity", f"{0.2 + (k % 60) / 100:g}")),
+    "filter": ("will-change: filter; filter: blur(3px)", lambda k: ("filter", f"blur({2 + k % 5}px)")),
+    "backdrop-filter": ("will-change: transform; background: rgb(50 100 200 / 30%); backdrop-filter: blur(3px)",
+                        lambda k: ("backdrop-filter", f"blur({2 + k % 5}px) saturate({1 + k % 3})")),
 }
+# What a frame may run besides compositing the frame: the changed effect's own passes
+# (the mover's filter surface and filter passes; its backdrop's read-back and filter passes).
+EFFECT_PASSES = ("composite:mover", "filter:mover:", "backdrop:mover", "composite:frame+")
 
 
 @pytest.mark.parametrize("n", [500, 5000])
@@ -68,7 +74,14 @@ def test_api_style_change(benchmark, what, n):
     benchmark.group = f"API {what} change of a promoted layer"
     graph = benchmark.pedantic(frame, rounds=ROUNDS * 2, warmup_rounds=1)
     benchmark.extra_info["layers"] = n + 1
-    assert [p.name for p in graph.passes] == ["composite:frame"], "nothing rastered or painted: the frame composited"
+    names = [p.name for p in graph.passes]
+    assert names[-1].startswith("composite:frame"), "the frame is composited"
+    assert all(n == "composite:frame" or n.startswith(EFFECT_PASSES) for n in names), \
+        f"nothing rastered or painted beyond the changed effect's own passes: {names}"
+    if what in ("filter", "backdrop-filter"):
+        assert any(n.startswith("filter:mover:") for n in names), "the changed effect is filtered anew"
+    else:
+        assert names == ["composite:frame"], "nothing rastered or painted: the frame composited"
     assert state.fast_frames - before == len(calls), "every change took the retained fast path"
     assert state.trees.rebuilds == 1, "the property trees are updated in place, never rebuilt"
 

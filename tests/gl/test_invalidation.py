@@ -206,3 +206,32 @@ def test_a_failed_frame_is_recovered_under_backings(fresh, monkeypatch, policy):
     assert np.array_equal(frame.premultiplied, full.premultiplied)
     assert fresh.executor.pool.in_use == len(fresh.executor._retained), "nothing leaked: in use = kept"
     fresh.gpu.check_errors("after recovering")
+
+
+def test_filter_and_backdrop_amounts_set_through_the_api_render_what_a_first_frame_renders(fresh, gl):
+    """A blur slider on a promoted card and one on a frosted panel's backdrop-filter, set
+    through the API frame after frame: the frames that take the retained fast path run
+    only the changed filters (and redraw the frame where they changed), and each frame's
+    pixels are those a renderer with nothing kept renders for the same page."""
+    def page(blur: float, frost: float) -> Scene:
+        scene = card_scene()
+        scene["card"].style["filter"] = f"blur({blur:g}px) saturate(1.5)"
+        scene.root.add(Layer("glass", (10, 50, 70, 30), "background: rgb(255 255 255 / 25%); "
+                                                         f"backdrop-filter: blur({frost:g}px); will-change: transform"))
+        return scene
+
+    steps = [(1, 2), (2, 2), (2, 3), (3, 1), (1.5, 1), (1.5, 4)]
+    scene = page(*steps[0])
+    scene.render(fresh, policy="browser")
+    fast = 0
+    for blur, frost in steps[1:]:
+        scene["card"].style["filter"] = f"blur({blur:g}px) saturate(1.5)"
+        scene["glass"].style["backdrop-filter"] = f"blur({frost:g}px)"
+        before = fresh.state.fast_frames
+        frame = scene.render(fresh, policy="browser")
+        fast += fresh.state.fast_frames - before
+        assert rastered(frame) == [], "a filter amount re-rasters nothing"
+        gl.drop_caches()
+        first = page(blur, frost).render(gl, policy="browser")
+        assert np.array_equal(frame.image, first.image), f"blur {blur}, frost {frost}: the pixels of a first frame"
+    assert fast >= 3, "the amounts take the fast path"

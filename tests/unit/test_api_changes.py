@@ -6,6 +6,7 @@ planner is told every kept texture still exists."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from lamina import FrameRequest, Layer, Scene
@@ -22,18 +23,26 @@ KEPT = ExecutorFacts(retained=EVERY_TEXTURE)
 def _lockstep(make, policy: str, frames: int, script) -> tuple[int, list]:
     """Plan ``make()`` with and without the fast path, ``script(scene, i)`` run before
     each frame; the same graph every frame. Returns the fast frames and the graphs."""
+    fast, graphs = _lockstep_frames(make, policy, frames, script)
+    return sum(fast), graphs
+
+
+def _lockstep_frames(make, policy: str, frames: int, script) -> tuple[list[bool], list]:
+    """As _lockstep, returning for each frame whether it took the fast path."""
     a, b = make(), make()
     fast, slow = FrameState(), FrameState(fast_path=False)
-    graphs = []
+    graphs, took = [], []
     for i in range(frames):
         script(a, i)
         script(b, i)
+        before = fast.fast_frames
         ga = build_frame_graph(a, FrameRequest(t=0.0, policy=policy), Limits(), ImageStore(), fast, KEPT)
         gb = build_frame_graph(b, FrameRequest(t=0.0, policy=policy), Limits(), ImageStore(), slow, KEPT)
         assert_same_graph(ga, gb)
         graphs.append(ga)
+        took.append(fast.fast_frames > before)
     assert slow.fast_frames == 0
-    return fast.fast_frames, graphs
+    return took, graphs
 
 
 def _strip(mover_style: str = "will-change: transform", mover_first: bool = False) -> Scene:
@@ -212,3 +221,193 @@ def test_a_transparent_background_made_visible_plans_from_scratch():
 
     frames, _ = _lockstep(make, "browser", 6, script)
     assert frames == 0, "a layer that starts or stops painting changes what is drawn: no fast path"
+
+
+# -- filter and backdrop-filter amounts ---------------------------------------------------
+
+def _blur_slider(scene: Scene, i: int) -> None:
+    """A blur slider on the mover: small steps (its reach stays among the same cards) and
+    now and then a large amount (its reach covers more of them: overlap decisions change)."""
+    amount = 14 if i % 7 == 6 else 1 + (i % 4) * 0.5
+    scene["mover"].style["filter"] = f"blur({amount:g}px)"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("promoted_by", ["will-change: filter", "will-change: transform", "z-index: 0"])
+def test_an_api_blur_amount_plans_what_planning_from_scratch_plans(policy, promoted_by):
+    """(A filtered layer not promoted is drawn as its filter's result all the same.)"""
+    took, graphs = _lockstep_frames(lambda: _strip(f"{promoted_by}; filter: blur(1px)"), policy, 21, _blur_slider)
+    if policy in ("browser", "all"):
+        assert sum(took) >= 10, "a blur amount that keeps last frame's decisions takes the fast path"
+    if policy == "browser":
+        assert not all(took), "a reach over other cards changes what is promoted for overlap: planned from scratch"
+    assert all(any(p.name.startswith("filter:mover") for p in g.passes) for g in graphs), \
+        "every frame filters the mover anew (its amount changed)"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_an_api_colour_filter_plans_what_planning_from_scratch_plans(policy):
+    def slide(scene: Scene, i: int) -> None:
+        scene["mover"].style["filter"] = f"brightness({0.5 + (i % 8) / 10:g}) saturate({1 + i % 3})"
+
+    took, graphs = _lockstep_frames(lambda: _strip("will-change: transform; filter: brightness(1.2)"), policy, 16,
+                                    slide)
+    if policy in ("browser", "all"):
+        # (The second frame is planned from scratch: the first one's new rasters are reused then.)
+        assert all(took[2:]), "a colour filter's amounts never change its bounds: every change takes the fast path"
+        raster = [p.name for g in graphs[1:] for p in g.passes if p.name.startswith(("raster:", "paint:"))]
+        assert raster == [], "nothing is rastered again: the mover's raster and the cards' backings are kept"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_filter_turned_to_none_and_back_is_planned_from_scratch(policy):
+    values = ["blur(2px)", "blur(3px)", "none", "none", "blur(3px)", "blur(2px)", "sepia(1)", "none", "sepia(0.5)"]
+
+    def toggle(scene: Scene, i: int) -> None:
+        scene["mover"].style["filter"] = values[i]
+
+    took, graphs = _lockstep_frames(lambda: _strip("will-change: transform"), policy, len(values), toggle)
+    for i, value in enumerate(values):
+        if i and "none" in (value, values[i - 1]) and value != values[i - 1]:
+            assert not took[i], f"frame {i}: the filter's surface appears or goes: planned from scratch"
+    if policy in ("browser", "all"):
+        assert took[5] and took[6], "a filter changed to another filter takes the fast path"
+
+
+def _frosted(opacity: float) -> Scene:
+    scene = _strip()
+    scene.root.add(Layer("glass", (20, 20, 120, 60), "background: rgb(255 255 255 / 20%); backdrop-filter: blur(3px); "
+                                                      f"will-change: transform; opacity: {opacity:g}"))
+    return scene
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("opacity", [1.0, 0.8], ids=["drawn under it", "in a surface"])
+def test_an_api_backdrop_filter_amount_plans_what_planning_from_scratch_plans(policy, opacity):
+    def slide(scene: Scene, i: int) -> None:
+        scene["glass"].style["backdrop-filter"] = f"blur({1 + i % 5}px) brightness({1 + (i % 3) / 10:g})"
+
+    took, graphs = _lockstep_frames(lambda: _frosted(opacity), policy, 12, slide)
+    if policy in ("browser", "all"):
+        assert sum(took) >= 8, "a backdrop-filter's amounts take the fast path"
+    reads = [p for g in graphs for p in g.passes if p.name == "backdrop:glass"]
+    assert len(reads) == len(graphs), "every frame reads the backdrop anew"
+
+
+def _three() -> Scene:
+    """Three promoted layers (a filtered one, a faded one, a moved one) among the cards."""
+    scene = _strip()
+    scene.root.add(Layer("f", (150, 10, 40, 40), "background: #3a3; will-change: transform; filter: blur(2px)"))
+    scene.root.add(Layer("o", (220, 60, 40, 40), "background: #a3a; will-change: opacity; opacity: 0.5"))
+    return scene
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_random_api_changes_plan_what_planning_from_scratch_plans(policy, rng):
+    """200 frames of random changes of transform, opacity and filter amount on three
+    layers (one a frame, now and then two or three); LAMINA_SEED replays a failure."""
+    def change(scene: Scene, i: int) -> None:
+        for _ in range(int(rng.choice([1, 1, 1, 2, 3]))):
+            layer = scene[str(rng.choice(["mover", "f", "o"]))]
+            what = rng.choice(["transform", "opacity", "filter"])
+            if what == "transform":
+                layer.style["transform"] = f"translate({rng.integers(-40, 300)}px, {rng.integers(-30, 60)}px)"
+            elif what == "opacity":
+                layer.style["opacity"] = f"{rng.choice([0.3, 0.5, 0.8, 1.0]):g}"
+            else:
+                layer.style["filter"] = str(rng.choice(["blur(1px)", "blur(2.5px)", "blur(9px)", "brightness(1.3)",
+                                                        "contrast(0.8) saturate(2)", "drop-shadow(3px 3px 2px red)",
+                                                        "none"]))
+
+    states: dict[int, dict] = {}  # frame -> the generator's state before its changes
+
+    def script(scene: Scene, i: int) -> None:
+        """The same changes for both planners: the second replays the first's draws."""
+        if i not in states:
+            states[i] = rng.bit_generator.state
+            change(scene, i)
+        else:
+            after = rng.bit_generator.state
+            rng.bit_generator.state = states[i]
+            change(scene, i)
+            rng.bit_generator.state = after
+
+    took, _ = _lockstep_frames(_three, policy, 200, script)
+    if policy in ("browser", "all"):
+        assert sum(took) >= 20, "random changes that keep last frame's decisions take the fast path"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_blur_that_brings_a_culled_child_in_moves_the_decisions_after_it(policy):
+    """The blurred layer's child lies just off the page: a small blur leaves it culled (a
+    decision says so), a large one reaches it (no decision). The faded layer painted
+    after it finds its own decision where it now is."""
+    def make() -> Scene:
+        scene = Scene(400, 200, "#eee")
+        for i in range(4):
+            scene.root.add(Layer(f"c{i}", (10 + i * 48, 30, 40, 50), "background: #48f"))
+        blurred = scene.root.add(Layer("mover", (0, 150, 30, 30), "background: #c33; will-change: transform; "
+                                                                  "filter: blur(1px)"))
+        blurred.add(Layer("off", (-40, 5, 30, 20), "background: #3c3"))
+        scene.root.add(Layer("o", (300, 150, 40, 40), "background: #a3a; will-change: opacity; opacity: 0.5"))
+        return scene
+
+    def script(scene: Scene, i: int) -> None:
+        if i % 2:
+            scene["o"].style["opacity"] = f"{0.3 + (i % 5) / 10:g}"
+        else:
+            scene["mover"].style["filter"] = f"blur({1 if i % 4 else 6}px)"
+
+    took, graphs = _lockstep_frames(make, policy, 14, script)
+    culled = ["off" in {d.layer_id for d in g.decisions} for g in graphs]
+    assert True in culled and False in culled, "the child is culled under a small blur only"
+    if policy in ("browser", "all"):
+        assert all(took[3:]), "blur amounts and fades take the fast path, each frame"
+
+
+def test_an_image_a_blur_brings_in_is_watched_for_changes_afterwards():
+    """A blurred layer's child showing an in-memory image lies just off the page until a
+    larger blur reaches it; later frames that only fade another layer must still see
+    the image's pixels change in place (and plan it again)."""
+    pixels = np.full((8, 8, 4), 255, np.uint8)  # both planners' scenes show this one array
+
+    def make() -> Scene:
+        scene = Scene(200, 120, "#eee")
+        blurred = scene.root.add(Layer("mover", (0, 40, 30, 30), "background: #c33; will-change: transform; "
+                                                                 "filter: blur(1px)"))
+        blurred.add(Layer("pic", (-40, 5, 30, 20), image=pixels))
+        scene.root.add(Layer("o", (120, 40, 40, 40), "background: #a3a; will-change: opacity; opacity: 0.5"))
+        return scene
+
+    def script(scene: Scene, i: int) -> None:
+        if i == 3:
+            scene["mover"].style["filter"] = "blur(8px)"  # its reach now covers the image
+        else:
+            scene["o"].style["opacity"] = f"{0.3 + (i % 4) / 10:g}"
+        if i == 5:
+            pixels[:, :, 0] = 0  # the image's pixels change in place
+
+    took, graphs = _lockstep_frames(make, "browser", 7, script)
+    assert took[3] and took[4], "the blur and the fade after it take the fast path"
+    assert not took[5], "the changed image is seen: planned from scratch"
+    assert any(p.name == "raster:pic" for p in graphs[5].passes), "the image is rastered again"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_blur_amount_inside_a_promoted_container(policy):
+    """The blurred element is a child of a promoted panel with no effect of its own: the
+    panel is drawn by its backing and by the blurred child's result, which is planned
+    alone again."""
+    def make() -> Scene:
+        scene = _strip()
+        panel = scene.root.add(Layer("panel", (200, 85, 150, 30), "background: #ddd; will-change: transform"))
+        panel.add(Layer("icon", (10, 5, 20, 20), "background: #c33; filter: blur(1px)"))
+        panel.add(Layer("label", (40, 10, 80, 10), "background: #333"))
+        return scene
+
+    def slide(scene: Scene, i: int) -> None:
+        scene["icon"].style["filter"] = f"blur({1 + i % 3}px) brightness({1 + i % 2 / 5:g})"
+
+    took, _ = _lockstep_frames(make, policy, 10, slide)
+    if policy in ("browser", "all"):
+        assert all(took[2:]), "the child's filter amounts take the fast path"

@@ -59,11 +59,11 @@ def test_property_tree_field_sets_are_made_from_the_records():
     assert SCROLL_FIELDS == {"scroll_left", "scroll_top"}
     assert PAINT_FIELDS == {"background_color", "background_position", "background_repeat", "background_size",
                             "background_origin", "background_clip", "border_color", "text"}
-    assert IN_PLACE_FIELDS == TRANSFORM_FIELDS | SCROLL_FIELDS | PAINT_FIELDS | {"opacity", "filter"}
-    assert fields_invalidating(Invalidation.EFFECT) == {"opacity", "filter"}
+    assert IN_PLACE_FIELDS == TRANSFORM_FIELDS | SCROLL_FIELDS | PAINT_FIELDS | {"opacity", "filter", "backdrop_filter"}
+    assert fields_invalidating(Invalidation.EFFECT) == {"opacity", "filter", "backdrop_filter"}
     assert all(LONGHANDS[f].invalidates & Invalidation.PAINT for f in ("background_color", "border_color", "text"))
     # Inherited, or changing whether and where the layer paints: the trees are rebuilt.
-    assert not any(LONGHANDS[f].in_place for f in ("background_image", "border_style", "z_index", "backdrop_filter",
+    assert not any(LONGHANDS[f].in_place for f in ("background_image", "border_style", "z_index", "mix_blend_mode",
                                                      "color", "box_shadow"))
 
 
