@@ -2,8 +2,8 @@
 has one job): a target's pending draws become its draws, each layer from its own raster
 or, under the "browser" policy, grouped into the backings compositor.backings partitions
 them into: a backing's raster or kept texture, its damage, an animation's sweep, the
-sites the retained fast path keeps, and why a layer is not drawn. The methods use the
-planner's state as Planner.__init__ sets it."""
+sites the retained fast path keeps, and why a layer is not drawn. The methods read the
+planner's inputs and cache and emit into its FrameOutput (graph.output)."""
 
 from __future__ import annotations
 
@@ -51,11 +51,11 @@ class BackedDrawing:
             out = []
             for p in items:
                 if isinstance(p, PendingDraw):
-                    passes_before = len(self.passes)
+                    passes_before = len(self.out.passes)
                     draws = self._layer_draws(p, target.space, target.origin, p.clips)
                     out.extend(draws)
                     if len(draws) == 1 and draws[0].source.role is not TextureRole.TILE:
-                        self._site(Site(p, 0, frozenset(q.name for q in self.passes[passes_before:]), (p.node.id,)))
+                        self._site(Site(p, 0, frozenset(q.name for q in self.out.passes[passes_before:]), (p.node.id,)))
                     else:
                         for _ in draws:
                             self._site(None)  # tiles: planned anew when the layer changes
@@ -125,7 +125,7 @@ class BackedDrawing:
                 worst = min(candidates, key=lambda e: (usefulness(e), -(e.rect.width * e.rect.height)))
                 demoted.add(worst.owner.id)
                 used = composited_bytes(entries)
-                self.decisions.append(
+                self.out.decisions.append(
                     Decision(
                         worst.owner.id,
                         f"demoted: composited layers need {used / 2**20:.2f} MB, over the "
@@ -135,8 +135,8 @@ class BackedDrawing:
                 )
                 entries = partition(items, self.t, bounds_of, is_surface, base_reasons, frozenset(demoted),
                                     scroller_of=scroller_of, pinned=pinned)
-        if self.sites is not None:  # the frame's own target: what the fast path tests a move against
-            self.overlap = OverlapRecord.of(items, bounds_of, entries)
+        if self.out.sites is not None:  # the frame's own target: what the fast path tests a move against
+            self.out.overlap = OverlapRecord.of(items, bounds_of, entries)
         out: list[Draw] = []
         squashes = 0
         for e in entries:
@@ -148,7 +148,7 @@ class BackedDrawing:
                 continue
             if e.kind is BackingKind.SQUASH:
                 squashes += 1
-            passes_before = len(self.passes)
+            passes_before = len(self.out.passes)
             draw = self._entry_draw(e, target, base_id, squashes)
             if isinstance(draw, list):
                 out.extend(draw)
@@ -156,13 +156,13 @@ class BackedDrawing:
                     self._site(None)  # tiles: planned anew when anything in them changes
             elif draw is not None:
                 out.append(draw)
-                self._site(Site(e, squashes, frozenset(p.name for p in self.passes[passes_before:]),
+                self._site(Site(e, squashes, frozenset(p.name for p in self.out.passes[passes_before:]),
                                 tuple(p.node.id for p in e.members)))
         return tuple(out)
 
     def _site(self, site: Site | None) -> None:
-        if self.sites is not None:
-            self.sites.append(site)
+        if self.out.sites is not None:
+            self.out.sites.append(site)
 
     def _entry_draw(self, e, target: Target, base_id: str, squash_index: int) -> Draw | list[Draw] | None:
         """The draw of one backing entry (its layers painted into one texture, or a lone
@@ -178,7 +178,7 @@ class BackedDrawing:
             own = e.kind is BackingKind.OWN  # a lone layer of the base backing is not promoted
             if not draws:
                 return None
-            self.layer_info[p.node.id] = LayerInfo(own, tuple(reasons) if own else (), draws[0].source.name if own else None,
+            self.out.layer_info[p.node.id] = LayerInfo(own, tuple(reasons) if own else (), draws[0].source.name if own else None,
                                                    draws[0].source.name)
             if len(draws) == 1 and draws[0].source.role is not TextureRole.TILE:
                 return draws[0]
@@ -194,7 +194,7 @@ class BackedDrawing:
                 member_reasons = reasons if i == 0 else [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value]
             else:
                 member_reasons = reasons if owns else []
-            self.layer_info[p.node.id] = LayerInfo(owns, tuple(member_reasons), name if owns else None, name)
+            self.out.layer_info[p.node.id] = LayerInfo(owns, tuple(member_reasons), name if owns else None, name)
         return draw
 
     def _backing_frame(self, e, target: Target, base_id: str, squash_index: int) -> tuple:
@@ -219,7 +219,7 @@ class BackedDrawing:
         # The page's base backing starts as the opaque page background, as Chromium's
         # root layer does: its layers then blend over the same colour, with the same
         # 8-bit roundings, as when they are drawn straight into the frame.
-        fill = self._page_fill if (e.kind is BackingKind.BASE and base_id == "root" and self._page_fill) else (0.0, 0.0, 0.0, 0.0)
+        fill = self.out.page_fill if (e.kind is BackingKind.BASE and base_id == "root" and self.out.page_fill) else (0.0, 0.0, 0.0, 0.0)
         return space, sampled, cache_id, label, fill
 
     def _backing_damage(self, cache_id: str, key, bounds: list[Rect], w: int, h: int):
@@ -301,7 +301,7 @@ class BackedDrawing:
         tex = self.cache.lookup(cache_id, key, self.available) if self.cache is not None else None
         damage = self._backing_damage(cache_id, key, member_bounds, w, h) if tex is None else None
         if tex is not None:
-            self.reused.append(tex.name)
+            self.out.reused.append(tex.name)
         elif damage is not None:
             _, tex = self.cache.peek(cache_id)
             self.cache.update(cache_id, key)
@@ -318,7 +318,7 @@ class BackedDrawing:
             else:
                 tex = TextureDesc(f"backing:{label}", w, h, TextureRole.BACKING)
             reasons = ", ".join(r.value for r in e.reasons) or "paints layers that are not composited"
-            self.passes.append(
+            self.out.passes.append(
                 CompositePass(f"paint:{label}", tex, origin, fill, draws, SurfaceReason.BACKING, f"backing of {label}: {reasons}")
             )
         placed = clean(backing_to_target) if sampled else snap(backing_to_target)
@@ -329,13 +329,13 @@ class BackedDrawing:
         """Repaint a kept backing in place, only where members changed (``damage``, in its
         px): the layers touching that rect are rastered again, the rest of the backing is
         kept. ``clips_of(i)`` gives member i's clips in the backing's target."""
-        self.repainted[tex.name] = Rect(*damage)
-        self.reused.append(tex.name)
+        self.out.repainted[tex.name] = Rect(*damage)
+        self.out.reused.append(tex.name)
         draws = tuple(self._layer_draw(e.members[i], space, origin, clips_of(i), retained=False)
                       for i in touching(self.cache.boxes(member_bounds), damage))
         dx, dy, dw, dh = damage
         reasons = ", ".join(r.value for r in e.reasons) or "paints layers that are not composited"
-        self.passes.append(
+        self.out.passes.append(
             CompositePass(
                 f"paint:{label}", tex, origin, fill, draws, SurfaceReason.BACKING,
                 f"backing of {label}: {reasons}; repainted {dw}x{dh} at {dx},{dy} where its layers changed", damage,
@@ -352,4 +352,4 @@ class BackedDrawing:
         else:
             why = None  # paints nothing of its own (no background, image or border)
         if why:
-            self.decisions.append(Decision(node.id, why))
+            self.out.decisions.append(Decision(node.id, why))

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..framegraph import TextureDesc
 from ..geometry import Rect
+from .damage import DrawnFrame
 
 __all__ = ["RasterCache"]
 
@@ -27,7 +28,7 @@ class RasterCache:
         self._entries: dict[str, tuple[Any, TextureDesc]] = {}
         # The frame texture is kept too, with the draws it was made of, so the next frame
         # can redraw only where those changed (a damage rect).
-        self.frame_state: tuple | None = None
+        self.frame_state: DrawnFrame | None = None
         self.backing_bounds: dict[str, list] = {}  # member bounds of kept backings (for damage)
         self._boxes: dict[int, tuple[list, np.ndarray]] = {}  # id(member bounds) -> (them, as an array)
         self._generation = 0
@@ -110,7 +111,10 @@ class RasterCache:
         """Back to ``saved``, the names given since included: a plan given up (the fast
         path's, then planned from scratch) leaves the names the next textures get as they were."""
         entries, frame_state, bounds, used, released, last_used, frames, generation = saved
-        self._entries, self.frame_state, self.backing_bounds = dict(entries), frame_state, dict(bounds)
+        self._entries, self.frame_state = dict(entries), frame_state
+        # In place: a planner that gave up its fast path plans on with the dict it holds.
+        self.backing_bounds.clear()
+        self.backing_bounds.update(bounds)
         self._used, self._released = set(used), list(released)
         self._last_used, self.frames, self._generation = set(last_used), frames, generation
 

@@ -4,11 +4,25 @@ draw by a key that says what it puts there, as Chromium's damage tracking does."
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..geometry import Rect
 
-__all__ = ["changed_region"]
+__all__ = ["changed_region", "DrawnFrame"]
+
+
+@dataclass(frozen=True)
+class DrawnFrame:
+    """What the kept frame texture was last drawn from, for the next frame's damage: its
+    size and clear colour (a change of either redraws it all), and its draws in paint
+    order with each one's key (what it puts there: draw_key) and the pixels it touches."""
+
+    size: tuple[int, int]
+    clear: tuple[float, float, float, float]
+    keys: tuple
+    bounds: tuple[Rect, ...]
+    draws: tuple  # the Draws themselves: a draw the fast path kept is that very object
 
 
 def changed_region(keys: Sequence[Any], old_keys: Sequence[Any], bounds: Sequence[Rect],

@@ -2,8 +2,8 @@
 one job): a stacking context's effects in CSS order (backdrop-filter, filter, mask,
 opacity, blend) and the render surfaces they need: group surfaces (opacity over several
 drawing layers, isolated groups, backdrop roots, blends), backdrop-filter read-backs,
-filter surfaces and their kept results. The methods use the planner's state (passes,
-decisions, cache, reads) as Planner.__init__ sets it."""
+filter surfaces and their kept results. The methods read the planner's inputs and
+cache and emit into its FrameOutput (passes, decisions, reads: graph.output)."""
 
 from __future__ import annotations
 
@@ -88,8 +88,8 @@ class EffectDrawing:
                 out.append(self._layer_draw(p, target.space, target.origin, p.clips, sampled=self._moving(p.node)))
             return
         if own_opacity < 1.0 and drawing:
-            self.opacity_notes[node.id] = len(self.decisions)  # the fast path rewrites it by position
-            self.decisions.append(opacity_in_draw(node.id, drawing[0].id, own_opacity))
+            self.out.opacity_notes[node.id] = len(self.out.decisions)  # the fast path rewrites it by position
+            self.out.decisions.append(opacity_in_draw(node.id, drawing[0].id, own_opacity))
         self.emit_items(ctx, out, target, opacity)
 
     def _group_reason(self, ctx: StackingContext) -> SurfaceReason | None:
@@ -108,10 +108,10 @@ class EffectDrawing:
         if made is None:
             return draw  # nothing of it shows: there is nothing to blend with
         blended, read = made
-        self._reads[id(blended)] = read
-        self._keep.append(blended)
+        self.out.reads[id(blended)] = read
+        self.out.keep.append(blended)
         group = "the page (the frame)" if target.owner == "root" else f"the group of {target.owner!r} (its surface)"
-        self.decisions.append(Decision(draw.layer_id, f"mix-blend-mode {mode}: blends with {group}, reading back the "
+        self.out.decisions.append(Decision(draw.layer_id, f"mix-blend-mode {mode}: blends with {group}, reading back the "
                                                       f"{read.copy.width}x{read.copy.height} px under it"))
         return blended
 
@@ -183,12 +183,12 @@ class EffectDrawing:
     def _surface(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str, cull_from: int):
         """Plan a surface (a composite pass) holding the context's layers; return it."""
         surface = self._surface_pass(ctx, bounds, space, cull, reason, detail, cull_from)
-        self.passes.extend(self._composite_passes(surface))
+        self.out.passes.extend(self._composite_passes(surface))
         return surface.target
 
     def _composite_passes(self, cp: CompositePass) -> list:
         """``cp``, split at the draws that read their backdrop (graph.reads)."""
-        return split_at_reads(cp, self._reads)
+        return split_at_reads(cp, self.out.reads)
 
     def emit_group_surface(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float,
                            reason: SurfaceReason, detail: str) -> None:
@@ -198,17 +198,17 @@ class EffectDrawing:
         # to whole pixels). Clips from above the context apply when the surface is drawn.
         bounds = self._content_bounds(ctx, target.space, target.cull, target.cull_from)
         if bounds is None:
-            self.decisions.append(Decision(node.id, "not drawn: its group lies outside the viewport or its clips"))
+            self.out.decisions.append(Decision(node.id, "not drawn: its group lies outside the viewport or its clips"))
             return
         clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
         if clips is None:
-            self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
+            self.out.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
             return
         bounds = bounds.rounded_out()
         tex = self._surface(ctx, bounds, target.space, target.cull, reason, detail, target.cull_from)
         share = tex.width * tex.height / (self.scene.width * self.scene.height)
         if reason is SurfaceReason.ISOLATION and share >= LARGE_GROUP_SHARE:
-            self.decisions.append(Decision(node.id, (
+            self.out.decisions.append(Decision(node.id, (
                 f"performance: the isolated group of {node.id!r} needs a {tex.width}x{tex.height} surface "
                 f"({share:.0%} of the viewport) only because something inside it blends; isolating a smaller "
                 "container around the blending element (isolation: isolate) keeps the surface small")))
@@ -237,13 +237,13 @@ class EffectDrawing:
                 layer=node.id)
         m = node.to_screen
         if not m.is_invertible():
-            self.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
+            self.out.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
             return True
         to_target = target.from_screen() @ m  # element px -> target texels
         region, plan = backdrop_region(to_target, m, (node.width, node.height), target.size, chain, s.color)
         if region is None:
             why = "does nothing: no read-back" if not plan.passes else "reads nothing: its box lies outside its target"
-            self.decisions.append(Decision(node.id, f"backdrop-filter: {chain} {why}"))
+            self.out.decisions.append(Decision(node.id, f"backdrop-filter: {chain} {why}"))
             return False
         scale, where, (_, _, cw, ch) = region.scale, region.where, region.copy
         self._check_size(f"the backdrop copy of layer {node.id!r}", cw, ch, node.id)
@@ -261,7 +261,7 @@ class EffectDrawing:
             bounds = bounds.intersect(target.cull.transformed_bounds(target.space))
         clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
         if bounds.is_empty() or clips is None:
-            self.decisions.append(Decision(node.id, "not drawn: outside the viewport or its clips"))
+            self.out.decisions.append(Decision(node.id, "not drawn: outside the viewport or its clips"))
             return True
         bounds = bounds.rounded_out()
         sx, sy = int(bounds.x), int(bounds.y)
@@ -278,9 +278,9 @@ class EffectDrawing:
             direct = replace(backdrop, transform=snap(to_source), clips=clips + (
                 clip_shape(node.id, to_target.inverse(), (0.0, 0.0, node.width, node.height),
                            used_radii(s, node.width, node.height)),))
-            self._reads[id(direct)] = BackdropRead(copy, to_source, mirror, read, tuple(filter_passes))
-            self._keep.append(direct)
-            self.decisions.append(Decision(node.id, f"backdrop-filter: {chain}: reads back {cw}x{ch} px, "
+            self.out.reads[id(direct)] = BackdropRead(copy, to_source, mirror, read, tuple(filter_passes))
+            self.out.keep.append(direct)
+            self.out.decisions.append(Decision(node.id, f"backdrop-filter: {chain}: reads back {cw}x{ch} px, "
                                                     f"{len(plan.passes)} filter passes, drawn under the element "
                                                     "(no surface: opacity 1, nothing inside reads it)"))
             out.append(direct)
@@ -291,10 +291,10 @@ class EffectDrawing:
         surface = self._surface_pass(ctx, bounds, target.space, target.cull, SurfaceReason.BACKDROP_FILTER, detail,
                                      target.cull_from, first=(backdrop,))
         draw = Draw(surface.target, node.id, surface_to_target, opacity, clips, note="backdrop-filter surface")
-        self._reads[id(draw)] = BackdropRead(copy, to_source, mirror, read,
+        self.out.reads[id(draw)] = BackdropRead(copy, to_source, mirror, read,
                                              tuple(filter_passes) + tuple(self._composite_passes(surface)))
-        self._keep.append(draw)
-        self.decisions.append(Decision(node.id, f"backdrop-filter: {chain}: reads back {cw}x{ch} px, "
+        self.out.keep.append(draw)
+        self.out.decisions.append(Decision(node.id, f"backdrop-filter: {chain}: reads back {cw}x{ch} px, "
                                                 f"{len(plan.passes)} filter passes, a {surface.target.width}x"
                                                 f"{surface.target.height} surface"))
         out.append(draw)
@@ -306,7 +306,7 @@ class EffectDrawing:
         node = ctx.node
         m = node.to_screen
         if not m.is_invertible():
-            self.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
+            self.out.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
             return True
         if m.is_translation() and target.space.is_translation():
             space, scale, where = target.space, 1.0, "screen space"
@@ -317,7 +317,7 @@ class EffectDrawing:
         chain = node.style.filter
         plan = chain.plan(current_color=node.style.color, scale=scale)
         if not plan.passes:
-            self.decisions.append(Decision(node.id, f"filter: {chain} does nothing: no surface"))
+            self.out.decisions.append(Decision(node.id, f"filter: {chain} does nothing: no surface"))
             return False
         # What can show: the target's cull rect cut by the clips above this layer (they
         # apply to the filtered result), in the filter's space; then the input region
@@ -325,14 +325,14 @@ class EffectDrawing:
         visible = target.cull
         for clip in node.clips[target.cull_from :]:
             if not clip.to_screen.is_invertible():
-                self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
+                self.out.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
                 return True
             box = clip.rect.transformed_bounds(clip.to_screen)
             visible = box if visible is None else visible.intersect(box)
         needed = None
         if visible is not None:
             if visible.is_empty():
-                self.decisions.append(Decision(node.id, "not drawn: its filtered result lies off screen"))
+                self.out.decisions.append(Decision(node.id, "not drawn: its filtered result lies off screen"))
                 return True
             v = visible.transformed_bounds(space)
             x0, y0, x1, y1 = plan.needed_input((v.x, v.y, v.right, v.bottom))
@@ -341,7 +341,7 @@ class EffectDrawing:
         inner_from = len(node.clips)
         content = self._content_bounds(ctx, space, cull, inner_from)
         if content is None:
-            self.decisions.append(Decision(node.id, "not drawn: nothing to filter on screen"))
+            self.out.decisions.append(Decision(node.id, "not drawn: nothing to filter on screen"))
             return True
         top, right, bottom, left = plan.outsets
         bounds = Rect(content.x - left, content.y - top, content.width + left + right, content.height + top + bottom)
@@ -349,11 +349,11 @@ class EffectDrawing:
             bounds = bounds.intersect(needed)
         bounds = bounds.rounded_out()
         if bounds.is_empty():
-            self.decisions.append(Decision(node.id, "not drawn: its filtered result lies off screen"))
+            self.out.decisions.append(Decision(node.id, "not drawn: its filtered result lies off screen"))
             return True
         clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
         if clips is None:
-            self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
+            self.out.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
             return True
         # Plan again knowing the surface size (cost rules depend on the pixel count).
         plan = chain.plan(current_color=node.style.color, scale=scale, size=(int(bounds.width), int(bounds.height)))
@@ -361,9 +361,9 @@ class EffectDrawing:
         surface = self._surface_pass(ctx, bounds, space, cull, SurfaceReason.FILTER, detail, inner_from)
         result = self._cached_filter_result(node, plan, surface, space)
         if result is None:
-            self.passes.extend(self._composite_passes(surface))
+            self.out.passes.extend(self._composite_passes(surface))
             passes, result = self._filter_passes(node, plan, surface.target)
-            self.passes.extend(passes)
+            self.out.passes.extend(passes)
         # Back from the surface's space to the target's: texel -> screen -> target.
         surface_to_screen = space.inverse() @ Affine.translate(bounds.x, bounds.y)
         to_target = snap(target.from_screen() @ surface_to_screen)
@@ -377,15 +377,15 @@ class EffectDrawing:
         """The kept result of this filter when nothing it depends on changed, else None
         (and the key under which the new result will be kept)."""
         self._filter_key = None
-        if self.cache is None or not all(d.source.retained and d.source.name not in self.repainted and d.backdrop is None
+        if self.cache is None or not all(d.source.retained and d.source.name not in self.out.repainted and d.backdrop is None
                                          for d in surface.draws):
             return None  # only inputs that are kept, unchanged, can prove "unchanged"
         key = (surface.origin, surface.target.width, surface.target.height, space, plan, surface.draws, self.filter_backend)
         self._filter_key = key
         cached = self.cache.lookup(f"filter:{node.id}", key, self.available)
         if cached is not None:
-            self.reused.append(cached.name)
-            self.decisions.append(Decision(node.id, "filter result reused: its input and parameters are unchanged"))
+            self.out.reused.append(cached.name)
+            self.out.decisions.append(Decision(node.id, "filter result reused: its input and parameters are unchanged"))
         return cached
 
     def _filter_passes(self, node: LayerNode, plan, source: TextureDesc) -> tuple[list, TextureDesc]:
@@ -394,7 +394,7 @@ class EffectDrawing:
         # The cost model came with the executor's snapshot (measured before planning).
         placement = place(plan, source.width, source.height, self.filter_backend, self.filter_costs, self.opencl_unavailable)
         if placement.summary:
-            self.decisions.append(Decision(node.id, f"filter: {placement.summary}"))
+            self.out.decisions.append(Decision(node.id, f"filter: {placement.summary}"))
         key = self._filter_key
 
         def kept_result(w: int, h: int) -> TextureDesc:

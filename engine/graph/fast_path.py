@@ -4,8 +4,9 @@ offsets, last frame's graph is kept with only the moved draws made again, when t
 exactly what planning from scratch would give (graph.retained holds the records it
 reads). A filter's or a backdrop-filter's parameters changed on a context drawn in the
 frame as one draw of its own: that context alone is planned again and its passes,
-decisions and draw put where last frame's were. The methods use the planner's state as
-Planner.__init__ sets it."""
+decisions and draw put where last frame's were. It emits into the planner's FrameOutput
+(graph.output); when it cannot finish, it restores the cache and returns None, and the
+planner plans from scratch into a new one."""
 
 from __future__ import annotations
 
@@ -26,12 +27,7 @@ from .effects import opacity_in_draw
 from .placement import reframe, touched
 from .targets import PendingDraw, Target
 
-__all__ = ["RetainedFastPath", "PlanAgain", "Repaint"]
-
-
-class PlanAgain(Exception):
-    """The retained fast path found, after it had begun, that it cannot finish the
-    frame: plan it from scratch instead (build_frame_graph restores the cache)."""
+__all__ = ["RetainedFastPath", "Repaint"]
 
 
 @dataclass(frozen=True)
@@ -78,7 +74,7 @@ class RetainedFastPath:
         key = self._request_key()
         if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
             return None
-        self._page_fill = tuple(last.clear) if last.clear[3] >= 1.0 else None  # (build resets it if this fails)
+        self.out.page_fill = tuple(last.clear) if last.clear[3] >= 1.0 else None  # (build resets it if this fails)
         site_of = last.site_of
         redo: dict[int, Site] = {}
         faded: dict[str, float] = {}  # layer id -> its draw's new opacity
@@ -203,20 +199,21 @@ class RetainedFastPath:
                 return None  # what overlaps it changed: its overlap decisions are made again
             overlap = overlap.moved(rects)
             redo[index] = replace(site, entry=replace(site.entry, rect=moved))
+        saved = self.cache.snapshot()  # what giving up from here on restores
         self.cache.carry_over(but=frozenset(key for fp in effects.values() for key in fp.cache_keys))
         for key_id in unkept:
             self.cache.unuse(key_id)
         sites = list(last.sites)
-        self.layer_info = dict(last.graph.layer_info)
+        self.out.layer_info = dict(last.graph.layer_info)
         final = list(last.final)
         replaced = set()
         for index in sorted({*redo, *repaints}):
             if index in repaints:  # its draw stays: the texture it shows is repainted in place
-                made = len(self.passes)
+                made = len(self.out.passes)
                 repaint = repaints[index]
                 self._apply_repaint(repaint)
                 replaced.add(repaint.texture.name)
-                sites[index] = replace(repaint.site, passes=frozenset(p.name for p in self.passes[made:]))
+                sites[index] = replace(repaint.site, passes=frozenset(p.name for p in self.out.passes[made:]))
                 continue
             site = redo[index]
             pending = pending_of[index]
@@ -229,29 +226,36 @@ class RetainedFastPath:
                 entry = replace(site.entry, members=list(pending))
                 draw = self._entry_draw(entry, target, "root", site.squash_index)
                 if draw is None:
-                    raise PlanAgain()  # its backing came out empty: this planner has started, so start anew
+                    return self._give_up(saved)  # its backing came out empty
                 final[index] = draw
                 sites[index] = replace(site, entry=entry)
         redone_effects = self._redo_effects(effects, last, target, final)
+        if redone_effects is None:
+            return self._give_up(saved)  # an effect is drawn otherwise than last frame
         if redone_effects:
-            overlap = self._effects_overlap(redone_effects, last, overlap)
+            stands, overlap = self._effects_overlap(redone_effects, last, overlap)
+            if not stands:
+                return self._give_up(saved)  # what overlaps a refiltered element changed
         for i, read in enumerate(last.reads):
             if read is not None and i not in redo and i not in effects:
-                self._reads[id(final[i])] = read
-        self.passes = self._walk_passes(last, kept, redone_effects) + self.passes
-        self.tile_sets = [replace(ts, rastered=0) for ts in last.graph.tiles]  # kept draws: their tiles stay
-        self.decisions = list(last.graph.decisions)
+                self.out.reads[id(final[i])] = read
+        walk = self._walk_passes(last, kept, redone_effects)
+        if walk is None:
+            return self._give_up(saved)
+        self.out.passes = walk + self.out.passes
+        self.out.tile_sets = [replace(ts, rastered=0) for ts in last.graph.tiles]  # kept draws: their tiles stay
+        self.out.decisions = list(last.graph.decisions)
         for layer_id in faded:  # its decision says the opacity it has now
-            self.decisions[last.opacity_notes[layer_id]] = opacity_in_draw(layer_id, layer_id,
+            self.out.decisions[last.opacity_notes[layer_id]] = opacity_in_draw(layer_id, layer_id,
                                                                            self.trees.nodes[layer_id].style.opacity)
-        self.reused = [n for n in last.graph.reused if n not in replaced and n != frame.name] + self.reused
-        listed = set(self.reused)  # (a backing repainted in place last frame is listed already)
-        self.reused += [n for n in (last.final[i].source.name for i in settled) if n not in listed]
+        self.out.reused = [n for n in last.graph.reused if n not in replaced and n != frame.name] + self.out.reused
+        listed = set(self.out.reused)  # (a backing repainted in place last frame is listed already)
+        self.out.reused += [n for n in (last.final[i].source.name for i in settled) if n not in listed]
         notes, footprints = last.opacity_notes, last.effects
         if redone_effects:
             notes, footprints = self._splice_effects(redone_effects, last)
-        self.images_seen = list(last.images)
-        self.images_seen += [seen for made in redone_effects.values() for seen in made.images
+        self.out.images_seen = list(last.images)
+        self.out.images_seen += [seen for made in redone_effects.values() for seen in made.images
                              if seen not in last.images]
         graph = self._frame_graph(tuple(final), last.clear, frame)
         work = tuple(None if i in redo or i in repaints or i in settled else
@@ -259,8 +263,15 @@ class RetainedFastPath:
         reads = tuple(redone_effects[i].read if i in redone_effects else r for i, r in enumerate(last.reads))
         self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames,
                                   work=work, sites=tuple(sites), overlap=overlap, reads=reads, opacity_notes=notes,
-                                  effects=footprints, images=tuple(self.images_seen))
+                                  effects=footprints, images=tuple(self.out.images_seen))
         return graph
+
+    def _give_up(self, saved: tuple) -> None:
+        """The fast path cannot finish the frame after it began to emit: the cache goes
+        back to how the frame found it, and what was emitted is dropped (build plans the
+        frame from scratch into a new FrameOutput)."""
+        self.cache.restore(saved)
+        return None
 
     def _repaint_plan(self, site: Site, layers: set[str]) -> Repaint | None:
         """How to repaint in place the kept backing a site draws, when only the paint of
@@ -300,7 +311,7 @@ class RetainedFastPath:
         """Repaint the backing as planned (BackedDrawing._repaint), or keep it as it is."""
         self.cache.update(r.cache_id, r.key)
         if r.damage is None:
-            self.reused.append(r.texture.name)
+            self.out.reused.append(r.texture.name)
             return
         target = self._frame_target()
         backing_to_target = target.from_screen() @ (r.space.inverse() @ Affine.translate(*r.origin))
@@ -380,10 +391,10 @@ class RetainedFastPath:
         for layer_id in site.members:
             node = self.trees.nodes[layer_id]
             drawn: list = []
-            decisions = len(self.decisions)
+            decisions = len(self.out.decisions)
             self.draw_node(node, drawn, target, faded.get(layer_id, member_opacity(site, layer_id)))
             if not drawn:
-                del self.decisions[decisions:]
+                del self.out.decisions[decisions:]
                 return None
             out.append(drawn[0])
         return tuple(out)
@@ -432,43 +443,43 @@ class RetainedFastPath:
         return footprint
 
     def _redo_effects(self, effects: dict[int, Footprint], last: "RetainedPlan", target: Target,
-                      final: list) -> dict[int, "RedoneEffect"]:
+                      final: list) -> dict[int, "RedoneEffect"] | None:
         """Plan each changed effect's context alone, as the walk over the frame target
         plans it (``emit_context`` with its ancestors' opacity), and put its new draw in
         ``final``. What it adds to the frame (passes, decisions, kept textures reused,
         layer facts, a read-back) is returned for _retained to put where last frame's
         were. It must make what it made last frame: one draw of its own, and the same
-        pending layer draws (a filtered backdrop's element): else PlanAgain."""
+        pending layer draws (a filtered backdrop's element): else None (plan from scratch)."""
         out: dict[int, RedoneEffect] = {}
         for index, footprint in sorted(effects.items()):
             ctx = footprint.ctx
             # Its layers' facts are made anew; those not made again (a layer culled now)
             # are dropped after. (Deleting only those keeps the dict compact: a dict with
             # deleted entries is copied entry by entry, next frame, at the page's cost.)
-            facts = {layer_id: self.layer_info.get(layer_id) for layer_id in _subtree_ids(ctx)}
-            passes, noted, reused, seen = len(self.passes), len(self.decisions), len(self.reused), len(self.images_seen)
-            notes, tiles = set(self.opacity_notes), len(self.tile_sets)
+            facts = {layer_id: self.out.layer_info.get(layer_id) for layer_id in _subtree_ids(ctx)}
+            passes, noted, reused, seen = len(self.out.passes), len(self.out.decisions), len(self.out.reused), len(self.out.images_seen)
+            notes, tiles = set(self.out.opacity_notes), len(self.out.tile_sets)
             items: list = []
             with self._noting_cache() as used:
                 self.emit_context(ctx, items, target, _inherited_opacity(self.trees, ctx.node))
             draws = [d for d in items if isinstance(d, Draw)]
-            if len(items) != footprint.items or len(draws) != 1 or len(self.tile_sets) != tiles \
+            if len(items) != footprint.items or len(draws) != 1 or len(self.out.tile_sets) != tiles \
                     or not all(self._pending_as_before(p, last) for p in items if isinstance(p, PendingDraw)):
-                raise PlanAgain()  # it is drawn otherwise than last frame: its decisions are made anew
+                return None  # it is drawn otherwise than last frame: its decisions are made anew
             frame_level = {p.node.id for p in items if isinstance(p, PendingDraw)}  # a filtered backdrop's element:
             for layer_id, old in facts.items():  # drawn in the frame target, its facts stand
-                if old is not None and layer_id not in frame_level and self.layer_info.get(layer_id) is old:
-                    del self.layer_info[layer_id]
-            read = self._reads.get(id(draws[0]))
+                if old is not None and layer_id not in frame_level and self.out.layer_info.get(layer_id) is old:
+                    del self.out.layer_info[layer_id]
+            read = self.out.reads.get(id(draws[0]))
             if (read is None) != (last.reads[index] is None):
-                raise PlanAgain()
-            made = RedoneEffect(draws[0], tuple(self.passes[passes:]), self.decisions[noted:],
-                                {k: v - noted for k, v in self.opacity_notes.items() if k not in notes}, read,
-                                replace(footprint, reused=tuple(self.reused[reused:]), cache_keys=tuple(used),
-                                        passes=tuple(self.passes[passes:])),
-                                tuple(self.images_seen[seen:]))
-            del self.passes[passes:], self.decisions[noted:]  # _walk_passes and _splice_effects place them
-            self._keep.append(draws[0])
+                return None
+            made = RedoneEffect(draws[0], tuple(self.out.passes[passes:]), self.out.decisions[noted:],
+                                {k: v - noted for k, v in self.out.opacity_notes.items() if k not in notes}, read,
+                                replace(footprint, reused=tuple(self.out.reused[reused:]), cache_keys=tuple(used),
+                                        passes=tuple(self.out.passes[passes:])),
+                                tuple(self.out.images_seen[seen:]))
+            del self.out.passes[passes:], self.out.decisions[noted:]  # _walk_passes and _splice_effects place them
+            self.out.keep.append(draws[0])
             final[index] = draws[0]
             out[index] = made
         return out
@@ -486,22 +497,23 @@ class RetainedFastPath:
         return False
 
     def _effects_overlap(self, redone: dict[int, "RedoneEffect"], last: "RetainedPlan",
-                         overlap: "OverlapRecord | None") -> "OverlapRecord | None":
+                         overlap: "OverlapRecord | None") -> tuple[bool, "OverlapRecord | None"]:
         """Under a policy with backings, each redone effect's draw is overlap-tested
         content of the frame target: its new bounds (a blur's reach grows them) must
         leave every overlap decision as it was (OverlapRecord.effect_stands), else the
-        frame is planned from scratch. The record with the new bounds."""
+        frame is planned from scratch. Whether they do, and the record with the new
+        bounds."""
         if not self.policy.uses_backings:
-            return overlap
+            return True, overlap
         for index, made in redone.items():
             layer_id = made.draw.layer_id
             old, new = _draw_bounds(last.final[index]), _draw_bounds(made.draw)
             if overlap is None or not overlap.effect_stands(layer_id, old, new):
-                raise PlanAgain()  # what overlaps it changed: its overlap decisions are made again
+                return False, None  # what overlaps it changed: its overlap decisions are made again
             overlap = overlap.effect_resized(layer_id, new)
-        return overlap
+        return True, overlap
 
-    def _walk_passes(self, last: "RetainedPlan", kept: set[int], redone: dict[int, "RedoneEffect"]) -> list:
+    def _walk_passes(self, last: "RetainedPlan", kept: set[int], redone: dict[int, "RedoneEffect"]) -> list | None:
         """Last frame's kept walk passes in order, each redone effect's new passes where
         its old ones were (the walk plans the contexts in paint order)."""
         if not redone:
@@ -516,7 +528,7 @@ class RetainedFastPath:
             elif id(p) in kept:
                 out.append(p)
         if waiting and out:
-            raise PlanAgain()  # an effect that made no passes last frame: where its new ones go is not known here
+            return None  # an effect that made no passes last frame: where its new ones go is not known here
         for i in sorted(waiting, key=lambda i: waiting[i].footprint.order):
             out.extend(waiting[i].passes)
         return out
@@ -528,7 +540,7 @@ class RetainedFastPath:
         spans = sorted(redone.values(), key=lambda made: made.footprint.order)  # paint order
         for made in reversed(spans):
             a, b = made.footprint.decisions
-            self.decisions[a:b] = made.decisions
+            self.out.decisions[a:b] = made.decisions
         growth = {m.footprint.order: len(m.decisions) - (m.footprint.decisions[1] - m.footprint.decisions[0])
                   for m in spans}
 
@@ -550,12 +562,12 @@ class RetainedFastPath:
             footprints[m.footprint.ctx.node.id] = replace(m.footprint, decisions=(start, start + len(m.decisions)))
         gone = Counter(name for m in spans for name in last.effects[m.footprint.ctx.node.id].reused)
         reused = []
-        for name in self.reused:  # last frame's reuses by the effects are counted by their new ones
+        for name in self.out.reused:  # last frame's reuses by the effects are counted by their new ones
             if gone[name] > 0:
                 gone[name] -= 1
             else:
                 reused.append(name)
-        self.reused = reused
+        self.out.reused = reused
         return notes, footprints
 
 

@@ -14,8 +14,8 @@ has one job): ``mask-image`` and ``clip-path`` (CSS Masking 1).
   A filtered element's mask is applied to the filtered result (filter, clip, mask,
   then opacity, as CSS orders them).
 
-The methods use the planner's state (cache, passes, decisions, images) as
-Planner.__init__ sets it.
+The methods read the planner's inputs (cache, images) and emit into its FrameOutput
+(passes, decisions: graph.output).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class MaskedDrawing:
         if clip is None or clip.is_polygon:
             return
         after = " (to the filtered result)" if node.style.filter is not None else ""
-        self.decisions.append(Decision(node.id, (
+        self.out.decisions.append(Decision(node.id, (
             f"{describe_clip_path(clip)} is a rounded rect: a clip in the clip chain, applied per pixel in the "
             f"draws of {node.id!r} and its descendants{after}; the clip needs no surface")))
 
@@ -83,7 +83,7 @@ class MaskedDrawing:
             return False
         what = describe_mask(node)
         if not node.to_screen.is_invertible():
-            self.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
+            self.out.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
             return True
         drawing = ctx.drawing_nodes()
         if not drawing:
@@ -97,7 +97,7 @@ class MaskedDrawing:
                 masked = self.masked(self._layer_draw(p, target.space, target.origin, p.clips), ctx, target)
                 if masked is not None:
                     out.append(masked)
-                    self.decisions.append(Decision(node.id, (
+                    self.out.decisions.append(Decision(node.id, (
                         f"{what}: multiplied into the draw of {node.id!r}; one drawing layer needs no surface")))
             return True
         before = len(out)
@@ -111,7 +111,7 @@ class MaskedDrawing:
                 del out[-1]
             else:
                 out[-1] = masked
-                self.decisions.append(Decision(node.id, (
+                self.out.decisions.append(Decision(node.id, (
                     f"{what}: a render surface (reason mask) holds {node.id!r} and its descendants; the mask is "
                     "multiplied in when the surface is drawn")))
         return True
@@ -135,7 +135,7 @@ class MaskedDrawing:
         if s.clip_path is not None and s.clip_path.is_polygon:
             made = self._polygon_texture(ctx, offset)
             if made is None:
-                self.decisions.append(Decision(node.id, (
+                self.out.decisions.append(Decision(node.id, (
                     f"not drawn: its {describe_clip_path(s.clip_path)} covers nothing it paints")))
                 return None
             tex, origin = made
@@ -158,7 +158,7 @@ class MaskedDrawing:
         paint = mask_image_paint(node, self.images, self.base_dir, (ox + MASK_PAD, oy + MASK_PAD),
                                  self.limits.max_texture_size)
         if isinstance(paint.image, ImagePaint):
-            self.images_seen.append((paint.image.ref, node.id, paint.image.key))
+            self.out.images_seen.append((paint.image.ref, node.id, paint.image.key))
         return self._mask_texture(node, "mask-image", paint, w, h, f"mask-image of layer {node.id}")
 
     def _polygon_texture(self, ctx: StackingContext, offset: tuple[float, float]):
@@ -212,14 +212,14 @@ class MaskedDrawing:
         cache_id = f"{kind}:{node.id}"
         if self.cache is None:
             tex = TextureDesc(f"{kind}:{node.id}", w, h, TextureRole.MASK)
-            self.passes.append(RasterPass(f"raster:{kind}:{node.id}", node.id, tex, paint, reason))
+            self.out.passes.append(RasterPass(f"raster:{kind}:{node.id}", node.id, tex, paint, reason))
             return tex
         key = (w, h, paint)
         tex = self.cache.lookup(cache_id, key, self.available)
         if tex is not None:
-            self.reused.append(tex.name)
+            self.out.reused.append(tex.name)
             return tex
         tex = TextureDesc(self.cache.new_name(node.id, prefix=kind), w, h, TextureRole.MASK, retained=True)
-        self.passes.append(RasterPass(f"raster:{kind}:{node.id}", node.id, tex, paint, reason))
+        self.out.passes.append(RasterPass(f"raster:{kind}:{node.id}", node.id, tex, paint, reason))
         self.cache.store(cache_id, key, tex)
         return tex

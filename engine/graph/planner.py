@@ -16,10 +16,26 @@ layers flattened first:
 
 Everything is planned as plain data (the FrameGraph); nothing touches the GPU here.
 
+A frame is planned in stages (Planner.build), each handing the next a typed value:
+
+1. the property trees are brought to the frame's time (``PropertyTrees.update``: the
+   scene in, ``TreeChanges`` out — what changed, or that they were rebuilt);
+2. either the retained fast path keeps last frame's decisions for what did not change
+   (``RetainedPlan`` and ``TreeChanges`` in) or the walk decides afresh over the stacking
+   contexts in paint order (surfaces, backings, draws, tiles); both emit into a
+   ``FrameOutput`` (graph.output) — the passes, decisions, reuses and repaints, and the
+   records the next frame's fast path reads. The fast path emits into its own and, when
+   it finds it cannot finish, the cache is restored and that output dropped (no
+   exception to unwind): the walk starts from a new one;
+3. the frame's composite pass and its damage (``DrawnFrame`` of last frame in) close the
+   ``FrameOutput`` into the ``FrameGraph``, and a ``RetainedPlan`` is kept for the next
+   frame.
+
 The Planner is one class made of parts, a file each: this file walks the stacking
 contexts and draws single layers; graph.effects plans effects and their surfaces,
 graph.backed the policy's backings, graph.tiled tiles and composited scrolling,
-graph.masks masks and polygon clip-paths, graph.fast_path the retained fast path.
+graph.masks masks and polygon clip-paths, graph.fast_path the retained fast path. The
+parts share the planner's inputs, its memos of pure functions, and the one FrameOutput.
 """
 
 from __future__ import annotations
@@ -56,16 +72,17 @@ from ..blending import BlendMode
 from ..compositor.paint import layer_paint, used_radii
 from ..compositor.shadows import capped_shadows, shadow_cap_note
 from ..compositor.tree import Clip, LayerNode, StackingContext
-from .damage import changed_region
+from .damage import DrawnFrame, changed_region
 from .ink import raster_placement
 from .placement import clean, clip_shape, draw_key, touched
 from .resources import graph_images
 from .retained import Footprint, OverlapRecord, RetainedPlan, Site, runs_transform_animation, site_index
+from .output import FrameOutput
 from .state import FrameState
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
 from .backed import BackedDrawing
 from .effects import EffectDrawing
-from .fast_path import RetainedFastPath, PlanAgain
+from .fast_path import RetainedFastPath
 from .masks import MaskedDrawing
 from .tiled import TiledDrawing
 from .tiles import grow
@@ -94,37 +111,23 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self.policy = request.policy
         # A cap on composited backings (BudgetPolicy), else None.
         self.memory_budget = self.policy.memory_budget(scene.width, scene.height)
-        self.layer_info: dict[str, LayerInfo] = {}
+        self.out = FrameOutput()  # what this frame emits (graph.output): one per attempt
         self._bounds_memo = cache.backing_bounds if cache is not None else {}
-        self.repainted: dict[str, Rect] = {}  # kept textures repainted in place this frame -> where (their px)
         self.cache = cache
         self.available = facts.available
-        self.reused: list[str] = []
         self.limits = limits
         self.images = images
         self.base_dir: Path | None = scene.base_dir
-        self.passes: list = []
-        self.decisions: list[Decision] = []
         self.viewport = Rect(0, 0, scene.width, scene.height)
-        self._content: dict[str, TextureDesc] = {}
-        self._page_fill: tuple[float, float, float, float] | None = None  # opaque page background
+        # Memos of pure functions of the trees at this frame's time: right whatever an
+        # attempt emitted, so they outlive a fast path that gives up.
         self._sweeps: dict[str, list[Affine]] = {}  # animated layer id -> its sampled matrices
-        self.sites: list[Site | None] | None = None  # per frame draw, while the frame's target is planned
-        self.overlap: OverlapRecord | None = None  # the frame target's overlap testing (browser policy)
-        self.opacity_notes: dict[str, int] = {}  # layer id -> index of its opacity_in_draw decision
-        self.images_seen: list[tuple] = []  # (image ref, layer id, key) looked up this frame
-        self._reads: dict[int, BackdropRead] = {}  # id(draw) -> the read-back it needs first
-        self._keep: list[Draw] = []  # the draws _reads is keyed by (their ids stay theirs)
-        self._work: dict[int, tuple] = {}  # id(frame-level draw) -> the passes that made it
-        self._footprints: dict[int, Footprint] = {}  # id(frame-level draw) -> what planning its context left
         self._frame: Target | None = None  # the frame's own target, once planning starts
         self.tiling = request.tiling
         self._reaches: dict[tuple, float] = {}  # (filter chain, colour, scale) -> its reach
         self._movers: dict[str, bool] = {}  # layer id -> moves by itself (see _moving)
         self._boxes: dict[int, tuple] = {}  # id(clip) -> (clip, its screen bounds)
         self._grown_memo: dict[tuple, Rect] = {}
-        self.tile_sets: list[TileSet] = []
-        self._regions: dict[tuple, TextureDesc] = {}  # (layer id, region) -> its part rastered this frame
         # Scroll containers scrolled by the compositor: their contents are one tiled
         # backing that the offset moves (browser policy; the others draw each layer).
         self.scrollers: frozenset[str] = frozenset()
@@ -148,26 +151,26 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         a whole-pixel position (as Chromium does): its edges get exact area coverage and
         its pixels are never resampled. Other transforms sample bilinearly, and so does a
         moving layer (``sampled``: see _moving)."""
-        tex = self._content.get((node.id, sampled))
+        tex = self.out.content.get((node.id, sampled))
         if tex is None:
             offset, w, h, _ = raster_placement(node, m, sampled)  # its box grown by its ink (graph.ink)
             self._check_size(f"layer {node.id!r}", w, h, node.id)
             paint = self._paint(node, offset)
             if self.cache is None or not retained:
                 tex = TextureDesc(f"layer:{node.id}", w, h, TextureRole.LAYER_CONTENT)
-                self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint, shadows=self._shadows(node, paint, w, h)))
+                self.out.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint, shadows=self._shadows(node, paint, w, h)))
             else:
                 key = (w, h, paint)
                 tex = self.cache.lookup(f"layer:{node.id}", key, self.available)
                 if tex is not None:
-                    self.reused.append(tex.name)
+                    self.out.reused.append(tex.name)
                     self.cache.keep(f"shadow:{node.id}")  # for its next repaint
                 else:
                     tex = TextureDesc(self.cache.new_name(node.id), w, h, TextureRole.LAYER_CONTENT, retained=True)
-                    self.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint,
+                    self.out.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint,
                                                   shadows=self._shadows(node, paint, w, h)))
                     self.cache.store(f"layer:{node.id}", key, tex)
-            self._content[(node.id, sampled)] = tex
+            self.out.content[(node.id, sampled)] = tex
         return tex
 
     def _moving(self, node: LayerNode) -> bool:
@@ -197,10 +200,10 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         key = (w, h, paint.offset, paint.width, paint.height, paint.radii, outer)
         tex = self.cache.lookup(f"shadow:{node.id}", key, self.available)
         if tex is not None:
-            self.reused.append(tex.name)
+            self.out.reused.append(tex.name)
             return tex
         tex = TextureDesc(self.cache.new_name(node.id, prefix="shadow"), w, h, TextureRole.SHADOW, retained=True)
-        self.passes.append(ShadowPass(f"shadow:{node.id}", node.id, tex, paint))
+        self.out.passes.append(ShadowPass(f"shadow:{node.id}", node.id, tex, paint))
         self.cache.store(f"shadow:{node.id}", key, tex)
         return tex
 
@@ -217,7 +220,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
             return memo[1]
         paint = layer_paint(node, self.images, self.base_dir, offset, self.limits.max_texture_size)
         if isinstance(paint.image, ImagePaint):
-            self.images_seen.append((paint.image.ref, node.id, paint.image.key))
+            self.out.images_seen.append((paint.image.ref, node.id, paint.image.key))
         self.state.paints[node.id] = (key, paint)
         return paint
 
@@ -286,14 +289,14 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
             self._why_not_drawn(node)
             return
         if self.visible_rect(node, target.cull, target.cull_from) is None:
-            self.decisions.append(Decision(node.id, "not drawn: outside the viewport or its clips (not rastered)"))
+            self.out.decisions.append(Decision(node.id, "not drawn: outside the viewport or its clips (not rastered)"))
             return
         clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
         if clips is None:
-            self.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
+            self.out.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
             return
         if node.style.box_shadow and capped_shadows(node.style.box_shadow):
-            self.decisions.append(Decision(node.id, shadow_cap_note(node.style.box_shadow)))
+            self.out.decisions.append(Decision(node.id, shadow_cap_note(node.style.box_shadow)))
         out.append(PendingDraw(node, target, opacity, clips))
 
     def _layer_draw(self, p: "PendingDraw", space: Affine, origin: tuple[float, float], clips, retained: bool = True,
@@ -311,7 +314,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         node = ctx.node
         own_opacity = node.style.opacity
         if own_opacity <= 0.0:
-            self.decisions.append(Decision(node.id, "not drawn: opacity 0 (with all its descendants)"))
+            self.out.decisions.append(Decision(node.id, "not drawn: opacity 0 (with all its descendants)"))
             return
         blend = node.style.mix_blend_mode
         if blend is not BlendMode.NORMAL:
@@ -337,23 +340,23 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
                 else:
                     self.draw_node(item, out, target, opacity)
                 continue
-            passes, drawn = len(self.passes), len(out)
+            passes, drawn = len(self.out.passes), len(out)
             if isinstance(item, StackingContext):
-                noted, reused, tiles = len(self.decisions), len(self.reused), len(self.tile_sets)
+                noted, reused, tiles = len(self.out.decisions), len(self.out.reused), len(self.out.tile_sets)
                 with self._noting_cache() as used:
                     self.emit_context(item, out, target, opacity)
             else:
                 self.draw_node(item, out, target, opacity)
             made = [d for d in out[drawn:] if isinstance(d, Draw)]
             for i, d in enumerate(made):
-                self._work[id(d)] = tuple(self.passes[passes:]) if i == 0 else ()
-            if isinstance(item, StackingContext) and len(made) == 1 and id(made[0]) not in self._footprints:
+                self.out.work[id(d)] = tuple(self.out.passes[passes:]) if i == 0 else ()
+            if isinstance(item, StackingContext) and len(made) == 1 and id(made[0]) not in self.out.footprints:
                 # A context drawn as one draw of its own: the fast path may plan it alone
                 # again. (A container drawn only by a context in it leaves that one's.)
-                self._footprints[id(made[0])] = Footprint(item, (noted, len(self.decisions)),
-                                                          tuple(self.reused[reused:]), len(self.tile_sets) - tiles,
+                self.out.footprints[id(made[0])] = Footprint(item, (noted, len(self.out.decisions)),
+                                                          tuple(self.out.reused[reused:]), len(self.out.tile_sets) - tiles,
                                                           len(out) - drawn, drawn, cache_keys=tuple(used),
-                                                          passes=tuple(self.passes[passes:]))
+                                                          passes=tuple(self.out.passes[passes:]))
 
     @contextmanager
     def _noting_cache(self) -> Iterator[list[str]]:
@@ -376,16 +379,16 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         new, of every draw that changed (by position in paint order). None: redraw all."""
         if self.cache is None:
             return None
-        state = self.cache.frame_state
-        old_draws = state[3] if state is not None else ()
+        drawn = self.cache.frame_state
+        old_draws = drawn.draws if drawn is not None else ()
         keys, bounds = [], []
         repaints = []  # where backings repainted in place changed, in frame px
         for i, d in enumerate(draws):
-            region = self.repainted.get(d.source.name)
+            region = self.out.repainted.get(d.source.name)
             if i < len(old_draws) and d is old_draws[i] and region is None:
                 # The very draw of last frame (the fast path keeps them): same key, bounds.
-                keys.append(state[1][i])
-                bounds.append(state[2][i])
+                keys.append(drawn.keys[i])
+                bounds.append(drawn.bounds[i])
             else:
                 # A backing repainted in place keeps its key (its texture, where it is
                 # drawn): what changed is the rect it repainted, drawn where it lies.
@@ -393,11 +396,12 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
                 bounds.append(touched(Rect(0, 0, *d.quad_size), d.transform))
                 if region is not None:
                     repaints.append(touched(region, d.transform))
-        self.cache.frame_state = ((frame.width, frame.height, clear), keys, bounds, draws)
-        if state is None or state[0] != (frame.width, frame.height, clear) or not self.available(frame.name):
+        size = (frame.width, frame.height)
+        self.cache.frame_state = DrawnFrame(size, tuple(clear), tuple(keys), tuple(bounds), tuple(draws))
+        if drawn is None or (drawn.size, drawn.clear) != (size, tuple(clear)) or not self.available(frame.name):
             return None
-        _, old_keys, old_bounds, _ = state
-        self.reused.append(frame.name)
+        old_keys, old_bounds = drawn.keys, drawn.bounds
+        self.out.reused.append(frame.name)
         damage = Rect.union([r for r in (changed_region(keys, old_keys, bounds, old_bounds), *repaints) if r is not None])
         if damage is None:
             return (0, 0, 0, 0)
@@ -410,16 +414,15 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         changes = self.trees.update(self.scene, self.t)
         if changes.rebuilt:  # layers may have gone: so do their kept paints
             self.state.paints = {k: v for k, v in self.state.paints.items() if k in self.trees.nodes}
-        self._note_scrollers()
+        clamped = self._note_scrollers()
         frame = TextureDesc("frame", self.scene.width, self.scene.height, TextureRole.FRAME, retained=self.cache is not None)
         last, self.state.last = self.state.last, None
-        noted = len(self.decisions)
         graph = self._retained(last, changes, frame)
         if graph is not None:
             self.state.fast_frames += 1
             return graph
-        del self.decisions[noted:]  # what the fast path noted before it gave up is planned anew
-        self._page_fill = None  # the fast path took last frame's: this frame finds its own
+        # From scratch: nothing the fast path emitted before it gave up.
+        self.out = FrameOutput(decisions=clamped)
         root = self.trees.root
         clear = (0.0, 0.0, 0.0, 0.0)
         draws: list[Draw] = []
@@ -429,28 +432,28 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
             # The page background is a flat colour: clear to it instead of a raster pass.
             clear = node.style.used_background_color.premultiplied()
             if clear[3] >= 1.0:
-                self._page_fill = tuple(clear)
-            self.decisions.append(Decision(node.id, "background drawn as the frame's clear colour"))
+                self.out.page_fill = tuple(clear)
+            self.out.decisions.append(Decision(node.id, "background drawn as the frame's clear colour"))
             self.emit_items(root, draws, target, 1.0, own=False)
         else:
             self.emit_context(root, draws, target, 1.0)
-        self.sites = []
+        self.out.sites = []
         final = self.finalize(draws, target, "root")
-        sites, self.sites = self.sites, None
+        sites, self.out.sites = self.out.sites, None
         graph = self._frame_graph(final, clear, frame)
         if self.cache is not None:
             self.state.last = RetainedPlan(self._request_key(), graph, final, tuple(sites), clear,
-                                           tuple(self.images_seen), self.cache.frames, site_index(sites),
-                                           tuple(self._work.get(id(d)) for d in final),
-                                           tuple(self._reads.get(id(d)) for d in final), self.overlap,
-                                           self.opacity_notes, self._effect_footprints(final))
+                                           tuple(self.out.images_seen), self.cache.frames, site_index(sites),
+                                           tuple(self.out.work.get(id(d)) for d in final),
+                                           tuple(self.out.reads.get(id(d)) for d in final), self.out.overlap,
+                                           self.out.opacity_notes, self._effect_footprints(final))
         return graph
 
     def _effect_footprints(self, final: tuple[Draw, ...]) -> dict:
         """Context layer id -> the Footprint of its one frame draw, with where that draw is."""
         out = {}
         for i, d in enumerate(final):
-            footprint = self._footprints.get(id(d))
+            footprint = self.out.footprints.get(id(d))
             if footprint is not None:
                 out[footprint.ctx.node.id] = replace(footprint, index=i)
         return out
@@ -468,13 +471,13 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         if damage is not None:
             x, y, w, h = damage
             detail = f"the frame, redrawn only where it changed: {w}x{h} at {x},{y}" if w and h else "the frame, unchanged: nothing redrawn"
-        self.passes.extend(self._composite_passes(
+        self.out.passes.extend(self._composite_passes(
             CompositePass("composite:frame", frame, (0, 0), clear, final, SurfaceReason.ROOT, detail, damage)))
         released = self.cache.end_frame() if self.cache is not None else []
-        graph = FrameGraph(self.scene.width, self.scene.height, self.passes, frame, self.decisions, self.reused, released)
+        graph = FrameGraph(self.scene.width, self.scene.height, self.out.passes, frame, self.out.decisions, self.out.reused, released)
         graph.policy = self.policy
-        graph.layer_info = self.layer_info
-        graph.tiles = self.tile_sets
+        graph.layer_info = self.out.layer_info
+        graph.tiles = self.out.tile_sets
         graph.validate()
         return graph
 
@@ -524,12 +527,7 @@ def _build(scene, request: FrameRequest, limits: Limits, images: ImageStore, sta
     cache.begin_frame()
     saved = cache.snapshot()
     try:
-        try:
-            return Planner(scene, request, limits, images, state, facts).build()
-        except PlanAgain:
-            cache.restore(saved)
-            state.last = None  # no kept plan: this planner plans from scratch
-            return Planner(scene, request, limits, images, state, facts).build()
+        return Planner(scene, request, limits, images, state, facts).build()
     except BaseException:
         cache.restore(saved)  # a frame that failed to plan leaves the cache as it was
         state.last = None

@@ -1,8 +1,8 @@
 """The planner's tile and scroll work (a part of graph.planner.Planner, kept apart so
 each file has one job): which layers and backings are tiled, their interest rects,
 tiles kept and rastered (graph.tiles cuts the grid), a composited scroller's contents,
-and the scroll offsets a frame clamped. The methods use the planner's state (cache,
-passes, decisions, tiling, scrollers) as Planner.__init__ sets it."""
+and the scroll offsets a frame clamped. The methods read the planner's inputs (cache,
+tiling, scrollers) and emit into its FrameOutput (passes, decisions, tile sets)."""
 
 from __future__ import annotations
 
@@ -73,18 +73,18 @@ class TiledDrawing:
                 tile_id, key = f"layer:{node.id}:{col},{row}", (tx, ty, tw, th, paint)
                 tex = self.cache.lookup(tile_id, key, self.available) if keep else None
                 if tex is not None:
-                    self.reused.append(tex.name)
+                    self.out.reused.append(tex.name)
                 else:
                     name = self.cache.new_name(f"{node.id}:{col},{row}", prefix="tile") if keep else f"tile:{node.id}:{col},{row}"
                     tex = TextureDesc(name, tw, th, TextureRole.TILE, retained=keep)
-                    self.passes.append(RasterPass(f"raster:{node.id}:{col},{row}", node.id, tex, paint,
+                    self.out.passes.append(RasterPass(f"raster:{node.id}:{col},{row}", node.id, tex, paint,
                                                   f"tile {col},{row} of layer {node.id}", (tx, ty)))
                     if keep:
                         self.cache.store(tile_id, key, tex)
                     rastered += 1
                 draws.append(Draw(tex, node.id, to_target @ Affine.translate(tx, ty), p.opacity, clips,
                                   note=f"tile {col},{row}", hard_edges=_inner_edges(rect, Rect(0, 0, w, h))))
-            self.tile_sets.append(TileSet(node.id, "layer", size, grid, (w, h), len(tiles), rastered,
+            self.out.tile_sets.append(TileSet(node.id, "layer", size, grid, (w, h), len(tiles), rastered,
                                           sum(d.source.bytes for d in draws)))
             return draws
         region = need_raster.intersect(Rect(0, 0, w, h)).rounded_out()
@@ -92,12 +92,12 @@ class TiledDrawing:
             return []
         x, y, rw, rh = int(region.x), int(region.y), int(region.width), int(region.height)
         self._check_size(f"the part of layer {node.id!r} one texture needs", rw, rh, node.id)
-        tex = self._regions.get((node.id, x, y, rw, rh, paint))
+        tex = self.out.regions.get((node.id, x, y, rw, rh, paint))
         if tex is None:
             tex = TextureDesc(f"layer:{node.id}@{x},{y},{rw}x{rh}", rw, rh, TextureRole.LAYER_CONTENT)
-            self.passes.append(RasterPass(f"raster:{node.id}@{x},{y},{rw}x{rh}", node.id, tex, paint,
+            self.out.passes.append(RasterPass(f"raster:{node.id}@{x},{y},{rw}x{rh}", node.id, tex, paint,
                                           "the part of a large layer a tile needs", (x, y)))
-            self._regions[(node.id, x, y, rw, rh, paint)] = tex
+            self.out.regions[(node.id, x, y, rw, rh, paint)] = tex
         return [Draw(tex, node.id, to_target @ Affine.translate(x, y), p.opacity, clips)]
 
     def _tiled_backing(self, e, space: Affine, target: Target, cache_id: str, label: str, fill,
@@ -141,7 +141,7 @@ class TiledDrawing:
             tile_id = f"{cache_id}:{col},{row}"
             tex = self.cache.lookup(tile_id, key, self.available) if self.cache is not None else None
             if tex is not None:
-                self.reused.append(tex.name)
+                self.out.reused.append(tex.name)
             else:
                 retained = self.cache is not None
                 name = self.cache.new_name(f"{label}:{col},{row}", prefix="tile") if retained else f"tile:{label}:{col},{row}"
@@ -151,7 +151,7 @@ class TiledDrawing:
                 inside = tuple(d for i, clips in zip(touching, member_clips)
                                for d in self._layer_draws(e.members[i], space, (tx, ty), clips, retained=False,
                                                           need=Rect(0, 0, tw, th)))
-                self.passes.append(CompositePass(f"paint:{label}:{col},{row}", tex, (tx, ty), fill, inside,
+                self.out.passes.append(CompositePass(f"paint:{label}:{col},{row}", tex, (tx, ty), fill, inside,
                                                  SurfaceReason.BACKING, f"tile {col},{row} of {label}"))
                 rastered += 1
             placed = snap(tile_to_target)
@@ -163,7 +163,7 @@ class TiledDrawing:
             clips = tuple(c for c in draw_clips if not _holds(c, shown))
             draws.append(Draw(tex, label, placed, 1.0, clips, note=f"tile {col},{row} of {label}",
                               hard_edges=_inner_edges(rect, b)))
-        self.tile_sets.append(TileSet(label, "backing", size, grid, (int(b.width), int(b.height)), len(tiles), rastered,
+        self.out.tile_sets.append(TileSet(label, "backing", size, grid, (int(b.width), int(b.height)), len(tiles), rastered,
                                       sum(d.source.bytes for d in draws)))
         return draws
 
@@ -188,29 +188,31 @@ class TiledDrawing:
                                     extent)
         name = draws[0].source.name if draws else None
         for p in e.members:
-            self.layer_info[p.node.id] = LayerInfo(True, (CompositingReason.COMPOSITED_SCROLLER.value,), label, name)
-        ts = self.tile_sets[-1] if draws else None
+            self.out.layer_info[p.node.id] = LayerInfo(True, (CompositingReason.COMPOSITED_SCROLLER.value,), label, name)
+        ts = self.out.tile_sets[-1] if draws else None
         if ts is not None:
-            self.decisions.append(Decision(scroller.id, (
+            self.out.decisions.append(Decision(scroller.id, (
                 f"composited scroller: its contents ({len(e.members)} layers, {ts.content[0]}x{ts.content[1]} px) are "
                 f"one tiled backing the scroll offset moves; {ts.kept} of {ts.grid[0] * ts.grid[1]} tiles kept, "
                 f"{ts.rastered} rastered this frame")))
         return draws
 
-    def _note_scrollers(self) -> None:
-        """Which scroll containers the compositor scrolls, and the offsets it clamped."""
-        scrolled = []
+    def _note_scrollers(self) -> list[Decision]:
+        """Which scroll containers the compositor scrolls (``scrollers``); returns the
+        decisions that say which offsets it clamped (the first of a frame planned from
+        scratch: a kept plan has them already)."""
+        scrolled, notes = [], []
         for node in self.trees.scroll_containers:
             if node.scroll_asked[0] > node.scroll_max[0] or node.scroll_asked[1] > node.scroll_max[1]:
                 ax, ay = node.scroll_asked
                 ux, uy = node.scroll
-                self.decisions.append(Decision(node.id, (
+                notes.append(Decision(node.id, (
                     f"scroll offset {ax:g},{ay:g} clamped to {ux:g},{uy:g}: the end of its scrollable overflow "
                     "(as browsers clamp scrollLeft / scrollTop)")))
             if self.policy.uses_backings and node.can_scroll():
                 scrolled.append(node.id)
         self.scrollers = frozenset(scrolled)
-
+        return notes
 
 
 def _holds(clip: ClipShape, rect: Rect) -> bool:
