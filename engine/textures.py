@@ -12,7 +12,7 @@ from .blending import BlendMode
 from .css.values import ClipKind
 from .geometry import Affine
 
-__all__ = ["Executor", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw", "CompositeProgram"]
+__all__ = ["Executor", "Transfer", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw", "CompositeProgram"]
 
 
 class Executor(str, Enum):
@@ -36,6 +36,33 @@ class Executor(str, Enum):
     def of(cls, value: "Executor | str") -> "Executor":
         """The executor named by ``value`` (also its short form "cl")."""
         return cls.OPENCL if value == "cl" else cls(value)
+
+
+class Transfer(str, Enum):
+    """A copy of a filter image between the executors' memories, by direction (a
+    TransferPass's, and a cost-model entry's). A ``str`` (``Transfer.TO_OPENCL ==
+    "gl->cl"``, same hash and format) so reports, JSON and the stored cost model read as
+    they always did."""
+
+    TO_OPENCL = "gl->cl"
+    TO_GL = "cl->gl"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+    @classmethod
+    def to(cls, executor: "Executor | str") -> "Transfer":
+        """The copy that brings an image to ``executor`` from the other one."""
+        return cls.TO_OPENCL if Executor.of(executor) is Executor.OPENCL else cls.TO_GL
+
+    @property
+    def source(self) -> Executor:
+        return Executor.GL if self is Transfer.TO_OPENCL else Executor.OPENCL
+
+    @property
+    def target(self) -> Executor:
+        return Executor.OPENCL if self is Transfer.TO_OPENCL else Executor.GL
 
 
 class TextureRole(str, Enum):

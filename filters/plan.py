@@ -85,10 +85,12 @@ KERNEL_CONSTANTS: dict[str, int] = {"DOWN_RUN": DOWN_RUN}
 BLUR_TILE_X = 64
 BLUR_TILE_Y = (16, 16)
 
-class PassKind(Enum):
+class PassKind(str, Enum):
     """What an executor runs for a planned pass: each planned pass names its kind, and
     each executor has one handler per kind (gpu.gl_filters and gpu.opencl ``HANDLERS``;
-    a test checks that both cover every kind). Values key the cost model."""
+    a test checks that both cover every kind). With the executor, a kind keys the cost
+    model (filter_costs.PassCost); a ``str`` (``PassKind.BLUR == "blur"``, same hash and
+    format) so the stored model and reports read as they always did."""
 
     COLOR = "color"
     BLUR = "blur"
@@ -96,6 +98,10 @@ class PassKind(Enum):
     UPSAMPLE = "up"
     SHADOW = "shadow"
     MORPHOLOGY = "morphology"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
 
 
 class CostKind(Enum):
@@ -282,12 +288,11 @@ class ColorPass:
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
     @classmethod
-    def samples(cls) -> dict[str, "ColorPass"]:
-        """Passes the cost model is measured with (gpu.calibrate), by cost-model key:
-        one clamped step, and eight (what each further step adds)."""
+    def samples(cls) -> tuple["ColorPass", ...]:
+        """Passes the cost model is measured with (gpu.calibrate keys each by its kind
+        and step count): one clamped step, and eight (what each further step adds)."""
         step = ColorStep(("sepia(0.5)",), ((0.5, 0.3, 0.1, 0.0), (0.2, 0.6, 0.1, 0.0), (0.1, 0.2, 0.5, 0.0)))
-        return {"color": cls(("source",), "out", (step,), 0.9, ("sample",)),
-                "color8": cls(("source",), "out", (step,) * 8, 0.9, ("sample",))}
+        return (cls(("source",), "out", (step,), 0.9, ("sample",)), cls(("source",), "out", (step,) * 8, 0.9, ("sample",)))
 
     def matrices(self) -> np.ndarray:
         """The steps' 3x4 matrices, (n, 3, 4) float32: what both executors upload."""
@@ -324,8 +329,8 @@ class ResamplePass:
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
     @classmethod
-    def samples(cls) -> dict[str, "ResamplePass"]:
-        return {"down": cls(("source",), "out", "down", 2, 1), "up": cls(("source",), "out", "up", 1, 4)}
+    def samples(cls) -> tuple["ResamplePass", ...]:
+        return (cls(("source",), "out", "down", 2, 1), cls(("source",), "out", "up", 1, 4))
 
     @property
     def pass_kind(self) -> PassKind:
@@ -374,8 +379,8 @@ class BlurPass:
     cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
 
     @classmethod
-    def samples(cls) -> dict[str, "BlurPass"]:
-        return {"blur": cls(("source",), "out", "x", 2.0, 6)}
+    def samples(cls) -> tuple["BlurPass", ...]:
+        return (cls(("source",), "out", "x", 2.0, 6),)
 
     @property
     def taps(self) -> int:
@@ -426,8 +431,8 @@ class ShadowPass:
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
     @classmethod
-    def samples(cls) -> dict[str, "ShadowPass"]:
-        return {"shadow": cls(("source", "source"), "out", (3.0, 2.0), (0.0, 0.0, 0.0, 0.5))}
+    def samples(cls) -> tuple["ShadowPass", ...]:
+        return (cls(("source", "source"), "out", (3.0, 2.0), (0.0, 0.0, 0.0, 0.5)),)
 
     def gl(self) -> ProgramCall:
         return ProgramCall(FilterProgram(FilterShader.SHADOW), (("u_offset", self.offset), ("u_color", self.color)), ("u_source", "u_blurred"))
@@ -463,8 +468,8 @@ class MorphologyPass:
     cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
 
     @classmethod
-    def samples(cls) -> dict[str, "MorphologyPass"]:
-        return {"morphology": cls(("source",), "out", "x", 3, MorphologyOperator.DILATE)}
+    def samples(cls) -> tuple["MorphologyPass", ...]:
+        return (cls(("source",), "out", "x", 3, MorphologyOperator.DILATE),)
 
     @property
     def taps(self) -> int:

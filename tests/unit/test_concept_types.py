@@ -1,0 +1,76 @@
+"""Concepts are types, parsed once at the edge (issue 21, item 5): the cost model's keys
+and transfer directions. Their stored and reported spellings stay as they were:
+a cost model stored by the code before them still loads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import lamina.gpu.calibrate as calibrate_mod
+from lamina import filters
+from lamina.filter_costs import KINDS, CostModel, PassCost
+from lamina.filters.plan import PassKind
+from lamina.textures import Executor, Transfer
+
+STORED = Path(__file__).parent / "fixtures" / "filter-costs-model3.json"  # written by the string-keyed code
+
+
+def test_a_cost_key_is_its_executor_and_pass_kind_spelled_as_stored():
+    key = PassCost.parse("opencl:color_step")
+    assert (key.executor, key.kind, key.per_step) == (Executor.OPENCL, PassKind.COLOR, True)
+    assert str(key) == "opencl:color_step" and key == "opencl:color_step" and hash(key) == hash("opencl:color_step")
+    assert PassCost("gl", "blur") == PassCost(Executor.GL, PassKind.BLUR) == "gl:blur"
+    assert PassCost.parse(key) is key and {key: 1}["opencl:color_step"] == 1
+    assert set(KINDS) == set(PassKind) and all(isinstance(k, PassKind) for k in KINDS)
+    for bad in ("gl", "gl:sharpen", "metal:blur", "gl:blur_step"):
+        with pytest.raises(ValueError):
+            PassCost.parse(bad)
+
+
+def test_transfer_directions_are_typed_and_spelled_as_before():
+    assert Transfer.to(Executor.OPENCL) is Transfer.TO_OPENCL and Transfer.to("gl") is Transfer.TO_GL
+    assert Transfer("gl->cl") is Transfer.TO_OPENCL and f"{Transfer.TO_GL}" == "cl->gl"
+    assert (Transfer.TO_OPENCL.source, Transfer.TO_OPENCL.target) == (Executor.GL, Executor.OPENCL)
+    assert json.dumps({Transfer.TO_GL: [Transfer.TO_OPENCL]}) == '{"cl->gl": ["gl->cl"]}'
+
+
+def test_a_cost_model_stored_by_the_string_keyed_code_loads_and_is_stored_the_same(monkeypatch, tmp_path):
+    text = STORED.read_text(encoding="utf-8")
+    (tmp_path / "filter-costs.json").write_text(text, encoding="utf-8")
+    monkeypatch.setenv("LAMINA_CACHE_DIR", str(tmp_path))
+    for var in ("LP_NUM_THREADS", "POCL_MAX_PTHREAD_COUNT"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(calibrate_mod, "__version__", "0.1.0")  # the version it was stored under
+    monkeypatch.setattr(calibrate_mod, "MODEL_VERSION", 3)
+    monkeypatch.setattr(calibrate_mod, "_MODELS", {})
+    info = SimpleNamespace(renderer="llvmpipe (LLVM 15.0.7, 256 bits)", version="4.5 (Core Profile) Mesa 23.0.4")
+    renderer = SimpleNamespace(info=info)  # no GPU: measuring instead of loading fails on .gpu
+    runner = SimpleNamespace(label="Portable Computing Language cpu")
+    model = calibrate_mod.calibrate(renderer, runner)
+    assert calibrate_mod._complete(model)
+    assert all(type(k) is PassCost for k in model.passes) and all(type(k) is Transfer for k in model.transfers)
+    assert model.passes[PassCost(Executor.OPENCL, PassKind.COLOR, per_step=True)] == (0.0, 1.25e-7)
+    assert model.transfers[Transfer.TO_GL] == (0.3, 2e-7) and model.transfer_ms("gl->cl", 10) == pytest.approx(0.2 + 1e-6)
+    sepia = filters.parse("sepia(.5) brightness(1.2) sepia(.3)").plan(size=(50, 40)).passes[0]
+    assert model.pass_ms("gl", sepia, 50, 40) == pytest.approx(0.01 + 1e-6 * 2000 + 2.5e-7 * 2000 * (len(sepia.steps) - 1))
+    assert json.dumps({model.label: model.to_dict()}, indent=2) + "\n" == text, "stored as the old code stored it"
+    assert CostModel.from_dict(json.loads(text)[model.label]) == model
+
+
+def test_a_stored_model_naming_an_unknown_kind_is_measured_again():
+    data = json.loads(STORED.read_text(encoding="utf-8"))
+    (entry,) = data.values()
+    entry["passes"]["gl:sharpen"] = [0.0, 1.0]
+    with pytest.raises(ValueError):  # calibrate catches it and measures again
+        CostModel.from_dict(entry)
+
+
+def test_calibration_samples_are_keyed_by_kind_and_steps():
+    samples = calibrate_mod._samples()
+    assert {(s.kind, s.steps) for s in samples} == {(k, 1) for k in PassKind} | {(PassKind.COLOR, 8)}
+    assert all(calibrate_mod.Sample.of(step) == key for key, step in samples.items())
+
