@@ -12,7 +12,7 @@ from .blending import BlendMode
 from .css.values import ClipKind
 from .geometry import Affine
 
-__all__ = ["Executor", "Transfer", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw", "CompositeProgram"]
+__all__ = ["Executor", "Transfer", "MaskKind", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw", "CompositeProgram"]
 
 
 class Executor(str, Enum):
@@ -116,6 +116,19 @@ class ClipShape:
     kind: ClipKind = ClipKind.OVERFLOW
 
 
+class MaskKind(str, Enum):
+    """What made a draw's mask (CSS Masking 1): a ``mask-image``, or a ``clip-path``
+    that is a polygon. A ``str`` (``MaskKind.CLIP_PATH == "clip-path"``, same hash and
+    format) so reports, JSON and mask texture names read as they always did."""
+
+    MASK_IMAGE = "mask-image"
+    CLIP_PATH = "clip-path"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+
 @dataclass(frozen=True)
 class DrawMask:
     """A mask multiplied into a draw's coverage (CSS Masking 1): ``texture`` (a
@@ -128,7 +141,7 @@ class DrawMask:
     layer_id: str
     to_texel: Affine
     luminance: bool = False
-    what: str = "mask-image"  # or "clip-path", for reports
+    what: MaskKind = MaskKind.MASK_IMAGE
 
 
 @dataclass(frozen=True)

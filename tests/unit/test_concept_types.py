@@ -1,5 +1,5 @@
-"""Concepts are types, parsed once at the edge (issue 21, item 5): the cost model's keys
-and transfer directions. Their stored and reported spellings stay as they were:
+"""Concepts are types, parsed once at the edge (issue 21, item 5): the cost model's keys,
+transfer directions and mask kinds. Their stored and reported spellings stay as they were:
 a cost model stored by the code before them still loads."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from types import SimpleNamespace
 import pytest
 
 import lamina.gpu.calibrate as calibrate_mod
-from lamina import filters
+from lamina import Layer, Scene, filters
 from lamina.filter_costs import KINDS, CostModel, PassCost
 from lamina.filters.plan import PassKind
-from lamina.textures import Executor, Transfer
+from lamina.textures import Executor, MaskKind, Transfer
 
 STORED = Path(__file__).parent / "fixtures" / "filter-costs-model3.json"  # written by the string-keyed code
 
@@ -74,3 +74,15 @@ def test_calibration_samples_are_keyed_by_kind_and_steps():
     assert {(s.kind, s.steps) for s in samples} == {(k, 1) for k in PassKind} | {(PassKind.COLOR, 8)}
     assert all(calibrate_mod.Sample.of(step) == key for key, step in samples.items())
 
+
+def test_mask_kinds_are_an_enum_spelled_as_in_reports():
+    assert MaskKind("clip-path") is MaskKind.CLIP_PATH and f"{MaskKind.MASK_IMAGE}" == "mask-image"
+    assert json.dumps([MaskKind.CLIP_PATH]) == '["clip-path"]'
+    scene = Scene(200, 150, "white")
+    scene.root.add(Layer("card", (20, 30, 100, 80), "background: #36c; mask-image: linear-gradient(black, transparent); "
+                                                  "clip-path: polygon(0 0, 100% 0, 0 100%)"))
+    graph = scene.plan(policy="none")
+    (draw,) = [d for p in graph.composite_passes() for d in p.draws if d.layer_id == "card"]
+    assert [m.what for m in draw.masks] == [MaskKind.MASK_IMAGE, MaskKind.CLIP_PATH]
+    assert all(type(m.what) is MaskKind for m in draw.masks)
+    assert "(mask-image of card, alpha)" in graph.describe() and '"what": "clip-path"' in json.dumps(graph.to_dict())
