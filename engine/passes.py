@@ -397,7 +397,7 @@ class FilterPass(GraphPass):
 
     def dot_label(self) -> tuple[str, ...]:
         opencl = " (OpenCL)" if self.executor is Executor.OPENCL else ""
-        return (self.layer_id, self.step.describe().split("  ")[0] + opencl)
+        return (self.layer_id, self.step.label + opencl)
 
     def trace_lane(self) -> str:
         return "OpenCL" if self.executor is Executor.OPENCL else "GL"

@@ -86,3 +86,19 @@ def test_mask_kinds_are_an_enum_spelled_as_in_reports():
     assert [m.what for m in draw.masks] == [MaskKind.MASK_IMAGE, MaskKind.CLIP_PATH]
     assert all(type(m.what) is MaskKind for m in draw.masks)
     assert "(mask-image of card, alpha)" in graph.describe() and '"what": "clip-path"' in json.dumps(graph.to_dict())
+
+
+def test_planned_pass_axes_and_resample_directions_are_typed():
+    from lamina.filters.plan import Axis, BlurPass, MorphologyPass, ResamplePass
+    from lamina.filters.ops import MorphologyOperator
+    blur = BlurPass(("source",), "out", "y", 2.0, 6)
+    assert blur.axis is Axis.Y and blur.gl().uniforms[0] == ("u_axis", (0, 1)) and blur.label == "blur-y"
+    assert blur == BlurPass(("source",), "out", Axis.Y, 2.0, 6)
+    dilate = MorphologyPass(("source",), "out", "x", 3, MorphologyOperator.DILATE)
+    assert dilate.axis is Axis.X and dilate.describe().startswith(f"{dilate.label}  ") and dilate.label == "dilate-x"
+    down = ResamplePass(("source",), "h", "down", 2, 1)
+    assert down.direction is PassKind.DOWNSAMPLE is down.pass_kind and down.describe().startswith("down    halve")
+    with pytest.raises(ValueError):
+        ResamplePass(("source",), "h", "blur", 2, 1)
+    plan = filters.parse("blur(20px) drop-shadow(1px 1px 2px red)").plan(size=(300, 200))
+    assert all(p.describe().startswith(p.label) for p in plan.passes)
