@@ -102,3 +102,12 @@ def test_planned_pass_axes_and_resample_directions_are_typed():
         ResamplePass(("source",), "h", "blur", 2, 1)
     plan = filters.parse("blur(20px) drop-shadow(1px 1px 2px red)").plan(size=(300, 200))
     assert all(p.describe().startswith(p.label) for p in plan.passes)
+
+
+def test_a_tiled_texture_says_what_it_holds_as_a_tile_kind():
+    from lamina.framegraph import TileKind
+    scene = Scene(100, 100)
+    scene.root.add(Layer("big", (0, 0, 9000, 40), "background: red"))
+    (tiles,) = scene.plan(policy="none").tiles
+    assert tiles.kind is TileKind.LAYER and tiles.to_dict()["kind"] == "layer"
+    assert json.dumps(tiles.to_dict()).startswith('{"owner": "big", "kind": "layer"')
