@@ -111,3 +111,12 @@ def test_a_tiled_texture_says_what_it_holds_as_a_tile_kind():
     (tiles,) = scene.plan(policy="none").tiles
     assert tiles.kind is TileKind.LAYER and tiles.to_dict()["kind"] == "layer"
     assert json.dumps(tiles.to_dict()).startswith('{"owner": "big", "kind": "layer"')
+
+
+def test_overlays_are_parsed_once_into_an_enum():
+    from lamina.errors import InvalidValueError
+    from lamina.overlays import LEGENDS, OVERLAYS, Overlay
+    assert Overlay.parse("paint") is Overlay.PAINT and OVERLAYS == ("borders", "paint", "overdraw", "surfaces")
+    assert LEGENDS["paint"] is LEGENDS[Overlay.PAINT] and all(type(k) is Overlay for k in LEGENDS)
+    with pytest.raises(InvalidValueError, match=r"unknown overlay 'xray' \(choose from borders, paint, overdraw, surfaces\)"):
+        Overlay.parse("xray")
