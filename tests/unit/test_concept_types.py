@@ -120,3 +120,21 @@ def test_overlays_are_parsed_once_into_an_enum():
     assert LEGENDS["paint"] is LEGENDS[Overlay.PAINT] and all(type(k) is Overlay for k in LEGENDS)
     with pytest.raises(InvalidValueError, match=r"unknown overlay 'xray' \(choose from borders, paint, overdraw, surfaces\)"):
         Overlay.parse("xray")
+
+
+def test_image_keys_name_their_source_as_a_type():
+    import numpy as np
+    from lamina.css.values import ImageRef
+    from lamina.images import ImageKey, ImageSource, ImageStore
+    pixels = np.zeros((2, 3, 4), np.uint8)
+    store = ImageStore()
+    key, _ = store.get(ImageRef(data=pixels), None, "card")
+    assert type(key) is ImageKey and key.source is ImageSource.DATA and key[:2] == ("data", id(pixels))
+    assert key.identity == ImageKey(ImageSource.DATA, id(pixels)) and key.version[1] == (2, 3, 4)
+    pixels[0, 0] = 255  # changed in place: the next frame sees a new version of the same source
+    store.begin_frame()
+    again, _ = store.get(ImageRef(data=pixels), None, "card")
+    assert again != key and again.identity == key.identity
+    url = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+    (source, where, version), _ = store.get(ImageRef(url=url), None, "card")
+    assert (source, where, version) == (ImageSource.URL, url, None)
