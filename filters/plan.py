@@ -679,6 +679,10 @@ PLANNERS: dict[type[FilterOp], Planner] = {
 }
 
 
+_SPLIT_NOTE = (f"more than {MAX_COLOR_STEPS} clamped colour steps in a row: split into several passes, with the "
+               "image rounded to 8 bits between them")
+
+
 def plan_chain(
     ops: tuple[FilterOp, ...],
     *,
@@ -713,11 +717,8 @@ def plan_chain(
             out = b.name("color")
             b.passes.append(ColorPass((current,), out, tuple(run), alpha if first else 1.0, ops_css))
             current, first = out, False
-            if steps and not any(n.startswith("more than") for n in notes):
-                notes.append(
-                    f"more than {MAX_COLOR_STEPS} clamped colour steps in a row: split into several "
-                    "passes, with the image rounded to 8 bits between them"
-                )
+            if steps and _SPLIT_NOTE not in notes:  # said once per plan
+                notes.append(_SPLIT_NOTE)
 
     for op in ops:
         op = op.resolved(current_color)
