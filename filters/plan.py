@@ -302,7 +302,7 @@ class ColorPass:
     alpha: float = 1.0
     ops: tuple[str, ...] = ()
     scale: int = 1
-    kind: str = "color"
+    kind: ClassVar[str] = "color"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.COLOR
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
@@ -346,7 +346,7 @@ class ResamplePass:
     direction: PassKind  # DOWNSAMPLE | UPSAMPLE ("down" | "up" are read as them)
     scale: int  # output resolution divisor
     source_scale: int  # input resolution divisor
-    kind: str = "resample"
+    kind: ClassVar[str] = "resample"  # the pass type's name in frame-graph pass names
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
     def __post_init__(self) -> None:
@@ -405,7 +405,7 @@ class BlurPass:
     sigma: float  # in this level's pixels
     radius: int  # taps on each side: ceil(3 sigma)
     scale: int = 1
-    kind: str = "blur"
+    kind: ClassVar[str] = "blur"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.BLUR
     cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
 
@@ -463,7 +463,7 @@ class ShadowPass:
     offset: tuple[float, float]
     color: tuple[float, float, float, float]  # premultiplied
     scale: int = 1
-    kind: str = "shadow"
+    kind: ClassVar[str] = "shadow"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.SHADOW
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
@@ -502,7 +502,7 @@ class MorphologyPass:
     radius: int  # pixels on each side
     operator: MorphologyOperator
     scale: int = 1
-    kind: str = "morphology"
+    kind: ClassVar[str] = "morphology"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.MORPHOLOGY
     cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
 
