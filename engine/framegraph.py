@@ -121,8 +121,8 @@ class LayerInfo:
 
 class TileKind(str, Enum):
     """What a tiled texture holds: one large layer's raster, or a backing (a scroller's
-    contents, say). A ``str`` (``TileKind.LAYER == "layer"``, same hash and format) so
-    reports and JSON read as they always did."""
+    contents, say). A ``str`` (``TileKind.LAYER == "layer"``, same hash, format and
+    repr) so reports, JSON and a printed TileSet read as they always did."""
 
     LAYER = "layer"
     BACKING = "backing"
@@ -130,6 +130,7 @@ class TileKind(str, Enum):
     __str__ = str.__str__
     __format__ = str.__format__
     __hash__ = str.__hash__
+    __repr__ = str.__repr__
 
 
 @dataclass(frozen=True)
