@@ -138,3 +138,15 @@ def test_image_keys_name_their_source_as_a_type():
     url = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
     (source, where, version), _ = store.get(ImageRef(url=url), None, "card")
     assert (source, where, version) == (ImageSource.URL, url, None)
+
+
+def test_animation_direction_and_fill_are_parsed_once_into_enums():
+    from lamina.animation.timeline import Animation, FillMode, PlaybackDirection
+    anim = Animation.create({"from": {"opacity": 0}, "to": {"opacity": 1}}, duration=1, iterations=3,
+                            direction="alternate-reverse", fill="backwards")
+    assert anim.direction is PlaybackDirection.ALTERNATE_REVERSE and anim.fill is FillMode.BACKWARDS
+    assert [anim.direction.reverses(i) for i in range(3)] == [True, False, True]
+    assert anim.fill.backwards and not anim.fill.forwards
+    out = anim.to_dict()
+    assert (type(out["direction"]), out["direction"], out["fill"]) == (str, "alternate-reverse", "backwards")
+    assert "direction" not in Animation.create({"to": {"opacity": 1}}, duration=1).to_dict()
