@@ -107,22 +107,31 @@ class CostModel:
     transfers: Mapping[Transfer, tuple[float, float]] = field(default_factory=dict)  # -> (fixed_ms, ms_per_byte)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "passes", {PassCost.parse(k): tuple(v) for k, v in self.passes.items()})
+        passes = {PassCost.parse(k): tuple(v) for k, v in self.passes.items()}
+        object.__setattr__(self, "passes", passes)
         object.__setattr__(self, "transfers", {Transfer(k): tuple(v) for k, v in self.transfers.items()})
+        # Placement prices every pass on every executor for every state it explores: look
+        # entries up by (executor, kind, per_step) without making a key each time.
+        object.__setattr__(self, "_table", {(k.executor, k.kind, k.per_step): v for k, v in passes.items()})
 
     def pass_ms(self, executor: "Executor | str", step: PlannedPass, width: int, height: int) -> float:
-        executor = Executor.of(executor)
-        fixed, per = self.passes[PassCost(executor, step.pass_kind)]
+        if type(executor) is not Executor:
+            executor = Executor.of(executor)
+        kind = step.pass_kind
+        try:
+            fixed, per = self._table[executor, kind, False]
+        except KeyError:
+            raise KeyError(str(PassCost(executor, kind))) from None  # as a model keyed by spelling said
         ms = fixed + per * work_units(step, width, height)
-        if step.pass_kind is PassKind.COLOR and len(step.steps) > 1:
+        if kind is PassKind.COLOR and len(step.steps) > 1:
             # The colour model is measured at one step; each further clamped step costs
             # what the calibration's 8-step pass added per step and pixel.
-            _, per_step = self.passes.get(PassCost(executor, PassKind.COLOR, per_step=True), (0.0, 0.0))
+            _, per_step = self._table.get((executor, kind, True), (0.0, 0.0))
             ms += per_step * work_units(step, width, height) * (len(step.steps) - 1)
         return ms
 
     def transfer_ms(self, direction: "Transfer | str", nbytes: int) -> float:
-        fixed, per = self.transfers[Transfer(direction)]
+        fixed, per = self.transfers[direction if type(direction) is Transfer else Transfer(direction)]
         return fixed + per * nbytes
 
     def to_dict(self) -> dict:

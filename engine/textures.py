@@ -54,7 +54,9 @@ class Transfer(str, Enum):
     @classmethod
     def to(cls, executor: "Executor | str") -> "Transfer":
         """The copy that brings an image to ``executor`` from the other one."""
-        return cls.TO_OPENCL if Executor.of(executor) is Executor.OPENCL else cls.TO_GL
+        if type(executor) is not Executor:
+            executor = Executor.of(executor)
+        return cls.TO_OPENCL if executor is Executor.OPENCL else cls.TO_GL
 
     @property
     def source(self) -> Executor:

@@ -350,10 +350,11 @@ class ResamplePass:
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
     def __post_init__(self) -> None:
-        direction = PassKind(self.direction)
-        if direction not in (PassKind.DOWNSAMPLE, PassKind.UPSAMPLE):
-            raise ValueError(f"a resample pass goes down or up, not {direction.value!r}")
-        object.__setattr__(self, "direction", direction)
+        if self.direction is not PassKind.DOWNSAMPLE and self.direction is not PassKind.UPSAMPLE:
+            direction = PassKind(self.direction)  # "down" / "up" are read as the kinds
+            if direction not in (PassKind.DOWNSAMPLE, PassKind.UPSAMPLE):
+                raise ValueError(f"a resample pass goes down or up, not {direction.value!r}")
+            object.__setattr__(self, "direction", direction)
 
     @classmethod
     def samples(cls) -> tuple["ResamplePass", ...]:
@@ -410,7 +411,8 @@ class BlurPass:
     cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "axis", Axis(self.axis))  # "x" / "y" are read as the axes
+        if type(self.axis) is not Axis:
+            object.__setattr__(self, "axis", Axis(self.axis))  # "x" / "y" are read as the axes
 
     @classmethod
     def samples(cls) -> tuple["BlurPass", ...]:
@@ -507,7 +509,8 @@ class MorphologyPass:
     cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "axis", Axis(self.axis))  # "x" / "y" are read as the axes
+        if type(self.axis) is not Axis:
+            object.__setattr__(self, "axis", Axis(self.axis))  # "x" / "y" are read as the axes
 
     @classmethod
     def samples(cls) -> tuple["MorphologyPass", ...]:
