@@ -20,16 +20,19 @@ cost model, and the graph builder reads the request.)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Mapping
 
 from .filters.backend import FilterBackend
 from .filters.plan import CostKind, FilterPlan, PassKind, PlannedPass, image_size
 from .framegraph import Executor
+from .textures import Transfer
 
-__all__ = ["CostModel", "Placement", "place", "work_units", "KINDS", "EXECUTORS"]
+__all__ = ["CostModel", "PassCost", "Placement", "place", "work_units", "KINDS", "EXECUTORS", "Transfer"]
 
 EXECUTORS = tuple(Executor)
-KINDS = tuple(k.value for k in PassKind)  # the cost model's pass keys: "executor:kind"
+KINDS = tuple(PassKind)  # the pass kinds the cost model prices, on each executor (PassCost)
+_PER_STEP = "_step"  # how a stored key spells the per-step entry ("gl:color_step")
 
 
 def work_units(step: PlannedPass, width: int, height: int) -> float:
@@ -40,37 +43,107 @@ def work_units(step: PlannedPass, width: int, height: int) -> float:
     return px * step.taps if step.cost is CostKind.PIXEL_TAPS else px
 
 
+class SpelledKey:
+    """A key (a frozen dataclass with ``eq=False``) that hashes and compares equal to its
+    ``str()``, the spelling stored and reported before it was a type, as the str enums
+    do: a dict keyed by it can be looked up by the spelling."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is type(self):
+            return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
+        if isinstance(other, str):
+            return str(self) == other
+        return NotImplemented
+
+
+@dataclass(frozen=True, eq=False)
+class PassCost(SpelledKey):
+    """The key of one pass entry of the cost model: the executor, the planned pass kind,
+    and whether the entry prices each further clamped step of a fused colour pass
+    (``per_step``) rather than the pass. Stored as "executor:kind" ("gl:blur",
+    "opencl:color_step"), which ``str()`` gives and ``parse`` reads; it hashes and
+    compares equal to that spelling too, so a model keyed by the spelling (a stored one,
+    or one written by hand) reads as it always did."""
+
+    executor: Executor
+    kind: PassKind
+    per_step: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "executor", Executor.of(self.executor))
+        object.__setattr__(self, "kind", PassKind(self.kind))
+        if self.per_step and self.kind is not PassKind.COLOR:
+            raise ValueError(f"only colour passes are priced per step, not {self.kind.value!r}")
+
+    @classmethod
+    def parse(cls, key: "PassCost | str") -> "PassCost":
+        """The key spelled ``key`` ("gl:color", "opencl:color_step"); a ValueError for a
+        spelling that names no executor or pass kind."""
+        if isinstance(key, cls):
+            return key
+        executor, sep, kind = str(key).partition(":")
+        if not sep:
+            raise ValueError(f"a cost-model pass key is 'executor:kind', got {key!r}")
+        per_step = kind.endswith(_PER_STEP)
+        return cls(Executor.of(executor), PassKind(kind.removesuffix(_PER_STEP) if per_step else kind), per_step)
+
+    def __str__(self) -> str:
+        return f"{self.executor.value}:{self.kind.value}{_PER_STEP if self.per_step else ''}"
+
+
 @dataclass(frozen=True)
 class CostModel:
-    """Milliseconds = fixed + per_unit x units, per (executor, kind), and per transfer
-    direction ("gl->cl", "cl->gl") per byte."""
+    """Milliseconds = fixed + per_unit x units, per pass entry (PassCost: executor and
+    kind), and per transfer direction (Transfer) per byte. Keys may be given spelled as
+    the stored JSON spells them ("gl:blur", "gl->cl"): they are parsed once, here."""
 
     label: str
-    passes: dict = field(default_factory=dict)  # "executor:kind" -> (fixed_ms, ms_per_unit)
-    transfers: dict = field(default_factory=dict)  # "gl->cl" / "cl->gl" -> (fixed_ms, ms_per_byte)
+    passes: Mapping[PassCost, tuple[float, float]] = field(default_factory=dict)  # -> (fixed_ms, ms_per_unit)
+    transfers: Mapping[Transfer, tuple[float, float]] = field(default_factory=dict)  # -> (fixed_ms, ms_per_byte)
+
+    def __post_init__(self) -> None:
+        passes = {PassCost.parse(k): tuple(v) for k, v in self.passes.items()}
+        object.__setattr__(self, "passes", passes)
+        object.__setattr__(self, "transfers", {Transfer(k): tuple(v) for k, v in self.transfers.items()})
+        # Placement prices every pass on every executor for every state it explores: look
+        # entries up by (executor, kind, per_step) without making a key each time.
+        object.__setattr__(self, "_table", {(k.executor, k.kind, k.per_step): v for k, v in passes.items()})
 
     def pass_ms(self, executor: "Executor | str", step: PlannedPass, width: int, height: int) -> float:
-        fixed, per = self.passes[f"{executor}:{step.pass_kind.value}"]
+        if type(executor) is not Executor:
+            executor = Executor.of(executor)
+        kind = step.pass_kind
+        try:
+            fixed, per = self._table[executor, kind, False]
+        except KeyError:
+            raise KeyError(str(PassCost(executor, kind))) from None  # as a model keyed by spelling said
         ms = fixed + per * work_units(step, width, height)
-        if step.pass_kind is PassKind.COLOR and len(step.steps) > 1:
+        if kind is PassKind.COLOR and len(step.steps) > 1:
             # The colour model is measured at one step; each further clamped step costs
             # what the calibration's 8-step pass added per step and pixel.
-            _, per_step = self.passes.get(f"{executor}:color_step", (0.0, 0.0))
+            _, per_step = self._table.get((executor, kind, True), (0.0, 0.0))
             ms += per_step * work_units(step, width, height) * (len(step.steps) - 1)
         return ms
 
-    def transfer_ms(self, direction: str, nbytes: int) -> float:
-        fixed, per = self.transfers[direction]
+    def transfer_ms(self, direction: "Transfer | str", nbytes: int) -> float:
+        fixed, per = self.transfers[direction if type(direction) is Transfer else Transfer(direction)]
         return fixed + per * nbytes
 
     def to_dict(self) -> dict:
-        return {"label": self.label, "passes": {k: list(v) for k, v in self.passes.items()},
-                "transfers": {k: list(v) for k, v in self.transfers.items()}}
+        """The stored form (JSON): keys spelled "executor:kind" and "gl->cl"."""
+        return {"label": self.label, "passes": {str(k): list(v) for k, v in self.passes.items()},
+                "transfers": {k.value: list(v) for k, v in self.transfers.items()}}
 
     @classmethod
     def from_dict(cls, data: dict) -> "CostModel":
-        return cls(data["label"], {k: tuple(v) for k, v in data["passes"].items()},
-                   {k: tuple(v) for k, v in data["transfers"].items()})
+        """The model ``to_dict`` stored; a ValueError or KeyError when it is not one (a
+        key naming no executor, pass kind or transfer)."""
+        return cls(data["label"], dict(data["passes"]), dict(data["transfers"]))
 
 
 @dataclass(frozen=True)
@@ -86,22 +159,22 @@ class Placement:
 def _price(plan: FilterPlan, width: int, height: int, model: CostModel, executors: tuple[Executor, ...]) -> float:
     """Estimated ms of running ``plan`` with ``executors``, transfers included (an image
     moves at most once to each side; the result must end as a GL texture)."""
-    where = {"source": {"gl"}}
+    where = {"source": {Executor.GL}}
     sizes = {"source": (width, height)}
     total = 0.0
     for step, exe in zip(plan.passes, executors):
-        loc = Executor.of(exe).short
+        loc = Executor.of(exe)
         for name in step.inputs:
             if loc not in where[name]:
                 w, h = sizes[name]
-                total += model.transfer_ms(f"{next(iter(where[name]))}->{loc}", w * h * 4)
+                total += model.transfer_ms(Transfer.to(loc), w * h * 4)
                 where[name].add(loc)
-        total += model.pass_ms(exe, step, width, height)
+        total += model.pass_ms(loc, step, width, height)
         where[step.output] = {loc}
         sizes[step.output] = image_size(width, height, step.scale)
-    if "gl" not in where[plan.output]:
+    if Executor.GL not in where[plan.output]:
         w, h = sizes[plan.output]
-        total += model.transfer_ms("cl->gl", w * h * 4)
+        total += model.transfer_ms(Transfer.TO_GL, w * h * 4)
     return total
 
 
@@ -116,24 +189,23 @@ def _cheapest(plan: FilterPlan, width: int, height: int, model: CostModel) -> tu
     for p in passes:
         sizes[p.output] = image_size(width, height, p.scale)
 
-    def moved(name: str, to: str) -> float:
+    def moved(name: str, to: Executor) -> float:
         w, h = sizes[name]
-        return model.transfer_ms(f"{'cl' if to == 'gl' else 'gl'}->{to}", w * h * 4)
+        return model.transfer_ms(Transfer.to(to), w * h * 4)
 
-    # state: ((image, frozenset of locations), ...) -> (cost, OpenCL passes, executors)
-    states = {(("source", frozenset({"gl"})),): (0.0, 0, ())}
+    # state: ((image, frozenset of executors holding it), ...) -> (cost, OpenCL passes, executors)
+    states = {(("source", frozenset({Executor.GL})),): (0.0, 0, ())}
     for i, step in enumerate(passes):
         nxt: dict = {}
         for state, (cost, n_cl, chosen) in states.items():
             for executor in EXECUTORS:
-                loc = executor.short
                 where = dict(state)
                 c = cost + model.pass_ms(executor, step, width, height)
                 for name in dict.fromkeys(step.inputs):
-                    if loc not in where[name]:
-                        c += moved(name, loc)
-                        where[name] = where[name] | {loc}
-                where[step.output] = frozenset({loc})
+                    if executor not in where[name]:
+                        c += moved(name, executor)
+                        where[name] = where[name] | {executor}
+                where[step.output] = frozenset({executor})
                 key = tuple(sorted((k, v) for k, v in where.items() if last_use.get(k, -1) > i))
                 value = (c, n_cl + (executor is Executor.OPENCL), chosen + (executor,))
                 if key not in nxt or value[:2] < nxt[key][:2]:
@@ -142,7 +214,7 @@ def _cheapest(plan: FilterPlan, width: int, height: int, model: CostModel) -> tu
     finals = []
     for state, (cost, n_cl, chosen) in states.items():
         where = dict(state)
-        finals.append((cost + (0.0 if "gl" in where[plan.output] else moved(plan.output, "gl")), n_cl, chosen))
+        finals.append((cost + (0.0 if Executor.GL in where[plan.output] else moved(plan.output, Executor.GL)), n_cl, chosen))
     return min(finals)[2]
 
 

@@ -19,7 +19,7 @@ from PIL import Image
 from .gpu.pixels import strips
 from .gpu.executor import ExecutionStats
 from .gpu.readback import ENCODE_WORK, READBACK_WORK, UNPREMULTIPLY_WORK, FramePixels
-from .overlays import overlay
+from .overlays import Overlay, overlay
 from .png import check_format, encode_png, write_png
 from .trace import build_trace, write_trace
 
@@ -73,7 +73,7 @@ class Frame:
     def height(self) -> int:
         return self._pixels.height
 
-    def overlay(self, kind: str) -> np.ndarray:
+    def overlay(self, kind: "Overlay | str") -> np.ndarray:
         """The image with a debug overlay: "borders", "paint", "overdraw" or "surfaces"
         (see lamina.overlays)."""
         return overlay(self, kind)

@@ -13,6 +13,7 @@ say. Every name of lamina.passes and lamina.textures is importable from here too
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Protocol
 
 from .graph_report import GraphReport
@@ -52,6 +53,7 @@ __all__ = [
     "RasterPass",
     "ShadowPass",
     "TileSet",
+    "TileKind",
     "CompositePass",
     "FilterPass",
     "TransferPass",
@@ -117,6 +119,20 @@ class LayerInfo:
     painted_into: str  # the texture its content is in
 
 
+class TileKind(str, Enum):
+    """What a tiled texture holds: one large layer's raster, or a backing (a scroller's
+    contents, say). A ``str`` (``TileKind.LAYER == "layer"``, same hash, format and
+    repr) so reports, JSON and a printed TileSet read as they always did."""
+
+    LAYER = "layer"
+    BACKING = "backing"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+    __repr__ = str.__repr__
+
+
 @dataclass(frozen=True)
 class TileSet:
     """One tiled texture of the frame: a large layer's raster or a backing (a
@@ -125,7 +141,7 @@ class TileSet:
     interest margin) exist; ``grid`` is how many the whole content would need."""
 
     owner: str  # the layer, or the backing's label
-    kind: str  # "layer" | "backing"
+    kind: TileKind
     tile_size: int
     grid: tuple[int, int]  # columns, rows over the whole content
     content: tuple[int, int]  # the whole content's size, px

@@ -16,8 +16,9 @@ import io
 import os
 import re
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote_to_bytes, urlparse
 
 import numpy as np
@@ -29,7 +30,7 @@ from .limits import MAX_DATA_URL_BYTES, MAX_IMAGE_PIXELS
 from .file_access import FileAccess, url_path
 
 __all__ = ["load_image", "check_image_array", "premultiply", "unpremultiply", "resolve_path", "encode_png_data_url",
-           "ImageStore", "ImageResource"]
+           "ImageStore", "ImageResource", "ImageKey", "ImageSource"]
 
 
 def premultiply(rgba: np.ndarray) -> np.ndarray:
@@ -210,6 +211,37 @@ def encode_png_data_url(pixels: np.ndarray) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+class ImageSource(str, Enum):
+    """Where an image's pixels come from: an array in memory, a ``data:`` URL, a file. A
+    ``str`` (``ImageSource.FILE == "file"``, same hash and format), as the keys' first
+    item always read."""
+
+    DATA = "data"
+    URL = "url"
+    FILE = "file"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+
+class ImageKey(NamedTuple):
+    """The key of an image's pixels (ImagePaint.key): its source, where it is there (the
+    array's identity, the URL, the resolved path or, when it cannot be resolved, the URL
+    as written) and which version of it (a file's modification time; an array's content
+    checksum and shape, which ``ImageStore.get`` adds to the key it looked up by)."""
+
+    source: ImageSource
+    where: Any
+    version: Any = None
+
+    @property
+    def identity(self) -> "ImageKey":
+        """The key of the source whatever its content: an array's without its checksum
+        (arrays change in place; a file's new content has a new modification time)."""
+        return self._replace(version=None) if self.source is ImageSource.DATA else self
+
+
 @dataclass(frozen=True)
 class ImageResource:
     """One decoded image a frame graph carries: straight RGBA8 ``pixels`` (H, W, 4),
@@ -245,20 +277,20 @@ class ImageStore:
         self._resources: dict[Any, ImageResource] = {}  # by full key, this frame's
         self._access: FileAccess | None = None
 
-    def key(self, ref: ImageRef, base_dir: Path | None, layer: str | None = None) -> Any:
+    def key(self, ref: ImageRef, base_dir: Path | None, layer: str | None = None) -> ImageKey:
         """The cache key of ``ref``'s pixels; FileAccessError if the policy refuses it."""
         if ref.data is not None:
-            return ("data", id(ref.data))
+            return ImageKey(ImageSource.DATA, id(ref.data))
         url = ref.url or ""
         if url.startswith("data:"):
-            return ("url", url)
+            return ImageKey(ImageSource.URL, url)
         try:
             # A FileAccessError (refused) propagates: nothing about the file is looked at.
             path = _policy(ref, base_dir, self._access).resolve(url, layer=layer)
             mtime = path.stat().st_mtime_ns
         except (OSError, ValueError):
-            return ("file", url, None)  # load_image reports the problem
-        return ("file", str(path), mtime)
+            return ImageKey(ImageSource.FILE, url)  # load_image reports the problem
+        return ImageKey(ImageSource.FILE, str(path), mtime)
 
     def begin_frame(self, access: FileAccess | None = None) -> None:
         """Start a frame of a scene whose files may be read as ``access`` says."""
@@ -272,12 +304,12 @@ class ImageStore:
         resource = self._frame.get(key)
         if resource is None:
             resource = self._cache.get(key)
-            if key[0] == "data":
+            if key.source is ImageSource.DATA:
                 # In-memory pixels can change in place: decoded again each frame, and their
                 # content is part of the key, so a layer showing them is re-rastered (and
                 # its pixels copied again) exactly when they change.
                 pixels = load_image(ref, base_dir, layer=layer, access=self._access)
-                full = key + (zlib.crc32(pixels), pixels.shape)
+                full = key._replace(version=(zlib.crc32(pixels), pixels.shape))
                 if resource is None or resource.key != full:
                     resource = _resource(full, _owned(pixels, ref.data))
             elif resource is None:

@@ -19,15 +19,41 @@ overlay's colours mean, for a legend beside the picture (the demos draw it on th
 
 from __future__ import annotations
 
+from enum import Enum
+
 import numpy as np
 
 from .errors import InvalidValueError
 from .framegraph import FrameGraph, TextureRole
 from .geometry import Affine
 
-__all__ = ["OVERLAYS", "LEGENDS", "overlay", "screen_quads", "overdraw_counts"]
+__all__ = ["Overlay", "OVERLAYS", "LEGENDS", "overlay", "screen_quads", "overdraw_counts"]
 
-OVERLAYS = ("borders", "paint", "overdraw", "surfaces")
+
+class Overlay(str, Enum):
+    """A debug overlay (see above), parsed once from its name. A ``str``
+    (``Overlay.PAINT == "paint"``, same hash and format) so names read as they did."""
+
+    BORDERS = "borders"
+    PAINT = "paint"
+    OVERDRAW = "overdraw"
+    SURFACES = "surfaces"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+    @classmethod
+    def parse(cls, value: "Overlay | str") -> "Overlay":
+        """The overlay named ``value``; an InvalidValueError naming the choices otherwise."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise InvalidValueError(f"unknown overlay {value!r} (choose from {', '.join(OVERLAYS)})",
+                                    property="overlay") from None
+
+
+OVERLAYS = tuple(o.value for o in Overlay)  # their names (the command line's choices)
 
 _GREEN = (0, 200, 0)
 _ORANGE = (255, 140, 0)
@@ -43,20 +69,20 @@ _HEAT = np.array([[40, 80, 255], [0, 200, 200], [80, 220, 0], [255, 200, 0], [25
 Colour = tuple[int, int, int]
 
 # overlay -> (colour, what it means) for each colour it draws, in the order a legend lists them
-LEGENDS: dict[str, tuple[tuple[Colour, str], ...]] = {
-    "borders": (
+LEGENDS: dict[Overlay, tuple[tuple[Colour, str], ...]] = {
+    Overlay.BORDERS: (
         (_GREEN, "green: a layer's own texture"),
         (_ORANGE, "orange: a backing shared by layers"),
         (_BLUE, "blue: a render surface or filter output"),
         (_BROWN, "brown: a tile of a tiled backing"),
     ),
-    "paint": ((_FLASH, "green: repainted this frame"),),
-    "overdraw": tuple(
+    Overlay.PAINT: ((_FLASH, "green: repainted this frame"),),
+    Overlay.OVERDRAW: tuple(
         (tuple(int(c) for c in heat), label)
         for heat, label in zip(_HEAT, ("blue: drawn once", "cyan: 2 draws", "green: 3 draws", "yellow: 4 draws",
                                        "red: 5 or more draws"))
     ),
-    "surfaces": (
+    Overlay.SURFACES: (
         (_BLUE, "blue: a render surface (an offscreen pass)"),
         (_MAGENTA, "magenta: reads its backdrop (a read-back)"),
     ),
@@ -136,14 +162,13 @@ def _outline(img: np.ndarray, corners, color, width: int = 2) -> None:
         img[rows[keep], cols[keep], :3] = color
 
 
-def overlay(frame, kind: str) -> np.ndarray:
+def overlay(frame, kind: "Overlay | str") -> np.ndarray:
     """The frame's straight RGBA image with the ``kind`` overlay drawn on it."""
-    if kind not in OVERLAYS:
-        raise InvalidValueError(f"unknown overlay {kind!r} (choose from {', '.join(OVERLAYS)})", property="overlay")
+    kind = Overlay.parse(kind)
     graph: FrameGraph = frame.graph
     h, w = frame.image.shape[:2]
     quads = screen_quads(graph)
-    if kind == "overdraw":
+    if kind is Overlay.OVERDRAW:
         img = frame.image.astype(np.float64)
         count = overdraw_counts(graph)
         grey = img[..., :3].mean(axis=-1, keepdims=True) * 0.5
@@ -155,17 +180,17 @@ def overlay(frame, kind: str) -> np.ndarray:
     painted = {p.target.name for p in graph.passes if p.repaints}
     # Paint flashing tints each pixel once, however many painted quads cover it (a layer
     # rastered into a backing that is repainted is two), then outlines each quad.
-    flashed = np.zeros((h, w), bool) if kind == "paint" else None
+    flashed = np.zeros((h, w), bool) if kind is Overlay.PAINT else None
     outlines = []
     for d, _, corners in quads:
         role = d.source.role
-        if kind == "paint":
+        if kind is Overlay.PAINT:
             if d.source.name in painted:
                 box, mask = _inside_box(corners, w, h)
                 if box is not None:
                     flashed[box] |= mask
                     outlines.append(corners)
-        elif kind == "borders":
+        elif kind is Overlay.BORDERS:
             if role == TextureRole.LAYER_CONTENT:
                 _outline(img, corners, _GREEN)
             elif role == TextureRole.BACKING:
@@ -174,9 +199,9 @@ def overlay(frame, kind: str) -> np.ndarray:
                 _outline(img, corners, _BROWN)
             else:
                 _outline(img, corners, _BLUE)
-        elif kind == "surfaces" and d.backdrop is not None:
+        elif kind is Overlay.SURFACES and d.backdrop is not None:
             _outline(img, corners, _MAGENTA, width=3)  # reads what lies under it (a read-back)
-        elif kind == "surfaces" and role in (TextureRole.RENDER_SURFACE, TextureRole.FILTER_OUTPUT):
+        elif kind is Overlay.SURFACES and role in (TextureRole.RENDER_SURFACE, TextureRole.FILTER_OUTPUT):
             _outline(img, corners, _BLUE, width=3)
     if outlines:
         # 3/4 the pixel, 1/4 the flash colour, rounded down.

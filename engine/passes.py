@@ -18,7 +18,7 @@ from typing import Any, Protocol, Union, get_args
 from .blending import BlendMode
 from .filters.plan import PlannedPass
 from .geometry import Affine
-from .textures import Draw, Executor, TextureDesc, TextureRole
+from .textures import Draw, Executor, TextureDesc, TextureRole, Transfer
 
 __all__ = ["TaskKind", "Reason", "SurfaceReason", "RasterPaint", "GraphPass", "OverlayPart", "RasterPass", "ShadowPass",
            "CompositePass", "FilterPass", "TransferPass", "UploadPass", "BackdropPass", "Pass", "PASS_TYPES"]
@@ -397,7 +397,7 @@ class FilterPass(GraphPass):
 
     def dot_label(self) -> tuple[str, ...]:
         opencl = " (OpenCL)" if self.executor is Executor.OPENCL else ""
-        return (self.layer_id, self.step.describe().split("  ")[0] + opencl)
+        return (self.layer_id, self.step.label + opencl)
 
     def trace_lane(self) -> str:
         return "OpenCL" if self.executor is Executor.OPENCL else "GL"
@@ -422,8 +422,8 @@ class TransferPass(GraphPass):
     __post_init__ = _reason
 
     @property
-    def direction(self) -> str:
-        return f"{self.source.location.short}->{self.target.location.short}"
+    def direction(self) -> Transfer:
+        return Transfer.to(self.target.location)
 
     def reads(self) -> tuple[TextureDesc, ...]:
         return (self.source,)

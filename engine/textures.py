@@ -12,7 +12,7 @@ from .blending import BlendMode
 from .css.values import ClipKind
 from .geometry import Affine
 
-__all__ = ["Executor", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw", "CompositeProgram"]
+__all__ = ["Executor", "Transfer", "MaskKind", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw", "CompositeProgram"]
 
 
 class Executor(str, Enum):
@@ -36,6 +36,35 @@ class Executor(str, Enum):
     def of(cls, value: "Executor | str") -> "Executor":
         """The executor named by ``value`` (also its short form "cl")."""
         return cls.OPENCL if value == "cl" else cls(value)
+
+
+class Transfer(str, Enum):
+    """A copy of a filter image between the executors' memories, by direction (a
+    TransferPass's, and a cost-model entry's). A ``str`` (``Transfer.TO_OPENCL ==
+    "gl->cl"``, same hash and format) so reports, JSON and the stored cost model read as
+    they always did."""
+
+    TO_OPENCL = "gl->cl"
+    TO_GL = "cl->gl"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+    @classmethod
+    def to(cls, executor: "Executor | str") -> "Transfer":
+        """The copy that brings an image to ``executor`` from the other one."""
+        if type(executor) is not Executor:
+            executor = Executor.of(executor)
+        return cls.TO_OPENCL if executor is Executor.OPENCL else cls.TO_GL
+
+    @property
+    def source(self) -> Executor:
+        return Executor.GL if self is Transfer.TO_OPENCL else Executor.OPENCL
+
+    @property
+    def target(self) -> Executor:
+        return Executor.OPENCL if self is Transfer.TO_OPENCL else Executor.GL
 
 
 class TextureRole(str, Enum):
@@ -89,6 +118,19 @@ class ClipShape:
     kind: ClipKind = ClipKind.OVERFLOW
 
 
+class MaskKind(str, Enum):
+    """What made a draw's mask (CSS Masking 1): a ``mask-image``, or a ``clip-path``
+    that is a polygon. A ``str`` (``MaskKind.CLIP_PATH == "clip-path"``, same hash and
+    format) so reports, JSON and mask texture names read as they always did."""
+
+    MASK_IMAGE = "mask-image"
+    CLIP_PATH = "clip-path"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+
 @dataclass(frozen=True)
 class DrawMask:
     """A mask multiplied into a draw's coverage (CSS Masking 1): ``texture`` (a
@@ -101,7 +143,7 @@ class DrawMask:
     layer_id: str
     to_texel: Affine
     luminance: bool = False
-    what: str = "mask-image"  # or "clip-path", for reports
+    what: MaskKind = MaskKind.MASK_IMAGE
 
 
 @dataclass(frozen=True)

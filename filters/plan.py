@@ -32,6 +32,7 @@ from .ops import (BLUR_SIGMA_CAP, MIN_SIGMA, Blur, ColorOp, DropShadow, FilterOp
 
 __all__ = [
     "PassKind",
+    "Axis",
     "CostKind",
     "PASS_TYPES",
     "SHADER_CONSTANTS",
@@ -85,10 +86,12 @@ KERNEL_CONSTANTS: dict[str, int] = {"DOWN_RUN": DOWN_RUN}
 BLUR_TILE_X = 64
 BLUR_TILE_Y = (16, 16)
 
-class PassKind(Enum):
+class PassKind(str, Enum):
     """What an executor runs for a planned pass: each planned pass names its kind, and
     each executor has one handler per kind (gpu.gl_filters and gpu.opencl ``HANDLERS``;
-    a test checks that both cover every kind). Values key the cost model."""
+    a test checks that both cover every kind). With the executor, a kind keys the cost
+    model (filter_costs.PassCost); a ``str`` (``PassKind.BLUR == "blur"``, same hash and
+    format) so the stored model and reports read as they always did."""
 
     COLOR = "color"
     BLUR = "blur"
@@ -96,6 +99,28 @@ class PassKind(Enum):
     UPSAMPLE = "up"
     SHADOW = "shadow"
     MORPHOLOGY = "morphology"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+
+class Axis(str, Enum):
+    """The direction one pass of a separable filter (a blur, a morphology) runs along.
+    A ``str`` (``Axis.X == "x"``, same hash and format) so pass descriptions and image
+    names read as they always did."""
+
+    X = "x"
+    Y = "y"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+    @property
+    def unit(self) -> tuple[int, int]:
+        """The axis as a texel step: (1, 0) or (0, 1)."""
+        return (1, 0) if self is Axis.X else (0, 1)
 
 
 class CostKind(Enum):
@@ -277,17 +302,16 @@ class ColorPass:
     alpha: float = 1.0
     ops: tuple[str, ...] = ()
     scale: int = 1
-    kind: str = "color"
+    kind: ClassVar[str] = "color"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.COLOR
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
     @classmethod
-    def samples(cls) -> dict[str, "ColorPass"]:
-        """Passes the cost model is measured with (gpu.calibrate), by cost-model key:
-        one clamped step, and eight (what each further step adds)."""
+    def samples(cls) -> tuple["ColorPass", ...]:
+        """Passes the cost model is measured with (gpu.calibrate keys each by its kind
+        and step count): one clamped step, and eight (what each further step adds)."""
         step = ColorStep(("sepia(0.5)",), ((0.5, 0.3, 0.1, 0.0), (0.2, 0.6, 0.1, 0.0), (0.1, 0.2, 0.5, 0.0)))
-        return {"color": cls(("source",), "out", (step,), 0.9, ("sample",)),
-                "color8": cls(("source",), "out", (step,) * 8, 0.9, ("sample",))}
+        return (cls(("source",), "out", (step,), 0.9, ("sample",)), cls(("source",), "out", (step,) * 8, 0.9, ("sample",)))
 
     def matrices(self) -> np.ndarray:
         """The steps' 3x4 matrices, (n, 3, 4) float32: what both executors upload."""
@@ -300,6 +324,8 @@ class ColorPass:
                                     KernelArg(Arg.INT, len(self.steps), "n_steps"),
                                     KernelArg(Arg.FLOAT, self.alpha, "alpha_scale")))
 
+    label = "colour"  # its short name: what describe() starts with, a DOT graph's node label
+
     def describe(self) -> str:
         chain = " -> ".join(self.ops)
         n = len(self.steps)
@@ -308,7 +334,7 @@ class ColorPass:
             how += " (clamps that cannot act merged)"
         if self.alpha != 1.0:
             how += f", alpha x {self.alpha:.4g}"
-        return f"colour  {chain}  [{how}]"
+        return f"{self.label}  {chain}  [{how}]"
 
 
 @dataclass(frozen=True)
@@ -317,19 +343,26 @@ class ResamplePass:
 
     inputs: tuple[str, ...]
     output: str
-    direction: str  # "down" | "up"
+    direction: PassKind  # DOWNSAMPLE | UPSAMPLE ("down" | "up" are read as them)
     scale: int  # output resolution divisor
     source_scale: int  # input resolution divisor
-    kind: str = "resample"
+    kind: ClassVar[str] = "resample"  # the pass type's name in frame-graph pass names
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
+    def __post_init__(self) -> None:
+        if self.direction is not PassKind.DOWNSAMPLE and self.direction is not PassKind.UPSAMPLE:
+            direction = PassKind(self.direction)  # "down" / "up" are read as the kinds
+            if direction not in (PassKind.DOWNSAMPLE, PassKind.UPSAMPLE):
+                raise ValueError(f"a resample pass goes down or up, not {direction.value!r}")
+            object.__setattr__(self, "direction", direction)
+
     @classmethod
-    def samples(cls) -> dict[str, "ResamplePass"]:
-        return {"down": cls(("source",), "out", "down", 2, 1), "up": cls(("source",), "out", "up", 1, 4)}
+    def samples(cls) -> tuple["ResamplePass", ...]:
+        return (cls(("source",), "out", PassKind.DOWNSAMPLE, 2, 1), cls(("source",), "out", PassKind.UPSAMPLE, 1, 4))
 
     @property
     def pass_kind(self) -> PassKind:
-        return PassKind.DOWNSAMPLE if self.direction == "down" else PassKind.UPSAMPLE
+        return self.direction
 
     @property
     def input_offset(self) -> int:
@@ -339,12 +372,12 @@ class ResamplePass:
         return -2 * MARGIN + (MARGIN if self.source_scale > 1 else 0)
 
     def gl(self) -> ProgramCall:
-        if self.direction == "down":
+        if self.direction is PassKind.DOWNSAMPLE:
             return ProgramCall(FilterProgram(FilterShader.DOWNSAMPLE), (("u_offset", (self.input_offset, self.input_offset)),))
         return ProgramCall(FilterProgram(FilterShader.UPSAMPLE), (("u_scale", float(self.source_scale)),))
 
     def cl(self) -> KernelCall:
-        if self.direction == "down":
+        if self.direction is PassKind.DOWNSAMPLE:
             return KernelCall("downsample", (*_images("src", "sw", "sh", "dst", "w", "h"),
                                              KernelArg(Arg.INT, self.input_offset, "offset")),
                               group=(8, 8), per_item=(DOWN_RUN, 1))
@@ -353,10 +386,14 @@ class ResamplePass:
         return KernelCall("upsample", (*_images("src", "sw", "sh", "dst", "w", "h"), KernelArg(Arg.INT, s, "scale")),
                           group=(16, 4), per_item=(s, 1), extra=(s // 2, 0))
 
+    @property
+    def label(self) -> str:
+        return self.direction.value
+
     def describe(self) -> str:
-        if self.direction == "down":
-            return f"down    halve to 1/{self.scale} (2x2 box average)"
-        return "up      bilinear back to full size"
+        if self.direction is PassKind.DOWNSAMPLE:
+            return f"{self.label:<6}  halve to 1/{self.scale} (2x2 box average)"
+        return f"{self.label:<6}  bilinear back to full size"
 
 
 @dataclass(frozen=True)
@@ -365,17 +402,21 @@ class BlurPass:
 
     inputs: tuple[str, ...]
     output: str
-    axis: str  # "x" | "y"
+    axis: Axis
     sigma: float  # in this level's pixels
     radius: int  # taps on each side: ceil(3 sigma)
     scale: int = 1
-    kind: str = "blur"
+    kind: ClassVar[str] = "blur"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.BLUR
     cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
 
+    def __post_init__(self) -> None:
+        if type(self.axis) is not Axis:
+            object.__setattr__(self, "axis", Axis(self.axis))  # "x" / "y" are read as the axes
+
     @classmethod
-    def samples(cls) -> dict[str, "BlurPass"]:
-        return {"blur": cls(("source",), "out", "x", 2.0, 6)}
+    def samples(cls) -> tuple["BlurPass", ...]:
+        return (cls(("source",), "out", Axis.X, 2.0, 6),)
 
     @property
     def taps(self) -> int:
@@ -391,8 +432,7 @@ class BlurPass:
         return np.exp(-(i * i) / (2.0 * self.sigma * self.sigma)) * self.norm
 
     def gl(self) -> ProgramCall:
-        axis = (1, 0) if self.axis == "x" else (0, 1)
-        uniforms = (("u_axis", axis), ("u_radius", self.radius), ("u_sigma", self.sigma), ("u_norm", self.norm))
+        uniforms = (("u_axis", self.axis.unit), ("u_radius", self.radius), ("u_sigma", self.sigma), ("u_norm", self.norm))
         # A blur animated past sigma 4 starts halving: compile those programs with the
         # blur so the animation does not hitch on a compile half way.
         return ProgramCall(FilterProgram(FilterShader.BLUR), uniforms,
@@ -401,15 +441,19 @@ class BlurPass:
     def cl(self) -> KernelCall:
         weights = KernelArg(Arg.FLOATS, tuple(float(v) for v in self.weights().astype(np.float32)), "weights")
         args = (*_images("src", "dst", "w", "h"), KernelArg(Arg.INT, self.radius, "r"), weights)
-        if self.axis == "x":
+        if self.axis is Axis.X:
             tile = KernelArg(Arg.LOCAL, 16 * (BLUR_TILE_X + 2 * self.radius), "tile")
             return KernelCall("blur_x", (*args, tile), group=(BLUR_TILE_X, 1))
         lx, ly = BLUR_TILE_Y
         return KernelCall("blur_y", (*args, KernelArg(Arg.LOCAL, 16 * lx * (ly + 2 * self.radius), "tile")), group=(lx, ly))
 
+    @property
+    def label(self) -> str:
+        return f"blur-{self.axis}"
+
     def describe(self) -> str:
         where = "full size" if self.scale == 1 else f"1/{self.scale} size"
-        return f"blur-{self.axis}  sigma {self.sigma:.3g}px at {where}, {2 * self.radius + 1} taps"
+        return f"{self.label}  sigma {self.sigma:.3g}px at {where}, {2 * self.radius + 1} taps"
 
 
 @dataclass(frozen=True)
@@ -421,13 +465,13 @@ class ShadowPass:
     offset: tuple[float, float]
     color: tuple[float, float, float, float]  # premultiplied
     scale: int = 1
-    kind: str = "shadow"
+    kind: ClassVar[str] = "shadow"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.SHADOW
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
     @classmethod
-    def samples(cls) -> dict[str, "ShadowPass"]:
-        return {"shadow": cls(("source", "source"), "out", (3.0, 2.0), (0.0, 0.0, 0.0, 0.5))}
+    def samples(cls) -> tuple["ShadowPass", ...]:
+        return (cls(("source", "source"), "out", (3.0, 2.0), (0.0, 0.0, 0.0, 0.5)),)
 
     def gl(self) -> ProgramCall:
         return ProgramCall(FilterProgram(FilterShader.SHADOW), (("u_offset", self.offset), ("u_color", self.color)), ("u_source", "u_blurred"))
@@ -437,11 +481,13 @@ class ShadowPass:
                                      KernelArg(Arg.FLOAT, self.offset[0], "dx"), KernelArg(Arg.FLOAT, self.offset[1], "dy"),
                                      KernelArg(Arg.FLOAT4, tuple(self.color), "color")))
 
+    label = "shadow"
+
     def describe(self) -> str:
         r, g, b, a = self.color
         rgb = " ".join(str(round(255 * c / a)) if a else "0" for c in (r, g, b))
         return (
-            f"shadow  alpha of {self.inputs[1]} offset ({self.offset[0]:g}, {self.offset[1]:g}) "
+            f"{self.label}  alpha of {self.inputs[1]} offset ({self.offset[0]:g}, {self.offset[1]:g}) "
             f"in rgb({rgb} / {a:.3g}), under {self.inputs[0]}"
         )
 
@@ -454,17 +500,21 @@ class MorphologyPass:
 
     inputs: tuple[str, ...]
     output: str
-    axis: str  # "x" | "y"
+    axis: Axis
     radius: int  # pixels on each side
     operator: MorphologyOperator
     scale: int = 1
-    kind: str = "morphology"
+    kind: ClassVar[str] = "morphology"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.MORPHOLOGY
     cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
 
+    def __post_init__(self) -> None:
+        if type(self.axis) is not Axis:
+            object.__setattr__(self, "axis", Axis(self.axis))  # "x" / "y" are read as the axes
+
     @classmethod
-    def samples(cls) -> dict[str, "MorphologyPass"]:
-        return {"morphology": cls(("source",), "out", "x", 3, MorphologyOperator.DILATE)}
+    def samples(cls) -> tuple["MorphologyPass", ...]:
+        return (cls(("source",), "out", Axis.X, 3, MorphologyOperator.DILATE),)
 
     @property
     def taps(self) -> int:
@@ -475,18 +525,21 @@ class MorphologyPass:
         return int(self.operator is MorphologyOperator.DILATE)
 
     def gl(self) -> ProgramCall:
-        axis = (1, 0) if self.axis == "x" else (0, 1)
-        return ProgramCall(FilterProgram(FilterShader.MORPHOLOGY), (("u_axis", axis), ("u_radius", self.radius), ("u_dilate", self.dilate)))
+        return ProgramCall(FilterProgram(FilterShader.MORPHOLOGY), (("u_axis", self.axis.unit), ("u_radius", self.radius), ("u_dilate", self.dilate)))
 
     def cl(self) -> KernelCall:
-        ax, ay = (1, 0) if self.axis == "x" else (0, 1)
+        ax, ay = self.axis.unit
         return KernelCall("morphology", (*_images("src", "dst", "w", "h"), KernelArg(Arg.INT, ax, "ax"),
                                          KernelArg(Arg.INT, ay, "ay"), KernelArg(Arg.INT, self.radius, "r"),
                                          KernelArg(Arg.INT, self.dilate, "dilate")))
 
+    @property
+    def label(self) -> str:
+        return f"{self.operator.value}-{self.axis}"
+
     def describe(self) -> str:
         how = "max" if self.dilate else "min"
-        return f"{self.operator.value}-{self.axis}  radius {self.radius}px, {how} of {self.taps} taps"
+        return f"{self.label}  radius {self.radius}px, {how} of {self.taps} taps"
 
 
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass]
@@ -576,17 +629,17 @@ class _Builder:
         current = source
         for j in range(1, k + 1):
             out = self.name("half")
-            self.passes.append(ResamplePass((current,), out, "down", 2**j, 2 ** (j - 1)))
+            self.passes.append(ResamplePass((current,), out, PassKind.DOWNSAMPLE, 2**j, 2 ** (j - 1)))
             current = out
         radius = math.ceil(3.0 * level_sigma)
         if radius > 0:
-            for axis in ("x", "y"):
+            for axis in Axis:
                 out = self.name(f"blur{axis}")
                 self.passes.append(BlurPass((current,), out, axis, level_sigma, radius, 2**k))
                 current = out
         if k:
             out = self.name("up")
-            self.passes.append(ResamplePass((current,), out, "up", 1, 2**k))
+            self.passes.append(ResamplePass((current,), out, PassKind.UPSAMPLE, 1, 2**k))
             current = out
         return current
 
@@ -611,7 +664,7 @@ def _plan_shadow(b: _Builder, op: DropShadow, current: str, scale: float, notes:
 
 
 def _plan_morphology(b: _Builder, op: Morphology, current: str, scale: float, notes: list[str]) -> str:
-    for axis, radius in zip(("x", "y"), op.pixel_radii(scale)):
+    for axis, radius in zip(Axis, op.pixel_radii(scale)):
         if radius > 0:  # an axis of radius 0 leaves the image as it is
             out = b.name(f"{op.operator.value}{axis}")
             b.passes.append(MorphologyPass((current,), out, axis, radius, op.operator))
@@ -627,6 +680,10 @@ PLANNERS: dict[type[FilterOp], Planner] = {
     DropShadow: _plan_shadow,
     Morphology: _plan_morphology,
 }
+
+
+_SPLIT_NOTE = (f"more than {MAX_COLOR_STEPS} clamped colour steps in a row: split into several passes, with the "
+               "image rounded to 8 bits between them")
 
 
 def plan_chain(
@@ -663,11 +720,8 @@ def plan_chain(
             out = b.name("color")
             b.passes.append(ColorPass((current,), out, tuple(run), alpha if first else 1.0, ops_css))
             current, first = out, False
-            if steps and not any(n.startswith("more than") for n in notes):
-                notes.append(
-                    f"more than {MAX_COLOR_STEPS} clamped colour steps in a row: split into several "
-                    "passes, with the image rounded to 8 bits between them"
-                )
+            if steps and _SPLIT_NOTE not in notes:  # said once per plan
+                notes.append(_SPLIT_NOTE)
 
     for op in ops:
         op = op.resolved(current_color)

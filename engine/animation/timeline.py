@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Mapping
 
 from ..errors import InvalidValueError, StyleError
@@ -19,11 +20,54 @@ from ..style.declarations import parse_value
 from .easing import Easing, Linear, parse_easing
 from .interpolate import interpolate_field
 
-__all__ = ["Keyframe", "Animation", "DIRECTIONS", "FILLS", "parse_time"]
+__all__ = ["Keyframe", "Animation", "PlaybackDirection", "FillMode", "DIRECTIONS", "FILLS", "parse_time"]
 
-DIRECTIONS = ("normal", "reverse", "alternate", "alternate-reverse")
+
+class PlaybackDirection(str, Enum):
+    """``animation-direction``: which iterations play backwards. A ``str`` (same hash
+    and format), so scene files and reports read as they always did."""
+
+    NORMAL = "normal"
+    REVERSE = "reverse"
+    ALTERNATE = "alternate"
+    ALTERNATE_REVERSE = "alternate-reverse"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+    def reverses(self, iteration: int) -> bool:
+        """Whether iteration ``iteration`` (0 first) plays from 100% to 0%."""
+        if self in (PlaybackDirection.NORMAL, PlaybackDirection.REVERSE):
+            return self is PlaybackDirection.REVERSE
+        return (iteration % 2 == 1) != (self is PlaybackDirection.ALTERNATE_REVERSE)
+
+
+class FillMode(str, Enum):
+    """``animation-fill-mode``: whether the animation has its effect before its delay
+    ends (backwards) and after it ends (forwards). A ``str`` (same hash and format)."""
+
+    NONE = "none"
+    FORWARDS = "forwards"
+    BACKWARDS = "backwards"
+    BOTH = "both"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+    @property
+    def backwards(self) -> bool:
+        return self in (FillMode.BACKWARDS, FillMode.BOTH)
+
+    @property
+    def forwards(self) -> bool:
+        return self in (FillMode.FORWARDS, FillMode.BOTH)
+
+
+DIRECTIONS = tuple(d.value for d in PlaybackDirection)
 _TIME = re.compile(r"([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)(ms|s)")
-FILLS = ("none", "forwards", "backwards", "both")
+FILLS = tuple(f.value for f in FillMode)
 # Properties whose animation the compositor can run without re-rastering (Blink's list).
 COMPOSITED_PROPERTIES = frozenset({"transform", "opacity", "filter"})
 
@@ -98,8 +142,8 @@ class Animation:
     delay: float = 0.0
     easing: Easing = field(default_factory=Linear)
     iterations: float = 1.0
-    direction: str = "normal"
-    fill: str = "none"
+    direction: PlaybackDirection = PlaybackDirection.NORMAL
+    fill: FillMode = FillMode.NONE
     name: str = ""
 
     @classmethod
@@ -152,7 +196,8 @@ class Animation:
             raise InvalidValueError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}", property="direction")
         if fill not in FILLS:
             raise InvalidValueError(f"fill must be one of {', '.join(FILLS)}, got {fill!r}", property="fill")
-        return cls(frames, seconds, parse_time(delay, "delay"), parse_easing(easing), count, direction, fill, name)
+        return cls(frames, seconds, parse_time(delay, "delay"), parse_easing(easing), count, PlaybackDirection(direction),
+                   FillMode(fill), name)
 
     def to_dict(self) -> dict[str, Any]:
         """Scene-file JSON for this animation (what ``create`` takes back)."""
@@ -174,10 +219,10 @@ class Animation:
             out["easing"] = self.easing.css()
         if self.iterations != 1:
             out["iterations"] = "infinite" if math.isinf(self.iterations) else self.iterations
-        if self.direction != "normal":
-            out["direction"] = self.direction
-        if self.fill != "none":
-            out["fill"] = self.fill
+        if self.direction is not PlaybackDirection.NORMAL:
+            out["direction"] = self.direction.value
+        if self.fill is not FillMode.NONE:
+            out["fill"] = self.fill.value
         if self.name:
             out["name"] = self.name
         return out
@@ -202,11 +247,11 @@ class Animation:
         local = t - self.delay
         active = 0.0 if self.duration == 0 else self.duration * self.iterations
         if local < 0:
-            if self.fill not in ("backwards", "both"):
+            if not self.fill.backwards:
                 return None
             iteration, p = 0.0, 0.0
         elif local >= active:
-            if self.fill not in ("forwards", "both"):
+            if not self.fill.forwards:
                 return None
             if self.iterations == 0:
                 iteration, p = 0.0, 0.0
@@ -222,11 +267,7 @@ class Animation:
         else:
             iteration = math.floor(local / self.duration)
             p = (local - iteration * self.duration) / self.duration
-        reverse = self.direction == "reverse" or (
-            self.direction in ("alternate", "alternate-reverse")
-            and (int(iteration) % 2 == 1) != (self.direction == "alternate-reverse")
-        )
-        if reverse:
+        if self.direction.reverses(int(iteration)):
             p = 1.0 - p
         return self.easing(p)
 

@@ -15,16 +15,18 @@ import json
 import os
 import statistics
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import OpenCLUnavailableError
-from ..filters.plan import PASS_TYPES, PlannedPass, image_size
-from ..filter_costs import EXECUTORS, KINDS, CostModel, work_units
+from ..filters.plan import PASS_TYPES, PassKind, PlannedPass, image_size
+from ..filter_costs import EXECUTORS, KINDS, CostModel, PassCost, SpelledKey, Transfer, work_units
+from ..textures import Executor
 from ..version import __version__
 
-__all__ = ["calibrate", "cache_dir", "CALIBRATION_SIZES", "MODEL_VERSION", "KINDS"]
+__all__ = ["calibrate", "cache_dir", "Sample", "CALIBRATION_SIZES", "MODEL_VERSION", "KINDS"]
 
 MODEL_VERSION = 3  # in the cache key: models measured by older code are measured again
 CALIBRATION_SIZES = ((256, 256), (1024, 1024))
@@ -40,15 +42,32 @@ def cache_dir() -> Path:
     return Path(base) / "lamina"
 
 
-def _samples() -> dict[str, PlannedPass]:
-    """The pass measured for each cost-model kind: each planned pass type's samples."""
-    return {key: step for cls in PASS_TYPES for key, step in cls.samples().items()}
+@dataclass(frozen=True, eq=False)
+class Sample(SpelledKey):
+    """What one calibration sample measures: a pass kind, at ``steps`` fused clamped
+    steps (colour passes: one, and eight for what each further step adds). ``str()`` is
+    "blur", "color", "color8"."""
+
+    kind: PassKind
+    steps: int = 1
+
+    @classmethod
+    def of(cls, step: PlannedPass) -> "Sample":
+        return cls(step.pass_kind, len(step.steps) if step.pass_kind is PassKind.COLOR else 1)
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}{self.steps if self.steps != 1 else ''}"
+
+
+def _samples() -> dict[Sample, PlannedPass]:
+    """The passes measured for the cost model: each planned pass type's samples."""
+    return {Sample.of(step): step for cls in PASS_TYPES for step in cls.samples()}
 
 
 def _complete(model: CostModel) -> bool:
     """Whether a stored model prices every pass kind there is now on both executors (a
     model measured before a pass kind was added is measured again)."""
-    return all(f"{executor}:{kind}" in model.passes for executor in EXECUTORS for kind in KINDS)
+    return all(PassCost(executor, kind) in model.passes for executor in EXECUTORS for kind in KINDS)
 
 
 def _fit(points: list[tuple[float, float]]) -> tuple[float, float]:
@@ -82,12 +101,14 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
         points = _measure(renderer, cl_runner, repeats)
     except cl_runner.cl.Error as exc:
         raise OpenCLUnavailableError(f"measuring the OpenCL filter kernels failed on {cl_runner.label}: {exc}") from None
-    passes = {key: _fit(points[key]) for key in points if ":" in key and not key.endswith("color8")}
-    for executor in EXECUTORS:  # per extra clamped step and pixel, from 1 vs 8 steps
-        one, eight = points[f"{executor}:color"], points[f"{executor}:color8"]
-        per_step = statistics.median((t8 - t1) / (7.0 * u) for (u, t1), (_, t8) in zip(one, eight))
-        passes[f"{executor}:color_step"] = (0.0, max(per_step, 0.0))
-    model = CostModel(label, passes, {key: _fit(points[key]) for key in ("gl->cl", "cl->gl")})
+    passes, transfers = points
+    model_passes = {PassCost(executor, sample.kind): _fit(p) for (executor, sample), p in passes.items() if sample.steps == 1}
+    for (executor, sample), many in passes.items():  # per extra clamped step and pixel, from 1 vs n steps
+        if sample.steps > 1:
+            one, extra = passes[executor, Sample(sample.kind)], sample.steps - 1.0
+            per_step = statistics.median((tn - t1) / (extra * u) for (u, t1), (_, tn) in zip(one, many))
+            model_passes[PassCost(executor, sample.kind, per_step=True)] = (0.0, max(per_step, 0.0))
+    model = CostModel(label, model_passes, {direction: _fit(transfers[direction]) for direction in Transfer})
     _MODELS[label] = model
     try:
         stored = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
@@ -104,12 +125,16 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
     return model
 
 
-def _measure(renderer, cl_runner, repeats: int) -> dict[str, list]:
-    """(units, median ms) at each calibration size, per "executor:kind" and transfer."""
+Points = list[tuple[float, float]]  # (units, median ms) at each calibration size
+
+
+def _measure(renderer, cl_runner, repeats: int) -> tuple[dict[tuple[Executor, Sample], Points], dict[Transfer, Points]]:
+    """(units, median ms) at each calibration size, per executor and sample, and per
+    transfer direction."""
     executor = renderer.executor
     gl_runner, pool, ctx = executor.filter_runner, executor.pool, renderer.gpu.ctx
     rng = np.random.default_rng(0)
-    points: dict[str, list] = {}
+    points: tuple[dict, dict] = ({}, {})
     for w, h in CALIBRATION_SIZES:
         img = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
         img[..., :3] = np.minimum(img[..., :3], img[..., 3:4])
@@ -136,7 +161,8 @@ def _measure_size(w, h, src, cl_src, gl_runner, pool, ctx, cl_runner, repeats, p
             times.append((time.perf_counter() - t0) * 1000)
         return statistics.median(times[1:])
 
-    for kind, step in _samples().items():
+    passes, transfers = points
+    for sample, step in _samples().items():
         units = work_units(step, w, h)
         out_size = image_size(w, h, step.scale)
         gl_out = pool.acquire(*out_size)
@@ -144,18 +170,18 @@ def _measure_size(w, h, src, cl_src, gl_runner, pool, ctx, cl_runner, repeats, p
             ms = timed(lambda: gl_runner.run_pass(step, [src.texture] * len(step.inputs), gl_out), ctx.finish)
         finally:
             pool.release(gl_out)
-        points.setdefault(f"gl:{kind}", []).append((units, ms))
+        passes.setdefault((Executor.GL, sample), []).append((units, ms))
         cl_out = cl_runner.acquire(*out_size)
         try:
             ms = timed(lambda: cl_runner.run_pass(step, [cl_src] * len(step.inputs), cl_out), cl_runner.queue.finish)
         finally:
             cl_runner.release(cl_out)
-        points.setdefault(f"opencl:{kind}", []).append((units, ms))
+        passes.setdefault((Executor.OPENCL, sample), []).append((units, ms))
     copy = cl_runner.acquire(w, h)
     try:
         to_cl = timed(lambda: cl_runner.from_texture(src.texture, copy), ctx.finish)
         to_gl = timed(lambda: cl_runner.to_texture(copy, src.texture), ctx.finish)
-        points.setdefault("gl->cl", []).append((w * h * 4, to_cl))
-        points.setdefault("cl->gl", []).append((w * h * 4, to_gl))
+        transfers.setdefault(Transfer.TO_OPENCL, []).append((w * h * 4, to_cl))
+        transfers.setdefault(Transfer.TO_GL, []).append((w * h * 4, to_gl))
     finally:
         cl_runner.release(copy)

@@ -244,7 +244,7 @@ class GLExecutor:
         # key also holds an array's content checksum, so a changed array is re-uploaded.
         # The pixels come with the graph (FrameGraph.images): straight, they go up and a
         # GPU pass premultiplies them into the texture.
-        key = paint.key[:2] if paint.key[0] == "data" else paint.key
+        key = paint.key.identity
         image = self._images.get(key)
         if image is None or self._image_content.get(key) != paint.key:
             self._image_content[key] = paint.key

@@ -33,6 +33,7 @@ from ..compositor.paint_data import ImagePaint
 from ..framegraph import Decision, Draw, DrawMask, RasterPass, SurfaceReason, TextureDesc, TextureRole
 from ..geometry import Affine, Rect
 from ..limits import MAX_MASKS_PER_DRAW
+from ..textures import MaskKind
 from .placement import clean, snap, subpixel
 from .targets import Target
 
@@ -131,7 +132,7 @@ class MaskedDrawing:
         if s.mask_image is not None:
             tex = self._mask_image_texture(node, offset)
             to_texel = snap(Affine.translate(offset[0] + MASK_PAD, offset[1] + MASK_PAD) @ to_local)
-            masks.append(DrawMask(tex, node.id, to_texel, s.mask_mode.luminance, "mask-image"))
+            masks.append(DrawMask(tex, node.id, to_texel, s.mask_mode.luminance, MaskKind.MASK_IMAGE))
         if s.clip_path is not None and s.clip_path.is_polygon:
             made = self._polygon_texture(ctx, offset)
             if made is None:
@@ -140,7 +141,7 @@ class MaskedDrawing:
                 return None
             tex, origin = made
             to_texel = snap(Affine.translate(-origin[0], -origin[1]) @ to_local)
-            masks.append(DrawMask(tex, node.id, to_texel, False, "clip-path"))
+            masks.append(DrawMask(tex, node.id, to_texel, False, MaskKind.CLIP_PATH))
         if len(draw.masks) + len(masks) > MAX_MASKS_PER_DRAW:
             raise UnsupportedFeatureError(
                 f"more than {MAX_MASKS_PER_DRAW} masks on one draw are not supported", property="mask-image",
@@ -159,7 +160,7 @@ class MaskedDrawing:
                                  self.limits.max_texture_size)
         if isinstance(paint.image, ImagePaint):
             self.out.images_seen.append((paint.image.ref, node.id, paint.image.key))
-        return self._mask_texture(node, "mask-image", paint, w, h, f"mask-image of layer {node.id}")
+        return self._mask_texture(node, MaskKind.MASK_IMAGE, paint, w, h, f"mask-image of layer {node.id}")
 
     def _polygon_texture(self, ctx: StackingContext, offset: tuple[float, float]):
         """A polygon clip-path's coverage texture and the layer px of its texel (0, 0)'s
@@ -186,7 +187,7 @@ class MaskedDrawing:
         # a new texture of the same polygon.
         texel_points = tuple((round(x + ox - kx, 6), round(y + oy - ky, 6)) for x, y in points)
         paint = PolygonPaint(texel_points, clip.shape.fill_rule is FillRule.EVENODD, w, h)
-        tex = self._mask_texture(node, "clip-path", paint, w, h,
+        tex = self._mask_texture(node, MaskKind.CLIP_PATH, paint, w, h,
                                  f"clip-path polygon of layer {node.id} ({clip.shape.fill_rule.value})")
         return tex, (kx - ox, ky - oy)
 
@@ -206,7 +207,7 @@ class MaskedDrawing:
             extent = Rect(extent.x - left, extent.y - top, extent.width + left + right, extent.height + top + bottom)
         return extent
 
-    def _mask_texture(self, node: LayerNode, kind: str, paint, w: int, h: int, reason: str) -> TextureDesc:
+    def _mask_texture(self, node: LayerNode, kind: MaskKind, paint, w: int, h: int, reason: str) -> TextureDesc:
         """Raster a mask (once, and kept while its paint is unchanged, like a layer's
         raster) and return its texture."""
         cache_id = f"{kind}:{node.id}"

@@ -10,7 +10,7 @@ import math
 
 from ..compositor.backings import CompositingReason
 from ..compositor.tree import LayerNode
-from ..framegraph import ClipShape, CompositePass, Decision, Draw, LayerInfo, RasterPass, SurfaceReason, TextureDesc, TextureRole, TileSet
+from ..framegraph import ClipShape, CompositePass, Decision, Draw, LayerInfo, RasterPass, SurfaceReason, TextureDesc, TextureRole, TileKind, TileSet
 from ..geometry import Affine, Rect
 from .ink import raster_placement
 from .placement import clean, reframe, rounded, snap, touched
@@ -84,7 +84,7 @@ class TiledDrawing:
                     rastered += 1
                 draws.append(Draw(tex, node.id, to_target @ Affine.translate(tx, ty), p.opacity, clips,
                                   note=f"tile {col},{row}", hard_edges=_inner_edges(rect, Rect(0, 0, w, h))))
-            self.out.tile_sets.append(TileSet(node.id, "layer", size, grid, (w, h), len(tiles), rastered,
+            self.out.tile_sets.append(TileSet(node.id, TileKind.LAYER, size, grid, (w, h), len(tiles), rastered,
                                           sum(d.source.bytes for d in draws)))
             return draws
         region = need_raster.intersect(Rect(0, 0, w, h)).rounded_out()
@@ -163,7 +163,7 @@ class TiledDrawing:
             clips = tuple(c for c in draw_clips if not _holds(c, shown))
             draws.append(Draw(tex, label, placed, 1.0, clips, note=f"tile {col},{row} of {label}",
                               hard_edges=_inner_edges(rect, b)))
-        self.out.tile_sets.append(TileSet(label, "backing", size, grid, (int(b.width), int(b.height)), len(tiles), rastered,
+        self.out.tile_sets.append(TileSet(label, TileKind.BACKING, size, grid, (int(b.width), int(b.height)), len(tiles), rastered,
                                       sum(d.source.bytes for d in draws)))
         return draws
 
