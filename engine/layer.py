@@ -284,16 +284,17 @@ class Layer:
         if self._image is not None:
             memo = getattr(self, "_image_memo", None)
             if memo is not None and memo[0] is style and memo[1] is self._image:
-                return memo[2]
-            if style.background_image is not None:
-                raise StyleError(
-                    "the layer has both an image= source and a background-image in its style",
-                    property="background-image",
-                    layer=self.id,
-                )
-            base = style
-            style = replace(style, background_image=self._image)
-            self._image_memo = (base, self._image, style)
+                style = memo[2]  # (and on to the text: a layer may have both)
+            else:
+                if style.background_image is not None:
+                    raise StyleError(
+                        "the layer has both an image= source and a background-image in its style",
+                        property="background-image",
+                        layer=self.id,
+                    )
+                base = style
+                style = replace(style, background_image=self._image)
+                self._image_memo = (base, self._image, style)
         if self._text is not None:
             # Carried in the style like image=, so a new text is a style change that the
             # property trees and the paint cache see (and nothing else has to look).

@@ -25,6 +25,17 @@ class FilterChain:
 
     ops: tuple[FilterOp, ...] = ()
 
+    def __post_init__(self) -> None:
+        # Built by hand (filters.ops.Morphology has no CSS syntax): each item must be an op.
+        ops = tuple(self.ops) if not isinstance(self.ops, (str, bytes)) else None
+        if ops is None:
+            raise InvalidValueError(f"FilterChain takes a sequence of filter ops, got {self.ops!r}", property="filter")
+        for i, op in enumerate(ops):
+            if not isinstance(op, FilterOp):
+                raise InvalidValueError(f"FilterChain item {i} is {op!r}, not a filter op (lamina.filters.ops)",
+                                        property="filter")
+        object.__setattr__(self, "ops", ops)
+
     def __iter__(self) -> Iterator[FilterOp]:
         return iter(self.ops)
 

@@ -23,6 +23,7 @@ function is its op class alone (``matrix``; the fused colour pass runs it).
 from __future__ import annotations
 
 import math
+import numbers
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import Enum
@@ -636,8 +637,11 @@ class Morphology(FilterOp):
             object.__setattr__(self, "ry", self.rx)
         for axis in ("rx", "ry"):
             value = getattr(self, axis)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            # Any real number (numpy's too), not a bool; stored as a Python float.
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value):
                 raise InvalidValueError(f"feMorphology: radius {axis} must be a finite number, got {value!r}", property="radius")
+            value = float(value)
+            object.__setattr__(self, axis, value)
             if value < 0:
                 raise InvalidValueError(f"feMorphology: radius {axis} must not be negative, got {value!r}", property="radius")
             if value > MAX_MORPHOLOGY_RADIUS:

@@ -20,7 +20,20 @@ from ..framegraph import TextureDesc
 from ..geometry import Rect
 from .damage import DrawnFrame
 
-__all__ = ["RasterCache"]
+__all__ = ["RasterCache", "raster_id", "shadow_id"]
+
+
+def raster_id(layer_id: str) -> str:
+    """The cache id of a layer's own kept raster."""
+    return f"layer:{layer_id}"
+
+
+def shadow_id(layer_id: str) -> str:
+    """The cache id of a layer's outer box shadows, kept for its next repaint."""
+    return _SHADOW + layer_id
+
+
+_SHADOW = "shadow:"
 
 
 class RasterCache:
@@ -50,6 +63,16 @@ class RasterCache:
         (those of what it plans again: they are used now only if looked up again)."""
         self._used |= self._last_used - but if but else self._last_used
 
+    def let_go_of_shadows(self, rastered: set[str]) -> None:
+        """After carry_over: the box shadows kept for a layer's next repaint stay only
+        with the layer's own kept raster (looked up or made this frame) or a raster of it
+        made this frame (``rastered``: layer ids), as planning from scratch keeps them; a
+        backing member's, used last frame by a paint that is not made again, end here."""
+        for key_id in [k for k in self._used if k.startswith(_SHADOW)]:
+            layer_id = key_id[len(_SHADOW):]
+            if raster_id(layer_id) not in self._used and layer_id not in rastered:
+                self._used.discard(key_id)
+
     def _use(self, key_id: str) -> None:
         self._used.add(key_id)
         if self.noting is not None:
@@ -67,11 +90,6 @@ class RasterCache:
         raster is reused: the next repaint will want them)."""
         if key_id in self._entries:
             self._use(key_id)
-
-    def unuse(self, key_id: str) -> None:
-        """Not kept by this frame after all (carry_over assumed it was): ended with the
-        frame unless something looks it up."""
-        self._used.discard(key_id)
 
     def new_name(self, key: str, prefix: str = "layer") -> str:
         self._generation += 1

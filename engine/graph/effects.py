@@ -197,7 +197,7 @@ class EffectDrawing:
         # The surface covers what its layers can touch (in the target's space, rounded out
         # to whole pixels). Clips from above the context apply when the surface is drawn.
         bounds = self._content_bounds(ctx, target.space, target.cull, target.cull_from)
-        if bounds is None:
+        if bounds is None or bounds.is_empty():  # (cut to nothing by the cull rect: no 0-px surface)
             self.out.decisions.append(Decision(node.id, "not drawn: its group lies outside the viewport or its clips"))
             return
         clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)

@@ -147,6 +147,10 @@ class RetainedFastPath:
         per_frame = {id(p) for read in last.reads if read is not None for p in read.after}
         redone = {name for site in (*redo.values(), *(r.site for r in repaints.values())) for name in site.passes}
         redone_ids = {id(p) for fp in effects.values() for p in fp.passes}  # the effects' own, planned anew
+        if not redone_ids.isdisjoint(kept) or not redone_ids.isdisjoint(per_frame):
+            # A redone effect nested in another draw's kept work (or run after a kept
+            # read-back): its old passes would run beside its new ones.
+            return None
         left = [p for p in last.graph.passes if not (id(p) in kept or id(p) in per_frame or p.name in redone
                                                       or id(p) in redone_ids or p.target.name == frame.name
                                                       or isinstance(p, BackdropPass))]
@@ -154,12 +158,13 @@ class RetainedFastPath:
         settled = self._settled(last, left, {*redo, *repaints, *effects})
         if settled is None:
             return None
-        settled, unkept = settled
         for ref, layer_id, image_key in last.images:
             if self.images.get(ref, self.base_dir, layer_id)[0] != image_key:
                 return None
         if not self.available(frame.name) or not all(self.available(d.source.name) for d in last.final if d.source.retained):
             return None
+        if not all(self.available(name) for name in last.graph.reused if name != frame.name):
+            return None  # a kept texture last frame read (a filtered layer's raster, a shadow) is gone
         # Under the browser policy a moved entry's bounds decide what overlaps it. An
         # animation's sweep fixes them for the iteration; a move through the API stands
         # when it is one promoted entry and the same later layers overlap it as before.
@@ -201,11 +206,18 @@ class RetainedFastPath:
             redo[index] = replace(site, entry=replace(site.entry, rect=moved))
         saved = self.cache.snapshot()  # what giving up from here on restores
         self.cache.carry_over(but=frozenset(key for fp in effects.values() for key in fp.cache_keys))
-        for key_id in unkept:
-            self.cache.unuse(key_id)
         sites = list(last.sites)
         self.out.layer_info = dict(last.graph.layer_info)
         final = list(last.final)
+        # In the order planning from scratch makes them (their new textures are named in
+        # that order): the walk's effects first, then the frame target's draws.
+        redone_effects = self._redo_effects(effects, last, target, final)
+        if redone_effects is None:
+            return self._give_up(saved)  # an effect is drawn otherwise than last frame
+        if redone_effects:
+            stands, overlap = self._effects_overlap(redone_effects, last, overlap)
+            if not stands:
+                return self._give_up(saved)  # what overlaps a refiltered element changed
         replaced = set()
         for index in sorted({*redo, *repaints}):
             if index in repaints:  # its draw stays: the texture it shows is repainted in place
@@ -229,13 +241,6 @@ class RetainedFastPath:
                     return self._give_up(saved)  # its backing came out empty
                 final[index] = draw
                 sites[index] = replace(site, entry=entry)
-        redone_effects = self._redo_effects(effects, last, target, final)
-        if redone_effects is None:
-            return self._give_up(saved)  # an effect is drawn otherwise than last frame
-        if redone_effects:
-            stands, overlap = self._effects_overlap(redone_effects, last, overlap)
-            if not stands:
-                return self._give_up(saved)  # what overlaps a refiltered element changed
         for i, read in enumerate(last.reads):
             if read is not None and i not in redo and i not in effects:
                 self.out.reads[id(final[i])] = read
@@ -248,9 +253,19 @@ class RetainedFastPath:
         for layer_id in faded:  # its decision says the opacity it has now
             self.out.decisions[last.opacity_notes[layer_id]] = opacity_in_draw(layer_id, layer_id,
                                                                            self.trees.nodes[layer_id].style.opacity)
-        self.out.reused = [n for n in last.graph.reused if n not in replaced and n != frame.name] + self.out.reused
-        listed = set(self.out.reused)  # (a backing repainted in place last frame is listed already)
+        # Reused now: what last frame reused, but the box shadows its new rasters read
+        # (a repainted backing's members: what this frame rasters anew reuses its own
+        # again), and the textures of the settled draws; as cache lookups find them when
+        # planning from scratch. (A redone effect's reuses are counted against last
+        # frame's by _splice_effects.)
+        read_by_rasters = {p.shadows.name for p in last.graph.passes if isinstance(p, RasterPass)
+                           and p.shadows is not None and id(p) not in kept and id(p) not in per_frame
+                           and id(p) not in redone_ids}
+        self.out.reused = [n for n in last.graph.reused
+                           if n not in replaced and n != frame.name and n not in read_by_rasters] + self.out.reused
+        listed = set(self.out.reused)
         self.out.reused += [n for n in (last.final[i].source.name for i in settled) if n not in listed]
+        self.cache.let_go_of_shadows({p.layer_id for p in self.out.passes if isinstance(p, (RasterPass, ShadowPass))})
         notes, footprints = last.opacity_notes, last.effects
         if redone_effects:
             notes, footprints = self._splice_effects(redone_effects, last)
@@ -323,18 +338,15 @@ class RetainedFastPath:
         self._repaint(r.site.entry, r.space, r.origin, clips_of, self._bounds_memo[r.cache_id], r.damage, r.texture,
                       r.label, r.fill)
 
-    def _settled(self, last: "RetainedPlan", left: list, redone: set[int]) -> tuple[list[int], list[str]] | None:
+    def _settled(self, last: "RetainedPlan", left: list, redone: set[int]) -> list[int] | None:
         """The draws of last frame whose passes (``left``: those no other rule keeps or
         redoes) made the kept texture they show, and nothing else: a layer's raster with
         its kept box shadows, or a backing painted from its members' rasters. Their
         members unchanged, planning now would find those textures in the cache and do
         none of that work, so the draws are settled: their passes go, their textures are
-        reused. Also the cache entries planning would not use now: the kept box shadows
-        of layers painted into a backing (only a layer's own kept raster keeps its
-        shadows for the next repaint). None when a pass is left that is not such work
-        (plan from scratch)."""
+        reused. None when a pass is left that is not such work (plan from scratch)."""
         if not left:
-            return [], []
+            return []
         # (A tile's draw has no site: its scroller's decision counts the tiles rastered.)
         shows = {d.source.name: i for i, d in enumerate(last.final)
                  if d.source.retained and i not in redone and last.sites[i] is not None}
@@ -355,9 +367,7 @@ class RetainedFastPath:
                     return None  # a kept texture that no settled draw shows
             elif p.target.name not in read:
                 return None  # work that no settled draw reads
-        own = {p.layer_id for p in left if isinstance(p, RasterPass) and p.target.name in shows}
-        unkept = [f"shadow:{p.layer_id}" for p in left if isinstance(p, ShadowPass) and p.layer_id not in own]
-        return list(settled), unkept
+        return list(settled)
 
     def _fade_alone(self, layer_id: str, last: "RetainedPlan") -> float | None:
         """The new opacity of the draw of a layer whose opacity alone changed, when last

@@ -72,6 +72,7 @@ from ..blending import BlendMode
 from ..compositor.paint import layer_paint, used_radii
 from ..compositor.shadows import capped_shadows, shadow_cap_note
 from ..compositor.tree import Clip, LayerNode, StackingContext
+from .cache import raster_id, shadow_id
 from .damage import DrawnFrame, changed_region
 from .ink import raster_placement
 from .placement import clean, clip_shape, draw_key, touched
@@ -161,15 +162,15 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
                 self.out.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint, shadows=self._shadows(node, paint, w, h)))
             else:
                 key = (w, h, paint)
-                tex = self.cache.lookup(f"layer:{node.id}", key, self.available)
+                tex = self.cache.lookup(raster_id(node.id), key, self.available)
                 if tex is not None:
                     self.out.reused.append(tex.name)
-                    self.cache.keep(f"shadow:{node.id}")  # for its next repaint
+                    self.cache.keep(shadow_id(node.id))  # for its next repaint
                 else:
                     tex = TextureDesc(self.cache.new_name(node.id), w, h, TextureRole.LAYER_CONTENT, retained=True)
                     self.out.passes.append(RasterPass(f"raster:{node.id}", node.id, tex, paint,
                                                   shadows=self._shadows(node, paint, w, h)))
-                    self.cache.store(f"layer:{node.id}", key, tex)
+                    self.cache.store(raster_id(node.id), key, tex)
             self.out.content[(node.id, sampled)] = tex
         return tex
 
@@ -198,13 +199,13 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         if not outer or self.cache is None:
             return None
         key = (w, h, paint.offset, paint.width, paint.height, paint.radii, outer)
-        tex = self.cache.lookup(f"shadow:{node.id}", key, self.available)
+        tex = self.cache.lookup(shadow_id(node.id), key, self.available)
         if tex is not None:
             self.out.reused.append(tex.name)
             return tex
         tex = TextureDesc(self.cache.new_name(node.id, prefix="shadow"), w, h, TextureRole.SHADOW, retained=True)
         self.out.passes.append(ShadowPass(f"shadow:{node.id}", node.id, tex, paint))
-        self.cache.store(f"shadow:{node.id}", key, tex)
+        self.cache.store(shadow_id(node.id), key, tex)
         return tex
 
     def _paint(self, node: LayerNode, offset: tuple[float, float]):

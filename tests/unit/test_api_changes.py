@@ -411,3 +411,91 @@ def test_a_blur_amount_inside_a_promoted_container(policy):
     took, _ = _lockstep_frames(make, policy, 10, slide)
     if policy in ("browser", "all"):
         assert all(took[2:]), "the child's filter amounts take the fast path"
+
+
+# -- cases a review found (each failed the lockstep before its fix) --------------------------
+def _shadowed_pair() -> Scene:
+    """Two layers painted into the page's base backing, one with a box-shadow."""
+    scene = Scene(200, 100, "#eee")
+    scene.root.add(Layer("a", (10, 10, 40, 40), "background: #48f; box-shadow: 3px 3px 3px black"))
+    scene.root.add(Layer("b", (100, 10, 40, 40), "background: #c33"))
+    return scene
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_backing_members_box_shadow_ends_when_planning_from_scratch_ends_it(policy):
+    """The shadow a member's raster read while its backing was painted is let go, and
+    listed as reused once, as planning from scratch does (the fast path kept it: a leak,
+    and a texture listed twice)."""
+    def script(scene: Scene, i: int) -> None:
+        if i in (1, 4):
+            scene["a"].style["border-color"] = f"rgb({i * 40}, 0, 0)"
+        if i in (2, 3, 5):
+            scene["b"].style["background-color"] = f"rgb({i * 40}, 0, 0)"
+
+    _lockstep(_shadowed_pair, policy, 7, script)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_filter_amount_and_a_later_colour_name_their_textures_in_paint_order(policy):
+    def make() -> Scene:
+        scene = Scene(320, 200, "#eee")
+        scene.root.add(Layer("f", (20, 20, 40, 40), "background: #48f; filter: blur(1px)"))
+        scene.root.add(Layer("t", (150, 60, 60, 60), "background: #c33"))
+        return scene
+
+    def script(scene: Scene, i: int) -> None:
+        if i >= 2:
+            scene["f"].style["filter"] = f"blur({i}px)"
+            scene["t"].style["background-color"] = f"rgb({i * 30}, 0, 0)"
+
+    _lockstep(make, policy, 5, script)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("glass", [(200, 140), (-60, -10)], ids=["apart", "over"])
+def test_a_filter_amount_inside_nested_backdrop_filters_runs_each_pass_once(policy, glass):
+    """A box drawn as its own surface inside an element with a backdrop-filter holds
+    another backdrop-filter: a filter set on the box through the API re-plans it, and its
+    passes run once (they ran twice, and the frame showed it)."""
+    def make() -> Scene:
+        scene = Scene(320, 200, "#eee")
+        scene.root.add(Layer("under", (0, 0, 320, 200), "background: linear-gradient(red, blue)"))
+        outer = scene.root.add(Layer("outer", (40, 40, 20, 60), "backdrop-filter: blur(4px)"))
+        box = outer.add(Layer("box", (60, 0, 70, 50), "will-change: opacity; background: rgb(0 255 0 / 30%)"))
+        box.add(Layer("glass", (*glass, 30, 20), "backdrop-filter: blur(1px); background: rgb(255 255 0 / 40%)"))
+        return scene
+
+    def script(scene: Scene, i: int) -> None:
+        if i:
+            scene["box"].style["filter"] = f"grayscale({1 / i:g})"
+
+    _, graphs = _lockstep(make, policy, 5, script)
+    for g in graphs:
+        names = [p.name for p in g.passes]
+        assert len(names) == len(set(names)), f"a pass twice: {names}"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_texture_the_executor_lost_is_not_listed_as_reused(policy):
+    """The raster a kept filter result was made from is lost between frames; a colour
+    change elsewhere then plans from scratch (the fast path listed the lost texture as
+    reused and the executor failed on it)."""
+    from tests.kept import KeptTextures
+
+    def make() -> Scene:
+        scene = Scene(300, 160, "#eee")
+        f = scene.root.add(Layer("f", (20, 20, 100, 100), "background: #c33; will-change: transform; filter: blur(2px)"))
+        f.add(Layer("kid", (10, 10, 40, 30), "background: #3c3"))
+        scene.root.add(Layer("other", (200, 40, 40, 40), "background: #48f"))
+        return scene
+
+    scene, lost = make(), set()
+    state, facts = FrameState(), ExecutorFacts(retained=KeptTextures(lost))
+    for i in range(4):
+        if i == 3:
+            scene["other"].style["background-color"] = "#f80"
+        graph = build_frame_graph(scene, FrameRequest(policy=policy), Limits(), ImageStore(), state, facts)
+        if i == 2:
+            lost.update(n for n in graph.reused if "kid" in n)
+    assert not lost & set(graph.reused), "a lost texture is made again, not listed as reused"

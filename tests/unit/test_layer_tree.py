@@ -496,3 +496,11 @@ def test_failed_changes_do_not_bump_versions():
     with pytest.raises(LayerTreeError):
         a.add(Layer("a"))
     assert (scene.version, a.version) == (v, lv)
+
+
+def test_a_layer_with_an_image_and_text_keeps_both_in_every_computed_style():
+    """The image's memo returned early and the second computed style lost the text."""
+    layer = Layer("a", (0, 0, 60, 30), "font-size: 20px", image=np.full((6, 6, 4), 200, np.uint8), text="HELLO")
+    first, second = layer.computed_style(), layer.computed_style()
+    assert first.text == second.text == "HELLO" and second.background_image is not None
+    assert second is first, "memoised: the same style object while nothing changed"

@@ -135,3 +135,16 @@ def test_cost_model_prices_it_by_taps_and_apply_converts_straight_pixels_before_
     graph = apply_graph(plan, np.zeros((8, 8, 4), np.uint8), Executor.OPENCL, straight=True)
     first = graph.passes[1]
     assert first.step.steps == () and first.inputs[0].straight, "it re-reads texels: converted once, first"
+
+
+def test_a_chain_built_by_hand_takes_ops_only_and_radii_may_be_numpy_numbers():
+    from lamina.filters import FilterChain
+
+    for items in (("dilate",), (None,), (3,)):
+        with pytest.raises(InvalidValueError, match="not a filter op"):
+            FilterChain(items)
+    with pytest.raises(InvalidValueError, match="sequence of filter ops"):
+        FilterChain("blur(2px)")
+    assert Morphology("dilate", np.int64(2)) == Morphology("dilate", 2.0), "a numpy integer radius is a number"
+    with pytest.raises(InvalidValueError, match="finite number"):
+        Morphology("dilate", np.bool_(True))

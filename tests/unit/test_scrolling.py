@@ -272,3 +272,17 @@ def test_a_scroll_offset_animates_and_moves_the_contents_without_rebuilding():
     assert trees.nodes["root"].scroll_max[1] > 500
     (tiles,) = graph.tiles
     assert tiles.owner == "root-contents" and tiles.kept > 0
+
+
+def test_a_blended_group_cut_to_nothing_by_the_scrollers_interest_rect_is_not_drawn():
+    """A blended container whose only drawing child lies right of the viewport, in a
+    composited root scroller: its group surface came out 0 px wide (the GL executor then
+    failed with an untyped error); it is not drawn, and the decision says so."""
+    scene = Scene(320, 200, "#eee")
+    scene.root.style["overflow"] = "auto"
+    scene.root.add(Layer("tall", (0, 0, 10, 900), "background: #888"))
+    group = scene.root.add(Layer("L0", (251, -13, 115, 67), "mix-blend-mode: multiply"))
+    group.add(Layer("L2", (167, 76, 82, 9), "background-color: purple; filter: drop-shadow(2px 2px 1px red)"))
+    graph = scene.plan(policy="browser")
+    assert all(p.target.width > 0 and p.target.height > 0 for p in graph.passes), "no empty texture is planned"
+    assert any(d.layer_id == "L0" and "not drawn" in d.text for d in graph.decisions)
