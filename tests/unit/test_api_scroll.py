@@ -1,0 +1,137 @@
+"""Scroll offsets set through the API (``scroller.style["scroll-top"] = ...``), frame by
+frame, plan what planning from scratch plans, under every policy: steps that stay within
+the kept tiles of a composited scroller's contents and steps that need new tiles, nested
+scrollers, a sticky header and a fixed layer inside, offsets past the end (clamped), and
+a seeded random mix of scroll offsets with transform, opacity and colour changes. No
+GPU: the planner is told every kept texture still exists."""
+
+from __future__ import annotations
+
+import pytest
+
+from lamina import Layer, Scene
+from tests.unit.test_api_changes import POLICIES, _lockstep_frames
+
+CARD = "background: #48f; border-radius: 4px"
+
+
+def _scrolling(sticky: bool = False, fixed: bool = False, nested: bool = False, movers: bool = False) -> Scene:
+    """A 400x260 scroll container holding 60 cards in rows of three (1,810 px of
+    content), with what the test asks for inside it."""
+    scene = Scene(480, 320, "#eee")
+    box = scene.root.add(Layer("box", (20, 20, 400, 260), "overflow: scroll; background: white; border: 2px solid #234"))
+    if sticky:
+        box.add(Layer("head", (0, 0, 396, 30), "position: sticky; top: 0; z-index: 1; background: rgba(20, 30, 60, 0.85)"))
+    for i in range(60):
+        card = box.add(Layer(f"c{i}", (10 + (i % 3) * 128, 40 + (i // 3) * 90, 120, 80), CARD))
+        card.add(Layer(f"t{i}", (6, 6, 60, 10), "background: white"))
+    if nested:
+        inner = box.add(Layer("inner", (20, 700, 300, 150), "overflow: scroll; background: #fe8"))
+        for i in range(12):
+            inner.add(Layer(f"n{i}", (10, 10 + i * 40, 260, 30), "background: #3a3"))
+    if fixed:
+        box.add(Layer("pin", (300, 200, 60, 40), "position: fixed; background: #c33"))
+    if movers:
+        scene["c4"].style["will-change"] = "transform"
+        scene["c8"].style.update({"will-change": "opacity", "opacity": "0.6"})
+    scene.root.add(Layer("after", (430, 40, 40, 200), "background: #a3a"))  # painted after the scroller
+    return scene
+
+
+def _run(make, policy: str, offsets, frames: int, scroller: str = "box") -> list:
+    """Lockstep frames with ``offsets(i)`` (x, y) set on ``scroller`` before frame i;
+    returns the graphs."""
+    def script(scene: Scene, i: int) -> None:
+        x, y = offsets(i)
+        scene[scroller].style["scroll-left"] = f"{x}px"
+        scene[scroller].style["scroll-top"] = f"{y}px"
+
+    _, graphs = _lockstep_frames(make, policy, frames, script)
+    return graphs
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_small_steps_stay_within_kept_tiles(policy):
+    graphs = _run(_scrolling, policy, lambda i: (0, 7 * i), 12)
+    if policy == "browser":
+        contents = [[ts for ts in g.tiles if ts.owner == "box-contents"] for g in graphs]
+        assert all(len(ts) == 1 for ts in contents), "the scroller's contents are one tiled backing"
+        assert all(ts[0].rastered == 0 for ts in contents[1:]), "a small step moves kept tiles, rasters none"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_long_steps_need_new_tiles(policy):
+    graphs = _run(_scrolling, policy, lambda i: (0, 450 * i), 6)
+    if policy == "browser":
+        rastered = [ts.rastered for g in graphs[1:] for ts in g.tiles if ts.owner == "box-contents"]
+        assert any(rastered), "a long step rasters the tiles it brings near the scrollport"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_offsets_past_the_end_are_clamped_alike(policy):
+    ys = [0, 5000, 1600, 99999, 0, 120]
+    graphs = _run(_scrolling, policy, lambda i: (30 * (i % 2), ys[i]), len(ys))
+    assert any("clamped" in d.text for d in graphs[1].decisions), "the clamp is reported"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_sticky_header_follows_the_scroll(policy):
+    _run(lambda: _scrolling(sticky=True), policy, lambda i: (0, [0, 3, 40, 41, 300, 900, 20, 0][i]), 8)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_fixed_layer_stays_put(policy):
+    _run(lambda: _scrolling(fixed=True), policy, lambda i: (0, 60 * i), 8)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_nested_scrollers(policy):
+    make = lambda: _scrolling(nested=True)  # noqa: E731
+
+    def script_offsets(i: int) -> tuple[int, int]:
+        return (0, [0, 500, 520, 600, 640, 700, 0, 580][i])
+
+    def script(scene: Scene, i: int) -> None:
+        scene["box"].style["scroll-top"] = f"{script_offsets(i)[1]}px"
+        scene["inner"].style["scroll-top"] = f"{[0, 0, 30, 30, 200, 999, 10, 90][i]}px"
+
+    _lockstep_frames(make, policy, 8, script)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_scrolls_moves_fades_and_colours_in_a_seeded_random_order(policy, rng):
+    """80 frames, each with one to three of: a scroll offset of the outer or the inner
+    scroller, a transform on a promoted card in the scroller, an opacity on a faded one,
+    a colour on a card that is not composited; LAMINA_SEED replays a failure."""
+    at: dict[int, int] = {}  # id(scene) -> its scroller's last offset asked for
+
+    def change(scene: Scene) -> None:
+        for _ in range(int(rng.choice([1, 1, 2, 3]))):
+            what = rng.choice(["scroll", "scroll", "inner", "transform", "opacity", "colour"])
+            if what == "scroll":
+                far, near = int(rng.integers(0, 1800)), at.get(id(scene), 0) + int(rng.integers(-20, 21))
+                at[id(scene)] = max(far if rng.random() < 0.3 else near, 0)
+                scene["box"].style["scroll-top"] = f"{at[id(scene)]}px"
+            elif what == "inner":
+                scene["inner"].style["scroll-top"] = f"{rng.integers(0, 400)}px"
+            elif what == "transform":
+                scene["c4"].style["transform"] = f"translate({rng.integers(-40, 200)}px, {rng.integers(-30, 300)}px)"
+            elif what == "opacity":
+                scene["c8"].style["opacity"] = f"{rng.choice([0.3, 0.5, 0.8]):g}"
+            else:
+                scene[f"c{rng.integers(0, 60)}"].style["background-color"] = f"rgb({rng.integers(0, 256)}, 90, 160)"
+
+    states: dict[int, dict] = {}
+
+    def script(scene: Scene, i: int) -> None:
+        """The same changes for both planners: the second replays the first's draws."""
+        if i not in states:
+            states[i] = rng.bit_generator.state
+            change(scene)
+        else:
+            after = rng.bit_generator.state
+            rng.bit_generator.state = states[i]
+            change(scene)
+            rng.bit_generator.state = after
+
+    _lockstep_frames(lambda: _scrolling(sticky=True, fixed=True, nested=True, movers=True), policy, 80, script)
