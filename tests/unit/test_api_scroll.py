@@ -15,15 +15,16 @@ from tests.unit.test_api_changes import POLICIES, _lockstep_frames
 CARD = "background: #48f; border-radius: 4px"
 
 
-def _scrolling(sticky: bool = False, fixed: bool = False, nested: bool = False, movers: bool = False) -> Scene:
+def _scrolling(sticky: bool = False, fixed: bool = False, nested: bool = False, movers: bool = False,
+               after: bool = True, at: tuple[float, float] = (20, 20), card_x: float = 10) -> Scene:
     """A 400x260 scroll container holding 60 cards in rows of three (1,810 px of
-    content), with what the test asks for inside it."""
+    content), with what the test asks for inside it (and a layer painted after it)."""
     scene = Scene(480, 320, "#eee")
-    box = scene.root.add(Layer("box", (20, 20, 400, 260), "overflow: scroll; background: white; border: 2px solid #234"))
+    box = scene.root.add(Layer("box", (*at, 400, 260), "overflow: scroll; background: white; border: 2px solid #234"))
     if sticky:
         box.add(Layer("head", (0, 0, 396, 30), "position: sticky; top: 0; z-index: 1; background: rgba(20, 30, 60, 0.85)"))
     for i in range(60):
-        card = box.add(Layer(f"c{i}", (10 + (i % 3) * 128, 40 + (i // 3) * 90, 120, 80), CARD))
+        card = box.add(Layer(f"c{i}", (card_x + (i % 3) * 128, 40 + (i // 3) * 90, 120, 80), CARD))
         card.add(Layer(f"t{i}", (6, 6, 60, 10), "background: white"))
     if nested:
         inner = box.add(Layer("inner", (20, 700, 300, 150), "overflow: scroll; background: #fe8"))
@@ -34,20 +35,56 @@ def _scrolling(sticky: bool = False, fixed: bool = False, nested: bool = False, 
     if movers:
         scene["c4"].style["will-change"] = "transform"
         scene["c8"].style.update({"will-change": "opacity", "opacity": "0.6"})
-    scene.root.add(Layer("after", (430, 40, 40, 200), "background: #a3a"))  # painted after the scroller
+    if after:
+        scene.root.add(Layer("after", (430, 40, 40, 200), "background: #a3a"))  # painted after the scroller
+    return scene
+
+
+# Plain contents (nothing but cards): under the browser policy a scroll is planned on the
+# fast path; the last two place the scroller and the cards at fractions of a px.
+PLAIN = {
+    "plain": lambda: _scrolling(after=False),
+    "fractions": lambda: _scrolling(after=False, at=(20.5, 20.3), card_x=10.3),
+    "promoted after": lambda: _with_badge(_scrolling(after=False)),
+}
+
+
+def _with_badge(scene: Scene) -> Scene:
+    """A promoted layer painted after the scroller (not tested for overlap against it)."""
+    scene.root.add(Layer("badge", (430, 40, 40, 40), "background: #a3a; will-change: transform"))
     return scene
 
 
 def _run(make, policy: str, offsets, frames: int, scroller: str = "box") -> list:
     """Lockstep frames with ``offsets(i)`` (x, y) set on ``scroller`` before frame i;
     returns the graphs."""
+    return _run_frames(make, policy, offsets, frames, scroller)[1]
+
+
+def _run_frames(make, policy: str, offsets, frames: int, scroller: str = "box") -> tuple[list[bool], list]:
     def script(scene: Scene, i: int) -> None:
         x, y = offsets(i)
         scene[scroller].style["scroll-left"] = f"{x}px"
         scene[scroller].style["scroll-top"] = f"{y}px"
 
-    _, graphs = _lockstep_frames(make, policy, frames, script)
-    return graphs
+    return _lockstep_frames(make, policy, frames, script)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("page", list(PLAIN))
+@pytest.mark.parametrize("steps", ["small", "long", "clamped"])
+def test_scrolls_of_plain_contents_take_the_fast_path(policy, page, steps):
+    """Small steps within kept tiles, long ones that raster new tiles, and offsets past
+    the end: under the browser policy every frame after the second (the first's new
+    rasters are reused from scratch) is planned on the fast path, with the graph
+    planning from scratch gives."""
+    ys = {"small": [7 * i for i in range(10)], "long": [450 * i for i in range(6)],
+          "clamped": [0, 5000, 1600, 99999, 0, 120, 120, 3]}[steps]
+    took, graphs = _run_frames(PLAIN[page], policy, lambda i: (0, ys[i]), len(ys))
+    if policy == "browser":
+        assert all(took[2:]), f"every scroll frame after the second takes the fast path: {took}"
+        if steps == "long":
+            assert any(ts.rastered for g in graphs[1:] for ts in g.tiles), "new tiles rastered on the fast path"
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -135,3 +172,51 @@ def test_scrolls_moves_fades_and_colours_in_a_seeded_random_order(policy, rng):
             rng.bit_generator.state = after
 
     _lockstep_frames(lambda: _scrolling(sticky=True, fixed=True, nested=True, movers=True), policy, 80, script)
+
+
+def _plain_mix() -> Scene:
+    """Plain scroller contents, a promoted badge and a faded layer painted after them."""
+    scene = _with_badge(_scrolling(after=False, at=(20.5, 20)))
+    scene.root.add(Layer("veil", (440, 120, 30, 30), "background: #3a3; will-change: opacity; opacity: 0.5"))
+    return scene
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_plain_scrolls_mixed_with_other_changes_in_a_seeded_random_order(policy, rng):
+    """120 frames, each one or two of: a scroll (a small step, or a jump), a move of the
+    badge, a fade of the veil, a colour of a card in the scroller or of the badge; the
+    frames that only scroll take the fast path under the browser policy (LAMINA_SEED
+    replays a failure)."""
+    at: dict[int, int] = {}
+
+    def change(scene: Scene) -> None:
+        for _ in range(int(rng.choice([1, 1, 1, 2]))):
+            what = rng.choice(["scroll", "scroll", "scroll", "scroll", "transform", "opacity", "colour", "badge"])
+            if what == "scroll":
+                far, near = int(rng.integers(0, 1800)), at.get(id(scene), 0) + int(rng.integers(-30, 31))
+                at[id(scene)] = max(far if rng.random() < 0.25 else near, 0)
+                scene["box"].style["scroll-top"] = f"{at[id(scene)]}px"
+            elif what == "transform":
+                scene["badge"].style["transform"] = f"translate({rng.integers(-60, 10)}px, {rng.integers(-30, 200)}px)"
+            elif what == "opacity":
+                scene["veil"].style["opacity"] = f"{rng.choice([0.3, 0.5, 0.8]):g}"
+            elif what == "colour":
+                scene[f"c{rng.integers(0, 60)}"].style["background-color"] = f"rgb({rng.integers(0, 256)}, 90, 160)"
+            else:
+                scene["badge"].style["background-color"] = f"rgb(160, {rng.integers(0, 256)}, 90)"
+
+    states: dict[int, dict] = {}
+
+    def script(scene: Scene, i: int) -> None:
+        if i not in states:
+            states[i] = rng.bit_generator.state
+            change(scene)
+        else:
+            after = rng.bit_generator.state
+            rng.bit_generator.state = states[i]
+            change(scene)
+            rng.bit_generator.state = after
+
+    took, _ = _lockstep_frames(_plain_mix, policy, 120, script)
+    if policy == "browser":
+        assert sum(took) >= 20, "scroll frames take the fast path"
