@@ -56,8 +56,9 @@ class ScrollIndex:
     drawn: np.ndarray
     pending: list
     bounds: np.ndarray
-    emitted: list
-    noted: list
+    emitted: list  # the decision the walk made of each (None: none)
+    noted: list  # which made one, in walk order
+    walk: list  # their decisions, in that order
     names_set: frozenset
 
 
@@ -132,11 +133,21 @@ class ScrolledContents:
             drawn: list = []
             noted = len(self.out.decisions)
             self.draw_node(node, drawn, target, record.opacity)
-            emitted = tuple(self.out.decisions[noted:])
+            emitted = self.out.decisions[noted:]
             del self.out.decisions[noted:]
-            if bool(index.emitted[g]) != bool(emitted):
-                (bisect.insort if emitted else _remove)(index.noted, g)
-            index.emitted[g] = emitted
+            if len(emitted) > 1:
+                return None  # (the index keeps one decision a descendant)
+            said = emitted[0] if emitted else None
+            if (index.emitted[g] is None) != (said is None):
+                at = bisect.bisect_left(index.noted, g)
+                if said is None:
+                    del index.noted[at], index.walk[at]
+                else:
+                    index.noted.insert(at, g)
+                    index.walk.insert(at, said)
+            elif said is not None:
+                index.walk[bisect.bisect_left(index.noted, g)] = said
+            index.emitted[g] = said
             if drawn:
                 index.pending[g] = drawn[0]
                 r = touched(node.ink_rect, clean(space @ node.to_screen))
@@ -173,7 +184,7 @@ class ScrolledContents:
             walk_end = record.walk
             while walk_end < len(decisions) and decisions[walk_end].layer_id in index.names_set:
                 walk_end += 1
-        walk = [d for g in index.noted for d in index.emitted[g]]
+        walk = index.walk
         ours = self.out.decisions.pop()
         self.out.decisions = (list(clamped) + decisions[record.clamps:record.walk] + walk
                               + decisions[walk_end:record.decision] + [ours] + decisions[record.decision + 1:])
@@ -254,11 +265,10 @@ class ScrolledContents:
         if int(drawn.sum()) != len(geometry.members):
             return None  # a member that is not a plain descendant
         geometry.kept = {k: (rect, member_to_global[who], key) for k, (rect, who, key) in geometry.kept.items()}
-        emitted = [tuple(said.get(name, ())) for name in names]
+        if any(len(d) > 1 for d in said.values()):
+            return None
+        emitted = [said[name][0] if name in said else None for name in names]
+        noted = [g for g in range(n) if emitted[g] is not None]
         index = ScrollIndex(nodes, np.array(names, dtype=object), np.array(boxes, dtype=np.float64).reshape(-1, 4),
-                            drawn, pending, bounds, emitted, [g for g in range(n) if emitted[g]], frozenset(names))
+                            drawn, pending, bounds, emitted, noted, [emitted[g] for g in noted], frozenset(names))
         return index
-
-
-def _remove(values: list, value: int) -> None:
-    del values[bisect.bisect_left(values, value)]

@@ -172,13 +172,15 @@ class TiledDrawing:
         space_to_target = target.from_screen() @ space.inverse()
         draws, rastered = [], 0
         made: dict[str, tuple] = {}
+        live = (boxes[:, 2] > 0) & (boxes[:, 3] > 0)
+        bx0, by0, bx1, by1 = boxes[:, 0], boxes[:, 1], boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]
         for col, row, rect in tiles:
             tx, ty, tw, th = int(rect.x), int(rect.y), int(rect.width), int(rect.height)
             tile_to_target = space_to_target @ Affine.translate(tx, ty)
             near = grow(rect, 1)
-            touching = np.flatnonzero((boxes[:, 2] > 0) & (boxes[:, 3] > 0) & (boxes[:, 0] < near.x + near.width)
-                                      & (near.x < boxes[:, 0] + boxes[:, 2]) & (boxes[:, 1] < near.y + near.height)
-                                      & (near.y < boxes[:, 1] + boxes[:, 3]))
+            # (as Rect.overlaps: a box shares area with the tile grown by a px)
+            touching = np.flatnonzero(live & (bx0 < near.x + near.width) & (near.x < bx1)
+                                      & (by0 < near.y + near.height) & (near.y < by1))
             tile_id = f"{cache_id}:{col},{row}"
             who = geometry.ids[touching]
             known = geometry.kept.get(tile_id)
