@@ -334,6 +334,8 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         retained fast path keeps them with it)."""
         if own:
             self.draw_node(ctx.node, out, target, opacity)
+        if target is self._frame and ctx.node.id in self.scrollers:  # (the page's root, say)
+            self.out.walks[ctx.node.id] = len(self.out.decisions)
         for item in ctx.items:
             if target is not self._frame:
                 if isinstance(item, StackingContext):

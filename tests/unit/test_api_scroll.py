@@ -220,3 +220,20 @@ def test_plain_scrolls_mixed_with_other_changes_in_a_seeded_random_order(policy,
     took, _ = _lockstep_frames(_plain_mix, policy, 120, script)
     if policy == "browser":
         assert sum(took) >= 20, "scroll frames take the fast path"
+
+
+def _page() -> Scene:
+    """The page's root scrolled: plain cards in it, a clear colour under them."""
+    scene = Scene(480, 320, "#eee")
+    scene.root.style["overflow"] = "auto"
+    for i in range(60):
+        scene.root.add(Layer(f"c{i}", (10.5 + (i % 3) * 150, 10 + (i // 3) * 90, 140, 80), CARD))
+    return scene
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_the_page_s_own_scroll_takes_the_fast_path(policy):
+    ys = [0, 9, 18, 600, 1400, 99999, 0, 5]
+    took, _ = _run_frames(_page, policy, lambda i: (0, ys[i]), len(ys), scroller="root")
+    if policy == "browser":
+        assert all(took[2:]), took
