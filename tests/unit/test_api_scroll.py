@@ -237,3 +237,46 @@ def test_the_page_s_own_scroll_takes_the_fast_path(policy):
     took, _ = _run_frames(_page, policy, lambda i: (0, ys[i]), len(ys), scroller="root")
     if policy == "browser":
         assert all(took[2:]), took
+
+
+def test_deferred_scrolls_place_the_very_matrices_and_clips_an_eager_update_places():
+    """The property trees asked to defer scrolls update the scroll node alone; refresh
+    places one descendant, settle all of them, each as an eager update does (the very
+    floats), and settle reports them as moved."""
+    from lamina.compositor.property_trees import MOVED, PropertyTrees
+
+    def make() -> Scene:
+        scene = _scrolling(sticky=True, fixed=True, nested=True, at=(20.5, 20.25), card_x=10.3)
+        scene["t5"].style["transform"] = "rotate(10deg)"
+        return scene
+
+    eager_scene, lazy_scene = make(), make()
+    eager, lazy = PropertyTrees(), PropertyTrees()
+    eager.update(eager_scene, 0.0)
+    lazy.update(lazy_scene, 0.0, defer_scrolls=True)
+    for step, (outer, inner) in enumerate([(37, 0), (500, 30), (510, 999), (0, 10)]):
+        for scene in (eager_scene, lazy_scene):
+            scene["box"].style["scroll-top"] = f"{outer}px"
+            scene["inner"].style["scroll-top"] = f"{inner}px"
+        moved = eager.update(eager_scene, 0.0)
+        changes = lazy.update(lazy_scene, 0.0, defer_scrolls=True)
+        assert set(changes.fields) <= {"box", "inner"} and set(lazy.deferred) <= {"box", "inner"}
+        for layer_id in ("t5", "c7", "head", "n3"):  # one placed on demand, as an eager update placed it
+            lazy.refresh(lazy.nodes[layer_id])
+            assert lazy.nodes[layer_id].to_screen == eager.nodes[layer_id].to_screen, (step, layer_id)
+            assert lazy.nodes[layer_id].clips == eager.nodes[layer_id].clips, (step, layer_id)
+        if step % 2:
+            settled = lazy.settle()
+            assert not lazy.deferred
+            assert {k for k, v in moved.fields.items() if MOVED in v} <= set(settled)
+            for layer_id, node in eager.nodes.items():
+                assert lazy.nodes[layer_id].to_screen == node.to_screen, (step, layer_id)
+                assert lazy.nodes[layer_id].clips == node.clips, (step, layer_id)
+                assert lazy.nodes[layer_id].sticky == node.sticky, (step, layer_id)
+    lazy_scene["c3"].style["transform"] = "translate(5px, 5px)"  # any other change places every node first
+    eager_scene["c3"].style["transform"] = "translate(5px, 5px)"
+    eager.update(eager_scene, 0.0)
+    lazy.update(lazy_scene, 0.0, defer_scrolls=True)
+    assert not lazy.deferred
+    for layer_id, node in eager.nodes.items():
+        assert lazy.nodes[layer_id].to_screen == node.to_screen, layer_id
