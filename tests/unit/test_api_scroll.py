@@ -280,3 +280,29 @@ def test_deferred_scrolls_place_the_very_matrices_and_clips_an_eager_update_plac
     assert not lazy.deferred
     for layer_id, node in eager.nodes.items():
         assert lazy.nodes[layer_id].to_screen == node.to_screen, layer_id
+
+
+def _nested_last() -> Scene:
+    """Plain cards, then a scroller of its own (plain too) painted last in the outer one."""
+    scene = _scrolling(after=False)
+    inner = scene["box"].add(Layer("inner", (20, 1850, 300, 150), "overflow: scroll; background: #fe8"))
+    for i in range(30):
+        inner.add(Layer(f"n{i}", (10 + (i % 2) * 140, 10 + (i // 2) * 40, 130, 30), "background: #3a3"))
+    return scene
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_an_inner_scroller_and_its_outer_one_scrolled_in_turn(policy):
+    """The inner scroller alone, then the outer one alone, then both: each frame the graph
+    planning from scratch gives (the outer's record is dropped when the inner one is
+    planned on the fast path: it is planned from scratch again)."""
+    outer = [0, 1500, 1500, 1500, 1500, 1520, 1530, 1500, 1510, 1510]
+    inner = [0, 0, 0, 40, 90, 90, 90, 300, 310, 999]
+
+    def script(scene: Scene, i: int) -> None:
+        scene["box"].style["scroll-top"] = f"{outer[i]}px"
+        scene["inner"].style["scroll-top"] = f"{inner[i]}px"
+
+    took, _ = _lockstep_frames(_nested_last, policy, len(outer), script)
+    if policy == "browser":
+        assert any(took), took
