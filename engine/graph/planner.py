@@ -475,7 +475,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
     def _defers_scrolls(self) -> bool:
         """May the trees leave a scroller's descendants unplaced when only its offset
         changed (graph.scrolled plans such a frame, or has them placed)?"""
-        return self.cache is not None and self.state.fast_path and self.policy.uses_backings and self.memory_budget is None
+        return self.cache is not None and self.state.fast_path and self.policy.uses_backings
 
     def _effect_footprints(self, final: tuple[Draw, ...]) -> dict:
         """Context layer id -> the Footprint of its one frame draw, with where that draw is."""

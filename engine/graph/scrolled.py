@@ -69,7 +69,7 @@ class ScrolledContents:
                   clamped: list) -> FrameGraph | None:
         trees = self.trees
         if last is None or self.cache is None or changes.rebuilt or len(trees.deferred) != 1 \
-                or last.cache_frame != self.cache.frames or self.memory_budget is not None:
+                or last.cache_frame != self.cache.frames:
             return None
         key = self._request_key()
         if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
@@ -119,8 +119,8 @@ class ScrolledContents:
             if box is None:
                 return None
             window = window.intersect(self._grown(box, reach) if clip.layer_id in self.scrollers else box)
-        at = scroller.content_to_screen
-        wx0, wy0, wx1, wy1 = window.x - at.e, window.y - at.f, window.right - at.e, window.bottom - at.f
+        shift = scroller.content_to_screen
+        wx0, wy0, wx1, wy1 = window.x - shift.e, window.y - shift.f, window.right - shift.e, window.bottom - shift.f
         x0, y0, x1, y1 = index.boxes.T
         inside = (x0 < x1) & (y0 < y1) & (x0 < wx1 - SLACK) & (x1 > wx0 + SLACK) & (y0 < wy1 - SLACK) & (y1 > wy0 + SLACK)
         outside = (x0 >= wx1 + SLACK) | (x1 <= wx0 - SLACK) | (y0 >= wy1 + SLACK) | (y1 <= wy0 - SLACK)

@@ -75,13 +75,13 @@ def _run_frames(make, policy: str, offsets, frames: int, scroller: str = "box") 
 @pytest.mark.parametrize("steps", ["small", "long", "clamped"])
 def test_scrolls_of_plain_contents_take_the_fast_path(policy, page, steps):
     """Small steps within kept tiles, long ones that raster new tiles, and offsets past
-    the end: under the browser policy every frame after the second (the first's new
+    the end: under the policies that scroll contents as one tiled backing every frame after the second (the first's new
     rasters are reused from scratch) is planned on the fast path, with the graph
     planning from scratch gives."""
     ys = {"small": [7 * i for i in range(10)], "long": [450 * i for i in range(6)],
           "clamped": [0, 5000, 1600, 99999, 0, 120, 120, 3]}[steps]
     took, graphs = _run_frames(PLAIN[page], policy, lambda i: (0, ys[i]), len(ys))
-    if policy == "browser":
+    if policy in ("browser", "budget"):
         assert all(took[2:]), f"every scroll frame after the second takes the fast path: {took}"
         if steps == "long":
             assert any(ts.rastered for g in graphs[1:] for ts in g.tiles), "new tiles rastered on the fast path"
@@ -218,7 +218,7 @@ def test_plain_scrolls_mixed_with_other_changes_in_a_seeded_random_order(policy,
             rng.bit_generator.state = after
 
     took, _ = _lockstep_frames(_plain_mix, policy, 120, script)
-    if policy == "browser":
+    if policy in ("browser", "budget"):
         assert sum(took) >= 20, "scroll frames take the fast path"
 
 
@@ -235,7 +235,7 @@ def _page() -> Scene:
 def test_the_page_s_own_scroll_takes_the_fast_path(policy):
     ys = [0, 9, 18, 600, 1400, 99999, 0, 5]
     took, _ = _run_frames(_page, policy, lambda i: (0, ys[i]), len(ys), scroller="root")
-    if policy == "browser":
+    if policy in ("browser", "budget"):
         assert all(took[2:]), took
 
 
