@@ -21,7 +21,9 @@ A frame is planned in stages (Planner.build), each handing the next a typed valu
 1. the property trees are brought to the frame's time (``PropertyTrees.update``: the
    scene in, ``TreeChanges`` out — what changed, or that they were rebuilt);
 2. either the retained fast path keeps last frame's decisions for what did not change
-   (``RetainedPlan`` and ``TreeChanges`` in) or the walk decides afresh over the stacking
+   (``RetainedPlan`` and ``TreeChanges`` in; a scroll of a composited scroller, whose
+   descendants the trees left unplaced, is graph.scrolled's, at the cost of the layers
+   and tiles it brings in or takes away) or the walk decides afresh over the stacking
    contexts in paint order (surfaces, backings, draws, tiles); both emit into a
    ``FrameOutput`` (graph.output) — the passes, decisions, reuses and repaints, and the
    records the next frame's fast path reads. The fast path emits into its own and, when
@@ -34,7 +36,8 @@ A frame is planned in stages (Planner.build), each handing the next a typed valu
 The Planner is one class made of parts, a file each: this file walks the stacking
 contexts and draws single layers; graph.effects plans effects and their surfaces,
 graph.backed the policy's backings, graph.tiled tiles and composited scrolling,
-graph.masks masks and polygon clip-paths, graph.fast_path the retained fast path. The
+graph.masks masks and polygon clip-paths, graph.fast_path the retained fast path,
+graph.scrolled scrolls planned at the cost of what changed. The
 parts share the planner's inputs, its memos of pure functions, and the one FrameOutput.
 """
 

@@ -31,7 +31,6 @@ from ..compositor.property_trees import SCROLL_FIELDS, TreeChanges
 from ..compositor.tree import LayerNode, clips_below
 from ..css.values import ImageRef
 from ..framegraph import FrameGraph, TextureDesc
-from ..geometry import Rect
 from .placement import clean, touched
 from .retained import ContentsRecord, RetainedPlan
 from .tiled import TiledMembers

@@ -44,7 +44,7 @@ class TiledMembers:
     names: list | None = None  # the members' layer ids, when known (else read from the members)
 
     @classmethod
-    def of(cls, members: list, space: Affine, planner) -> "TiledMembers":
+    def of(cls, members: list, space: Affine) -> "TiledMembers":
         ms = [clean(space @ p.node.to_screen) for p in members]
         rects = [touched(p.node.ink_rect, m) for p, m in zip(members, ms)]
         boxes = np.array([(r.x, r.y, r.width, r.height) for r in rects], dtype=np.float64).reshape(-1, 4)
@@ -153,7 +153,7 @@ class TiledDrawing:
         scroll planned on the fast path, graph.scrolled); the tiles made are noted in it."""
         size = self.tiling.tile_size
         if geometry is None:
-            geometry = TiledMembers.of(e.members, space, self)
+            geometry = TiledMembers.of(e.members, space)
         boxes = geometry.boxes
         if not len(boxes):
             return []
@@ -258,7 +258,7 @@ class TiledDrawing:
         extent = Rect(0, 0, clip.rect.right + scroller.scroll_max[0], clip.rect.bottom + scroller.scroll_max[1])
         extent = extent.transformed_bounds(space @ scroller.content_to_screen)
         if geometry is None:
-            geometry = TiledMembers.of(e.members, space, self)
+            geometry = TiledMembers.of(e.members, space)
         draws = self._tiled_backing(e, space, target, f"backing:{scroller.id}:contents", label, (0.0, 0.0, 0.0, 0.0),
                                     e.members[0].clips[:depth], depth, self._interest(scroller, target, below=True),
                                     extent, geometry)
