@@ -161,6 +161,7 @@ class ContentsRecord:
     clamps: int = 0
     later_tested: bool = True
     index: object = None
+    tiling: object = None  # the lamina.tiling.Tiling it was planned with (its reach culls the contents)
 
 
 @dataclass(frozen=True)

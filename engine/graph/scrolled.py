@@ -77,7 +77,8 @@ class ScrolledContents:
         if any(k != sid or not what <= SCROLL_FIELDS for k, what in changes.fields.items()):
             return None
         record = last.scrolls.get(sid)
-        if record is None or record.later_tested or sid not in self.scrollers or not scroller.to_screen.is_translation():
+        if record is None or record.later_tested or record.tiling != self.tiling or sid not in self.scrollers \
+                or not scroller.to_screen.is_translation():
             return None
         for ref, layer_id, image_key in last.images:
             if self.images.get(ref, self.base_dir, layer_id)[0] != image_key:

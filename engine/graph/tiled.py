@@ -270,7 +270,8 @@ class TiledDrawing:
         if ts is not None:
             if self.out.sites is not None and target is self._frame:  # for a scroll on the fast path
                 self.out.scrolls[scroller.id] = ContentsRecord(scroller.id, geometry, len(self.out.decisions),
-                                                               len(self.out.tile_sets) - 1, e.members[0].opacity)
+                                                               len(self.out.tile_sets) - 1, e.members[0].opacity,
+                                                               tiling=self.tiling)
             self.out.decisions.append(Decision(scroller.id, (
                 f"composited scroller: its contents ({len(e.members)} layers, {ts.content[0]}x{ts.content[1]} px) are "
                 f"one tiled backing the scroll offset moves; {ts.kept} of {ts.grid[0] * ts.grid[1]} tiles kept, "

@@ -306,3 +306,29 @@ def test_an_inner_scroller_and_its_outer_one_scrolled_in_turn(policy):
     took, _ = _lockstep_frames(_nested_last, policy, len(outer), script)
     if policy == "browser":
         assert any(took), took
+
+
+def test_a_new_tiling_between_scrolls_plans_from_scratch():
+    """The tiling decides how far past the scrollport the contents are kept: a frame
+    asked with another one is planned from scratch, with the graph that gives."""
+    from lamina import FrameRequest
+    from lamina.graph import FrameState, build_frame_graph
+    from lamina.images import ImageStore
+    from lamina.limits import Limits
+    from lamina.tiling import Tiling
+    from tests.same_graph import assert_same_graph
+    from tests.unit.test_api_changes import KEPT
+
+    a, b = _scrolling(after=False), _scrolling(after=False)
+    fast, slow = FrameState(), FrameState(fast_path=False)
+    tilings = [Tiling(), Tiling(), Tiling(), Tiling(tile_size=256, interest_margin=64), Tiling(tile_size=256, interest_margin=64)]
+    took = []
+    for i, tiling in enumerate(tilings):
+        for scene in (a, b):
+            scene["box"].style["scroll-top"] = f"{40 * i}px"
+        before = fast.fast_frames
+        ga = build_frame_graph(a, FrameRequest(tiling=tiling), Limits(), ImageStore(), fast, KEPT)
+        gb = build_frame_graph(b, FrameRequest(tiling=tiling), Limits(), ImageStore(), slow, KEPT)
+        assert_same_graph(ga, gb)
+        took.append(fast.fast_frames > before)
+    assert took == [False, False, True, False, True], took  # (the first frame rasters what the second reuses)
