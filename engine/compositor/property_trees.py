@@ -8,7 +8,12 @@ and samples only the layers that have animations. A change the trees can absorb 
 place — a new transform, opacity, filter or paint colour that does not create or
 remove a stacking context — updates that layer's node; a transform also updates its descendants'
 matrices and clips (the transform subtree), and nothing else is touched, so an
-animation frame costs about what changed, not O(layers). Anything else (the tree's
+animation frame costs about what changed, not O(layers). A scroll offset moves its
+scroller's descendants the same way, unless the update is asked to defer scrolls (the
+planner under a policy that scrolls contents as one tiled backing does): then only the
+scroll node is updated and noted in ``deferred``, as cc moves a scroll node and not the
+layers under it; ``refresh`` places one descendant when something reads it, and
+``settle`` places them all (what an eager update would have done, reported as moved). Anything else (the tree's
 shape, a box, z-index, an inherited property, a stacking context appearing) rebuilds
 the trees from the layer tree, and ``TreeChanges`` says why.
 
@@ -68,6 +73,15 @@ class TreeChanges:
     why: str = ""
     fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
+    def merged(self, more: Mapping[str, frozenset[str]]) -> "TreeChanges":
+        """These changes and ``more`` (what settling deferred scrolls moved)."""
+        if not more:
+            return self
+        out = {k: set(v) for k, v in self.fields.items()}
+        for k, v in more.items():
+            out.setdefault(k, set()).update(v)
+        return TreeChanges(self.rebuilt, self.why, {k: frozenset(v) for k, v in out.items()})
+
     @property
     def nodes(self) -> frozenset[str]:
         return frozenset(self.fields)
@@ -88,16 +102,49 @@ class PropertyTrees:
         self._t: float | None = None
         self._animation_state: dict[str, tuple] = {}
         self.rebuilds = 0  # how often the trees were made from scratch (tests, reports)
+        # Scroll nodes whose offset changed while their descendants were left where they
+        # were (update with defer_scrolls): placed by refresh (one) or settle (all).
+        self.deferred: dict[str, LayerNode] = {}
+        self._defer = False
 
-    def update(self, scene, t: float) -> TreeChanges:
+    def update(self, scene, t: float, defer_scrolls: bool = False) -> TreeChanges:
         """Bring the trees to ``scene`` at time ``t``; return what changed. A typed error
         raised on the way (a style that cannot be laid out) leaves no half-updated trees:
-        they are dropped, and the next update builds them from scratch."""
+        they are dropped, and the next update builds them from scratch. With
+        ``defer_scrolls``, a change of scroll offsets alone leaves the scrollers'
+        descendants unplaced (``deferred``); any other change places them first."""
+        self._defer = defer_scrolls
         try:
             return self._update(scene, t)
         except BaseException:
-            self.root, self.nodes, self.scroll_containers = None, {}, []
+            self.root, self.nodes, self.scroll_containers, self.deferred = None, {}, [], {}
             raise
+        finally:
+            self._defer = False
+
+    def settle(self) -> dict[str, frozenset[str]]:
+        """Place the descendants of every deferred scroll node, as an eager update would
+        have; returns them as moved (TreeChanges.fields)."""
+        out: dict[str, set[str]] = {}
+        for node in self.deferred.values():
+            self._move_subtree(node, out)
+        self.deferred = {}
+        return {k: frozenset(v) for k, v in out.items()}
+
+    def refresh(self, node: LayerNode) -> None:
+        """Place ``node`` and the containers between it and the deferred scroll node above
+        it (if any) as settle would: the very matrices and clips an eager update gives."""
+        chain, top = [], 0
+        n = node
+        while n is not None:  # up to the root: a deferred scroller may hold another
+            if n.id in self.deferred:
+                top = len(chain)
+            chain.append(n)
+            n = n.container
+        for n in reversed(chain[:top]):  # below the topmost deferred scroller (none: nothing)
+            parent = self.nodes[n.layer.parent.id]
+            _place(n)
+            n.clips = clips_below(parent) if n.container is parent and n.style.clip_path is None else clip_chain(n, parent)
 
     def _update(self, scene, t: float) -> TreeChanges:
         same_scene = self._scene is not None and self._scene() is scene and self.root is not None
@@ -114,6 +161,11 @@ class PropertyTrees:
             why = self._update_layer(layer, t, out)
             if why:
                 return self._rebuild(scene, t, why)
+        if self.deferred and (not self._defer or any(k not in self.deferred or v - SCROLL_FIELDS for k, v in out.items())):
+            # Not deferring now, or something else changed: every node is placed (one
+            # updated under a deferred scroller was placed from stale containers).
+            for k, v in self.settle().items():
+                out.setdefault(k, set()).update(v)
         self._version, self._t = scene.version, t
         return TreeChanges(False, fields={k: frozenset(v) for k, v in out.items()})
 
@@ -150,7 +202,9 @@ class PropertyTrees:
             node.scroll = used_scroll(node)
         if diff & TRANSFORM_FIELDS:
             node.local = own_transform(layer, style)
-        if diff & (TRANSFORM_FIELDS | SCROLL_FIELDS):
+        if self._defer and diff <= SCROLL_FIELDS:
+            self.deferred[node.id] = node  # its descendants are placed when read (refresh, settle)
+        elif diff & (TRANSFORM_FIELDS | SCROLL_FIELDS):
             self._move_subtree(node, out)
         return None
 
@@ -177,7 +231,7 @@ class PropertyTrees:
 
     # -- from scratch ------------------------------------------------------------------
     def _rebuild(self, scene, t: float, why: str) -> TreeChanges:
-        self.nodes = {}
+        self.nodes, self.deferred = {}, {}
         self.root = resolve_tree(scene.root, t, self.nodes)
         self.scroll_containers = [n for n in self.nodes.values() if n.style.overflow.is_scroll_container]
         self._animation_state = {layer.id: _animation_state(layer, t) for layer in scene.animated_layers()}

@@ -151,6 +151,11 @@ class BackedDrawing:
             passes_before = len(self.out.passes)
             draw = self._entry_draw(e, target, base_id, squashes)
             if isinstance(draw, list):
+                record = self.out.scrolls.get(e.owner.id) if e.kind is BackingKind.SCROLL and self.out.sites is not None else None
+                if record is not None:  # where its tiles are, and whether a layer after it is tested against them
+                    record.first, record.count = len(out), len(draw)
+                    at = max(self.out.overlap.index.get(p.node.id, -1) for p in e.members)
+                    record.later_tested = at < 0 or bool(self.out.overlap.tested[at + 1:].any())
                 out.extend(draw)
                 for _ in draw:
                     self._site(None)  # tiles: planned anew when anything in them changes

@@ -278,7 +278,7 @@ class RetainedFastPath:
         reads = tuple(redone_effects[i].read if i in redone_effects else r for i, r in enumerate(last.reads))
         self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames,
                                   work=work, sites=tuple(sites), overlap=overlap, reads=reads, opacity_notes=notes,
-                                  effects=footprints, images=tuple(self.out.images_seen))
+                                  effects=footprints, images=tuple(self.out.images_seen), scrolls={})
         return graph
 
     def _give_up(self, saved: tuple) -> None:

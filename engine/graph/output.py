@@ -47,3 +47,5 @@ class FrameOutput:
     keep: list[Draw] = field(default_factory=list)  # the draws ``reads`` is keyed by (their ids stay theirs)
     work: dict[int, tuple] = field(default_factory=dict)  # id(frame-level draw) -> the passes that made it
     footprints: dict[int, Any] = field(default_factory=dict)  # id(frame-level draw) -> graph.retained.Footprint
+    scrolls: dict[str, Any] = field(default_factory=dict)  # scroller id -> graph.retained.ContentsRecord
+    walks: dict[str, int] = field(default_factory=dict)  # scroller id -> where the walk's decisions over its descendants begin

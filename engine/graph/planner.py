@@ -21,7 +21,9 @@ A frame is planned in stages (Planner.build), each handing the next a typed valu
 1. the property trees are brought to the frame's time (``PropertyTrees.update``: the
    scene in, ``TreeChanges`` out — what changed, or that they were rebuilt);
 2. either the retained fast path keeps last frame's decisions for what did not change
-   (``RetainedPlan`` and ``TreeChanges`` in) or the walk decides afresh over the stacking
+   (``RetainedPlan`` and ``TreeChanges`` in; a scroll of a composited scroller, whose
+   descendants the trees left unplaced, is graph.scrolled's, at the cost of the layers
+   and tiles it brings in or takes away) or the walk decides afresh over the stacking
    contexts in paint order (surfaces, backings, draws, tiles); both emit into a
    ``FrameOutput`` (graph.output) — the passes, decisions, reuses and repaints, and the
    records the next frame's fast path reads. The fast path emits into its own and, when
@@ -34,7 +36,8 @@ A frame is planned in stages (Planner.build), each handing the next a typed valu
 The Planner is one class made of parts, a file each: this file walks the stacking
 contexts and draws single layers; graph.effects plans effects and their surfaces,
 graph.backed the policy's backings, graph.tiled tiles and composited scrolling,
-graph.masks masks and polygon clip-paths, graph.fast_path the retained fast path. The
+graph.masks masks and polygon clip-paths, graph.fast_path the retained fast path,
+graph.scrolled scrolls planned at the cost of what changed. The
 parts share the planner's inputs, its memos of pure functions, and the one FrameOutput.
 """
 
@@ -85,6 +88,7 @@ from .backed import BackedDrawing
 from .effects import EffectDrawing
 from .fast_path import RetainedFastPath
 from .masks import MaskedDrawing
+from .scrolled import ScrolledContents
 from .tiled import TiledDrawing
 from .tiles import grow
 
@@ -93,7 +97,7 @@ __all__ = ["build_frame_graph", "Planner", "ExecutorFacts"]
 
 
 
-class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, RetainedFastPath):
+class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, RetainedFastPath, ScrolledContents):
     """Plans one frame: walks the stacking contexts in paint order, decides surfaces,
     draws and (through the policy) backings, and emits the passes (see the module
     docstring). One planner per frame; what lasts between frames is in FrameState."""
@@ -334,6 +338,8 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         retained fast path keeps them with it)."""
         if own:
             self.draw_node(ctx.node, out, target, opacity)
+        if target is self._frame and ctx.node.id in self.scrollers:  # (the page's root, say)
+            self.out.walks[ctx.node.id] = len(self.out.decisions)
         for item in ctx.items:
             if target is not self._frame:
                 if isinstance(item, StackingContext):
@@ -348,6 +354,8 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
                     self.emit_context(item, out, target, opacity)
             else:
                 self.draw_node(item, out, target, opacity)
+                if item.id in self.scrollers:  # the walk's decisions over its descendants begin here
+                    self.out.walks[item.id] = len(self.out.decisions)
             made = [d for d in out[drawn:] if isinstance(d, Draw)]
             for i, d in enumerate(made):
                 self.out.work[id(d)] = tuple(self.out.passes[passes:]) if i == 0 else ()
@@ -412,18 +420,25 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
     # -- the frame ----------------------------------------------------------------------
     def build(self) -> FrameGraph:
         self._check_size("the frame", self.scene.width, self.scene.height)
-        changes = self.trees.update(self.scene, self.t)
+        changes = self.trees.update(self.scene, self.t, defer_scrolls=self._defers_scrolls())
         if changes.rebuilt:  # layers may have gone: so do their kept paints
             self.state.paints = {k: v for k, v in self.state.paints.items() if k in self.trees.nodes}
         clamped = self._note_scrollers()
         frame = TextureDesc("frame", self.scene.width, self.scene.height, TextureRole.FRAME, retained=self.cache is not None)
         last, self.state.last = self.state.last, None
+        if self.trees.deferred:  # a scroll whose descendants the trees left unplaced
+            graph = self._scrolled(last, changes, frame, clamped)
+            if graph is not None:
+                self.state.fast_frames += 1
+                return graph
+            self.out = FrameOutput()  # nothing it emitted: the descendants are placed, and on
+            changes = changes.merged(self.trees.settle())
         graph = self._retained(last, changes, frame)
         if graph is not None:
             self.state.fast_frames += 1
             return graph
         # From scratch: nothing the fast path emitted before it gave up.
-        self.out = FrameOutput(decisions=clamped)
+        self.out = FrameOutput(decisions=list(clamped))
         root = self.trees.root
         clear = (0.0, 0.0, 0.0, 0.0)
         draws: list[Draw] = []
@@ -447,8 +462,24 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
                                            tuple(self.out.images_seen), self.cache.frames, site_index(sites),
                                            tuple(self.out.work.get(id(d)) for d in final),
                                            tuple(self.out.reads.get(id(d)) for d in final), self.out.overlap,
-                                           self.out.opacity_notes, self._effect_footprints(final))
+                                           self.out.opacity_notes, self._effect_footprints(final),
+                                           self._scroll_records(len(clamped)))
         return graph
+
+    def _scroll_records(self, clamps: int) -> dict:
+        """The records of the composited scrollers whose contents the frame pass draws
+        and whose walk began in the frame target (graph.scrolled reads them)."""
+        out = {}
+        for scroller_id, record in self.out.scrolls.items():
+            if record.first >= 0 and scroller_id in self.out.walks:
+                record.walk, record.clamps = self.out.walks[scroller_id], clamps
+                out[scroller_id] = record
+        return out
+
+    def _defers_scrolls(self) -> bool:
+        """May the trees leave a scroller's descendants unplaced when only its offset
+        changed (graph.scrolled plans such a frame, or has them placed)?"""
+        return self.cache is not None and self.state.fast_path and self.policy.uses_backings
 
     def _effect_footprints(self, final: tuple[Draw, ...]) -> dict:
         """Context layer id -> the Footprint of its one frame draw, with where that draw is."""

@@ -14,7 +14,7 @@ from ..framegraph import Draw, FrameGraph
 from ..geometry import Rect
 from .targets import PendingDraw
 
-__all__ = ["MOVABLE", "EFFECT_AMOUNTS", "RetainedPlan", "Site", "Footprint", "OverlapRecord", "site_index", "swept",
+__all__ = ["ContentsRecord", "MOVABLE", "EFFECT_AMOUNTS", "RetainedPlan", "Site", "Footprint", "OverlapRecord", "site_index", "swept",
            "member_opacity", "is_transform_animation_running", "runs_transform_animation"]
 
 MOVABLE = TRANSFORM_FIELDS | {MOVED}  # the changes the retained fast path redoes
@@ -138,6 +138,32 @@ def _overlapping(boxes: np.ndarray, r: Rect) -> np.ndarray:
     return (x1 > x0) & (y1 > y0) & (x0 < r.x + r.width) & (r.x < x1) & (y0 < r.y + r.height) & (r.y < y1)
 
 
+@dataclass
+class ContentsRecord:
+    """What planning a composited scroller's contents in the frame's own target left,
+    for a scroll planned on the fast path (graph.scrolled): the members and what their
+    tiles needed (graph.tiled.TiledMembers), where its decision is in the frame's
+    decisions, its tile set's place, the opacity its layers are drawn with; and, filled
+    in as the frame is finished, where its draws are in the frame pass, where the
+    decisions of the walk over its descendants begin, how many clamp notes the frame
+    began with, whether a layer painted after it is tested for overlap, and the
+    per-descendant index the fast path builds from all that (graph.scrolled)."""
+
+    scroller: str
+    geometry: object
+    decision: int
+    tile_set: int
+    opacity: float
+    first: int = -1
+    count: int = 0
+    walk: int = -1  # where the decisions of the walk over its descendants begin
+    walk_end: int = -1  # and end (-1: found from the decisions when first needed)
+    clamps: int = 0
+    later_tested: bool = True
+    index: object = None
+    tiling: object = None  # the lamina.tiling.Tiling it was planned with (its reach culls the contents)
+
+
 @dataclass(frozen=True)
 class RetainedPlan:
     """A frame's plan kept for the next: its graph, the frame pass's draws and what each
@@ -161,6 +187,7 @@ class RetainedPlan:
     overlap: OverlapRecord | None = None  # the frame target's overlap testing (browser policy)
     opacity_notes: dict[str, int] | None = None  # layer id -> index of its "opacity applied in the draw" decision
     effects: dict[str, Footprint] = field(default_factory=dict)  # context layer id -> what planning it left
+    scrolls: dict[str, ContentsRecord] = field(default_factory=dict)  # composited scroller id -> its contents' record
 
 
 def site_index(sites) -> dict[str, int]:

@@ -7,6 +7,9 @@ tiling, scrollers) and emit into its FrameOutput (passes, decisions, tile sets).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from ..compositor.backings import CompositingReason
 from ..compositor.tree import LayerNode
@@ -14,10 +17,47 @@ from ..framegraph import ClipShape, CompositePass, Decision, Draw, LayerInfo, Ra
 from ..geometry import Affine, Rect
 from .ink import raster_placement
 from .placement import clean, reframe, rounded, snap, touched
+from .retained import ContentsRecord
 from .targets import PendingDraw, Target
 from .tiles import grow, tile_grid
 
-__all__ = ["TiledDrawing"]
+__all__ = ["TiledDrawing", "TiledMembers"]
+
+
+@dataclass
+class TiledMembers:
+    """What the tiles of a backing need of its members (graph.tiled): each one's matrix
+    into the backing's space (made when first asked: ``matrix``) and the whole px it
+    touches there as rows x, y, w, h (``boxes``: the tiles touching a member are found in
+    a few vector operations), an id per member that stays the same from frame to frame
+    (``ids``), and the tiles made: tile id -> (its rect, the ids of the members touching
+    it, its cache key), which a scroll planned on the fast path reuses for tiles whose
+    members stayed the same (graph.scrolled)."""
+
+    members: list
+    space: Affine
+    ms: list
+    boxes: np.ndarray
+    ids: np.ndarray
+    refresh: object = None  # called with a node before its matrix is read (placed when deferred)
+    kept: dict = field(default_factory=dict)
+    names: list | None = None  # the members' layer ids, when known (else read from the members)
+
+    @classmethod
+    def of(cls, members: list, space: Affine) -> "TiledMembers":
+        ms = [clean(space @ p.node.to_screen) for p in members]
+        rects = [touched(p.node.ink_rect, m) for p, m in zip(members, ms)]
+        boxes = np.array([(r.x, r.y, r.width, r.height) for r in rects], dtype=np.float64).reshape(-1, 4)
+        return cls(members, space, ms, boxes, np.arange(len(members)))
+
+    def matrix(self, i: int) -> Affine:
+        m = self.ms[i]
+        if m is None:
+            node = self.members[i].node
+            if self.refresh is not None:
+                self.refresh(node)
+            m = self.ms[i] = clean(self.space @ node.to_screen)
+        return m
 
 
 class TiledDrawing:
@@ -101,48 +141,73 @@ class TiledDrawing:
         return [Draw(tex, node.id, to_target @ Affine.translate(x, y), p.opacity, clips)]
 
     def _tiled_backing(self, e, space: Affine, target: Target, cache_id: str, label: str, fill,
-                       draw_clips: tuple, baked_from: int, interest: Rect, extent: Rect | None = None) -> list[Draw]:
+                       draw_clips: tuple, baked_from: int, interest: Rect, extent: Rect | None = None,
+                       geometry: "TiledMembers | None" = None) -> list[Draw]:
         """A backing cut into tiles fixed in ``space``: only those touching ``interest``
         (screen px) are kept; a tile is painted again only when a layer touching it
         changed. Member clips from ``baked_from`` on are painted in; ``draw_clips`` (a
         scroller's own clip and those above it) apply when the tiles are drawn. ``extent``
         (in ``space``) is the whole content when the members are only the part near the
         interest rect (a scroller's culled contents): the grid and the edge tiles then
-        stay put as it scrolls."""
+        stay put as it scrolls. ``geometry``: what is known of the members already (a
+        scroll planned on the fast path, graph.scrolled); the tiles made are noted in it."""
         size = self.tiling.tile_size
-        ms, bounds = [], []
-        for p in e.members:
-            m = clean(space @ p.node.to_screen)
-            ms.append(m)
-            bounds.append(touched(p.node.ink_rect, m))
-        union = Rect.union(bounds + ([extent] if extent is not None else []))
-        if union is None or union.is_empty() or not bounds:
+        if geometry is None:
+            geometry = TiledMembers.of(e.members, space)
+        boxes = geometry.boxes
+        if not len(boxes):
             return []
+        rows = boxes[(boxes[:, 2] > 0) & (boxes[:, 3] > 0)]  # (as Rect.union of the bounds and extent)
+        edges = [(float(rows[:, 0].min()), float(rows[:, 1].min()),
+                  float((rows[:, 0] + rows[:, 2]).max()), float((rows[:, 1] + rows[:, 3]).max()))] if len(rows) else []
+        if extent is not None and not extent.is_empty():
+            edges.append((extent.x, extent.y, extent.right, extent.bottom))
+        if not edges:
+            return []
+        x0, y0 = min(e[0] for e in edges), min(e[1] for e in edges)
+        union = Rect(x0, y0, max(e[2] for e in edges) - x0, max(e[3] for e in edges) - y0)
         b = Rect(*(round(v, 6) for v in (union.x, union.y, union.width, union.height))).rounded_out()
         self.tiling.check(f"the backing of {label!r}", int(b.width), int(b.height), self.limits.max_texture_size)
         grid, tiles = tile_grid(b, interest.transformed_bounds(space), size)
         space_to_target = target.from_screen() @ space.inverse()
         draws, rastered = [], 0
+        made: dict[str, tuple] = {}
+        live = (boxes[:, 2] > 0) & (boxes[:, 3] > 0)
+        bx0, by0, bx1, by1 = boxes[:, 0], boxes[:, 1], boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]
         for col, row, rect in tiles:
             tx, ty, tw, th = int(rect.x), int(rect.y), int(rect.width), int(rect.height)
             tile_to_target = space_to_target @ Affine.translate(tx, ty)
             near = grow(rect, 1)
-            touching = [i for i, r in enumerate(bounds) if r.overlaps(near)]
-            signature, member_clips = [], []
-            for i in touching:
-                p = e.members[i]
-                clips = tuple(reframe(c, tile_to_target) for c in p.clips[baked_from:])
-                member_clips.append(clips)
-                clip_sig = tuple((c.layer_id, rounded(c.to_local), c.rect, c.radii, c.kind) for c in clips)
-                offset, _, _, placed = raster_placement(p.node, ms[i])
-                signature.append((self._paint(p.node, offset), rounded(placed),
-                                  round(p.opacity, 6), clip_sig))
-            key = (tx, ty, tw, th, tuple(signature), fill)
+            # (as Rect.overlaps: a box shares area with the tile grown by a px)
+            touching = np.flatnonzero(live & (bx0 < near.x + near.width) & (near.x < bx1)
+                                      & (by0 < near.y + near.height) & (near.y < by1))
             tile_id = f"{cache_id}:{col},{row}"
+            who = geometry.ids[touching]
+            known = geometry.kept.get(tile_id)
+            if known is not None and known[0] == (tx, ty, tw, th) and np.array_equal(known[1], who):
+                key = known[2]  # the same members, placed alike in this space: the key it had
+                member_clips = None
+            else:
+                signature, member_clips = [], []
+                for i in touching:
+                    p = e.members[i]
+                    clips = tuple(reframe(c, tile_to_target) for c in p.clips[baked_from:])
+                    member_clips.append(clips)
+                    clip_sig = tuple((c.layer_id, rounded(c.to_local), c.rect, c.radii, c.kind) for c in clips)
+                    offset, _, _, placed = raster_placement(p.node, geometry.matrix(i))
+                    signature.append((self._paint(p.node, offset), rounded(placed),
+                                      round(p.opacity, 6), clip_sig))
+                key = (tx, ty, tw, th, tuple(signature), fill)
+            made[tile_id] = ((tx, ty, tw, th), who, key)
             tex = self.cache.lookup(tile_id, key, self.available) if self.cache is not None else None
             if tex is not None:
                 self.out.reused.append(tex.name)
             else:
+                for i in touching:
+                    geometry.matrix(i)  # (placed, when a scroll was deferred: its raster is drawn)
+                if member_clips is None:
+                    member_clips = [tuple(reframe(c, tile_to_target) for c in e.members[i].clips[baked_from:])
+                                    for i in touching]
                 retained = self.cache is not None
                 name = self.cache.new_name(f"{label}:{col},{row}", prefix="tile") if retained else f"tile:{label}:{col},{row}"
                 tex = TextureDesc(name, tw, th, TextureRole.TILE, retained=retained)
@@ -163,19 +228,28 @@ class TiledDrawing:
             clips = tuple(c for c in draw_clips if not _holds(c, shown))
             draws.append(Draw(tex, label, placed, 1.0, clips, note=f"tile {col},{row} of {label}",
                               hard_edges=_inner_edges(rect, b)))
+        geometry.kept = made
         self.out.tile_sets.append(TileSet(label, TileKind.BACKING, size, grid, (int(b.width), int(b.height)), len(tiles), rastered,
                                       sum(d.source.bytes for d in draws)))
         return draws
 
-    def _scroller_contents(self, e, target: Target) -> list[Draw]:
-        """A composited scroller's contents: one backing in its contents space (the
-        scroll offset is not in it), tiled, drawn moved by the offset and clipped by the
-        scroller — so scrolling re-rasters only tiles that come into the interest rect."""
-        scroller = e.owner
+    def _contents_space(self, scroller: LayerNode) -> Affine:
+        """Screen px -> a composited scroller's contents space (the scroll offset is not
+        in it), keeping the fraction of a px of the scroller's position."""
         m = scroller.content_to_screen
         space = m.inverse()
         if m.is_translation():
             space = Affine.translate(m.e - math.floor(m.e), m.f - math.floor(m.f)) @ space
+        return space
+
+    def _scroller_contents(self, e, target: Target, geometry: "TiledMembers | None" = None) -> list[Draw]:
+        """A composited scroller's contents: one backing in its contents space (the
+        scroll offset is not in it), tiled, drawn moved by the offset and clipped by the
+        scroller — so scrolling re-rasters only tiles that come into the interest rect.
+        ``geometry``: what a scroll on the fast path knows of the members already
+        (graph.scrolled); in the frame's own target what the tiles needed is noted for it."""
+        scroller = e.owner
+        space = self._contents_space(scroller)
         depth = len(scroller.clips) + 1 - target.inherited_clips  # clip shapes applied when drawn
         label = f"{scroller.id}-contents"
         clip = scroller.clip()
@@ -183,14 +257,21 @@ class TiledDrawing:
         # offset 0), moved by the fraction of a px the space keeps.
         extent = Rect(0, 0, clip.rect.right + scroller.scroll_max[0], clip.rect.bottom + scroller.scroll_max[1])
         extent = extent.transformed_bounds(space @ scroller.content_to_screen)
+        if geometry is None:
+            geometry = TiledMembers.of(e.members, space)
         draws = self._tiled_backing(e, space, target, f"backing:{scroller.id}:contents", label, (0.0, 0.0, 0.0, 0.0),
                                     e.members[0].clips[:depth], depth, self._interest(scroller, target, below=True),
-                                    extent)
+                                    extent, geometry)
         name = draws[0].source.name if draws else None
-        for p in e.members:
-            self.out.layer_info[p.node.id] = LayerInfo(True, (CompositingReason.COMPOSITED_SCROLLER.value,), label, name)
+        info = LayerInfo(True, (CompositingReason.COMPOSITED_SCROLLER.value,), label, name)
+        self.out.layer_info.update(dict.fromkeys([p.node.id for p in e.members] if geometry.names is None
+                                                 else geometry.names, info))
         ts = self.out.tile_sets[-1] if draws else None
         if ts is not None:
+            if self.out.sites is not None and target is self._frame:  # for a scroll on the fast path
+                self.out.scrolls[scroller.id] = ContentsRecord(scroller.id, geometry, len(self.out.decisions),
+                                                               len(self.out.tile_sets) - 1, e.members[0].opacity,
+                                                               tiling=self.tiling)
             self.out.decisions.append(Decision(scroller.id, (
                 f"composited scroller: its contents ({len(e.members)} layers, {ts.content[0]}x{ts.content[1]} px) are "
                 f"one tiled backing the scroll offset moves; {ts.kept} of {ts.grid[0] * ts.grid[1]} tiles kept, "

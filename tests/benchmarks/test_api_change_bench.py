@@ -113,3 +113,49 @@ def test_api_paint_change(benchmark, n):
     assert graph.passes[1].damage[2:] == covered, "the backing is repainted where the layer lies (its pixels)"
     assert state.fast_frames - before == len(calls), "every change took the retained fast path"
     assert state.trees.rebuilds == 1, "the property trees are updated in place, never rebuilt"
+
+
+def scroll_page(n: int) -> Scene:
+    """A 1280x720 scroll container holding N small layers in rows of four, 24 px apart
+    (3,000 px of contents at 500, 30,000 at 5,000): the same density whatever N, so a
+    scroll step brings as many layers near the scrollport (and takes as many away), and
+    as many tiles are kept, at 500 as at 5,000; only the page is longer."""
+    scene = Scene(1280, 720, "white")
+    box = scene.root.add(Layer("scroller", (0, 0, 1280, 720), "overflow: scroll"))
+    for i in range(n):
+        box.add(Layer(f"l{i}", ((i % 4) * 320 + 4, (i // 4) * 24 + 4, 10, 6),
+                      f"background: rgb({i % 255}, {(i * 7) % 255}, 120)"))
+    return scene
+
+
+@pytest.mark.parametrize("n", [500, 5000])
+def test_api_scroll(benchmark, n):
+    """A scroll bar dragged on a composited scroller: scroll-top set every frame through
+    the API, 7 px a frame back and forth over the first 480 px. The contents are one tiled backing: a frame moves its tiles, rasters
+    those that come near the scrollport, and decides again only the layers near the
+    edges of the window the contents are culled to (graph.scrolled)."""
+    scene = scroll_page(n)
+    scroller, state, frames = scene["scroller"], FrameState(), itertools.count()
+    calls = []
+
+    def frame():
+        calls.append(1)
+        k = next(frames) % 138
+        scroller.style["scroll-top"] = f"{7 * (k if k < 69 else 138 - k)}px"
+        return build_frame_graph(scene, FrameRequest(), Limits(), ImageStore(), state, KEPT)
+
+    for _ in range(3):  # the first frame, one that reuses its rasters, then the fast path
+        frame()
+    before, calls[:] = state.fast_frames, []
+    benchmark.group = "API scroll-top of a composited scroller"
+    graphs = []
+    benchmark.pedantic(lambda: graphs.append(frame()), rounds=ROUNDS * 2, warmup_rounds=1)
+    benchmark.extra_info["layers"] = n
+    for graph in graphs:
+        names = [p.name for p in graph.passes]
+        assert names[-1] == "composite:frame", "the frame is composited"
+        assert all(n.startswith(("paint:scroller-contents:", "raster:l")) for n in names[:-1]), \
+            f"nothing rastered but the tiles coming near the scrollport (and their layers): {names}"
+    assert state.fast_frames - before == len(calls), "every scroll took the fast path"
+    assert state.trees.rebuilds == 1, "the property trees are updated in place, never rebuilt"
+    assert "scroller" in state.trees.deferred, "the scroller's descendants were never all placed again"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lamina import Layer, Scene
+from lamina import Layer, Renderer, Scene
 from lamina.tiling import Tiling
 
 CARD = "background: linear-gradient(#f06, #48f); border-radius: 12px; border: 3px solid #234"
@@ -134,3 +134,33 @@ def test_tiles_show_in_the_borders_overlay_and_the_explanation(gl):
     (entry,) = frame.report["graph"]["tiles"]
     assert entry["owner"] == "root-contents" and entry["kept"] == entry["rastered"] + entry["reused"]
     assert frame.report["graph"]["totals"]["tile_bytes"] == entry["bytes"]
+
+
+@pytest.mark.parametrize("scroller", ["root", "box"])
+def test_scrolls_planned_on_the_fast_path_draw_what_planning_from_scratch_draws(fresh, scroller):
+    """scroll-top set through the API frame by frame on plain contents (the page's root,
+    or a scroll container in it): small steps, a long one, past the end; each frame drawn
+    by the renderer that plans scrolls on the fast path is the frame a fresh renderer
+    draws at that offset."""
+    def make() -> Scene:
+        scene = Scene(640, 360, "#eee")
+        box = scene.root
+        if scroller == "box":
+            box = scene.root.add(Layer("box", (20.5, 20, 560, 300), "overflow: scroll; background: white"))
+        else:
+            scene.root.style["overflow"] = "auto"
+        for i in range(90):
+            box.add(Layer(f"c{i}", (10 + (i % 3) * 180, 10 + (i // 3) * 90, 170, 80), CARD))
+        return scene
+
+    scene = make()
+    steps = (0, 7, 14, 300, 307, 1100, 99999, 40)
+    for y in steps:
+        scene[scroller].style["scroll-top"] = f"{y}px"
+        frame = scene.render(fresh)
+        reference = make()
+        reference[scroller].style["scroll-top"] = f"{y}px"
+        with Renderer() as other:
+            expected = reference.render(other).image
+        assert max_diff(frame.image, expected) == 0, y
+    assert fresh.state.fast_frames >= len(steps) - 3, "the scroll frames after the first two took the fast path"
