@@ -13,7 +13,6 @@ say. Every name of lamina.passes and lamina.textures is importable from here too
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, Protocol
 
 from .graph_report import GraphReport
@@ -36,6 +35,7 @@ from .passes import (
     UploadPass,
 )
 from .textures import ClipShape, Draw, DrawMask, Executor, TextureDesc, TextureRole
+from .named import NamedEnum
 
 __all__ = [
     "TaskKind",
@@ -119,7 +119,7 @@ class LayerInfo:
     painted_into: str  # the texture its content is in
 
 
-class TileKind(str, Enum):
+class TileKind(NamedEnum):
     """What a tiled texture holds: one large layer's raster, or a backing (a scroller's
     contents, say). A ``str`` (``TileKind.LAYER == "layer"``, same hash, format and
     repr) so reports, JSON and a printed TileSet read as they always did."""
@@ -127,9 +127,6 @@ class TileKind(str, Enum):
     LAYER = "layer"
     BACKING = "backing"
 
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
     __repr__ = str.__repr__
 
 

@@ -16,7 +16,6 @@ import io
 import os
 import re
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import unquote_to_bytes, urlparse
@@ -28,6 +27,7 @@ from .css.values import ImageRef
 from .errors import ImageLoadError
 from .limits import MAX_DATA_URL_BYTES, MAX_IMAGE_PIXELS
 from .file_access import FileAccess, url_path
+from .named import NamedEnum
 
 __all__ = ["load_image", "check_image_array", "premultiply", "unpremultiply", "resolve_path", "encode_png_data_url",
            "ImageStore", "ImageResource", "ImageKey", "ImageSource"]
@@ -211,7 +211,7 @@ def encode_png_data_url(pixels: np.ndarray) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-class ImageSource(str, Enum):
+class ImageSource(NamedEnum):
     """Where an image's pixels come from: an array in memory, a ``data:`` URL, a file. A
     ``str`` (``ImageSource.FILE == "file"``, same hash and format), as the keys' first
     item always read."""
@@ -219,10 +219,6 @@ class ImageSource(str, Enum):
     DATA = "data"
     URL = "url"
     FILE = "file"
-
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
 
 class ImageKey(NamedTuple):

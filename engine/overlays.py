@@ -19,18 +19,18 @@ overlay's colours mean, for a legend beside the picture (the demos draw it on th
 
 from __future__ import annotations
 
-from enum import Enum
 
 import numpy as np
 
 from .errors import InvalidValueError
 from .framegraph import FrameGraph, TextureRole
 from .geometry import Affine
+from .named import NamedEnum
 
 __all__ = ["Overlay", "OVERLAYS", "LEGENDS", "overlay", "screen_quads", "overdraw_counts"]
 
 
-class Overlay(str, Enum):
+class Overlay(NamedEnum):
     """A debug overlay (see above), parsed once from its name. A ``str``
     (``Overlay.PAINT == "paint"``, same hash and format) so names read as they did."""
 
@@ -39,9 +39,6 @@ class Overlay(str, Enum):
     OVERDRAW = "overdraw"
     SURFACES = "surfaces"
 
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
     @classmethod
     def parse(cls, value: "Overlay | str") -> "Overlay":

@@ -19,12 +19,13 @@ from .blending import BlendMode
 from .filters.plan import PlannedPass
 from .geometry import Affine
 from .textures import Draw, Executor, TextureDesc, TextureRole, Transfer
+from .named import NamedEnum
 
 __all__ = ["TaskKind", "Reason", "SurfaceReason", "RasterPaint", "GraphPass", "OverlayPart", "RasterPass", "ShadowPass",
            "CompositePass", "FilterPass", "TransferPass", "UploadPass", "BackdropPass", "Pass", "PASS_TYPES"]
 
 
-class TaskKind(str, Enum):
+class TaskKind(NamedEnum):
     """The kind of a frame-graph pass (a render task): one per pass class, the key of
     every executor's handler table (``lamina.gpu.executor.TASK_HANDLERS``). A ``str``
     (``TaskKind.RASTER == "raster"``, same hash and format), so reports, JSON and traces
@@ -38,10 +39,6 @@ class TaskKind(str, Enum):
     UPLOAD = "upload"
     COMPOSITE = "composite"
     BACKDROP = "backdrop"
-
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
 
 class Reason(str):

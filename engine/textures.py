@@ -11,11 +11,12 @@ from enum import Enum
 from .blending import BlendMode
 from .css.values import ClipKind
 from .geometry import Affine
+from .named import NamedEnum
 
 __all__ = ["Executor", "Transfer", "MaskKind", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw", "CompositeProgram"]
 
 
-class Executor(str, Enum):
+class Executor(NamedEnum):
     """Who runs a filter pass, and whose memory a texture lives in: a GL texture, or an
     OpenCL buffer. A ``str`` (``Executor.GL == "gl"``, same hash and format) so reports,
     JSON and cost-model keys read as they always did."""
@@ -23,9 +24,6 @@ class Executor(str, Enum):
     GL = "gl"
     OPENCL = "opencl"
 
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
     @property
     def short(self) -> str:
@@ -38,7 +36,7 @@ class Executor(str, Enum):
         return cls.OPENCL if value == "cl" else cls(value)
 
 
-class Transfer(str, Enum):
+class Transfer(NamedEnum):
     """A copy of a filter image between the executors' memories, by direction (a
     TransferPass's, and a cost-model entry's). A ``str`` (``Transfer.TO_OPENCL ==
     "gl->cl"``, same hash and format) so reports, JSON and the stored cost model read as
@@ -47,9 +45,6 @@ class Transfer(str, Enum):
     TO_OPENCL = "gl->cl"
     TO_GL = "cl->gl"
 
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
     @classmethod
     def to(cls, executor: "Executor | str") -> "Transfer":
@@ -118,17 +113,13 @@ class ClipShape:
     kind: ClipKind = ClipKind.OVERFLOW
 
 
-class MaskKind(str, Enum):
+class MaskKind(NamedEnum):
     """What made a draw's mask (CSS Masking 1): a ``mask-image``, or a ``clip-path``
     that is a polygon. A ``str`` (``MaskKind.CLIP_PATH == "clip-path"``, same hash and
     format) so reports, JSON and mask texture names read as they always did."""
 
     MASK_IMAGE = "mask-image"
     CLIP_PATH = "clip-path"
-
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
 
 @dataclass(frozen=True)

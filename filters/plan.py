@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import InvalidValueError
 from ..limits import MAX_COLOR_STEPS  # one shader variant per fused step count
 from ..css.values import RGBA
+from ..named import NamedEnum
 
 # BLUR_SIGMA_CAP and MIN_SIGMA live with the ops (their reach needs them); still importable from here.
 from .ops import (BLUR_SIGMA_CAP, MIN_SIGMA, Blur, ColorOp, DropShadow, FilterOp, Morphology, MorphologyOperator, Reach,
@@ -86,7 +87,7 @@ KERNEL_CONSTANTS: dict[str, int] = {"DOWN_RUN": DOWN_RUN}
 BLUR_TILE_X = 64
 BLUR_TILE_Y = (16, 16)
 
-class PassKind(str, Enum):
+class PassKind(NamedEnum):
     """What an executor runs for a planned pass: each planned pass names its kind, and
     each executor has one handler per kind (gpu.gl_filters and gpu.opencl ``HANDLERS``;
     a test checks that both cover every kind). With the executor, a kind keys the cost
@@ -100,12 +101,8 @@ class PassKind(str, Enum):
     SHADOW = "shadow"
     MORPHOLOGY = "morphology"
 
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
-
-class Axis(str, Enum):
+class Axis(NamedEnum):
     """The direction one pass of a separable filter (a blur, a morphology) runs along.
     A ``str`` (``Axis.X == "x"``, same hash and format) so pass descriptions and image
     names read as they always did."""
@@ -113,9 +110,6 @@ class Axis(str, Enum):
     X = "x"
     Y = "y"
 
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
     @property
     def unit(self) -> tuple[int, int]:

@@ -12,18 +12,18 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, Mapping
 
 from ..errors import InvalidValueError, StyleError
 from ..style.declarations import parse_value
 from .easing import Easing, Linear, parse_easing
 from .interpolate import interpolate_field
+from ..named import NamedEnum
 
 __all__ = ["Keyframe", "Animation", "PlaybackDirection", "FillMode", "DIRECTIONS", "FILLS", "parse_time"]
 
 
-class PlaybackDirection(str, Enum):
+class PlaybackDirection(NamedEnum):
     """``animation-direction``: which iterations play backwards. A ``str`` (same hash
     and format), so scene files and reports read as they always did."""
 
@@ -32,9 +32,6 @@ class PlaybackDirection(str, Enum):
     ALTERNATE = "alternate"
     ALTERNATE_REVERSE = "alternate-reverse"
 
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
     def reverses(self, iteration: int) -> bool:
         """Whether iteration ``iteration`` (0 first) plays from 100% to 0%."""
@@ -43,7 +40,7 @@ class PlaybackDirection(str, Enum):
         return (iteration % 2 == 1) != (self is PlaybackDirection.ALTERNATE_REVERSE)
 
 
-class FillMode(str, Enum):
+class FillMode(NamedEnum):
     """``animation-fill-mode``: whether the animation has its effect before its delay
     ends (backwards) and after it ends (forwards). A ``str`` (same hash and format)."""
 
@@ -52,9 +49,6 @@ class FillMode(str, Enum):
     BACKWARDS = "backwards"
     BOTH = "both"
 
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
     @property
     def backwards(self) -> bool:

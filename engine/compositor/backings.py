@@ -27,6 +27,7 @@ from enum import Enum
 
 from ..geometry import Rect
 from ..style.transforms import has_3d_hint
+from ..named import NamedEnum
 
 __all__ = ["CompositingReason", "BackingKind", "Backing", "partition", "direct_reasons", "SQUASH_SPARSITY"]
 
@@ -78,7 +79,7 @@ def direct_reasons(node, t: float) -> tuple[CompositingReason, ...]:
     return tuple(out)
 
 
-class BackingKind(str, Enum):
+class BackingKind(NamedEnum):
     """What an entry of a target's composited content is. A ``str`` (same hash and
     format) so reports read as they always did."""
 
@@ -87,10 +88,6 @@ class BackingKind(str, Enum):
     SQUASH = "squash"  # layers promoted only for overlap, painted together
     SURFACE = "surface"  # a render surface (filter, opacity group), drawn as it is
     SCROLL = "scroll"  # the contents of a scroller the compositor scrolls
-
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
 
 @dataclass

@@ -16,12 +16,13 @@ from ..limits import MAX_GRADIENT_STOPS
 from ..text.paint import TextPaint
 from .dashes import BorderPattern
 from .shadows import ShadowPaint, shadow_uniforms
+from ..named import NamedEnum
 
 __all__ = ["GradientPaint", "ImagePaint", "LayerPaint", "FillKind", "BorderKind", "InsetKind", "RasterProgram",
            "RasterCall", "ImageSampler", "UniformValue"]
 
 
-class FillKind(str, Enum):
+class FillKind(NamedEnum):
     """What a layer's background paints under its colour: nothing more, an image, or a
     gradient of one of three kinds (the raster program's PAINT define). A ``str``
     (``FillKind.LINEAR == "linear"``, same hash and format), as GradientPaint.kind was."""
@@ -31,10 +32,6 @@ class FillKind(str, Enum):
     RADIAL = "radial"
     IMAGE = "image"
     CONIC = "conic"
-
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
 
 class BorderKind(Enum):

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Union
 
+from ..named import NamedEnum
+
 __all__ = [
     "RGBA",
     "TRANSPARENT",
@@ -52,7 +54,7 @@ class Overflow(str, Enum):
         return self in (Overflow.HIDDEN, Overflow.SCROLL)
 
 
-class ClipKind(str, Enum):
+class ClipKind(NamedEnum):
     """What made a clip in a layer's clip chain: its ``overflow`` (the padding box with
     inner radii, applied to its descendants) or a ``clip-path`` that is a rounded rect
     (applied to the layer itself and its descendants; its edges get area coverage). A
@@ -61,10 +63,6 @@ class ClipKind(str, Enum):
 
     OVERFLOW = "overflow"
     CLIP_PATH = "clip-path"
-
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __hash__ = str.__hash__
 
 
 class Position(str, Enum):

@@ -158,13 +158,8 @@ class RetainedFastPath:
         settled = self._settled(last, left, {*redo, *repaints, *effects})
         if settled is None:
             return None
-        for ref, layer_id, image_key in last.images:
-            if self.images.get(ref, self.base_dir, layer_id)[0] != image_key:
-                return None
-        if not self.available(frame.name) or not all(self.available(d.source.name) for d in last.final if d.source.retained):
+        if not self._kept_plan_holds(last, frame):
             return None
-        if not all(self.available(name) for name in last.graph.reused if name != frame.name):
-            return None  # a kept texture last frame read (a filtered layer's raster, a shadow) is gone
         # Under the browser policy a moved entry's bounds decide what overlaps it. An
         # animation's sweep fixes them for the iteration; a move through the API stands
         # when it is one promoted entry and the same later layers overlap it as before.
@@ -280,6 +275,17 @@ class RetainedFastPath:
                                   work=work, sites=tuple(sites), overlap=overlap, reads=reads, opacity_notes=notes,
                                   effects=footprints, images=tuple(self.out.images_seen), scrolls={})
         return graph
+
+    def _kept_plan_holds(self, last: "RetainedPlan", frame: TextureDesc) -> bool:
+        """Does what last frame's plan relied on still hold: no image it looked up has
+        changed, and the executor still has the frame, every kept texture drawn in it and
+        every one it reused (a filtered layer's raster, a shadow)?"""
+        for ref, layer_id, image_key in last.images:
+            if self.images.get(ref, self.base_dir, layer_id)[0] != image_key:
+                return False
+        if not self.available(frame.name) or not all(self.available(d.source.name) for d in last.final if d.source.retained):
+            return False
+        return all(self.available(name) for name in last.graph.reused if name != frame.name)
 
     def _give_up(self, saved: tuple) -> None:
         """The fast path cannot finish the frame after it began to emit: the cache goes

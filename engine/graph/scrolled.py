@@ -80,10 +80,7 @@ class ScrolledContents:
         if record is None or record.later_tested or record.tiling != self.tiling or sid not in self.scrollers \
                 or not scroller.to_screen.is_translation():
             return None
-        for ref, layer_id, image_key in last.images:
-            if self.images.get(ref, self.base_dir, layer_id)[0] != image_key:
-                return None
-        if not self.available(frame.name) or not all(self.available(d.source.name) for d in last.final if d.source.retained):
+        if not self._kept_plan_holds(last, frame):  # (graph.fast_path)
             return None
         old_tiles = last.final[record.first:record.first + record.count]
         old_names = {d.source.name for d in old_tiles}
