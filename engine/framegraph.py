@@ -66,6 +66,8 @@ __all__ = [
     "FrameGraph",
     "Decision",
     "LayerInfo",
+    "Route",
+    "ContextRoute",
 ]
 
 
@@ -105,6 +107,37 @@ class Decision:
 
     layer_id: str
     text: str
+
+
+class Route(NamedEnum):
+    """How a stacking context is drawn: through which of its effects, in CSS order
+    (backdrop-filter, filter, mask, then opacity and blending). A ``str``."""
+
+    BACKDROP_FILTER = "backdrop-filter"  # its filtered backdrop, then the element over it
+    FILTER = "filter"  # flattened into a surface, filtered, then drawn
+    MASK = "mask"  # drawn through its mask: in its one draw, or a surface when several layers paint
+    GROUP_SURFACE = "group surface"  # flattened into a surface (opacity group, isolation, backdrop root, blend)
+    ONE_DRAW = "one draw"  # blended straight from its own raster: its one drawing layer is itself
+    IN_TARGET = "in target"  # its layers drawn into the target, an opacity in its one drawing layer's draw
+
+
+@dataclass(frozen=True)
+class ContextRoute:
+    """The compositor's decision for one stacking context (graph.routes decides it from
+    the context's style and subtree; graph.effects emits the passes it names): the route,
+    the render surface it needs (None: none), why, and for an opacity carried by a
+    draw, whose draw carries it."""
+
+    layer_id: str
+    route: Route
+    surface: SurfaceReason | None = None
+    detail: str = ""
+    opacity_into: str | None = None
+
+    def __str__(self) -> str:
+        surface = f" (surface: {self.surface.value})" if self.surface is not None else ""
+        why = f": {self.detail}" if self.detail else ""
+        return f"{self.layer_id}: {self.route}{surface}{why}"
 
 
 @dataclass(frozen=True)
@@ -172,6 +205,8 @@ class FrameGraph(GraphReport):
     released: list[str] = field(default_factory=list)  # retained textures freed after this frame
     policy: GraphPolicy = field(default_factory=NoPolicy)
     layer_info: dict[str, LayerInfo] = field(default_factory=dict)  # per layer id, under policies with backings
+    # The decision for each stacking context drawn, by layer id, in paint order (graph.routes).
+    routes: dict[str, ContextRoute] = field(default_factory=dict)
     tiles: list[TileSet] = field(default_factory=list)  # the tiled layers and backings
     # The decoded images its raster passes sample, by ImagePaint.key: the graph carries
     # them, so an executor runs it with nothing beside it (lamina.images.ImageResource).

@@ -1,5 +1,5 @@
 """What the fast-path tests hold a fast-path graph to: the graph planning from scratch
-gives (the same passes, decisions and layer facts; kept and released textures in any
+gives (the same passes, decisions, context routes and layer facts; kept and released textures in any
 order, as the executor reads them as sets)."""
 
 from __future__ import annotations
@@ -11,3 +11,4 @@ def assert_same_graph(fast, slow) -> None:
     assert sorted(fast.reused) == sorted(slow.reused)
     assert sorted(fast.released) == sorted(slow.released)
     assert fast.layer_info == slow.layer_info
+    assert fast.routes == slow.routes

@@ -11,16 +11,16 @@ import math
 from dataclasses import replace
 
 from ..errors import UnsupportedFeatureError
-from ..framegraph import CompositePass, Decision, Draw, SurfaceReason, TextureDesc, TextureRole
+from ..framegraph import CompositePass, ContextRoute, Decision, Draw, Route, SurfaceReason, TextureDesc, TextureRole
 from ..geometry import Affine, Rect
 from ..blending import BlendMode
-from ..compositor.groups import has_backdrop_readers, has_blend_readers, is_backdrop_root, is_isolated_group
+from ..compositor.groups import has_backdrop_readers, has_blend_readers, is_backdrop_root
 from ..compositor.paint import used_radii
 from ..compositor.tree import LayerNode, StackingContext
 from .reads import backdrop_region, blend_read, split_at_reads
 from .placement import clip_shape, snap
 from .targets import BackdropRead, Target
-from .masks import has_mask
+from .routes import route_context
 from ..filter_costs import place
 from .filter_tasks import filter_tasks
 
@@ -42,65 +42,49 @@ class EffectDrawing:
 
     def _emit_effects(self, ctx: StackingContext, out: list, target: Target, opacity: float, *,
                       as_one_draw: bool = False) -> None:
-        """The context's effects in CSS order (backdrop-filter, filter, then opacity) and
-        the surfaces they need; with ``as_one_draw``, the context ends as one Draw (for a
-        blend mode)."""
+        """The context's effects in CSS order and the surfaces they need, by the route
+        graph.routes decides for it (recorded in the FrameOutput); with ``as_one_draw``,
+        the context ends as one Draw (for a blend mode). An emitter that finds its effect
+        does nothing here declines, and the next route is decided without it."""
         node = ctx.node
-        own_opacity = node.style.opacity
         self.note_clip_path(node)
-        if node.style.backdrop_filter is not None:
-            if self.emit_backdrop_filter(ctx, out, target, opacity):
+        declined: frozenset[Route] = frozenset()
+        while True:
+            route = route_context(ctx, as_one_draw=as_one_draw, backdrop_root=target.backdrop_root,
+                                  tiled=self._tiled_layer, declined=declined)
+            self.out.routes[node.id] = route  # before its descendants': paint order (a decline rewrites it)
+            if _EMITTERS[route.route](self, ctx, route, out, target, opacity):
                 return
-        if node.style.filter is not None:
-            if self.emit_filter_surface(ctx, out, target, opacity):
-                return
-        if self.emit_masked(ctx, out, target, opacity):  # mask-image, polygon clip-path (graph.masks)
-            return
-        drawing = ctx.drawing_nodes()
-        group = self._group_reason(ctx)
-        if own_opacity < 1.0 and len(drawing) >= 2:
-            self.emit_group_surface(ctx, out, target, opacity, SurfaceReason.OPACITY_GROUP,
-                                    f"layer {node.id!r} opacity {own_opacity:g} over {len(drawing)} drawing layers: "
-                                    "flatten, then fade")
-            return
-        if group is not None or (as_one_draw and (len(drawing) != 1 or drawing[0] is not node)):
-            reason = group or SurfaceReason.BLEND
-            detail = {
-                SurfaceReason.ISOLATION: f"layer {node.id!r} is an isolated group that a descendant blends with",
-                SurfaceReason.BACKDROP_ROOT: f"layer {node.id!r} is the backdrop root a descendant's backdrop-filter reads",
-                SurfaceReason.BLEND: f"layer {node.id!r} mix-blend-mode {node.style.mix_blend_mode}: "
-                                     f"{len(drawing)} drawing layers flattened, then blended",
-            }[reason]
-            if own_opacity < 1.0:
-                detail += f", then faded (opacity {own_opacity:g})"
-            self.emit_group_surface(ctx, out, target, opacity, reason, detail)
-            return
-        if as_one_draw:
-            # One drawing layer, the element itself: its raster is blended directly (no
-            # surface), as viz draws a single-quad pass into its parent.
-            pending: list = []
-            self.draw_node(node, pending, target, opacity)
-            for p in pending:
-                if self._tiled(f"layer {node.id!r}", math.ceil(node.width), math.ceil(node.height), node.id):
-                    raise UnsupportedFeatureError(
-                        f"mix-blend-mode on a layer larger than the tiling threshold ({self.tiling.threshold} px) "
-                        "is not supported yet", property="mix-blend-mode", layer=node.id)
-                out.append(self._layer_draw(p, target.space, target.origin, p.clips, sampled=self._moving(p.node)))
-            return
-        if own_opacity < 1.0 and drawing:
-            self.out.opacity_notes[node.id] = len(self.out.decisions)  # the fast path rewrites it by position
-            self.out.decisions.append(opacity_in_draw(node.id, drawing[0].id, own_opacity))
-        self.emit_items(ctx, out, target, opacity)
+            declined |= {route.route}
 
-    def _group_reason(self, ctx: StackingContext) -> SurfaceReason | None:
-        """Why the context must be a surface of its own for what reads inside it."""
-        if ctx.node.layer.parent is None:
-            return None  # the page: the frame holds it
-        if is_isolated_group(ctx.node) and has_blend_readers(ctx):
-            return SurfaceReason.ISOLATION
-        if is_backdrop_root(ctx.node) and has_backdrop_readers(ctx):
-            return SurfaceReason.BACKDROP_ROOT
-        return None
+    def _tiled_layer(self, node: LayerNode) -> bool:
+        return self._tiled(f"layer {node.id!r}", math.ceil(node.width), math.ceil(node.height))
+
+    def _emit_group(self, ctx: StackingContext, route: ContextRoute, out: list, target: Target, opacity: float) -> bool:
+        self.emit_group_surface(ctx, out, target, opacity, route.surface, route.detail)
+        return True
+
+    def _emit_one_draw(self, ctx: StackingContext, route: ContextRoute, out: list, target: Target, opacity: float) -> bool:
+        """One drawing layer, the element itself: its raster is blended directly (no
+        surface), as viz draws a single-quad pass into its parent."""
+        node = ctx.node
+        pending: list = []
+        self.draw_node(node, pending, target, opacity)
+        for p in pending:
+            if self._tiled(f"layer {node.id!r}", math.ceil(node.width), math.ceil(node.height), node.id):
+                raise UnsupportedFeatureError(
+                    f"mix-blend-mode on a layer larger than the tiling threshold ({self.tiling.threshold} px) "
+                    "is not supported yet", property="mix-blend-mode", layer=node.id)
+            out.append(self._layer_draw(p, target.space, target.origin, p.clips, sampled=self._moving(p.node)))
+        return True
+
+    def _emit_in_target(self, ctx: StackingContext, route: ContextRoute, out: list, target: Target, opacity: float) -> bool:
+        node = ctx.node
+        if route.opacity_into is not None:
+            self.out.opacity_notes[node.id] = len(self.out.decisions)  # the fast path rewrites it by position
+            self.out.decisions.append(opacity_in_draw(node.id, route.opacity_into, node.style.opacity))
+        self.emit_items(ctx, out, target, opacity)
+        return True
 
     def _blending(self, draw: Draw, mode: BlendMode, target: Target) -> Draw:
         """``draw`` composited with ``mode``: it reads a copy of the target under it."""
@@ -215,7 +199,8 @@ class EffectDrawing:
         to_target = Affine.translate(bounds.x - target.origin[0], bounds.y - target.origin[1])
         out.append(Draw(tex, node.id, to_target, opacity, clips, note="render surface"))
 
-    def emit_backdrop_filter(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float) -> bool:
+    def emit_backdrop_filter(self, ctx: StackingContext, route: ContextRoute, out: list[Draw], target: Target,
+                             opacity: float) -> bool:
         """Plan a backdrop-filter (Filter Effects 2 §2.1): copy what lies under the
         element's border box (grown by the filter's reach, the growth mirrored from
         inside: edge mode mirror), filter the copy, then a surface holding the filtered
@@ -225,16 +210,6 @@ class EffectDrawing:
         node = ctx.node
         s = node.style
         chain = s.backdrop_filter
-        for other, value in (("filter", s.filter), ("mix-blend-mode", s.mix_blend_mode is not BlendMode.NORMAL),
-                             ("a mask-image or a polygon clip-path", has_mask(node))):
-            if value:
-                raise UnsupportedFeatureError(f"backdrop-filter together with {other} on one element is not supported yet",
-                                              property="backdrop-filter", layer=node.id)
-        if not target.backdrop_root:
-            raise UnsupportedFeatureError(
-                "a backdrop-filter inside an isolated group that is not a backdrop root (a transformed or z-index "
-                "container that a blending element also needs) is not supported yet", property="backdrop-filter",
-                layer=node.id)
         m = node.to_screen
         if not m.is_invertible():
             self.out.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
@@ -300,7 +275,8 @@ class EffectDrawing:
         out.append(draw)
         return True
 
-    def emit_filter_surface(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float) -> bool:
+    def emit_filter_surface(self, ctx: StackingContext, route: ContextRoute, out: list[Draw], target: Target,
+                            opacity: float) -> bool:
         """Plan the surface and passes of a filtered context; False when the filter turns
         out to do nothing (the context is then drawn as if unfiltered)."""
         node = ctx.node
@@ -406,3 +382,14 @@ class EffectDrawing:
 
         tasks = filter_tasks(plan, source, placement, node.id, result_texture=kept_result if key is not None else None)
         return list(tasks.passes), tasks.result
+
+
+# Route -> the EffectDrawing method that emits it (graph.routes decides the route).
+_EMITTERS = {
+    Route.BACKDROP_FILTER: EffectDrawing.emit_backdrop_filter,
+    Route.FILTER: EffectDrawing.emit_filter_surface,
+    Route.MASK: lambda planner, *args: planner.emit_masked(*args),  # (graph.masks: another part of the planner)
+    Route.GROUP_SURFACE: EffectDrawing._emit_group,
+    Route.ONE_DRAW: EffectDrawing._emit_one_draw,
+    Route.IN_TARGET: EffectDrawing._emit_in_target,
+}

@@ -203,6 +203,7 @@ class RetainedFastPath:
         self.cache.carry_over(but=frozenset(key for fp in effects.values() for key in fp.cache_keys))
         sites = list(last.sites)
         self.out.layer_info = dict(last.graph.layer_info)
+        self.out.routes = dict(last.graph.routes)  # a context redone below decides its own again
         final = list(last.final)
         # In the order planning from scratch makes them (their new textures are named in
         # that order): the walk's effects first, then the frame target's draws.

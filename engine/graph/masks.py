@@ -77,21 +77,16 @@ class MaskedDrawing:
             f"{describe_clip_path(clip)} is a rounded rect: a clip in the clip chain, applied per pixel in the "
             f"draws of {node.id!r} and its descendants{after}; the clip needs no surface")))
 
-    def emit_masked(self, ctx: StackingContext, out: list, target: Target, opacity: float) -> bool:
-        """Plan a masked context (see the module docstring); False when it has no mask."""
+    def emit_masked(self, ctx: StackingContext, route, out: list, target: Target, opacity: float) -> bool:
+        """Plan a masked context (see the module docstring): through the mask in its one
+        draw, or a surface of its layers drawn through it, as its route says."""
         node = ctx.node
-        if not has_mask(node):
-            return False
         what = describe_mask(node)
         if not node.to_screen.is_invertible():
             self.out.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
             return True
         drawing = ctx.drawing_nodes()
-        if not drawing:
-            return False  # nothing inside paints: there is nothing to mask
-        alone = (len(drawing) == 1 and drawing[0] is node and self._group_reason(ctx) is None
-                 and not self._tiled(f"layer {node.id!r}", math.ceil(node.width), math.ceil(node.height)))
-        if alone:
+        if route.surface is None:  # alone: its one drawing layer is itself
             pending: list = []
             self.draw_node(node, pending, target, opacity)
             for p in pending:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..framegraph import Decision, Draw, LayerInfo, TextureDesc, TileSet
+from ..framegraph import ContextRoute, Decision, Draw, LayerInfo, TextureDesc, TileSet
 from ..geometry import Rect
 
 __all__ = ["FrameOutput"]
@@ -30,6 +30,7 @@ __all__ = ["FrameOutput"]
 class FrameOutput:
     passes: list = field(default_factory=list)  # GraphPass, in the order they run
     decisions: list[Decision] = field(default_factory=list)
+    routes: dict[str, ContextRoute] = field(default_factory=dict)  # stacking context id -> how it is drawn (graph.routes)
     reused: list[str] = field(default_factory=list)  # kept textures this frame reads as they are
     repainted: dict[str, Rect] = field(default_factory=dict)  # kept texture -> where it was repainted (its px)
     layer_info: dict[str, LayerInfo] = field(default_factory=dict)

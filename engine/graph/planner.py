@@ -24,7 +24,11 @@ A frame is planned in stages (Planner.build), each handing the next a typed valu
    (``RetainedPlan`` and ``TreeChanges`` in; a scroll of a composited scroller, whose
    descendants the trees left unplaced, is graph.scrolled's, at the cost of the layers
    and tiles it brings in or takes away) or the walk decides afresh over the stacking
-   contexts in paint order (surfaces, backings, draws, tiles); both emit into a
+   contexts in paint order (surfaces, backings, draws, tiles). Each context's route
+   (graph.routes: a ``ContextRoute``, the effect it is drawn through and the surface it
+   needs, from its style and subtree alone) and each target's backings
+   (compositor.backings.partition: ``Backing`` records with their reasons) are decided as
+   plain data before their passes are emitted; both paths emit into a
    ``FrameOutput`` (graph.output) — the passes, decisions, reuses and repaints, and the
    records the next frame's fast path reads. The fast path emits into its own and, when
    it finds it cannot finish, the cache is restored and that output dropped (no
@@ -509,6 +513,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         graph = FrameGraph(self.scene.width, self.scene.height, self.out.passes, frame, self.out.decisions, self.out.reused, released)
         graph.policy = self.policy
         graph.layer_info = self.out.layer_info
+        graph.routes = self.out.routes
         graph.tiles = self.out.tile_sets
         graph.validate()
         return graph
