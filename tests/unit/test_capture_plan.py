@@ -13,7 +13,8 @@ import pytest
 from lamina import FrameRequest, Layer, Scene, load_scene
 from lamina.compositor.policy import POLICIES
 from lamina.errors import LaminaInputError
-from lamina.framegraph import CompositePass, TaskKind, TextureRole
+from lamina.framegraph import CompositePass, Executor, OverlayPart, TaskKind, TextureRole
+from lamina.geometry import Affine
 from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
 from lamina.images import ImageStore
 from lamina.limits import Limits
@@ -103,6 +104,16 @@ def test_tiles_and_blend_surfaces_are_captured():
         "a backdrop copy or a mask is read beside a quad, not drawn: not captured"
 
 
+def test_with_filters_on_opencl_only_gl_textures_are_captured():
+    """Composites draw GL textures only (a filter's OpenCL result comes back first): the
+    executor's handler reads GL textures."""
+    graph = _scene().plan(filter_backend="opencl", capture_textures=True)
+    assert any(p.location is Executor.OPENCL for p in graph.textures())
+    captures = _captures(graph)
+    assert captures and all(p.source.location is Executor.GL for p in captures)
+    assert [p.source.name for p in captures] == _drawn(_scene().plan(filter_backend="opencl"))
+
+
 def test_each_capture_presents_itself():
     graph = _scene().plan(capture_textures=True)
     text = graph.describe()
@@ -118,7 +129,7 @@ def test_each_capture_presents_itself():
         assert f'"tex:{p.source.name}" -> "pass:{p.name}";' in dot
         assert f'"pass:{p.name}" -> "tex:{p.target.name}";' in dot
         assert p.trace_lane() == "readback" and p.trace_args()["kind"] == "capture"
-        assert not p.repaints and p.overlay.__func__ is CapturePass.__mro__[1].overlay
+        assert not p.repaints and p.overlay(Affine.translate(3, 4)) == OverlayPart(), "nothing in the overlays"
 
 
 def test_off_by_default_and_validated():
