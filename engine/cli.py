@@ -1,6 +1,7 @@
 """The ``lamina`` command line.
 
     lamina render scene.json -o out.png [--explain] [--report report.json] [--trace trace.json]
+                                       [--dump-textures DIR]
     lamina explain scene.json              render, then print what the compositor did
     lamina explain scene.json --plan-only  the same decisions and passes, planned without the GPU
     lamina info [--json] [--opencl]        renderer fingerprint and limits (or OpenCL devices)
@@ -61,8 +62,13 @@ def _render(args: argparse.Namespace) -> int:
     for path in filter(None, (out, report, trace)):
         if not path.parent.is_dir():
             raise LaminaInputError(f"cannot write {path}: folder {path.parent} does not exist")
+    dump = Path(args.dump_textures) if args.dump_textures else None
+    if dump is not None and not dump.is_dir():  # said before rendering (Frame.save_textures says it too)
+        raise LaminaInputError(f"cannot write textures into {dump}: "
+                               + ("it is not a folder" if dump.exists() else "folder does not exist"))
     with _progress(args):
-        frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
+        frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend,
+                             capture_textures=dump is not None)
         try:
             if args.overlay:
                 Image.fromarray(frame.overlay(args.overlay), "RGBA").save(out, format="PNG")
@@ -75,9 +81,12 @@ def _render(args: argparse.Namespace) -> int:
                 frame.trace(trace)
         except OSError as exc:
             raise LaminaInputError(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
+        dumped = frame.save_textures(dump) if dump is not None else []
     s = frame.stats
     print(f"rendered {args.scene} ({scene.width}x{scene.height}, {len(scene.layers())} layers) -> {out} "
           f"in {s.frame_ms:.1f} ms (rendering {s.plan_ms + s.total_ms:.1f} ms, pixels out {s.after_ms():.1f} ms)")
+    if dump is not None:
+        print(f"wrote {len(dumped)} texture(s) the frame was composited from to {dump}")
     if args.explain:
         print(frame.explain())
     return EXIT_OK
@@ -255,6 +264,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", metavar="JSON", help="also write the frame's work as Chrome Trace Event JSON (Perfetto)")
     _frame_options(p)
     p.add_argument("--overlay", choices=OVERLAYS, help="draw a debug overlay like DevTools' on the picture")
+    p.add_argument("--dump-textures", metavar="DIR",
+                   help="also write what each layer raster, backing, tile and render surface holds, one PNG "
+                        "each, into the folder DIR (as DevTools' Layers panel shows them)")
     _file_options(p)
     p.set_defaults(run=_render)
 

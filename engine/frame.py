@@ -8,6 +8,8 @@ took, and the frame records all later work on its pixels itself."""
 from __future__ import annotations
 
 import io
+import os
+import re
 import time
 from functools import cached_property
 from pathlib import Path
@@ -20,6 +22,7 @@ from .gpu.pixels import strips
 from .gpu.executor import ExecutionStats
 from .gpu.readback import ENCODE_WORK, READBACK_WORK, UNPREMULTIPLY_WORK, FramePixels
 from .overlays import Overlay, overlay
+from .errors import LaminaInputError
 from .png import check_format, encode_png, write_png
 from .trace import build_trace, write_trace
 
@@ -33,8 +36,10 @@ class Frame:
     execution's record, is the frame's from now on, with ``plan_ms`` (the planning time
     measured by the renderer) added."""
 
-    def __init__(self, pixels: FramePixels, graph, stats: ExecutionStats, info, plan_ms: float = 0.0) -> None:
+    def __init__(self, pixels: FramePixels, graph, stats: ExecutionStats, info, plan_ms: float = 0.0,
+                 textures: dict[str, np.ndarray] | None = None) -> None:
         self._image: np.ndarray | None = None
+        self._textures = dict(textures or {})
         self._pixels = pixels
         self.graph = graph
         self.stats = stats
@@ -64,6 +69,38 @@ class Frame:
             self.stats.record(UNPREMULTIPLY_WORK, started)  # a span in frame.trace()
             self.stats.unpremultiplied_px = self._pixels.unpremultiplied_px
         return self._image
+
+    @property
+    def textures(self) -> dict[str, np.ndarray]:
+        """What each texture the frame was composited from holds, as DevTools' Layers
+        panel shows it: label (the texture, what it is and whose: "layer:card#1 (layer
+        content of card)") -> (H, W, 4) uint8 straight RGBA, top row first, as ``image``.
+        Layers' rasters, backings, tiles and render surfaces (a filter's input, an
+        opacity group...), in the order the frame graph first names them, read back by
+        its capture passes; empty unless rendered with ``capture_textures=True``."""
+        return dict(self._textures)
+
+    def save_textures(self, folder: str | Path) -> list[Path]:
+        """Write each of ``textures`` into ``folder`` (which must exist) as a PNG named
+        by its place and label ("01-layer_card_1_layer_content_of_card.png"); each file
+        appears whole or not at all (written beside it, then renamed). Returns the paths."""
+        folder = Path(folder)
+        if not folder.is_dir():
+            raise LaminaInputError(f"cannot write textures into {folder}: "
+                                   + ("it is not a folder" if folder.exists() else "folder does not exist"))
+        paths = []
+        for i, (label, pixels) in enumerate(self._textures.items(), 1):
+            path = folder / f"{i:02d}-{_file_stem(label)}.png"
+            part = path.with_name(f".{path.name}.part")
+            h, w = pixels.shape[:2]
+            try:
+                write_png(part, w, h, (pixels[y0:y1] for y0, y1 in strips(w, h)))
+                os.replace(part, path)
+            except OSError as exc:
+                part.unlink(missing_ok=True)
+                raise LaminaInputError(f"cannot write {path}: {exc.strerror or exc}") from None
+            paths.append(path)
+        return paths
 
     @property
     def width(self) -> int:
@@ -176,6 +213,11 @@ def _pixels_out(s) -> str:
             f"un-premultiplied {s.unpremultiplied_px} (so far)"
             f"\nFrame total {s.frame_ms:.2f} ms: planning {s.plan_ms:.2f} ms + execution {s.total_ms:.2f} ms "
             f"+ pixels out {s.after_ms():.2f} ms")
+
+
+def _file_stem(label: str) -> str:
+    """A texture's label as a file name: letters, digits, '.', '-' and '_' only."""
+    return re.sub(r"[^A-Za-z0-9.-]+", "_", label).strip("_.") or "texture"
 
 
 class _Timed:

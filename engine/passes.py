@@ -22,7 +22,7 @@ from .textures import Draw, Executor, TextureDesc, TextureRole, Transfer
 from .named import NamedEnum
 
 __all__ = ["TaskKind", "Reason", "SurfaceReason", "RasterPaint", "GraphPass", "OverlayPart", "RasterPass", "ShadowPass",
-           "CompositePass", "FilterPass", "TransferPass", "UploadPass", "BackdropPass", "Pass", "PASS_TYPES"]
+           "CompositePass", "FilterPass", "TransferPass", "UploadPass", "BackdropPass", "CapturePass", "Pass", "PASS_TYPES"]
 
 
 class TaskKind(NamedEnum):
@@ -39,6 +39,7 @@ class TaskKind(NamedEnum):
     UPLOAD = "upload"
     COMPOSITE = "composite"
     BACKDROP = "backdrop"
+    CAPTURE = "capture"
 
 
 class Reason(str):
@@ -522,6 +523,54 @@ class BackdropPass(GraphPass):
         return (self.layer_id, str(self.reason))
 
 
-Pass = Union[RasterPass, ShadowPass, CompositePass, FilterPass, TransferPass, UploadPass, BackdropPass]
+@dataclass(frozen=True)
+class CapturePass(GraphPass):
+    """Read one texture of the frame back to the host, to show what it holds, as
+    DevTools' Layers panel does: ``source`` (a layer's raster, a backing, a tile, a
+    render surface) is un-premultiplied on the GPU into ``target`` (its straight RGBA8
+    copy, alive for this pass only) and read from there, top row first, as
+    ``Frame.image`` is. The executor hands the pixels back under ``label`` (what
+    ``Frame.textures`` is keyed by). Planned only when a request asks for it
+    (``FrameRequest.capture_textures``), after every other pass, so ``source`` holds
+    what the frame drew from it, and lives until then."""
+
+    name: str
+    layer_id: str
+    source: TextureDesc
+    target: TextureDesc
+    reason: Reason = Reason("capture_textures: what the frame drew from, read back")
+
+    kind = _kind(TaskKind.CAPTURE)
+    __post_init__ = _reason
+
+    def reads(self) -> tuple[TextureDesc, ...]:
+        return (self.source,)
+
+    @property
+    def label(self) -> str:
+        """Its readable name: the texture, what it is and whose ("layer:a#1 (layer
+        content of a)")."""
+        return f"{self.source.name} ({self.source.role.value} of {self.layer_id or 'no layer'})"
+
+    @property
+    def bytes(self) -> int:
+        return self.target.bytes  # what reaches the host: RGBA8
+
+    def describe_line(self, ms: str = "") -> str:
+        return _layer_line(self, f"read back {self.source.name} ({self.source.role.value}) -> host, straight RGBA8 "
+                                 f"({self.bytes / 1024:.0f} KB){ms}")
+
+    def own_fields(self) -> dict[str, Any]:
+        return {"layer": self.layer_id, "source": self.source.name, "role": self.source.role.value,
+                "label": self.label, "bytes": self.bytes}
+
+    def dot_label(self) -> tuple[str, ...]:
+        return (self.layer_id, f"read back ({self.source.role.value})")
+
+    def trace_lane(self) -> str:
+        return "readback"  # GPU -> host, as the frame's own read-back
+
+
+Pass = Union[RasterPass, ShadowPass, CompositePass, FilterPass, TransferPass, UploadPass, BackdropPass, CapturePass]
 # Every pass kind -> its class (one each: tests/unit/test_pass_protocol.py checks).
 PASS_TYPES: dict[TaskKind, type] = {cls.kind.fget(None): cls for cls in get_args(Pass)}

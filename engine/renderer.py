@@ -144,14 +144,15 @@ class Renderer:
         graph = self.plan(scene, request, **options)  # the snapshot first: a cost model is measured there
         plan_ms = (time.perf_counter() - began) * 1000
         self.gpu.activate()
+        textures: dict = {}  # what the graph's capture passes read back (capture_textures)
         try:
-            pixels, stats = self.executor.execute(graph, origin=began, frame=True)  # the graph holds its images
+            pixels, stats = self.executor.execute(graph, origin=began, frame=True, captures=textures)  # the graph holds its images
         except moderngl.Error:
             self.gpu.check_errors("a failed GL call")  # a typed error when it is memory
             raise
         self.executor.evict_images(self.images.end_frame())  # uploads of images the scene no longer shows
         self.gpu.check_errors("rendering a frame")
-        return Frame(pixels, graph, stats, self.info, plan_ms)  # the frame owns its stats from here
+        return Frame(pixels, graph, stats, self.info, plan_ms, textures)  # the frame owns its stats from here
 
     def drop_caches(self) -> None:
         """Forget retained layer rasters and decoded images: the next frame is a first

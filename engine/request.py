@@ -26,7 +26,11 @@ class FrameRequest:
     renderer's, or defaults when planning without one). ``cost_model``: the measured
     costs "auto" places filter passes by (None: the renderer measures them on first
     need; a plan without a renderer keeps the passes on GL and says so). ``tiling``:
-    how large layers and scroller contents are cut into tiles (lamina.tiling)."""
+    how large layers and scroller contents are cut into tiles (lamina.tiling).
+    ``capture_textures``: also read back every texture the frame's composites draw
+    from or into (layers' rasters, backings, tiles, render surfaces: one CapturePass
+    each, after the other passes), for ``Frame.textures``; off by default, and then
+    the graph is exactly as without it."""
 
     t: float = 0.0
     policy: Policy = DEFAULT_POLICY
@@ -34,6 +38,7 @@ class FrameRequest:
     limits: Limits | None = None
     cost_model: CostModel | None = None
     tiling: Tiling = Tiling()
+    capture_textures: bool = False
 
     def __post_init__(self) -> None:
         t = self.t
@@ -49,11 +54,14 @@ class FrameRequest:
             raise LaminaInputError(f"cost_model must be a lamina.filter_costs.CostModel, got {type(self.cost_model).__name__}")
         if not isinstance(self.tiling, Tiling):
             raise LaminaInputError(f"tiling must be a lamina.tiling.Tiling, got {type(self.tiling).__name__}")
+        if not isinstance(self.capture_textures, bool):
+            raise LaminaInputError(f"capture_textures must be True or False, got {self.capture_textures!r}")
 
     @classmethod
     def of(cls, request: "FrameRequest | None" = None, **options) -> "FrameRequest":
         """``request`` itself, or one made from keyword options (``t``, ``policy``,
-        ``filter_backend``, ``limits``, ``cost_model``, ``tiling``) — not both."""
+        ``filter_backend``, ``limits``, ``cost_model``, ``tiling``, ``capture_textures``) —
+        not both."""
         if request is None:
             return cls(**{k: v for k, v in options.items() if v is not None})
         if not isinstance(request, FrameRequest):

@@ -1,4 +1,4 @@
-"""Run a FrameGraph: raster, filter, transfer, upload and composite passes over pooled
+"""Run a FrameGraph: raster, filter, transfer, upload, composite and capture passes over pooled
 GL textures and OpenCL buffers; read the output back as premultiplied RGBA8.
 
 The executor makes no decisions: everything it draws is in the graph. It only maps
@@ -39,6 +39,7 @@ from ..framegraph import (
     UploadPass,
 )
 from ..limits import MAX_POLYGON_POINTS
+from ..passes import CapturePass
 from ..progress import step
 from . import opencl as cl_filters
 from .context import GPUContext
@@ -46,7 +47,7 @@ from .gl_filters import GLFilterRunner
 from .opencl import CLFilterRunner
 from .pixels import PixelPasses
 from .pool import PooledTarget, TexturePool
-from .programs import COMPOSITE_BACKDROP, COMPOSITE_PLAIN, POLYGON_MASK, ProgramCache
+from .programs import COMPOSITE_BACKDROP, COMPOSITE_PLAIN, POLYGON_MASK, UNPREMULTIPLY, ProgramCache
 from .shadow_draws import BoxShadowPainter
 from .text import TextPainter
 from .readback import ENCODE_WORK, READBACK_WORK, UNPREMULTIPLY_WORK, FramePixels, FrameReader
@@ -458,6 +459,22 @@ class GLExecutor:
         else:
             target.texture.write(np.ascontiguousarray(p.image))
 
+    def _capture(self, run: "_Execution", p: CapturePass, target: PooledTarget) -> None:
+        """Read a texture back to the host as ``Frame.image`` is read (straight RGBA8,
+        top row first): un-premultiplied on the GPU into the pass's target, then read
+        from there into ``run.captures`` under the pass's label."""
+        if p.source.location is not Executor.GL:
+            raise AssertionError(f"{p.name}: only GL textures are captured (the planner captures what composites draw)")
+        source = run.targets[p.source.name]
+        w, h = p.source.width, p.source.height
+        pixels = np.empty((h, w, 4), np.uint8)
+        if p.source.straight:  # (a filters.apply result: straight already)
+            source.texture.read_into(pixels, alignment=1)
+        else:
+            self.pixels.convert(UNPREMULTIPLY, source.texture, (0, 0, w, h), target, (0, 0))
+            target.texture.read_into(pixels, alignment=1)
+        run.captures[p.label] = pixels
+
     def _raster_task(self, run: "_Execution", p: RasterPass, target: PooledTarget) -> None:
         if isinstance(p.paint, PolygonPaint):
             self._raster_polygon(p.paint, target, (p.target.width, p.target.height))
@@ -519,7 +536,8 @@ class GLExecutor:
 
     # -- the frame ----------------------------------------------------------------------
     def execute(self, graph: FrameGraph, *, opencl: CLFilterRunner | None = None, timed: bool = True,
-                origin: float | None = None, frame: bool = False) -> tuple[np.ndarray | FramePixels, ExecutionStats]:
+                origin: float | None = None, frame: bool = False,
+                captures: dict[str, np.ndarray] | None = None) -> tuple[np.ndarray | FramePixels, ExecutionStats]:
         """Run every pass; return the output as RGBA8 (H, W, 4), top row first, as the
         passes left it (premultiplied, or straight where ``graph.output.straight``).
         The graph is all it needs: its images come with it (``graph.images``), and
@@ -534,13 +552,17 @@ class GLExecutor:
         Untimed (``filters.apply``), passes queue up and only the read-back waits: 1-5 %
         faster at 1080p, and only ``total_ms`` and ``readback_ms`` are measured.
         ``origin`` (a time.perf_counter()) is when the frame began, so start times
-        (``pass_start_ms``...) are on the frame's clock; default: now."""
+        (``pass_start_ms``...) are on the frame's clock; default: now. The graph's
+        capture passes put the textures they read back into ``captures`` (by each pass's
+        ``label``: straight RGBA8 (H, W, 4), top row first), when given."""
         written = {p.target.name for p in graph.passes}
         # Textures are about to change: a frame still reading a kept one gets a copy first.
         self.reader.begin((self._retained[n] for n in graph.reused if n in written and n in self._retained),
                           frame=frame)
         stats = ExecutionStats()
         run = _Execution(self, graph, stats, opencl, timed)
+        if captures is not None:
+            run.captures = captures
         targets = run.targets
         alloc0, reuse0, compiles0 = self.pool.allocations, self.pool.reuses, self.programs.compiles
         lifetimes = graph.lifetimes()
@@ -627,6 +649,7 @@ class _Execution:
         self.locations: dict[str, Executor] = {}
         self.cl = opencl
         self.frame_drawn: set[tuple[int, int, int, int]] = set()  # rects of the output its composite passes drew
+        self.captures: dict[str, np.ndarray] = {}  # what capture passes read back, by label
 
     def opencl(self) -> CLFilterRunner:
         if self.cl is None:
@@ -654,6 +677,10 @@ def _count_composite(stats: ExecutionStats, p: Pass, ms: float) -> None:
     stats.composite_ms += ms
 
 
+def _count_nothing(stats: ExecutionStats, p: Pass, ms: float) -> None:
+    """A pass counted in no sum but ``total_ms`` (and its own ``pass_ms``)."""
+
+
 def _count_transfer(stats: ExecutionStats, p: Pass, ms: float) -> None:
     stats.transfer_ms += ms
     stats.transfer_bytes += p.bytes
@@ -674,6 +701,7 @@ TASK_HANDLERS: dict[TaskKind, tuple[Callable[[GLExecutor, _Execution, Any, Any],
     TaskKind.UPLOAD: (GLExecutor._upload, _count_transfer),
     TaskKind.COMPOSITE: (GLExecutor._composite_task, _count_composite),
     TaskKind.BACKDROP: (GLExecutor._backdrop, _count_composite),
+    TaskKind.CAPTURE: (GLExecutor._capture, _count_nothing),  # a debugging read-back: no stage of the frame
 }
 
 # Every Executor -> how a FilterPass placed on it runs.

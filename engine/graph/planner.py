@@ -35,7 +35,11 @@ A frame is planned in stages (Planner.build), each handing the next a typed valu
    exception to unwind): the walk starts from a new one;
 3. the frame's composite pass and its damage (``DrawnFrame`` of last frame in) close the
    ``FrameOutput`` into the ``FrameGraph``, and a ``RetainedPlan`` is kept for the next
-   frame.
+   frame;
+4. when the request asks for them (``capture_textures``), a CapturePass per texture the
+   frame's composites draw from or into is appended (``with_captures``): to the graph
+   returned, not to the one the RetainedPlan keeps, so the next frame's fast path sees
+   the same graph either way.
 
 The Planner is one class made of parts, a file each: this file walks the stacking
 contexts and draws single layers; graph.effects plans effects and their surfaces,
@@ -72,6 +76,7 @@ from ..css.values import ImageRef
 from ..geometry import Affine, Rect
 from ..images import ImageStore
 from ..layer import MAX_TREE_DEPTH
+from ..passes import CapturePass
 from ..limits import MAX_CLIPS_PER_DRAW, Limits
 from ..recursion import room_for
 from ..request import FrameRequest
@@ -96,7 +101,7 @@ from .scrolled import ScrolledContents
 from .tiled import TiledDrawing
 from .tiles import grow
 
-__all__ = ["build_frame_graph", "Planner", "ExecutorFacts"]
+__all__ = ["build_frame_graph", "Planner", "ExecutorFacts", "with_captures"]
 
 
 
@@ -423,6 +428,10 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
 
     # -- the frame ----------------------------------------------------------------------
     def build(self) -> FrameGraph:
+        graph = self._plan()
+        return with_captures(graph) if self.request.capture_textures else graph
+
+    def _plan(self) -> FrameGraph:
         self._check_size("the frame", self.scene.width, self.scene.height)
         changes = self.trees.update(self.scene, self.t, defer_scrolls=self._defers_scrolls())
         if changes.rebuilt:  # layers may have gone: so do their kept paints
@@ -517,6 +526,41 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         graph.tiles = self.out.tile_sets
         graph.validate()
         return graph
+
+def with_captures(graph: FrameGraph) -> FrameGraph:
+    """``graph`` and, after its passes, a CapturePass for each texture its composite
+    passes draw from or draw into, but the frame: layers' rasters, backings, tiles,
+    render surfaces (a filter's input surface, an opacity group, an isolated group, a
+    backdrop-filter's), filter results; kept textures reused from earlier frames among
+    them (the executor holds them). In the order the passes first name them. Not
+    captured: the frame (that is ``Frame.image``), backdrop copies and masks (what a
+    draw reads beside its quad), a filter's intermediate images, and a kept texture
+    this frame does not draw (a filtered layer's raster when its kept result is drawn).
+    A new graph; ``graph`` is left as it was (the RetainedPlan's)."""
+    whose: dict[str, tuple[TextureDesc, str]] = {}
+    for p in graph.passes:
+        if not isinstance(p, CompositePass):
+            continue
+        for d in p.draws:  # what it draws, then what it draws into: in paint order
+            tex, layer = whose.get(d.source.name, (d.source, ""))
+            whose[d.source.name] = (tex, layer or d.layer_id)
+        if p.target.name != graph.output.name:
+            whose.setdefault(p.target.name, (p.target, ""))
+    # A surface drawn nowhere itself (a filter's input) is the layer's whose passes read it.
+    readers = {t.name: p.layer_id for p in graph.passes for t in p.reads() if getattr(p, "layer_id", "")}
+    captures = []
+    for name, (tex, layer) in whose.items():
+        if name == graph.output.name:
+            continue
+        layer = layer or readers.get(name, "")
+        target = TextureDesc(f"capture:{name}", tex.width, tex.height, tex.role, straight=True)
+        captures.append(CapturePass(f"capture:{name}", layer, tex, target))
+    if not captures:
+        return graph
+    captured = replace(graph, passes=[*graph.passes, *captures])
+    captured.validate()
+    return captured
+
 
 def _is_plain_color(node: LayerNode) -> bool:
     s = node.style

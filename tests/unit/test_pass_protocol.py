@@ -15,6 +15,7 @@ import lamina.gpu.gl_filters as gl_filters
 import lamina.gpu.opencl as cl_filters
 from lamina import Layer, Scene, filters
 from lamina.filters.plan import PassKind, PlannedPass
+from lamina.passes import CapturePass
 from lamina.framegraph import (
     PASS_TYPES,
     BackdropPass,
@@ -25,6 +26,7 @@ from lamina.framegraph import (
     FrameGraph,
     GraphPass,
     NoPolicy,
+    OverlayPart,
     Pass,
     RasterPass,
     Reason,
@@ -154,6 +156,8 @@ def _one_of_each() -> FrameGraph:
         BackdropPass("backdrop:a", "a", frame, copy, Affine(), reason="mix-blend-mode: multiply"),
         CompositePass("composite:frame+", frame, (0, 0), (0, 0, 0, 0),
                       (Draw(layer, "a", Affine.translate(1, 1), 0.5, backdrop=copy),), SurfaceReason.ROOT, continues=True),
+        CapturePass("capture:layer:a", "a", layer, TextureDesc("capture:layer:a", 8, 8, TextureRole.LAYER_CONTENT,
+                                                               straight=True)),
     ]
     # A new kind of pass adds its sample here (after these: the tests read them by index).
     assert {p.kind for p in passes} == set(TaskKind), "a sample of every kind"
@@ -179,7 +183,7 @@ def test_each_pass_writes_its_own_report_entries():
     assert data["passes"][6]["draws"][0]["source"] == "filter:a:result"
     assert graph.passes[6].trace_args()["draws"] == 1
     lanes = [p.trace_lane() for p in graph.passes]
-    assert lanes == ["GL", "GL", "transfers", "transfers", "OpenCL", "transfers", "GL", "GL", "GL"]
+    assert lanes == ["GL", "GL", "transfers", "transfers", "OpenCL", "transfers", "GL", "GL", "GL", "readback"]
     assert str(graph.policy) == "no policy" and not graph.policy.uses_backings
 
 
@@ -194,7 +198,8 @@ def test_each_pass_says_what_it_adds_to_the_overlays():
     assert transfer.overlay(shift).sources == ((transfer.source, shift),), "the same pixels on the other executor"
     assert filter_pass.overlay(shift).sources == ((filter_pass.inputs[0], shift),)
     assert raster.overlay(shift).quads == () and raster.repaints
-    assert [p.repaints for p in graph.passes] == [False, True, False, False, False, False, False, False, False]
+    assert graph.passes[9].overlay(shift) == OverlayPart(), "a capture adds nothing to the overlays"
+    assert [p.repaints for p in graph.passes] == [False, True, False, False, False, False, False, False, False, False]
 
 
 def test_a_filters_apply_graph_presents_itself_too():
