@@ -17,58 +17,13 @@ from typing import Any, Protocol
 
 from .graph_report import GraphReport
 from .images import ImageResource
-from .passes import (
-    PASS_TYPES,
-    BackdropPass,
-    CompositePass,
-    FilterPass,
-    GraphPass,
-    OverlayPart,
-    Pass,
-    RasterPaint,
-    RasterPass,
-    Reason,
-    ShadowPass,
-    SurfaceReason,
-    TaskKind,
-    TransferPass,
-    UploadPass,
-)
+from . import passes as _passes
+from .passes import *  # noqa: F403 (every pass kind is importable from here, a new one too)
+from .passes import CompositePass, FilterPass, Pass, RasterPass, SurfaceReason, TransferPass, BackdropPass
 from .textures import ClipShape, Draw, DrawMask, Executor, TextureDesc, TextureRole
 from .named import NamedEnum
 
-__all__ = [
-    "TaskKind",
-    "Reason",
-    "TextureRole",
-    "TextureDesc",
-    "RasterPaint",
-    "GraphPolicy",
-    "NoPolicy",
-    "ClipShape",
-    "DrawMask",
-    "Draw",
-    "GraphPass",
-    "OverlayPart",
-    "RasterPass",
-    "ShadowPass",
-    "TileSet",
-    "TileKind",
-    "CompositePass",
-    "FilterPass",
-    "TransferPass",
-    "UploadPass",
-    "BackdropPass",
-    "Pass",
-    "PASS_TYPES",
-    "Executor",
-    "SurfaceReason",
-    "FrameGraph",
-    "Decision",
-    "LayerInfo",
-    "Route",
-    "ContextRoute",
-]
+__all__ = [*_passes.__all__, "TextureRole", "TextureDesc", "GraphPolicy", "NoPolicy", "ClipShape", "DrawMask", "Draw", "TileSet", "TileKind", "Executor", "FrameGraph", "Decision", "LayerInfo", "Route", "ContextRoute"]
 
 
 class GraphPolicy(Protocol):
