@@ -89,6 +89,12 @@ class ContextRoute:
     detail: str = ""
     opacity_into: str | None = None
 
+    @property
+    def through_effect(self) -> bool:
+        """Drawn through an effect (a surface, a read-back, a mask, a blend), not
+        plainly into its target."""
+        return self.route is not Route.IN_TARGET
+
     def __str__(self) -> str:
         surface = f" (surface: {self.surface.value})" if self.surface is not None else ""
         why = f": {self.detail}" if self.detail else ""

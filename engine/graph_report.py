@@ -21,7 +21,7 @@ class GraphReport:
     (``textures``, ``peak_texture_bytes``, ``totals``, ``layer_table``, the pass lists)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The graph as plain JSON data: passes, textures, memory, decisions, layers, tiles."""
+        """The graph as plain JSON data: passes, textures, memory, decisions, routes, layers, tiles."""
         return {
             "size": [self.width, self.height],
             "output": self.output.name,
@@ -37,6 +37,8 @@ class GraphReport:
             "policy": str(self.policy),
             "totals": self.totals(),
             "decisions": [{"layer": d.layer_id, "text": d.text} for d in self.decisions],
+            "routes": [{"layer": r.layer_id, "route": r.route.value, "surface": r.surface.value if r.surface else None,
+                        "detail": r.detail, "opacity_into": r.opacity_into} for r in self.routes.values()],
             "layers": self.layer_table(),
             "tiles": [t.to_dict() for t in self.tiles],
         }
@@ -113,6 +115,12 @@ class GraphReport:
                 )
         if self.reused:
             lines.append(f"Reused from earlier frames (content unchanged, not rastered): {', '.join(self.reused)}")
+        effects = [r for r in self.routes.values() if r.through_effect]
+        if effects:
+            # Each stacking context drawn through an effect: the route decided before its passes.
+            lines.append("Stacking contexts drawn through an effect (their routes):")
+            for r in effects:
+                lines.append(f"  {r}")
         if self.decisions:
             lines.append("Decisions:")
             for d in self.decisions:

@@ -162,3 +162,17 @@ def test_fast_path_frames_keep_the_routes_planning_from_scratch_decides():
         slow = build_frame_graph(b, request, Limits(), ImageStore(), FrameState(), KEPT)
         assert fast.routes == slow.routes and fast.routes["still"].surface is SurfaceReason.OPACITY_GROUP
     assert kept.fast_frames >= 1, "the fast path kept last frame's routes at least once"
+
+
+def test_the_report_says_each_context_drawn_through_an_effect():
+    scene = Scene(300, 200, "white")
+    scene.root.add(Layer("blurred", (10, 10, 80, 80), "background: #c33; filter: blur(3px)"))
+    scene.root.add(Layer("plain", (100, 10, 80, 80), "background: #3c3; z-index: 2"))
+    graph = scene.plan()
+    text = graph.describe()
+    section = text.split("Stacking contexts drawn through an effect (their routes):\n")[1].split("\n")
+    assert section[0] == "  blurred: filter (surface: filter)"
+    assert "plain:" not in section[1], "a context drawn plainly into its target is not listed"
+    routes = graph.to_dict()["routes"]
+    assert {"layer": "blurred", "route": "filter", "surface": "filter", "detail": "", "opacity_into": None} in routes
+    assert [r["layer"] for r in routes] == ["blurred", "plain"]
