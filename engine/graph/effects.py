@@ -20,6 +20,7 @@ from ..compositor.tree import LayerNode, StackingContext
 from .reads import backdrop_region, blend_read, split_at_reads
 from .placement import clip_shape, snap
 from .targets import BackdropRead, Target
+from .masks import MaskedDrawing
 from .routes import route_context
 from ..filter_costs import place
 from .filter_tasks import filter_tasks
@@ -388,7 +389,7 @@ class EffectDrawing:
 _EMITTERS = {
     Route.BACKDROP_FILTER: EffectDrawing.emit_backdrop_filter,
     Route.FILTER: EffectDrawing.emit_filter_surface,
-    Route.MASK: lambda planner, *args: planner.emit_masked(*args),  # (graph.masks: another part of the planner)
+    Route.MASK: MaskedDrawing.emit_masked,  # (graph.masks: another part of the planner)
     Route.GROUP_SURFACE: EffectDrawing._emit_group,
     Route.ONE_DRAW: EffectDrawing._emit_one_draw,
     Route.IN_TARGET: EffectDrawing._emit_in_target,
