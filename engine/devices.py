@@ -60,6 +60,11 @@ class Device:
             return f"GL {self.name}"
         return f"OpenCL {self.index} {self.platform} / {self.name}".replace("  ", " ")
 
+    @property
+    def short(self) -> str:
+        """"GL", or "OpenCL 0:0": how a list of transfer paths names it."""
+        return "GL" if self.kind is Executor.GL else f"OpenCL {self.index or self.name}"
+
     def to_dict(self) -> dict:
         return {**asdict(self), "kind": self.kind.value, "type": self.type.value, "id": self.id}
 
