@@ -92,7 +92,10 @@ def calibrate_devices(renderer, cl_runners: Sequence, *, repeats: int = 3, use_c
                 model = _measure(renderer, runner, gl, device, model, repeats, samples, passes_cl=passes, copies=copies)
             except runner.cl.Error as exc:
                 raise OpenCLUnavailableError(f"measuring the OpenCL filter kernels failed on {runner.label}: {exc}") from None
-            measured += [f"passes on {device.id}"] * passes + [f"copies {gl.id} <-> {device.id}"] * copies
+            if passes:
+                measured.append(f"passes on {device.id}")
+            if copies:
+                measured.append(f"copies {gl.id} <-> {device.id}")
         kept = dict(loaded.drivers) if loaded is not None and loaded.status is LoadStatus.LOADED else {}
         save(model, Stamp(stamp.fingerprint, stamp.threads, {**kept, **stamp.drivers}))
     _MODELS[key] = model

@@ -9,6 +9,7 @@ a driver.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable, Sequence
 
 from ..devices import Device, DeviceType, TransferKind, TransferPath
@@ -51,7 +52,7 @@ def opencl_devices(platforms: Iterable | None = None) -> tuple[Device, ...]:
             return ()  # no ICD: no OpenCL device (a machine with GL only)
         errors: tuple = (cl.Error,)
     else:
-        errors = (RuntimeError,)
+        errors = (RuntimeError,)  # a fake platform without devices raises this
     found = []
     for pi, platform in enumerate(platforms):
         try:
@@ -92,5 +93,4 @@ def runner_device(runner) -> Device:
     "P:D" index."""
     device = runner.device
     record = cl_device(device.platform, device)
-    index = next((d.index for d in opencl_devices() if d.id == record.id), "")
-    return Device(**{**record.__dict__, "index": index})
+    return replace(record, index=next((d.index for d in opencl_devices() if d.id == record.id), ""))

@@ -16,7 +16,7 @@ import lamina.gpu.calibrate as calibrate_mod
 from lamina import filters
 from lamina.cost_history import (COLOR_SAMPLE_STEPS, DeviceCosts, Entry, HistoryModel, ModelFormatError, PassKey,
                                  Sample, SizeClass, Stats)
-from lamina.cost_store import CostModelWarning, Loaded, LoadStatus, Stamp, load, save, store_path
+from lamina.cost_store import CostModelWarning, LoadStatus, Stamp, load, save, store_path
 from lamina.errors import LaminaInputError
 from lamina.filter_costs import KINDS, CostModel, _price, place, work_units
 from lamina.filters.plan import PassKind
