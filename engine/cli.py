@@ -4,7 +4,9 @@
                                        [--dump-textures DIR]
     lamina explain scene.json              render, then print what the compositor did
     lamina explain scene.json --plan-only  the same decisions and passes, planned without the GPU
-    lamina info [--json] [--opencl]        renderer fingerprint and limits (or OpenCL devices)
+    lamina info [--json] [--recalibrate]   renderer fingerprint and limits, the devices with their
+                                           measured speeds, the transfer paths with copy speeds
+    lamina info --opencl [--json]          the OpenCL devices only, as LAMINA_OPENCL_DEVICE indexes them
     lamina check DIR [--update]            compare DIR's scenes with their goldens
     lamina demo [NAME] [--headless ...]    the interactive demos (no NAME: list them); needs
                                            the 'demos' extra: pip install 'lamina[demos]'
@@ -42,7 +44,8 @@ from .golden.check import check_directory
 from .overlays import OVERLAYS
 from .png import check_format
 from .progress import report as report_progress
-from .renderer import renderer_info
+from .gpu.survey import survey
+from .renderer import default_renderer
 from .scene_file import load_scene
 from .suggest import did_you_mean
 from .version import __version__
@@ -144,9 +147,11 @@ def _info(args: argparse.Namespace) -> int:
             if not rows:
                 print("no OpenCL devices")
         return EXIT_OK
-    info = renderer_info()
+    renderer = default_renderer()
+    info = renderer.info
+    found = survey(renderer, recalibrate=args.recalibrate)
     if args.json:
-        print(json.dumps({"lamina": __version__, **info.to_dict()}, indent=2))
+        print(json.dumps({"lamina": __version__, **info.to_dict(), **found.to_dict()}, indent=2))
     else:
         print(f"Lamina {__version__}")
         print(f"GL_RENDERER          {info.renderer}")
@@ -157,6 +162,7 @@ def _info(args: argparse.Namespace) -> int:
         print(f"GL_MAX_VIEWPORT_DIMS {info.max_viewport[0]}x{info.max_viewport[1]}")
         print(f"GL_MAX_SAMPLES       {info.max_samples}")
         print(f"context              {info.backend} (headless)")
+        print("\n".join(found.lines()))
     return EXIT_OK
 
 
@@ -298,9 +304,11 @@ def build_parser() -> argparse.ArgumentParser:
     _file_options(p)
     p.set_defaults(run=_check)
 
-    p = sub.add_parser("info", help="print the renderer fingerprint and limits")
+    p = sub.add_parser("info", help="print the renderer fingerprint and limits, and the devices with their speeds")
     p.add_argument("--json", action="store_true")
     p.add_argument("--opencl", action="store_true", help="list the OpenCL devices instead (* = the one used)")
+    p.add_argument("--recalibrate", action="store_true",
+                   help="measure the devices' speeds again instead of reading the stored cost history")
     p.set_defaults(run=_info)
 
     p = sub.add_parser("demo", help="run an interactive demo in a window or headless (no NAME: list them)",

@@ -4,10 +4,11 @@ for, priced by a cost model when it is ``"auto"``.
 * ``gl``: every pass is a GLSL pass (the default).
 * ``opencl``: every pass is an OpenCL kernel; the plan's input is read back from its GL
   texture into an OpenCL buffer first and the result written back to a texture.
-* ``auto``: per pass, whichever is cheaper, transfers included, by a cost model measured
-  on this machine (``lamina.gpu.calibrate``): for each executor and pass kind, a fixed
-  cost plus a cost per unit of work (pixels, or pixels x taps for blurs, bytes for
-  transfers), fitted from two image sizes. The placement is exact and cheap: a dynamic
+* ``auto``: per pass, whichever is cheaper, transfers included, by a cost model
+  (``FilterCostModel``): the history model measured on this machine's devices
+  (``lamina.cost_history``, calibrated by ``lamina.gpu.calibrate``), or a ``CostModel``
+  written by hand — for each executor and pass kind, a fixed cost plus a cost per unit
+  of work (pixels, or pixels x taps for blurs, bytes for transfers). The placement is exact and cheap: a dynamic
   programme over the passes whose state is where each still-needed image lives (at most
   two images are live in a plan), so ``auto`` is never worse than all-GL or all-OpenCL
   by the model.
@@ -21,14 +22,14 @@ cost model, and the graph builder reads the request.)
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Mapping
+from typing import Mapping, Protocol, runtime_checkable
 
 from .filters.backend import FilterBackend
 from .filters.plan import CostKind, FilterPlan, PassKind, PlannedPass, image_size
 from .framegraph import Executor
 from .textures import Transfer
 
-__all__ = ["CostModel", "PassCost", "Placement", "place", "work_units", "KINDS", "EXECUTORS", "Transfer"]
+__all__ = ["CostModel", "FilterCostModel", "PassCost", "Placement", "place", "work_units", "KINDS", "EXECUTORS", "Transfer"]
 
 EXECUTORS = tuple(Executor)
 KINDS = tuple(PassKind)  # the pass kinds the cost model prices, on each executor (PassCost)
@@ -96,9 +97,21 @@ class PassCost(SpelledKey):
         return f"{self.executor.value}:{self.kind.value}{_PER_STEP if self.per_step else ''}"
 
 
+@runtime_checkable
+class FilterCostModel(Protocol):
+    """What placement asks of a cost model: a label for reports, the milliseconds of a
+    planned pass on an executor, and of a copy between the executors' memories."""
+
+    label: str
+
+    def pass_ms(self, executor: "Executor | str", step: PlannedPass, width: int, height: int) -> float: ...
+
+    def transfer_ms(self, direction: "Transfer | str", nbytes: int) -> float: ...
+
+
 @dataclass(frozen=True)
 class CostModel:
-    """Milliseconds = fixed + per_unit x units, per pass entry (PassCost: executor and
+    """A linear model written by hand (tests, what-if studies): milliseconds = fixed + per_unit x units, per pass entry (PassCost: executor and
     kind), and per transfer direction (Transfer) per byte. Keys may be given spelled as
     the stored JSON spells them ("gl:blur", "gl->cl"): they are parsed once, here."""
 
@@ -156,7 +169,7 @@ class Placement:
     estimates: dict = field(default_factory=dict)  # "gl" / "opencl" / "chosen" -> ms
 
 
-def _price(plan: FilterPlan, width: int, height: int, model: CostModel, executors: tuple[Executor, ...]) -> float:
+def _price(plan: FilterPlan, width: int, height: int, model: FilterCostModel, executors: tuple[Executor, ...]) -> float:
     """Estimated ms of running ``plan`` with ``executors``, transfers included (an image
     moves at most once to each side; the result must end as a GL texture)."""
     where = {"source": {Executor.GL}}
@@ -178,7 +191,7 @@ def _price(plan: FilterPlan, width: int, height: int, model: CostModel, executor
     return total
 
 
-def _cheapest(plan: FilterPlan, width: int, height: int, model: CostModel) -> tuple[Executor, ...]:
+def _cheapest(plan: FilterPlan, width: int, height: int, model: FilterCostModel) -> tuple[Executor, ...]:
     """The placement of least estimated cost (ties: fewer OpenCL passes). Dynamic
     programming over the passes; a state is where each image still needed lives."""
     passes = plan.passes
@@ -218,7 +231,7 @@ def _cheapest(plan: FilterPlan, width: int, height: int, model: CostModel) -> tu
     return min(finals)[2]
 
 
-def place(plan: FilterPlan, width: int, height: int, backend: "FilterBackend | str", model: CostModel | None = None,
+def place(plan: FilterPlan, width: int, height: int, backend: "FilterBackend | str", model: FilterCostModel | None = None,
           unavailable: str | None = None) -> Placement:
     """Choose an executor for every pass of ``plan`` on a width x height input."""
     backend = FilterBackend.parse(backend)

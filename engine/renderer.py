@@ -24,7 +24,7 @@ from .gpu.executor import GLExecutor
 from .gpu.opencl import CLFilterRunner
 from .gpu.apply import install as install_filter_runners
 from .gpu.calibrate import calibrate
-from .filter_costs import CostModel
+from .cost_history import DeviceCosts
 from .errors import OpenCLUnavailableError
 from .limits import Limits
 
@@ -40,7 +40,7 @@ class Renderer:
         self.executor = GLExecutor(self.gpu)
         self.images = ImageStore()
         self.state = FrameState()  # property trees, kept textures, the last plan
-        self._cost_model: tuple[CLFilterRunner, CostModel] | None = None  # "auto"'s, per OpenCL runner
+        self._cost_model: tuple[CLFilterRunner, DeviceCosts] | None = None  # "auto"'s, per OpenCL runner
         self._no_filter_at: tuple[weakref.ref, int] | None = None  # see _may_filter
         self._released = False
 
@@ -75,7 +75,7 @@ class Renderer:
         taken now, before planning: the textures it keeps, its limits, and where filter
         passes can run. For filter_backend "auto" that is the cost model, made here when
         a layer of the scene may filter and this renderer holds none yet: loaded from
-        the one stored under LAMINA_CACHE_DIR, or measured on the GPU
+        the history stored under LAMINA_CACHE_DIR, or measured on the GPU
         (lamina.gpu.calibrate). Planning with it does no GPU work and asks the executor
         nothing."""
         request = FrameRequest.of(request, **options)
@@ -109,8 +109,9 @@ class Renderer:
         with scene.located_errors():  # a missing image names its scene file and JSON path
             return build_frame_graph(scene, request, request.limits or facts.limits, self.images, self.state, facts)
 
-    def _filter_costs(self, scene, runner: CLFilterRunner) -> CostModel | None:
-        """The cost model filter_backend "auto" places passes by (gpu.calibrate), made
+    def _filter_costs(self, scene, runner: CLFilterRunner) -> DeviceCosts | None:
+        """The cost model filter_backend "auto" places passes by: the history model of GL
+        and the runner's OpenCL device (lamina.cost_history, gpu.calibrate), made
         once per OpenCL runner, and only once a layer may filter (None until then: with
         no filter there is no pass to place, and nothing worth a second of measuring)."""
         held = self._cost_model

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from .compositor.policy import DEFAULT_POLICY, Policy, parse_policy
 from .errors import GeometryError, LaminaInputError
 from .filters.backend import FilterBackend
-from .filter_costs import CostModel
+from .filter_costs import FilterCostModel
 from .tiling import Tiling
 from .limits import Limits
 
@@ -36,7 +36,7 @@ class FrameRequest:
     policy: Policy = DEFAULT_POLICY
     filter_backend: FilterBackend | None = None
     limits: Limits | None = None
-    cost_model: CostModel | None = None
+    cost_model: FilterCostModel | None = None
     tiling: Tiling = Tiling()
     capture_textures: bool = False
 
@@ -50,8 +50,9 @@ class FrameRequest:
             object.__setattr__(self, "filter_backend", FilterBackend.parse(self.filter_backend))
         if self.limits is not None and not isinstance(self.limits, Limits):
             raise LaminaInputError(f"limits must be a lamina.limits.Limits, got {type(self.limits).__name__}")
-        if self.cost_model is not None and not isinstance(self.cost_model, CostModel):
-            raise LaminaInputError(f"cost_model must be a lamina.filter_costs.CostModel, got {type(self.cost_model).__name__}")
+        if self.cost_model is not None and not isinstance(self.cost_model, FilterCostModel):
+            raise LaminaInputError(f"cost_model must be a cost model (lamina.cost_history.DeviceCosts, "
+                                   f"lamina.filter_costs.CostModel), got {type(self.cost_model).__name__}")
         if not isinstance(self.tiling, Tiling):
             raise LaminaInputError(f"tiling must be a lamina.tiling.Tiling, got {type(self.tiling).__name__}")
         if not isinstance(self.capture_textures, bool):

@@ -1,62 +1,52 @@
-"""Measure the filter cost model (``lamina.filter_costs.CostModel``) on this
-machine's executors: every planned pass kind on GL and on OpenCL at two sizes, and the
-copies between them (about a second). ``filter_backend="auto"`` places passes by it.
+"""Calibrate the history cost model (``lamina.cost_history``) on this machine's devices:
+every planned pass kind on GL and on each OpenCL device asked for, at two sizes, and the
+copies between GL and each OpenCL device (about a second per device).
+``filter_backend="auto"`` places passes by it.
 
-Measuring runs GPU passes, so it is executor work, done before a frame is planned; the
-planner only reads the model. A model is cached per (GL renderer, OpenCL device, Lamina
-version): in memory, and as JSON under ``LAMINA_CACHE_DIR`` (default
-``$XDG_CACHE_HOME/lamina`` or ``~/.cache/lamina``) so that a new process does not
-measure again.
+Measuring runs GPU passes, so it is executor work, done before a frame is planned
+(``Renderer.snapshot``); the planner only reads the model. Each timed run after a warm-up
+one is a sample of the history (StarPU drops the first run likewise: it holds the JIT and
+the first allocation). The model is kept in memory per stamp (renderer fingerprint,
+thread settings, driver versions) and in the cache folder (``lamina.cost_store``), so a
+new process measures only what the stored model lacks: a device never measured, or one
+whose driver changed.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import statistics
 import time
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Callable, Sequence
 
 import numpy as np
 
+from ..cost_history import DeviceCosts, HistoryModel, Sample
+from ..cost_store import Loaded, LoadStatus, Stamp, cache_dir, load, save, thread_settings
+from ..devices import Device
 from ..errors import OpenCLUnavailableError
-from ..filters.plan import PASS_TYPES, PassKind, PlannedPass, image_size
-from ..filter_costs import EXECUTORS, KINDS, CostModel, PassCost, SpelledKey, Transfer, work_units
-from ..textures import Executor
-from ..version import __version__
+from ..filter_costs import KINDS, work_units
+from ..filters.plan import PASS_TYPES, PlannedPass, image_size
+from .devices import gl_device, runner_device
 
-__all__ = ["calibrate", "cache_dir", "Sample", "CALIBRATION_SIZES", "MODEL_VERSION", "KINDS"]
+__all__ = ["CALIBRATION_SIZES", "Calibration", "KINDS", "Sample", "cache_dir", "calibrate", "calibrate_devices"]
 
-MODEL_VERSION = 3  # in the cache key: models measured by older code are measured again
 CALIBRATION_SIZES = ((256, 256), (1024, 1024))
 
-_MODELS: dict[str, CostModel] = {}
+_MODELS: dict[str, HistoryModel] = {}  # stamp (JSON) -> the model measured or loaded in this process
 
 
-def cache_dir() -> Path:
-    env = os.environ.get("LAMINA_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "lamina"
+@dataclass(frozen=True)
+class Calibration:
+    """The history model for some devices, and how it was had: loaded from the store
+    (``loaded``, with its reason), and which devices' passes and which copies this call
+    measured."""
 
-
-@dataclass(frozen=True, eq=False)
-class Sample(SpelledKey):
-    """What one calibration sample measures: a pass kind, at ``steps`` fused clamped
-    steps (colour passes: one, and eight for what each further step adds). ``str()`` is
-    "blur", "color", "color8"."""
-
-    kind: PassKind
-    steps: int = 1
-
-    @classmethod
-    def of(cls, step: PlannedPass) -> "Sample":
-        return cls(step.pass_kind, len(step.steps) if step.pass_kind is PassKind.COLOR else 1)
-
-    def __str__(self) -> str:
-        return f"{self.kind.value}{self.steps if self.steps != 1 else ''}"
+    model: HistoryModel
+    gl: Device
+    opencl: tuple[Device, ...]
+    loaded: Loaded | None
+    measured: tuple[str, ...]  # "passes on <id>", "copies <id> -> <id>"
 
 
 def _samples() -> dict[Sample, PlannedPass]:
@@ -64,124 +54,114 @@ def _samples() -> dict[Sample, PlannedPass]:
     return {Sample.of(step): step for cls in PASS_TYPES for step in cls.samples()}
 
 
-def _complete(model: CostModel) -> bool:
-    """Whether a stored model prices every pass kind there is now on both executors (a
-    model measured before a pass kind was added is measured again)."""
-    return all(PassCost(executor, kind) in model.passes for executor in EXECUTORS for kind in KINDS)
+def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) -> DeviceCosts:
+    """The history model of GL and ``cl_runner``'s OpenCL device, as ``auto`` prices
+    passes by: loaded, or measured where the stored one lacks a device (about a second
+    per device). ``use_cache=False`` measures both again (e.g. after measuring on a busy
+    machine) and stores the new history."""
+    cal = calibrate_devices(renderer, [cl_runner], repeats=repeats, use_cache=use_cache)
+    return DeviceCosts(cal.model, cal.gl.id, cal.opencl[0].id)
 
 
-def _fit(points: list[tuple[float, float]]) -> tuple[float, float]:
-    (u1, t1), (u2, t2) = points
-    per = max((t2 - t1) / (u2 - u1), 0.0) if u2 != u1 else 0.0
-    return (max(t1 - per * u1, 0.0), per)
+def calibrate_devices(renderer, cl_runners: Sequence, *, repeats: int = 3, use_cache: bool = True) -> Calibration:
+    """The history model of GL and every OpenCL runner in ``cl_runners``, measuring what
+    the model in memory or in the store lacks."""
+    gl = gl_device(renderer.info)
+    cls = [runner_device(r) for r in cl_runners]
+    stamp = Stamp(renderer.info.fingerprint, thread_settings(), {d.id: d.driver_version for d in (gl, *cls)})
+    key = json.dumps(stamp.to_dict(), sort_keys=True)
+    loaded = None
+    model = _MODELS.get(key) if use_cache else None
+    if model is None:
+        loaded = load(stamp)
+        model = loaded.model if use_cache else HistoryModel()
+    samples = _samples()
+    todo_gl = not model.has_passes(gl.id, samples)
+    todo = [(r, d, not model.has_passes(d.id, samples), not (model.has_copies(gl.id, d.id) and model.has_copies(d.id, gl.id)))
+            for r, d in zip(cl_runners, cls)]
+    measured: list[str] = []
+    if todo_gl or any(p or c for _, _, p, c in todo):
+        renderer.gpu.activate()
+        if todo_gl:
+            model = _measure(renderer, None, gl, None, model, repeats, samples, passes_gl=True)
+            measured.append(f"passes on {gl.id}")
+        for runner, device, passes, copies in todo:
+            if not (passes or copies):
+                continue
+            try:
+                model = _measure(renderer, runner, gl, device, model, repeats, samples, passes_cl=passes, copies=copies)
+            except runner.cl.Error as exc:
+                raise OpenCLUnavailableError(f"measuring the OpenCL filter kernels failed on {runner.label}: {exc}") from None
+            if passes:
+                measured.append(f"passes on {device.id}")
+            if copies:
+                measured.append(f"copies {gl.id} <-> {device.id}")
+        kept = dict(loaded.drivers) if loaded is not None and loaded.status is LoadStatus.LOADED else {}
+        save(model, Stamp(stamp.fingerprint, stamp.threads, {**kept, **stamp.drivers}))
+    _MODELS[key] = model
+    return Calibration(model, gl, tuple(cls), loaded, tuple(measured))
 
 
-def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) -> CostModel:
-    """Measure both executors on every pass kind at two sizes (about a second), or load
-    the model measured before on this GL renderer and OpenCL device (delete
-    ``filter-costs.json`` in ``cache_dir()``, or pass ``use_cache=False``, to measure
-    again, e.g. after measuring on a busy machine)."""
-    info = renderer.info
-    threads = ",".join(f"{k}={os.environ[k]}" for k in ("LP_NUM_THREADS", "POCL_MAX_PTHREAD_COUNT") if k in os.environ)
-    label = (f"{info.renderer} | {info.version} + {cl_runner.label} "
-             f"(Lamina {__version__}, model {MODEL_VERSION}{'; ' + threads if threads else ''})")
-    if use_cache and label in _MODELS:
-        return _MODELS[label]
-    path = cache_dir() / "filter-costs.json"
-    if use_cache and path.is_file():
-        try:
-            stored = json.loads(path.read_text(encoding="utf-8"))
-            if label in stored and _complete(model := CostModel.from_dict(stored[label])):
-                _MODELS[label] = model
-                return model
-        except (OSError, ValueError, KeyError):
-            pass  # a damaged cache is measured again and rewritten
-    renderer.gpu.activate()
-    try:
-        points = _measure(renderer, cl_runner, repeats)
-    except cl_runner.cl.Error as exc:
-        raise OpenCLUnavailableError(f"measuring the OpenCL filter kernels failed on {cl_runner.label}: {exc}") from None
-    passes, transfers = points
-    model_passes = {PassCost(executor, sample.kind): _fit(p) for (executor, sample), p in passes.items() if sample.steps == 1}
-    for (executor, sample), many in passes.items():  # per extra clamped step and pixel, from 1 vs n steps
-        if sample.steps > 1:
-            one, extra = passes[executor, Sample(sample.kind)], sample.steps - 1.0
-            per_step = statistics.median((tn - t1) / (extra * u) for (u, t1), (_, tn) in zip(one, many))
-            model_passes[PassCost(executor, sample.kind, per_step=True)] = (0.0, max(per_step, 0.0))
-    model = CostModel(label, model_passes, {direction: _fit(transfers[direction]) for direction in Transfer})
-    _MODELS[label] = model
-    try:
-        stored = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, ValueError):
-        stored = {}
-    stored[label] = model.to_dict()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}")
-        tmp.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
-        tmp.replace(path)
-    except OSError:
-        pass  # a read-only home: the model stays in memory for this process
-    return model
+def _timed(run: Callable[[], None], finish: Callable[[], None], repeats: int) -> list[float]:
+    """Milliseconds of ``repeats`` runs, each finished (CPU clock around finish(): GL timer
+    queries do not see llvmpipe's work), after one warm-up run that is not kept."""
+    times = []
+    for i in range(repeats + 1):
+        finish()
+        t0 = time.perf_counter()
+        run()
+        finish()
+        if i:
+            times.append((time.perf_counter() - t0) * 1000)
+    return times
 
 
-Points = list[tuple[float, float]]  # (units, median ms) at each calibration size
-
-
-def _measure(renderer, cl_runner, repeats: int) -> tuple[dict[tuple[Executor, Sample], Points], dict[Transfer, Points]]:
-    """(units, median ms) at each calibration size, per executor and sample, and per
-    transfer direction."""
+def _measure(renderer, cl_runner, gl: Device, cl: Device | None, model: HistoryModel, repeats: int,
+             samples: dict[Sample, PlannedPass], *, passes_gl: bool = False, passes_cl: bool = False,
+             copies: bool = False) -> HistoryModel:
+    """``model`` with the samples measured at each calibration size: every sample on GL
+    (``passes_gl``), on ``cl_runner``'s device (``passes_cl``), and the copies each way
+    between GL and it (``copies``)."""
     executor = renderer.executor
     gl_runner, pool, ctx = executor.filter_runner, executor.pool, renderer.gpu.ctx
     rng = np.random.default_rng(0)
-    points: tuple[dict, dict] = ({}, {})
     for w, h in CALIBRATION_SIZES:
         img = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
         img[..., :3] = np.minimum(img[..., :3], img[..., 3:4])
         src = pool.acquire(w, h)
         src.texture.write(img)
-        cl_src = cl_runner.upload(img)
+        cl_src = cl_runner.upload(img) if cl_runner is not None else None
         try:
-            _measure_size(w, h, src, cl_src, gl_runner, pool, ctx, cl_runner, repeats, points)
+            for sample, step in samples.items():
+                units = work_units(step, w, h)
+                out_size = image_size(w, h, step.scale)
+                if passes_gl:
+                    out = pool.acquire(*out_size)
+                    try:
+                        for ms in _timed(lambda: gl_runner.run_pass(step, [src.texture] * len(step.inputs), out), ctx.finish, repeats):
+                            model = model.observe_pass(sample, gl.id, units, ms)
+                    finally:
+                        pool.release(out)
+                if passes_cl:
+                    out = cl_runner.acquire(*out_size)
+                    try:
+                        for ms in _timed(lambda: cl_runner.run_pass(step, [cl_src] * len(step.inputs), out),
+                                         cl_runner.queue.finish, repeats):
+                            model = model.observe_pass(sample, cl.id, units, ms)
+                    finally:
+                        cl_runner.release(out)
+            if copies:
+                copy = cl_runner.acquire(w, h)
+                try:
+                    for ms in _timed(lambda: cl_runner.from_texture(src.texture, copy), ctx.finish, repeats):
+                        model = model.observe_copy(gl.id, cl.id, w * h * 4, ms)
+                    for ms in _timed(lambda: cl_runner.to_texture(copy, src.texture), ctx.finish, repeats):
+                        model = model.observe_copy(cl.id, gl.id, w * h * 4, ms)
+                finally:
+                    cl_runner.release(copy)
         finally:
             pool.release(src)
-            cl_runner.release(cl_src)
+            if cl_src is not None:
+                cl_runner.release(cl_src)
     pool.end_frame()
-    return points
-
-
-def _measure_size(w, h, src, cl_src, gl_runner, pool, ctx, cl_runner, repeats, points) -> None:
-    def timed(run, finish) -> float:
-        times = []
-        for _ in range(repeats + 1):  # the first run warms up
-            finish()
-            t0 = time.perf_counter()
-            run()
-            finish()
-            times.append((time.perf_counter() - t0) * 1000)
-        return statistics.median(times[1:])
-
-    passes, transfers = points
-    for sample, step in _samples().items():
-        units = work_units(step, w, h)
-        out_size = image_size(w, h, step.scale)
-        gl_out = pool.acquire(*out_size)
-        try:
-            ms = timed(lambda: gl_runner.run_pass(step, [src.texture] * len(step.inputs), gl_out), ctx.finish)
-        finally:
-            pool.release(gl_out)
-        passes.setdefault((Executor.GL, sample), []).append((units, ms))
-        cl_out = cl_runner.acquire(*out_size)
-        try:
-            ms = timed(lambda: cl_runner.run_pass(step, [cl_src] * len(step.inputs), cl_out), cl_runner.queue.finish)
-        finally:
-            cl_runner.release(cl_out)
-        passes.setdefault((Executor.OPENCL, sample), []).append((units, ms))
-    copy = cl_runner.acquire(w, h)
-    try:
-        to_cl = timed(lambda: cl_runner.from_texture(src.texture, copy), ctx.finish)
-        to_gl = timed(lambda: cl_runner.to_texture(copy, src.texture), ctx.finish)
-        transfers.setdefault(Transfer.TO_OPENCL, []).append((w * h * 4, to_cl))
-        transfers.setdefault(Transfer.TO_GL, []).append((w * h * 4, to_gl))
-    finally:
-        cl_runner.release(copy)
+    return model

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..compositor.tree import LayerNode
-from ..filter_costs import CostModel
+from ..filter_costs import FilterCostModel
 from ..framegraph import TextureDesc
 from ..geometry import Affine, Rect
 from ..limits import Limits
@@ -57,7 +57,7 @@ class ExecutorFacts:
 
     retained: frozenset[str] = frozenset()
     limits: Limits = Limits()
-    filter_costs: CostModel | None = None
+    filter_costs: FilterCostModel | None = None
     opencl_unavailable: str | None = None
 
     def available(self, name: str) -> bool:

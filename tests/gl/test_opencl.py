@@ -15,6 +15,7 @@ from lamina import Layer, Renderer, Scene, load_scene
 from lamina.cli import main
 from lamina.errors import LaminaInputError, OpenCLUnavailableError, SceneFileError
 from lamina.scene_file import scene_from_dict
+from lamina.cost_history import SizeClass
 from lamina.filter_costs import CostModel, _price, place
 from lamina.filters.plan import BlurPass
 
@@ -221,16 +222,23 @@ def test_auto_is_never_worse_than_either_pure_choice_by_the_model(rng):
 def test_calibration_is_measured_once_and_cached_on_disk(tmp_path, monkeypatch, gl):
     monkeypatch.setenv("LAMINA_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(backend_mod, "_MODELS", {})
-    measured = backend_mod.calibrate(gl, ocl.default_runner(), repeats=1)
-    assert (tmp_path / "filter-costs.json").is_file()
-    kinds = (*backend_mod.KINDS, "color_step")
-    assert set(measured.passes) == {f"{e}:{k}" for e in ("gl", "opencl") for k in kinds}
+    measured = backend_mod.calibrate(gl, ocl.default_runner(), repeats=2)
+    (stored,) = tmp_path.glob("cost-history-*.json")
+    assert not (tmp_path / "filter-costs.json").exists()
+    history = measured.model
+    samples = backend_mod._samples()
+    assert history.has_passes(measured.gl, samples) and history.has_passes(measured.opencl, samples)
+    assert history.has_copies(measured.gl, measured.opencl) and history.has_copies(measured.opencl, measured.gl)
+    sizes = {SizeClass.of(w * h) for w, h in backend_mod.CALIBRATION_SIZES}
+    assert {k.size for k in history.passes if k.sample == "color"} == sizes
+    assert all(e.ms.count == 2 and e.ms.mean >= 0 for e in history.passes.values()), "the warm-up run is not kept"
     sepia = filters.parse("sepia(.5) brightness(1.2) sepia(.3)").plan(size=(500, 400)).passes[0]
-    assert len(sepia.steps) > 1 and measured.pass_ms("gl", sepia, 500, 400) > measured.passes["gl:color"][0]
-    assert all(fixed >= 0 and per >= 0 for fixed, per in measured.passes.values())
+    assert len(sepia.steps) > 1 and measured.pass_ms("gl", sepia, 500, 400) >= measured.pass_ms(
+        "gl", filters.parse("sepia(.5)").plan(size=(500, 400)).passes[0], 500, 400)
     monkeypatch.setattr(backend_mod, "_MODELS", {})
-    monkeypatch.setattr(backend_mod, "_samples", lambda: pytest.fail("measured again instead of loading the cache"))
+    monkeypatch.setattr(backend_mod, "_measure", lambda *a, **k: pytest.fail("measured again instead of loading the cache"))
     assert backend_mod.calibrate(gl, ocl.default_runner()) == measured
+    assert stored.is_file()
 
 
 @pytest.mark.opencl  # the CLI turns the missing device into an exit status

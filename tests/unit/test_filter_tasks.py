@@ -234,7 +234,7 @@ def test_resample_offsets_come_from_the_plan():
 # -- the cost model asks each pass type, not the blur ----------------------------------------
 
 def test_calibration_measures_every_pass_kind_from_the_pass_types_own_samples():
-    from lamina.filter_costs import CostModel, work_units
+    from lamina.filter_costs import work_units
     from lamina.gpu import calibrate
     from lamina.filters.plan import CostKind
     samples = calibrate._samples()
@@ -245,7 +245,13 @@ def test_calibration_measures_every_pass_kind_from_the_pass_types_own_samples():
         taps = step.taps if step.cost is CostKind.PIXEL_TAPS else 1
         assert work_units(step, 40, 30) == px * taps
     assert samples["blur"].cost is CostKind.PIXEL_TAPS and work_units(samples["blur"], 40, 30) == 40 * 30 * 13
-    full = CostModel("m", {f"{e}:{k}": (0.0, 1.0) for e in ("gl", "opencl") for k in KINDS})
-    assert calibrate._complete(full)
-    stale = CostModel("m", {k: v for k, v in full.passes.items() if k != "opencl:shadow"})
-    assert not calibrate._complete(stale), "a stored model that lacks a kind is measured again"
+    from lamina.cost_history import HistoryModel
+    full = HistoryModel()
+    for sample in samples:
+        full = full.observe_pass(sample, "gl:x", 1000, 1.0)
+    assert full.has_passes("gl:x", samples)
+    stale = HistoryModel()
+    for sample in samples:
+        if sample != "shadow":
+            stale = stale.observe_pass(sample, "gl:x", 1000, 1.0)
+    assert not stale.has_passes("gl:x", samples), "a stored model that lacks a kind is measured again"
