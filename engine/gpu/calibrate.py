@@ -20,10 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import OpenCLUnavailableError
+from ..errors import OpenCLUnavailableError, OutputFileError
 from ..filters.plan import PASS_TYPES, PassKind, PlannedPass, image_size
 from ..filter_costs import EXECUTORS, KINDS, CostModel, PassCost, SpelledKey, Transfer, work_units
 from ..textures import Executor
+from ..output_files import write_text
 from ..version import __version__
 
 __all__ = ["calibrate", "cache_dir", "Sample", "CALIBRATION_SIZES", "MODEL_VERSION", "KINDS"]
@@ -117,10 +118,8 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
     stored[label] = model.to_dict()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}")
-        tmp.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
-        tmp.replace(path)
-    except OSError:
+        write_text(path, json.dumps(stored, indent=2) + "\n")  # atomic: parallel calibrations never see half a file
+    except (OSError, OutputFileError):
         pass  # a read-only home: the model stays in memory for this process
     return model
 
