@@ -58,7 +58,9 @@ from typing import Callable
 
 import numpy as np
 from lamina.fuzzy import Tolerance, compare
-from PIL import Image, ImageSequence
+from lamina.image_formats import open_image
+from lamina.output_files import write_bytes
+from PIL import ImageSequence
 
 from .chromium import INSTALL_HINT, ChromiumError, chromium_screenshot, find_chromium
 from .registry import DEMOS
@@ -225,7 +227,7 @@ IMAGES: dict[str, ReadmeImage] = {image.name: image for image in (
 
 
 def _frames(path: Path) -> list[np.ndarray]:
-    with Image.open(path) as im:
+    with open_image(path.read_bytes(), resolved=str(path)) as im:  # checked like any image Lamina decodes
         return [np.asarray(frame.convert("RGBA")) for frame in ImageSequence.Iterator(im)]
 
 
@@ -328,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"  remake it: python -m demos.readme_images {image.name}")
                 continue
             (ROOT / image.path).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(verdict.fresh, ROOT / image.path)
+            write_bytes(ROOT / image.path, verdict.fresh.read_bytes())  # atomic: a README picture is whole or as it was
             why = "; ".join(verdict.problems) or "forced"
             print(f"{image.path}: replaced ({why})")
     finally:

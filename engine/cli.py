@@ -42,6 +42,7 @@ from .filters.backend import FILTER_BACKENDS
 from .gpu.opencl import device_label, list_devices, select_device
 from .golden.check import check_directory
 from .overlays import OVERLAYS
+from .output_files import atomic_file, check_output, write_text
 from .png import check_format
 from .progress import report as report_progress
 from .gpu.survey import survey
@@ -56,15 +57,18 @@ EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def _render(args: argparse.Namespace) -> int:
-    scene = load_scene(args.scene, allow_files=args.allow_files)
     # By default into the current folder, never beside the scene (a demo's tracked PNG).
-    out = Path(args.output) if args.output else Path(Path(args.scene).stem + ".png")
+    # `-o ''` and `-o .` are refused by check_output, not replaced by the default name.
+    output = args.output if args.output is not None else Path(args.scene).stem + ".png"
+    report = args.report
+    trace = args.trace
+    # Every output is checked before rendering: a folder, FIFO (a hang) or device named
+    # by mistake costs nothing, and a good render is never lost to a bad report path.
+    for path in (p for p in (output, report, trace) if p is not None):
+        check_output(path)
+    out = Path(output)
     check_format(out)
-    report = Path(args.report) if args.report else None
-    trace = Path(args.trace) if args.trace else None
-    for path in filter(None, (out, report, trace)):
-        if not path.parent.is_dir():
-            raise LaminaInputError(f"cannot write {path}: folder {path.parent} does not exist")
+    scene = load_scene(args.scene, allow_files=args.allow_files)
     dump = Path(args.dump_textures) if args.dump_textures else None
     if dump is not None and not dump.is_dir():  # said before rendering (Frame.save_textures says it too)
         raise LaminaInputError(f"cannot write textures into {dump}: "
@@ -72,18 +76,18 @@ def _render(args: argparse.Namespace) -> int:
     with _progress(args):
         frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend,
                              capture_textures=dump is not None)
-        try:
-            if args.overlay:
-                Image.fromarray(frame.overlay(args.overlay), "RGBA").save(out, format="PNG")
-            else:
-                frame.save(out)
-            # After the save, so the report and the trace hold the PNG encode too.
-            if report is not None:
-                report.write_text(json.dumps(frame.report, indent=2) + "\n", encoding="utf-8")
-            if trace is not None:
-                frame.trace(trace)
-        except OSError as exc:
-            raise LaminaInputError(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
+        # Each write is atomic (lamina.output_files): a failure is an OutputFileError
+        # naming the file, and leaves what was there before.
+        if args.overlay:
+            with atomic_file(out) as stream:
+                Image.fromarray(frame.overlay(args.overlay), "RGBA").save(stream, format="PNG")
+        else:
+            frame.save(out)
+        # After the save, so the report and the trace hold the PNG encode too.
+        if report is not None:
+            write_text(report, json.dumps(frame.report, indent=2) + "\n")
+        if trace is not None:
+            frame.trace(trace)
         dumped = frame.save_textures(dump) if dump is not None else []
     s = frame.stats
     print(f"rendered {args.scene} ({scene.width}x{scene.height}, {len(scene.layers())} layers) -> {out} "
@@ -96,6 +100,8 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
+    if args.dot is not None:
+        check_output(args.dot)  # before any work, as render's outputs
     scene = load_scene(args.scene, allow_files=args.allow_files)
     if args.plan_only:  # what scene.plan() returns: no GL context, no pass executed
         graph = scene.plan(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
@@ -106,11 +112,8 @@ def _explain(args: argparse.Namespace) -> int:
         with _progress(args):
             frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
         graph, report, text = frame.graph, frame.report, None
-    if args.dot:
-        try:
-            Path(args.dot).write_text(graph.to_dot(), encoding="utf-8")
-        except OSError as exc:
-            raise LaminaInputError(f"cannot write {args.dot}: {exc.strerror or exc}") from None
+    if args.dot is not None:
+        write_text(args.dot, graph.to_dot())
     if args.json:
         print(json.dumps(report, indent=2))
     else:

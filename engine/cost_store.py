@@ -21,13 +21,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
 from .cost_history import HistoryModel, ModelFormatError
+from .errors import OutputFileError
+from .output_files import write_text
 from .named import NamedEnum
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "LEGACY_FILE", "CostModelWarning", "Loaded", "LoadStatus", "Stamp", "cache_dir",
@@ -150,17 +151,9 @@ def save(model: HistoryModel, stamp: Stamp) -> Path | None:
                       indent=1) + "\n"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        try:
-            os.chmod(tmp, 0o644)  # mkstemp makes it private; the cache is as readable as the old one was
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, path)  # atomic: a parallel reader sees the old file or the new one
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError as exc:
-        warnings.warn(f"cannot store the cost model in {path.parent} ({exc.strerror or exc}): kept in memory only",
+        write_text(path, text)  # atomic: a parallel reader sees the old file or the new one
+    except (OSError, OutputFileError) as exc:
+        warnings.warn(f"cannot store the cost model in {path.parent} ({getattr(exc, 'strerror', None) or exc}): kept in memory only",
                       CostModelWarning, stacklevel=2)
         return None
     return path

@@ -26,6 +26,8 @@ __all__ = [
     "LayerTreeError",
     "SceneFileError",
     "ImageLoadError",
+    "ImageFormatError",
+    "OutputFileError",
     "FileAccessError",
     "GPUUnavailableError",
     "GPUOutOfMemoryError",
@@ -169,9 +171,12 @@ def _located_prefix(file: str | None, path: str | None) -> str:
 
 
 def _short(url: str) -> str:
-    """A url for a message: a data: URL's head (its payload says nothing), else all of it."""
-    limit = 60 if url.startswith("data:") else 1000
-    return url if len(url) <= limit else url[: limit - 3] + "..."
+    """A url for a message: a data: URL's media type and size (its payload is the image's
+    bytes, which a message never shows), else all of it."""
+    if url.startswith("data:"):
+        header, comma, payload = url.partition(",")
+        return f"{header[:60]}{comma}...({len(payload)} characters)" if comma else header[:60]
+    return url if len(url) <= 1000 else url[:997] + "..."
 
 
 class ImageLoadError(LaminaInputError):
@@ -222,6 +227,26 @@ class ImageLoadError(LaminaInputError):
         type(self).__init__(err, self.reason, **fields)
         err.__cause__ = self.__cause__
         return err
+
+
+class ImageFormatError(ImageLoadError):
+    """Image data in a format Lamina does not decode (lamina.image_formats.ALLOWED_FORMATS:
+    PNG, JPEG, WebP, GIF, BMP), told from its first bytes before any decoder saw it. The
+    message names the allowed formats and, when known, what the data is, never its bytes."""
+
+
+class OutputFileError(LaminaInputError):
+    """A file Lamina was asked to write cannot be written there: the path names a folder,
+    a FIFO, a device or nothing (``-o .``), its folder is missing, or the write failed
+    (disk full, no permission). ``path`` is the path as given, ``reason`` what is wrong.
+    Writes are atomic (lamina.output_files), so a failed one leaves the previous file
+    as it was."""
+
+    def __init__(self, reason: str, *, path: str) -> None:
+        self.reason = reason
+        self.path = path
+        shown = path if path and path.isprintable() else repr(path)  # '' and control characters, visibly
+        super().__init__(f"cannot write {shown}: {reason}")
 
 
 class FileAccessError(ImageLoadError):

@@ -8,7 +8,6 @@ took, and the frame records all later work on its pixels itself."""
 from __future__ import annotations
 
 import io
-import os
 import re
 import time
 from functools import cached_property
@@ -23,6 +22,7 @@ from .gpu.executor import ExecutionStats
 from .gpu.readback import ENCODE_WORK, READBACK_WORK, UNPREMULTIPLY_WORK, FramePixels
 from .overlays import Overlay, overlay
 from .errors import LaminaInputError
+from .output_files import check_output
 from .png import check_format, encode_png, write_png
 from .trace import build_trace, write_trace
 
@@ -83,7 +83,7 @@ class Frame:
     def save_textures(self, folder: str | Path) -> list[Path]:
         """Write each of ``textures`` into ``folder`` (which must exist) as a PNG named
         by its place and label ("01-layer_card_1_layer_content_of_card.png"); each file
-        appears whole or not at all (written beside it, then renamed). Returns the paths."""
+        appears whole or not at all (lamina.output_files). Returns the paths."""
         folder = Path(folder)
         if not folder.is_dir():
             raise LaminaInputError(f"cannot write textures into {folder}: "
@@ -91,15 +91,8 @@ class Frame:
         paths = []
         for i, (label, pixels) in enumerate(self._textures.items(), 1):
             path = folder / f"{i:02d}-{_file_stem(label)}.png"
-            part = path.with_name(f".{path.name}.part")
             h, w = pixels.shape[:2]
-            try:
-                write_png(part, w, h, (pixels[y0:y1] for y0, y1 in strips(w, h)))
-                os.replace(part, path)
-            except OSError as exc:
-                part.unlink(missing_ok=True)
-                raise LaminaInputError(f"cannot write {path}: {exc.strerror or exc}") from None
-            paths.append(path)
+            paths.append(write_png(path, w, h, (pixels[y0:y1] for y0, y1 in strips(w, h))))
         return paths
 
     @property
@@ -128,8 +121,9 @@ class Frame:
         """Write the frame as a PNG (straight RGBA, lamina.png). A large frame whose
         ``image`` was not asked for goes from the GPU to the file a strip at a time,
         so the host never holds a second whole copy of it."""
+        check_format(Path(path))
+        check_output(path)  # before the pixels are read back: a bad path costs nothing
         path = Path(path)
-        check_format(path)
         if self._image is not None or not self._pixels.large:
             strips_of_image = self._image_strips()  # un-premultiplies first, if not yet: its own span
             started = time.perf_counter()

@@ -3,7 +3,8 @@ frame graph carries for its raster passes, so it can run without the sources).
 
 Accepts numpy arrays ((H, W), (H, W, 3), (H, W, 4); uint8, or floats in [0, 1]),
 Pillow images, file paths (relative to the scene's folder, and read where the scene's
-``FileAccess`` allows: see lamina.file_access) and ``data:`` URLs. Every failure is an
+``FileAccess`` allows: see lamina.file_access) and ``data:`` URLs. Encoded images are decoded
+only in the formats lamina.image_formats allows. Every failure is an
 ``ImageLoadError`` naming the layer, the source as written and the file it resolved to.
 """
 
@@ -14,19 +15,19 @@ import zlib
 import binascii
 import io
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import unquote_to_bytes, urlparse
 
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageOps
 
 from .css.values import ImageRef
-from .errors import ImageLoadError
+from .errors import ImageFormatError, ImageLoadError
 from .limits import MAX_DATA_URL_BYTES, MAX_IMAGE_PIXELS
 from .file_access import FileAccess, url_path
+from .image_formats import ALLOWED_FORMATS, ALLOWED_TEXT, load_pixels, open_image
 from .named import NamedEnum
 
 __all__ = ["load_image", "check_image_array", "premultiply", "unpremultiply", "resolve_path", "encode_png_data_url",
@@ -107,22 +108,28 @@ def _from_pil(image: Any, where: dict) -> np.ndarray:
     return np.asarray(image.convert("RGBA"), dtype=np.uint8).copy()
 
 
-# Pillow names its file object in some messages ("cannot identify image file
-# <_io.BytesIO object at 0x7f...>"): an address that says nothing to the reader.
-_OBJECT_REPR = re.compile(r"\s*<[^<>]* object at 0x[0-9a-fA-F]+>")
-
-
 def _open_bytes(data: bytes, where: dict) -> np.ndarray:
-    try:
-        with Image.open(io.BytesIO(data)) as img:
-            _check_pixels(img.size, where)  # before decoding: a small file can hold a huge image
+    # The one way encoded bytes are decoded: the format is checked from its first bytes
+    # before Pillow sees them (lamina.image_formats), and errors never show the bytes.
+    with open_image(data, **where) as img:
+        _check_pixels(img.size, where)  # before decoding: a small file can hold a huge image
+        load_pixels(img, **where)
+        try:
             # Browsers honour EXIF orientation (image-orientation: from-image).
-            return _from_pil(ImageOps.exif_transpose(img), where)
-    except UnidentifiedImageError:
-        what = "it is empty" if not data else f"no image format Pillow reads starts with {data[:16]!r}"
-        raise ImageLoadError(f"not a readable image: {what}", **where) from None
-    except (OSError, ValueError, Image.DecompressionBombError) as exc:
-        raise ImageLoadError(f"not a readable image ({_OBJECT_REPR.sub('', str(exc))})", **where) from None
+            upright = ImageOps.exif_transpose(img)
+        except Exception:  # noqa: BLE001 - damaged EXIF: Pillow raises many kinds; keep the pixels as stored
+            upright = img
+        return _from_pil(upright, where)
+
+
+def _check_pil_format(image: Any, where: dict) -> None:
+    """Refuse a Pillow image opened from a format Lamina does not decode: Pillow decodes
+    lazily, so converting it here would run that format's decoder (for EPS, Ghostscript).
+    Images made in memory (``format`` None) and converted ones are fine."""
+    fmt = getattr(image, "format", None)
+    if fmt is not None and fmt not in ALLOWED_FORMATS and fmt != "MPO":  # MPO: a JPEG with more frames
+        raise ImageFormatError(f"a Pillow image opened as {fmt}, which Lamina does not decode (it reads "
+                               f"{ALLOWED_TEXT}); if you trust the file, pass image.convert('RGBA')", **where)
 
 
 def _check_pixels(size: tuple[int, int], where: dict) -> None:
@@ -170,6 +177,7 @@ def load_image(ref: ImageRef, base_dir: Path | None = None, *, layer: str | None
     if ref.data is not None:
         data = ref.data
         if hasattr(data, "convert") and hasattr(data, "size"):
+            _check_pil_format(data, where)
             return _from_pil(data, where)
         if isinstance(data, (bytes, bytearray)):
             return _open_bytes(bytes(data), where)

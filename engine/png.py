@@ -22,6 +22,7 @@ from typing import BinaryIO, Iterable
 import numpy as np
 
 from .errors import LaminaInputError
+from .output_files import atomic_file
 from .progress import step
 
 __all__ = ["write_png", "encode_png", "filter_rows", "check_format"]
@@ -110,8 +111,8 @@ def encode_png(out: BinaryIO, width: int, height: int, strips: Iterable[np.ndarr
 
 
 def write_png(path: str | Path, width: int, height: int, strips: Iterable[np.ndarray], **options) -> Path:
-    """``encode_png`` into the file at ``path``."""
-    path = Path(path)
-    with open(path, "wb") as out:
+    """``encode_png`` into the file at ``path``, atomically (lamina.output_files): the
+    file appears whole or not at all, and a failure leaves the previous one intact."""
+    with atomic_file(path) as out:
         encode_png(out, width, height, strips, **options)
-    return path
+    return Path(path)

@@ -25,6 +25,7 @@ from typing import Any
 
 from .framegraph import FrameGraph
 from .gpu.executor import ExecutionStats
+from .output_files import write_text
 from .version import __version__
 
 __all__ = ["build_trace", "write_trace", "TRACKS", "PID"]
@@ -116,7 +117,6 @@ def build_trace(graph: FrameGraph, stats: ExecutionStats, *, renderer: dict[str,
 
 
 def write_trace(trace: dict[str, Any], path: str | Path) -> Path:
-    """Write a trace built by ``build_trace`` as JSON (compact: traces get long)."""
-    path = Path(path)
-    path.write_text(json.dumps(trace, separators=(",", ":")) + "\n", encoding="utf-8")
-    return path
+    """Write a trace built by ``build_trace`` as JSON (compact: traces get long),
+    atomically (lamina.output_files)."""
+    return write_text(path, json.dumps(trace, separators=(",", ":")) + "\n")

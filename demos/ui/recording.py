@@ -15,6 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from lamina.image_formats import read_image_file
+from lamina.output_files import atomic_file, atomic_path
 from PIL import Image
 
 __all__ = ["write_gif", "write_mp4", "RecordingUnavailable"]
@@ -25,7 +27,7 @@ class RecordingUnavailable(RuntimeError):
 
 
 def _frames(pngs: list[Path]) -> list[np.ndarray]:
-    return [np.asarray(Image.open(p).convert("RGB")) for p in pngs]
+    return [np.asarray(read_image_file(p).convert("RGB")) for p in pngs]
 
 
 HALF_PALETTE = 128
@@ -54,10 +56,12 @@ def _gif_frame(picture: Image.Image, split: int) -> Image.Image:
 def write_gif(pngs: list[Path], path: Path, fps: float = 30.0, *, split: int | None = None) -> Path:
     """The PNGs as one looping GIF; ``split``: the x where the scene ends and the panels
     begin (each then has half the palette; without it Pillow quantizes each frame whole)."""
-    pictures = [Image.open(p).convert("RGB") for p in pngs]
+    pictures = [read_image_file(p).convert("RGB") for p in pngs]
     if split is not None and 0 < split < pictures[0].width:
         pictures = [_gif_frame(picture, split) for picture in pictures]
-    pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=int(1000 / fps), loop=0)
+    with atomic_file(path) as out:
+        pictures[0].save(out, format="GIF", save_all=True, append_images=pictures[1:], duration=int(1000 / fps),
+                         loop=0)
     return path
 
 
@@ -71,14 +75,17 @@ def write_mp4(pngs: list[Path], path: Path, fps: float = 30.0) -> Path:
     frames = _frames(pngs)
     h, w = frames[0].shape[:2]
     ew, eh = w + w % 2, h + h % 2
-    writer = imageio_ffmpeg.write_frames(str(path), (ew, eh), fps=fps, codec="libx264", pix_fmt_out="yuv420p",
-                                         macro_block_size=1, output_params=["-loglevel", "error"])
-    writer.send(None)  # start the encoder
-    try:
-        for frame in frames:
-            padded = np.zeros((eh, ew, 3), np.uint8)
-            padded[:h, :w] = frame
-            writer.send(np.ascontiguousarray(padded))
-    finally:
-        writer.close()
+    # ffmpeg writes the file by name (and seeks in it): into a part file beside it,
+    # renamed over ``path`` once whole (imageio-ffmpeg passes -y: the part file exists, empty).
+    with atomic_path(path, suffix=".mp4") as part:
+        writer = imageio_ffmpeg.write_frames(str(part), (ew, eh), fps=fps, codec="libx264", pix_fmt_out="yuv420p",
+                                             macro_block_size=1, output_params=["-loglevel", "error"])
+        writer.send(None)  # start the encoder
+        try:
+            for frame in frames:
+                padded = np.zeros((eh, ew, 3), np.uint8)
+                padded[:h, :w] = frame
+                writer.send(np.ascontiguousarray(padded))
+        finally:
+            writer.close()
     return path

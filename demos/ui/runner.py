@@ -28,6 +28,7 @@ from PIL import Image
 
 from lamina import Frame, FrameRequest, Renderer
 from lamina.gpu.context import GPUContext
+from lamina.output_files import atomic_file
 
 from ..options import SCREENSHOTS, UI_SCALES
 from .glfw_input import install_input
@@ -312,7 +313,8 @@ class Runner:
         folder.mkdir(parents=True, exist_ok=True)
         self.screenshots += 1
         path = folder / f"{self.demo.name}-{self.screenshots:03d}.png"
-        Image.fromarray(self.snapshot(), "RGBA").save(path)
+        with atomic_file(path) as out:
+            Image.fromarray(self.snapshot(), "RGBA").save(out, format="PNG")
         return path
 
     # -- keys --------------------------------------------------------------------------
@@ -362,7 +364,8 @@ class Runner:
                     action(self.demo)
             self.render_frame(0.0 if i == 0 else 1.0 / fps)
             path = out / f"{self.demo.name}-{i:04d}.png"
-            Image.fromarray(self.snapshot(), "RGBA").save(path)
+            with atomic_file(path) as stream:
+                Image.fromarray(self.snapshot(), "RGBA").save(stream, format="PNG")
             paths.append(path)
         if gif and paths:
             split = self._pixels(self.demo.scene_size)[0]  # the scene's own half of each frame's palette

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GoldenError
+from ..output_files import write_bytes, write_text
 from .store import Outcome, Status, encode_png
 
 __all__ = ["ResultsDir", "stamp"]
@@ -120,18 +121,18 @@ class ResultsDir:
         metrics: dict[str, Any] = {"message": outcome.message}
         if outcome.comparison is not None:
             metrics.update(outcome.comparison.metrics())
-        (folder / "actual.png").write_bytes(encode_png(outcome.actual))
+        write_bytes(folder / "actual.png", encode_png(outcome.actual))
         files = {"actual": "actual.png"}
         if outcome.expected is not None:
-            (folder / "expected.png").write_bytes(encode_png(outcome.expected))
+            write_bytes(folder / "expected.png", encode_png(outcome.expected))
             files["expected"] = "expected.png"
         if outcome.comparison is not None:
-            (folder / "diff.png").write_bytes(encode_png(_amplified(outcome.comparison.diff)))
-            (folder / "mask.png").write_bytes(encode_png(_mask(outcome)))
+            write_bytes(folder / "diff.png", encode_png(_amplified(outcome.comparison.diff)))
+            write_bytes(folder / "mask.png", encode_png(_mask(outcome)))
             files.update(diff="diff.png", mask="mask.png")
-        (folder / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n", encoding="utf-8")
+        write_text(folder / "metrics.json", json.dumps(metrics, indent=2) + "\n")
         entry.update(files=files, metrics=metrics)
-        (folder / "record.json").write_text(json.dumps(entry, indent=2) + "\n", encoding="utf-8")
+        write_text(folder / "record.json", json.dumps(entry, indent=2) + "\n")
         return folder
 
     def record_error(self, key: str, name: str, message: str, *, test: str) -> Path:
@@ -143,7 +144,7 @@ class ResultsDir:
         self._log(entry)
         for stale in folder.iterdir():
             stale.unlink()
-        (folder / "record.json").write_text(json.dumps(entry, indent=2) + "\n", encoding="utf-8")
+        write_text(folder / "record.json", json.dumps(entry, indent=2) + "\n")
         return folder
 
     def _log(self, entry: dict) -> None:

@@ -12,7 +12,8 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from PIL import Image
+from ..image_formats import open_image
+from ..output_files import write_text
 
 from .artefacts import ResultsDir, stamp
 
@@ -25,9 +26,10 @@ REPORT = "report.html"
 def _img(folder: Path, name: str | None, scale: int, alt: str, cls: str = "px") -> str:
     if not name or not (folder / name).is_file():
         return f"<em>no {html.escape(alt)} image</em>"
-    data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
-    with Image.open(folder / name) as im:
+    raw = (folder / name).read_bytes()
+    with open_image(raw, resolved=str(folder / name)) as im:  # checked like any image Lamina decodes
         w, h = im.size
+    data = base64.b64encode(raw).decode("ascii")
     return (f'<img class="{cls}" alt="{html.escape(alt)}" width="{w * scale}" height="{h * scale}" '
             f'src="data:image/png;base64,{data}">')
 
@@ -36,7 +38,7 @@ def _scale(folder: Path, files: dict[str, str]) -> int:
     name = files.get("actual")
     if not name or not (folder / name).is_file():
         return 1
-    with Image.open(folder / name) as im:
+    with open_image((folder / name).read_bytes(), resolved=str(folder / name)) as im:
         longest = max(im.size)
     return max(1, min(4, 384 // max(longest, 1)))
 
@@ -123,5 +125,5 @@ def write_report(results: ResultsDir, title: str = "") -> Path:
     )
     path = results.folder / REPORT
     results.folder.mkdir(parents=True, exist_ok=True)
-    path.write_text(page, encoding="utf-8")
+    write_text(path, page)
     return path

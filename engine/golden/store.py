@@ -24,7 +24,9 @@ from typing import Any
 import numpy as np
 from PIL import Image, PngImagePlugin
 
-from ..errors import GoldenError
+from ..errors import GoldenError, ImageLoadError
+from ..image_formats import load_pixels, open_image
+from ..output_files import write_bytes
 from ..fuzzy import TOLERANCE_KEYS, Comparison, Tolerance, compare, premultiply
 from ..images import unpremultiply
 from ..renderer import renderer_info
@@ -106,11 +108,17 @@ def read_golden(path: Path) -> tuple[np.ndarray, Fingerprint | None]:
     """The golden's premultiplied pixels and the fingerprint stored in it (None if the
     PNG has none, e.g. made by another tool)."""
     try:
-        with Image.open(path) as im:
+        data = Path(path).read_bytes()
+        with open_image(data, resolved=str(path)) as im:  # checked like any image Lamina decodes
+            load_pixels(im, resolved=str(path))
+            if im.format != "PNG":
+                raise GoldenError(f"golden {path} is not a PNG (it is {im.format})")
             text = dict(getattr(im, "text", {}) or {})
             pixels = np.asarray(im.convert("RGBA"))
     except OSError as exc:
-        raise GoldenError(f"golden {path} is not a readable PNG: {exc}") from None
+        raise GoldenError(f"golden {path} is not readable: {exc.strerror or exc}") from None
+    except ImageLoadError as exc:
+        raise GoldenError(f"golden {path} is not a readable PNG: {exc.reason}") from None
     fp = None
     if _KEYS["renderer"] in text:
         fp = Fingerprint(text[_KEYS["renderer"]], text.get(_KEYS["gl_version"], ""), text.get(_KEYS["lamina"], ""))
@@ -135,9 +143,7 @@ def write_golden(path: Path, premultiplied: np.ndarray, fingerprint: Fingerprint
     if path.is_file() and path.read_bytes() == data:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)  # atomic: parallel workers never see half a PNG
+    write_bytes(path, data)  # atomic: parallel workers never see half a PNG
     return True
 
 
