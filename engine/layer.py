@@ -88,12 +88,10 @@ class Layer:
         content: str | None = None,
         text: str | None = None,
     ) -> None:
-        if not isinstance(id, str) or not id.strip():
-            raise LayerTreeError(f"layer id must be a non-empty string, got {id!r}")
+        self.scene: LayerHost | None = None  # (before the id: renaming checks it)
         self.id = id
         self._box = _check_box(box, f"layer {id!r}")
         self.parent: Layer | None = None
-        self.scene: LayerHost | None = None
         self.children: list[Layer] = []
         self.version = 0
         self._style = Style(style, on_change=self._changed, owner=id)
@@ -224,6 +222,26 @@ class Layer:
         return style
 
     # -- tree ---------------------------------------------------------------------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        # The id keys the scene's lookups, the property trees and the renderer's kept
+        # textures: a layer in a scene keeps its id (renamed under them, another layer's
+        # paint would be drawn for it). Checked here, not in a property, so reading
+        # ``layer.id`` (thousands of times a frame) stays a plain attribute read.
+        if name == "id":
+            if not isinstance(value, str) or not value.strip():
+                raise LayerTreeError(f"layer id must be a non-empty string, got {value!r}")
+            if self.__dict__.get("scene") is not None and self.__dict__.get("parent") is None:
+                raise LayerTreeError(f"the root layer {self.__dict__['id']!r} of a scene keeps its id (renamed to {value!r})")
+            if self.__dict__.get("scene") is not None:
+                raise LayerTreeError(
+                    f"layer {self.__dict__['id']!r} cannot be renamed to {value!r} while it is in a scene: ids key "
+                    "the scene's lookups and the renderer's kept textures; remove it from its parent, rename it, "
+                    "then add it again")
+            style = self.__dict__.get("_style")
+            if style is not None:
+                style.owner = value  # its errors name the layer by its new id
+        object.__setattr__(self, name, value)
+
     def add(self, child: "Layer") -> "Layer":
         """Append ``child`` (painted after existing children) and return it."""
         if not isinstance(child, Layer):
