@@ -33,7 +33,7 @@ from . import filters
 from .compositor.policy import AllPolicy, BrowserPolicy, BudgetPolicy, NoRetentionPolicy, Policy
 from .frame import Frame
 from .layer import Layer
-from .renderer import Renderer, renderer_info
+from .renderer import Renderer, default_renderer, renderer_info
 from .request import FrameRequest
 from .scene import Scene
 from .scene_file import load_scene
@@ -46,6 +46,7 @@ __all__ = [
     "Frame",
     "load_scene",
     "renderer_info",
+    "default_renderer",
     "Renderer",
     "FrameRequest",
     "Policy",

@@ -37,7 +37,7 @@ from PIL import Image
 from .compositor.policy import POLICIES
 from .demos.options import INSTALL_HINT as DEMOS_INSTALL_HINT
 from .demos.options import DemosUnavailableError, add_demo_arguments
-from .errors import LaminaEnvironmentError, LaminaInputError, OpenCLUnavailableError
+from .errors import LaminaEnvironmentError, LaminaInputError, OpenCLUnavailableError, RendererUseError
 from .filters.backend import FILTER_BACKENDS
 from .gpu.opencl import device_label, list_devices, select_device
 from .golden.check import check_directory
@@ -334,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     except LaminaInputError as err:
         print(f"lamina: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except LaminaEnvironmentError as err:
+    except (LaminaEnvironmentError, RendererUseError) as err:
         print(f"lamina: cannot render here: {err}", file=sys.stderr)
         return EXIT_INTERNAL
     except KeyboardInterrupt:

@@ -6,6 +6,9 @@ Two families matter to callers (and to the CLI's exit codes):
   The CLI exits with status 2 and prints the one-line message.
 * ``LaminaEnvironmentError`` — the machine cannot do what was asked (no EGL, no
   OpenGL 3.3, a layer larger than the GPU's texture limit). The CLI exits with 1.
+* ``RendererUseError`` — a renderer (its GL context) used where it cannot work: after
+  ``release()``, from a thread other than the one that made it, or in a process forked
+  after a GL context was made. The message says what to do instead.
 
 Everything derives from ``LaminaError`` so ``except LaminaError`` catches all of them.
 """
@@ -16,6 +19,10 @@ __all__ = [
     "LaminaError",
     "LaminaInputError",
     "LaminaEnvironmentError",
+    "RendererUseError",
+    "RendererReleasedError",
+    "RendererThreadError",
+    "ForkedContextError",
     "StyleError",
     "CSSSyntaxError",
     "UnknownPropertyError",
@@ -48,6 +55,28 @@ class LaminaInputError(LaminaError):
 
 class LaminaEnvironmentError(LaminaError):
     """The machine or GPU cannot do what was asked; the message says what to change."""
+
+
+class RendererUseError(LaminaError):
+    """A renderer or its GL context was used where it cannot work (see the subclasses);
+    nothing was drawn."""
+
+
+class RendererReleasedError(RendererUseError):
+    """The renderer was released (``release()``, or the end of its ``with`` block)."""
+
+
+class RendererThreadError(RendererUseError):
+    """A renderer (or a frame's pixels still on its GPU) was used from a thread other
+    than the one that made it: a GL context is current in one thread at a time, and a
+    renderer's kept state is not shared. Each thread uses its own renderer
+    (``default_renderer()`` is one per thread)."""
+
+
+class ForkedContextError(RendererUseError):
+    """GL was used in a process forked after its parent made a GL context: the driver's
+    threads and state do not survive ``fork`` (a new context would hang). Start worker
+    processes with the ``spawn`` method."""
 
 
 def _style_message(reason: str, *, layer: str | None = None, property: str | None = None, value: str | None = None,

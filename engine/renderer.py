@@ -1,12 +1,23 @@
 """Renderer: runs the pipeline for a scene on one GPU context.
 
-style -> compositor decisions (frame graph) -> GL executor -> Frame. A process normally
-uses one shared ``default_renderer()`` (one headless EGL context); a window can make its
-own with ``Renderer(GPUContext.from_current())``.
+style -> compositor decisions (frame graph) -> GL executor -> Frame. A thread normally
+uses its ``default_renderer()`` (one headless EGL context per thread); a window can make
+its own with ``Renderer(GPUContext.from_current())``.
+
+Threads and processes: a renderer belongs to the thread that made it (its GL context is
+current in one thread at a time, and what it keeps between frames is not locked), so
+using it — or reading a frame's pixels still on its GPU — from another thread raises
+RendererThreadError; each thread's ``default_renderer()`` is its own, so threads that
+render their own scenes all get exact pixels. A released renderer raises
+RendererReleasedError, and ``default_renderer()`` then makes a new one. A process forked
+after a GL context was made cannot use GL (ForkedContextError: the driver's state does
+not survive fork); spawned processes make their own. A renderer dropped without
+``release()`` is released when it is collected, in its own thread.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import weakref
@@ -25,7 +36,7 @@ from .gpu.opencl import CLFilterRunner
 from .gpu.apply import install as install_filter_runners
 from .gpu.calibrate import calibrate
 from .cost_history import DeviceCosts
-from .errors import OpenCLUnavailableError
+from .errors import OpenCLUnavailableError, RendererReleasedError, RendererUseError
 from .limits import Limits
 
 __all__ = ["Renderer", "default_renderer", "current_limits", "renderer_info"]
@@ -36,6 +47,7 @@ _FILTER_FIELDS = ("filter", "backdrop_filter")
 
 class Renderer:
     def __init__(self, gpu: GPUContext | None = None) -> None:
+        _release_dropped_here()
         self.gpu = gpu or GPUContext.headless()
         self.executor = GLExecutor(self.gpu)
         self.images = ImageStore()
@@ -43,6 +55,19 @@ class Renderer:
         self._cost_model: tuple[CLFilterRunner, DeviceCosts] | None = None  # "auto"'s, per OpenCL runner
         self._no_filter_at: tuple[weakref.ref, int] | None = None  # see _may_filter
         self._released = False
+        # Dropped without release(): its context and GL objects go when it is collected
+        # (each renderer holds an EGL context of some megabytes). Not at exit: the
+        # driver tears its contexts down itself.
+        self._finalizer = weakref.finalize(self, _dropped, self.gpu, self.executor)
+        self._finalizer.atexit = False
+
+    def _check_use(self) -> None:
+        """Raise a RendererUseError where this renderer cannot be used: released, in a
+        thread other than its own, in a forked child (lamina.errors)."""
+        if self._released:
+            raise RendererReleasedError("this Renderer was released: make a new one (lamina.Renderer()) or use "
+                                        "lamina.default_renderer()")
+        self.gpu.check_owner()
 
     @property
     def raster_cache(self) -> RasterCache:
@@ -65,6 +90,7 @@ class Renderer:
     def warm_up(self) -> int:
         """Compile every shader variant now (an app does this before animating);
         returns how many programs were compiled."""
+        self._check_use()
         self.gpu.activate()
         before = self.compiles
         self.executor.programs.warm_up()
@@ -78,6 +104,7 @@ class Renderer:
         the history stored under LAMINA_CACHE_DIR, or measured on the GPU
         (lamina.gpu.calibrate). Planning with it does no GPU work and asks the executor
         nothing."""
+        self._check_use()  # (its kept state is this thread's)
         request = FrameRequest.of(request, **options)
         backend = request.backend_for(scene.filter_backend)
         costs, unavailable = request.cost_model, None
@@ -103,6 +130,7 @@ class Renderer:
         ``limits``, ``cost_model``). Textures kept from earlier frames are reused where
         their content is unchanged; this records what the new frame keeps. The planner
         sees the executor through ``snapshot`` (default: ``self.snapshot(...)`` now)."""
+        self._check_use()  # (planning reads and records this renderer's kept state)
         request = FrameRequest.of(request, **options)
         facts = snapshot if snapshot is not None else self.snapshot(scene, request)
         self.images.begin_frame(scene.file_access)  # the scene decides where its files may be read
@@ -139,8 +167,8 @@ class Renderer:
     def render(self, scene, request: FrameRequest | None = None, **options) -> Frame:
         """Render ``scene`` for ``request`` (or its fields as keywords, as ``plan``
         takes them); the frame is complete or an error is raised."""
-        if self._released:
-            raise RuntimeError("this Renderer was released")
+        self._check_use()
+        _release_dropped_here()  # (a safe point: this renderer activates its context below)
         began = time.perf_counter()  # the frame's clock starts with planning (lamina.trace)
         graph = self.plan(scene, request, **options)  # the snapshot first: a cost model is measured there
         plan_ms = (time.perf_counter() - began) * 1000
@@ -158,6 +186,7 @@ class Renderer:
     def drop_caches(self) -> None:
         """Forget retained layer rasters and decoded images: the next frame is a first
         frame again (programs stay compiled)."""
+        self._check_use()
         self.gpu.activate()
         self.executor.drop_retained()
         self.executor.text.release()  # text coverage masks (fonts, layouts and glyphs are per process)
@@ -170,9 +199,9 @@ class Renderer:
     def release(self) -> None:
         """Free the GPU objects and the context (the renderer cannot render after)."""
         if not self._released:
-            self.gpu.activate()
-            self.executor.release()
-            self.gpu.release()
+            self.gpu.check_owner()  # (from another thread: an error, and it stays usable)
+            self._finalizer.detach()
+            _release_dropped(self.gpu, self.executor)
             self._released = True
 
     def __enter__(self) -> "Renderer":
@@ -182,25 +211,62 @@ class Renderer:
         self.release()
 
 
-_default: Renderer | None = None
-_lock = threading.Lock()
+def _release_dropped(gpu: GPUContext, executor: GLExecutor) -> None:
+    """Free a renderer's GL objects and context (release(), or after its collection)."""
+    gpu.activate()
+    executor.release()
+    gpu.release()
+
+
+# Renderers collected without release(): their GL objects are freed at the next safe point
+# in the thread that made them (a new renderer, a render), not by the collector itself,
+# which may run in the middle of another renderer's GL work (or in another thread, where
+# the context cannot be made current).
+_collected: list[tuple[GPUContext, GLExecutor]] = []
+_collected_lock = threading.Lock()
+
+
+def _dropped(gpu: GPUContext, executor: GLExecutor) -> None:
+    with _collected_lock:
+        _collected.append((gpu, executor))
+
+
+def _release_dropped_here() -> None:
+    """Release the collected renderers made by this thread of this process."""
+    if not _collected:
+        return
+    me, pid = threading.get_ident(), os.getpid()
+    with _collected_lock:
+        mine = [c for c in _collected if c[0].thread == me and c[0].pid == pid]
+        _collected[:] = [c for c in _collected if c not in mine]
+    for gpu, executor in mine:
+        try:
+            _release_dropped(gpu, executor)
+        except RendererUseError:
+            pass  # (cannot happen here: its own thread and process)
+
+
+_defaults = threading.local()  # .renderer: this thread's default renderer
 
 
 def default_renderer() -> Renderer:
-    """The process-wide renderer (created on first use, one EGL context)."""
-    global _default
-    with _lock:
-        if _default is None:
-            _default = Renderer()
-        return _default
+    """This thread's renderer (created on first use, one EGL context; a new one after
+    the last was released). Each thread has its own: a renderer is used by the thread
+    that made it."""
+    renderer = getattr(_defaults, "renderer", None)
+    if renderer is None or renderer._released or renderer.gpu.pid != os.getpid():
+        renderer = _defaults.renderer = Renderer()  # (in a forked child: ForkedContextError)
+    return renderer
 
 
 install_filter_runners(default_renderer)  # filters.apply runs its graphs on the default renderer
 
 
 def current_limits() -> Limits:
-    """The default renderer's limits if it exists, else defaults (no GPU is touched)."""
-    return _default.limits if _default is not None else Limits()
+    """This thread's default renderer's limits if it exists, else defaults (no GPU is
+    touched)."""
+    renderer = getattr(_defaults, "renderer", None)
+    return renderer.limits if renderer is not None and not renderer._released else Limits()
 
 
 def renderer_info() -> RendererInfo:

@@ -7,11 +7,13 @@ the context a window toolkit (glfw) made current, so the same renderer can draw 
 
 from __future__ import annotations
 
+import os
+import threading
 from dataclasses import asdict, dataclass
 
 import moderngl
 
-from ..errors import GPUOutOfMemoryError, GPUUnavailableError
+from ..errors import ForkedContextError, GPUOutOfMemoryError, GPUUnavailableError, RendererThreadError
 from ..limits import Limits
 
 __all__ = ["GPUContext", "RendererInfo", "GLError", "INSTALL_HINT", "REQUIRED_GL"]
@@ -22,6 +24,35 @@ INSTALL_HINT = (
     "drivers: apt-get install -y libegl1 libegl-mesa0 libgl1-mesa-dri libgl1 "
     "(software rendering with llvmpipe works without a GPU)"
 )
+
+
+# The process that made a GL context (None: none yet). Mesa's driver threads and locks do
+# not survive fork: in a child forked after this, making or using any context hangs.
+_CONTEXT_PID: int | None = None
+
+
+def refuse_forked() -> None:
+    """Raise ForkedContextError in a process forked after its parent made a GL context
+    (before anything could hang)."""
+    if _CONTEXT_PID is not None and _CONTEXT_PID != os.getpid():
+        raise ForkedContextError(
+            f"this process (pid {os.getpid()}) was forked from one that had made a GL context (pid {_CONTEXT_PID}); "
+            "GL cannot be used in it (the driver's state does not survive fork, and a new context would hang): "
+            "start worker processes with the 'spawn' method (multiprocessing.get_context('spawn'))")
+
+
+def _made_here() -> None:
+    global _CONTEXT_PID
+    _CONTEXT_PID = os.getpid()
+
+
+# Headless contexts whose renderers were released, kept to be used again by this thread's
+# next renderer: moderngl keeps some 37 KB of every context it makes after release, so a
+# program that makes and releases renderers in a loop would grow by that much each time.
+# Per thread: an EGL context still current in the thread that released it cannot be
+# made current in another.
+_idle = threading.local()
+IDLE_CONTEXTS = 2  # per thread; more released at once are released for good
 
 
 class GLError(RuntimeError):
@@ -61,6 +92,12 @@ class GPUContext:
                 f"OpenGL {ctx.version_code / 100:.1f} found, Lamina needs 3.3 or newer. {INSTALL_HINT}"
             )
         self.ctx = ctx
+        self.backend = backend
+        # A context is current in one thread at a time, and what a renderer keeps is not
+        # locked: the thread that made it is the one that uses it (activate checks).
+        self.thread = threading.get_ident()
+        self.thread_name = threading.current_thread().name
+        self.pid = os.getpid()
         info = ctx.info
         viewport = info.get("GL_MAX_VIEWPORT_DIMS", (0, 0))
         self.info = RendererInfo(
@@ -76,11 +113,22 @@ class GPUContext:
 
     @classmethod
     def headless(cls) -> "GPUContext":
-        """A standalone EGL context (no display, no window)."""
+        """A standalone EGL context (no display, no window): one this thread's released
+        renderers left, else a new one."""
+        refuse_forked()
+        idle = getattr(_idle, "contexts", None)
+        if idle:
+            gpu = idle.pop()
+            gpu.activate()
+            # The framebuffer bound last was the released renderer's (deleted): bind the
+            # default one, or making the next framebuffer rebinds the deleted one.
+            gpu.ctx.detect_framebuffer(0).use()
+            return gpu
         try:
             ctx = moderngl.create_standalone_context(backend="egl", require=REQUIRED_GL)
         except Exception as exc:  # glcontext raises bare Exceptions with driver text
             raise GPUUnavailableError(f"cannot create a headless OpenGL context ({exc}). {INSTALL_HINT}") from None
+        _made_here()
         return cls(ctx, "egl")
 
     @classmethod
@@ -91,14 +139,29 @@ class GPUContext:
             ctx = moderngl.create_context(require=REQUIRED_GL)
         except Exception as exc:
             raise GPUUnavailableError(f"no usable current OpenGL context ({exc}). {INSTALL_HINT}") from None
+        _made_here()
         return cls(ctx, "current")
 
     def activate(self) -> None:
         """Make this context current on this thread. Several contexts (a window's, a
         headless one) can live in one thread and creating one makes it current, so
         every entry point calls this first. (moderngl's ``with ctx:`` is not used: on
-        EGL its exit unbinds the context instead of restoring the previous one.)"""
+        EGL its exit unbinds the context instead of restoring the previous one.)
+        Raises RendererThreadError in another thread than the one that made it, and
+        ForkedContextError in a forked child."""
+        self.check_owner()
         self.ctx.__enter__()
+
+    def check_owner(self) -> None:
+        """Raise unless this thread of this process may use the context (see activate)."""
+        if self.pid != os.getpid():
+            refuse_forked()
+        if threading.get_ident() != self.thread:
+            raise RendererThreadError(
+                f"this renderer's GL context belongs to thread {self.thread_name!r}, and was used from thread "
+                f"{threading.current_thread().name!r}: use a renderer per thread (lamina.default_renderer() is one "
+                "per thread; lamina.Renderer() makes one for the thread that calls it), and read a frame's "
+                "pixels (frame.image) in the thread that rendered it, or before handing the frame over")
 
     def check_errors(self, where: str) -> None:
         """Raise GLError if OpenGL recorded an error (tests call this after each step)."""
@@ -113,4 +176,12 @@ class GPUContext:
             raise GLError(f"OpenGL error {err} after {where}")
 
     def release(self) -> None:
+        """Done with the context (its renderer released every GL object it made): a
+        headless one is kept for this thread's next renderer (up to IDLE_CONTEXTS),
+        others are released."""
+        idle = _idle.__dict__.setdefault("contexts", [])
+        if self.backend == "egl" and self.pid == os.getpid() and self.thread == threading.get_ident() \
+                and len(idle) < IDLE_CONTEXTS and self not in idle:
+            idle.append(self)
+            return
         self.ctx.release()

@@ -39,6 +39,8 @@ the pool at the start of the next execution.
 
 from __future__ import annotations
 
+import threading
+
 import weakref
 from typing import Iterable, Iterator
 
@@ -166,7 +168,10 @@ class FramePixels:
     def straight(self) -> np.ndarray:
         """(H, W, 4) uint8 straight RGBA, un-premultiplied on the GPU (on the host only
         for a frame that outlived its renderer: there is no GPU left to ask)."""
-        if self._reader.released:
+        if self._reader.released or (not self._reader.owned_here() and not self.large):
+            # No GPU to ask (released), or not this thread's: a small frame's pixels are
+            # on the host already (a large one's are not: reading them raises
+            # RendererThreadError, in premultiplied()).
             self.unpremultiplied_px += self.width * self.height
             return unpremultiply(self.premultiplied())
         out = np.empty((self.height, self.width, 4), np.uint8)
@@ -212,7 +217,8 @@ class FrameReader:
     def __init__(self, passes: PixelPasses, pool: TexturePool, activate, large_bytes: int = LARGE_FRAME_BYTES) -> None:
         self.passes = passes
         self.pool = pool
-        self.activate = activate  # makes the reader's GL context current
+        self.activate = activate  # makes the reader's GL context current (its thread's only)
+        self.thread = threading.get_ident()  # the thread whose context it reads
         self.large_bytes = large_bytes
         self.version = 0
         self.released = False
@@ -227,6 +233,10 @@ class FrameReader:
         # and the straight copy's pixels as the mirror was last read (None: not kept).
         self._kept_premultiplied: Patched | None = None
         self._kept_straight: np.ndarray | None = None
+
+    def owned_here(self) -> bool:
+        """Is this the thread whose GL context the reader reads (may it ask the GPU)?"""
+        return threading.get_ident() == self.thread
 
     def begin(self, writes: Iterable[PooledTarget] = (), *, frame: bool = True) -> None:
         """Call before an execution (or anything else) may write or free textures;

@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lamina.errors import RendererReleasedError
+
 import lamina.images
 from lamina import Layer, Renderer, Scene
 from lamina.errors import TextureTooLargeError
@@ -119,7 +121,7 @@ def test_renderer_release(gl):
     scene = Scene(8, 8, "red")
     assert pixel(scene, renderer, 0, 0) == (255, 0, 0, 255)
     renderer.release()
-    with pytest.raises(RuntimeError, match="released"):
+    with pytest.raises(RendererReleasedError, match="released"):  # typed (lamina.errors)
         scene.render(renderer)
     gl.gpu.check_errors("after releasing another renderer")
     assert pixel(scene, gl, 0, 0) == (255, 0, 0, 255)

@@ -6,6 +6,7 @@ comma of ``translate(5px 3px)``; what to do with a scene over the frame limit; a
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import moderngl
@@ -179,7 +180,7 @@ def no_gpu(monkeypatch):
     monkeypatch.setattr(moderngl, "create_context", refuse)
     monkeypatch.setattr(moderngl, "create_standalone_context", refuse)
     monkeypatch.setattr(lamina.renderer, "default_renderer", refuse)
-    monkeypatch.setattr(lamina.renderer, "_default", None)
+    monkeypatch.setattr(lamina.renderer, "_defaults", threading.local())  # no thread has a default renderer
 
 
 def test_explain_plan_only_prints_the_plan_without_the_gpu(no_gpu, capsys):

@@ -4,6 +4,8 @@ the per-layer structure these tests read."""
 
 from __future__ import annotations
 
+import threading
+
 import json
 import math
 
@@ -421,7 +423,7 @@ def test_plan_uses_default_limits_without_a_renderer(monkeypatch):
 
     # GL tests earlier in the session may have created the shared renderer (whose limit
     # is the GPU's); without one, plan() must use the defaults.
-    monkeypatch.setattr(lamina.renderer, "_default", None)
+    monkeypatch.setattr(lamina.renderer, "_defaults", threading.local())
     assert Limits().max_texture_size == 16384
     scene = Scene(100, 100)
     scene.root.add(Layer("big", (0, 0, 16384, 1), RED))
