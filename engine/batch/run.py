@@ -59,6 +59,7 @@ def plan_job(
     out: str | Path | None = None,
     frames: range | None = None,
     fps: float = 60.0,
+    t: float = 0.0,
     policy: str | None = None,
     golden: bool = False,
     allow_files: Iterable[str | Path] = (),
@@ -67,7 +68,7 @@ def plan_job(
 ) -> JobPlan:
     """Bundle, cost and group the scene files ``scenes``.
 
-    Each scene renders once (at t=0, or at its golden time and policy when ``golden``),
+    Each scene renders once (at ``t``, or at its golden time and policy when ``golden``),
     or at each frame of ``frames`` (t = frame / fps). PNGs go to ``out``; without ``out``
     the tasks hand back pixels (golden checks). ``workers`` sizes the tasks."""
     began = time.perf_counter()
@@ -91,7 +92,7 @@ def plan_job(
     for path in scenes:
         try:
             bundle, scene = bundle_scene(path, allow)
-            t0 = scene.golden.get("t", 0.0) if golden else 0.0
+            t0 = scene.golden.get("t", 0.0) if golden else t
             pol = scene.golden.get("policy") if golden else policy
             indices = list(frames) if frames is not None else [None]
             specs = tuple(

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..errors import LaminaEnvironmentError, LaminaInputError
 from ..file_access import FileAccess
-from ..renderer import Renderer
+from ..renderer import Renderer, default_renderer
 from ..scene import Scene
 from ..scene_file import scene_from_dict
 from ._atomic_write import write_png_atomically
@@ -87,9 +87,16 @@ def _scene(bundle: SceneBundle) -> tuple[Scene, Path]:
 
 
 def _renderer() -> Renderer:
+    """This thread's renderer: the process's default one in the main thread of a process
+    that is not a dask worker (an in-process job renders as ``scene.render()`` does),
+    else one made here on first use and kept for every later task."""
     renderer = getattr(_local, "renderer", None)
     if renderer is None:
-        renderer = _local.renderer = Renderer()  # this thread's GL context, kept for every later task
+        if threading.current_thread() is threading.main_thread() and worker_name() == "in-process":
+            renderer = default_renderer()
+        else:
+            renderer = Renderer()  # this thread's own GL context
+        _local.renderer = renderer
     return renderer
 
 
