@@ -2,12 +2,17 @@
 
     lamina render scene.json -o out.png [--explain] [--report report.json] [--trace trace.json]
                                        [--dump-textures DIR]
+    lamina render scene.json --frames START:STOP[:STEP] --out DIR [--fps 60]   an animation's frames
+    lamina render a.json b.json ... --out DIR         many scenes (batch: lamina.batch)
+        batch jobs take --workers N (a LocalCluster Lamina starts and stops) or
+        --scheduler tcp://HOST:PORT (a running dask cluster), and --report perf.html
     lamina explain scene.json              render, then print what the compositor did
     lamina explain scene.json --plan-only  the same decisions and passes, planned without the GPU
     lamina info [--json] [--recalibrate]   renderer fingerprint and limits, the devices with their
                                            measured speeds, the transfer paths with copy speeds
     lamina info --opencl [--json]          the OpenCL devices only, as LAMINA_OPENCL_DEVICE indexes them
     lamina check DIR [--update]            compare DIR's scenes with their goldens
+                     [--workers N | --scheduler tcp://HOST:PORT]   rendered on dask workers
     lamina demo [NAME] [--headless ...]    the interactive demos (no NAME: list them); needs
                                            the 'demos' extra: pip install 'lamina[demos]'
 
@@ -34,6 +39,7 @@ from typing import Iterator
 
 from PIL import Image
 
+from .batch import ClusterSpec, FailureKind, open_client, parse_frames, plan_job, run_job
 from .compositor.policy import POLICIES
 from .demos.options import INSTALL_HINT as DEMOS_INSTALL_HINT
 from .demos.options import DemosUnavailableError, add_demo_arguments
@@ -56,7 +62,63 @@ __all__ = ["main"]
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
 
+def _is_batch(args: argparse.Namespace) -> bool:
+    """Many scenes, frames, an output folder or a cluster: a batch job (lamina.batch)."""
+    return (len(args.scene) > 1 or args.frames is not None or args.out is not None
+            or args.workers is not None or args.scheduler is not None)
+
+
+def _cluster(args: argparse.Namespace) -> ClusterSpec | None:
+    if args.workers is None and args.scheduler is None:
+        return None
+    return ClusterSpec(workers=args.workers, scheduler=args.scheduler, dashboard=not args.no_dashboard)
+
+
+def _render_batch(args: argparse.Namespace) -> int:
+    for flag, given in (("-o", args.output), ("--explain", args.explain), ("--trace", args.trace),
+                        ("--overlay", args.overlay), ("--dump-textures", args.dump_textures),
+                        ("--filter-backend", args.filter_backend)):
+        if given:
+            raise LaminaInputError(f"{flag} is for one frame; a batch job (several scenes, --frames, --out, --workers "
+                                   "or --scheduler) writes OUT/NAME.png or OUT/NAME-000123.png: give --out DIR")
+    if args.report is not None and Path(args.report).suffix.lower() != ".html":
+        raise LaminaInputError(f"--report {args.report}: in a batch job --report writes dask's performance "
+                               "report, an HTML file (perf.html)")
+    frames = parse_frames(args.frames) if args.frames is not None else None
+    if frames is None and args.fps != 60.0:
+        raise LaminaInputError("--fps needs --frames (it sets t = frame / fps)")
+    out = Path(args.out or ".")
+    if not out.is_dir():
+        if out.exists() or not out.parent.is_dir():
+            raise LaminaInputError(f"cannot write into {out}: "
+                                   + ("it is not a folder" if out.exists() else f"folder {out.parent} does not exist"))
+        out.mkdir()
+    spec = _cluster(args) or ClusterSpec()
+    stream = None if args.progress == "never" else sys.stderr
+    plan = None
+    try:
+        with open_client(spec, say=lambda line: print(f"lamina: {line}", file=sys.stderr)) as client:
+            workers = len(client.scheduler_info().get("workers", {})) if client is not None else 1
+            plan = plan_job(args.scene, out=out, frames=frames, fps=args.fps, t=args.t, policy=args.policy,
+                            allow_files=args.allow_files, workers=max(1, workers))
+            summary = run_job(plan, client, progress=stream, perf_report=args.report)
+    finally:
+        if plan is not None:
+            plan.sweep()  # after the cluster closed: no worker of ours can still be writing
+    for line in summary.lines():
+        print(line)
+    if args.report:
+        print(f"performance report: {args.report}")
+    kinds = {f.kind for f in summary.failures}
+    if kinds - {FailureKind.BAD_INPUT}:
+        return EXIT_INTERNAL
+    return EXIT_BAD_INPUT if kinds else EXIT_OK
+
+
 def _render(args: argparse.Namespace) -> int:
+    if _is_batch(args):
+        return _render_batch(args)
+    args.scene = args.scene[0]
     # By default into the current folder, never beside the scene (a demo's tracked PNG).
     # `-o ''` and `-o .` are refused by check_output, not replaced by the default name.
     output = args.output if args.output is not None else Path(args.scene).stem + ".png"
@@ -182,6 +244,7 @@ def _check(args: argparse.Namespace) -> int:
         only=args.only,
         allow_files=args.allow_files,
         show_progress={"auto": None, "always": True, "never": False}[args.progress],
+        cluster=_cluster(args),
     )
 
 
@@ -232,6 +295,16 @@ def _frame_options(p: argparse.ArgumentParser) -> None:
                    help="show the progress of work over 2 s on stderr (auto: when stderr is a terminal)")
 
 
+def _cluster_options(p: argparse.ArgumentParser) -> None:
+    """Where a batch job runs (lamina.batch): the options of render and check."""
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="render on a LocalCluster of N worker processes (one GL context each), started and "
+                        "stopped by Lamina; 0: one per CPU core")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="render on the workers of a running dask cluster (Lamina starts nothing)")
+    p.add_argument("--no-dashboard", action="store_true", help="do not serve the LocalCluster's dashboard")
+
+
 def _file_options(p: argparse.ArgumentParser) -> None:
     """Where a scene file's images may come from: the options of every command that loads scenes."""
     p.add_argument("--allow-files", action="append", default=[], metavar="DIR",
@@ -265,17 +338,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"lamina {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("render", help="render a scene file to PNG")
-    p.add_argument("scene", help="scene JSON file")
+    p = sub.add_parser("render", help="render scene files to PNG (one, many, or an animation's frames)")
+    p.add_argument("scene", nargs="+", help="scene JSON file(s)")
     p.add_argument("-o", "--output", help="PNG to write (default: the scene's name with .png, in the current folder)")
+    p.add_argument("--out", metavar="DIR", help="batch: write OUT/NAME.png (or OUT/NAME-000123.png with --frames)")
+    p.add_argument("--frames", metavar="START:STOP[:STEP]",
+                   help="batch: render these frames (STOP not included) at t = frame / fps")
+    p.add_argument("--fps", type=float, default=60.0, help="frames per second of --frames (default 60)")
     p.add_argument("--explain", action="store_true", help="print the frame graph, surfaces and timings")
-    p.add_argument("--report", metavar="JSON", help="also write the frame report as JSON")
+    p.add_argument("--report", metavar="FILE",
+                   help="also write the frame report as JSON; in a batch job, dask's performance report (HTML)")
     p.add_argument("--trace", metavar="JSON", help="also write the frame's work as Chrome Trace Event JSON (Perfetto)")
     _frame_options(p)
     p.add_argument("--overlay", choices=OVERLAYS, help="draw a debug overlay like DevTools' on the picture")
     p.add_argument("--dump-textures", metavar="DIR",
                    help="also write what each layer raster, backing, tile and render surface holds, one PNG "
                         "each, into the folder DIR (as DevTools' Layers panel shows them)")
+    _cluster_options(p)
     _file_options(p)
     p.set_defaults(run=_render)
 
@@ -304,6 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                    help="progress bar on stderr (auto: only when stderr is a terminal)")
     p.add_argument("--results", default="golden-results", metavar="DIR", help="artefacts and report.html (default golden-results)")
+    _cluster_options(p)
     _file_options(p)
     p.set_defaults(run=_check)
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import Iterable, TextIO
+from dataclasses import dataclass
+from typing import Any, Iterable, TextIO
 
+from ..batch import ClusterKind, ClusterSpec, FrameDone, SceneFailure, open_client, plan_job, run_job
 from ..errors import GoldenError, LaminaInputError
 from ..file_access import FileAccess
 from ..fuzzy import TOLERANCE_KEYS, Tolerance
@@ -30,6 +32,28 @@ def render_scene_for_golden(scene, renderer=None):
 def scene_tolerance(scene, default: Tolerance) -> Tolerance:
     """The scene file's own fuzzy ranges where it declares them, else ``default``."""
     return Tolerance.of(**{**default.to_dict(), **{k: scene.golden[k] for k in TOLERANCE_KEYS if k in scene.golden}})
+
+
+@dataclass(frozen=True)
+class _Rendered:
+    """A frame rendered by a batch worker, as GoldenDir.check reads a Frame: its exact
+    premultiplied pixels and the renderer that made them."""
+
+    premultiplied: Any
+    info: Any
+
+
+def _render_distributed(scenes: list[Path], allow_files: list, cluster: ClusterSpec,
+                        progress: TextIO | None) -> dict[str, FrameDone | SceneFailure]:
+    """Render every scene as its golden was made, on ``cluster``'s workers: each scene's
+    pixels (compared here, as a serial check compares them) or its failure, by name."""
+    with open_client(cluster, say=lambda line: print(f"lamina: {line}", file=sys.stderr)) as client:
+        workers = max(1, len(client.scheduler_info().get("workers", {}))) if client is not None else 1
+        plan = plan_job(scenes, golden=True, allow_files=allow_files, workers=workers)
+        summary = run_job(plan, client, progress=progress)
+    done: dict[str, FrameDone | SceneFailure] = {f.scene: f for f in summary.failures}
+    done.update({f.scene: f for f in summary.outputs})
+    return done
 
 
 def _bar(done: int, total: int, name: str, stream: TextIO | None) -> None:
@@ -64,10 +88,12 @@ def check_directory(
     progress: TextIO | None = None,
     show_progress: bool | None = None,
     allow_files: Iterable[str | Path] = (),
+    cluster: ClusterSpec | None = None,
 ) -> int:
     """Check every scene of ``folder``; the exit code. The progress bar goes to
     ``progress`` (stderr) when ``show_progress`` is True, or, when it is None, only if
-    that stream is a terminal."""
+    that stream is a terminal. With a ``cluster`` (workers or a scheduler) the scenes
+    render there (lamina.batch) and are compared here: the same verdicts as serially."""
     out = out or sys.stdout
     progress = progress or sys.stderr
     if not (progress.isatty() if show_progress is None else show_progress):
@@ -92,11 +118,23 @@ def check_directory(
     res = ResultsDir(results)
     res.start_run()
     rows = []
+    distributed = cluster is not None and cluster.kind is not ClusterKind.IN_PROCESS
+    rendered = _render_distributed(scenes, allow_files, cluster, progress) if distributed else {}
     for i, path in enumerate(scenes):
-        _bar(i, len(scenes), path.stem, progress)
+        if not distributed:
+            _bar(i, len(scenes), path.stem, progress)
         try:
             scene = load_scene(path, allow_files=allow_files)  # images beyond FOLDER: only those allowed
-            frame = render_scene_for_golden(scene)
+            if distributed:
+                made = rendered[path.stem]
+                if isinstance(made, SceneFailure):
+                    rows.append((path.stem, "failed", "-", "-", f"cannot render: {made.message}"))
+                    res.record_error(f"{folder.name}/{path.stem}", path.stem, f"cannot render: {made.message}",
+                                     test=str(path))
+                    continue
+                frame = _Rendered(made.premultiplied, made.info)
+            else:
+                frame = render_scene_for_golden(scene)
             outcome = store.check(frame, path.stem, scene_tolerance(scene, tolerance))
         except LaminaInputError as exc:  # one bad scene or golden does not stop the run
             what = "cannot check" if isinstance(exc, GoldenError) else "cannot render"
@@ -116,7 +154,8 @@ def check_directory(
             str(c.differing_pixels if c else "-"),
             outcome.message if outcome.status is not Status.PASSED else "",
         ))
-    _bar(len(scenes), len(scenes), "done", progress)
+    if not distributed:
+        _bar(len(scenes), len(scenes), "done", progress)
     report = write_report(res, title=str(folder))
 
     headers = ("scene", "result", "max diff rgb/a", "pixels", "")

@@ -44,7 +44,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                                 "lamina.scene_writer", "lamina.overlays", "lamina.fuzzy", "lamina.trace")),
     # The demos sit with the CLI at the top: `lamina demo` runs them (its import of the
     # launcher is in a function, since the demos need the optional 'demos' extra).
-    ("golden, CLI, notebook, demos", ("lamina.golden", "lamina.cli", "lamina.__main__", "lamina.explorer",
+    ("golden, CLI, notebook, demos", ("lamina.golden", "lamina.batch", "lamina.cli", "lamina.__main__", "lamina.explorer",
                                       "lamina.demos")),
 ]
 TOP_FACE = "lamina"  # lamina/__init__.py: above everything

@@ -1,0 +1,226 @@
+"""A batch job from scenes to results: bundle and cost each scene up front, group its
+frames into tasks, submit them to a distributed.Client (or run them here), and hand
+back each task's result as it completes, with progress lines and a summary.
+
+Faults: a scene that fails with a typed error comes back as a failure (never retried);
+a task whose worker dies runs again on another worker (the nanny restarts the dead
+one), and after dask's allowed failures it is reported with its scenes' names while the
+rest of the job finishes; an interrupt (Ctrl-C) cancels what is left, and the job's
+temporary files are swept from the output folders.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
+
+from ..errors import LaminaEnvironmentError, LaminaInputError
+from ._atomic_write import remove_parts
+from .cluster import require_distributed
+from .costs import CostModel, animation_cost, make_tasks
+from .jobs import (FailureKind, FrameSpec, OutputKind, RenderTask, SceneFailure, TaskResult, bundle_scene)
+from .summary import JobSummary
+from .worker import run_task
+
+__all__ = ["JobPlan", "plan_job", "submit", "results", "run_job", "ProgressLine", "frame_path"]
+
+
+def frame_path(out: Path, name: str, index: int | None) -> Path:
+    """``OUT/NAME.png`` for a still, ``OUT/NAME-000123.png`` for frame 123."""
+    return out / (f"{name}.png" if index is None else f"{name}-{index:06d}.png")
+
+
+@dataclass
+class JobPlan:
+    """A job ready to submit: its tasks, the scenes that failed before any was sent
+    (bad input found while bundling or costing), the frames it will make, and the output
+    folders (swept of the job's temporary files at the end)."""
+
+    tasks: list[RenderTask]
+    failures: list[SceneFailure]
+    frames_total: int
+    job: str
+    folders: tuple[Path, ...] = ()
+    setup_s: float = 0.0
+
+    def sweep(self) -> list[Path]:
+        """Remove the job's temporary files from its output folders (a worker killed
+        mid-write leaves one); the paths removed."""
+        return [p for folder in self.folders for p in remove_parts(folder, self.job)]
+
+
+def plan_job(
+    scenes: Sequence[str | Path],
+    *,
+    out: str | Path | None = None,
+    frames: range | None = None,
+    fps: float = 60.0,
+    t: float = 0.0,
+    policy: str | None = None,
+    golden: bool = False,
+    allow_files: Iterable[str | Path] = (),
+    workers: int = 1,
+    model: CostModel = CostModel(),
+) -> JobPlan:
+    """Bundle, cost and group the scene files ``scenes``.
+
+    Each scene renders once (at ``t``, or at its golden time and policy when ``golden``),
+    or at each frame of ``frames`` (t = frame / fps). PNGs go to ``out``; without ``out``
+    the tasks hand back pixels (golden checks). ``workers`` sizes the tasks."""
+    began = time.perf_counter()
+    if fps <= 0:
+        raise LaminaInputError(f"--fps must be above 0, got {fps}")
+    output = OutputKind.PIXELS if out is None else OutputKind.PNG
+    folder = Path(out) if out is not None else None
+    if folder is not None and not folder.is_dir():
+        raise LaminaInputError(f"cannot write into {folder}: " + ("it is not a folder" if folder.exists()
+                                                                   else "folder does not exist"))
+    allow = list(allow_files)
+    names = [Path(s).stem for s in scenes]
+    if folder is not None:
+        seen: dict[str, str] = {}
+        for s, n in zip(scenes, names):
+            if n in seen:  # both would write OUT/NAME.png: one would silently replace the other
+                raise LaminaInputError(f"{s} and {seen[n]} would both write {frame_path(folder, n, None).name}: "
+                                       "rename one or render them into separate --out folders")
+            seen[n] = str(s)
+    work, failures, total = [], [], 0
+    for path in scenes:
+        try:
+            bundle, scene = bundle_scene(path, allow)
+            t0 = scene.golden.get("t", 0.0) if golden else t
+            pol = scene.golden.get("policy") if golden else policy
+            indices = list(frames) if frames is not None else [None]
+            specs = tuple(
+                FrameSpec(t=t0 if i is None else i / fps, index=i,
+                          out=None if folder is None else str(frame_path(folder, bundle.name, i)), policy=pol)
+                for i in indices)
+            total += len(specs)
+            work.append((bundle, specs, animation_cost(scene, specs, model)))
+        except LaminaInputError as err:  # found before anything was sent: reported once, not submitted
+            n = len(frames) if frames is not None else 1
+            total += n
+            failures.append(SceneFailure(Path(path).stem, str(path), FailureKind.BAD_INPUT, type(err).__name__,
+                                         str(err), tuple(frames) if frames is not None else (None,)))
+    job = uuid.uuid4().hex[:8]
+    tasks = make_tasks(work, output=output, workers=max(1, workers), model=model, job=job)
+    plan = JobPlan(tasks, failures, total, job, (folder,) if folder is not None else (),
+                   time.perf_counter() - began)
+    return plan
+
+
+def submit(client: Any, plan: JobPlan, *, retries: int = 1) -> list[Any]:
+    """Submit the plan's tasks to ``client``; their futures, in plan order. ``retries``
+    covers untyped exceptions only (typed scene errors come back as results); a dead
+    worker's task is re-run by the scheduler regardless, up to its allowed failures."""
+    return [client.submit(run_task, task, key=task.key, pure=False, retries=retries) for task in plan.tasks]
+
+
+def _lost(plan: JobPlan, task: RenderTask, err: BaseException) -> TaskResult:
+    kind = FailureKind.LOST if type(err).__name__ == "KilledWorker" else (
+        FailureKind.ENVIRONMENT if isinstance(err, LaminaEnvironmentError) else FailureKind.INTERNAL)
+    failures = tuple(SceneFailure(i.bundle.name, i.bundle.scene_file, kind, type(err).__name__, str(err),
+                                  tuple(f.index for f in i.frames)) for i in task.items)
+    return TaskResult(task.key, task.cost_class, task.predicted_s, 0.0, "none", 0, (), failures)
+
+
+def results(client: Any, plan: JobPlan, futures: list[Any] | None = None) -> Iterator[TaskResult]:
+    """Each task's result as it completes (in plan order when ``client`` is None: the
+    tasks then run here, one after another, on this process's renderer)."""
+    if client is None:
+        for task in plan.tasks:
+            yield run_task(task)
+        return
+    distributed = require_distributed()
+    futures = futures if futures is not None else submit(client, plan)
+    by_key = {t.key: t for t in plan.tasks}
+    for future in distributed.as_completed(futures):
+        try:
+            yield future.result()
+        except Exception as err:  # KilledWorker after allowed-failures, or an untyped error after retries
+            yield _lost(plan, by_key[future.key], err)
+
+
+def _suspicious(keys: list[str], dask_scheduler: Any = None) -> int:
+    """On the scheduler: how many of ``keys`` were on a worker that died (and re-ran)."""
+    return sum(1 for k in keys if k in dask_scheduler.tasks and dask_scheduler.tasks[k].suspicious)
+
+
+class ProgressLine:
+    """Frames done, rate and ETA: redrawn in place on a terminal, a plain line at most
+    every ``every_s`` seconds elsewhere."""
+
+    def __init__(self, stream: TextIO, total: int, every_s: float = 1.0) -> None:
+        self.stream, self.total, self.every_s = stream, total, every_s
+        self.tty = stream.isatty()
+        self.started = time.perf_counter()
+        self._last = float("-inf")
+
+    def update(self, done: int, failed: int = 0) -> None:
+        now = time.perf_counter()
+        last = done + failed >= self.total
+        if now - self._last < (0.1 if self.tty else self.every_s) and not last:
+            return
+        self._last = now
+        elapsed = now - self.started
+        rate = done / elapsed if elapsed > 0 else 0.0
+        eta = (self.total - done - failed) / rate if rate > 0 else float("nan")
+        line = (f"{done}/{self.total} frames, {rate:.1f} frames/s, ETA {eta:.0f} s"
+                + (f", {failed} failed" if failed else ""))
+        if self.tty:
+            width = 28
+            filled = width * (done + failed) // max(self.total, 1)
+            self.stream.write(f"\r\x1b[Klamina: [{'#' * filled}{'.' * (width - filled)}] {line}" + ("\n" if last else ""))
+        else:
+            self.stream.write(f"lamina: {line}\n")
+        self.stream.flush()
+
+
+def run_job(
+    plan: JobPlan,
+    client: Any = None,
+    *,
+    progress: TextIO | None = None,
+    perf_report: str | Path | None = None,
+    on_result: Callable[[TaskResult], None] | None = None,
+) -> JobSummary:
+    """Run ``plan`` to the end and summarise it. ``progress``: a stream for progress
+    lines; ``perf_report``: an HTML file for dask's performance report (needs a client).
+    On Ctrl-C the remaining tasks are cancelled, the job's temporary files are removed
+    and KeyboardInterrupt propagates (a cluster Lamina started is closed by its owner)."""
+    summary = JobSummary(plan.frames_total, setup_s=plan.setup_s)
+    summary.failures.extend(plan.failures)
+    bar = ProgressLine(progress, plan.frames_total) if progress is not None else None
+    if perf_report is not None and client is None:
+        raise LaminaInputError("--report (dask's performance report) needs --workers or --scheduler")
+    report = require_distributed().performance_report(filename=str(perf_report)) if perf_report else nullcontext()
+    began = time.perf_counter()
+    futures = None
+    failed_frames = sum(len(f.frames) for f in plan.failures)
+    try:
+        with report:
+            futures = submit(client, plan) if client is not None else None
+            for result in results(client, plan, futures):
+                summary.add(result)
+                failed_frames += sum(len(f.frames) for f in result.failures)
+                if on_result is not None:
+                    on_result(result)
+                if bar is not None:
+                    bar.update(summary.frames_done, failed_frames)
+            if client is not None and futures:
+                summary.retried = client.run_on_scheduler(_suspicious, [f.key for f in futures])
+    except BaseException:
+        if client is not None and futures:
+            try:
+                client.cancel(futures)
+            except Exception:  # the client may already be closing: the cluster's owner stops the rest
+                pass
+        raise
+    finally:
+        summary.wall_s = time.perf_counter() - began
+        plan.sweep()  # what a worker killed mid-write left (the owner of a cluster sweeps again after closing it)
+    return summary

@@ -1,0 +1,130 @@
+"""lamina.batch without a cluster: the same tasks run here. Outputs are byte-identical to a
+plain serial loop; a bad scene is one typed failure and the others render; costs, task
+keys and frame ranges; atomic writes leave nothing behind; no dask, a typed error."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from dask.utils import key_split
+from PIL import Image
+
+from lamina.batch import (BatchUnavailableError, ClusterSpec, CostClass, FailureKind, OutputKind, cost_class,
+                          parse_frames, plan_job, run_job)
+from lamina.batch import cluster as cluster_module
+from lamina.batch._atomic_write import PART_SUFFIX, remove_parts, write_png_atomically
+from lamina.cli import main
+from lamina.errors import LaminaInputError
+
+from .helpers import ANIMATED, pngs, serial, suite_scenes
+
+pytestmark = pytest.mark.gl
+
+
+def test_in_process_job_writes_what_a_serial_loop_writes(tmp_path, renderer):
+    scenes = suite_scenes(4)
+    (tmp_path / "ref").mkdir(), (tmp_path / "out").mkdir()
+    expected = serial(tmp_path / "ref", scenes, ANIMATED, range(0, 12, 3))
+    summary = run_job(plan_job(scenes, out=tmp_path / "out"))
+    summary2 = run_job(plan_job([ANIMATED], out=tmp_path / "out", frames=range(0, 12, 3)))
+    assert summary.ok and summary2.ok
+    assert pngs(tmp_path / "out") == expected
+    assert {f.path for f in summary2.outputs} == {str(tmp_path / "out" / f"{ANIMATED.stem}-{i:06d}.png")
+                                                  for i in (0, 3, 6, 9)}
+
+
+def test_a_bad_scene_is_one_typed_failure_and_the_others_render(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"width": 40, "height": 40, "layers": [{"id": "a", "box": [0, 0, 9, 9],
+                                                                       "style": "opacity: banana"}]}))
+    missing = tmp_path / "missing.json"  # valid, but its image is not there: found when rendered
+    missing.write_text(json.dumps({"width": 40, "height": 40, "layers": [
+        {"id": "a", "box": [0, 0, 9, 9], "style": "background-image: url(nothere.png)"}]}))
+    out = tmp_path / "out"
+    out.mkdir()
+    good = suite_scenes(2)
+    summary = run_job(plan_job([good[0], bad, missing, good[1]], out=out))
+    assert sorted(pngs(out)) == sorted(f"{p.stem}.png" for p in good)
+    assert [(f.scene, f.kind, f.error) for f in summary.failures] == [
+        ("bad", FailureKind.BAD_INPUT, "SceneFileError"), ("missing", FailureKind.BAD_INPUT, "ImageLoadError")]
+    assert "bad.json" in summary.failures[0].describe() and "opacity" in summary.failures[0].message
+    assert "nothere.png" in summary.failures[1].message
+    # The CLI: the summary names it, exit status 2 (bad input), the good scenes written.
+    code = main(["render", str(good[0]), str(bad), "--out", str(tmp_path / "cli"), "--progress", "never"])
+    assert code == 2 and (tmp_path / "cli" / f"{good[0].stem}.png").is_file()
+
+
+def test_scene_images_travel_with_the_scene_and_stay_confined(tmp_path):
+    (tmp_path / "img").mkdir()
+    Image.new("RGBA", (4, 4), (255, 0, 0, 255)).save(tmp_path / "img" / "red.png")
+    ok = tmp_path / "ok.json"
+    ok.write_text(json.dumps({"width": 8, "height": 8, "layers": [
+        {"id": "a", "box": [0, 0, 8, 8], "style": "background: url('img/red.png') 0 0 / cover"}]}))
+    escape = tmp_path / "img" / "escape.json"
+    escape.write_text(json.dumps({"width": 8, "height": 8, "layers": [
+        {"id": "a", "box": [0, 0, 8, 8], "style": "background-image: url(../ok.json)"}]}))
+    plan = plan_job([ok, escape], out=None)
+    assert [f.error for f in plan.failures] == ["FileAccessError"]  # refused before anything is sent
+    assert dict(plan.tasks[0].items[0].bundle.files).keys() == {str(tmp_path / "img" / "red.png")}
+    summary = run_job(plan)
+    (frame,) = summary.outputs
+    assert tuple(frame.premultiplied[4, 4]) == (255, 0, 0, 255)
+
+
+def test_costs_classes_keys_and_chunks():
+    plan = plan_job([ANIMATED], out=None, frames=range(0, 600), workers=2)
+    assert plan.frames_total == 600 == sum(t.frame_count for t in plan.tasks)
+    assert len(plan.tasks) >= 8  # enough tasks for two workers to balance the end
+    for task in plan.tasks:
+        assert task.key.startswith(f"lamina-frames-{task.cost_class}-") and task.output is OutputKind.PIXELS
+        frames = [f.index for f in task.items[0].frames]
+        assert frames == list(range(frames[0], frames[0] + len(frames)))  # runs of consecutive frames
+    assert cost_class(1.0) is CostClass.TINY and cost_class(1000.0) is CostClass.HUGE
+    # dask learns durations per key prefix: the class is in it
+    assert key_split(plan.tasks[0].key) == f"lamina-frames-{plan.tasks[0].cost_class}"
+
+
+def test_frame_ranges():
+    assert parse_frames("0:600") == range(0, 600) and parse_frames("10:20:5") == range(10, 20, 5)
+    for bad in ("5", "a:b", "5:5", "0:10:0", "-1:3"):
+        with pytest.raises(LaminaInputError, match="--frames"):
+            parse_frames(bad)
+
+
+def test_atomic_writes_leave_no_temporary_file(tmp_path):
+    target = tmp_path / "x.png"
+
+    def fails(part):
+        part.write_bytes(b"half")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_png_atomically(target, fails, "job1")
+    assert list(tmp_path.iterdir()) == []
+    write_png_atomically(target, lambda part: part.write_bytes(b"png"), "job1")
+    write_png_atomically(target, lambda part: part.write_bytes(b"png"), "job1")  # a retry: one file, same bytes
+    (tmp_path / f".y.png.job1-abc{PART_SUFFIX}").write_bytes(b"left by a killed worker")
+    (tmp_path / f".y.png.job2-abc{PART_SUFFIX}").write_bytes(b"another job's")
+    assert [p.name for p in remove_parts(tmp_path, "job1")] == [f".y.png.job1-abc{PART_SUFFIX}"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f".y.png.job2-abc{PART_SUFFIX}", "x.png"]
+
+
+def test_without_dask_a_typed_error_says_what_to_install(monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    with pytest.raises(BatchUnavailableError, match=r"lamina\[batch\]"):
+        cluster_module.require_distributed()
+    code = main(["render", str(ANIMATED), "--frames", "0:2", "--out", str(tmp_path), "--workers", "2"])
+    assert code == 1 and "lamina[batch]" in capsys.readouterr().err
+    with pytest.raises(LaminaInputError, match="not both"):
+        ClusterSpec(workers=2, scheduler="tcp://127.0.0.1:1")
+
+
+def test_cli_batch_flags_are_checked(tmp_path, capsys):
+    assert main(["render", str(ANIMATED), "--frames", "0:2", "--out", str(tmp_path), "-o", "x.png"]) == 2
+    assert "--out DIR" in capsys.readouterr().err
+    assert main(["render", str(ANIMATED), "--frames", "0:2", "--out", str(tmp_path), "--report", "x.json"]) == 2
+    assert "performance report" in capsys.readouterr().err
+    assert main(["render", str(ANIMATED), "--frames", "0:2", "--out", str(tmp_path), "--progress", "never"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{ANIMATED.stem}-000000.png", f"{ANIMATED.stem}-000001.png"]
