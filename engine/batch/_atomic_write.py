@@ -45,7 +45,9 @@ def remove_parts(folder: Path, job: str) -> list[Path]:
     """Remove the temporary files ``job`` left in ``folder`` (a worker killed mid-write
     cannot clean up after itself); the removed paths."""
     removed = []
-    for part in folder.glob(f".*.{job}-*{PART_SUFFIX}"):
+    # Its own temporary files, and those the PNG writer (atomic itself: lamina.output_files)
+    # names after them: ".<its temporary name>.XXXXXXXX.part".
+    for part in folder.glob(f".*.{job}-*"):
         part.unlink(missing_ok=True)
         removed.append(part)
     return removed

@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 
 import moderngl
 import pytest
 
+import lamina.gpu.context
 from lamina.errors import GPUUnavailableError
 from lamina.gpu.context import GPUContext
 from lamina.gpu.programs import VARIANTS, ProgramCache
@@ -77,6 +79,8 @@ def test_missing_egl_raises_clear_error(monkeypatch):
         raise Exception("libEGL.so: cannot open shared object file")
 
     monkeypatch.setattr(moderngl, "create_standalone_context", fail)
+    # No released context of this thread's to use again: a new one must be made.
+    monkeypatch.setattr(lamina.gpu.context, "_idle", threading.local())
     with pytest.raises(GPUUnavailableError) as info:
         GPUContext.headless()
     message = str(info.value)
