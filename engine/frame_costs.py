@@ -204,7 +204,7 @@ def frame_costs(model: FilterCostModel) -> FrameCosts:
     or a model that prices by executor."""
     if isinstance(model, DeviceCosts):
         gl, cl = _device_of(model.gl), _device_of(model.opencl)
-        return HistoryCosts((gl, cl), (model.gl, model.opencl), model.model, ("GL", f"OpenCL {cl.name[:28]}".strip()),
+        return HistoryCosts((gl, cl), (model.gl, model.opencl), model.model, ("GL", "OpenCL"),
                             label="history model measured here")
     return ExecutorCosts(model)
 
