@@ -220,13 +220,17 @@ def frame_dag(graph: FrameGraph, costs: FrameCosts) -> FrameDAG:
         tasks.append(p)
         numbers.append(number)
     edge_list, data = [], []
+    matrices: dict[int, tuple] = {}  # one copy matrix per texture size: edges share it
     for (j, i), t in sorted(edges.items()):
         if t is None:
             edge_list.append(Edge(j, i))
         else:
             nbytes = t.bytes
-            edge_list.append(Edge(j, i, tuple(tuple(costs.copy_ms(a, b, nbytes) if a != b else 0.0 for b in range(nd))
-                                              for a in range(nd))))
+            m = matrices.get(nbytes)
+            if m is None:
+                m = matrices[nbytes] = tuple(tuple(costs.copy_ms(a, b, nbytes) if a != b else 0.0 for b in range(nd))
+                                             for a in range(nd))
+            edge_list.append(Edge(j, i, m))
         data.append(t)
     return FrameDAG(TaskDAG(nd, tuple(rows), tuple(edge_list)), tuple(tasks), tuple(numbers), tuple(data))
 

@@ -73,6 +73,11 @@ class TaskDAG:
                 raise ValueError(f"task {i} has {len(row)} costs for {self.devices} devices, or none finite")
         object.__setattr__(self, "preds", tuple(tuple(p) for p in preds))
         object.__setattr__(self, "succs", tuple(tuple(s) for s in succs))
+        # What the scheduling loop reads, flattened: per task its predecessors with their
+        # copy matrices, and the devices that can run it.
+        object.__setattr__(self, "pred_rows", tuple(tuple((e.source, e.copy_ms) for e in p) for p in preds))
+        object.__setattr__(self, "usable", tuple(tuple(d for d, c in enumerate(row) if math.isfinite(c))
+                                                 for row in self.cost))
 
     def __len__(self) -> int:
         return len(self.cost)
@@ -107,11 +112,20 @@ def upward_ranks(dag: TaskDAG) -> tuple[float, ...]:
     n, d = len(dag), dag.devices
     pairs = [(a, b) for a in range(d) for b in range(d) if a != b]
     rank = [0.0] * n
+    means: dict[int, float] = {}  # copy matrices are shared between edges of one size
     for i in range(n - 1, -1, -1):
         tail = 0.0
         for e in dag.succs[i]:
-            comm = _mean([e.delay(a, b) for a, b in pairs]) if pairs and e.copy_ms is not None else 0.0
-            tail = max(tail, comm + rank[e.target])
+            m = e.copy_ms
+            if m is None or not pairs:
+                comm = 0.0
+            else:
+                comm = means.get(id(m))
+                if comm is None:
+                    comm = means[id(m)] = _mean([m[a][b] for a, b in pairs])
+            t = comm + rank[e.target]
+            if t > tail:
+                tail = t
         rank[i] = _mean(dag.cost[i]) + tail
     return tuple(rank)
 
@@ -159,9 +173,11 @@ class _Timeline:
             ends.insert(k, end)
 
 
-def _run(dag: TaskDAG, order: Sequence[int], choose, insertion: bool) -> Placed:
+def _run(dag: TaskDAG, order: Sequence[int], choose, insertion: bool, record: bool = False) -> Placed:
     """Place the tasks in ``order`` (each after its predecessors), on the device
-    ``choose(i, eft_row)`` picks (None: the earliest finish, ties to the lower device)."""
+    ``choose(i)`` picks (None: the earliest finish, ties to the lower device); with
+    ``record``, keep each task's finish and input-ready time on every device (its
+    reason). Written for speed: it runs four times per frame (HEFT and the baselines)."""
     n, nd = len(dag), dag.devices
     device = [0] * n
     start = [0.0] * n
@@ -169,31 +185,40 @@ def _run(dag: TaskDAG, order: Sequence[int], choose, insertion: bool) -> Placed:
     efts: list[tuple[float, ...]] = [()] * n
     readies: list[tuple[float, ...]] = [()] * n
     lines = [_Timeline() for _ in range(nd)]
+    inf = math.inf
+    usable = dag.usable
+    preds = dag.pred_rows
+    cost = dag.cost
     for i in order:
-        row, ready_row, starts = [], [], []
-        for d in range(nd):
-            c = dag.cost[i][d]
-            if not math.isfinite(c):
-                row.append(math.inf)
-                ready_row.append(math.inf)
-                starts.append(math.inf)
-                continue
+        allowed = usable[i] if choose is None else (choose(i),)
+        best_d, best_f, best_s = -1, inf, inf
+        row = [inf] * nd if record else None
+        ready_row = [inf] * nd if record else None
+        for d in allowed:
+            c = cost[i][d]
             ready = 0.0
-            for e in dag.preds[i]:
-                j = e.source
-                t = finish[j] + e.delay(device[j], d)
+            for j, cm in preds[i]:
+                dj = device[j]
+                t = finish[j] + cm[dj][d] if cm is not None and dj != d else finish[j]
                 if t > ready:
                     ready = t
-            s = lines[d].earliest(ready, c) if insertion else max(ready, lines[d].last_end())
-            row.append(s + c)
-            ready_row.append(ready)
-            starts.append(s)
-        d = choose(i, row) if choose is not None else min(range(nd), key=lambda k: (row[k], k))
-        if not math.isfinite(row[d]):
-            raise ValueError(f"task {i} cannot run on device {d}")
-        device[i], start[i], finish[i] = d, starts[d], row[d]
-        efts[i], readies[i] = tuple(row), tuple(ready_row)
-        lines[d].occupy(start[i], finish[i])
+            line = lines[d]
+            if insertion:
+                s_ = line.earliest(ready, c)
+            else:
+                last = line.ends[-1] if line.ends else 0.0
+                s_ = ready if ready > last else last
+            f = s_ + c
+            if record:
+                row[d], ready_row[d] = f, ready
+            if f < best_f:
+                best_d, best_f, best_s = d, f, s_
+        if best_d < 0 or not math.isfinite(cost[i][best_d]):
+            raise ValueError(f"task {i} cannot run on device {allowed}")
+        device[i], start[i], finish[i] = best_d, best_s, best_f
+        if record:
+            efts[i], readies[i] = tuple(row), tuple(ready_row)
+        lines[best_d].occupy(best_s, best_f)
     return Placed(tuple(device), tuple(start), tuple(finish), tuple(order), tuple(efts), tuple(readies))
 
 
@@ -202,19 +227,19 @@ def heft(dag: TaskDAG, ranks: Sequence[float] | None = None) -> Placed:
     which keeps the order topological where a task costs nothing."""
     rank = upward_ranks(dag) if ranks is None else ranks
     order = sorted(range(len(dag)), key=lambda i: (-rank[i], i))
-    return _run(dag, order, None, insertion=True)
+    return _run(dag, order, None, insertion=True, record=True)
 
 
 def greedy(dag: TaskDAG) -> Placed:
     """The tasks in their given order, each on the device that finishes it first, after
     that device's last task (no rank, no insertion)."""
-    return _run(dag, range(len(dag)), None, insertion=False)
+    return _run(dag, range(len(dag)), None, insertion=False, record=True)
 
 
 def fixed(dag: TaskDAG, assignment: Sequence[int]) -> Placed:
     """The tasks in their given order, each on ``assignment[i]``, after that device's
     last task: the schedule of a placement made without looking at the devices' queues."""
-    return _run(dag, range(len(dag)), lambda i, row: assignment[i], insertion=False)
+    return _run(dag, range(len(dag)), assignment.__getitem__, insertion=False)
 
 
 def check(dag: TaskDAG, placed: Placed) -> None:
