@@ -11,6 +11,11 @@
     lamina info [--json] [--recalibrate]   renderer fingerprint and limits, the devices with their
                                            measured speeds, the transfer paths with copy speeds
     lamina info --opencl [--json]          the OpenCL devices only, as LAMINA_OPENCL_DEVICE indexes them
+    lamina info --profile FILE             also write this machine's devices and cost model as a
+                                           device profile (for lamina schedule --devices)
+    lamina schedule scene.json --devices profile.json [--out gantt.png] [--json]
+                                           plan a frame and schedule it (HEFT) on a profile's
+                                           modelled devices: a Gantt chart and the makespans
     lamina check DIR [--update]            compare DIR's scenes with their goldens
                      [--workers N | --scheduler tcp://HOST:PORT]   rendered on dask workers
     lamina demo [NAME] [--headless ...]    the interactive demos (no NAME: list them); needs
@@ -52,6 +57,9 @@ from .output_files import atomic_file, check_output, write_text
 from .png import check_format
 from .progress import report as report_progress
 from .gpu.survey import survey
+from .device_profile import load_profile, record_profile
+from .gantt import save_gantt
+from .simulate import simulate
 from .renderer import default_renderer
 from .scene_file import load_scene
 from .suggest import did_you_mean
@@ -212,9 +220,16 @@ def _info(args: argparse.Namespace) -> int:
             if not rows:
                 print("no OpenCL devices")
         return EXIT_OK
+    if args.profile is not None:
+        check_output(args.profile)  # before measuring anything
     renderer = default_renderer()
     info = renderer.info
     found = survey(renderer, recalibrate=args.recalibrate)
+    if args.profile is not None:
+        usable = tuple(d.device for d in found.devices if not d.unusable)
+        data = record_profile(usable, found.calibration.model, name=f"recorded: {info.renderer}",
+                              recorded={"renderer": info.renderer, "gl_version": info.version, "lamina": __version__})
+        write_text(args.profile, json.dumps(data, indent=2) + "\n")
     if args.json:
         print(json.dumps({"lamina": __version__, **info.to_dict(), **found.to_dict()}, indent=2))
     else:
@@ -228,6 +243,28 @@ def _info(args: argparse.Namespace) -> int:
         print(f"GL_MAX_SAMPLES       {info.max_samples}")
         print(f"context              {info.backend} (headless)")
         print("\n".join(found.lines()))
+        if args.profile is not None:
+            print(f"Device profile written to {args.profile} (lamina schedule SCENE --devices {args.profile})")
+    return EXIT_OK
+
+
+def _schedule(args: argparse.Namespace) -> int:
+    for path in (p for p in (args.out,) if p is not None):
+        check_output(path)  # before any work, as render's outputs
+    if args.out is not None:
+        check_format(Path(args.out))
+    profile = load_profile(args.devices)
+    scene = load_scene(args.scene, allow_files=args.allow_files)
+    sim = simulate(scene, profile, t=args.t, policy=args.policy)
+    if args.out is not None:
+        save_gantt(sim.schedule, args.out)
+    if args.json:
+        print(json.dumps({"scene": args.scene, "profile": profile.name, "schedule": sim.schedule.to_dict()}, indent=2))
+    else:
+        print(f"{args.scene}: {scene.width}x{scene.height}, {len(scene.layers())} layers")
+        print(sim.text())
+        if args.out is not None:
+            print(f"wrote the Gantt chart to {args.out}")
     return EXIT_OK
 
 
@@ -392,7 +429,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--opencl", action="store_true", help="list the OpenCL devices instead (* = the one used)")
     p.add_argument("--recalibrate", action="store_true",
                    help="measure the devices' speeds again instead of reading the stored cost history")
+    p.add_argument("--profile", metavar="FILE",
+                   help="also write the devices and their cost model as a device profile (lamina schedule --devices)")
     p.set_defaults(run=_info)
+
+    p = sub.add_parser("schedule", help="schedule a scene's frame on a profile's modelled devices (HEFT vs baselines)")
+    p.add_argument("scene", help="scene JSON file")
+    p.add_argument("--devices", required=True, metavar="PROFILE",
+                   help="device profile JSON (lamina info --profile, or one of profiles/)")
+    p.add_argument("--out", metavar="PNG", help="also draw the schedule as a Gantt chart picture")
+    p.add_argument("--json", action="store_true", help="the schedule as JSON")
+    p.add_argument("-t", "--time", "--t", dest="t", type=float, default=0.0, metavar="SECONDS",
+                   help="time at which animations are sampled (default 0)")
+    p.add_argument("--policy", default=None, choices=POLICIES, help="compositing policy (default: browser)")
+    _file_options(p)
+    p.set_defaults(run=_schedule)
 
     p = sub.add_parser("demo", help="run an interactive demo in a window or headless (no NAME: list them)",
                        description=f"Lamina's interactive demos (they need the 'demos' extra: {DEMOS_INSTALL_HINT}).")

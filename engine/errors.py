@@ -42,6 +42,7 @@ __all__ = [
     "GoldenError",
     "OpenCLUnavailableError",
     "FontUnavailableError",
+    "DeviceProfileError",
 ]
 
 
@@ -364,3 +365,17 @@ class FontUnavailableError(LaminaEnvironmentError):
                                       layer=self.layer or layer, path=self.path or path, file=self.file or file)
         err.__cause__ = self.__cause__
         return err
+
+
+class DeviceProfileError(LaminaInputError):
+    """A device profile (``lamina schedule --devices``, ``lamina.device_profile``) is not
+    one: an unknown key, a negative or zero speed, a transfer or history entry naming a
+    device the profile does not list, no GL device. ``key`` is the JSON path of the
+    offending entry (``$.devices[1].speeds.blur``); ``file`` the profile, when read from
+    one."""
+
+    def __init__(self, message: str, *, key: str = "$", file: str | None = None) -> None:
+        self.key = key
+        self.file = file
+        self.reason = message
+        super().__init__(f"{_located_prefix(file, key)}{message}")

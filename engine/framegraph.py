@@ -23,7 +23,7 @@ from .passes import CompositePass, FilterPass, Pass, RasterPass, SurfaceReason, 
 from .textures import ClipShape, Draw, DrawMask, Executor, TextureDesc, TextureRole
 from .named import NamedEnum
 
-__all__ = [*_passes.__all__, "TextureRole", "TextureDesc", "GraphPolicy", "NoPolicy", "ClipShape", "DrawMask", "Draw", "TileSet", "TileKind", "Executor", "FrameGraph", "Decision", "LayerInfo", "Route", "ContextRoute"]
+__all__ = [*_passes.__all__, "TextureRole", "TextureDesc", "GraphPolicy", "NoPolicy", "ScheduleReport", "ClipShape", "DrawMask", "Draw", "TileSet", "TileKind", "Executor", "FrameGraph", "Decision", "LayerInfo", "Route", "ContextRoute"]
 
 
 class GraphPolicy(Protocol):
@@ -39,6 +39,15 @@ class GraphPolicy(Protocol):
 
     @property
     def uses_backings(self) -> bool: ...
+
+
+class ScheduleReport(Protocol):
+    """What the graph and its reports read of a frame-wide schedule
+    (``lamina.graph.frame_schedule.Schedule``): its lines in describe() and its JSON."""
+
+    def describe_lines(self) -> list[str]: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -172,6 +181,9 @@ class FrameGraph(GraphReport):
     # The decoded images its raster passes sample, by ImagePaint.key: the graph carries
     # them, so an executor runs it with nothing beside it (lamina.images.ImageResource).
     images: dict[Any, ImageResource] = field(default_factory=dict)
+    # Where each pass runs and when, predicted (graph.frame_schedule.Schedule), when the
+    # filter backend is "auto" and a cost model priced the frame; None otherwise.
+    schedule: ScheduleReport | None = None
 
     # -- derived facts ------------------------------------------------------------------
     def textures(self) -> list[TextureDesc]:

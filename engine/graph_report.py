@@ -41,6 +41,7 @@ class GraphReport:
                         "detail": r.detail, "opacity_into": r.opacity_into} for r in self.routes.values()],
             "layers": self.layer_table(),
             "tiles": [t.to_dict() for t in self.tiles],
+            **({"schedule": self.schedule.to_dict()} if self.schedule is not None else {}),
         }
 
     def to_dot(self) -> str:
@@ -121,6 +122,8 @@ class GraphReport:
             lines.append("Stacking contexts drawn through an effect (their routes):")
             for r in effects:
                 lines.append(f"  {r}")
+        if self.schedule is not None:
+            lines.extend(self.schedule.describe_lines())
         if self.decisions:
             lines.append("Decisions:")
             for d in self.decisions:

@@ -22,10 +22,13 @@ from .placement import clip_shape, snap
 from .targets import BackdropRead, Target
 from .masks import MaskedDrawing
 from .routes import route_context
-from ..filter_costs import place
+from ..filter_costs import Placement, place
+from ..textures import Executor
 from .filter_tasks import filter_tasks
 
-__all__ = ["EffectDrawing", "LARGE_GROUP_SHARE", "opacity_in_draw"]
+__all__ = ["EffectDrawing", "FRAME_WIDE", "LARGE_GROUP_SHARE", "opacity_in_draw"]
+
+FRAME_WIDE = "auto: placed by the frame-wide schedule"  # a pass's why until the schedule says more
 
 # An isolated group's surface this large a share of the viewport is reported as a
 # performance trap (a blend deep in a big container flattens the whole container).
@@ -369,7 +372,13 @@ class EffectDrawing:
         """The tasks of ``plan`` on ``source`` (graph.filter_tasks), each pass on the executor
         the filter backend places it on, and the GL texture holding the result."""
         # The cost model came with the executor's snapshot (measured before planning).
-        placement = place(plan, source.width, source.height, self.filter_backend, self.filter_costs, self.opencl_unavailable)
+        if self.frame_wide:
+            # auto with a cost model: every pass on GL here; the frame-wide schedule
+            # (graph.placed, after the walk) moves them, seeing every layer's work at once.
+            placement = Placement((Executor.GL,) * len(plan.passes), (FRAME_WIDE,) * len(plan.passes), "")
+        else:
+            placement = place(plan, source.width, source.height, self.filter_backend, self.filter_costs,
+                              self.opencl_unavailable)
         if placement.summary:
             self.out.decisions.append(Decision(node.id, f"filter: {placement.summary}"))
         key = self._filter_key

@@ -91,6 +91,8 @@ from .placement import clean, clip_shape, draw_key, touched
 from .resources import graph_images
 from .retained import Footprint, OverlapRecord, RetainedPlan, Site, runs_transform_animation, site_index
 from .output import FrameOutput
+from .placed import scheduled
+from ..filters.backend import FilterBackend
 from .state import FrameState
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
 from .backed import BackedDrawing
@@ -121,6 +123,10 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self.filter_backend = request.backend_for(scene.filter_backend).value
         self.filter_costs = facts.filter_costs
         self.opencl_unavailable = facts.opencl_unavailable
+        # "auto" with a cost model and an OpenCL device: the whole frame is placed at once
+        # (graph.placed), after the walk; the walk emits every filter pass on GL.
+        self.frame_wide = (self.filter_backend == FilterBackend.AUTO.value and self.filter_costs is not None
+                           and self.opencl_unavailable is None)
         self.t = request.t
         self.policy = request.policy
         # A cap on composited backings (BudgetPolicy), else None.
@@ -429,6 +435,10 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
     # -- the frame ----------------------------------------------------------------------
     def build(self) -> FrameGraph:
         graph = self._plan()
+        if self.frame_wide and graph.filter_passes():
+            # To the graph returned, not the one the RetainedPlan keeps (as captures are):
+            # the next frame's fast path sees every filter pass on GL, then is placed anew.
+            graph = scheduled(graph, self.filter_costs)
         return with_captures(graph) if self.request.capture_textures else graph
 
     def _plan(self) -> FrameGraph:

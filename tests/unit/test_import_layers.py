@@ -37,11 +37,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("text", ("lamina.text",)),
     ("compositor", ("lamina.compositor",)),
     ("render-task graph", ("lamina.textures", "lamina.passes", "lamina.graph_report", "lamina.framegraph", "lamina.filter_costs",
-                           "lamina.devices", "lamina.cost_history", "lamina.cost_store",
+                           "lamina.devices", "lamina.cost_history", "lamina.cost_store", "lamina.frame_costs", "lamina.device_profile",
                            "lamina.graph", "lamina.request")),
     ("executors", ("lamina.gpu",)),
     ("scene, renderer, frame", ("lamina.scene", "lamina.renderer", "lamina.frame", "lamina.scene_file",
-                                "lamina.scene_writer", "lamina.overlays", "lamina.fuzzy", "lamina.trace")),
+                                "lamina.scene_writer", "lamina.overlays", "lamina.fuzzy", "lamina.trace", "lamina.simulate",
+                                "lamina.gantt")),
     # The demos sit with the CLI at the top: `lamina demo` runs them (its import of the
     # launcher is in a function, since the demos need the optional 'demos' extra).
     ("golden, CLI, notebook, demos", ("lamina.golden", "lamina.batch", "lamina.cli", "lamina.__main__", "lamina.explorer",

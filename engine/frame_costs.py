@@ -1,0 +1,210 @@
+"""What the frame-wide scheduler prices a frame's passes by, per device: ``FrameCosts``.
+
+Every device the scheduler may use (GL first, then each OpenCL device) with the time of
+a filter pass on it, of a pass only GL runs (raster, composite, backdrop copy, shadow),
+and of a copy between two devices' memories. Two kinds:
+
+* ``HistoryCosts``: a history model (``lamina.cost_history``) keyed per device: the one
+  calibrated on this machine, or one a device profile recorded or synthesised from
+  hand-written speeds (``lamina.device_profile``). Any number of OpenCL devices.
+* ``ExecutorCosts``: a cost model that prices by executor (``filter_costs.CostModel``,
+  written by hand for tests and what-if studies): GL and one OpenCL device.
+
+Passes only GL runs are not in the calibration (it measures filter passes): they are
+priced as a GL pass touching the same pixels, a one-step colour pass per pixel written
+(a composite: its target's pixels plus each draw's source's), unless a profile gives
+their own speeds. That is a proxy, said wherever a schedule is shown; it is what makes
+GL busy in the schedule while filter work could run elsewhere.
+
+Plain data and arithmetic: made before planning (from the executor's snapshot) or from a
+file; pricing runs nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Mapping, Protocol, runtime_checkable
+
+from .cost_history import DeviceCosts, HistoryModel, Sample
+from .devices import Device
+from .filter_costs import FilterCostModel
+from .filters.plan import MARGIN, ColorPass, PassKind, PlannedPass
+from .named import NamedEnum
+from .textures import Executor, Transfer
+
+__all__ = ["ExecutorCosts", "FrameCosts", "HistoryCosts", "PinnedKind", "PinnedRate", "frame_costs", "source_size"]
+
+_ONE_STEP = ColorPass.samples()[0]  # the proxy of a GL-only pass: a one-step colour pass
+
+
+class PinnedKind(NamedEnum):
+    """The kinds of pass only GL runs, as a profile names their speeds."""
+
+    RASTER = "raster"
+    COMPOSITE = "composite"
+    BACKDROP = "backdrop"
+    BOX_SHADOW = "box-shadow"  # a layer's outer box shadows (ShadowPass), not the filter pass "shadow"
+
+
+@dataclass(frozen=True)
+class PinnedRate:
+    """A GL-only pass kind's time: ``fixed_ms`` + ``ms_per_px`` x pixels."""
+
+    fixed_ms: float
+    ms_per_px: float
+
+    def ms(self, pixels: float) -> float:
+        return self.fixed_ms + self.ms_per_px * pixels
+
+
+def source_size(step: PlannedPass, width: int, height: int) -> tuple[int, int]:
+    """The plan's input size that gives a ``width`` x ``height`` image at ``step.scale``
+    (the inverse of ``filters.plan.image_size``, to a texel): what the cost models take."""
+    if step.scale <= 1:
+        return width, height
+    margin = 2 * MARGIN
+    return max(1, (width - margin) * step.scale), max(1, (height - margin) * step.scale)
+
+
+@runtime_checkable
+class FrameCosts(Protocol):
+    """The scheduler's prices. ``devices[0]`` is GL; ``names`` say each device in a
+    schedule's rows; ``label`` says where the numbers come from."""
+
+    devices: tuple[Device, ...]
+    names: tuple[str, ...]
+    label: str
+
+    def filter_ms(self, device: int, step: PlannedPass, width: int, height: int) -> float:
+        """``step`` on a ``width`` x ``height`` plan input on device ``device``
+        (``math.inf``: nothing says what it costs there, so it does not run there)."""
+        ...
+
+    def pinned_ms(self, kind: PinnedKind, pixels: float) -> float:
+        """A GL-only pass touching ``pixels`` pixels, on GL."""
+        ...
+
+    def copy_ms(self, source: int, target: int, nbytes: int) -> float:
+        """Copying ``nbytes`` from device ``source``'s memory to ``target``'s
+        (``math.inf``: no way)."""
+        ...
+
+
+@dataclass(frozen=True)
+class HistoryCosts:
+    """Prices from a history model, ``keys[i]`` being device i's key in it (its
+    ``Device.id``, or a profile's name for it); ``pinned``: GL-only pass speeds, where
+    known (else the one-step colour proxy). Copies between two OpenCL devices with no
+    measured path go through GL's memory (both copies)."""
+
+    devices: tuple[Device, ...]
+    keys: tuple[str, ...]
+    model: HistoryModel
+    names: tuple[str, ...] = ()
+    pinned: Mapping[PinnedKind, PinnedRate] = field(default_factory=dict)
+    label: str = "history model"
+
+    def __post_init__(self) -> None:
+        if not self.devices or self.devices[0].kind is not Executor.GL:
+            raise ValueError("the first device of a frame's costs is GL")
+        if len(self.keys) != len(self.devices):
+            raise ValueError("one key per device")
+        if not self.names:
+            object.__setattr__(self, "names", tuple(d.short for d in self.devices))
+        object.__setattr__(self, "_memo", {})  # predictions repeat: the same pass size on many layers
+
+    def filter_ms(self, device: int, step: PlannedPass, width: int, height: int) -> float:
+        key = ("f", device, step, width, height)
+        memo = self._memo
+        if key not in memo:
+            try:
+                memo[key] = self.model.predict_pass(self.keys[device], step, width, height).mean
+            except KeyError:
+                memo[key] = math.inf
+        return memo[key]
+
+    def pinned_ms(self, kind: PinnedKind, pixels: float) -> float:
+        rate = self.pinned.get(kind)
+        if rate is not None:
+            return rate.ms(pixels)
+        key = ("p", pixels)
+        memo = self._memo
+        if key not in memo:
+            try:
+                memo[key] = self.model.predict(Sample(PassKind.COLOR), self.keys[0], max(pixels, 1.0)).mean
+            except KeyError:
+                memo[key] = 0.0  # GL alone runs it: its cost moves nothing, only the predicted times
+        return memo[key]
+
+    def copy_ms(self, source: int, target: int, nbytes: int) -> float:
+        if source == target:
+            return 0.0
+        key = ("c", source, target, nbytes)
+        memo = self._memo
+        if key not in memo:
+            a, b = self.keys[source], self.keys[target]
+            if self.model.has_copies(a, b):
+                memo[key] = self.model.predict_copy(a, b, nbytes).mean
+            elif source != 0 and target != 0:
+                memo[key] = self.copy_ms(source, 0, nbytes) + self.copy_ms(0, target, nbytes)
+            else:
+                memo[key] = math.inf
+        return memo[key]
+
+
+@dataclass(frozen=True)
+class ExecutorCosts:
+    """Prices from a cost model that prices by executor (a ``filter_costs.CostModel``):
+    device 0 is GL, device 1 the OpenCL device."""
+
+    model: FilterCostModel
+    devices: tuple[Device, ...] = (Device(Executor.GL, "GL", "cost model", ""),
+                                   Device(Executor.OPENCL, "OpenCL", "cost model", ""))
+    names: tuple[str, ...] = ("GL", "OpenCL")
+
+    @property
+    def label(self) -> str:
+        return self.model.label
+
+    def _executor(self, device: int) -> Executor:
+        return self.devices[device].kind
+
+    def filter_ms(self, device: int, step: PlannedPass, width: int, height: int) -> float:
+        try:
+            return self.model.pass_ms(self._executor(device), step, width, height)
+        except KeyError:
+            return math.inf
+
+    def pinned_ms(self, kind: PinnedKind, pixels: float) -> float:
+        try:
+            return self.model.pass_ms(Executor.GL, _ONE_STEP, max(int(pixels), 1), 1)
+        except KeyError:
+            return 0.0
+
+    def copy_ms(self, source: int, target: int, nbytes: int) -> float:
+        if self._executor(source) is self._executor(target):
+            return 0.0
+        try:
+            return self.model.transfer_ms(Transfer.to(self._executor(target)), nbytes)
+        except KeyError:
+            return math.inf
+
+
+def _device_of(device_id: str) -> Device:
+    """A device record from its id ("opencl:Portable Computing Language / cpu-...")."""
+    kind, _, rest = device_id.partition(":")
+    platform, _, name = rest.partition(" / ")
+    return Device(Executor.of(kind), name or platform, platform, "")
+
+
+def frame_costs(model: FilterCostModel) -> FrameCosts:
+    """The scheduler's prices from the cost model ``auto`` was given: a ``DeviceCosts``
+    (the history model calibrated here: GL and the OpenCL device the executor drives)
+    or a model that prices by executor."""
+    if isinstance(model, DeviceCosts):
+        gl, cl = _device_of(model.gl), _device_of(model.opencl)
+        return HistoryCosts((gl, cl), (model.gl, model.opencl), model.model, ("GL", "OpenCL"),
+                            label="history model measured here")
+    return ExecutorCosts(model)
+

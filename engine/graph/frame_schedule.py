@@ -1,0 +1,286 @@
+"""The frame-wide schedule: every pass of a frame graph placed on a device by HEFT, with
+transfer costs, as plain data (``Schedule``), beside the makespans of the placements it
+is compared with.
+
+The task graph is the FrameGraph's passes and their texture dependencies: a pass depends
+on the last pass before it that wrote a texture it reads (a data edge: the texture's bytes
+are copied when the two run on different devices), and on the passes that read or wrote
+a texture before it writes that texture again (order edges: no data). Transfer passes
+already in the graph (a forced ``opencl`` placement) are not tasks: what they copy is
+the edge they stand on. Filter passes may run on GL or on any OpenCL device the cost
+model prices them on; every other pass (raster, composite, backdrop copy, shadows) is
+pinned to GL. Costs come from ``lamina.frame_costs`` (measured history, a profile, or a
+hand-written model); the list scheduling is ``graph.heft``'s.
+
+Pure: a function of (graph, costs); it runs nothing. ``graph.placed`` rewrites a graph so
+its filter passes run where a schedule says.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..frame_costs import FrameCosts, PinnedKind, source_size
+from ..framegraph import FrameGraph
+from ..passes import BackdropPass, CompositePass, FilterPass, Pass, RasterPass, ShadowPass, TransferPass
+from .heft import Edge, Placed, TaskDAG, fixed, greedy, heft, upward_ranks
+
+__all__ = ["Copy", "METHOD", "Schedule", "Slot", "frame_dag", "schedule_frame"]
+
+METHOD = "HEFT (insertion-based; upward rank over mean costs; transfers as edge delays)"
+PINNED_WHY = "pinned: only GL runs it"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One pass in the schedule: its number in the graph (1-based, as describe() numbers
+    passes), where it runs and when (predicted ms from the frame's start), its predicted
+    time on each device that can run it, its upward rank, and why it went there."""
+
+    number: int
+    name: str
+    kind: str
+    layer: str
+    device: str
+    start_ms: float
+    finish_ms: float
+    pinned: bool
+    costs: tuple[tuple[str, float], ...]
+    rank: float
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "pass": self.name, "kind": self.kind, "layer": self.layer, "device": self.device,
+                "start_ms": self.start_ms, "finish_ms": self.finish_ms, "pinned": self.pinned,
+                "costs_ms": dict(self.costs), "rank": self.rank, "why": self.why}
+
+
+@dataclass(frozen=True)
+class Copy:
+    """A texture moved between devices' memories in the schedule (an edge's delay)."""
+
+    texture: str
+    source: str
+    target: str
+    start_ms: float
+    finish_ms: float
+    bytes: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"texture": self.texture, "from": self.source, "to": self.target, "start_ms": self.start_ms,
+                "finish_ms": self.finish_ms, "bytes": self.bytes}
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A frame's passes placed on devices (``slots``, in the graph's order), the copies
+    between devices it implies, its predicted makespan, and the makespans of the
+    placements it is compared with (``baselines``: "greedy", "all GL", "all OpenCL" —
+    the best single OpenCL device — and "all on <device>" for each where there are
+    several). ``serial_ms`` is the predicted frame when every pass and copy runs one
+    after another, as the executor runs them today (nothing overlaps yet)."""
+
+    devices: tuple[str, ...]
+    slots: tuple[Slot, ...]
+    copies: tuple[Copy, ...]
+    makespan_ms: float
+    serial_ms: float
+    baselines: tuple[tuple[str, float], ...]
+    costs: str
+    method: str = METHOD
+
+    def slot(self, name: str) -> Slot:
+        return next(s for s in self.slots if s.name == name)
+
+    def baseline(self, name: str) -> float:
+        return dict(self.baselines)[name]
+
+    def device_of(self, name: str) -> str:
+        return self.slot(name).device
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"method": self.method, "costs": self.costs, "devices": list(self.devices),
+                "makespan_ms": self.makespan_ms, "serial_ms": self.serial_ms, "baselines_ms": dict(self.baselines),
+                "slots": [s.to_dict() for s in self.slots], "copies": [c.to_dict() for c in self.copies]}
+
+    def summary(self) -> str:
+        others = ", ".join(f"{k} {v:.2f} ms" for k, v in self.baselines)
+        return f"predicted makespan {self.makespan_ms:.2f} ms ({others})"
+
+    def describe_lines(self) -> list[str]:
+        """The schedule as describe() shows it: the makespans, then each pass with its
+        device, predicted start and finish, and (filter passes) why it went there."""
+        lines = [f"Frame-wide schedule ({self.method}; costs: {self.costs}):",
+                 f"  {self.summary()}",
+                 f"  predicted with nothing overlapping (as the executor runs today): {self.serial_ms:.2f} ms"]
+        width = max((len(d) for d in self.devices), default=2)
+        for s in self.slots:
+            why = f"  {s.why}" if not s.pinned else ""
+            lines.append(f"  {s.number:>3}. {s.kind:<9} {s.layer[:16]:<16} {s.device:<{width}} "
+                         f"{s.start_ms:8.2f} -> {s.finish_ms:8.2f} ms{why}")
+        for c in self.copies:
+            lines.append(f"       copy      {c.texture[:40]} {c.source} -> {c.target} ({c.bytes / 1024:.0f} KB) "
+                         f"{c.start_ms:8.2f} -> {c.finish_ms:8.2f} ms")
+        return lines
+
+    def gantt(self, width: int = 72) -> str:
+        """A text Gantt chart: one row per device (and one for copies), time across."""
+        span = self.makespan_ms or 1.0
+        scale = width / span
+        label = max([len(d) for d in self.devices] + [len("copies")])
+        rows = []
+        marks = "#=*+%@&$"
+        for d in self.devices:
+            row = [" "] * width
+            for i, s in enumerate(x for x in self.slots if x.device == d):
+                a = min(width - 1, int(s.start_ms * scale))
+                b = max(a + 1, min(width, int(round(s.finish_ms * scale))))
+                ch = "." if s.pinned else marks[i % len(marks)]
+                for k in range(a, b):
+                    row[k] = ch
+            busy = sum(s.finish_ms - s.start_ms for s in self.slots if s.device == d)
+            rows.append(f"{d:<{label}} |{''.join(row)}| {busy:7.2f} ms busy")
+        if self.copies:
+            row = [" "] * width
+            for c in self.copies:
+                a = min(width - 1, int(c.start_ms * scale))
+                b = max(a + 1, min(width, int(round(c.finish_ms * scale))))
+                for k in range(a, b):
+                    row[k] = "~"
+            rows.append(f"{'copies':<{label}} |{''.join(row)}|")
+        axis = f"{'':<{label}} 0{'':>{width - 1}}{span:.2f} ms"
+        key = f"{'':<{label}} ('.' a GL-only pass; '#', '=', ... filter passes; '~' a copy)"
+        return "\n".join([*rows, axis, key])
+
+
+# -- the task graph ------------------------------------------------------------------------
+
+def _pinned(p: Pass) -> tuple[PinnedKind, float]:
+    """The proxy kind and pixels of a pass only GL runs."""
+    if isinstance(p, CompositePass):
+        _, _, w, h = p.damage if p.damage is not None else (0, 0, p.target.width, p.target.height)
+        return PinnedKind.COMPOSITE, float(w * h + sum(min(d.source.width * d.source.height, w * h) for d in p.draws))
+    if isinstance(p, RasterPass):
+        return PinnedKind.RASTER, float(p.pixels)
+    if isinstance(p, ShadowPass):
+        return PinnedKind.BOX_SHADOW, float(p.pixels)
+    if isinstance(p, BackdropPass):
+        return PinnedKind.BACKDROP, float(p.pixels)
+    return PinnedKind.COMPOSITE, float(p.pixels)  # an upload or a read-back: a pass over its pixels
+
+
+@dataclass(frozen=True)
+class FrameDAG:
+    """A frame graph as a task DAG: ``tasks[i]`` is the pass of task i (transfers are not
+    tasks), ``numbers[i]`` its 1-based number in the graph, ``data[e]`` the texture an
+    edge carries (None: an order edge)."""
+
+    dag: TaskDAG
+    tasks: tuple[Pass, ...]
+    numbers: tuple[int, ...]
+    data: tuple[Any, ...]
+
+
+def frame_dag(graph: FrameGraph, costs: FrameCosts) -> FrameDAG:
+    """The task graph of ``graph`` priced by ``costs`` (module docstring)."""
+    nd = len(costs.devices)
+    alias: dict[str, Any] = {}  # a transfer's copy -> the texture it copies
+    writer: dict[str, int] = {}
+    readers: dict[str, list[int]] = {}
+    tasks: list[Pass] = []
+    numbers: list[int] = []
+    rows: list[tuple[float, ...]] = []
+    edges: dict[tuple[int, int], Any] = {}  # (source, target) -> texture (None: order only)
+    for number, p in enumerate(graph.passes, 1):
+        if isinstance(p, TransferPass):
+            alias[p.target.name] = alias.get(p.source.name, p.source)
+            continue
+        i = len(tasks)
+        for t in p.reads():
+            t = alias.get(t.name, t)
+            j = writer.get(t.name)
+            if j is not None and j != i:
+                edges[j, i] = t
+            readers.setdefault(t.name, []).append(i)
+        name = p.target.name
+        for j in readers.pop(name, ()):
+            if j != i:
+                edges.setdefault((j, i), None)
+        if name in writer and writer[name] != i:
+            edges.setdefault((writer[name], i), None)
+        writer[name] = i
+        if isinstance(p, FilterPass):
+            w, h = source_size(p.step, p.target.width, p.target.height)
+            rows.append(tuple(costs.filter_ms(d, p.step, w, h) for d in range(nd)))
+        else:
+            kind, px = _pinned(p)
+            rows.append((costs.pinned_ms(kind, px),) + (math.inf,) * (nd - 1))
+        tasks.append(p)
+        numbers.append(number)
+    edge_list, data = [], []
+    matrices: dict[int, tuple] = {}  # one copy matrix per texture size: edges share it
+    for (j, i), t in sorted(edges.items()):
+        if t is None:
+            edge_list.append(Edge(j, i))
+        else:
+            nbytes = t.bytes
+            m = matrices.get(nbytes)
+            if m is None:
+                m = matrices[nbytes] = tuple(tuple(costs.copy_ms(a, b, nbytes) if a != b else 0.0 for b in range(nd))
+                                             for a in range(nd))
+            edge_list.append(Edge(j, i, m))
+        data.append(t)
+    return FrameDAG(TaskDAG(nd, tuple(rows), tuple(edge_list)), tuple(tasks), tuple(numbers), tuple(data))
+
+
+def _why(placed: Placed, i: int, names: tuple[str, ...], row: tuple[float, ...], rank: float) -> str:
+    d = placed.device[i]
+    eft = placed.eft[i]
+    ready = placed.ready[i][d]
+    waited = placed.start[i] - ready
+    there = f", inputs there at {ready:.2f} ms" + (f", device busy {waited:.2f} ms more" if waited > 1e-6 else "")
+    others = "; ".join(f"{names[k]} at {eft[k]:.2f} ms (runs {row[k]:.2f})" for k in range(len(names))
+                       if k != d and math.isfinite(eft[k]))
+    vs = f" vs {others}" if others else " (no other device prices it)"
+    return f"HEFT rank {rank:.2f}: earliest finish on {names[d]} at {eft[d]:.2f} ms (runs {row[d]:.2f}{there}){vs}"
+
+
+def schedule_frame(graph: FrameGraph, costs: FrameCosts) -> Schedule:
+    """Place ``graph``'s passes on ``costs``' devices by HEFT; also the makespans of the
+    greedy earliest-finish order, all on GL and all filter work on each OpenCL device."""
+    fd = frame_dag(graph, costs)
+    dag, names = fd.dag, costs.names
+    ranks = upward_ranks(dag)
+    placed = heft(dag, ranks)
+    n = len(dag)
+    baselines: list[tuple[str, float]] = [("greedy", greedy(dag).makespan), ("all GL", fixed(dag, [0] * n).makespan)]
+    per_cl = []
+    for d in range(1, dag.devices):
+        assign = [d if math.isfinite(dag.cost[i][d]) else 0 for i in range(n)]
+        per_cl.append((f"all on {names[d]}", fixed(dag, assign).makespan))
+    if per_cl:
+        baselines.append(("all OpenCL", min(v for _, v in per_cl)))
+        if len(per_cl) > 1:
+            baselines.extend(per_cl)
+    slots = []
+    for i, p in enumerate(fd.tasks):
+        row = dag.cost[i]
+        pinned = not isinstance(p, FilterPass)
+        slots.append(Slot(fd.numbers[i], p.name, str(p.kind), getattr(p, "layer_id", ""), names[placed.device[i]],
+                          placed.start[i], placed.finish[i], pinned,
+                          tuple((names[d], row[d]) for d in range(dag.devices) if math.isfinite(row[d])), ranks[i],
+                          PINNED_WHY if pinned else _why(placed, i, names, row, ranks[i])))
+    copies: dict[tuple[str, int], Copy] = {}
+    for e, t in zip(dag.edges, fd.data):
+        a, b = placed.device[e.source], placed.device[e.target]
+        if t is None or a == b:
+            continue
+        start = placed.finish[e.source]
+        c = Copy(t.name, names[a], names[b], start, start + e.delay(a, b), t.bytes)
+        if (t.name, b) not in copies or c.finish_ms < copies[t.name, b].finish_ms:
+            copies[t.name, b] = c
+    serial = sum(s.finish_ms - s.start_ms for s in slots) + sum(c.finish_ms - c.start_ms for c in copies.values())
+    return Schedule(tuple(names), tuple(slots), tuple(copies.values()), placed.makespan, serial, tuple(baselines),
+                    costs.label)

@@ -1,0 +1,105 @@
+"""A frame graph rewritten so its filter passes run where a frame-wide schedule placed
+them (graph.frame_schedule), with a TransferPass wherever a texture crosses devices.
+
+The planner, under ``auto``, emits every filter pass on GL; this stage then moves the
+passes the schedule put on OpenCL there. A texture keeps one name per device: its GL
+name as planned, and ``<name>@cl`` for its OpenCL buffer (as graph.filter_tasks names a
+copy), so what GL-only passes read (composites draw a filter's result, a kept result
+keeps its name between frames) is untouched: a result made on OpenCL is copied back into
+the texture they read, once, just before the first GL pass that needs it. Each texture is
+copied at most once to each side. The passes stay in the graph's order (a topological
+order): the executor runs them one after another.
+
+The executor drives one OpenCL device, so a graph is placed on GL and that one; a
+schedule over more devices (a profile's) is for simulation (lamina.simulate).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..errors import LaminaInputError
+from ..frame_costs import FrameCosts, frame_costs
+from ..filter_costs import FilterCostModel
+from ..framegraph import Decision, Executor, FilterPass, FrameGraph, TextureDesc, TransferPass
+from .frame_schedule import Schedule, schedule_frame
+
+__all__ = ["place_frame", "scheduled"]
+
+
+def _on_cl(t: TextureDesc) -> TextureDesc:
+    return replace(t, name=f"{t.name}@cl", location=Executor.OPENCL, retained=False)
+
+
+def place_frame(graph: FrameGraph, schedule: Schedule, costs: FrameCosts) -> FrameGraph:
+    """``graph`` (filter passes on GL, no transfers) with each filter pass on the
+    executor of its device in ``schedule``, transfers added, and the schedule attached."""
+    executors = {name: d.kind for name, d in zip(costs.names, costs.devices)}
+    if sum(e is Executor.OPENCL for e in executors.values()) > 1:
+        raise LaminaInputError("a frame runs on GL and one OpenCL device: schedule it on more only to simulate "
+                               "(lamina.simulate)")
+    if graph.transfer_passes() or any(p.executor is not Executor.GL for p in graph.filter_passes()):
+        raise ValueError("place_frame takes a graph planned with every filter pass on GL")
+    on = {s.name: executors[s.device] for s in schedule.slots}
+    why = {s.name: s.why for s in schedule.slots}
+    where: dict[str, Executor] = {}  # texture name -> where its current content was written
+    owner: dict[str, str] = {}  # texture name -> the layer whose pass wrote it
+    copied: dict[tuple[str, Executor], TextureDesc] = {}
+    out: list = []
+
+    def at(t: TextureDesc, executor: Executor, reader: str = "") -> TextureDesc:
+        """``t`` as a pass on ``executor`` reads it, copied there first if it was made
+        on the other side."""
+        made = where.get(t.name, Executor.GL)
+        mine = t if executor is Executor.GL else _on_cl(t)
+        if made is executor:
+            return mine
+        key = (t.name, executor)
+        if key not in copied:
+            source = t if made is Executor.GL else _on_cl(t)
+            layer = owner.get(t.name) or reader  # (a surface's composite names no layer: its reader's)
+            out.append(TransferPass(f"transfer:{layer}:{t.name}:{made.short}-{executor.short}", layer, mine, source,
+                                    reason="frame-wide schedule: the texture crosses devices"))
+            copied[key] = mine
+        return copied[key]
+
+    for p in graph.passes:
+        if isinstance(p, FilterPass):
+            executor = on.get(p.name, Executor.GL)
+            inputs = tuple(at(t, executor, p.layer_id) for t in p.inputs)
+            target = p.target if executor is Executor.GL else _on_cl(p.target)
+            p = replace(p, inputs=inputs, target=target, executor=executor, why=why.get(p.name, p.why))
+            written, layer = p.target.name.removesuffix("@cl"), p.layer_id
+        else:
+            for t in p.reads():
+                at(t, Executor.GL)
+            written, layer = p.target.name, getattr(p, "layer_id", "")
+        out.append(p)
+        where[written] = executor if isinstance(p, FilterPass) else Executor.GL
+        owner[written] = layer
+        for key in [k for k in copied if k[0] == written]:
+            del copied[key]  # new content: an old copy of it is stale
+    for t in (graph.output,):
+        at(t, Executor.GL)  # (the frame is always a GL pass's: nothing to copy)
+    kept = [p.target for p in graph.passes if p.target.retained and where.get(p.target.name) is Executor.OPENCL]
+    for t in kept:
+        at(t, Executor.GL)  # a kept result no pass read this frame still ends on GL
+    placed = replace(graph, passes=out, schedule=schedule)
+    placed.validate()
+    return placed
+
+
+def scheduled(graph: FrameGraph, model: FilterCostModel) -> FrameGraph:
+    """``graph`` placed frame-wide by ``model`` (``auto``): the schedule, the rewrite and
+    a decision per filtered layer saying where its passes went."""
+    costs = frame_costs(model)
+    schedule = schedule_frame(graph, costs)
+    placed = place_frame(graph, schedule, costs)
+    layers: dict[str, list[FilterPass]] = {}
+    for p in placed.filter_passes():
+        layers.setdefault(p.layer_id, []).append(p)
+    notes = [Decision(layer, f"filter: auto placed {sum(p.executor is Executor.OPENCL for p in ps)} of {len(ps)} passes "
+                             f"on OpenCL by the frame-wide schedule: {schedule.summary()}")
+             for layer, ps in layers.items()]
+    placed.decisions = [*placed.decisions, *notes]
+    return placed
