@@ -98,6 +98,12 @@ class Schedule:
     def baselines(self) -> tuple[tuple[str, float], ...]:
         return () if self.baseline_inputs is None else _baselines(*self.baseline_inputs)
 
+    @property
+    def gl_serial_ms(self) -> float:
+        """The predicted frame with every pass on GL (the first device), one after another."""
+        gl = self.devices[0]
+        return sum(dict(s.costs).get(gl, 0.0) for s in self.slots)
+
     def slot(self, name: str) -> Slot:
         return next(s for s in self.slots if s.name == name)
 

@@ -94,12 +94,24 @@ def scheduled(graph: FrameGraph, model: FilterCostModel) -> FrameGraph:
     a decision per filtered layer saying where its passes went."""
     costs = frame_costs(model)
     schedule = schedule_frame(graph, costs)
+    if schedule.serial_ms > schedule.gl_serial_ms:
+        # HEFT's makespan counts on GL and OpenCL running at once; the executor runs the
+        # passes one after another (overlap is issue 22's item 5), so a placement that
+        # only pays off overlapped would make the frame slower than all-GL: keep GL.
+        graph.schedule = schedule
+        graph.decisions = [*graph.decisions, Decision("root", (
+            f"filter: auto kept every filter pass on GL: the frame-wide schedule's predicted "
+            f"{schedule.makespan_ms:.2f} ms needs GL and OpenCL to overlap; one pass after another, as the "
+            f"executor runs them, it predicts {schedule.serial_ms:.2f} ms against {schedule.gl_serial_ms:.2f} ms all "
+            "on GL"))]
+        return graph
     placed = place_frame(graph, schedule, costs)
     layers: dict[str, list[FilterPass]] = {}
     for p in placed.filter_passes():
         layers.setdefault(p.layer_id, []).append(p)
     notes = [Decision(layer, f"filter: auto placed {sum(p.executor is Executor.OPENCL for p in ps)} of {len(ps)} passes "
-                             f"on OpenCL by the frame-wide schedule: {schedule.summary()}")
+                             f"on OpenCL by the frame-wide schedule (predicted makespan {schedule.makespan_ms:.2f} ms; "
+                             "the report's schedule compares it with other placements)")
              for layer, ps in layers.items()]
     placed.decisions = [*placed.decisions, *notes]
     return placed

@@ -190,3 +190,18 @@ def test_a_kept_filter_result_made_on_opencl_is_copied_back_under_its_name():
     back = [p for p in graph.transfer_passes() if p.source.name == last.target.name]
     assert len(back) == 1 and back[0].target.location is Executor.GL
     assert back[0].target.name == last.target.name.removesuffix("@cl")
+
+
+def test_auto_keeps_gl_when_the_schedule_only_pays_off_overlapped():
+    # OpenCL a little slower than GL per pass, copies cheap: HEFT runs filter work on
+    # OpenCL beside GL's rasters (a shorter makespan, overlapped), but one pass after
+    # another — as the executor runs them until issue 22's item 5 — that frame is slower
+    # than all on GL, so auto keeps GL and says why.
+    graph = scene().plan(filter_backend="auto", cost_model=model(cl_factor=1.3, transfer_ms=0.01))
+    sched = graph.schedule
+    assert sched is not None and sched.makespan_ms < sched.gl_serial_ms < sched.serial_ms, "the case is made"
+    assert all(p.executor is Executor.GL for p in graph.filter_passes()) and not graph.transfer_passes()
+    (note,) = [d.text for d in graph.decisions if "auto kept every filter pass on GL" in d.text]
+    assert f"{sched.gl_serial_ms:.2f} ms all on GL" in note
+    cheap = scene().plan(filter_backend="auto", cost_model=model(cl_factor=0.05))
+    assert cheap.schedule.serial_ms <= cheap.schedule.gl_serial_ms, "a placement auto runs is no slower run serially"
