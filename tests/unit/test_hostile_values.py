@@ -219,7 +219,8 @@ def test_a_huge_style_string_is_refused_at_once():
 
 def test_a_data_url_counts_little_towards_the_style_length():
     url = "data:image/png;base64," + "A" * (2 * limits.MAX_STYLE_LENGTH)
-    Style(f'background-image: url("{url}")')  # bounded by MAX_DATA_URL_BYTES instead
+    style = Style(f'background-image: url("{url}")')  # bounded by MAX_DATA_URL_BYTES instead
+    assert style.computed().background_image.url == url
 
 
 # -- filter chains ---------------------------------------------------------------------
