@@ -152,6 +152,13 @@ class StyleError(LaminaInputError):
         err.__cause__ = self.__cause__
         return err
 
+    def without_value(self) -> "StyleError":
+        """The same error without the value quoted: for a limit's error, where the value
+        is what is too large to show."""
+        self.value = None
+        self.args = (self._format(),)
+        return self
+
 
 class CSSSyntaxError(StyleError):
     """The CSS text does not parse as declarations (missing colon, stray tokens...)."""

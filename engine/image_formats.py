@@ -23,7 +23,9 @@ from typing import Any, Iterator
 
 from PIL import Image
 
+from .bounded_read import InputTooLarge, read_bounded
 from .errors import ImageFormatError, ImageLoadError
+from .limits import MAX_IMAGE_FILE_BYTES
 
 __all__ = ["ALLOWED_FORMATS", "ALLOWED_TEXT", "sniff_format", "describe_refused", "open_image", "load_pixels", "read_image_file"]
 
@@ -125,8 +127,10 @@ def read_image_file(path: str | os.PathLike[str], **where: Any) -> Image.Image:
     naming it."""
     where.setdefault("resolved", os.fspath(path))
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_bounded(path, MAX_IMAGE_FILE_BYTES)  # a device or a pipe is endless
+    except InputTooLarge:
+        raise ImageLoadError(f"the file holds more than the {MAX_IMAGE_FILE_BYTES // 2**20} MB an image file may "
+                             "(lamina.limits.MAX_IMAGE_FILE_BYTES)", **where) from None
     except OSError as exc:
         raise ImageLoadError(f"cannot read the file: {exc.strerror or exc}", **where) from None
     with open_image(data, **where) as image:

@@ -25,7 +25,8 @@ from PIL import Image, ImageOps
 
 from .css.values import ImageRef
 from .errors import ImageFormatError, ImageLoadError
-from .limits import MAX_DATA_URL_BYTES, MAX_IMAGE_PIXELS
+from .bounded_read import InputTooLarge, read_bounded
+from .limits import MAX_DATA_URL_BYTES, MAX_IMAGE_FILE_BYTES, MAX_IMAGE_PIXELS
 from .file_access import FileAccess, url_path
 from .image_formats import ALLOWED_FORMATS, ALLOWED_TEXT, load_pixels, open_image
 from .named import NamedEnum
@@ -206,7 +207,10 @@ def load_image(ref: ImageRef, base_dir: Path | None = None, *, layer: str | None
     if not os.access(path, os.R_OK):
         raise ImageLoadError("file is not readable", **where)
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, MAX_IMAGE_FILE_BYTES)  # capped: the file may grow after is_file()
+    except InputTooLarge:
+        raise ImageLoadError(f"the file holds more than the {MAX_IMAGE_FILE_BYTES // 2**20} MB an image file may "
+                             "(lamina.limits.MAX_IMAGE_FILE_BYTES)", **where) from None
     except OSError as exc:
         raise ImageLoadError(f"cannot read the file: {exc.strerror}", **where) from None
     return _open_bytes(raw, where)

@@ -21,6 +21,7 @@ from .geometry import Rect
 from .images import check_image_array
 from .limits import MAX_ANIMATIONS_PER_LAYER, MAX_TEXT_LENGTH
 from .style import ComputedStyle, Style
+from .css.bounds import lone_surrogate_at
 from .css.values import ImageRef
 
 __all__ = ["Layer", "LayerHost", "MAX_COORDINATE", "MAX_TREE_DEPTH"]
@@ -71,6 +72,12 @@ def _check_box(box: Any, where: str) -> Rect:
             raise GeometryError(f"{where}: box {name} = {v:g} is beyond ±{MAX_COORDINATE:g} px")
         out.append(v)
     return Rect(*out)
+
+
+def _met_twice(layer: "Layer", top: "Layer") -> LayerTreeError:
+    return LayerTreeError(
+        f"layer {layer.id!r} is met twice in the tree under {top.id!r}: a children list holds one of its own "
+        "ancestors (a cycle) or a layer another list holds; change children with add() and remove(), which refuse both")
 
 
 class Layer:
@@ -171,9 +178,13 @@ class Layer:
         if value is not None and not isinstance(value, str):
             raise InvalidValueError(f"text must be a string or None, got {type(value).__name__}",
                                     property="text", layer=self.id)
-        if value is not None and len(value) > MAX_TEXT_LENGTH:
-            raise InvalidValueError(f"text is {len(value)} characters long; at most {MAX_TEXT_LENGTH} are supported",
-                                    property="text", layer=self.id)
+        if value is not None and len(value) > MAX_TEXT_LENGTH:  # HarfBuzz refuses paragraphs not much longer
+            raise InvalidValueError(f"text is {len(value)} characters long; at most {MAX_TEXT_LENGTH} are supported "
+                                    "(lamina.limits.MAX_TEXT_LENGTH)", property="text", layer=self.id)
+        bad = None if value is None else lone_surrogate_at(value)
+        if bad is not None:  # the shaper and every report would fail on it
+            raise InvalidValueError(f"text must be valid Unicode: it has a lone surrogate (U+{ord(value[bad]):04X}) "
+                                    f"at index {bad}", property="text", layer=self.id)
         self._text = value
         self._changed()
 
@@ -229,7 +240,11 @@ class Layer:
         # ``layer.id`` (thousands of times a frame) stays a plain attribute read.
         if name == "id":
             if not isinstance(value, str) or not value.strip():
-                raise LayerTreeError(f"layer id must be a non-empty string, got {value!r}")
+                raise LayerTreeError(f"layer id must be a non-empty string, got {value!r}"[:200])
+            bad = lone_surrogate_at(value)
+            if bad is not None:  # it could not be printed, written or encoded (--explain, reports)
+                raise LayerTreeError(f"a layer id must be valid Unicode: it has a lone surrogate (U+{ord(value[bad]):04X}) "
+                                     f"at index {bad}")
             if self.__dict__.get("scene") is not None and self.__dict__.get("parent") is None:
                 raise LayerTreeError(f"the root layer {self.__dict__['id']!r} of a scene keeps its id (renamed to {value!r})")
             if self.__dict__.get("scene") is not None:
@@ -276,21 +291,44 @@ class Layer:
         self._changed()
 
     def walk(self) -> Iterator["Layer"]:
-        """This layer and its descendants, in tree (pre-)order."""
-        stack = [self]
+        """This layer and its descendants, in tree (pre-)order. A layer met twice (a
+        ``children`` list changed by hand into a cycle, or two lists sharing a layer) is
+        a LayerTreeError, not an endless walk."""
+        stack, seen = [self], set()
         while stack:
             node = stack.pop()
+            if id(node) in seen:
+                raise _met_twice(node, self)
+            seen.add(id(node))
             yield node
             stack.extend(reversed(node.children))
 
     def height(self) -> int:
-        """Levels in this subtree (1 for a leaf)."""
-        best, stack = 0, [(self, 1)]
+        """Levels in this subtree (1 for a leaf); a LayerTreeError for a cycle, as walk."""
+        best, stack, seen = 0, [(self, 1)], set()
         while stack:
             node, level = stack.pop()
+            if id(node) in seen:
+                raise _met_twice(node, self)
+            seen.add(id(node))
             best = max(best, level)
             stack.extend((c, level + 1) for c in node.children)
         return best
+
+    def check_tree(self) -> None:
+        """Raise LayerTreeError unless the tree under this layer is a tree however it
+        was made (``children`` lists can be changed without ``add``): no layer met twice
+        (so no cycle) and no deeper than MAX_TREE_DEPTH. The planner recurses along it."""
+        stack, seen = [(self, 1)], set()
+        while stack:
+            node, level = stack.pop()
+            if id(node) in seen:
+                raise _met_twice(node, self)
+            if level > MAX_TREE_DEPTH:
+                raise LayerTreeError(f"layer {node.id!r} is {level} levels deep under {self.id!r}, deeper than the "
+                                     f"{MAX_TREE_DEPTH} levels a tree may have (lamina.layer.MAX_TREE_DEPTH)")
+            seen.add(id(node))
+            stack.extend((c, level + 1) for c in node.children)
 
     def find(self, id: str) -> "Layer | None":
         return next((layer for layer in self.walk() if layer.id == id), None)

@@ -13,7 +13,7 @@ from .errors import GeometryError, LaminaInputError
 from .filters.backend import FilterBackend
 from .filter_costs import FilterCostModel
 from .tiling import Tiling
-from .limits import Limits
+from .limits import MAX_TIME, Limits
 
 __all__ = ["FrameRequest"]
 
@@ -42,8 +42,9 @@ class FrameRequest:
 
     def __post_init__(self) -> None:
         t = self.t
-        if isinstance(t, bool) or not isinstance(t, numbers.Real) or not math.isfinite(t):
-            raise GeometryError(f"the time must be a finite number of seconds, got {t!r}")
+        if isinstance(t, bool) or not isinstance(t, numbers.Real) or abs(t) > MAX_TIME or not math.isfinite(t):
+            raise GeometryError(f"the time must be a finite number of seconds within ±{MAX_TIME:g} "
+                                f"(lamina.limits.MAX_TIME), got {t!r}"[:200])
         object.__setattr__(self, "t", float(t))
         object.__setattr__(self, "policy", parse_policy(self.policy))
         if self.filter_backend is not None:

@@ -18,6 +18,8 @@ from typing import Any, Iterable
 from .compositor.policy import POLICIES
 from .errors import GeometryError, GoldenError, LayerTreeError, SceneFileError, StyleError
 from .limits import MAX_SCENE_FILE_BYTES
+from .bounded_read import InputTooLarge, read_bounded
+from .css.bounds import lone_surrogate_at
 from .file_access import FileAccess
 from .filters.backend import FILTER_BACKENDS
 from .fuzzy import FuzzyRange, parse_ratio
@@ -73,11 +75,13 @@ def load_scene(path: str | Path, *, allow_files: Iterable[str | Path] = ()) -> S
     path = Path(path)
     access = FileAccess.confined_to(path.parent, allow_files, scene_file=str(path))
     try:
-        size = path.stat().st_size
-        if size > MAX_SCENE_FILE_BYTES:
-            raise SceneFileError(f"the file is {size / 2**20:.1f} MB, more than the {MAX_SCENE_FILE_BYTES // 2**20} MB "
-                                 "a scene file may be (lamina.limits.MAX_SCENE_FILE_BYTES)", file=str(path))
-        text = path.read_text(encoding="utf-8")
+        if path.is_dir():
+            raise SceneFileError("this is a folder, not a scene file", file=str(path))
+        # Read with a cap, not after a stat: a pipe or a device has no size to stat.
+        text = read_bounded(path, MAX_SCENE_FILE_BYTES).decode("utf-8")
+    except InputTooLarge:
+        raise SceneFileError(f"the file holds more than the {MAX_SCENE_FILE_BYTES // 2**20} MB a scene file may "
+                             "(lamina.limits.MAX_SCENE_FILE_BYTES)", file=str(path)) from None
     except FileNotFoundError:
         raise SceneFileError("file not found", file=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -151,6 +155,28 @@ def _url_texts(obj: Any, where: str) -> list[tuple[str, str]]:
         elif isinstance(value, list):
             stack.extend(reversed([(v, f"{at}[{i}]") for i, v in enumerate(value)]))
     return out
+
+
+def _check_unicode(data: Any, file: str | None) -> None:
+    """Refuse a lone surrogate (JSON's ``"\\ud800"`` escape makes one) in any string or
+    key of the scene, at its JSON path: it is not text, and the ids, styles and names
+    holding it would fail wherever they are printed or encoded (``--explain``, reports)."""
+    stack = [(data, "$")]
+    while stack:  # iterative: keyframes may nest deeper than Python's recursion allows
+        value, at = stack.pop()
+        if isinstance(value, str):
+            bad = lone_surrogate_at(value)
+            if bad is not None:
+                raise SceneFileError(f"a lone surrogate (U+{ord(value[bad]):04X}) at index {bad} is not text: "
+                                     "strings must be valid Unicode", path=at, file=file)
+        elif isinstance(value, dict):
+            for key, item in reversed(list(value.items())):
+                if lone_surrogate_at(key) is not None:
+                    raise SceneFileError("a key with a lone surrogate is not text: keys must be valid Unicode",
+                                         path=at, file=file)
+                stack.append((item, f"{at}.{key}"))
+        elif isinstance(value, list):
+            stack.extend(reversed([(v, f"{at}[{i}]") for i, v in enumerate(value)]))
 
 
 def _layer(obj: Any, where: str, file: str | None, seen: dict[str, str], depth: int = 2,
@@ -229,6 +255,7 @@ def scene_from_dict(
     someone else; load_scene confines scene files that way)."""
     if not isinstance(data, dict):
         raise SceneFileError("a scene must be a JSON object", file=file)
+    _check_unicode(data, file)
     _check_object(data, _TOP_KEYS, "$", file)
     if "lamina" in data and (type(data["lamina"]) is not int or data["lamina"] != FORMAT_VERSION):
         raise SceneFileError(f"unsupported scene format {json.dumps(data['lamina'])} (this Lamina reads {FORMAT_VERSION})", path="$.lamina", file=file)

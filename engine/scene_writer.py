@@ -59,6 +59,7 @@ def scene_to_dict(scene, *, embed_images: bool = False) -> dict[str, Any]:
     Images given to layers as arrays or Pillow images are written as PNG data: URLs;
     with ``embed_images`` images given as file paths are embedded the same way, so the
     file no longer depends on its folder. ``url()`` text in styles is kept as written."""
+    scene.root.check_tree()  # written recursively: a cycle made by hand is refused first
     root_style = scene.root.style
     background = root_style.get("background-color", "transparent")
     out: dict[str, Any] = {"lamina": FORMAT_VERSION, "width": scene.width, "height": scene.height, "background": background}

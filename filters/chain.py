@@ -12,7 +12,8 @@ from ..css.values import RGBA
 
 from .ops import FilterOp
 from .plan import FilterPlan, plan_chain
-from .syntax import parse_ops
+from .syntax import chain_growth, parse_ops
+from ..limits import MAX_FILTER_FUNCTIONS, MAX_FILTER_GROWTH
 
 __all__ = ["FilterChain"]
 
@@ -34,6 +35,15 @@ class FilterChain:
             if not isinstance(op, FilterOp):
                 raise InvalidValueError(f"FilterChain item {i} is {op!r}, not a filter op (lamina.filters.ops)",
                                         property="filter")
+        # A chain built by hand is held to what parsed CSS is (filters.syntax).
+        if len(ops) > MAX_FILTER_FUNCTIONS:
+            raise InvalidValueError(f"{len(ops)} filter ops, more than the {MAX_FILTER_FUNCTIONS} one chain may have "
+                                    "(lamina.limits.MAX_FILTER_FUNCTIONS)", property="filter")
+        growth = chain_growth(ops)
+        if growth > MAX_FILTER_GROWTH:
+            raise InvalidValueError(f"the blurs of this chain grow its surface by {growth} px, more than the "
+                                    f"{MAX_FILTER_GROWTH} px a chain may (lamina.limits.MAX_FILTER_GROWTH)",
+                                    property="filter")
         object.__setattr__(self, "ops", ops)
 
     def __iter__(self) -> Iterator[FilterOp]:

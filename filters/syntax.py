@@ -16,12 +16,14 @@ import tinycss2
 from tinycss2 import ast
 
 from ..errors import FilterSyntaxError, UnsupportedFeatureError
+from ..css.bounds import check_css_text
 from ..css.tokens import TokenStream, describe
+from ..limits import MAX_FILTER_FUNCTIONS, MAX_FILTER_GROWTH
 
 from .arguments import MAX_AMOUNT, error as _error
 from .ops import OPS, FilterOp
 
-__all__ = ["parse_ops", "parse_op_tokens", "MAX_AMOUNT"]
+__all__ = ["parse_ops", "parse_op_tokens", "chain_growth", "MAX_AMOUNT"]
 
 
 def parse_op_tokens(tokens: Sequence[ast.Node], prop: str = "filter") -> tuple[FilterOp, ...]:
@@ -36,6 +38,10 @@ def parse_op_tokens(tokens: Sequence[ast.Node], prop: str = "filter") -> tuple[F
         if not ts.at_end():
             raise _error(ts, f"'none' must stand alone, got {describe(ts.peek())}", ts.peek())
         return ()
+    functions = [tok for tok in ts.tokens if isinstance(tok, ast.FunctionBlock)]
+    if len(functions) > MAX_FILTER_FUNCTIONS:  # counted before any is parsed
+        raise _error(ts, f"{len(functions)} filter functions, more than the {MAX_FILTER_FUNCTIONS} one chain may have "
+                         "(lamina.limits.MAX_FILTER_FUNCTIONS)", functions[MAX_FILTER_FUNCTIONS]).without_value()
     ops = []
     while not ts.at_end():
         tok = ts.next()
@@ -50,7 +56,17 @@ def parse_op_tokens(tokens: Sequence[ast.Node], prop: str = "filter") -> tuple[F
             known = ", ".join(sorted(OPS))
             raise _error(ts, f"unknown filter function {tok.name}() (known: {known})", tok)
         ops.append(op_type.from_css(tok, ts))  # each op parses its own arguments (filters.ops)
+    growth = chain_growth(ops)
+    if growth > MAX_FILTER_GROWTH:
+        raise _error(ts, f"the blurs of this chain grow its surface by {growth} px, more than the {MAX_FILTER_GROWTH} px "
+                         "a chain may (lamina.limits.MAX_FILTER_GROWTH: each blur reaches 3 sigma)", ts.tokens[0]).without_value()
     return tuple(ops)
+
+
+def chain_growth(ops: Sequence[FilterOp]) -> int:
+    """How far, in px at scale 1, a chain's kernels grow the surface they run on: the
+    sum of each op's reach (3 sigma of a blur, sigma capped as planned)."""
+    return sum(int(max(op.reach(1.0).radius)) for op in ops)
 
 
 def _unclosed(text: str) -> int | None:
@@ -84,6 +100,7 @@ def parse_ops(text: str) -> tuple[FilterOp, ...]:
     """The ops of a CSS ``filter`` value such as ``"blur(2px) sepia(1)"`` (``"none"``: none)."""
     if not isinstance(text, str):
         raise FilterSyntaxError(f"a filter must be CSS text, got {type(text).__name__}", property="filter")
+    check_css_text(text, "filter")
     tokens = tinycss2.parse_component_value_list(text, skip_comments=True)
     if not any(not isinstance(t, (ast.WhitespaceToken, ast.Comment)) for t in tokens):
         raise FilterSyntaxError("expected 'none' or filter functions, got an empty value", property="filter", value=text, column=1)

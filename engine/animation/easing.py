@@ -14,7 +14,9 @@ import tinycss2
 from tinycss2 import ast
 
 from ..errors import InvalidValueError
+from ..css.bounds import check_css_text
 from ..css.tokens import TokenStream, describe, split_commas
+from ..limits import MAX_BEZIER_Y, MAX_STEPS
 
 __all__ = ["Easing", "CubicBezier", "Steps", "Linear", "parse_easing", "KEYWORDS"]
 
@@ -128,6 +130,7 @@ def parse_easing(text: str, *, prop: str = "animation-timing-function") -> Easin
         return text
     if not isinstance(text, str):
         raise InvalidValueError(f"an easing must be CSS text, got {type(text).__name__}", property=prop)
+    check_css_text(text, prop)
     ts = TokenStream(tinycss2.parse_component_value_list(text, skip_comments=True), prop)
     tok = ts.next()
     if isinstance(tok, ast.IdentToken) and tok.lower_value in KEYWORDS:
@@ -146,6 +149,9 @@ def parse_easing(text: str, *, prop: str = "animation-timing-function") -> Easin
             x1, y1, x2, y2 = values
             if not (0 <= x1 <= 1 and 0 <= x2 <= 1):
                 raise ts.error("cubic-bezier() x values must be between 0 and 1", tok)
+            if not (abs(y1) <= MAX_BEZIER_Y and abs(y2) <= MAX_BEZIER_Y):  # the curve's values overflow past it
+                raise ts.error(f"cubic-bezier() y values must be within ±{MAX_BEZIER_Y:g} "
+                               "(lamina.limits.MAX_BEZIER_Y)", tok)
             return CubicBezier(x1, y1, x2, y2)
         if not 1 <= len(groups) <= 2:
             raise ts.error(f"steps() takes 1 or 2 arguments, got {len(groups)}", tok)
@@ -155,6 +161,8 @@ def parse_easing(text: str, *, prop: str = "animation-timing-function") -> Easin
         if len(groups) == 2:
             position = _POSITIONS.get(groups[1].expect_ident(*_POSITIONS), "jump-end")
             groups[1].expect_end()
+        if count > MAX_STEPS:  # (a huge int would not even convert to a float)
+            raise ts.error(f"steps() takes at most {MAX_STEPS} steps (lamina.limits.MAX_STEPS)", tok)
         if count < 1 or (position == "jump-none" and count < 2):
             raise ts.error(f"steps() needs at least {2 if position == 'jump-none' else 1} steps", tok)
         return Steps(count, position)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..errors import InvalidValueError, StyleError
+from ..limits import MAX_ITERATIONS, MAX_TIME, MIN_DURATION
 from ..style.declarations import parse_value
 from .easing import Easing, Linear, parse_easing
 from .interpolate import interpolate_field
@@ -70,6 +71,8 @@ def parse_time(value: Any, what: str) -> float:
     """Seconds from a number (seconds) or CSS text ("2s", "250ms")."""
     if isinstance(value, bool):
         raise InvalidValueError(f"{what} must be a time, got {value!r}", property=what)
+    if isinstance(value, int) and abs(value) > MAX_TIME:  # (before float(): a huge int overflows it)
+        raise InvalidValueError(f"{what} must be within ±{MAX_TIME:g} s (lamina.limits.MAX_TIME)", property=what)
     if isinstance(value, (int, float)):
         seconds = float(value)
     elif isinstance(value, str):
@@ -80,7 +83,11 @@ def parse_time(value: Any, what: str) -> float:
     else:
         raise InvalidValueError(f"{what} must be a time, got {type(value).__name__}", property=what)
     if not math.isfinite(seconds):
-        raise InvalidValueError(f"{what} must be finite, got {value!r}", property=what)
+        raise InvalidValueError(f"{what} must be finite, within ±{MAX_TIME:g} s (lamina.limits.MAX_TIME), got "
+                                f"{value!r}"[:200], property=what)
+    if abs(seconds) > MAX_TIME:
+        raise InvalidValueError(f"{what} must be within ±{MAX_TIME:g} s (lamina.limits.MAX_TIME), got {seconds:g} s",
+                                property=what)
     return seconds
 
 
@@ -180,9 +187,16 @@ class Animation:
         seconds = parse_time(duration, "duration")
         if seconds < 0:
             raise InvalidValueError("duration must not be negative", property="duration")
+        if 0 < seconds < MIN_DURATION:  # sampling divides by it: t / duration would pass a float's range
+            raise InvalidValueError(f"duration must be 0 or at least {MIN_DURATION:g} s (lamina.limits.MIN_DURATION), "
+                                    f"got {seconds:g} s", property="duration")
         if isinstance(iterations, str) and iterations.strip().lower() == "infinite":
             count = math.inf
-        elif isinstance(iterations, (int, float)) and not isinstance(iterations, bool) and not math.isnan(iterations) and iterations >= 0:
+        elif (isinstance(iterations, (int, float)) and not isinstance(iterations, bool)
+              and not (isinstance(iterations, float) and math.isnan(iterations)) and iterations >= 0):
+            if iterations > MAX_ITERATIONS:  # (compared before float(): a huge int overflows it)
+                raise InvalidValueError(f"iterations must be at most {MAX_ITERATIONS:g} or 'infinite' "
+                                        "(lamina.limits.MAX_ITERATIONS)", property="iterations")
             count = float(iterations)
         else:
             raise InvalidValueError(f"iterations must be a non-negative number or 'infinite', got {iterations!r}", property="iterations")

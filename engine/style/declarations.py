@@ -19,6 +19,7 @@ from ..css.known import is_css_property
 from ..suggest import did_you_mean
 from .properties import INHERITED_FIELDS, LONGHANDS, NOT_YET_SUPPORTED, PROPERTIES, ComputedStyle
 from .text import resolve_relative
+from ..css.bounds import check_css_text
 from ..css.tokens import TokenStream, token_text
 
 __all__ = ["Declaration", "parse_declarations", "parse_value", "Style", "INHERIT"]
@@ -54,6 +55,7 @@ def parse_value(
     ``anchor`` locates errors about the value as a whole, ``name_node`` errors about the
     property name."""
     if isinstance(tokens, str):
+        check_css_text(tokens, name.strip().lower())
         tokens = tinycss2.parse_component_value_list(tokens, skip_comments=True)
     name = name.strip().lower()
     spec = PROPERTIES.get(name)
@@ -88,6 +90,7 @@ def parse_value(
 def parse_declarations(text: str) -> list[Declaration]:
     """Parse ``prop: value; ...`` (the content of a style attribute)."""
     out = []
+    check_css_text(text)  # before tinycss2: its recursion, its time and what it can print
     nodes = tinycss2.parse_blocks_contents(text, skip_comments=True, skip_whitespace=True)
     for node in nodes:
         if isinstance(node, ast.ParseError):
@@ -208,6 +211,11 @@ class Style(MutableMapping[str, str]):
                 f"value must be CSS text, got {type(value).__name__}", property=name.strip().lower()
             )
         prop = name.strip().lower()
+        try:
+            check_css_text(name, None)
+            check_css_text(value, prop)
+        except StyleError as err:
+            raise err.located(layer=self.owner) from None
         for tok in tinycss2.parse_component_value_list(value):
             if isinstance(tok, ast.LiteralToken) and tok.value == ";":
                 raise CSSSyntaxError(
@@ -325,7 +333,10 @@ class Style(MutableMapping[str, str]):
         for key, value in fields.items():
             if isinstance(value, str) and value == INHERIT:
                 fields[key] = getattr(parent, key) if parent is not None else getattr(ComputedStyle, key)
-        resolve_relative(fields, parent)  # em, %, larger, bolder: absolute, as CSS computes them
+        try:
+            resolve_relative(fields, parent)  # em, %, larger, bolder: absolute, as CSS computes them
+        except StyleError as err:  # a computed size past its limit: whose it is
+            raise err.located(layer=self.owner) from None
         # currentcolor stays a keyword (it inherits as one, CSS Color 4 §4.4); painting
         # resolves it with ComputedStyle.used_color.
         return ComputedStyle(**fields)

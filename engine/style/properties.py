@@ -24,6 +24,7 @@ from ..blending import BlendMode, Isolation
 from ..css.readers import CENTER, expect_color, read_color, read_position, read_radii, read_url
 from ..css.tokens import TokenStream, describe, split_commas, token_text
 from ..errors import StyleError, UnsupportedFeatureError
+from ..limits import MAX_FONT_SIZE, MAX_TEXT_SPACING
 from ..filters.chain import FilterChain
 from ..filters.parse import parse_tokens
 from .box_shadow import BoxShadow, parse_box_shadow
@@ -642,14 +643,14 @@ _RECORDS: tuple[StyleProperty | Shorthand, ...] = (
     # Text (lamina.style.text): all inherited; font-relative values interpolate discretely.
     _longhand("font-family", _TEXT["font-family"], "font_family", _A.DISCRETE, _PAINT | _TREE, inherited=True),
     _longhand("font-size", _TEXT["font-size"], "font_size", _A.NUMBER, _PAINT | _TREE, inherited=True,
-              value_range=_NON_NEGATIVE),
+              value_range=(0.0, MAX_FONT_SIZE)),  # an easing's overshoot stops at the limit
     _longhand("font-weight", _TEXT["font-weight"], "font_weight", _A.NUMBER, _PAINT | _TREE, inherited=True,
               value_range=(1.0, 1000.0)),
     _longhand("font-style", _TEXT["font-style"], "font_style", _A.DISCRETE, _PAINT | _TREE, inherited=True),
     _longhand("line-height", _TEXT["line-height"], "line_height", _A.LINE_HEIGHT, _PAINT | _TREE, inherited=True),
     _longhand("text-align", _TEXT["text-align"], "text_align", _A.DISCRETE, _PAINT | _TREE, inherited=True),
     _longhand("letter-spacing", _TEXT["letter-spacing"], "letter_spacing", _A.NUMBER, _PAINT | _TREE,
-              inherited=True),
+              inherited=True, value_range=(-MAX_TEXT_SPACING, MAX_TEXT_SPACING)),
     _longhand("white-space", _TEXT["white-space"], "white_space", _A.DISCRETE, _PAINT | _TREE, inherited=True),
     _longhand("text-shadow", _TEXT["text-shadow"], "text_shadow", _A.TEXT_SHADOW_LIST, _PAINT | _TREE,
               inherited=True),

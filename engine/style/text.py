@@ -18,8 +18,9 @@ from tinycss2 import ast
 from ..css.readers import read_color
 from ..css.tokens import TokenStream, describe
 from ..css.values import RGBA
-from ..errors import UnsupportedFeatureError
-from ..limits import MAX_TEXT_SHADOWS
+from ..errors import InvalidValueError, UnsupportedFeatureError
+from ..limits import (MAX_FAMILY_NAME_LENGTH, MAX_FONT_FAMILIES, MAX_FONT_SIZE, MAX_LINE_HEIGHT_FACTOR, MAX_TEXT_SHADOWS,
+                      MAX_TEXT_SPACING)
 
 __all__ = [
     "FontFamily",
@@ -172,14 +173,18 @@ def _empty_item(ts: TokenStream, what: str, comma: ast.Node | None):
 
 def _parse_font_family(ts: TokenStream) -> dict:
     families = []
-    for group, comma in _comma_groups(ts):
+    groups = _comma_groups(ts)
+    if len(groups) > MAX_FONT_FAMILIES:  # each missing family is one fc-match run
+        raise ts.error(f"{len(groups)} families, more than the {MAX_FONT_FAMILIES} one list may have "
+                       "(lamina.limits.MAX_FONT_FAMILIES)", groups[MAX_FONT_FAMILIES][1] or ts.tokens[-1]).without_value()
+    for group, comma in groups:
         if not group:
             raise _empty_item(ts, "family name", comma)
         if len(group) == 1 and isinstance(group[0], ast.StringToken):
             name = group[0].value.strip()
             if not name:
                 raise ts.error("empty family name", group[0])
-            families.append(FontFamily(name))
+            families.append(_family(ts, name, group[0]))
             continue
         for tok in group:
             if not isinstance(tok, ast.IdentToken):
@@ -190,8 +195,23 @@ def _parse_font_family(ts: TokenStream) -> dict:
             continue
         if first in ("initial", "inherit", "unset", "default", "revert", "revert-layer"):
             raise ts.error(f"{group[0].value!r} cannot be a family name (quote it)", group[0])
-        families.append(FontFamily(" ".join(t.value for t in group)))
+        families.append(_family(ts, " ".join(t.value for t in group), group[0]))
     return {"font_family": tuple(families)}
+
+
+def _family(ts: TokenStream, name: str, tok: ast.Node) -> FontFamily:
+    if len(name) > MAX_FAMILY_NAME_LENGTH:  # it becomes an fc-match argument
+        raise ts.error(f"a family name of {len(name)} characters, more than the {MAX_FAMILY_NAME_LENGTH} "
+                       "one may have (lamina.limits.MAX_FAMILY_NAME_LENGTH)", tok).without_value()
+    return FontFamily(name)
+
+
+def _bounded(ts: TokenStream, tok: ast.Node, value: Any, limit: float, what: str, name: str) -> Any:
+    """``value`` (a px length, or a FontRelative of one), refused past ±``limit``."""
+    number = value.factor * (100.0 if value.unit == "%" else 1.0) if isinstance(value, FontRelative) else value
+    if isinstance(number, (int, float)) and abs(number) > limit:
+        raise ts.error(f"{what} must be within ±{limit:g} (lamina.limits.{name})", tok)
+    return value
 
 
 def _font_relative_length(ts: TokenStream, *, minimum: float | None, percent_of_font: bool = True):
@@ -220,7 +240,9 @@ def _parse_font_size(ts: TokenStream) -> dict:
     if value is None:
         raise ts.error(f"expected a font size (px, em, %, or a keyword such as medium), got {describe(tok)}", tok)
     ts.expect_end()
-    return {"font_size": value}
+    if isinstance(value, FontRelative):  # checked again once computed (resolve_relative)
+        return {"font_size": _bounded(ts, tok, value, MAX_FONT_SIZE, "a font size in em or %", "MAX_FONT_SIZE")}
+    return {"font_size": _bounded(ts, tok, value, MAX_FONT_SIZE, "a font size in px", "MAX_FONT_SIZE")}
 
 
 def _parse_font_weight(ts: TokenStream) -> dict:
@@ -264,13 +286,16 @@ def _parse_line_height(ts: TokenStream) -> dict:
         return {"line_height": LineHeight()}
     if isinstance(tok, ast.NumberToken):
         ts.next()
-        value = ts._check(tok, float(tok.value), 0.0)
+        value = _bounded(ts, tok, ts._check(tok, float(tok.value), 0.0), MAX_LINE_HEIGHT_FACTOR,
+                         "a line-height number", "MAX_LINE_HEIGHT_FACTOR")
         ts.expect_end()
         return {"line_height": LineHeight("number", value)}
     value = _font_relative_length(ts, minimum=0.0)
     if value is None:
         raise ts.error(f"expected normal, a number, a length or a percentage, got {describe(tok)}", tok)
     ts.expect_end()
+    value = _bounded(ts, tok, value, MAX_TEXT_SPACING if not isinstance(value, FontRelative) else MAX_LINE_HEIGHT_FACTOR,
+                     "a line-height", "MAX_TEXT_SPACING" if not isinstance(value, FontRelative) else "MAX_LINE_HEIGHT_FACTOR")
     return {"line_height": value if isinstance(value, FontRelative) else LineHeight("px", value)}
 
 
@@ -296,7 +321,7 @@ def _parse_letter_spacing(ts: TokenStream) -> dict:
     if value is None:
         raise ts.error(f"expected normal or a length (px, em), got {describe(tok)}", tok)
     ts.expect_end()
-    return {"letter_spacing": value}
+    return {"letter_spacing": _bounded(ts, tok, value, MAX_TEXT_SPACING, "letter-spacing", "MAX_TEXT_SPACING")}
 
 
 def _parse_white_space(ts: TokenStream) -> dict:
@@ -329,7 +354,8 @@ def _read_shadow(ts: TokenStream, group: list) -> TextShadow:
                 raise ts.error("text-shadow lengths cannot be percentages", tok)
             lp = sub.length_percentage(minimum=0.0 if len(lengths) == 2 else None)
             if lp is not None:
-                lengths.append(lp.px)
+                lengths.append(_bounded(ts, tok, lp.px, MAX_TEXT_SPACING, "text-shadow offsets and blur",
+                                        "MAX_TEXT_SPACING"))
                 continue
         raise ts.error(f"unexpected {describe(tok)} in text-shadow (expected a colour and 2 or 3 lengths)", tok)
     if len(lengths) < 2:
@@ -379,6 +405,9 @@ def resolve_relative(fields: dict[str, Any], parent: Any) -> None:
     size = fields.get("font_size", parent_size)
     if isinstance(size, FontRelative):
         size = fields["font_size"] = size.factor * parent_size
+        if size > MAX_FONT_SIZE:  # ems compound down the tree
+            raise InvalidValueError(f"the font size computes to {size:g} px, more than {MAX_FONT_SIZE:g} px "
+                                    "(lamina.limits.MAX_FONT_SIZE)", property="font-size")
     weight = fields.get("font_weight")
     if isinstance(weight, WeightStep):
         fields["font_weight"] = weight.apply(parent.font_weight if parent is not None else 400.0)
@@ -388,6 +417,9 @@ def resolve_relative(fields: dict[str, Any], parent: Any) -> None:
     spacing = fields.get("letter_spacing")
     if isinstance(spacing, FontRelative):
         fields["letter_spacing"] = spacing.factor * size
+        if abs(fields["letter_spacing"]) > MAX_TEXT_SPACING:
+            raise InvalidValueError(f"letter-spacing computes to {fields['letter_spacing']:g} px, beyond "
+                                    f"±{MAX_TEXT_SPACING:g} px (lamina.limits.MAX_TEXT_SPACING)", property="letter-spacing")
 
 
 def check_resolved(style: Any, layer: str | None) -> None:
@@ -415,15 +447,18 @@ def interpolate_text_field(field: str, a: Any, b: Any, t: float, color: Callable
     Text Decoration 3 §4). ``color`` interpolates two colours."""
     if isinstance(a, _MARKERS) or isinstance(b, _MARKERS):
         return a if t < 0.5 else b  # unresolved keyframe units: check_resolved reports them
+    # Animated values are clamped to each property's range (as CSS clamps font-size at
+    # 0): an easing's overshoot must not reach a size the limits refuse.
     if field == "font_size":
-        return max(a + (b - a) * t, 0.0)
+        return min(max(a + (b - a) * t, 0.0), MAX_FONT_SIZE)
     if field == "font_weight":
         return min(max(a + (b - a) * t, 1.0), 1000.0)
     if field == "letter_spacing":
-        return a + (b - a) * t
+        return min(max(a + (b - a) * t, -MAX_TEXT_SPACING), MAX_TEXT_SPACING)
     if field == "line_height":
         if a.kind == b.kind and a.kind != "normal":
-            return LineHeight(a.kind, max(a.value + (b.value - a.value) * t, 0.0))
+            top = MAX_LINE_HEIGHT_FACTOR if a.kind == "number" else MAX_TEXT_SPACING
+            return LineHeight(a.kind, min(max(a.value + (b.value - a.value) * t, 0.0), top))
         return a if t < 0.5 else b
     # text_shadow
     n = max(len(a), len(b))
@@ -433,6 +468,10 @@ def interpolate_text_field(field: str, a: Any, b: Any, t: float, color: Callable
     for x, y in zip(pa, pb):
         if not (isinstance(x.color, RGBA) and isinstance(y.color, RGBA)):
             return a if t < 0.5 else b  # currentcolor inside a shadow: discretely
-        out.append(TextShadow(x.x + (y.x - x.x) * t, x.y + (y.y - x.y) * t,
-                              max(x.blur + (y.blur - x.blur) * t, 0.0), color(x.color, y.color, t)))
+        out.append(TextShadow(_clamp(x.x + (y.x - x.x) * t), _clamp(x.y + (y.y - x.y) * t),
+                              _clamp(max(x.blur + (y.blur - x.blur) * t, 0.0)), color(x.color, y.color, t)))
     return tuple(out)
+
+
+def _clamp(px: float) -> float:
+    return min(max(px, -MAX_TEXT_SPACING), MAX_TEXT_SPACING)

@@ -174,3 +174,109 @@ def plausible_scenes():
          "layers": st.lists(layers, min_size=1, max_size=4)},
         optional={"background": st.sampled_from(["white", "transparent", "linear-gradient(red, blue)", "#0f08"])},
     )
+
+
+# -- hostile values (issue 24): one strategy per class, each crossing its limit often --
+
+_OPENERS = ["(", "[", "{", "calc(", "rgb(", "linear-gradient(", "blur(", "translate(", "var("]
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
+
+
+def deep_nesting():
+    """(property, value, depth): a value nested from one level to a thousand, brackets
+    and functions mixed."""
+    def build(prop, depth, pattern, leaf):
+        openers = (pattern * depth)[:depth]
+        text = "".join(openers) + leaf + "".join(_CLOSERS.get(o[-1], ")") for o in reversed(openers))
+        return prop, text, depth
+    return st.builds(
+        build, st.sampled_from(["opacity", "background", "transform", "filter", "clip-path", "font-family", "color"]),
+        st.one_of(st.sampled_from([1, 8, 31, 32, 33, 100, 300, 1000]), st.integers(1, 1000)),
+        st.lists(st.sampled_from(_OPENERS), min_size=1, max_size=8), NUMBERS)
+
+
+HUGE = st.one_of(
+    st.sampled_from([1e308, -1e308, 5e-324, 1e-300, 1e7, 1e7 + 1, 1e9, 1e9 + 1, 10**400, -(10**400), 2**63]),
+    st.floats(min_value=-1e300, max_value=1e300, allow_nan=False),
+    st.integers(-10**30, 10**30),
+)
+
+
+def _css_number(v) -> str:
+    """A number as CSS writes it: ints in full (10**400 has no float), floats with %g."""
+    return str(v) if isinstance(v, int) else f"{v:g}"
+
+
+def huge_animation_numbers():
+    """Animation options with huge or tiny times, counts and control points."""
+    def css_time(v):
+        return f"{v:g}s" if isinstance(v, float) else f"{v}ms"
+    return st.fixed_dictionaries(
+        {"duration": st.one_of(HUGE.map(abs), HUGE.map(abs).map(css_time))},
+        optional={
+            "delay": st.one_of(HUGE, HUGE.map(css_time)),
+            "iterations": HUGE.map(abs),
+            "easing": st.one_of(
+                st.builds(lambda a, b: f"cubic-bezier(0.25, {a}, 0.75, {b})", HUGE.map(_css_number), HUGE.map(_css_number)),
+                st.builds(lambda n: f"steps({abs(n)})", st.one_of(st.integers(1, 10**6), st.just(10**400)))),
+        },
+    )
+
+
+def huge_text_numbers():
+    """Text declarations with huge lengths: font sizes, shadows, spacing, line heights."""
+    value = HUGE.map(abs).map(_css_number)
+    unit = st.sampled_from(["px", "em", "%", ""])
+    return st.one_of(
+        st.builds(lambda v, u: f"font-size: {v}{u if u else 'px'}", value, unit),
+        st.builds(lambda x, y, b: f"text-shadow: {x}px {y}px {b}px red", value, value, value),
+        st.builds(lambda v, u: f"letter-spacing: -{v}{'em' if u == 'em' else 'px'}", value, unit),
+        st.builds(lambda v, u: f"line-height: {v}{u}", value, unit),
+    )
+
+
+def surrogate_strings():
+    """(where, text): a string holding a lone surrogate, and where it is handed over."""
+    lone = st.integers(0xD800, 0xDFFF).map(chr)
+    text = st.builds(lambda a, s, b: a + s + b, st.text(max_size=5), lone, st.text(max_size=5))
+    return st.tuples(st.sampled_from(["id", "text", "style", "description", "content"]), text)
+
+
+def long_family_lists():
+    """font-family lists from a handful to thousands of names, some names very long."""
+    name = st.one_of(st.from_regex(r"[A-Za-z][A-Za-z0-9]{0,12}", fullmatch=True),
+                     st.integers(200, 3000).map(lambda n: "'" + "N" * n + "'"))
+    return st.lists(name, min_size=1, max_size=5000).map(lambda names: "font-family: " + ", ".join(names))
+
+
+def long_texts():
+    """Texts around the length limit, words and runs without spaces."""
+    from lamina.limits import MAX_TEXT_LENGTH
+    return st.builds(lambda n, word: (word * (n // len(word) + 1))[:n],
+                     st.sampled_from([MAX_TEXT_LENGTH - 1, MAX_TEXT_LENGTH, MAX_TEXT_LENGTH + 1, 6 * MAX_TEXT_LENGTH]),
+                     st.sampled_from(["word ", "x", "\u00e9\u0301 ", "\U0001F600"]))
+
+
+def long_styles():
+    """Style texts from a few declarations to megabytes of them."""
+    return st.builds(lambda decl, n: decl * n,
+                     st.sampled_from(["opacity: 1; ", "background: red; ", "color: rgb(1 2 3); ", "/* x */ "]),
+                     st.sampled_from([1, 10, 1000, 6000, 100_000]))
+
+
+def long_filter_chains():
+    """Filter chains from one function to hundreds, blurs large and small."""
+    fn = st.one_of(
+        st.builds(lambda s: f"blur({s}px)", st.sampled_from([0, 1, 5, 50, 100, 1000])),
+        st.builds(lambda s: f"drop-shadow(2px 2px {s}px red)", st.sampled_from([0, 3, 100])),
+        st.sampled_from(["invert(1)", "grayscale(0.5)", "opacity(0.9)"]),
+    )
+    return st.builds(lambda f, n: " ".join([f] * n), fn, st.integers(1, 400))
+
+
+def cyclic_trees():
+    """(layers, edges): edges appended to children lists by hand that make a cycle
+    (a layer under itself, or a longer loop) or put one layer in two lists."""
+    return st.integers(1, 6).flatmap(lambda n: st.tuples(
+        st.just(n),
+        st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), min_size=1, max_size=4)))

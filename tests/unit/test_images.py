@@ -284,10 +284,10 @@ def test_read_error_is_an_image_load_error(tmp_path, monkeypatch):
     path = tmp_path / "flaky.png"
     save_png(path, np.zeros((1, 1, 4), np.uint8))
 
-    def fail(self):
+    def fail(path, limit):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(type(path), "read_bytes", fail)
+    monkeypatch.setattr("lamina.images.read_bounded", fail)  # files are read with a cap (lamina.bounded_read)
     with pytest.raises(ImageLoadError, match="Permission denied") as info:
         load_image(ImageRef(url=str(path)))
     assert str(path) in str(info.value)

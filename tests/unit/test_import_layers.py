@@ -31,7 +31,7 @@ FOLDERS = {"engine": "lamina", "filters": "lamina.filters", "demos": "lamina.dem
 # modules beside it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("lamina.version", "lamina.named", "lamina.errors", "lamina.limits", "lamina.tiling", "lamina.recursion", "lamina.geometry", "lamina.css", "lamina.images",
-              "lamina.file_access", "lamina.image_formats", "lamina.output_files", "lamina.blending", "lamina.progress", "lamina.png", "lamina.suggest")),
+              "lamina.file_access", "lamina.bounded_read", "lamina.image_formats", "lamina.output_files", "lamina.blending", "lamina.progress", "lamina.png", "lamina.suggest")),
     ("filters", ("lamina.filters",)),
     ("style and layer tree", ("lamina.style", "lamina.animation", "lamina.layer")),
     ("text", ("lamina.text",)),
