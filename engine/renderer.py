@@ -134,7 +134,7 @@ class Renderer:
         request = FrameRequest.of(request, **options)
         facts = snapshot if snapshot is not None else self.snapshot(scene, request)
         self.images.begin_frame(scene.file_access)  # the scene decides where its files may be read
-        with scene.located_errors():  # a missing image names its scene file and JSON path
+        with scene.planning, scene.located_errors():  # (one thread's renderer plans it at a time)
             return build_frame_graph(scene, request, request.limits or facts.limits, self.images, self.state, facts)
 
     def _filter_costs(self, scene, runner: CLFilterRunner) -> DeviceCosts | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -116,6 +117,10 @@ class Scene:
         self._log: list[tuple[int, Layer | None]] = []
         self._log_floor = 0
         self._animated: dict[str, Layer] = {}  # layers with animations, sampled every frame
+        # Held while a renderer plans this scene: planning reads the layers and fills
+        # their memos, so renderers of several threads planning one scene take turns
+        # (their execution, of their own graphs, runs at the same time).
+        self.planning = threading.RLock()
         self.root = Layer("root", (0, 0, self.width, self.height), {"background-color": background})
         self.root.scene = self
         self._ids["root"] = self.root

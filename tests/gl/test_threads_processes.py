@@ -82,6 +82,30 @@ def test_threads_rendering_their_own_scenes_all_get_exact_pixels(gl):
             assert np.array_equal(got[seed][f], expected[seed][f]), f"thread {seed}, frame {f}"
 
 
+def test_threads_rendering_one_shared_scene_all_get_its_pixels(gl):
+    # One Scene, rendered by several threads at once (each with its own default
+    # renderer): planning takes turns on the scene, execution runs side by side.
+    scene = _scene(11)
+    expected = _alone(11, 1)[0]
+    seen: list = []
+    start = threading.Barrier(3)
+
+    def work() -> None:
+        try:
+            start.wait()
+            seen.extend(scene.render().image for _ in range(5))
+            default_renderer().release()
+        except BaseException as exc:
+            seen.append(exc)
+
+    pool = [threading.Thread(target=work) for _ in range(3)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join(120)
+    assert len(seen) == 15 and all(isinstance(i, np.ndarray) and np.array_equal(i, expected) for i in seen)
+
+
 def test_filters_apply_in_a_worker_thread_gives_the_main_threads_pixels(gl):
     image = (np.random.default_rng(7).random((48, 64, 4)) * 255).astype(np.uint8)
     image[..., 3] = 255
