@@ -24,7 +24,7 @@ from .style import ComputedStyle, Style
 from .css.bounds import lone_surrogate_at
 from .css.values import ImageRef
 
-__all__ = ["Layer", "LayerHost", "MAX_COORDINATE", "MAX_TREE_DEPTH"]
+__all__ = ["Layer", "LayerChildren", "LayerHost", "MAX_COORDINATE", "MAX_TREE_DEPTH"]
 
 
 class LayerHost(Protocol):
@@ -80,6 +80,26 @@ def _met_twice(layer: "Layer", top: "Layer") -> LayerTreeError:
         "ancestors (a cycle) or a layer another list holds; change children with add() and remove(), which refuse both")
 
 
+class LayerChildren(list):
+    """A layer's children in paint order: a list to read (index, iterate, ``len``),
+    changed only through ``Layer.add`` and ``Layer.remove``, which keep the tree a tree
+    (no cycle, no layer in two lists, a bounded depth) and tell its scene. Changed
+    directly it raises LayerTreeError, at the change: no frame has to walk the whole tree
+    to find a cycle made by hand."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise LayerTreeError("a layer's children change through add() and remove() (which keep the tree a tree "
+                             "and tell its scene), not by changing the children list")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+    def __reduce__(self) -> tuple:
+        return (LayerChildren, (list(self),))  # (list.__init__ fills it without extend)
+
+
 class Layer:
     """A box in the layer tree. ``add`` children in paint order; set ``style`` entries
     with CSS text (``layer.style["opacity"] = "0.5"``)."""
@@ -99,7 +119,7 @@ class Layer:
         self.id = id
         self._box = _check_box(box, f"layer {id!r}")
         self.parent: Layer | None = None
-        self.children: list[Layer] = []
+        self.children: LayerChildren = LayerChildren()
         self.version = 0
         self._style = Style(style, on_change=self._changed, owner=id)
         self._image: ImageRef | None = None
@@ -255,6 +275,9 @@ class Layer:
             style = self.__dict__.get("_style")
             if style is not None:
                 style.owner = value  # its errors name the layer by its new id
+        elif name == "children" and "children" in self.__dict__:
+            raise LayerTreeError(f"layer {self.__dict__['id']!r}: children change through add() and remove(), "
+                                 "not by replacing the list")
         object.__setattr__(self, name, value)
 
     def add(self, child: "Layer") -> "Layer":
@@ -277,14 +300,14 @@ class Layer:
         if self.scene is not None:
             self.scene._register(child)
         child.parent = self
-        self.children.append(child)
+        list.append(self.children, child)  # (the list refuses changes made by others)
         self._changed()
         return child
 
     def remove(self, child: "Layer") -> None:
         if child.parent is not self:
             raise LayerTreeError(f"layer {child.id!r} is not a child of {self.id!r}")
-        self.children.remove(child)
+        list.remove(self.children, child)
         child.parent = None
         if self.scene is not None:
             self.scene._unregister(child)

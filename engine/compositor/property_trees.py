@@ -232,6 +232,10 @@ class PropertyTrees:
     # -- from scratch ------------------------------------------------------------------
     def _rebuild(self, scene, t: float, why: str) -> TreeChanges:
         self.nodes, self.deferred = {}, {}
+        # A children list cannot be changed but through add() (LayerChildren); a tree forced
+        # past that (list.append on it) is refused here, before the walk that recurses
+        # along it: once per rebuild, which walks every layer anyway.
+        scene.root.check_tree()
         self.root = resolve_tree(scene.root, t, self.nodes)
         self.scroll_containers = [n for n in self.nodes.values() if n.style.overflow.is_scroll_container]
         self._animation_state = {layer.id: _animation_state(layer, t) for layer in scene.animated_layers()}

@@ -602,7 +602,6 @@ def build_frame_graph(
     a first frame): unchanged layers are not rastered again, and an animation frame
     that only moves promoted layers redoes only their draws. ``facts`` says what the
     executor holds and how it prices filter passes (lamina.filter_costs)."""
-    scene.root.check_tree()  # children lists changed by hand: a cycle would recurse without end
     with room_for(MAX_TREE_DEPTH):  # the walk recurses once per nesting level, a bounded depth
         graph = _build(scene, request, limits, images, state, facts)
     graph.images = graph_images(graph, images, scene.base_dir)  # it carries its images (graph.resources)

@@ -124,8 +124,10 @@ def test_tree_cycles(shape):
     size, edges = shape
     scene = Scene(8, 8)
     layers = [scene.root.add(Layer(f"l{i}", (0, 0, 4, 4))) for i in range(size)]
-    for a, b in edges:  # bypassing add(): into a cycle, or one layer in two lists
-        layers[a].children.append(layers[b])
+    for a, b in edges:  # refused at the change; then forced past the list: a cycle, or one layer in two lists
+        with pytest.raises(LayerTreeError, match="through add"):
+            layers[a].children.append(layers[b])
+        list.append(layers[a].children, layers[b])
     for call in (scene.plan, scene.layers, scene.to_dict):
         with pytest.raises(LayerTreeError, match="met twice"):
             call()

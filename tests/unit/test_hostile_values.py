@@ -249,40 +249,57 @@ def test_a_long_filter_chain_in_a_scene_names_its_path(tmp_path):
 
 # -- cycles ----------------------------------------------------------------------------
 
-def test_a_layer_in_its_own_children_is_refused_however_it_is_walked():
+def test_a_children_list_changed_by_hand_is_refused_at_the_change():
     scene = Scene(10, 10)
     layer = scene.root.add(Layer("a", (0, 0, 5, 5), "background: red"))
-    layer.children.append(layer)  # bypassing add()
-    for call in (scene.plan, scene.layers, layer.height, scene.to_dict):
-        refused(LayerTreeError, call, "'a'", "cycle")
-    refused(LayerTreeError, lambda: Layer("p").add(_cyclic()), "'top'", "cycle")
+    other = scene.root.add(Layer("b"))
+    for change in (lambda: layer.children.append(layer), lambda: layer.children.extend([other]),
+                   lambda: layer.children.insert(0, other), lambda: scene.root.children.__setitem__(0, layer),
+                   lambda: scene.root.children.pop(), lambda: scene.root.children.clear(),
+                   lambda: scene.root.children.reverse(), lambda: setattr(layer, "children", [layer])):
+        refused(LayerTreeError, change, "add() and remove()")
+    assert list(scene.root.children) == [layer, other] and list(layer.children) == []
+    scene.plan()  # the tree is as add() left it
+
+
+def _forced(parent: Layer, child: Layer) -> None:
+    list.append(parent.children, child)  # past LayerChildren: the walks still refuse it
 
 
 def _cyclic() -> Layer:
     top = Layer("top")
     child = top.add(Layer("child"))
-    child.children.append(top)
+    _forced(child, top)
     return top
 
 
-def test_a_longer_cycle_and_a_shared_layer_are_refused_when_planned():
+def test_a_cycle_forced_past_the_list_is_refused_however_it_is_walked():
+    scene = Scene(10, 10)
+    layer = scene.root.add(Layer("a", (0, 0, 5, 5), "background: red"))
+    _forced(layer, layer)
+    for call in (scene.plan, scene.layers, layer.height, scene.to_dict):
+        refused(LayerTreeError, call, "'a'", "cycle")
+    refused(LayerTreeError, lambda: Layer("p").add(_cyclic()), "'top'", "cycle")
+
+
+def test_a_longer_cycle_and_a_shared_layer_forced_past_the_list_are_refused_when_planned():
     scene = Scene(10, 10)
     b = scene.root.add(Layer("b"))
     c = b.add(Layer("c"))
-    c.add(Layer("d")).children.append(b)
+    _forced(c.add(Layer("d")), b)
     refused(LayerTreeError, scene.plan, "'b'", "met twice")
     scene2 = Scene(10, 10)
     x, y = scene2.root.add(Layer("x")), scene2.root.add(Layer("y"))
-    y.children.append(x)  # one layer in two lists: a DAG, not a tree
+    _forced(y, x)  # one layer in two lists: a DAG, not a tree
     refused(LayerTreeError, scene2.plan, "'x'", "met twice")
 
 
-def test_a_tree_made_too_deep_by_hand_is_refused_when_planned():
+def test_a_tree_forced_too_deep_is_refused_when_planned():
     scene = Scene(10, 10)
     node = scene.root
     for i in range(MAX_TREE_DEPTH + 10):
         child = Layer(f"l{i}")
-        node.children.append(child)  # bypassing add()'s depth check
+        _forced(node, child)  # past add()'s depth check
         child.parent = node
         node = child
     refused(LayerTreeError, scene.plan, "MAX_TREE_DEPTH")
