@@ -26,9 +26,9 @@ from typing import BinaryIO, Iterator
 
 from .errors import OutputFileError
 
-__all__ = ["check_output", "atomic_file", "atomic_path", "write_bytes", "write_text", "PART_SUFFIX"]
+__all__ = ["check_output", "atomic_file", "atomic_path", "write_bytes", "write_text", "leftover_parts", "part_owner", "PART_SUFFIX"]
 
-PART_SUFFIX = ".part"  # a killed process can leave ".NAME.XXXXXXXX.part" beside NAME: safe to delete
+PART_SUFFIX = ".part"  # a killed process can leave ".NAME.<8 hex digits>.part" beside NAME: safe to delete
 
 
 def _kind(mode: int) -> str | None:
@@ -178,3 +178,21 @@ def write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
 def write_text(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically; returns the path as given."""
     return write_bytes(path, text.encode("utf-8"))
+
+
+
+def part_owner(name: str) -> str | None:
+    """The file name a part file named ``name`` was written for (".NAME.<8 hex
+    digits>.part", a suffix after it for ``atomic_path``'s), else None."""
+    if not name.startswith(".") or PART_SUFFIX not in name:
+        return None
+    head, _, _ = name.rpartition(PART_SUFFIX)
+    owner, dot, token = head[1:].rpartition(".")
+    return owner if dot and len(token) == 8 and owner else None
+
+
+def leftover_parts(path: str | os.PathLike[str]) -> list[Path]:
+    """The part files a writer of ``path`` killed mid-write left beside it: what a job
+    that wrote ``path`` removes when it ends."""
+    target = Path(path)
+    return sorted(p for p in target.parent.glob(f".{target.name}.*{PART_SUFFIX}*") if part_owner(p.name) == target.name)

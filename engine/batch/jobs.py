@@ -182,7 +182,7 @@ class RenderTask:
     predicted_s: float
     items: tuple[WorkItem, ...]
     output: OutputKind
-    job: str  # the job's token: temporary files carry it (lamina.batch._atomic_write)
+    job: str  # the job's token, the end of every task key
 
     @property
     def frame_count(self) -> int:

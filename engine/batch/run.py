@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
 from ..errors import LaminaEnvironmentError, LaminaInputError
-from ._atomic_write import remove_parts
+from ..output_files import part_owner
 from .cluster import require_distributed
 from .costs import CostModel, animation_cost, make_tasks
 from .jobs import (FailureKind, FrameSpec, OutputKind, RenderTask, SceneFailure, TaskResult, bundle_scene)
@@ -38,7 +38,7 @@ def frame_path(out: Path, name: str, index: int | None) -> Path:
 class JobPlan:
     """A job ready to submit: its tasks, the scenes that failed before any was sent
     (bad input found while bundling or costing), the frames it will make, and the output
-    folders (swept of the job's temporary files at the end)."""
+    folders (swept at the end of the part files a killed worker left beside its outputs)."""
 
     tasks: list[RenderTask]
     failures: list[SceneFailure]
@@ -48,9 +48,18 @@ class JobPlan:
     setup_s: float = 0.0
 
     def sweep(self) -> list[Path]:
-        """Remove the job's temporary files from its output folders (a worker killed
-        mid-write leaves one); the paths removed."""
-        return [p for folder in self.folders for p in remove_parts(folder, self.job)]
+        """Remove the part files a worker killed mid-write left beside the job's outputs
+        (every write is atomic: lamina.output_files); the paths removed. Another job's
+        parts, beside other names, stay."""
+        names = {Path(spec.out).name for task in self.tasks for item in task.items for spec in item.frames
+                 if spec.out is not None}
+        removed = []
+        for folder in self.folders:
+            for part in folder.iterdir():
+                if part_owner(part.name) in names:
+                    part.unlink(missing_ok=True)
+                    removed.append(part)
+        return removed
 
 
 def plan_job(

@@ -33,7 +33,6 @@ from ..file_access import FileAccess
 from ..renderer import Renderer, default_renderer
 from ..scene import Scene
 from ..scene_file import scene_from_dict
-from ._atomic_write import write_png_atomically
 from .jobs import (FailureKind, FrameDone, OutputKind, RenderTask, SceneBundle, SceneFailure, TaskResult,
                    WorkItem)
 
@@ -119,7 +118,7 @@ def _failure(item: WorkItem, kind: FailureKind, err: BaseException, mirror: Path
     return SceneFailure(item.bundle.name, item.bundle.scene_file, kind, type(err).__name__, message, frames)
 
 
-def _run_item(item: WorkItem, output: OutputKind, job: str) -> tuple[list[FrameDone], SceneFailure | None]:
+def _run_item(item: WorkItem, output: OutputKind) -> tuple[list[FrameDone], SceneFailure | None]:
     done: list[FrameDone] = []
     mirror = None
     try:
@@ -131,7 +130,7 @@ def _run_item(item: WorkItem, output: OutputKind, job: str) -> tuple[list[FrameD
                 frame = scene.render(renderer, t=spec.t, policy=spec.policy)
             if output is OutputKind.PNG:
                 out = Path(spec.out)
-                write_png_atomically(out, frame.save, job)
+                frame.save(out)  # atomic (lamina.output_files): whole or absent, and a re-run writes the same bytes
                 done.append(FrameDone(item.bundle.name, item.bundle.scene_file, spec.index, str(out),
                                       (time.perf_counter() - began) * 1000))
             else:
@@ -154,7 +153,7 @@ def run_task(task: RenderTask) -> TaskResult:
     frames: list[FrameDone] = []
     failures: list[SceneFailure] = []
     for item in task.items:
-        done, failure = _run_item(item, task.output, task.job)
+        done, failure = _run_item(item, task.output)
         frames += done
         if failure is not None:
             failures.append(failure)

@@ -19,7 +19,7 @@ from distributed import Client, LocalCluster
 from PIL import Image
 
 from lamina.batch import CostModel, FailureKind, plan_job, run_job
-from lamina.batch._atomic_write import PART_SUFFIX
+from lamina.output_files import PART_SUFFIX
 
 from .helpers import ANIMATED, pngs, serial, suite_scenes
 

@@ -14,7 +14,9 @@ from PIL import Image
 from lamina.batch import (BatchUnavailableError, ClusterSpec, CostClass, FailureKind, OutputKind, cost_class,
                           parse_frames, plan_job, run_job)
 from lamina.batch import cluster as cluster_module
-from lamina.batch._atomic_write import PART_SUFFIX, remove_parts, write_png_atomically
+from lamina.batch.jobs import FrameSpec, OutputKind, RenderTask, WorkItem
+from lamina.batch.run import JobPlan
+from lamina.output_files import PART_SUFFIX, atomic_path, part_owner
 from lamina.cli import main
 from lamina.errors import LaminaInputError
 
@@ -94,21 +96,29 @@ def test_frame_ranges():
 
 
 def test_atomic_writes_leave_no_temporary_file(tmp_path):
+    # A batch output is written as every Lamina file is (lamina.output_files); the job's
+    # sweep removes what a killed writer left beside its own outputs, and only that.
     target = tmp_path / "x.png"
 
-    def fails(part):
-        part.write_bytes(b"half")
-        raise KeyboardInterrupt
+    def write(fails: bool) -> None:
+        with atomic_path(target) as part:
+            part.write_bytes(b"half" if fails else b"png")
+            if fails:
+                raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        write_png_atomically(target, fails, "job1")
+        write(True)
     assert list(tmp_path.iterdir()) == []
-    write_png_atomically(target, lambda part: part.write_bytes(b"png"), "job1")
-    write_png_atomically(target, lambda part: part.write_bytes(b"png"), "job1")  # a retry: one file, same bytes
-    (tmp_path / f".y.png.job1-abc{PART_SUFFIX}").write_bytes(b"left by a killed worker")
-    (tmp_path / f".y.png.job2-abc{PART_SUFFIX}").write_bytes(b"another job's")
-    assert [p.name for p in remove_parts(tmp_path, "job1")] == [f".y.png.job1-abc{PART_SUFFIX}"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == [f".y.png.job2-abc{PART_SUFFIX}", "x.png"]
+    write(False)
+    write(False)  # a retry: one file, same bytes
+    assert target.read_bytes() == b"png"
+    (tmp_path / f".x.png.0123abcd{PART_SUFFIX}").write_bytes(b"left by a killed worker")
+    (tmp_path / f".y.png.0123abcd{PART_SUFFIX}").write_bytes(b"another job's")
+    assert part_owner(f".x.png.0123abcd{PART_SUFFIX}") == "x.png" and part_owner("x.png") is None
+    task = RenderTask("k", None, 0.0, (WorkItem(None, (FrameSpec(0.0, 0, str(target)),)),), OutputKind.PNG, "job1")
+    plan = JobPlan([task], [], 1, "job1", (tmp_path,))
+    assert [p.name for p in plan.sweep()] == [f".x.png.0123abcd{PART_SUFFIX}"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f".y.png.0123abcd{PART_SUFFIX}", "x.png"]
 
 
 def test_without_dask_a_typed_error_says_what_to_install(monkeypatch, tmp_path, capsys):
