@@ -90,6 +90,7 @@ class Schedule:
     serial_ms: float
     costs: str
     method: str = METHOD
+    applied: bool = True  # False: proposed only, the frame ran every pass on GL (graph.placed.scheduled)
     # The task graph and device names the baselines are scheduled on, when first asked
     # for (a report, the simulator): a rendered frame pays for HEFT alone.
     baseline_inputs: tuple[Any, tuple[str, ...]] | None = field(default=None, compare=False, repr=False)
@@ -125,7 +126,9 @@ class Schedule:
     def describe_lines(self) -> list[str]:
         """The schedule as describe() shows it: the makespans, then each pass with its
         device, predicted start and finish, and (filter passes) why it went there."""
-        lines = [f"Frame-wide schedule ({self.method}; costs: {self.costs}):",
+        proposed = "" if self.applied else (" — proposed, not run: one pass after another it is slower than all "
+                                            "on GL, so every pass ran on GL")
+        lines = [f"Frame-wide schedule ({self.method}; costs: {self.costs}){proposed}:",
                  f"  {self.summary()}",
                  f"  predicted with nothing overlapping (as the executor runs today): {self.serial_ms:.2f} ms"]
         width = max((len(d) for d in self.devices), default=2)

@@ -98,13 +98,13 @@ def scheduled(graph: FrameGraph, model: FilterCostModel) -> FrameGraph:
         # HEFT's makespan counts on GL and OpenCL running at once; the executor runs the
         # passes one after another (overlap is issue 22's item 5), so a placement that
         # only pays off overlapped would make the frame slower than all-GL: keep GL.
-        graph.schedule = schedule
-        graph.decisions = [*graph.decisions, Decision("root", (
+        kept = Decision("root", (
             f"filter: auto kept every filter pass on GL: the frame-wide schedule's predicted "
             f"{schedule.makespan_ms:.2f} ms needs GL and OpenCL to overlap; one pass after another, as the "
             f"executor runs them, it predicts {schedule.serial_ms:.2f} ms against {schedule.gl_serial_ms:.2f} ms all "
-            "on GL"))]
-        return graph
+            "on GL"))
+        # A new graph: ``graph`` is the one the RetainedPlan keeps for the next frame.
+        return replace(graph, schedule=replace(schedule, applied=False), decisions=[*graph.decisions, kept])
     placed = place_frame(graph, schedule, costs)
     layers: dict[str, list[FilterPass]] = {}
     for p in placed.filter_passes():

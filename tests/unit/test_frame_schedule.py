@@ -205,3 +205,26 @@ def test_auto_keeps_gl_when_the_schedule_only_pays_off_overlapped():
     assert f"{sched.gl_serial_ms:.2f} ms all on GL" in note
     cheap = scene().plan(filter_backend="auto", cost_model=model(cl_factor=0.05))
     assert cheap.schedule.serial_ms <= cheap.schedule.gl_serial_ms, "a placement auto runs is no slower run serially"
+
+
+def test_a_schedule_kept_on_gl_is_reported_as_proposed_and_not_carried_to_later_frames():
+    # The graph the next frame's fast path keeps is not the one auto returns: a later frame
+    # that runs no filter pass (its kept results drawn) says nothing of a schedule.
+    from lamina import FrameRequest  # import here: only this test plans frame after frame
+    from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
+    from lamina.images import ImageStore
+    from lamina.limits import Limits
+    from tests.kept import EVERY_TEXTURE
+
+    s, state = scene(), FrameState()
+    request = FrameRequest(t=0.0, filter_backend="auto")
+    facts = ExecutorFacts(retained=EVERY_TEXTURE, filter_costs=model(cl_factor=1.3, transfer_ms=0.01))
+    graphs = [build_frame_graph(s, request, Limits(), ImageStore(), state, facts) for _ in range(3)]
+    first = graphs[0]
+    assert len([d for d in first.decisions if "auto kept every filter pass on GL" in d.text]) == 1
+    assert not first.schedule.applied and "proposed, not run" in first.describe()
+    assert all(p.executor is Executor.GL for p in first.filter_passes())
+    assert state.fast_frames == 2
+    for later in graphs[1:]:
+        assert not later.filter_passes() and later.schedule is None
+        assert not [d for d in later.decisions if "auto kept" in d.text], "last frame's decision carried over"
