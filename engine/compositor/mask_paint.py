@@ -22,7 +22,13 @@ from ..style import ComputedStyle
 from .paint import layer_paint
 from .paint_data import LayerPaint
 
-__all__ = ["PolygonPaint", "mask_image_paint", "MASK_PAD"]
+__all__ = ["PolygonPaint", "mask_image_paint", "has_mask", "MASK_PAD"]
+
+
+def has_mask(style: ComputedStyle) -> bool:
+    """Does a layer of this style need a mask (not a clip): a mask-image, or a polygon
+    clip-path?"""
+    return style.mask_image is not None or (style.clip_path is not None and style.clip_path.is_polygon)
 
 # Transparent texels around every mask texture: bilinear sampling outside the mask
 # (a transformed draw) then reads zero coverage, not a clamped edge texel.

@@ -24,7 +24,7 @@ import math
 from dataclasses import replace
 
 from ..compositor.clip_path import describe_clip_path, polygon_points
-from ..compositor.mask_paint import MASK_PAD, PolygonPaint, mask_image_paint
+from ..compositor.mask_paint import MASK_PAD, PolygonPaint, has_mask, mask_image_paint
 from ..compositor.tree import LayerNode, StackingContext
 from ..css.shapes import FillRule
 from ..css.values import ImageRef
@@ -37,13 +37,7 @@ from ..textures import MaskKind
 from .placement import clean, snap, subpixel
 from .targets import Target
 
-__all__ = ["MaskedDrawing", "has_mask", "describe_mask"]
-
-
-def has_mask(node: LayerNode) -> bool:
-    """Does the layer need a mask (not a clip): a mask-image, or a polygon clip-path?"""
-    s = node.style
-    return s.mask_image is not None or (s.clip_path is not None and s.clip_path.is_polygon)
+__all__ = ["MaskedDrawing", "describe_mask"]
 
 
 def describe_mask(node: LayerNode) -> str:
@@ -117,7 +111,7 @@ class MaskedDrawing:
         filter's result) with the context root's masks; None when a polygon clip-path
         covers nothing the context paints (then nothing of it shows)."""
         node = ctx.node
-        if not has_mask(node):
+        if not has_mask(node.style):
             return draw
         to_target = clean(target.from_screen() @ node.to_screen)  # layer px -> target px
         to_local = clean(to_target.inverse())

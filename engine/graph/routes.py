@@ -22,10 +22,10 @@ from typing import Callable
 
 from ..blending import BlendMode
 from ..compositor.groups import has_backdrop_readers, has_blend_readers, is_backdrop_root, is_isolated_group
+from ..compositor.mask_paint import has_mask
 from ..compositor.tree import LayerNode, StackingContext
 from ..errors import UnsupportedFeatureError
 from ..framegraph import ContextRoute, Route, SurfaceReason
-from .masks import has_mask
 
 __all__ = ["route_context", "group_reason"]
 
@@ -56,7 +56,7 @@ def route_context(ctx: StackingContext, *, as_one_draw: bool, backdrop_root: boo
         return ContextRoute(node.id, Route.FILTER, SurfaceReason.FILTER)
     drawing = ctx.drawing_nodes()
     group = group_reason(ctx)
-    if has_mask(node) and drawing and Route.MASK not in declined:
+    if has_mask(node.style) and drawing and Route.MASK not in declined:
         alone = len(drawing) == 1 and drawing[0] is node and group is None and not tiled(node)
         return ContextRoute(node.id, Route.MASK, None if alone else SurfaceReason.MASK)
     own_opacity = s.opacity
@@ -84,7 +84,7 @@ def _check_backdrop_filter(node: LayerNode, backdrop_root: bool) -> None:
     """Refuse the backdrop-filters whose stacking with other effects is not planned yet."""
     s = node.style
     for other, value in (("filter", s.filter), ("mix-blend-mode", s.mix_blend_mode is not BlendMode.NORMAL),
-                         ("a mask-image or a polygon clip-path", has_mask(node))):
+                         ("a mask-image or a polygon clip-path", has_mask(node.style))):
         if value:
             raise UnsupportedFeatureError(f"backdrop-filter together with {other} on one element is not supported yet",
                                           property="backdrop-filter", layer=node.id)
