@@ -97,7 +97,7 @@ class ForcedPlacement:
     def __post_init__(self) -> None:
         if self.strategy != EXPLICIT and self.strategy not in STRATEGIES:
             raise PlacementError(f"unknown placement {self.strategy!r} (choose from {', '.join(STRATEGIES)}, "
-                                 "or give pass name -> device)", name=self.strategy)
+                                 "or, from Python, a mapping of pass name -> device)", name=self.strategy)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise PlacementError(f"placement seed must be a whole number >= 0, got {self.seed!r}", name=str(self.seed))
         if self.passes and self.strategy != EXPLICIT:
@@ -133,14 +133,16 @@ class ForcedPlacement:
             return f"{EXPLICIT} ({len(self.passes)} passes named)"
         return f"{self.strategy}:{self.seed}" if STRATEGIES[self.strategy][1] else self.strategy
 
-    def assign(self, passes: Sequence[FilterPass]) -> dict[str, Executor]:
+    def assign(self, passes: Sequence[FilterPass], *, complete: bool = True) -> dict[str, Executor]:
         """The executor of each of ``passes`` (a frame's filter passes, in graph
         order) by name. An explicit assignment naming a pass not among them is a
-        PlacementError naming it."""
+        PlacementError naming it — unless ``complete`` is False (a frame that reused
+        kept results runs only some of its passes: the others ran where an earlier
+        frame put them)."""
         if self.strategy == EXPLICIT:
             names = {p.name for p in passes}
             for name, _ in self.passes:
-                if name not in names:
+                if name not in names and complete:
                     shown = ", ".join(sorted(names)[:6]) + (", ..." if len(names) > 6 else "")
                     raise PlacementError(f"placement names pass {name!r}, which this frame does not have "
                                          f"(its filter passes: {shown or 'none'})", name=name)

@@ -52,11 +52,11 @@ def place_by(graph: FrameGraph, placement: ForcedPlacement | str | Mapping[str, 
     """``graph`` (filter passes on GL, no transfers) with its filter passes where
     ``placement`` forces them (lamina.forced_placement: a strategy, or pass name ->
     executor), through the rewrite ``place_frame`` makes; a decision per filtered layer
-    says so. A placement naming a pass ``graph`` lacks, or no device, is a PlacementError
-    naming it."""
+    says so. A placement naming a pass ``graph`` lacks (and did not keep from an earlier
+    frame: ``graph.reused``), or no device, is a PlacementError naming it."""
     placement = ForcedPlacement.parse(placement)
-    on = placement.assign(graph.filter_passes())
-    why = f"placement {placement.label} (forced)"
+    on = placement.assign(graph.filter_passes(), complete=not graph.reused)
+    why = f"forced placement {placement.label}"
     placed = _rewrite(graph, on, dict.fromkeys(on, why))
     layers: dict[str, list[FilterPass]] = {}
     for p in placed.filter_passes():
