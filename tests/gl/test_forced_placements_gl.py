@@ -92,3 +92,10 @@ def test_every_forced_placement_renders_the_all_gl_pixels(gl, name):
     print(f"{name}: " + ", ".join(f"{label} {n} moved max {d}/{tol}" for label, n, d, tol in found))
     over = [f for f in found if f[2] > f[3]]
     assert not over, f"{name}: beyond the documented levels (placement, passes moved, max diff, allowed): {over}"
+
+
+def test_a_forced_frame_is_planned_as_it_is_rendered(fresh):
+    scene = load_scene(SCENES / "filter-drop-shadow.json")
+    frame = scene.render(fresh, placement="random:4")
+    assert frame.graph == scene.plan(placement="random:4")
+    assert "forced placement random:4" in frame.explain()
