@@ -12,9 +12,13 @@ hand-made stats. The result is the Trace Event Format's JSON object form
 * metadata events (``"ph": "M"``) naming the process and one track (thread) per kind
   of work, so a viewer shows planning, GL, OpenCL, transfers and read-back as lanes.
 
-Everything runs on one CPU thread (llvmpipe draws on the CPU and each pass is timed
-with ``finish()`` around it), so the lanes never overlap each other in time: they sort
-the work by where it ran, they are not concurrency.
+Two kinds of track. The GL thread (where the context is current) plans, draws, copies
+and reads back, one thing after another, each GL pass timed with ``finish()`` around it:
+its lanes (planning, GL, transfers, readback) never overlap each other. An OpenCL device
+runs what is queued on it while the GL thread goes on (lamina.gpu.cl_queue), timed by the
+device (its events' profiling times): its lane ("OpenCL": filter passes, and the
+device's half of a copy to it) overlaps the GL thread's where the two worked at once.
+``otherData.concurrent_tracks`` names the lanes that may overlap the others.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from .gpu.executor import ExecutionStats
 from .output_files import write_text
 from .version import __version__
 
-__all__ = ["build_trace", "write_trace", "TRACKS", "PID"]
+__all__ = ["build_trace", "write_trace", "CONCURRENT_TRACKS", "TRACKS", "PID"]
 
 PID = 1  # one process: the frame; the tracks below are its "threads"
 
@@ -42,6 +46,8 @@ TRACKS: dict[int, str] = {
     5: "readback",
 }
 _TID = {name: tid for tid, name in TRACKS.items()}
+# The lanes of a device that works beside the GL thread: they may overlap the others in time.
+CONCURRENT_TRACKS: tuple[str, ...] = ("OpenCL",)
 
 
 def _us(ms: float) -> float:
@@ -81,8 +87,13 @@ def build_trace(graph: FrameGraph, stats: ExecutionStats, *, renderer: dict[str,
             continue
         # Each pass says which lane it ran on and what its event shows (lamina.passes).
         args = {**p.trace_args(), "index": index}
+        ms = stats.pass_ms[p.name]
+        part = stats.device_part_ms.get(p.name)
+        if part is not None:  # a copy to OpenCL: the device's write on its own lane
+            events.append(_complete(f"{p.name} (write)", p.kind.value, _TID["OpenCL"], part[0], part[1], args))
+            ms -= part[1]
         events.append(_complete(p.name, p.kind.value, _TID[p.trace_lane()], stats.pass_start_ms.get(p.name, 0.0),
-                                stats.pass_ms[p.name], args))
+                                ms, args))
     out_args = {"texture": graph.output.name, "size": [graph.width, graph.height],
                 "bytes": graph.width * graph.height * 4}
     events.append(_complete("readback", "readback", _TID["readback"], stats.readback_start_ms, stats.readback_ms, out_args))
@@ -110,7 +121,9 @@ def build_trace(graph: FrameGraph, stats: ExecutionStats, *, renderer: dict[str,
             "policy": str(graph.policy),
             "passes": len(graph.passes),
             "passes_timed": bool(stats.pass_ms),
-            "clock": "CPU wall clock around glFinish() per pass (GL timer queries miss llvmpipe's work); "
+            "concurrent_tracks": list(CONCURRENT_TRACKS),
+            "clock": "CPU wall clock around glFinish() per GL pass (GL timer queries miss llvmpipe's work), and "
+                     "OpenCL work as its device's events timed it (profiling), on the same clock; "
                      "ts/dur in microseconds since the frame began",
         },
     }

@@ -44,6 +44,7 @@ from ..progress import step
 from . import opencl as cl_filters
 from .context import GPUContext
 from .gl_filters import GLFilterRunner
+from .cl_queue import Ticket
 from .opencl import CLFilterRunner
 from .pixels import PixelPasses
 from .pool import PooledTarget, TexturePool
@@ -87,6 +88,10 @@ class ExecutionStats:
     # call; for a graph executed directly, the execution's own start).
     plan_ms: float = 0.0  # building the frame graph, before the execution (given to the Frame)
     pass_start_ms: dict[str, float] = field(default_factory=dict)
+    # The part of a pass that an OpenCL device ran while the pass itself is the GL
+    # thread's (a copy to OpenCL: GL reads, the device writes): pass name -> (start, ms)
+    # of that part, which ``pass_ms`` includes.
+    device_part_ms: dict[str, tuple[float, float]] = field(default_factory=dict)
     readback_start_ms: float = 0.0
     after: list[tuple[str, float, float]] = field(default_factory=list)  # (what, start, ms): work on the pixels later
     origin: float = field(default=0.0, repr=False)
@@ -430,34 +435,39 @@ class GLExecutor:
         self.programs.vertex_array(COMPOSITE_BACKDROP).render(moderngl.TRIANGLES, vertices=3)
 
     # -- the tasks that are not drawing: filters, transfers, uploads ------------------------
-    def _filter(self, run: "_Execution", p: FilterPass, target) -> None:
-        FILTER_EXECUTORS[p.executor](self, run, p, target)
+    def _filter(self, run: "_Execution", p: FilterPass, target) -> Ticket | None:
+        return FILTER_EXECUTORS[p.executor](self, run, p, target)
 
     def _gl_filter(self, run: "_Execution", p: FilterPass, target: PooledTarget) -> None:
         self.filter_runner.run_pass(p.step, [run.targets[t.name].texture for t in p.inputs], target,
                                     **_alpha_forms(p))
 
-    def _cl_filter(self, run: "_Execution", p: FilterPass, target) -> None:
-        cl = run.opencl()
-        cl.run_pass(p.step, [run.targets[t.name] for t in p.inputs], target, **_alpha_forms(p))
-        if run.timed:
-            cl.queue.finish()
+    def _cl_filter(self, run: "_Execution", p: FilterPass, target) -> Ticket:
+        """Queued on the device, not waited for (gpu.cl_queue): the GL thread goes on at once."""
+        inputs = [run.targets[t.name] for t in p.inputs]
+        return run.queued(p.target.name, run.opencl().queue_pass(p.step, inputs, target, **_alpha_forms(p)))
 
-    def _transfer(self, run: "_Execution", p: TransferPass, target) -> None:
-        """GL texture -> OpenCL buffer or back, through the host: the buffer is mapped and
-        GL reads into (or uploads from) it directly (no cl_khr_gl_sharing on this path)."""
+    def _transfer(self, run: "_Execution", p: TransferPass, target) -> Ticket | None:
+        """GL texture -> OpenCL buffer or back, through host memory (no cl_khr_gl_sharing
+        on this path). To OpenCL: GL reads the texture here, the write is queued on the
+        device behind its work. To GL: only the pass that wrote the buffer is
+        waited for (the graph's edge), then it is copied into the texture."""
         source = run.targets[p.source.name]
+        cl = run.opencl()
         if p.source.location is Executor.GL:
-            run.opencl().from_texture(source.texture, target)
-        else:
-            run.opencl().to_texture(source, target.texture)
+            pixels = cl.read_texture(source.texture, p.source.width, p.source.height)
+            return run.queued(p.target.name, cl.queue_write(target, pixels))
+        run.wait_for(p.source.name)
+        run.began[p.name] = time.perf_counter()  # its time is the copy's: the wait is idle time, not the pass's
+        target.texture.write(cl.read_buffer(source))
+        return None
 
-    def _upload(self, run: "_Execution", p: UploadPass, target) -> None:
+    def _upload(self, run: "_Execution", p: UploadPass, target) -> Ticket | None:
         """Host pixels into a GL texture (buffer protocol: no extra copy) or a buffer."""
         if p.target.location is Executor.OPENCL:
-            run.opencl().write(target, p.image)
-        else:
-            target.texture.write(np.ascontiguousarray(p.image))
+            return run.queued(p.target.name, run.opencl().queue_write(target, np.ascontiguousarray(p.image)))
+        target.texture.write(np.ascontiguousarray(p.image))
+        return None
 
     def _capture(self, run: "_Execution", p: CapturePass, target: PooledTarget) -> None:
         """Read a texture back to the host as ``Frame.image`` is read (straight RGBA8,
@@ -529,7 +539,8 @@ class GLExecutor:
         pixels = np.empty((graph.height, graph.width, 4), np.uint8)
         target = run.targets[graph.output.name]
         if graph.output.location is Executor.OPENCL:
-            run.opencl().download(target, pixels)
+            run.wait_for(graph.output.name)
+            pixels[...] = run.opencl().read_buffer(target)
         else:
             target.texture.read_into(pixels, alignment=1)
         return pixels
@@ -537,7 +548,8 @@ class GLExecutor:
     # -- the frame ----------------------------------------------------------------------
     def execute(self, graph: FrameGraph, *, opencl: CLFilterRunner | None = None, timed: bool = True,
                 origin: float | None = None, frame: bool = False,
-                captures: dict[str, np.ndarray] | None = None) -> tuple[np.ndarray | FramePixels, ExecutionStats]:
+                captures: dict[str, np.ndarray] | None = None,
+                overlap: bool = True) -> tuple[np.ndarray | FramePixels, ExecutionStats]:
         """Run every pass; return the output as RGBA8 (H, W, 4), top row first, as the
         passes left it (premultiplied, or straight where ``graph.output.straight``).
         The graph is all it needs: its images come with it (``graph.images``), and
@@ -554,13 +566,22 @@ class GLExecutor:
         ``origin`` (a time.perf_counter()) is when the frame began, so start times
         (``pass_start_ms``...) are on the frame's clock; default: now. The graph's
         capture passes put the textures they read back into ``captures`` (by each pass's
-        ``label``: straight RGBA8 (H, W, 4), top row first), when given."""
+        ``label``: straight RGBA8 (H, W, 4), top row first), when given.
+
+        OpenCL work is queued on its device and not waited for (gpu.cl_queue): the device
+        runs it while this thread goes on with GL passes. GL waits for an OpenCL result
+        only where a pass reads it (a transfer back), OpenCL for a GL result only where a
+        transfer copies it, and the execution ends once its OpenCL work is done. An
+        OpenCL pass's time is the device's (its events' profiling times), so the spans of
+        the two devices overlap. ``overlap=False`` waits for each OpenCL item as it is
+        queued: the same passes in the same order, one after another (what the overlap
+        is measured against)."""
         written = {p.target.name for p in graph.passes}
         # Textures are about to change: a frame still reading a kept one gets a copy first.
         self.reader.begin((self._retained[n] for n in graph.reused if n in written and n in self._retained),
                           frame=frame)
         stats = ExecutionStats()
-        run = _Execution(self, graph, stats, opencl, timed)
+        run = _Execution(self, graph, stats, opencl, timed, overlap)
         if captures is not None:
             run.captures = captures
         targets = run.targets
@@ -582,9 +603,14 @@ class GLExecutor:
                     target = targets[p.target.name] = self._acquire(run, p.target)
                     run.locations[p.target.name] = p.target.location
                 handler, counter = TASK_HANDLERS[p.kind]
-                handler(self, run, p, target)
-                if timed:
+                ticket = handler(self, run, p, target)
+                if ticket is not None:  # queued on an OpenCL device: timed by it (run.finish)
+                    run.handed.append((p, t0, time.perf_counter(), ticket, counter))
+                    if not overlap:
+                        ticket.wait()
+                elif timed:
                     self.ctx.finish()
+                    t0 = run.began.pop(p.name, t0)
                     ms = (time.perf_counter() - t0) * 1000
                     stats.pass_ms[p.name] = ms
                     stats.pass_start_ms[p.name] = (t0 - stats.origin) * 1000
@@ -604,7 +630,9 @@ class GLExecutor:
             stats.read_back_px = pixels.read_px if frame else graph.width * graph.height
             stats.readback_ms = (time.perf_counter() - t0) * 1000
             stats.readback_start_ms = (t0 - stats.origin) * 1000
+            run.finish()  # the frame's OpenCL work done (a result no pass read back: still the frame's)
         except BaseException:
+            run.finish(raising=False)  # nothing of it still queued when its buffers go back
             # A failed frame keeps nothing it wrote (a texture repainted in place may be
             # half done): those are released, so the planner's cache does not find them
             # (retained_names) and paints them again.
@@ -640,10 +668,17 @@ class _Execution:
     texture, where it lives, and the OpenCL runner, fetched on the first OpenCL task."""
 
     def __init__(self, executor: GLExecutor, graph: FrameGraph, stats: ExecutionStats,
-                 opencl: CLFilterRunner | None, timed: bool) -> None:
+                 opencl: CLFilterRunner | None, timed: bool, overlap: bool = True) -> None:
         self.executor = executor
         self.graph = graph
         self.timed = timed
+        self.overlap = overlap
+        # Work queued on an OpenCL device: (pass, when this thread began it and when it
+        # queued it, its ticket, its stats counter), and the ticket of the last item
+        # writing each texture name.
+        self.handed: list[tuple[Pass, float, float, Ticket, Callable]] = []
+        self.writes: dict[str, Ticket] = {}
+        self.began: dict[str, float] = {}  # a pass whose own work began after it waited for an input
         self.stats = stats
         self.targets: dict[str, Any] = {}
         self.locations: dict[str, Executor] = {}
@@ -655,6 +690,46 @@ class _Execution:
         if self.cl is None:
             self.cl = self.executor.opencl_runner
         return self.cl
+
+    def queued(self, name: str, ticket: Ticket) -> Ticket:
+        """Note that the item of ``ticket`` writes the texture ``name``."""
+        self.writes[name] = ticket
+        return ticket
+
+    def wait_for(self, name: str) -> None:
+        """Wait until the OpenCL item that wrote ``name`` is done (the graph's edge)."""
+        ticket = self.writes.get(name)
+        if ticket is not None:
+            ticket.wait()
+
+    def finish(self, raising: bool = True) -> None:
+        """Wait for every item queued on an OpenCL device, then put their times in the
+        stats, as the device measured them: a filter pass from when the device began
+        it; a copy to OpenCL from when GL began reading the texture, for the GL read and
+        the device's write (not the wait between them in the device's queue). The first
+        error an item raised is raised (``raising``), after all are done."""
+        error = None
+        done = []
+        for item in self.handed:
+            try:
+                item[3].wait()
+            except BaseException as exc:  # noqa: BLE001 - the first is raised once all are done
+                error = error or exc
+                continue
+            done.append(item)
+        for p, began, handed, ticket, counter in done if self.timed else ():  # (times once every clock sample is in)
+            stats, origin = self.stats, self.stats.origin
+            if isinstance(p, FilterPass):  # all of it the device's
+                start, ms = ticket.start, ticket.ms
+            else:  # GL's read, then the device's write
+                start, ms = began, (handed - began) * 1000 + ticket.ms
+                stats.device_part_ms[p.name] = ((ticket.start - origin) * 1000, ticket.ms)
+            stats.pass_ms[p.name] = ms
+            stats.pass_start_ms[p.name] = (start - origin) * 1000
+            counter(stats, p, ms)
+        self.handed.clear()
+        if error is not None and raising:
+            raise error
 
 
 def _alpha_forms(p: FilterPass) -> dict[str, bool]:
@@ -692,7 +767,8 @@ def _count_transfer(stats: ExecutionStats, p: Pass, ms: float) -> None:
 CLAIMS: frozenset[TaskKind] = frozenset(TaskKind)
 
 # Every pass kind it claims -> (how this executor runs it, where its time is counted).
-TASK_HANDLERS: dict[TaskKind, tuple[Callable[[GLExecutor, _Execution, Any, Any], None],
+# A handler returns the Ticket of work it queued on an OpenCL device, else None.
+TASK_HANDLERS: dict[TaskKind, tuple[Callable[[GLExecutor, _Execution, Any, Any], Ticket | None],
                                     Callable[[ExecutionStats, Pass, float], None]]] = {
     TaskKind.RASTER: (GLExecutor._raster_task, _count_raster),
     TaskKind.SHADOW: (GLExecutor._shadow_task, _count_raster),
@@ -705,7 +781,7 @@ TASK_HANDLERS: dict[TaskKind, tuple[Callable[[GLExecutor, _Execution, Any, Any],
 }
 
 # Every Executor -> how a FilterPass placed on it runs.
-FILTER_EXECUTORS: dict[Executor, Callable[[GLExecutor, _Execution, FilterPass, Any], None]] = {
+FILTER_EXECUTORS: dict[Executor, Callable[[GLExecutor, _Execution, FilterPass, Any], Ticket | None]] = {
     Executor.GL: GLExecutor._gl_filter,
     Executor.OPENCL: GLExecutor._cl_filter,
 }

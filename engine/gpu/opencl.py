@@ -20,6 +20,7 @@ The device is the one ``use_device(spec)`` chose for the process, else
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from typing import Callable
 
@@ -27,6 +28,7 @@ import numpy as np
 
 from ..errors import LaminaInputError, OpenCLUnavailableError
 from ..filters.plan import KERNEL_CONSTANTS, MAX_BLUR_RADIUS, SHADER_CONSTANTS, Arg, KernelCall, PassKind, PlannedPass
+from .cl_queue import DeviceQueue, Ticket
 from .shader_source import load_source
 
 __all__ = [
@@ -143,7 +145,11 @@ class CLFilterRunner:
         self.device = device if device is not None else select_device()
         self.context, self.program = _device_program(cl, self.device, self.label)
         try:
-            self.queue = cl.CommandQueue(self.context)
+            # The passes' queue, profiled: an item's times come from its events (gpu.cl_queue).
+            self.queue = cl.CommandQueue(self.context, properties=cl.command_queue_properties.PROFILING_ENABLE)
+            # Copies into GL textures go through their own queue: one waits for the pass
+            # that wrote its buffer (its ticket), not for later passes queued after it.
+            self.copies = cl.CommandQueue(self.context)
             # Every kernel of the program, by its name without the prefix: a kernel call names one.
             self.kernels = {k.function_name[len(KERNEL_PREFIX):]: k for k in self.program.all_kernels()
                             if k.function_name.startswith(KERNEL_PREFIX)}
@@ -157,6 +163,8 @@ class CLFilterRunner:
                 f"choose another device with {DEVICE_ENV}"
             )
         self._free: dict[int, list] = {}  # bytes -> [(buffer, frame it was released in)]
+        self._pool_lock = threading.Lock()  # (renderers of several threads may share the runner)
+        self.feeder = DeviceQueue(self.label)
         self.frame = 0
         self.keep_frames = 2
         self.allocations = 0
@@ -168,10 +176,11 @@ class CLFilterRunner:
     # -- buffers ------------------------------------------------------------------------
     def acquire(self, width: int, height: int) -> CLImage:
         nbytes = width * height * 4
-        free = self._free.get(nbytes)
-        if free:
-            return CLImage(free.pop()[0], width, height)
-        self.allocations += 1
+        with self._pool_lock:
+            free = self._free.get(nbytes)
+            if free:
+                return CLImage(free.pop()[0], width, height)
+            self.allocations += 1
         try:
             buffer = self.cl.Buffer(self.context, self.cl.mem_flags.READ_WRITE, nbytes)
         except self.cl.Error as exc:
@@ -179,12 +188,20 @@ class CLFilterRunner:
         return CLImage(buffer, width, height)
 
     def release(self, image: CLImage) -> None:
-        self._free.setdefault(image.nbytes, []).append((image.buffer, self.frame))
+        """Back to the pool: the next user of the buffer is queued after every user so far
+        (one in-order queue takes all the passes), so it may be handed out at once."""
+        with self._pool_lock:
+            self._free.setdefault(image.nbytes, []).append((image.buffer, self.frame))
 
     def end_frame(self) -> None:
         """Free buffers nobody used for ``keep_frames`` frames (as the GL texture pool
-        does), so an animated size does not leave a buffer per size behind."""
+        does), so an animated size does not leave a buffer per size behind. Called with
+        nothing of the frame still queued (the executor drains its tickets first)."""
         self.frame += 1
+        with self._pool_lock:
+            self._age()
+
+    def _age(self) -> None:
         for nbytes in list(self._free):
             keep = []
             for buffer, released in self._free[nbytes]:
@@ -203,10 +220,12 @@ class CLFilterRunner:
 
     def trim(self) -> None:
         """Free every buffer not in use."""
-        for buffers in self._free.values():
-            for buffer, _ in buffers:
-                buffer.release()
-        self._free.clear()
+        self.drain()  # (a buffer released to the pool may still be read by a queued pass)
+        with self._pool_lock:
+            for buffers in self._free.values():
+                for buffer, _ in buffers:
+                    buffer.release()
+            self._free.clear()
 
     def upload(self, pixels: np.ndarray) -> CLImage:
         """Host premultiplied (H, W, 4) uint8 -> a device image."""
@@ -224,59 +243,85 @@ class CLFilterRunner:
         self.cl.enqueue_copy(self.queue, out, image.buffer).wait()
         return out
 
+    # -- GL <-> OpenCL, as the executor moves images (and calibration times them) ------------
+    # Through host memory, in two halves on two threads: the GL half (a texture read or
+    # write) runs on the GL thread, where the context is current; the OpenCL half on the
+    # device's (a write queued behind the passes) or through ``copies`` (a read once the
+    # pass that wrote the buffer is done). Mapping the buffer instead would save a host
+    # copy, but a map waits for everything queued before it on the device: the GL thread
+    # would wait for OpenCL work it does not need.
+    @staticmethod
+    def read_texture(texture, width: int, height: int) -> np.ndarray:
+        """A GL texture's premultiplied RGBA8 into host memory (the GL thread's half of a
+        copy to OpenCL; waits for GL's work on it, as any GL read)."""
+        pixels = np.empty((height, width, 4), np.uint8)
+        texture.read_into(pixels, alignment=1)
+        return pixels
+
+    def queue_write(self, image: CLImage, pixels: np.ndarray) -> Ticket:
+        """Host pixels into ``image``, queued behind the device's work, not waited for."""
+        return self.feeder.submit(f"write {image.width}x{image.height}",
+                                  lambda: [self.cl.enqueue_copy(self.queue, image.buffer, pixels, is_blocking=False)],
+                                  keep=pixels)
+
+    def queue_pass(self, p: PlannedPass, inputs: list[CLImage], target: CLImage, **forms: bool) -> Ticket:
+        """``run_pass`` as a queued item with its events (gpu.cl_queue)."""
+        return self.feeder.submit(str(p.kind), lambda: self.run_pass(p, inputs, target, **forms))
+
+    def read_buffer(self, image: CLImage) -> np.ndarray:
+        """``image`` into host memory through the copy queue: call once the pass that
+        wrote it is done (its ticket waited for)."""
+        pixels = np.empty((image.height, image.width, 4), np.uint8)
+        self.cl.enqueue_copy(self.copies, pixels, image.buffer).wait()
+        return pixels
+
     def from_texture(self, texture, image: CLImage) -> None:
-        """GL texture -> OpenCL buffer: the GL read-back writes straight into the mapped
-        buffer (one copy; 2.7x faster at 1080p than reading to the host, then copying)."""
-        mapped, _ = self.cl.enqueue_map_buffer(self.queue, image.buffer, self.cl.map_flags.WRITE_INVALIDATE_REGION,
-                                               0, (image.height, image.width, 4), np.uint8)
-        try:
-            texture.read_into(mapped, alignment=1)
-        finally:
-            mapped.base.release()
+        """GL texture -> OpenCL buffer, both halves, waited for."""
+        self.queue_write(image, self.read_texture(texture, image.width, image.height)).wait()
 
     def to_texture(self, image: CLImage, texture) -> None:
-        """OpenCL buffer -> GL texture, uploaded from the mapped buffer (one copy)."""
+        """OpenCL buffer -> GL texture, once everything queued on the device is done."""
+        self.drain()
+        texture.write(self.read_buffer(image))
+
+    def drain(self) -> None:
+        """Wait for everything queued on the device."""
         self.queue.finish()
-        mapped, _ = self.cl.enqueue_map_buffer(self.queue, image.buffer, self.cl.map_flags.READ, 0,
-                                               (image.height, image.width, 4), np.uint8)
-        try:
-            texture.write(mapped)
-        finally:
-            mapped.base.release()
 
     # -- passes -------------------------------------------------------------------------
     def run_pass(self, p: PlannedPass, inputs: list[CLImage], target: CLImage, *,
-                 straight_source: bool = False, straight_output: bool = False) -> None:
-        """Enqueue one planned pass writing ``target`` (not waited for). With
+                 straight_source: bool = False, straight_output: bool = False) -> list:
+        """Enqueue one planned pass writing ``target`` (not waited for); its events. With
         ``straight_source`` the first input holds straight RGBA and is premultiplied
         first; with ``straight_output`` the result is un-premultiplied into ``target``
         (the kernels' rounding is lamina.images'). The in-between buffers go back to the
         pool at once: the queue is in order, so a later user of one runs after."""
-        scratch = []
+        scratch, events = [], []
         if straight_source:
             scratch.append(self.acquire(inputs[0].width, inputs[0].height))
-            self._alpha("premultiply", inputs[0], scratch[-1])
+            events.append(self._alpha("premultiply", inputs[0], scratch[-1]))
             inputs = [scratch[-1], *inputs[1:]]
         out = target
         if straight_output:
             out = self.acquire(target.width, target.height)
             scratch.append(out)
-        HANDLERS[p.pass_kind](self, p, inputs, out)
+        events.append(HANDLERS[p.pass_kind](self, p, inputs, out))
         if straight_output:
-            self._alpha("unpremultiply", out, target)
+            events.append(self._alpha("unpremultiply", out, target))
         for image in scratch:
             self.release(image)
+        return events
 
-    def _alpha(self, kernel: str, source: CLImage, target: CLImage) -> None:
+    def _alpha(self, kernel: str, source: CLImage, target: CLImage):
         n = source.width * source.height
-        self.kernels[kernel](self.queue, (_round_up(n, WORK_GROUP),), (WORK_GROUP,), source.buffer, target.buffer,
+        return self.kernels[kernel](self.queue, (_round_up(n, WORK_GROUP),), (WORK_GROUP,), source.buffer, target.buffer,
                              np.int32(n))
 
     def _buffer(self, host: np.ndarray):
         return self.cl.Buffer(self.context, self.cl.mem_flags.READ_ONLY | self.cl.mem_flags.COPY_HOST_PTR, hostbuf=host)
 
     # -- the handler of every pass kind ------------------------------------------------------
-    def _call(self, p: PlannedPass, inputs: list[CLImage], target: CLImage) -> None:
+    def _call(self, p: PlannedPass, inputs: list[CLImage], target: CLImage):
         """Enqueue the kernel call ``p`` carries (filters.plan.KernelCall), its image and
         size arguments filled in from ``inputs`` and ``target``."""
         call: KernelCall = p.cl()
@@ -286,7 +331,7 @@ class CLFilterRunner:
                 f"{self.device.local_mem_size} (plans keep blur radii at {MAX_BLUR_RADIUS} or less)"
             )
         args = [self._argument(a, inputs, target) for a in call.args]
-        self.kernels[call.kernel](self.queue, call.grid(target.width, target.height), call.group, *args)
+        return self.kernels[call.kernel](self.queue, call.grid(target.width, target.height), call.group, *args)
 
     def _argument(self, a, inputs: list[CLImage], target: CLImage):
         kind, value = a.kind, a.value
@@ -318,7 +363,7 @@ class CLFilterRunner:
 CLAIMS: frozenset[PassKind] = frozenset(PassKind)
 
 # Every planned pass carries its kernel call: one generic handler for every kind.
-HANDLERS: dict[PassKind, Callable[[CLFilterRunner, PlannedPass, list, CLImage], None]] = {
+HANDLERS: dict[PassKind, Callable[[CLFilterRunner, PlannedPass, list, CLImage], object]] = {  # -> its event
     kind: CLFilterRunner._call for kind in PassKind
 }
 

@@ -91,6 +91,7 @@ from .placement import clean, clip_shape, draw_key, touched
 from .resources import graph_images
 from .retained import Footprint, OverlapRecord, RetainedPlan, Site, runs_transform_animation, site_index
 from .output import FrameOutput
+from .issue_order import issue_order
 from .placed import place_by, scheduled
 from ..filters.backend import FilterBackend
 from .state import FrameState
@@ -443,6 +444,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
             # To the graph returned, not the one the RetainedPlan keeps (as captures are):
             # the next frame's fast path sees every filter pass on GL, then is placed anew.
             graph = scheduled(graph, self.filter_costs)
+        graph = issue_order(graph)  # (OpenCL work handed over early, its results copied back late)
         return with_captures(graph) if self.request.capture_textures else graph
 
     def _plan(self) -> FrameGraph:

@@ -146,7 +146,10 @@ def test_scene_on_opencl_counts_its_transfers(rng):
     passes = frame.graph.filter_passes()
     assert passes and all(p.executor == "opencl" for p in passes)
     transfers = frame.graph.transfer_passes()
-    assert [t.direction for t in transfers] == ["gl->cl", "cl->gl", "gl->cl", "cl->gl"], "in and out, per filter"
+    by_layer = {layer: [t.direction for t in transfers if t.layer_id == layer] for layer in ("a", "b")}
+    assert by_layer == {"a": ["gl->cl", "cl->gl"], "b": ["gl->cl", "cl->gl"]}, "in and out, per filter"
+    # Issued so that both filters are on the device before GL waits for the first result.
+    assert [t.direction for t in transfers] == ["gl->cl", "gl->cl", "cl->gl", "cl->gl"]
     totals = frame.graph.totals()
     assert totals["transfers"] == 4 and totals["transfer_bytes"] == sum(t.source.bytes for t in transfers)
     assert frame.stats.transfer_bytes == totals["transfer_bytes"] and frame.stats.transfer_ms > 0

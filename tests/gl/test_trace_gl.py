@@ -22,20 +22,28 @@ def check_against_report(trace: dict, report: dict) -> None:
     check_trace(trace)
     stats, passes = report["stats"], report["graph"]["passes"]
     events = work_events(trace)
-    pass_events = [e for e in events if e["cat"] not in ("planning", "readback")]
-    assert [e["name"] for e in pass_events] == [p["name"] for p in passes], "each pass once, in order"
+    # A copy to OpenCL is two events: GL's read, and the device's write on its own track.
+    writes = {e["name"].removesuffix(" (write)"): e for e in events if e["name"].endswith(" (write)")}
+    pass_events = sorted((e for e in events if e["cat"] not in ("planning", "readback") and e["name"] not in
+                          {f"{n} (write)" for n in writes}), key=lambda e: e["args"]["index"])
+    assert [e["name"] for e in pass_events] == [p["name"] for p in passes], "each pass once"
     for e, p in zip(pass_events, passes):
         for key in ("kind", "target", "size", "reason"):
             assert e["args"][key] == p[key], (p["name"], key)
         # The report rounds to 1 us (3 decimals of a ms).
-        assert e["dur"] == pytest.approx(stats["pass_ms"][p["name"]] * 1000, abs=1.0), p["name"]
+        dur = e["dur"] + (writes[p["name"]]["dur"] if p["name"] in writes else 0.0)
+        assert dur == pytest.approx(stats["pass_ms"][p["name"]] * 1000, abs=1.0), p["name"]
+    concurrent = set(trace["otherData"]["concurrent_tracks"])
+    names = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"}
+    gl_thread = [e for e in pass_events if names[e["tid"]] not in concurrent]
     (plan,) = [e for e in events if e["cat"] == "planning"]
     assert plan["ts"] == 0 and plan["dur"] == pytest.approx(stats["plan_ms"] * 1000, abs=1.0)
     (readback,) = [e for e in events if e["name"] == "readback"]
     assert readback["dur"] == pytest.approx(stats["readback_ms"] * 1000, abs=1.0)
-    assert readback["ts"] >= max(e["ts"] + e["dur"] for e in pass_events) - 0.002, "read back after the last pass"
+    assert readback["ts"] >= max(e["ts"] + e["dur"] for e in gl_thread) - 0.002, "read back after GL's last pass"
     (frame,) = [e for e in trace["traceEvents"] if e["name"] == "frame"]
-    assert frame["dur"] >= sum(e["dur"] for e in pass_events) + plan["dur"] + readback["dur"] - 0.01
+    assert frame["dur"] >= sum(e["dur"] for e in gl_thread) + plan["dur"] + readback["dur"] - 0.01
+    assert frame["dur"] >= max(e["ts"] + e["dur"] for e in events) - 0.01, "the frame holds the devices' work"
     assert trace["otherData"]["GL_RENDERER"] == report["renderer"]["GL_RENDERER"]
 
 
@@ -74,6 +82,56 @@ def test_opencl_passes_get_their_own_track(gl):
     by_name = {e["name"]: tracks[e["tid"]] for e in work_events(trace)}
     assert {by_name[p.name] for p in frame.graph.filter_passes()} == {"OpenCL"}
     assert {by_name[p.name] for p in frame.graph.transfer_passes()} == {"transfers"}
+
+
+def _two_filtered_layers() -> Scene:
+    """A layer whose OpenCL blur takes a while, then a layer GL draws meanwhile."""
+    scene = Scene(480, 320, background="white")
+    scene.root.add(Layer("photo", box=(10, 10, 300, 220),
+                         style="background: linear-gradient(45deg, #f80, #08f); filter: blur(10px)"))
+    scene.root.add(Layer("tint", box=(200, 60, 260, 240),
+                         style="background: radial-gradient(#0a4, #fe2); border-radius: 30px; filter: sepia(.8)"))
+    return scene
+
+
+def _spans(trace: dict) -> dict[str, list[tuple[float, float, str]]]:
+    tracks = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"}
+    out: dict[str, list[tuple[float, float, str]]] = {}
+    for e in work_events(trace):
+        out.setdefault(tracks[e["tid"]], []).append((e["ts"], e["ts"] + e["dur"], e["name"]))
+    return out
+
+
+@pytest.mark.opencl
+def test_opencl_work_overlaps_gl_work(gl):
+    """The device's track overlaps the GL thread's: the blur runs on OpenCL while GL
+    draws the next layer (gpu.cl_queue; graph.issue_order copies results back late)."""
+    frame = _two_filtered_layers().render(gl, filter_backend="opencl")
+    trace = frame.trace()
+    check_against_report(trace, frame.report)
+    spans = _spans(trace)
+    both = [(cl, g) for cl in spans["OpenCL"] for g in spans["GL"] if cl[0] < g[1] - 1 and g[0] < cl[1] - 1]
+    assert both, f"no OpenCL span overlaps a GL one: {spans}"
+    assert any(g[2] == "raster:tint" for _, g in both), "GL rasters the next layer while the device filters"
+
+
+@pytest.mark.opencl
+def test_serialised_execution_draws_the_same_pixels_without_overlap(gl):
+    """``overlap=False`` runs the same passes one after another: same pixels, and no
+    OpenCL span overlaps the GL thread's work."""
+    scene = _two_filtered_layers()
+    runs = []
+    for overlap in (True, False):
+        gl.drop_caches()  # (a first frame each time: nothing kept to reuse)
+        graph = gl.plan(scene, filter_backend="opencl")
+        runs.append(gl.executor.execute(graph, overlap=overlap))
+    (overlapped, _), (serial, stats) = runs
+    assert (overlapped == serial).all()
+    from lamina.trace import build_trace
+    spans = _spans(build_trace(graph, stats))
+    others = [s for track, ss in spans.items() if track != "OpenCL" for s in ss]
+    for cl in spans["OpenCL"]:
+        assert not any(cl[0] < g[1] - 1 and g[0] < cl[1] - 1 for g in others), cl
 
 
 def test_render_cli_writes_trace(gl, tmp_path, capsys):

@@ -1,0 +1,84 @@
+"""The order in which the executor's GL thread issues a frame graph's passes, once some
+run on an OpenCL device: work for the device as early as the graph allows, a copy back
+to GL as late as it allows.
+
+The executor hands OpenCL work to the device's own thread and goes on (gpu.cl_queue);
+it waits only where a pass needs the device's result, at a copy back to GL. Emitted
+layer by layer, a graph copies a filter's result back right after the filter, so the
+GL thread would wait there at once, with GL work that does not need the result still
+to come. ``issue_order`` reorders the passes: a topological order of their texture
+dependencies (read after write, write after read, write after write: the edges of
+``lamina.graph.frame_schedule``'s task graph) in which a copy back to GL is taken only
+when no other pass is ready, and otherwise the graph's own order is kept. The frame's
+pixels do not change (every dependency is kept); what GL draws while the device works
+does. A graph with no copy back is returned as it is.
+
+Pure: a function of the graph; the result is a new graph that validates.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import replace
+
+from ..framegraph import Executor, FrameGraph, TransferPass
+
+__all__ = ["issue_order"]
+
+
+def _is_copy_back(p) -> bool:
+    return isinstance(p, TransferPass) and p.source.location is not Executor.GL
+
+
+def issue_order(graph: FrameGraph) -> FrameGraph:
+    """``graph`` with its passes in issue order (module docstring)."""
+    passes = graph.passes
+    if not any(_is_copy_back(p) for p in passes):
+        return graph
+    n = len(passes)
+    succs: list[list[int]] = [[] for _ in range(n)]
+    indegree = [0] * n
+    writer: dict[str, int] = {}
+    readers: dict[str, list[int]] = {}
+
+    def edge(a: int, b: int) -> None:
+        succs[a].append(b)
+        indegree[b] += 1
+
+    for i, p in enumerate(passes):
+        before: set[int] = set()
+        for t in p.reads():
+            j = writer.get(t.name)
+            if j is not None:
+                before.add(j)
+            readers.setdefault(t.name, []).append(i)
+        name = p.target.name
+        before.update(readers.pop(name, ()))
+        if name in writer:
+            before.add(writer[name])
+        before.discard(i)
+        for j in before:
+            edge(j, i)
+        writer[name] = i
+    # Ready passes by (is a copy back, index): a copy back waits while anything else can go.
+    ready = [(_is_copy_back(p), i) for i, p in enumerate(passes) if indegree[i] == 0]
+    heapq.heapify(ready)
+    order: list[int] = []
+    while ready:
+        _, i = heapq.heappop(ready)
+        order.append(i)
+        for j in succs[i]:
+            indegree[j] -= 1
+            if indegree[j] == 0:
+                heapq.heappush(ready, (_is_copy_back(passes[j]), j))
+    if len(order) != n:  # pragma: no cover - a validated graph has no cycle
+        raise AssertionError("the frame graph's dependencies have a cycle")
+    if order == list(range(n)):
+        return graph
+    issued = replace(graph, passes=[passes[i] for i in order])
+    if graph.schedule is not None:  # its slots name passes by their numbers in the graph
+        number = {passes[i].name: k for k, i in enumerate(order, 1)}
+        slots = tuple(replace(s, number=number[s.name]) for s in graph.schedule.slots)
+        issued.schedule = replace(graph.schedule, slots=slots)
+    issued.validate()
+    return issued
