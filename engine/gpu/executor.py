@@ -459,7 +459,7 @@ class GLExecutor:
             return run.queued(p.target.name, cl.queue_write(target, pixels))
         run.wait_for(p.source.name)
         run.began[p.name] = time.perf_counter()  # its time is the copy's: the wait is idle time, not the pass's
-        target.texture.write(cl.read_buffer(source))
+        cl.buffer_to_texture(source, target.texture)
         return None
 
     def _upload(self, run: "_Execution", p: UploadPass, target) -> Ticket | None:

@@ -81,7 +81,7 @@ class Schedule:
     placements it is compared with (``baselines``: "greedy", "all GL", "all OpenCL" —
     the best single OpenCL device — and "all on <device>" for each where there are
     several). ``serial_ms`` is the predicted frame when every pass and copy runs one
-    after another, as the executor runs them today (nothing overlaps yet)."""
+    after another: what devices that share the CPU's cores get (graph.placed)."""
 
     devices: tuple[str, ...]
     slots: tuple[Slot, ...]
@@ -126,11 +126,11 @@ class Schedule:
     def describe_lines(self) -> list[str]:
         """The schedule as describe() shows it: the makespans, then each pass with its
         device, predicted start and finish, and (filter passes) why it went there."""
-        proposed = "" if self.applied else (" — proposed, not run: one pass after another it is slower than all "
-                                            "on GL, so every pass ran on GL")
+        proposed = "" if self.applied else (" — proposed, not run: its devices share the CPU, and one pass after "
+                                            "another it is slower than all on GL, so every pass ran on GL")
         lines = [f"Frame-wide schedule ({self.method}; costs: {self.costs}){proposed}:",
                  f"  {self.summary()}",
-                 f"  predicted with nothing overlapping (as the executor runs today): {self.serial_ms:.2f} ms"]
+                 f"  predicted with nothing overlapping (devices sharing the CPU): {self.serial_ms:.2f} ms"]
         width = max((len(d) for d in self.devices), default=2)
         for s in self.slots:
             why = f"  {s.why}" if not s.pinned else ""

@@ -2,16 +2,22 @@
 run on an OpenCL device: work for the device as early as the graph allows, a copy back
 to GL as late as it allows.
 
-The executor hands OpenCL work to the device's own thread and goes on (gpu.cl_queue);
-it waits only where a pass needs the device's result, at a copy back to GL. Emitted
-layer by layer, a graph copies a filter's result back right after the filter, so the
-GL thread would wait there at once, with GL work that does not need the result still
-to come. ``issue_order`` reorders the passes: a topological order of their texture
-dependencies (read after write, write after read, write after write: the edges of
-``lamina.graph.frame_schedule``'s task graph) in which a copy back to GL is taken only
-when no other pass is ready, and otherwise the graph's own order is kept. The frame's
-pixels do not change (every dependency is kept); what GL draws while the device works
-does. A graph with no copy back is returned as it is.
+The executor queues OpenCL work on the device and goes on (gpu.cl_queue); it waits
+only where a pass needs the device's result, at a copy back to GL. Emitted layer by
+layer, a graph copies a filter's result back right after the filter, so the GL thread
+would wait there at once, with GL work that does not need the result still to come.
+``issue_order`` reorders the passes: a topological order of their texture dependencies
+(read after write, write after read, write after write: the edges of
+``lamina.graph.frame_schedule``'s task graph), taking among the passes that are ready
+
+* where the graph carries a frame-wide schedule, the one predicted to start first (a
+  copy at the predicted start of the pass that reads what it copies): the executor
+  issues the work in the order the schedule has the devices begin it;
+* otherwise (a forced ``opencl`` placement) a copy back to GL only when no other pass
+  is ready, and the graph's own order.
+
+The frame's pixels do not change (every dependency is kept); what GL draws while the
+device works does. A graph with no copy back is returned as it is.
 
 Pure: a function of the graph; the result is a new graph that validates.
 """
@@ -19,6 +25,7 @@ Pure: a function of the graph; the result is a new graph that validates.
 from __future__ import annotations
 
 import heapq
+import math
 from dataclasses import replace
 
 from ..framegraph import Executor, FrameGraph, TransferPass
@@ -28,6 +35,17 @@ __all__ = ["issue_order"]
 
 def _is_copy_back(p) -> bool:
     return isinstance(p, TransferPass) and p.source.location is not Executor.GL
+
+
+def _predicted_starts(graph: FrameGraph, succs: list[list[int]]) -> list[float]:
+    """Each pass's predicted start in the graph's schedule; a transfer (not a task of
+    the schedule) that of the first pass after it that depends on it."""
+    start = {s.name: s.start_ms for s in graph.schedule.slots}
+    key = [math.inf] * len(graph.passes)
+    for i in range(len(graph.passes) - 1, -1, -1):  # (a transfer's readers come after it)
+        p = graph.passes[i]
+        key[i] = start.get(p.name, min((key[j] for j in succs[i]), default=math.inf))
+    return key
 
 
 def issue_order(graph: FrameGraph) -> FrameGraph:
@@ -60,8 +78,9 @@ def issue_order(graph: FrameGraph) -> FrameGraph:
         for j in before:
             edge(j, i)
         writer[name] = i
-    # Ready passes by (is a copy back, index): a copy back waits while anything else can go.
-    ready = [(_is_copy_back(p), i) for i, p in enumerate(passes) if indegree[i] == 0]
+    key = _predicted_starts(graph, succs) if graph.schedule is not None else \
+        [float(_is_copy_back(p)) for p in passes]  # a copy back waits while anything else can go
+    ready = [(key[i], i) for i in range(n) if indegree[i] == 0]
     heapq.heapify(ready)
     order: list[int] = []
     while ready:
@@ -70,7 +89,7 @@ def issue_order(graph: FrameGraph) -> FrameGraph:
         for j in succs[i]:
             indegree[j] -= 1
             if indegree[j] == 0:
-                heapq.heappush(ready, (_is_copy_back(passes[j]), j))
+                heapq.heappush(ready, (key[j], j))
     if len(order) != n:  # pragma: no cover - a validated graph has no cycle
         raise AssertionError("the frame graph's dependencies have a cycle")
     if order == list(range(n)):
