@@ -348,6 +348,19 @@ class OpenCLUnavailableError(LaminaEnvironmentError):
     program does not build); the message says what to install or which devices exist."""
 
 
+class OpenCLDeviceError(OpenCLUnavailableError):
+    """An OpenCL device failed in the middle of a frame (an OpenCL error, a lost context):
+    names the device and the pass it failed in. Under filter_backend "auto" the renderer
+    takes the device out of its schedule and draws the frame again without it (the
+    report says so); where OpenCL was forced, this is raised. The failed frame's
+    pixels are never returned."""
+
+    def __init__(self, message: str, *, device: str = "", pass_name: str = "") -> None:
+        super().__init__(message)
+        self.device = device
+        self.pass_name = pass_name
+
+
 class FontUnavailableError(LaminaEnvironmentError):
     """No installed font serves a ``font-family`` (or fontconfig itself is missing): the
     machine lacks a font, so this is the environment's problem (CLI exit 1), and the

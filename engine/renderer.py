@@ -26,7 +26,7 @@ import moderngl
 
 from .graph import ExecutorFacts, FrameState, RasterCache, build_frame_graph
 from .filters.backend import FilterBackend
-from .framegraph import FrameGraph
+from .framegraph import Decision, FrameGraph
 from .request import FrameRequest
 from .images import ImageStore
 from .frame import Frame
@@ -36,7 +36,7 @@ from .gpu.opencl import CLFilterRunner
 from .gpu.apply import install as install_filter_runners
 from .gpu.calibrate import calibrate
 from .cost_history import DeviceCosts
-from .errors import OpenCLUnavailableError, RendererReleasedError, RendererUseError
+from .errors import OpenCLDeviceError, OpenCLUnavailableError, RendererReleasedError, RendererUseError
 from .limits import Limits
 
 __all__ = ["Renderer", "default_renderer", "current_limits", "renderer_info"]
@@ -53,6 +53,8 @@ class Renderer:
         self.images = ImageStore()
         self.state = FrameState()  # property trees, kept textures, the last plan
         self._cost_model: tuple[CLFilterRunner, DeviceCosts] | None = None  # "auto"'s, per OpenCL runner
+        # OpenCL runners whose device failed mid-frame -> why: out of auto's schedule.
+        self._failed_devices: dict[int, str] = {}
         self._no_filter_at: tuple[weakref.ref, int] | None = None  # see _may_filter
         self._released = False
         # Dropped without release(): its context and GL objects go when it is collected
@@ -116,6 +118,10 @@ class Renderer:
                     raise
                 unavailable = str(err)
             else:
+                failed = self._failed_devices.get(id(runner))
+                if failed is not None and backend is FilterBackend.AUTO:
+                    return ExecutorFacts(self.executor.retained_names(), self.limits, None,
+                                         f"taken out of the schedule: {failed}")
                 if backend is FilterBackend.AUTO and costs is None:
                     try:
                         costs = self._filter_costs(scene, runner)
@@ -196,7 +202,20 @@ class Renderer:
         self.gpu.activate()
         textures: dict = {}  # what the graph's capture passes read back (capture_textures)
         try:
-            pixels, stats = self.executor.execute(graph, origin=began, frame=True, captures=textures)  # the graph holds its images
+            try:
+                pixels, stats = self.executor.execute(graph, origin=began, frame=True, captures=textures)  # the graph holds its images
+            except OpenCLDeviceError as err:
+                request = FrameRequest.of(request, **options)
+                if request.backend_for(scene.filter_backend) is not FilterBackend.AUTO:
+                    raise  # OpenCL was asked for: no other device may stand in
+                # auto placed work there: the device leaves the schedule, and the frame
+                # is planned and drawn again on the others (nothing of the failed one is kept).
+                self._failed_devices[id(self.executor.opencl_runner)] = str(err)
+                graph = self.plan(scene, request)
+                graph.decisions.append(Decision("root", f"warning: {err}; the device is taken out of the schedule "
+                                                        "and the frame was drawn again without it"))
+                textures.clear()
+                pixels, stats = self.executor.execute(graph, origin=began, frame=True, captures=textures)
         except moderngl.Error:
             self.gpu.check_errors("a failed GL call")  # a typed error when it is memory
             raise

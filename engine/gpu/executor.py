@@ -38,6 +38,7 @@ from ..framegraph import (
     TransferPass,
     UploadPass,
 )
+from ..errors import OpenCLDeviceError
 from ..limits import MAX_POLYGON_POINTS
 from ..passes import CapturePass
 from ..progress import step
@@ -595,6 +596,7 @@ class GLExecutor:
         retained_now = {t.name for p in graph.passes for t in (p.target,) if t.retained}
         t_start = time.perf_counter()
         stats.origin = t_start if origin is None else origin
+        i = -1  # (the pass running, for an error's message)
         try:
             for i, p in enumerate(graph.passes):
                 t0 = time.perf_counter()
@@ -631,8 +633,9 @@ class GLExecutor:
             stats.readback_ms = (time.perf_counter() - t0) * 1000
             stats.readback_start_ms = (t0 - stats.origin) * 1000
             run.finish()  # the frame's OpenCL work done (a result no pass read back: still the frame's)
-        except BaseException:
+        except BaseException as exc:
             run.finish(raising=False)  # nothing of it still queued when its buffers go back
+            failed = _device_failure(exc, run, graph.passes[i] if 0 <= i < len(graph.passes) else None)
             # A failed frame keeps nothing it wrote (a texture repainted in place may be
             # half done): those are released, so the planner's cache does not find them
             # (retained_names) and paints them again.
@@ -641,6 +644,8 @@ class GLExecutor:
                 current = targets.pop(name, None)
                 for target in {id(t): t for t in (kept, current) if t is not None}.values():
                     self._let_go(target)
+            if failed is not None:
+                raise failed from exc
             raise
         finally:
             for name, target in targets.items():
@@ -730,6 +735,17 @@ class _Execution:
         self.handed.clear()
         if error is not None and raising:
             raise error
+
+
+def _device_failure(exc: BaseException, run: _Execution, p: Pass | None) -> OpenCLDeviceError | None:
+    """``exc`` as the typed error of a failed OpenCL device, when pyopencl raised it
+    (an OpenCL call or a queued item that failed; a lost device fails every call)."""
+    if isinstance(exc, OpenCLDeviceError) or not type(exc).__module__.startswith("pyopencl") or run.cl is None:
+        return None
+    device = run.cl.label
+    where = f" (noticed at pass {p.name})" if p is not None else ""
+    return OpenCLDeviceError(f"the OpenCL device {device} failed{where}: {exc}", device=device,
+                             pass_name=p.name if p is not None else "")
 
 
 def _alpha_forms(p: FilterPass) -> dict[str, bool]:

@@ -58,3 +58,37 @@ def test_auto_with_the_measured_model_explains_its_schedule(fresh):
     assert np.abs(frame.premultiplied.astype(int) - on_gl.premultiplied.astype(int)).max() <= levels(graph)
     again = scene.render(fresh, filter_backend="auto")  # kept filter results: nothing to place
     assert np.array_equal(again.premultiplied, frame.premultiplied)
+
+
+def _lost_device(runner):
+    """A queue_pass that fails as an OpenCL call does (a real pyopencl error)."""
+    def queue_pass(*args, **kwargs):
+        runner.cl.Buffer(runner.context, runner.cl.mem_flags.READ_WRITE, 0)  # INVALID_BUFFER_SIZE
+    return queue_pass
+
+
+def test_a_device_failing_mid_frame_leaves_the_schedule_and_the_frame_is_drawn_without_it(monkeypatch):
+    scene = load_scene("tests/scenes/filter-drop-shadow.json")
+    with Renderer() as r:
+        on_gl = scene.render(r, filter_backend="gl")
+    with Renderer() as r:
+        monkeypatch.setattr(r.executor.opencl_runner, "queue_pass", _lost_device(r.executor.opencl_runner))
+        frame = scene.render(r, filter_backend="auto", cost_model=model(0.05))
+        assert frame.graph.filter_passes() and all(p.executor == "gl" for p in frame.graph.filter_passes())
+        assert np.array_equal(frame.premultiplied, on_gl.premultiplied), "a whole frame, drawn on GL"
+        text = frame.explain()
+        assert "warning: the OpenCL device" in text and "failed" in text and "taken out of the schedule" in text
+        later = scene.render(r, filter_backend="auto", cost_model=model(0.05), t=0.5)
+        assert all(p.executor == "gl" for p in later.graph.filter_passes()), "the device stays out"
+
+
+def test_a_device_failing_where_opencl_was_forced_is_a_typed_error(monkeypatch):
+    from lamina.errors import OpenCLDeviceError
+
+    scene = load_scene("tests/scenes/filter-drop-shadow.json")
+    with Renderer() as r:
+        monkeypatch.setattr(r.executor.opencl_runner, "queue_pass", _lost_device(r.executor.opencl_runner))
+        with pytest.raises(OpenCLDeviceError) as info:
+            scene.render(r, filter_backend="opencl")
+    assert info.value.pass_name.startswith("filter:") and info.value.device in str(info.value)
+    assert "INVALID_BUFFER_SIZE" in str(info.value), "what OpenCL said"
