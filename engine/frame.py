@@ -190,6 +190,9 @@ class Frame:
             f"shader programs compiled this frame: {s.compiles}"
             f"\nRenderer: {self.info.renderer} / {self.info.version}"
         )
+        for c in s.runtime_choices:  # (graph.offload: the executor's dmda rule, at run time)
+            where = "moved to GL" if c.moved else "stayed on OpenCL"
+            text += f"\nRun time: {c.offload} {where}: {c.why()}"
         return text
 
     def __repr__(self) -> str:

@@ -184,6 +184,9 @@ class FrameGraph(GraphReport):
     # Where each pass runs and when, predicted (graph.frame_schedule.Schedule), when the
     # filter backend is "auto" and a cost model priced the frame; None otherwise.
     schedule: ScheduleReport | None = None
+    # OpenCL work of that schedule the executor may still run on GL, decided at run time
+    # by the dmda rule (graph.offload.Offload: both versions, plain data).
+    offloads: tuple[Any, ...] = ()
 
     # -- derived facts ------------------------------------------------------------------
     def textures(self) -> list[TextureDesc]:

@@ -42,6 +42,7 @@ class GraphReport:
             "layers": self.layer_table(),
             "tiles": [t.to_dict() for t in self.tiles],
             **({"schedule": self.schedule.to_dict()} if self.schedule is not None else {}),
+            **({"offloads": [o.to_dict() for o in self.offloads]} if self.offloads else {}),
         }
 
     def to_dot(self) -> str:
@@ -124,6 +125,12 @@ class GraphReport:
                 lines.append(f"  {r}")
         if self.schedule is not None:
             lines.extend(self.schedule.describe_lines())
+        if self.offloads:
+            # The OpenCL work the executor may still move to GL (graph.offload: the dmda rule).
+            lines.append("OpenCL work the executor may run on GL instead, if the device is behind its plan (dmda):")
+            for o in self.offloads:
+                lines.append(f"  {o.name}: {len(o.gl_passes)} filter passes, OpenCL {o.cl_ms:.2f} ms + copies "
+                             f"{o.copy_in_ms + o.copy_out_ms:.2f} ms (planned {o.planned_ms:.2f} ms) or GL {o.gl_ms:.2f} ms")
         if self.decisions:
             lines.append("Decisions:")
             for d in self.decisions:

@@ -92,8 +92,8 @@ def build_trace(graph: FrameGraph, stats: ExecutionStats, *, renderer: dict[str,
         if part is not None:  # a copy to OpenCL: the device's write on its own lane
             events.append(_complete(f"{p.name} (write)", p.kind.value, _TID["OpenCL"], part[0], part[1], args))
             ms -= part[1]
-        events.append(_complete(p.name, p.kind.value, _TID[p.trace_lane()], stats.pass_start_ms.get(p.name, 0.0),
-                                ms, args))
+        lane = "GL" if stats.ran_on.get(p.name) is not None else p.trace_lane()  # (moved to GL at run time)
+        events.append(_complete(p.name, p.kind.value, _TID[lane], stats.pass_start_ms.get(p.name, 0.0), ms, args))
     out_args = {"texture": graph.output.name, "size": [graph.width, graph.height],
                 "bytes": graph.width * graph.height * 4}
     events.append(_complete("readback", "readback", _TID["readback"], stats.readback_start_ms, stats.readback_ms, out_args))

@@ -68,6 +68,11 @@ class Ticket:
         self.keep = _SAMPLED
         return self
 
+    @property
+    def done(self) -> bool:
+        """Has the device finished the item? (Asked without waiting.)"""
+        return not self.events or self.events[-1].command_execution_status == 0  # CL_COMPLETE
+
     def _host(self, device_ns: int) -> float:
         """A device profiling time as a ``time.perf_counter()`` value."""
         return (device_ns - self.queue.offset_ns) / 1e9

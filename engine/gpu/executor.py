@@ -45,6 +45,7 @@ from ..progress import step
 from . import opencl as cl_filters
 from .context import GPUContext
 from .gl_filters import GLFilterRunner
+from ..graph.offload import Choice, Offload, choose
 from .cl_queue import Ticket
 from .opencl import CLFilterRunner
 from .pixels import PixelPasses
@@ -93,6 +94,10 @@ class ExecutionStats:
     # thread's (a copy to OpenCL: GL reads, the device writes): pass name -> (start, ms)
     # of that part, which ``pass_ms`` includes.
     device_part_ms: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # Where a pass ran when not where the graph placed it (an offload moved to GL at run
+    # time), and the run-time choices made (graph.offload.Choice), in the order made.
+    ran_on: dict[str, Executor] = field(default_factory=dict)
+    runtime_choices: list = field(default_factory=list)
     readback_start_ms: float = 0.0
     after: list[tuple[str, float, float]] = field(default_factory=list)  # (what, start, ms): work on the pixels later
     origin: float = field(default=0.0, repr=False)
@@ -138,6 +143,8 @@ class ExecutionStats:
             "encode_ms": round(self.encode_ms, 3),
             "frame_ms": round(self.frame_ms, 3),
             "pass_ms": {k: round(v, 3) for k, v in self.pass_ms.items()},
+            "ran_on": {k: v.value for k, v in self.ran_on.items()},
+            "runtime_choices": [c.to_dict() for c in self.runtime_choices],
             "textures_allocated": self.textures_allocated,
             "textures_reused": self.textures_reused,
             "compiles": self.compiles,
@@ -509,6 +516,34 @@ class GLExecutor:
         if p.target.name == run.graph.output.name:
             run.frame_drawn.add(p.damage if p.damage is not None else (0, 0, p.target.width, p.target.height))
 
+    def _offload_on_gl(self, run: "_Execution", offload: Offload) -> None:
+        """Run an offload's GL version (graph.offload) the first time one of its passes
+        is reached after ``choose`` moved it: the filter passes as planned on GL, writing
+        the textures its copies back would have; the in-between textures go back to the
+        pool at once."""
+        if offload.name in run.ran_on_gl:
+            return
+        run.ran_on_gl.add(offload.name)
+        targets, stats = run.targets, run.stats
+        for p in offload.gl_passes:
+            t0 = time.perf_counter()
+            target = targets.get(p.target.name)
+            if target is None:
+                target = targets[p.target.name] = self._acquire(run, p.target)
+                run.locations[p.target.name] = p.target.location
+            self._gl_filter(run, p, target)
+            if run.timed:
+                self.ctx.finish()
+                ms = (time.perf_counter() - t0) * 1000
+                stats.pass_ms[p.name] = ms
+                stats.pass_start_ms[p.name] = (t0 - stats.origin) * 1000
+                stats.ran_on[p.name] = Executor.GL
+                _count_filter(stats, p, ms)
+        for p in offload.gl_passes:
+            name = p.target.name
+            if name not in offload.outputs and name in targets:
+                self._release(run, name, targets.pop(name))
+
     # -- textures by location ---------------------------------------------------------------
     def _acquire(self, run: "_Execution", desc) -> Any:
         if desc.location is Executor.OPENCL:
@@ -599,14 +634,21 @@ class GLExecutor:
         i = -1  # (the pass running, for an error's message)
         try:
             for i, p in enumerate(graph.passes):
-                t0 = time.perf_counter()
-                target = targets.get(p.target.name)
-                if target is None:
-                    target = targets[p.target.name] = self._acquire(run, p.target)
-                    run.locations[p.target.name] = p.target.location
-                handler, counter = TASK_HANDLERS[p.kind]
-                ticket = handler(self, run, p, target)
-                if ticket is not None:  # queued on an OpenCL device: timed by it (run.finish)
+                offload = run.offload_of.get(p.name)
+                if offload is not None and run.on_gl(offload):
+                    self._offload_on_gl(run, offload)  # (once; its OpenCL passes are skipped)
+                    ticket = handler = None
+                else:
+                    t0 = time.perf_counter()
+                    target = targets.get(p.target.name)
+                    if target is None:
+                        target = targets[p.target.name] = self._acquire(run, p.target)
+                        run.locations[p.target.name] = p.target.location
+                    handler, counter = TASK_HANDLERS[p.kind]
+                    ticket = handler(self, run, p, target)
+                if handler is None:
+                    pass
+                elif ticket is not None:  # queued on an OpenCL device: timed by it (run.finish)
                     run.handed.append((p, t0, time.perf_counter(), ticket, counter))
                     if not overlap:
                         ticket.wait()
@@ -684,6 +726,12 @@ class _Execution:
         self.handed: list[tuple[Pass, float, float, Ticket, Callable]] = []
         self.writes: dict[str, Ticket] = {}
         self.began: dict[str, float] = {}  # a pass whose own work began after it waited for an input
+        # The offloads the graph lets this execution move to GL (graph.offload), by each
+        # of their passes' names; each one's choice, once made; those run on GL.
+        self.offload_of: dict[str, Offload] = {name: o for o in graph.offloads for name in o.cl_passes}
+        self.predicted: dict[str, float] = {name: ms for o in graph.offloads for name, ms in o.pass_ms}
+        self.choices: dict[str, Choice | None] = {}  # (None: left where the schedule put it, undecided)
+        self.ran_on_gl: set[str] = set()
         self.stats = stats
         self.targets: dict[str, Any] = {}
         self.locations: dict[str, Executor] = {}
@@ -695,6 +743,27 @@ class _Execution:
         if self.cl is None:
             self.cl = self.executor.opencl_runner
         return self.cl
+
+    def on_gl(self, offload: Offload) -> bool:
+        """Does ``offload`` run on GL? Decided when its first pass is reached, if its GL
+        inputs are drawn by then (else it stays where the schedule put it), by the dmda
+        rule over the device's actual queue (graph.offload.choose); kept in the stats."""
+        if offload.name in self.choices:
+            choice = self.choices[offload.name]
+            return choice is not None and choice.moved
+        if not all(name in self.targets for name in offload.inputs):
+            self.choices[offload.name] = None  # its first pass runs on OpenCL: so does the rest
+            return False
+        backlog, measured, predicted = 0.0, 0.0, 0.0
+        for p, _, _, ticket, _ in self.handed:
+            expected = self.predicted.get(p.name, 0.0)
+            if ticket.done:
+                measured, predicted = measured + ticket.ms, predicted + expected
+            else:
+                backlog += expected
+        choice = self.choices[offload.name] = choose(offload, backlog, measured / predicted if predicted else 1.0)
+        self.stats.runtime_choices.append(choice)
+        return choice.moved
 
     def queued(self, name: str, ticket: Ticket) -> Ticket:
         """Note that the item of ``ticket`` writes the texture ``name``."""

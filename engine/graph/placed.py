@@ -29,6 +29,7 @@ from ..filter_costs import FilterCostModel
 from ..forced_placement import ForcedPlacement
 from ..framegraph import Decision, Executor, FilterPass, FrameGraph, TextureDesc, TransferPass
 from .frame_schedule import Schedule, schedule_frame
+from .offload import Offload, offloads
 
 __all__ = ["overlaps", "place_by", "place_frame", "scheduled"]
 
@@ -121,6 +122,29 @@ def _rewrite(graph: FrameGraph, on: Mapping[str, Executor], why: Mapping[str, st
     return placed
 
 
+def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: FrameCosts) -> tuple[Offload, ...]:
+    """The OpenCL work of ``placed`` the executor may still move to GL (graph.offload),
+    priced as the schedule priced it."""
+    slots = {s.name: s for s in schedule.slots}
+    gl = costs.names[0]
+    cl = next((i for i, d in enumerate(costs.devices) if d.kind is Executor.OPENCL
+               and any(s.device == costs.names[i] for s in schedule.slots)), None)
+    if cl is None:
+        return ()
+
+    def pass_ms(name: str, executor: Executor) -> float:
+        return dict(slots[name].costs).get(gl if executor is Executor.GL else costs.names[cl], 0.0)
+
+    def copy_ms(t: TransferPass) -> float:
+        a, b = (0, cl) if t.source.location is Executor.GL else (cl, 0)
+        return costs.copy_ms(a, b, t.bytes)
+
+    def planned(names: tuple[str, ...]) -> float:
+        return max(slots[n].finish_ms for n in names) - min(slots[n].start_ms for n in names)
+
+    return offloads(graph, placed, pass_ms, copy_ms, planned)
+
+
 def overlaps(costs: FrameCosts) -> bool:
     """Can the devices' work overlap in time, as HEFT's makespan counts it? Not when
     every device runs on the CPU (llvmpipe and PoCL): they share its cores."""
@@ -146,6 +170,7 @@ def scheduled(graph: FrameGraph, model: FilterCostModel) -> FrameGraph:
         # A new graph: ``graph`` is the one the RetainedPlan keeps for the next frame.
         return replace(graph, schedule=replace(schedule, applied=False), decisions=[*graph.decisions, kept])
     placed = place_frame(graph, schedule, costs)
+    placed.offloads = _offloads(graph, placed, schedule, costs)
     layers: dict[str, list[FilterPass]] = {}
     for p in placed.filter_passes():
         layers.setdefault(p.layer_id, []).append(p)

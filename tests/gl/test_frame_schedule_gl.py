@@ -10,6 +10,7 @@ import pytest
 from lamina import Renderer, load_scene
 from lamina.filter_costs import CostModel
 from lamina.filters.plan import PassKind
+from lamina.framegraph import Executor
 
 pytestmark = pytest.mark.opencl
 
@@ -92,3 +93,40 @@ def test_a_device_failing_where_opencl_was_forced_is_a_typed_error(monkeypatch):
             scene.render(r, filter_backend="opencl")
     assert info.value.pass_name.startswith("filter:") and info.value.device in str(info.value)
     assert "INVALID_BUFFER_SIZE" in str(info.value), "what OpenCL said"
+
+
+@pytest.mark.parametrize("moved", ["none", "every other", "all"])
+def test_offloads_moved_to_gl_at_run_time_draw_the_same_frame(monkeypatch, moved):
+    """The executor's side of the dmda rule (graph.offload): an offload moved at run time
+    runs its GL version instead of its OpenCL passes and copies; the frame matches all-GL
+    within the levels. (Which offloads move is forced here: the rule is tested without a
+    GPU in tests/unit/test_offload.py.)"""
+    import lamina.gpu.executor as executor_module
+    from lamina.graph.offload import Choice
+    from lamina.trace import build_trace
+    from tests.trace_check import check_trace
+
+    scene = load_scene("tests/scenes/filter-drop-shadow.json")
+    with Renderer() as r:
+        on_gl = scene.render(r, filter_backend="gl")
+    decided: list[str] = []
+
+    def forced(offload, backlog_ms, slowdown=1.0):
+        decided.append(offload.name)
+        go = moved == "all" or (moved == "every other" and len(decided) % 2 == 1)
+        return Choice(offload.name, Executor.GL if go else Executor.OPENCL, 1.0, 2.0, 1.0, backlog_ms, slowdown)
+
+    monkeypatch.setattr(executor_module, "choose", forced)
+    with Renderer() as r:
+        frame = scene.render(r, filter_backend="auto", cost_model=model(0.05))
+    graph, stats = frame.graph, frame.stats
+    assert graph.offloads and sorted(decided) == sorted(o.name for o in graph.offloads)
+    moved_offloads = [o for o in graph.offloads if o.name in {c.offload for c in stats.runtime_choices if c.moved}]
+    assert len(moved_offloads) == {"none": 0, "every other": (len(decided) + 1) // 2, "all": len(decided)}[moved]
+    for o in moved_offloads:
+        assert all(stats.ran_on[p.name] is Executor.GL for p in o.gl_passes)
+        assert not any(n in stats.pass_ms for n in o.cl_passes if n.startswith("transfer:")), "no copy ran"
+    diff = np.abs(frame.premultiplied.astype(int) - on_gl.premultiplied.astype(int)).max()
+    assert diff <= levels(graph)
+    check_trace(build_trace(graph, stats))
+    assert ("moved to GL" in frame.explain()) == bool(moved_offloads)
