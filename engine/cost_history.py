@@ -290,6 +290,9 @@ class DeviceCosts:
     model: HistoryModel
     gl: str
     opencl: str
+    # Both devices run on the CPU (llvmpipe and PoCL): their work cannot overlap
+    # (graph.placed.overlaps); calibration knows it from the devices' types.
+    shares_cpu: bool = False
 
     @property
     def label(self) -> str:

@@ -118,6 +118,9 @@ class CostModel:
     label: str
     passes: Mapping[PassCost, tuple[float, float]] = field(default_factory=dict)  # -> (fixed_ms, ms_per_unit)
     transfers: Mapping[Transfer, tuple[float, float]] = field(default_factory=dict)  # -> (fixed_ms, ms_per_byte)
+    # GL and OpenCL run on the same CPU cores (llvmpipe and PoCL, as on this machine):
+    # their work cannot overlap, and the frame-wide schedule is judged one pass after another.
+    shares_cpu: bool = False
 
     def __post_init__(self) -> None:
         passes = {PassCost.parse(k): tuple(v) for k, v in self.passes.items()}

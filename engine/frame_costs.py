@@ -23,11 +23,11 @@ file; pricing runs nothing.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Protocol, runtime_checkable
 
 from .cost_history import DeviceCosts, HistoryModel, Sample
-from .devices import Device
+from .devices import Device, DeviceType
 from .filter_costs import FilterCostModel
 from .filters.plan import MARGIN, ColorPass, PassKind, PlannedPass
 from .named import NamedEnum
@@ -202,9 +202,10 @@ def frame_costs(model: FilterCostModel) -> FrameCosts:
     """The scheduler's prices from the cost model ``auto`` was given: a ``DeviceCosts``
     (the history model calibrated here: GL and the OpenCL device the executor drives)
     or a model that prices by executor."""
+    kind = DeviceType.CPU if getattr(model, "shares_cpu", False) else DeviceType.UNKNOWN
     if isinstance(model, DeviceCosts):
-        gl, cl = _device_of(model.gl), _device_of(model.opencl)
+        gl, cl = (replace(_device_of(d), type=kind) for d in (model.gl, model.opencl))
         return HistoryCosts((gl, cl), (model.gl, model.opencl), model.model, ("GL", "OpenCL"),
                             label="history model measured here")
-    return ExecutorCosts(model)
+    return ExecutorCosts(model, tuple(replace(d, type=kind) for d in ExecutorCosts.devices))
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..cost_history import DeviceCosts, HistoryModel, Sample
 from ..cost_store import Loaded, LoadStatus, Stamp, cache_dir, load, save, thread_settings
-from ..devices import Device
+from ..devices import Device, DeviceType
 from ..errors import OpenCLUnavailableError
 from ..filter_costs import KINDS, work_units
 from ..filters.plan import PASS_TYPES, PlannedPass, image_size
@@ -60,7 +60,8 @@ def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) 
     per device). ``use_cache=False`` measures both again (e.g. after measuring on a busy
     machine) and stores the new history."""
     cal = calibrate_devices(renderer, [cl_runner], repeats=repeats, use_cache=use_cache)
-    return DeviceCosts(cal.model, cal.gl.id, cal.opencl[0].id)
+    cl = cal.opencl[0]
+    return DeviceCosts(cal.model, cal.gl.id, cl.id, shares_cpu=cal.gl.type is DeviceType.CPU and cl.type is DeviceType.CPU)
 
 
 def calibrate_devices(renderer, cl_runners: Sequence, *, repeats: int = 3, use_cache: bool = True) -> Calibration:

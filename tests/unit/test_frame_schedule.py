@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -192,19 +193,24 @@ def test_a_kept_filter_result_made_on_opencl_is_copied_back_under_its_name():
     assert back[0].target.name == last.target.name.removesuffix("@cl")
 
 
-def test_auto_keeps_gl_when_the_schedule_only_pays_off_overlapped():
+def test_auto_keeps_gl_when_the_schedule_only_pays_off_overlapped_on_devices_sharing_the_cpu():
     # OpenCL a little slower than GL per pass, copies cheap: HEFT runs filter work on
-    # OpenCL beside GL's rasters (a shorter makespan, overlapped), but one pass after
-    # another — as the executor runs them until issue 22's item 5 — that frame is slower
-    # than all on GL, so auto keeps GL and says why.
-    graph = scene().plan(filter_backend="auto", cost_model=model(cl_factor=1.3, transfer_ms=0.01))
+    # OpenCL beside GL's rasters (a shorter makespan, overlapped). Devices that both run
+    # on the CPU (llvmpipe and PoCL) share its cores, so one pass after another is what
+    # that frame costs, and it is slower than all on GL: auto keeps GL and says why.
+    shared = replace(model(cl_factor=1.3, transfer_ms=0.01), shares_cpu=True)
+    graph = scene().plan(filter_backend="auto", cost_model=shared)
     sched = graph.schedule
     assert sched is not None and sched.makespan_ms < sched.gl_serial_ms < sched.serial_ms, "the case is made"
     assert all(p.executor is Executor.GL for p in graph.filter_passes()) and not graph.transfer_passes()
     (note,) = [d.text for d in graph.decisions if "auto kept every filter pass on GL" in d.text]
-    assert f"{sched.gl_serial_ms:.2f} ms all on GL" in note
-    cheap = scene().plan(filter_backend="auto", cost_model=model(cl_factor=0.05))
+    assert f"{sched.gl_serial_ms:.2f} ms all on GL" in note and "share" in note
+    cheap = scene().plan(filter_backend="auto", cost_model=replace(model(cl_factor=0.05), shares_cpu=True))
     assert cheap.schedule.serial_ms <= cheap.schedule.gl_serial_ms, "a placement auto runs is no slower run serially"
+    # Devices that can overlap (a GPU on either side) run the placement: the executor
+    # overlaps them (gpu.cl_queue), so the makespan is what the frame costs.
+    apart = scene().plan(filter_backend="auto", cost_model=model(cl_factor=1.3, transfer_ms=0.01))
+    assert apart.schedule.applied and any(p.executor is Executor.OPENCL for p in apart.filter_passes())
 
 
 def test_a_schedule_kept_on_gl_is_reported_as_proposed_and_not_carried_to_later_frames():
@@ -218,7 +224,8 @@ def test_a_schedule_kept_on_gl_is_reported_as_proposed_and_not_carried_to_later_
 
     s, state = scene(), FrameState()
     request = FrameRequest(t=0.0, filter_backend="auto")
-    facts = ExecutorFacts(retained=EVERY_TEXTURE, filter_costs=model(cl_factor=1.3, transfer_ms=0.01))
+    facts = ExecutorFacts(retained=EVERY_TEXTURE,
+                          filter_costs=replace(model(cl_factor=1.3, transfer_ms=0.01), shares_cpu=True))
     graphs = [build_frame_graph(s, request, Limits(), ImageStore(), state, facts) for _ in range(3)]
     first = graphs[0]
     assert len([d for d in first.decisions if "auto kept every filter pass on GL" in d.text]) == 1
