@@ -22,7 +22,8 @@ inputs drawn:
 * on GL, ``run on GL`` from now (the GL thread is here, free).
 
 An offload whose inputs include what GL makes of its own results (HEFT put a pass of its
-chain on GL in between) has no GL version that could run where it begins: it has none.
+chain on GL in between), or a texture drawn by several passes, has no GL version that
+could run where it begins: it has none.
 
 It moves the offload to GL only when the device is **behind its plan** — its expected
 remaining time exceeds what the schedule planned for the offload by more than
@@ -137,6 +138,9 @@ def offloads(gl_graph: FrameGraph, placed: FrameGraph, pass_ms, copy_ms, planned
 
     index = {p.name: i for i, p in enumerate(placed.passes)}
     written = {p.target.name: i for i, p in enumerate(placed.passes)}  # (the last writer: copies write once)
+    writes: dict[str, int] = {}
+    for p in placed.passes:
+        writes[p.target.name] = writes.get(p.target.name, 0) + 1
     members: list[Any] = []
     for p in placed.passes:
         if isinstance(p, FilterPass) and p.executor is Executor.OPENCL:
@@ -159,9 +163,10 @@ def offloads(gl_graph: FrameGraph, placed: FrameGraph, pass_ms, copy_ms, planned
         if not filters or not outs or any(p.name not in on_gl for p in filters):
             continue  # (nothing comes back to GL: no GL version stands in for it)
         first = min(index[p.name] for p in passes)
-        if any(written.get(t.source.name, -1) > first for t in ins):
+        if any(written.get(t.source.name, -1) > first or writes.get(t.source.name, 0) > 1 for t in ins):
             # It reads what GL makes of its own results (HEFT put a pass of the chain on GL
-            # in between): its GL version could not run where it begins.
+            # in between), or a texture drawn in several passes (which of its states the
+            # GL version would read depends on when it runs): it has no GL version.
             continue
         gl_version = tuple(on_gl[p.name] for p in filters)
         copy_in, copy_out = sum(copy_ms(t) for t in ins), sum(copy_ms(t) for t in outs)
