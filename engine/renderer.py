@@ -197,7 +197,8 @@ class Renderer:
         self._check_use()
         _release_dropped_here()  # (a safe point: this renderer activates its context below)
         began = time.perf_counter()  # the frame's clock starts with planning (lamina.trace)
-        graph = self._plan(scene, FrameRequest.of(request, **options))  # the snapshot first: a cost model is measured there
+        request = FrameRequest.of(request, **options)
+        graph = self._plan(scene, request)  # the snapshot first: a cost model is measured there
         plan_ms = (time.perf_counter() - began) * 1000
         self.gpu.activate()
         textures: dict = {}  # what the graph's capture passes read back (capture_textures)
@@ -205,13 +206,15 @@ class Renderer:
             try:
                 pixels, stats = self.executor.execute(graph, origin=began, frame=True, captures=textures)  # the graph holds its images
             except OpenCLDeviceError as err:
-                request = FrameRequest.of(request, **options)
                 if request.backend_for(scene.filter_backend) is not FilterBackend.AUTO:
                     raise  # OpenCL was asked for: no other device may stand in
                 # auto placed work there: the device leaves the schedule, and the frame
-                # is planned and drawn again on the others (nothing of the failed one is kept).
+                # is planned again from scratch and drawn on the others. The failed
+                # execution let go of every texture it wrote (retained_names no longer
+                # has them), so the new plan draws them again.
                 self._failed_devices[id(self.executor.opencl_runner)] = str(err)
-                graph = self.plan(scene, request)
+                self.state.last = None
+                graph = self._plan(scene, request)
                 graph.decisions.append(Decision("root", f"warning: {err}; the device is taken out of the schedule "
                                                         "and the frame was drawn again without it"))
                 textures.clear()
