@@ -130,3 +130,18 @@ def test_offloads_moved_to_gl_at_run_time_draw_the_same_frame(monkeypatch, moved
     assert diff <= levels(graph)
     check_trace(build_trace(graph, stats))
     assert ("moved to GL" in frame.explain()) == bool(moved_offloads)
+
+
+def test_a_device_failing_in_a_later_frame_redraws_that_frame_whole(monkeypatch):
+    """Frames before the failure kept textures; the frame drawn again after it is the
+    frame a fresh renderer draws (nothing the failed execution wrote is reused)."""
+    scene = load_scene("tests/scenes/animation-filter.json")
+    with Renderer() as r:
+        expected = scene.render(r, filter_backend="gl", t=0.7).premultiplied
+    with Renderer() as r:
+        first = scene.render(r, filter_backend="auto", cost_model=model(0.05), t=0.2)
+        assert any(p.executor == "opencl" for p in first.graph.filter_passes()), "the device had work"
+        monkeypatch.setattr(r.executor.opencl_runner, "queue_pass", _lost_device(r.executor.opencl_runner))
+        frame = scene.render(r, filter_backend="auto", cost_model=model(0.05), t=0.7)
+    assert "taken out of the schedule" in frame.explain()
+    assert np.abs(frame.premultiplied.astype(int) - expected.astype(int)).max() <= levels(frame.graph)
