@@ -65,6 +65,8 @@ class JobSummary:
         self.tasks += 1
         self.outputs.extend(result.frames)
         self.failures.extend(result.failures)
+        if not result.worker:  # lost: it finished on no worker, so it is no worker's load and no class's time
+            return
         load = self.workers.setdefault(result.worker, WorkerLoad(result.worker))
         load.tasks += 1
         load.frames += len(result.frames)
