@@ -19,6 +19,7 @@ class WorkerLoad:
     tasks: int = 0
     frames: int = 0
     busy_s: float = 0.0
+    egl_device: int | None = None  # the EGL device its context was asked on (None: the default)
 
 
 @dataclass
@@ -71,6 +72,8 @@ class JobSummary:
         load.tasks += 1
         load.frames += len(result.frames)
         load.busy_s += result.busy_s
+        if result.extra.get("egl_device") is not None:
+            load.egl_device = result.extra["egl_device"]
         cls = self.classes.setdefault(result.cost_class, ClassCost(result.cost_class))
         cls.tasks += 1
         cls.frames += len(result.frames)
@@ -84,7 +87,8 @@ class JobSummary:
                f"{self.tasks} tasks; setup {self.setup_s:.2f} s), {len(self.failures)} failed, {self.retried} retried"]
         for load in sorted(self.workers.values(), key=lambda w: w.name):
             share = load.busy_s / self.wall_s if self.wall_s > 0 else 0.0
-            out.append(f"  worker {load.name}: {load.frames} frames, {load.tasks} tasks, busy {load.busy_s:.2f} s "
+            device = f" (EGL device {load.egl_device})" if load.egl_device is not None else ""
+            out.append(f"  worker {load.name}{device}: {load.frames} frames, {load.tasks} tasks, busy {load.busy_s:.2f} s "
                        f"({share:.0%} of the job)")
         for cls in sorted(self.classes.values(), key=lambda c: list(CostClass).index(c.cost_class)):
             out.append(f"  class {cls.cost_class}: {cls.tasks} tasks, {cls.frames} frames, predicted "
