@@ -8,6 +8,8 @@
         --scheduler tcp://HOST:PORT (a running dask cluster), and --report perf.html
     lamina explain scene.json              render, then print what the compositor did
     lamina explain scene.json --plan-only  the same decisions and passes, planned without the GPU
+    render and explain take --placement NAME[:SEED] (all-opencl, alternate, random:7...): each
+        filter pass forced onto a device (lamina.forced_placement), for comparing pixels
     lamina info [--json] [--recalibrate]   renderer fingerprint and limits, the devices with their
                                            measured speeds, the transfer paths with copy speeds,
                                            the EGL devices (each batch worker's GPU)
@@ -51,6 +53,7 @@ from .demos.options import INSTALL_HINT as DEMOS_INSTALL_HINT
 from .demos.options import DemosUnavailableError, add_demo_arguments
 from .errors import LaminaEnvironmentError, LaminaInputError, OpenCLUnavailableError, RendererUseError
 from .filters.backend import FILTER_BACKENDS
+from .forced_placement import STRATEGIES, ForcedPlacement
 from .gpu.egl_devices import egl_devices
 from .gpu.opencl import device_label, list_devices, select_device
 from .golden.check import check_directory
@@ -63,6 +66,7 @@ from .device_profile import load_profile, record_profile
 from .gantt import save_gantt
 from .simulate import simulate
 from .renderer import default_renderer
+from .request import FrameRequest
 from .scene_file import load_scene
 from .suggest import did_you_mean
 from .version import __version__
@@ -87,7 +91,7 @@ def _cluster(args: argparse.Namespace) -> ClusterSpec | None:
 def _render_batch(args: argparse.Namespace) -> int:
     for flag, given in (("-o", args.output), ("--explain", args.explain), ("--trace", args.trace),
                         ("--overlay", args.overlay), ("--dump-textures", args.dump_textures),
-                        ("--filter-backend", args.filter_backend)):
+                        ("--filter-backend", args.filter_backend), ("--placement", args.placement)):
         if given:
             raise LaminaInputError(f"{flag} is for one frame; a batch job (several scenes, --frames, --out, --workers "
                                    "or --scheduler) writes OUT/NAME.png or OUT/NAME-000123.png: give --out DIR")
@@ -129,6 +133,7 @@ def _render(args: argparse.Namespace) -> int:
     if _is_batch(args):
         return _render_batch(args)
     args.scene = args.scene[0]
+    placement = _placement(args)
     # By default into the current folder, never beside the scene (a demo's tracked PNG).
     # `-o ''` and `-o .` are refused by check_output, not replaced by the default name.
     output = args.output if args.output is not None else Path(args.scene).stem + ".png"
@@ -147,7 +152,7 @@ def _render(args: argparse.Namespace) -> int:
                                + ("it is not a folder" if dump.exists() else "folder does not exist"))
     with _progress(args):
         frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend,
-                             capture_textures=dump is not None)
+                             capture_textures=dump is not None, placement=placement)
         # Each write is atomic (lamina.output_files): a failure is an OutputFileError
         # naming the file, and leaves what was there before.
         if args.overlay:
@@ -174,15 +179,17 @@ def _render(args: argparse.Namespace) -> int:
 def _explain(args: argparse.Namespace) -> int:
     if args.dot is not None:
         check_output(args.dot)  # before any work, as render's outputs
+    placement = _placement(args)
     scene = load_scene(args.scene, allow_files=args.allow_files)
     if args.plan_only:  # what scene.plan() returns: no GL context, no pass executed
-        graph = scene.plan(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
+        graph = scene.plan(t=args.t, policy=args.policy, filter_backend=args.filter_backend, placement=placement)
         report = {"planned_only": True, "graph": graph.to_dict()}
         text = ("Planned only (lamina explain --plan-only): no GPU work was done, so there are no timings.\n"
                 + graph.describe())
     else:
         with _progress(args):
-            frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend)
+            frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend,
+                                 placement=placement)
         graph, report, text = frame.graph, frame.report, None
     if args.dot is not None:
         write_text(args.dot, graph.to_dot())
@@ -191,6 +198,16 @@ def _explain(args: argparse.Namespace) -> int:
     else:
         print(text if text is not None else frame.explain())
     return EXIT_OK
+
+
+def _placement(args: argparse.Namespace) -> ForcedPlacement | None:
+    """``--placement``, parsed once, before any work: a PlacementError naming a bad
+    strategy or seed, a LaminaInputError beside a --filter-backend other than gl."""
+    if args.placement is None:
+        return None
+    placement = ForcedPlacement.parse(args.placement)
+    FrameRequest(filter_backend=args.filter_backend, placement=placement)  # (refuses the pair)
+    return placement
 
 
 def _info(args: argparse.Namespace) -> int:
@@ -333,6 +350,9 @@ def _frame_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy", default=None, choices=POLICIES, help="compositing policy (default: browser)")
     p.add_argument("--filter-backend", choices=FILTER_BACKENDS, default=None,
                    help="where filter passes run: gl, opencl, auto (default: the scene's, else gl)")
+    p.add_argument("--placement", default=None, metavar="NAME[:SEED]",
+                   help="force where each filter pass runs instead: " + ", ".join(STRATEGIES)
+                        + " (random:SEED draws each pass's device from SEED)")
     p.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                    help="show the progress of work over 2 s on stderr (auto: when stderr is a terminal)")
 

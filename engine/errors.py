@@ -43,6 +43,7 @@ __all__ = [
     "OpenCLUnavailableError",
     "FontUnavailableError",
     "DeviceProfileError",
+    "PlacementError",
 ]
 
 
@@ -386,3 +387,14 @@ class DeviceProfileError(LaminaInputError):
         self.file = file
         self.reason = message
         super().__init__(f"{_located_prefix(file, key)}{message}")
+
+
+class PlacementError(LaminaInputError):
+    """A forced placement (``FrameRequest(placement=...)``, ``lamina render --placement``,
+    ``lamina.forced_placement``) is not one: an unknown strategy, a bad seed, or an
+    assignment naming a pass the frame does not have or a device that does not exist.
+    ``name`` is the offending strategy, pass or device, as given."""
+
+    def __init__(self, message: str, *, name: str = "") -> None:
+        self.name = name
+        super().__init__(message)

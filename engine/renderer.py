@@ -128,10 +128,31 @@ class Renderer:
         """The frame graph this renderer would execute now for ``request`` (a
         FrameRequest, or its fields as keywords: ``t``, ``policy``, ``filter_backend``,
         ``limits``, ``cost_model``). Textures kept from earlier frames are reused where
-        their content is unchanged; this records what the new frame keeps. The planner
-        sees the executor through ``snapshot`` (default: ``self.snapshot(...)`` now)."""
-        self._check_use()  # (planning reads and records this renderer's kept state)
+        their content is unchanged. The planner sees the executor through ``snapshot``
+        (default: ``self.snapshot(...)`` now).
+
+        A look: it records nothing. What the renderer keeps between frames (its kept
+        textures and what they hold, the frame texture's draws for the next damage rect,
+        the last frame's plan) stays that of the last frame it rendered, since a plan that
+        never executed made none of the textures it names; only ``render`` records, what
+        it executes. The next frame after a look is planned from scratch (the look brought
+        the property trees to ``scene``, so the last frame's plan cannot tell what changed
+        since); it still reuses the kept textures. Run a frame with ``render``: executing a
+        look's graph yourself (``executor.execute``) draws into textures this renderer
+        keeps without its knowing (``drop_caches()`` after it)."""
+        self._check_use()  # (planning reads this renderer's kept state)
         request = FrameRequest.of(request, **options)
+        state = self.state
+        kept, fast_frames = state.cache.snapshot(), state.fast_frames
+        try:
+            return self._plan(scene, request, snapshot)
+        finally:
+            state.cache.restore(kept)
+            state.fast_frames, state.last = fast_frames, None
+
+    def _plan(self, scene, request: FrameRequest, snapshot: ExecutorFacts | None = None) -> FrameGraph:
+        """``plan``'s graph, recording what the new frame keeps (self.state): for the
+        frame ``render`` executes next, and for nothing else."""
         facts = snapshot if snapshot is not None else self.snapshot(scene, request)
         self.images.begin_frame(scene.file_access)  # the scene decides where its files may be read
         with scene.planning, scene.located_errors():  # (one thread's renderer plans it at a time)
@@ -170,7 +191,7 @@ class Renderer:
         self._check_use()
         _release_dropped_here()  # (a safe point: this renderer activates its context below)
         began = time.perf_counter()  # the frame's clock starts with planning (lamina.trace)
-        graph = self.plan(scene, request, **options)  # the snapshot first: a cost model is measured there
+        graph = self._plan(scene, FrameRequest.of(request, **options))  # the snapshot first: a cost model is measured there
         plan_ms = (time.perf_counter() - began) * 1000
         self.gpu.activate()
         textures: dict = {}  # what the graph's capture passes read back (capture_textures)

@@ -12,6 +12,7 @@ from .compositor.policy import DEFAULT_POLICY, Policy, parse_policy
 from .errors import GeometryError, LaminaInputError
 from .filters.backend import FilterBackend
 from .filter_costs import FilterCostModel
+from .forced_placement import ForcedPlacement
 from .tiling import Tiling
 from .limits import MAX_TIME, Limits
 
@@ -30,7 +31,11 @@ class FrameRequest:
     ``capture_textures``: also read back every texture the frame's composites draw
     from or into (layers' rasters, backings, tiles, render surfaces: one CapturePass
     each, after the other passes), for ``Frame.textures``; off by default, and then
-    the graph is exactly as without it."""
+    the graph is exactly as without it. ``placement``: where each filter pass runs,
+    forced before the frame runs (lamina.forced_placement: ``"all-opencl"``,
+    ``"alternate"``, ``"random:7"``..., or pass name -> device): the passes are planned
+    on GL and then moved as it says, in place of ``filter_backend`` (which may then only
+    be None or "gl"); None: ``filter_backend`` decides."""
 
     t: float = 0.0
     policy: Policy = DEFAULT_POLICY
@@ -39,6 +44,7 @@ class FrameRequest:
     cost_model: FilterCostModel | None = None
     tiling: Tiling = Tiling()
     capture_textures: bool = False
+    placement: ForcedPlacement | None = None
 
     def __post_init__(self) -> None:
         t = self.t
@@ -58,11 +64,17 @@ class FrameRequest:
             raise LaminaInputError(f"tiling must be a lamina.tiling.Tiling, got {type(self.tiling).__name__}")
         if not isinstance(self.capture_textures, bool):
             raise LaminaInputError(f"capture_textures must be True or False, got {self.capture_textures!r}")
+        if self.placement is not None:
+            object.__setattr__(self, "placement", ForcedPlacement.parse(self.placement))
+            if self.filter_backend not in (None, FilterBackend.GL):
+                raise LaminaInputError(f"placement {self.placement.label!r} forces where each filter pass runs: "
+                                       f"give it without filter_backend {self.filter_backend.value!r}")
 
     @classmethod
     def of(cls, request: "FrameRequest | None" = None, **options) -> "FrameRequest":
         """``request`` itself, or one made from keyword options (``t``, ``policy``,
-        ``filter_backend``, ``limits``, ``cost_model``, ``tiling``, ``capture_textures``) —
+        ``filter_backend``, ``limits``, ``cost_model``, ``tiling``, ``capture_textures``,
+        ``placement``) —
         not both."""
         if request is None:
             return cls(**{k: v for k, v in options.items() if v is not None})
@@ -74,5 +86,8 @@ class FrameRequest:
         return request
 
     def backend_for(self, scene_backend: FilterBackend | str) -> FilterBackend:
-        """The filter backend in force: the request's, else the scene's."""
+        """The filter backend in force: the request's, else the scene's; GL under a
+        forced placement (the passes are planned on GL, then moved)."""
+        if self.placement is not None:
+            return FilterBackend.GL
         return self.filter_backend if self.filter_backend is not None else FilterBackend.parse(scene_backend)

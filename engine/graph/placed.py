@@ -12,19 +12,24 @@ order): the executor runs them one after another.
 
 The executor drives one OpenCL device, so a graph is placed on GL and that one; a
 schedule over more devices (a profile's) is for simulation (lamina.simulate).
+``place_by`` makes the same rewrite for a placement forced before the frame runs
+(lamina.forced_placement: all on OpenCL, alternating, seeded random...), without a
+schedule: tests render a frame under several and compare the pixels.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Mapping
 
 from ..errors import LaminaInputError
 from ..frame_costs import FrameCosts, frame_costs
 from ..filter_costs import FilterCostModel
+from ..forced_placement import ForcedPlacement
 from ..framegraph import Decision, Executor, FilterPass, FrameGraph, TextureDesc, TransferPass
 from .frame_schedule import Schedule, schedule_frame
 
-__all__ = ["place_frame", "scheduled"]
+__all__ = ["place_by", "place_frame", "scheduled"]
 
 
 def _on_cl(t: TextureDesc) -> TextureDesc:
@@ -38,10 +43,36 @@ def place_frame(graph: FrameGraph, schedule: Schedule, costs: FrameCosts) -> Fra
     if sum(e is Executor.OPENCL for e in executors.values()) > 1:
         raise LaminaInputError("a frame runs on GL and one OpenCL device: schedule it on more only to simulate "
                                "(lamina.simulate)")
-    if graph.transfer_passes() or any(p.executor is not Executor.GL for p in graph.filter_passes()):
-        raise ValueError("place_frame takes a graph planned with every filter pass on GL")
     on = {s.name: executors[s.device] for s in schedule.slots}
     why = {s.name: s.why for s in schedule.slots}
+    return replace(_rewrite(graph, on, why), schedule=schedule)
+
+
+def place_by(graph: FrameGraph, placement: ForcedPlacement | str | Mapping[str, Executor | str]) -> FrameGraph:
+    """``graph`` (filter passes on GL, no transfers) with its filter passes where
+    ``placement`` forces them (lamina.forced_placement: a strategy, or pass name ->
+    executor), through the rewrite ``place_frame`` makes; a decision per filtered layer
+    says so. A placement naming a pass ``graph`` lacks (and did not keep from an earlier
+    frame: ``graph.reused``), or no device, is a PlacementError naming it."""
+    placement = ForcedPlacement.parse(placement)
+    on = placement.assign(graph.filter_passes(), complete=not graph.reused)
+    why = f"forced placement {placement.label}"
+    placed = _rewrite(graph, on, dict.fromkeys(on, why))
+    layers: dict[str, list[FilterPass]] = {}
+    for p in placed.filter_passes():
+        layers.setdefault(p.layer_id, []).append(p)
+    placed.decisions = [*placed.decisions, *(
+        Decision(layer, f"filter: {why} put {sum(p.executor is Executor.OPENCL for p in ps)} of {len(ps)} passes "
+                        "on OpenCL")
+        for layer, ps in layers.items())]
+    return placed
+
+
+def _rewrite(graph: FrameGraph, on: Mapping[str, Executor], why: Mapping[str, str]) -> FrameGraph:
+    """``graph`` with each filter pass named in ``on`` on that executor (the others on
+    GL), ``why`` as its reason, and a transfer wherever a texture crosses devices."""
+    if graph.transfer_passes() or any(p.executor is not Executor.GL for p in graph.filter_passes()):
+        raise ValueError("placing takes a graph planned with every filter pass on GL, without transfers")
     where: dict[str, Executor] = {}  # texture name -> where its current content was written
     owner: dict[str, str] = {}  # texture name -> the layer whose pass wrote it
     copied: dict[tuple[str, Executor], TextureDesc] = {}
@@ -84,7 +115,7 @@ def place_frame(graph: FrameGraph, schedule: Schedule, costs: FrameCosts) -> Fra
     kept = [p.target for p in graph.passes if p.target.retained and where.get(p.target.name) is Executor.OPENCL]
     for t in kept:
         at(t, Executor.GL)  # a kept result no pass read this frame still ends on GL
-    placed = replace(graph, passes=out, schedule=schedule)
+    placed = replace(graph, passes=out)
     placed.validate()
     return placed
 

@@ -91,7 +91,7 @@ from .placement import clean, clip_shape, draw_key, touched
 from .resources import graph_images
 from .retained import Footprint, OverlapRecord, RetainedPlan, Site, runs_transform_animation, site_index
 from .output import FrameOutput
-from .placed import scheduled
+from .placed import place_by, scheduled
 from ..filters.backend import FilterBackend
 from .state import FrameState
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
@@ -435,7 +435,11 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
     # -- the frame ----------------------------------------------------------------------
     def build(self) -> FrameGraph:
         graph = self._plan()
-        if self.frame_wide and graph.filter_passes():
+        if self.request.placement is not None and graph.filter_passes():
+            # Forced (lamina.forced_placement): planned on GL (request.backend_for), moved
+            # here, to the graph returned only, as "auto"'s schedule is.
+            graph = place_by(graph, self.request.placement)
+        elif self.frame_wide and graph.filter_passes():
             # To the graph returned, not the one the RetainedPlan keeps (as captures are):
             # the next frame's fast path sees every filter pass on GL, then is placed anew.
             graph = scheduled(graph, self.filter_costs)

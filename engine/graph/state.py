@@ -1,5 +1,6 @@
-"""FrameState: what a renderer keeps between the frames it plans, all keyed by what it
-was made from, none of it written onto user objects:
+"""FrameState: what a renderer keeps between the frames it renders, all keyed by what it
+was made from, none of it written onto user objects (a plan records here only for the
+frame executed next: ``Renderer.plan`` is a look that leaves it as it was):
 
 * ``trees``  — the scene's property trees (compositor.property_trees);
 * ``cache``  — the textures kept, with the keys that say when they are still right

@@ -172,12 +172,14 @@ def test_frames_not_read_until_later_keep_their_pixels(fresh, gl, rng):
 
 
 def test_a_graph_executed_outside_a_frame_leaves_the_next_frame_whole(fresh, gl):
-    """A planned graph executed directly draws into the kept frame texture where the
-    frame reader does not see it: the next frame is read whole, and right."""
+    """A frame's graph executed again directly draws into the kept frame texture where
+    the frame reader does not see it: the next frame is read whole, and right. (A
+    rendered frame's graph: ``Renderer.plan`` is a look that records nothing, so its
+    graph run directly would draw what the renderer does not know it keeps.)"""
     scene = _cards_page(np.random.default_rng(19))
     scene.render(fresh).image
     scene["card2"].style["background-color"] = "rgb(250 200 0)"
-    graph = fresh.plan(scene)
+    graph = scene.render(fresh).graph
     assert _area(_graph_damage(graph)) > 0, "drawn into the kept frame texture"
     fresh.executor.execute(graph)
     scene["card9"].style["background-color"] = "rgb(0 120 90)"

@@ -101,3 +101,18 @@ def test_help_exits_0(capsys):
     assert info.value.code == 0
     out, _ = capsys.readouterr()
     assert "render" in out and "explain" in out and "info" in out
+
+
+@pytest.mark.parametrize("command", [["render"], ["explain"], ["explain", "--plan-only"]])
+@pytest.mark.parametrize("placement, words", [
+    ("fastest", ("unknown placement 'fastest'", "all-opencl, alternate")),
+    ("random:x", ("seed must be a whole number", "'x'")),
+    ("alternate:2", ("placement 'alternate' draws nothing: it takes no seed",)),
+])
+def test_a_bad_placement_is_named_before_any_work(capsys, command, placement, words):
+    run_bad(capsys, [*command, "tests/scenes/filter-blur-small.json", "--placement", placement], *words)
+
+
+def test_a_placement_beside_another_filter_backend_is_refused(capsys):
+    run_bad(capsys, ["render", "tests/scenes/filter-blur-small.json", "--placement", "alternate",
+                     "--filter-backend", "opencl"], "placement 'alternate' forces where each filter pass runs")

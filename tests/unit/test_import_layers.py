@@ -38,6 +38,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("compositor", ("lamina.compositor",)),
     ("render-task graph", ("lamina.textures", "lamina.passes", "lamina.graph_report", "lamina.framegraph", "lamina.filter_costs",
                            "lamina.devices", "lamina.cost_history", "lamina.cost_store", "lamina.frame_costs", "lamina.device_profile",
+                           "lamina.forced_placement",
                            "lamina.graph", "lamina.request")),
     ("executors", ("lamina.gpu",)),
     ("scene, renderer, frame", ("lamina.scene", "lamina.renderer", "lamina.frame", "lamina.scene_file",
