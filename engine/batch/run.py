@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections import deque
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,10 +167,12 @@ def results(client: Any, plan: JobPlan, futures: list[Any] | None = None, *, ret
     tasks then run here, one after another, on this process's renderer).
 
     A task that killed its workers (dask's KilledWorker, after its allowed failures) is
-    submitted again as one task per scene (``isolate``), once; what still kills them is
-    reported lost with its scenes' names, and every other task's result comes as usual.
-    The futures of such re-runs are appended to ``futures`` (so a caller that cancels
-    them on Ctrl-C cancels those too)."""
+    run again as one task per scene (``isolate``), once, and these re-runs go one at a
+    time: a worker that dies takes with it every task it held (queued, or finished and
+    not yet reported), so two re-runs on one worker could lose the innocent one with the
+    one that kills. What still kills its workers is reported lost with its scene's name;
+    every other task's result comes as usual. The futures of the re-runs are appended to
+    ``futures`` (so a caller that cancels them on Ctrl-C cancels those too)."""
     if client is None:
         for task in plan.tasks:
             yield run_task(task)
@@ -178,21 +181,35 @@ def results(client: Any, plan: JobPlan, futures: list[Any] | None = None, *, ret
     futures = futures if futures is not None else submit(client, plan, retries=retries)
     by_key = {t.key: t for t in plan.tasks}
     second_chance: set[str] = set()
+    waiting: deque[RenderTask] = deque()  # isolated re-runs, submitted one at a time
+    in_flight: list[str] = []  # the key of the re-run submitted, if one is
     pending = distributed.as_completed(futures)
+
+    def next_alone() -> None:
+        if waiting and not in_flight:
+            alone = waiting.popleft()
+            again = _submit_one(client, alone, retries)
+            in_flight.append(alone.key)
+            futures.append(again)
+            pending.add(again)
+
     for future in pending:
+        task = by_key[future.key]
+        if task.key in in_flight:
+            in_flight.remove(task.key)
         try:
-            yield future.result()
+            result = future.result()
         except Exception as err:  # KilledWorker after allowed-failures, or an untyped error after retries
-            task = by_key[future.key]
             if _killed(err) and task.key not in second_chance:
                 for alone in isolate(task):
                     by_key[alone.key] = alone
                     second_chance.add(alone.key)
-                    again = _submit_one(client, alone, retries)
-                    futures.append(again)
-                    pending.add(again)
+                    waiting.append(alone)
+                next_alone()
                 continue
-            yield _lost(plan, task, err)
+            result = _lost(plan, task, err)
+        next_alone()
+        yield result
 
 
 def _suspicious(keys: list[str], dask_scheduler: Any = None) -> int:
