@@ -175,8 +175,16 @@ def egl_devices() -> EGLDevices:
 
 
 def gpu_indices(devices: Sequence[EGLDevice]) -> tuple[int, ...]:
-    """The EGL indexes of the devices that are GPUs, in EGL order."""
-    return tuple(d.index for d in devices if d.kind is EGLDeviceKind.GPU)
+    """The EGL indexes of the devices that are GPUs, in EGL order; a GPU listed twice (two
+    vendors' EGL drivers behind glvnd naming the same DRM device file) counts once, at
+    its first index."""
+    seen: set[str] = set()
+    out = []
+    for d in devices:
+        if d.kind is EGLDeviceKind.GPU and not (d.drm_file and d.drm_file in seen):
+            out.append(d.index)
+            seen.add(d.drm_file)
+    return tuple(out)
 
 
 def default_workers(cores: int, devices: Sequence[EGLDevice]) -> int:

@@ -31,6 +31,9 @@ def test_with_several_gpus_worker_i_takes_gpu_i_mod_n():
     assert assign_devices(7, devices) == [0, 1, 3, 0, 1, 3, 0]  # the software device is never given out
     assert default_workers(16, devices) == 3  # one worker per GPU, not per core
     assert device_for_worker(None, devices) is None  # a worker without a number: the default device
+    # One GPU listed by two vendors' drivers (the same DRM device file) is one GPU.
+    twice = [_gpu(0), EGLDevice(1, EGLDeviceKind.GPU, drm_file="/dev/dri/card0"), _gpu(2)]
+    assert gpu_indices(twice) == (0, 2) and assign_devices(3, twice) == [0, 2, 0]
 
 
 def test_with_one_gpu_or_none_every_worker_is_on_the_default_device():
