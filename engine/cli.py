@@ -11,7 +11,8 @@
     render and explain take --placement NAME[:SEED] (all-opencl, alternate, random:7...): each
         filter pass forced onto a device (lamina.forced_placement), for comparing pixels
     lamina info [--json] [--recalibrate]   renderer fingerprint and limits, the devices with their
-                                           measured speeds, the transfer paths with copy speeds
+                                           measured speeds, the transfer paths with copy speeds,
+                                           the EGL devices (each batch worker's GPU)
     lamina info --opencl [--json]          the OpenCL devices only, as LAMINA_OPENCL_DEVICE indexes them
     lamina info --profile FILE             also write this machine's devices and cost model as a
                                            device profile (for lamina schedule --devices)
@@ -53,6 +54,7 @@ from .demos.options import DemosUnavailableError, add_demo_arguments
 from .errors import LaminaEnvironmentError, LaminaInputError, OpenCLUnavailableError, RendererUseError
 from .filters.backend import FILTER_BACKENDS
 from .forced_placement import STRATEGIES, ForcedPlacement
+from .gpu.egl_devices import egl_devices
 from .gpu.opencl import device_label, list_devices, select_device
 from .golden.check import check_directory
 from .overlays import OVERLAYS
@@ -247,8 +249,10 @@ def _info(args: argparse.Namespace) -> int:
         data = record_profile(usable, found.calibration.model, name=f"recorded: {info.renderer}",
                               recorded={"renderer": info.renderer, "gl_version": info.version, "lamina": __version__})
         write_text(args.profile, json.dumps(data, indent=2) + "\n")
+    egl = egl_devices()
     if args.json:
-        print(json.dumps({"lamina": __version__, **info.to_dict(), **found.to_dict()}, indent=2))
+        print(json.dumps({"lamina": __version__, **info.to_dict(), **found.to_dict(), "egl_devices": egl.to_dict()},
+                         indent=2))
     else:
         print(f"Lamina {__version__}")
         print(f"GL_RENDERER          {info.renderer}")
@@ -260,6 +264,7 @@ def _info(args: argparse.Namespace) -> int:
         print(f"GL_MAX_SAMPLES       {info.max_samples}")
         print(f"context              {info.backend} (headless)")
         print("\n".join(found.lines()))
+        print("\n".join(egl.lines()))
         if args.profile is not None:
             print(f"Device profile written to {args.profile} (lamina schedule SCENE --devices {args.profile})")
     return EXIT_OK
@@ -356,7 +361,8 @@ def _cluster_options(p: argparse.ArgumentParser) -> None:
     """Where a batch job runs (lamina.batch): the options of render and check."""
     p.add_argument("--workers", type=int, metavar="N",
                    help="render on a LocalCluster of N worker processes (one GL context each), started and "
-                        "stopped by Lamina; 0: one per CPU core")
+                        "stopped by Lamina; 0: one per GPU when EGL lists several (worker i on GPU i mod n), "
+                        "else one per CPU core")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="render on the workers of a running dask cluster (Lamina starts nothing)")
     p.add_argument("--no-dashboard", action="store_true", help="do not serve the LocalCluster's dashboard")

@@ -19,7 +19,7 @@ from .cluster import BatchClusterError, BatchUnavailableError, ClusterKind, Clus
 from .costs import CostModel, FrameCost, cost_class, frame_cost, make_tasks
 from .jobs import (BatchSceneError, CostClass, FailureKind, FrameDone, FrameSpec, OutputKind, RenderTask,
                    SceneBundle, SceneFailure, TaskResult, WorkItem, bundle_scene, parse_frames)
-from .run import JobPlan, ProgressLine, frame_path, plan_job, results, run_job, submit
+from .run import JobPlan, ProgressLine, frame_path, isolate, plan_job, results, run_job, submit
 from .summary import ClassCost, JobSummary, WorkerLoad
 from .worker import run_task
 
@@ -28,6 +28,6 @@ __all__ = [
     "CostModel", "FrameCost", "cost_class", "frame_cost", "make_tasks",
     "BatchSceneError", "CostClass", "FailureKind", "FrameDone", "FrameSpec", "OutputKind", "RenderTask",
     "SceneBundle", "SceneFailure", "TaskResult", "WorkItem", "bundle_scene", "parse_frames",
-    "JobPlan", "ProgressLine", "frame_path", "plan_job", "results", "run_job", "submit",
+    "JobPlan", "ProgressLine", "frame_path", "isolate", "plan_job", "results", "run_job", "submit",
     "ClassCost", "JobSummary", "WorkerLoad", "run_task",
 ]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ..errors import LaminaEnvironmentError, LaminaInputError
+from ..gpu.egl_devices import default_workers, egl_devices
 from ..named import NamedEnum
 
 __all__ = ["ClusterKind", "ClusterSpec", "BatchUnavailableError", "BatchClusterError", "INSTALL_HINT",
@@ -49,7 +50,8 @@ class ClusterKind(NamedEnum):
 
 @dataclass(frozen=True)
 class ClusterSpec:
-    """Where to run: ``workers`` processes of a LocalCluster (0: as many as CPU cores),
+    """Where to run: ``workers`` processes of a LocalCluster (0: one per GPU with several
+    EGL GPU devices, else as many as CPU cores),
     or the ``scheduler`` address of a running cluster, or neither (in-process).
     ``dashboard``: serve the LocalCluster's dashboard on 127.0.0.1 (a free port)."""
 
@@ -72,8 +74,9 @@ class ClusterSpec:
         return ClusterKind.IN_PROCESS if self.workers is None else ClusterKind.LOCAL
 
     def worker_count(self) -> int:
-        """Workers a LocalCluster gets: the number asked for, or one per CPU core."""
-        return self.workers or _cores()
+        """Workers a LocalCluster gets: the number asked for, else (0) one per GPU when
+        EGL lists two or more GPU devices, else one per CPU core (lamina.gpu.egl_devices)."""
+        return self.workers or default_workers(_cores(), egl_devices().devices)
 
 
 def _cores() -> int:

@@ -236,7 +236,8 @@ class SceneFailure:
 @dataclass(frozen=True)
 class TaskResult:
     """What a task hands back: the frames made and the scenes that failed, which worker
-    ran it (name and process id) and how long it was busy."""
+    ran it (name and process id; "" for a task lost with its workers) and how long it
+    was busy."""
 
     key: str
     cost_class: CostClass

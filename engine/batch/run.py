@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections import deque
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,7 @@ from .jobs import (FailureKind, FrameSpec, OutputKind, RenderTask, SceneFailure,
 from .summary import JobSummary
 from .worker import run_task
 
-__all__ = ["JobPlan", "plan_job", "submit", "results", "run_job", "ProgressLine", "frame_path"]
+__all__ = ["JobPlan", "plan_job", "submit", "isolate", "results", "run_job", "ProgressLine", "frame_path"]
 
 
 def frame_path(out: Path, name: str, index: int | None) -> Path:
@@ -126,32 +127,89 @@ def submit(client: Any, plan: JobPlan, *, retries: int = 1) -> list[Any]:
     """Submit the plan's tasks to ``client``; their futures, in plan order. ``retries``
     covers untyped exceptions only (typed scene errors come back as results); a dead
     worker's task is re-run by the scheduler regardless, up to its allowed failures."""
-    return [client.submit(run_task, task, key=task.key, pure=False, retries=retries) for task in plan.tasks]
+    return [_submit_one(client, task, retries) for task in plan.tasks]
+
+
+def _submit_one(client: Any, task: RenderTask, retries: int) -> Any:
+    return client.submit(run_task, task, key=task.key, pure=False, retries=retries)
+
+
+def _killed(err: BaseException) -> bool:
+    """dask's KilledWorker: the task was on a worker that died, more than allowed-failures times."""
+    return type(err).__name__ == "KilledWorker"
+
+
+def isolate(task: RenderTask) -> list[RenderTask]:
+    """``task``'s items, each as a task of its own (same cost class, its share of the
+    prediction; keys ``…-00003-1-JOB``): a task that killed its workers is run again
+    this way, once, so that only the item that kills them is lost, and the others (and
+    tasks that were merely queued on the dying workers) are made."""
+    base = task.key[:-len(task.job) - 1] if task.key.endswith("-" + task.job) else task.key
+    frames = max(1, task.frame_count)
+    return [RenderTask(f"{base}-{i}-{task.job}", task.cost_class, task.predicted_s * len(item.frames) / frames,
+                       (item,), task.output, task.job) for i, item in enumerate(task.items)]
 
 
 def _lost(plan: JobPlan, task: RenderTask, err: BaseException) -> TaskResult:
-    kind = FailureKind.LOST if type(err).__name__ == "KilledWorker" else (
+    kind = FailureKind.LOST if _killed(err) else (
         FailureKind.ENVIRONMENT if isinstance(err, LaminaEnvironmentError) else FailureKind.INTERNAL)
-    failures = tuple(SceneFailure(i.bundle.name, i.bundle.scene_file, kind, type(err).__name__, str(err),
+    message = str(err)
+    if kind is FailureKind.LOST:
+        message = ("its worker process died every time it ran, dask's allowed failures over, also when run "
+                   f"alone ({message})")
+    failures = tuple(SceneFailure(i.bundle.name, i.bundle.scene_file, kind, type(err).__name__, message,
                                   tuple(f.index for f in i.frames)) for i in task.items)
-    return TaskResult(task.key, task.cost_class, task.predicted_s, 0.0, "none", 0, (), failures)
+    return TaskResult(task.key, task.cost_class, task.predicted_s, 0.0, "", 0, (), failures)  # ran on no worker
 
 
-def results(client: Any, plan: JobPlan, futures: list[Any] | None = None) -> Iterator[TaskResult]:
+def results(client: Any, plan: JobPlan, futures: list[Any] | None = None, *, retries: int = 1) -> Iterator[TaskResult]:
     """Each task's result as it completes (in plan order when ``client`` is None: the
-    tasks then run here, one after another, on this process's renderer)."""
+    tasks then run here, one after another, on this process's renderer).
+
+    A task that killed its workers (dask's KilledWorker, after its allowed failures) is
+    run again as one task per scene (``isolate``), once, and these re-runs go one at a
+    time: a worker that dies takes with it every task it held (queued, or finished and
+    not yet reported), so two re-runs on one worker could lose the innocent one with the
+    one that kills. What still kills its workers is reported lost with its scene's name;
+    every other task's result comes as usual. The futures of the re-runs are appended to
+    ``futures`` (so a caller that cancels them on Ctrl-C cancels those too)."""
     if client is None:
         for task in plan.tasks:
             yield run_task(task)
         return
     distributed = require_distributed()
-    futures = futures if futures is not None else submit(client, plan)
+    futures = futures if futures is not None else submit(client, plan, retries=retries)
     by_key = {t.key: t for t in plan.tasks}
-    for future in distributed.as_completed(futures):
+    second_chance: set[str] = set()
+    waiting: deque[RenderTask] = deque()  # isolated re-runs, submitted one at a time
+    in_flight: list[str] = []  # the key of the re-run submitted, if one is
+    pending = distributed.as_completed(futures)
+
+    def next_alone() -> None:
+        if waiting and not in_flight:
+            alone = waiting.popleft()
+            again = _submit_one(client, alone, retries)
+            in_flight.append(alone.key)
+            futures.append(again)
+            pending.add(again)
+
+    for future in pending:
+        task = by_key[future.key]
+        if task.key in in_flight:
+            in_flight.remove(task.key)
         try:
-            yield future.result()
+            result = future.result()
         except Exception as err:  # KilledWorker after allowed-failures, or an untyped error after retries
-            yield _lost(plan, by_key[future.key], err)
+            if _killed(err) and task.key not in second_chance:
+                for alone in isolate(task):
+                    by_key[alone.key] = alone
+                    second_chance.add(alone.key)
+                    waiting.append(alone)
+                next_alone()
+                continue
+            result = _lost(plan, task, err)
+        next_alone()
+        yield result
 
 
 def _suspicious(keys: list[str], dask_scheduler: Any = None) -> int:

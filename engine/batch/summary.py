@@ -19,6 +19,7 @@ class WorkerLoad:
     tasks: int = 0
     frames: int = 0
     busy_s: float = 0.0
+    egl_device: int | None = None  # the EGL device its context was asked on (None: the default)
 
 
 @dataclass
@@ -65,10 +66,14 @@ class JobSummary:
         self.tasks += 1
         self.outputs.extend(result.frames)
         self.failures.extend(result.failures)
+        if not result.worker:  # lost: it finished on no worker, so it is no worker's load and no class's time
+            return
         load = self.workers.setdefault(result.worker, WorkerLoad(result.worker))
         load.tasks += 1
         load.frames += len(result.frames)
         load.busy_s += result.busy_s
+        if result.extra.get("egl_device") is not None:
+            load.egl_device = result.extra["egl_device"]
         cls = self.classes.setdefault(result.cost_class, ClassCost(result.cost_class))
         cls.tasks += 1
         cls.frames += len(result.frames)
@@ -82,7 +87,8 @@ class JobSummary:
                f"{self.tasks} tasks; setup {self.setup_s:.2f} s), {len(self.failures)} failed, {self.retried} retried"]
         for load in sorted(self.workers.values(), key=lambda w: w.name):
             share = load.busy_s / self.wall_s if self.wall_s > 0 else 0.0
-            out.append(f"  worker {load.name}: {load.frames} frames, {load.tasks} tasks, busy {load.busy_s:.2f} s "
+            device = f" (EGL device {load.egl_device})" if load.egl_device is not None else ""
+            out.append(f"  worker {load.name}{device}: {load.frames} frames, {load.tasks} tasks, busy {load.busy_s:.2f} s "
                        f"({share:.0%} of the job)")
         for cls in sorted(self.classes.values(), key=lambda c: list(CostClass).index(c.cost_class)):
             out.append(f"  class {cls.cost_class}: {cls.tasks} tasks, {cls.frames} frames, predicted "

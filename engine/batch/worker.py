@@ -4,6 +4,7 @@ A dask worker runs tasks in a thread of its own pool, not in the thread a Worker
 ``setup`` runs in, and an EGL context is current in one thread only: so the renderer is
 made lazily in the task thread, on its first task, and kept there for every later task
 (``threading.local``; workers run one thread each, so one context per worker process).
+With two or more EGL GPU devices, worker i makes it on GPU i mod n (lamina.gpu.egl_devices).
 The same code runs in-process for jobs without a cluster, so a serial and a distributed
 run make their frames the same way.
 
@@ -30,13 +31,15 @@ from pathlib import Path
 
 from ..errors import LaminaEnvironmentError, LaminaInputError
 from ..file_access import FileAccess
+from ..gpu.context import GPUContext
+from ..gpu.egl_devices import device_for_worker, egl_devices, worker_ordinal
 from ..renderer import Renderer, default_renderer
 from ..scene import Scene
 from ..scene_file import scene_from_dict
 from .jobs import (FailureKind, FrameDone, OutputKind, RenderTask, SceneBundle, SceneFailure, TaskResult,
                    WorkItem)
 
-__all__ = ["run_task", "worker_name"]
+__all__ = ["run_task", "worker_name", "egl_device"]
 
 _KEEP_SCENES = 4  # scenes kept per thread: an animation's next chunk usually follows soon
 _local = threading.local()
@@ -93,10 +96,18 @@ def _renderer() -> Renderer:
     if renderer is None:
         if threading.current_thread() is threading.main_thread() and worker_name() == "in-process":
             renderer = default_renderer()
-        else:
-            renderer = Renderer()  # this thread's own GL context
+        else:  # this thread's own GL context, on this worker's EGL device when there are several GPUs
+            device = device_for_worker(worker_ordinal(worker_name()), egl_devices().devices)
+            renderer = Renderer(GPUContext.headless(device))
         _local.renderer = renderer
     return renderer
+
+
+def egl_device() -> int | None:
+    """The EGL device this thread's renderer asked for (None: the default; the
+    environment's GLCONTEXT_DEVICE_INDEX, when set, overrides it in any case)."""
+    renderer = getattr(_local, "renderer", None)
+    return renderer.gpu.device_index if renderer is not None else None
 
 
 def worker_name() -> str:
@@ -158,4 +169,4 @@ def run_task(task: RenderTask) -> TaskResult:
         if failure is not None:
             failures.append(failure)
     return TaskResult(task.key, task.cost_class, task.predicted_s, time.perf_counter() - began, worker_name(),
-                      os.getpid(), tuple(frames), tuple(failures))
+                      os.getpid(), tuple(frames), tuple(failures), {"egl_device": egl_device()})

@@ -93,6 +93,7 @@ class GPUContext:
             )
         self.ctx = ctx
         self.backend = backend
+        self.device_index: int | None = None  # the EGL device asked for (headless; None: the default)
         # A context is current in one thread at a time, and what a renderer keeps is not
         # locked: the thread that made it is the one that uses it (activate checks).
         self.thread = threading.get_ident()
@@ -112,24 +113,36 @@ class GPUContext:
         )
 
     @classmethod
-    def headless(cls) -> "GPUContext":
+    def headless(cls, device_index: int | None = None) -> "GPUContext":
         """A standalone EGL context (no display, no window): one this thread's released
-        renderers left, else a new one."""
+        renderers left on the same device, else a new one. ``device_index``: the EGL
+        device (lamina.gpu.egl_devices; None: glcontext's default, device 0); the
+        environment's GLCONTEXT_DEVICE_INDEX, when set, overrides it (glcontext does)."""
         refuse_forked()
         idle = getattr(_idle, "contexts", None)
-        if idle:
-            gpu = idle.pop()
+        same = [g for g in idle or () if g.device_index == device_index]
+        if same:
+            gpu = same[-1]
+            idle.remove(gpu)
             gpu.activate()
             # The framebuffer bound last was the released renderer's (deleted): bind the
             # default one, or making the next framebuffer rebinds the deleted one.
             gpu.ctx.detect_framebuffer(0).use()
             return gpu
+        env = os.environ.get("GLCONTEXT_DEVICE_INDEX")
+        if env and not env.strip().isdigit():  # glcontext would fail with int()'s message
+            raise GPUUnavailableError(f"GLCONTEXT_DEVICE_INDEX={env!r} in the environment: expected an EGL device "
+                                      "index (0, 1, ...; lamina info lists them) or nothing")
+        device = {} if device_index is None else {"device_index": device_index}
         try:
-            ctx = moderngl.create_standalone_context(backend="egl", require=REQUIRED_GL)
+            ctx = moderngl.create_standalone_context(backend="egl", require=REQUIRED_GL, **device)
         except Exception as exc:  # glcontext raises bare Exceptions with driver text
-            raise GPUUnavailableError(f"cannot create a headless OpenGL context ({exc}). {INSTALL_HINT}") from None
+            where = f" on EGL device {device_index}" if device_index is not None else ""
+            raise GPUUnavailableError(f"cannot create a headless OpenGL context{where} ({exc}). {INSTALL_HINT}") from None
         _made_here()
-        return cls(ctx, "egl")
+        gpu = cls(ctx, "egl")
+        gpu.device_index = device_index
+        return gpu
 
     @classmethod
     def from_current(cls) -> "GPUContext":

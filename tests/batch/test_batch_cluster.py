@@ -149,3 +149,34 @@ def test_sigint_closes_the_cluster_and_leaves_no_partial_file(tmp_path):
     for path in files:  # every file there is a whole PNG
         with Image.open(path) as im:
             im.load()
+
+
+def test_a_scene_that_kills_its_workers_is_reported_and_the_rest_finish(tmp_path):
+    # The killer scene's task kills the worker process that runs it, every time (a
+    # preload does it in every worker, restarted ones too). After dask's allowed failures
+    # (1 here, to keep the test short: the default is 3) its task comes back KilledWorker;
+    # Lamina runs its scenes again one per task, once, so the scene packed with it is
+    # made, and the killer is reported lost by name. Exit status 1, as the README says.
+    (tmp_path / "scenes").mkdir(), (tmp_path / "ref").mkdir()
+    scenes = []
+    for i, name in enumerate(["a", "killer", "b", "c", "d", "e"]):
+        scenes.append(tmp_path / "scenes" / f"{name}.json")
+        scenes[-1].write_text(json.dumps({"width": 16, "height": 16, "layers": [
+            {"id": "box", "box": [2, 2, 12, 12], "style": f"background: rgb({40 * i}, 90, 200)"}]}))
+    good = [p for p in scenes if p.stem != "killer"]
+    expected = serial(tmp_path / "ref", good)
+    # Equal tiny scenes pack two to a task: the killer shares its task with scene a.
+    plan = plan_job(scenes, out=tmp_path / "ref", workers=2)
+    assert [[i.bundle.name for i in t.items] for t in plan.tasks][0] == ["a", "killer"]
+    out = tmp_path / "out"
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__PRELOAD": json.dumps([str(Path(__file__).with_name("killer_preload.py"))]),
+           "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1"}
+    run = subprocess.run([sys.executable, "-m", "lamina", "render", *map(str, scenes), "--out", str(out),
+                          "--workers", "2", "--no-dashboard", "--progress", "never"],
+                         capture_output=True, text=True, timeout=240, env=env)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert pngs(out) == expected  # every other scene written, whole and identical; no part file left
+    failed = [line for line in run.stdout.splitlines() if "failed:" in line]
+    assert len(failed) == 1 and str(scenes[1]) in failed[0] and "worker lost: KilledWorker" in failed[0], run.stdout
+    assert "5/6 frames" in run.stdout and "1 failed" in run.stdout
+    assert "worker none" not in run.stdout  # the lost task ran on no worker to the end: no load line

@@ -11,7 +11,7 @@ import pytest
 from dask.utils import key_split
 from PIL import Image
 
-from lamina.batch import (BatchUnavailableError, ClusterSpec, CostClass, FailureKind, OutputKind, cost_class,
+from lamina.batch import (BatchUnavailableError, ClusterSpec, CostClass, CostModel, FailureKind, OutputKind, cost_class,
                           parse_frames, plan_job, run_job)
 from lamina.batch import cluster as cluster_module
 from lamina.batch.jobs import FrameSpec, OutputKind, RenderTask, WorkItem
@@ -138,3 +138,15 @@ def test_cli_batch_flags_are_checked(tmp_path, capsys):
     assert "performance report" in capsys.readouterr().err
     assert main(["render", str(ANIMATED), "--frames", "0:2", "--out", str(tmp_path), "--progress", "never"]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"{ANIMATED.stem}-000000.png", f"{ANIMATED.stem}-000001.png"]
+
+
+def test_a_lost_task_is_isolated_one_scene_per_task():
+    from lamina.batch import isolate
+    scenes = suite_scenes(3)
+    plan = plan_job(scenes, out=None, workers=1, model=CostModel(task_s=10.0, tasks_per_worker=1))
+    (task,) = plan.tasks  # all three in one task
+    alone = isolate(task)
+    assert [[i.bundle.name for i in t.items] for t in alone] == [[p.stem] for p in scenes]
+    assert [t.key for t in alone] == [task.key.replace(f"-{task.job}", f"-{i}-{task.job}") for i in range(3)]
+    assert len({key_split(t.key) for t in (task, *alone)}) == 1  # same cost class for dask's estimates
+    assert sum(t.predicted_s for t in alone) == pytest.approx(task.predicted_s)

@@ -8,6 +8,9 @@ llvmpipe's own threads do not fight over the two cores):
 * scenes: 200 suite scenes (those without image files, copied under unique names);
 * frames: 600 frames of tests/scenes/animation-transform.json.
 
+Then the same jobs on one single-threaded worker (LP_NUM_THREADS=1, warmed likewise):
+two workers against one of their own kind, apart from llvmpipe's threads.
+
 Reported in ``extra_info``: wall seconds each way, the ratio (one process / two workers),
 frames per second, dask's own per-task overhead (a no-op task's round trip, 200 of them)
 and Lamina's per task (wall x workers - busy, over the tasks). In the normal suite
@@ -94,8 +97,22 @@ def test_two_workers_against_one_process(benchmark, tmp_path):
             results[f"{name}_tasks"] = summary.tasks
             busy = sum(w.busy_s for w in summary.workers.values())
             results[f"{name}_lamina_task_overhead_ms"] = max(0.0, wall * 2 - busy) / summary.tasks * 1000
+    # One single-threaded worker (LP_NUM_THREADS=1), warmed the same way: what two workers
+    # gain over one of their own kind, apart from llvmpipe's own threads (which the
+    # one-process run above uses on both cores for its rasterization).
+    with LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
+                      env={"LP_NUM_THREADS": "1"}) as cluster, Client(cluster) as client:
+        warm = tmp_path / "warm-one"
+        warm.mkdir()
+        _timed(plan_job(scenes[:40], out=warm, workers=1), client)
+        for name, job in jobs.items():
+            out = tmp_path / f"one-{name}"
+            out.mkdir()
+            results[f"{name}_one_worker_s"], _ = _timed(plan_job(job["scenes"], out=out, frames=job.get("frames"),
+                                                                 workers=1), client)
     for name in jobs:
         n = 200 if name == "scenes" else 600
+        results[f"{name}_workers_vs_one_worker"] = results[f"{name}_one_worker_s"] / results[f"{name}_workers_s"]
         results[f"{name}_ratio"] = results[f"{name}_serial_s"] / results[f"{name}_workers_s"]
         results[f"{name}_serial_per_s"] = n / results[f"{name}_serial_s"]
         results[f"{name}_workers_per_s"] = n / results[f"{name}_workers_s"]
