@@ -50,6 +50,14 @@ class ScheduleReport(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
 
+class CorrectionsReport(ScheduleReport, Protocol):
+    """What the graph, its reports and the renderer read of what correction from
+    measurement changed (``lamina.cost_feedback.CorrectionReport``): its lines, its JSON,
+    and the passes it moved (name -> (from, to) executors)."""
+
+    def moved(self) -> dict[str, tuple[Any, Any]]: ...
+
+
 @dataclass(frozen=True)
 class NoPolicy:
     """The policy of a graph that no compositing policy planned (a ``filters.apply``
@@ -184,6 +192,10 @@ class FrameGraph(GraphReport):
     # Where each pass runs and when, predicted (graph.frame_schedule.Schedule), when the
     # filter backend is "auto" and a cost model priced the frame; None otherwise.
     schedule: ScheduleReport | None = None
+    # What correction from measurement changed in that schedule (lamina.cost_feedback.
+    # CorrectionReport: corrected devices, passes moved and why), when a device was
+    # measured off its history; None otherwise.
+    corrections: CorrectionsReport | None = None
 
     # -- derived facts ------------------------------------------------------------------
     def textures(self) -> list[TextureDesc]:

@@ -42,6 +42,7 @@ class GraphReport:
             "layers": self.layer_table(),
             "tiles": [t.to_dict() for t in self.tiles],
             **({"schedule": self.schedule.to_dict()} if self.schedule is not None else {}),
+            **({"corrections": self.corrections.to_dict()} if self.corrections is not None else {}),
         }
 
     def to_dot(self) -> str:
@@ -124,6 +125,8 @@ class GraphReport:
                 lines.append(f"  {r}")
         if self.schedule is not None:
             lines.extend(self.schedule.describe_lines())
+        if self.corrections is not None:
+            lines.extend(self.corrections.describe_lines())
         if self.decisions:
             lines.append("Decisions:")
             for d in self.decisions:

@@ -36,6 +36,8 @@ from .gpu.opencl import CLFilterRunner
 from .gpu.apply import install as install_filter_runners
 from .gpu.calibrate import calibrate
 from .cost_history import DeviceCosts
+from .cost_feedback import FeedbackState, observe
+from .filter_costs import FilterCostModel
 from .errors import OpenCLUnavailableError, RendererReleasedError, RendererUseError
 from .limits import Limits
 
@@ -54,6 +56,9 @@ class Renderer:
         self.state = FrameState()  # property trees, kept textures, the last plan
         self._cost_model: tuple[CLFilterRunner, DeviceCosts] | None = None  # "auto"'s, per OpenCL runner
         self._no_filter_at: tuple[weakref.ref, int] | None = None  # see _may_filter
+        # "auto"'s correction from measurement (lamina.cost_feedback), for the base model
+        # it was made for: what frames measured, and the load factors found.
+        self._feedback: FeedbackState | None = None
         self._released = False
         # Dropped without release(): its context and GL objects go when it is collected
         # (each renderer holds an EGL context of some megabytes). Not at exit: the
@@ -102,7 +107,8 @@ class Renderer:
         passes can run. For filter_backend "auto" that is the cost model, made here when
         a layer of the scene may filter and this renderer holds none yet: loaded from
         the history stored under LAMINA_CACHE_DIR, or measured on the GPU
-        (lamina.gpu.calibrate). Planning with it does no GPU work and asks the executor
+        (lamina.gpu.calibrate), then corrected by what earlier frames measured
+        (lamina.cost_feedback). Planning with it does no GPU work and asks the executor
         nothing."""
         self._check_use()  # (its kept state is this thread's)
         request = FrameRequest.of(request, **options)
@@ -121,6 +127,8 @@ class Renderer:
                         costs = self._filter_costs(scene, runner)
                     except OpenCLUnavailableError as err:  # its kernels failed to run
                         unavailable = str(err)
+                if backend is FilterBackend.AUTO and costs is not None and unavailable is None:
+                    costs = self._corrected(costs)
         return ExecutorFacts(self.executor.retained_names(), self.limits, costs, unavailable)
 
     def plan(self, scene, request: FrameRequest | None = None, *, snapshot: ExecutorFacts | None = None,
@@ -172,6 +180,28 @@ class Renderer:
         self._cost_model = (runner, model)
         return model
 
+    def _corrected(self, costs: FilterCostModel) -> FilterCostModel:
+        """``costs`` as measured frames corrected it: the feedback state held for it (a
+        new one when the base model changed: a new calibration, another request model)."""
+        held = self._feedback
+        if held is None or held.base is not costs:
+            held = self._feedback = FeedbackState.start(costs)
+        return held.model()
+
+    def _learn(self, graph: FrameGraph, stats) -> None:
+        """Feed a rendered frame's measured filter pass times to the correction state.
+        A frame that compiled shader programs is skipped: its passes' times hold the JIT."""
+        held = self._feedback
+        if held is None or graph.schedule is None or stats.compiles:
+            return
+        moved = graph.corrections.moved() if graph.corrections is not None else {}
+        self._feedback = held.update(observe(graph, stats.pass_ms), moved)
+
+    @property
+    def feedback(self) -> FeedbackState | None:
+        """The correction state of filter_backend "auto" (None before an auto frame)."""
+        return self._feedback
+
     def _may_filter(self, scene) -> bool:
         """May a layer of ``scene`` filter? Read from the layers as declared (a filter or
         backdrop-filter in a style or in an animation's keyframes), not from the property
@@ -201,6 +231,7 @@ class Renderer:
             self.gpu.check_errors("a failed GL call")  # a typed error when it is memory
             raise
         self.executor.evict_images(self.images.end_frame())  # uploads of images the scene no longer shows
+        self._learn(graph, stats)  # measured times correct the next frames' prices
         self.gpu.check_errors("rendering a frame")
         return Frame(pixels, graph, stats, self.info, plan_ms, textures)  # the frame owns its stats from here
 

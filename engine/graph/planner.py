@@ -91,7 +91,8 @@ from .placement import clean, clip_shape, draw_key, touched
 from .resources import graph_images
 from .retained import Footprint, OverlapRecord, RetainedPlan, Site, runs_transform_animation, site_index
 from .output import FrameOutput
-from .placed import place_by, scheduled
+from .corrected import scheduled_with_feedback
+from .placed import place_by
 from ..filters.backend import FilterBackend
 from .state import FrameState
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
@@ -442,7 +443,8 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         elif self.frame_wide and graph.filter_passes():
             # To the graph returned, not the one the RetainedPlan keeps (as captures are):
             # the next frame's fast path sees every filter pass on GL, then is placed anew.
-            graph = scheduled(graph, self.filter_costs)
+            # A model corrected from measurement (lamina.cost_feedback) also says what it moved.
+            graph = scheduled_with_feedback(graph, self.filter_costs)
         return with_captures(graph) if self.request.capture_textures else graph
 
     def _plan(self) -> FrameGraph:

@@ -1,0 +1,400 @@
+"""Correction from measurement (issue 22, item 4): the times a frame's passes measured
+judge each device against its history, and a device measured slower than that history
+beyond its spread is priced higher for the next frames, so the frame-wide schedule moves
+work off it; when it runs as its history says again, the correction is lifted and the
+work comes back.
+
+A stage of the pipeline in two pure parts, with one small value between frames:
+
+* ``observe(graph, pass_ms)``: what a rendered frame measured of its filter passes
+  (``Observation``: pass, executor, sample, size, ms). Only filter passes: they are what
+  the schedule can move, and what the history model has samples of (GL's other passes
+  are priced by a proxy).
+* ``FeedbackState``: a renderer's correction state, a frozen value per base cost model
+  (a new calibration or another request model starts a new one). ``update(observations)``
+  returns the next state; ``model()`` is what the next snapshot gives the planner (a
+  ``frame_costs.CorrectedModel``: plain data, taken before planning).
+
+The rule (constants in ``Tuning``), per device per frame:
+
+* The reference is the history of what *frames* measured here, per (sample, device,
+  size class) (``reference``, a ``HistoryModel``): calibration runs each pass alone, at
+  two sizes, and a frame's passes land elsewhere on that line (small passes are
+  dominated by overheads calibration does not see), so judging frames by the
+  calibration would call a device slow that is only mispredicted. A pass is judged once
+  its key has ``min_samples`` frame samples; before that it only teaches.
+* A frame is slow on a device when the sum of its judged passes' measured times exceeds
+  the sum predicted by more than ``k`` spreads (the sum's spread, independent passes:
+  the root of the summed variances, at least ``spread_floor`` of the sum: a few samples
+  can have almost no spread). Summing weights the long passes, whose times say most.
+* ``strikes`` slow frames in a row correct the device: its factor is their mean ratio
+  (measured / predicted), and the schedule prices its passes at that many times their
+  base price. Each later slow frame on it moves the factor toward the ratio measured
+  (EWMA, weight ``ewma``). ``calm`` frames in a row within the spread lift it.
+* A device whose work all moved away measures nothing: after ``probe_after`` frames
+  without work its factor decays, each further frame without work, to its square root
+  (to 1 below 1.1), so the passes that gain most from it return first and measure it. A probe that measures it still
+  slow sets the factor to that ratio and doubles the wait (up to ``probe_max``): a device
+  that stays loaded costs one slow frame per doubling wait, not one per few frames.
+* Samples from slow frames are not added to the history (StarPU counts such outliers
+  apart from the model); every other frame's are, to the reference and to the live
+  model prices are made from (the base history model plus frame samples, when the base
+  is one: ``lamina.cost_history.DeviceCosts``). The live model stays in memory with the
+  renderer: the stored calibration is what a fresh process starts from, measured alone,
+  and frame samples are measured under whatever else the frame did.
+
+Frames that compiled shader programs (JIT: tens of ms of first use) are not observed: the
+renderer skips them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping
+
+from .cost_history import DeviceCosts, HistoryModel, Sample
+from .filter_costs import FilterCostModel, work_units
+from .frame_costs import CorrectedModel, DeviceCorrection, PassSeen, device_name, source_size
+from .framegraph import FrameGraph
+from .named import NamedEnum
+from .textures import Executor
+
+__all__ = ["CorrectionReport", "DeviceHealth", "FeedbackState", "Move", "Observation", "Phase", "Tuning", "Verdict",
+           "correction_report", "observe"]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One filter pass as a frame measured it: its name, the executor it ran on, what the
+    history keys it by (sample, work units) and its measured milliseconds."""
+
+    pass_name: str
+    executor: Executor
+    sample: Sample
+    units: float
+    measured_ms: float
+
+
+def observe(graph: FrameGraph, pass_ms: Mapping[str, float]) -> tuple[Observation, ...]:
+    """The observations of a rendered frame: each filter pass of ``graph`` with a time in
+    ``pass_ms`` (``ExecutionStats.pass_ms``, by pass name). Only graphs a frame-wide
+    schedule placed are observed: elsewhere no device was chosen by the model."""
+    if graph.schedule is None:
+        return ()
+    out = []
+    for p in graph.filter_passes():
+        ms = pass_ms.get(p.name)
+        if ms is None or not math.isfinite(ms) or ms < 0:
+            continue
+        w, h = source_size(p.step, p.target.width, p.target.height)  # (what the schedule priced it at)
+        out.append(Observation(p.name, Executor.of(p.executor), Sample.of(p.step), work_units(p.step, w, h), ms))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The correction rule's constants (module docstring)."""
+
+    k: float = 3.0
+    spread_floor: float = 0.1
+    min_samples: int = 3
+    strikes: int = 2
+    calm: int = 2
+    ewma: float = 0.5
+    probe_after: int = 3
+    probe_max: int = 48
+
+    def __post_init__(self) -> None:
+        if not (self.k > 0 and self.spread_floor >= 0 and 0 < self.ewma <= 1):
+            raise ValueError("k > 0, spread_floor >= 0 and 0 < ewma <= 1")
+        if min(self.min_samples, self.strikes, self.calm, self.probe_after) < 1 or self.probe_max < self.probe_after:
+            raise ValueError("counts are at least 1, and probe_max at least probe_after")
+
+
+class Phase(NamedEnum):
+    NOMINAL = "nominal"  # priced by its history
+    CORRECTED = "corrected"  # priced at its load factor
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One device's judgement in one frame: the sums over its judged passes."""
+
+    frame: int
+    executor: Executor
+    passes: int
+    measured_ms: float
+    predicted_ms: float
+    spread_ms: float
+    slow: bool
+
+    @property
+    def ratio(self) -> float:
+        return self.measured_ms / self.predicted_ms if self.predicted_ms > 0 else 1.0
+
+    def words(self) -> str:
+        return (f"measured {self.measured_ms:.2f} ms against {self.predicted_ms:.2f} +/- {self.spread_ms:.2f} ms "
+                f"predicted over {self.passes} pass{'es' if self.passes != 1 else ''} ({self.ratio:.2f}x)")
+
+
+@dataclass(frozen=True)
+class DeviceHealth:
+    """Where one device stands: its phase and factor, the slow frames in a row (and their
+    ratios), the calm frames in a row, frames without work since its factor last moved,
+    the wait before its next probe, whether it is being probed, and the last verdict."""
+
+    phase: Phase = Phase.NOMINAL
+    factor: float = 1.0
+    strikes: tuple[float, ...] = ()
+    calm: int = 0
+    idle: int = 0
+    wait: int = 0
+    probing: bool = False
+    last: Verdict | None = None
+
+
+@dataclass(frozen=True)
+class FeedbackState:
+    """A renderer's correction state for one base cost model (module docstring)."""
+
+    base: FilterCostModel = field(compare=False)
+    tuning: Tuning = Tuning()
+    reference: HistoryModel = HistoryModel()
+    live: HistoryModel | None = None  # the base history plus frame samples (None: the base is no history model)
+    health: Mapping[Executor, DeviceHealth] = field(default_factory=dict)
+    frame: int = 0  # frames observed
+    seen: Mapping[tuple[str, Executor], PassSeen] = field(default_factory=dict)  # (pass, where it ran) ->
+    moved: Mapping[str, tuple[Executor, Executor]] = field(default_factory=dict)
+    events: tuple[str, ...] = ()  # what the last update changed
+
+    @classmethod
+    def start(cls, base: FilterCostModel, tuning: Tuning = Tuning()) -> "FeedbackState":
+        live = base.model if isinstance(base, DeviceCosts) else None
+        return cls(base, tuning, live=live)
+
+    # -- the next frame's prices -----------------------------------------------------------
+    def key(self, executor: Executor) -> str:
+        """The device's key in the history models: its Device.id under a history model,
+        else the executor's name."""
+        return self.base.device(executor) if isinstance(self.base, DeviceCosts) else executor.value
+
+    def model(self) -> CorrectedModel:
+        """The cost model the next frame is planned by: the live history (or the base
+        model) with each corrected device's factor, and what the report says of it."""
+        base = self.base if self.live is None else replace(self.base, model=self.live)
+        corrections = tuple(_correction(e, h) for e, h in self.health.items() if h.phase is Phase.CORRECTED)
+        return CorrectedModel(base, corrections, self.seen, self.moved, self.events)
+
+    def factor(self, executor: Executor) -> float:
+        h = self.health.get(executor)
+        return h.factor if h is not None else 1.0
+
+    # -- a measured frame ------------------------------------------------------------------
+    def update(self, observations: Iterable[Observation], moved: Mapping[str, tuple[Executor, Executor]] | None = None
+               ) -> "FeedbackState":
+        """The state after a frame that measured ``observations``; ``moved``: the passes
+        that frame ran away from the uncorrected plan (its CorrectionReport's moves)."""
+        t = self.tuning
+        frame = self.frame + 1
+        by_device: dict[Executor, list[Observation]] = {}
+        for o in observations:
+            by_device.setdefault(o.executor, []).append(o)
+        reference, live = self.reference, self.live
+        health = dict(self.health)
+        seen = dict(self.seen)
+        events: list[str] = []
+        for executor in sorted(set(by_device) | set(health)):
+            obs = by_device.get(executor, [])
+            key = self.key(executor)
+            verdict, predictions = self._judge(frame, executor, key, obs)
+            for o in obs:
+                est = predictions.get(o.pass_name)
+                seen[o.pass_name, executor] = PassSeen(executor, o.measured_ms, *(est or (math.nan, math.nan)))
+            h, said = _next_health(health.get(executor, DeviceHealth(wait=t.probe_after)), verdict, bool(obs), t)
+            health[executor] = h
+            events.extend(f"{device_name(executor)} {text}" for text in said)
+            if verdict is None or not verdict.slow:
+                for o in obs:  # within the spread (or not yet judged): it teaches the history
+                    reference = reference.observe_pass(o.sample, key, o.units, o.measured_ms)
+                    if live is not None:
+                        live = live.observe_pass(o.sample, key, o.units, o.measured_ms)
+        return replace(self, reference=reference, live=live, health=health, frame=frame, seen=seen,
+                       moved=dict(moved or {}), events=tuple(events))
+
+    def _judge(self, frame: int, executor: Executor, key: str, obs: list[Observation]
+               ) -> tuple[Verdict | None, dict[str, tuple[float, float]]]:
+        """The verdict on ``obs`` (None: no pass has enough frame samples to judge) and
+        each judged pass's predicted (mean, spread)."""
+        t = self.tuning
+        predictions: dict[str, tuple[float, float]] = {}
+        measured = predicted = variance = 0.0
+        for o in obs:
+            try:
+                est = self.reference.predict(o.sample, key, o.units)
+            except KeyError:
+                continue
+            if not est.exact or est.samples < t.min_samples:
+                continue
+            predictions[o.pass_name] = (est.mean, est.std)
+            measured += o.measured_ms
+            predicted += est.mean
+            variance += est.std ** 2
+        if not predictions:
+            return None, predictions
+        spread = max(math.sqrt(variance), t.spread_floor * predicted)
+        slow = measured > predicted + t.k * spread
+        return Verdict(frame, executor, len(predictions), measured, predicted, spread, slow), predictions
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"frame": self.frame, "devices": {device_name(e): {"phase": h.phase.value, "factor": h.factor,
+                                                                 "wait": h.wait, "probing": h.probing}
+                                                 for e, h in self.health.items()},
+                "events": list(self.events)}
+
+
+def _next_health(h: DeviceHealth, verdict: Verdict | None, worked: bool, t: Tuning) -> tuple[DeviceHealth, list[str]]:
+    """One device's health after a frame (module docstring's rule), and what changed, in words."""
+    said: list[str] = []
+    if not worked:
+        if h.phase is Phase.NOMINAL:
+            return h, said
+        idle = h.idle + 1
+        if idle < h.wait:
+            return replace(h, idle=idle), said
+        # The wait is over: decay every frame without work until some comes back.
+        factor = math.sqrt(h.factor)
+        factor = 1.0 if factor < 1.1 else factor
+        said.append(f"probe: no work for {idle} frames, its factor decays x{h.factor:.2f} -> x{factor:.2f} so "
+                    "the passes that gain most from it come back and measure it")
+        if factor == 1.0:
+            return DeviceHealth(wait=t.probe_after, last=h.last), said + ["correction lifted (decayed)"]
+        return replace(h, factor=factor, idle=idle, probing=True, calm=0), said
+    if verdict is None:
+        return replace(h, idle=0), said
+    if h.phase is Phase.NOMINAL:
+        if not verdict.slow:
+            return replace(h, strikes=(), last=verdict), said
+        strikes = (*h.strikes, verdict.ratio)
+        if len(strikes) < t.strikes:
+            return replace(h, strikes=strikes, last=verdict), said
+        factor = sum(strikes) / len(strikes)
+        said.append(f"corrected x{factor:.2f}: {len(strikes)} frames in a row beyond its spread, the last "
+                    f"{verdict.words()}")
+        return DeviceHealth(Phase.CORRECTED, factor, (), 0, 0, h.wait or t.probe_after, False, verdict), said
+    # corrected, and measured this frame
+    if verdict.slow:
+        if h.probing:
+            wait = min(2 * h.wait, t.probe_max)
+            said.append(f"probe found it still slow ({verdict.words()}): x{verdict.ratio:.2f}, next probe after "
+                        f"{wait} frames without work")
+            return replace(h, factor=max(verdict.ratio, 1.0), calm=0, idle=0, wait=wait, probing=False,
+                           last=verdict), said
+        factor = max((1 - t.ewma) * h.factor + t.ewma * verdict.ratio, 1.0)
+        return replace(h, factor=factor, calm=0, idle=0, last=verdict), said
+    calm = h.calm + 1
+    if calm >= t.calm:
+        said.append(f"recovered: {calm} frames in a row within its spread, the last {verdict.words()}; correction "
+                    "lifted")
+        return DeviceHealth(wait=t.probe_after, last=verdict), said
+    return replace(h, calm=calm, idle=0, last=verdict), said
+
+
+def _correction(executor: Executor, h: DeviceHealth) -> DeviceCorrection:
+    v = h.last
+    why = (f"priced x{h.factor:.2f}: last judged frame {v.words()}" if v is not None
+           else f"priced x{h.factor:.2f}")
+    if h.probing:
+        why += "; being probed (its factor decayed while it had no work)"
+    return DeviceCorrection(executor, h.factor, v.measured_ms if v else math.nan, v.predicted_ms if v else math.nan,
+                            v.spread_ms if v else math.nan, why)
+
+
+# -- the report ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Move:
+    """A filter pass placed on another device than the uncorrected plan puts it on
+    (``back``: a pass that ran moved last frame and now runs where the plan puts it):
+    its name and layer, from where to where, and why in words (predicted vs measured)."""
+
+    pass_name: str
+    layer: str
+    source: Executor
+    target: Executor
+    back: bool
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pass": self.pass_name, "layer": self.layer, "from": device_name(self.source),
+                "to": device_name(self.target), "back": self.back, "why": self.why}
+
+
+@dataclass(frozen=True)
+class CorrectionReport:
+    """What correction from measurement did to a frame's placement: each corrected
+    device's factor and why, each pass moved (or moved back), and what the last measured
+    frame changed. A frame graph carries it (``FrameGraph.corrections``)."""
+
+    devices: tuple[DeviceCorrection, ...]
+    moves: tuple[Move, ...]
+    events: tuple[str, ...]
+
+    def moved(self) -> dict[str, tuple[Executor, Executor]]:
+        """Pass name -> (from, to), for the passes this frame runs away from the plan."""
+        return {m.pass_name: (m.source, m.target) for m in self.moves if not m.back}
+
+    def describe_lines(self) -> list[str]:
+        lines = ["Correction from measurement (measured pass times against their history):"]
+        lines += [f"  {e}" for e in self.events]
+        lines += [f"  {device_name(c.executor)} {c.why}" for c in self.devices]
+        for m in self.moves:
+            verb = "moved back" if m.back else "moved"
+            lines.append(f"  {verb} {m.pass_name}: {device_name(m.source)} -> {device_name(m.target)} ({m.why})")
+        if not self.moves and self.devices:
+            lines.append("  no pass moved: the corrected prices leave every pass where it was")
+        return lines
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"devices": [c.to_dict() for c in self.devices], "moves": [m.to_dict() for m in self.moves],
+                "events": list(self.events)}
+
+
+def _placement(graph: FrameGraph) -> dict[str, tuple[Executor, str]]:
+    return {p.name: (Executor.of(p.executor), p.layer_id) for p in graph.filter_passes()}
+
+
+def correction_report(static: FrameGraph, corrected: FrameGraph, model: CorrectedModel) -> CorrectionReport | None:
+    """The report of ``corrected`` (the frame placed by ``model``) against ``static`` (the
+    same frame placed by ``model.base``): the passes that run elsewhere, and those moved
+    last frame that are back where the plan puts them. None when nothing is corrected,
+    nothing moved back and no event is to be told."""
+    plan, now = _placement(static), _placement(corrected)
+    prices = {s.name: dict(s.costs) for s in corrected.schedule.slots} if corrected.schedule is not None else {}
+    moves = []
+    for name, (where, layer) in now.items():
+        planned = plan.get(name, (where, layer))[0]
+        if where is not planned:
+            moves.append(Move(name, layer, planned, where, False, _why(name, planned, where, model, prices)))
+        elif name in model.moved and model.moved[name][1] is not where:
+            moves.append(Move(name, layer, model.moved[name][1], where, True, _why_back(name, where, model)))
+    if not (model.corrections or moves or model.events):
+        return None
+    return CorrectionReport(model.corrections, tuple(moves), model.events)
+
+
+def _why(name: str, source: Executor, target: Executor, model: CorrectedModel, prices: dict) -> str:
+    seen = model.seen.get((name, source))
+    measured = (f"it measured {seen.measured_ms:.2f} ms on {device_name(seen.executor)} against "
+                f"{seen.predicted_ms:.2f} +/- {seen.spread_ms:.2f} ms predicted; "
+                if seen is not None and math.isfinite(seen.predicted_ms) else "")
+    cost = prices.get(name, {})
+    priced = " vs ".join(f"{d} {cost[d]:.2f} ms" for d in (device_name(source), device_name(target)) if d in cost)
+    return (f"{measured}{device_name(source)} priced x{model.factor(source):.2f} from measurement"
+            + (f": {priced}" if priced else ""))
+
+
+def _why_back(name: str, where: Executor, model: CorrectedModel) -> str:
+    factor = model.factor(where)
+    state = f"{device_name(where)} priced x{factor:.2f}" if factor != 1.0 else f"{device_name(where)} uncorrected"
+    return f"{state}: the plan by history places it there again"
