@@ -17,18 +17,25 @@ A stage of the pipeline in two pure parts, with one small value between frames:
 
 The rule (constants in ``Tuning``), per device per frame:
 
-* The reference is the history of what *frames* measured here, per (sample, device,
-  size class) (``reference``, a ``HistoryModel``): calibration runs each pass alone, at
-  two sizes, and a frame's passes land elsewhere on that line (small passes are
-  dominated by overheads calibration does not see), so judging frames by the
-  calibration would call a device slow that is only mispredicted. A pass is judged once
-  its key has ``min_samples`` frame samples; before that it only teaches.
-* A frame is slow on a device when the sum of its judged passes' measured times exceeds
-  the sum predicted by more than ``k`` spreads (the sum's spread, independent passes:
-  the root of the summed variances, at least ``spread_floor`` of the sum: a few samples
-  can have almost no spread). Summing weights the long passes, whose times say most.
-* ``strikes`` slow frames in a row correct the device: its factor is their mean ratio
-  (measured / predicted), and the schedule prices its passes at that many times their
+* The reference is what *frames* measured here: the last ``window`` times of each
+  (sample, device, size class) (``Recent``), and a pass's predicted time and spread are
+  their median and scaled median absolute deviation per work unit, times its units.
+  Calibration runs each pass alone, at two sizes, and a frame's passes land elsewhere on
+  that line (small passes are dominated by overheads calibration does not see), so
+  judging frames by the calibration would call a device slow that is only mispredicted;
+  and median and MAD are robust to the odd frame a shared machine measures (a mean and
+  a standard deviation of three samples are not). A pass is judged once its key has
+  ``min_samples`` frame samples; before that it only teaches.
+* A frame is slow on a device when the median over its judged passes of measured /
+  predicted exceeds 1 + ``k`` relative spreads (the median of the passes' spread /
+  median, at least ``spread_floor``). Medians, because on a shared machine one pass in a
+  frame is often preempted for a time slice (a 0.3 ms pass measuring 3-8 ms), which says
+  nothing of the device; a device that is busy or throttled slows all its passes. The
+  floor: on this machine (2 cores shared by llvmpipe, PoCL and whatever else runs) a
+  pass's time varies by half from frame to frame with no change to the device, which a
+  window of a few quiet frames does not show; with k = 3 a device must measure 1.75x
+  its prediction to be slow.
+* ``strikes`` slow frames in a row correct the device: its factor is their mean ratio, and the schedule prices its passes at that many times their
   base price. Each later slow frame on it moves the factor toward the ratio measured
   (EWMA, weight ``ewma``). ``calm`` frames in a row within the spread lift it.
 * A device whose work all moved away measures nothing: after ``probe_after`` frames
@@ -36,6 +43,9 @@ The rule (constants in ``Tuning``), per device per frame:
   (to 1 below 1.1), so the passes that gain most from it return first and measure it. A probe that measures it still
   slow sets the factor to that ratio and doubles the wait (up to ``probe_max``): a device
   that stays loaded costs one slow frame per doubling wait, not one per few frames.
+* A device's first frame with work after frames without any is dropped (neither judged
+  nor learned): it measures the device waking (buffers allocated again, threads woken),
+  as StarPU drops a kernel's first run. So a probe costs two frames on the device.
 * Samples from slow frames are not added to the history (StarPU counts such outliers
   apart from the model); every other frame's are, to the reference and to the live
   model prices are made from (the base history model plus frame samples, when the base
@@ -53,15 +63,15 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
-from .cost_history import DeviceCosts, HistoryModel, Sample
+from .cost_history import DeviceCosts, HistoryModel, Sample, SizeClass
 from .filter_costs import FilterCostModel, work_units
 from .frame_costs import CorrectedModel, DeviceCorrection, PassSeen, device_name, source_size
 from .framegraph import FrameGraph
 from .named import NamedEnum
 from .textures import Executor
 
-__all__ = ["CorrectionReport", "DeviceHealth", "FeedbackState", "Move", "Observation", "Phase", "Tuning", "Verdict",
-           "correction_report", "observe"]
+__all__ = ["CorrectionReport", "DeviceHealth", "FeedbackState", "Move", "Observation", "Phase", "Recent", "Tuning",
+           "Verdict", "correction_report", "observe"]
 
 
 @dataclass(frozen=True)
@@ -97,7 +107,7 @@ class Tuning:
     """The correction rule's constants (module docstring)."""
 
     k: float = 3.0
-    spread_floor: float = 0.1
+    spread_floor: float = 0.25
     min_samples: int = 3
     strikes: int = 2
     calm: int = 2
@@ -112,6 +122,46 @@ class Tuning:
             raise ValueError("counts are at least 1, and probe_max at least probe_after")
 
 
+RecentKey = tuple[Sample, str, SizeClass]  # (sample, device key, size class)
+
+
+@dataclass(frozen=True)
+class Recent:
+    """The last ``window`` (units, ms) a key measured in frames, per key: the reference
+    frames are judged against (module docstring)."""
+
+    window: int = 16
+    times: Mapping[RecentKey, tuple[tuple[float, float], ...]] = field(default_factory=dict)
+
+    def add(self, sample: Sample, device: str, units: float, ms: float) -> "Recent":
+        key = (sample, device, SizeClass.of(units))
+        kept = (*self.times.get(key, ()), (units, ms))[-self.window:]
+        return replace(self, times={**self.times, key: kept})
+
+    def count(self, device: str) -> int:
+        """Samples kept for ``device``, over all its keys."""
+        return sum(len(v) for k, v in self.times.items() if k[1] == device)
+
+    def predict(self, sample: Sample, device: str, units: float) -> tuple[float, float, int]:
+        """(median, spread, samples) of ``sample`` on ``device`` at ``units``: the median
+        ms per unit of its size class times ``units``, the spread 1.4826 x their median
+        absolute deviation (a standard deviation where times are normal) times units."""
+        kept = self.times.get((sample, device, SizeClass.of(units)), ())
+        if not kept:
+            return math.nan, math.nan, 0
+        rates = [ms / u if u > 0 else ms for u, ms in kept]
+        mid = _median(rates)
+        mad = _median([abs(r - mid) for r in rates])
+        scale = units if units > 0 else 1.0
+        return mid * scale, 1.4826 * mad * scale, len(kept)
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    n = len(ordered)
+    return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+
+
 class Phase(NamedEnum):
     NOMINAL = "nominal"  # priced by its history
     CORRECTED = "corrected"  # priced at its load factor
@@ -119,29 +169,34 @@ class Phase(NamedEnum):
 
 @dataclass(frozen=True)
 class Verdict:
-    """One device's judgement in one frame: the sums over its judged passes."""
+    """One device's judgement in one frame: the median over its judged passes of measured
+    / predicted (``ratio``), the limit it was held to (1 + k x the median relative
+    spread, floored), and the sums of measured and predicted ms, for the report."""
 
     frame: int
     executor: Executor
     passes: int
     measured_ms: float
     predicted_ms: float
-    spread_ms: float
+    ratio: float
+    limit: float
     slow: bool
 
     @property
-    def ratio(self) -> float:
-        return self.measured_ms / self.predicted_ms if self.predicted_ms > 0 else 1.0
+    def spread_ms(self) -> float:
+        """The limit's spread in ms over the predicted sum (what a report shows as +/-)."""
+        return (self.limit - 1.0) * self.predicted_ms
 
     def words(self) -> str:
-        return (f"measured {self.measured_ms:.2f} ms against {self.predicted_ms:.2f} +/- {self.spread_ms:.2f} ms "
-                f"predicted over {self.passes} pass{'es' if self.passes != 1 else ''} ({self.ratio:.2f}x)")
+        return (f"its passes measured a median {self.ratio:.2f}x their prediction (limit {self.limit:.2f}x): "
+                f"{self.measured_ms:.2f} ms against {self.predicted_ms:.2f} ms predicted over {self.passes} "
+                f"pass{'es' if self.passes != 1 else ''}")
 
 
 @dataclass(frozen=True)
 class DeviceHealth:
     """Where one device stands: its phase and factor, the slow frames in a row (and their
-    ratios), the calm frames in a row, frames without work since its factor last moved,
+    ratios), the calm frames in a row, frames without work in a row,
     the wait before its next probe, whether it is being probed, and the last verdict."""
 
     phase: Phase = Phase.NOMINAL
@@ -160,7 +215,7 @@ class FeedbackState:
 
     base: FilterCostModel = field(compare=False)
     tuning: Tuning = Tuning()
-    reference: HistoryModel = HistoryModel()
+    reference: Recent = Recent()
     live: HistoryModel | None = None  # the base history plus frame samples (None: the base is no history model)
     health: Mapping[Executor, DeviceHealth] = field(default_factory=dict)
     frame: int = 0  # frames observed
@@ -207,6 +262,13 @@ class FeedbackState:
         for executor in sorted(set(by_device) | set(health)):
             obs = by_device.get(executor, [])
             key = self.key(executor)
+            # (A device's first frame is its first after none: dropped, as below.)
+            was = health.get(executor, DeviceHealth(idle=1, wait=t.probe_after))
+            if obs and was.idle:
+                # Its first frame after frames without work measures its waking (buffers
+                # made again, threads woken), as a calibration's first run does: dropped.
+                health[executor] = replace(was, idle=0)
+                continue
             verdict, predictions = self._judge(frame, executor, key, obs)
             for o in obs:
                 est = predictions.get(o.pass_name)
@@ -216,7 +278,7 @@ class FeedbackState:
             events.extend(f"{device_name(executor)} {text}" for text in said)
             if verdict is None or not verdict.slow:
                 for o in obs:  # within the spread (or not yet judged): it teaches the history
-                    reference = reference.observe_pass(o.sample, key, o.units, o.measured_ms)
+                    reference = reference.add(o.sample, key, o.units, o.measured_ms)
                     if live is not None:
                         live = live.observe_pass(o.sample, key, o.units, o.measured_ms)
         return replace(self, reference=reference, live=live, health=health, frame=frame, seen=seen,
@@ -228,23 +290,23 @@ class FeedbackState:
         each judged pass's predicted (mean, spread)."""
         t = self.tuning
         predictions: dict[str, tuple[float, float]] = {}
-        measured = predicted = variance = 0.0
+        ratios, spreads = [], []
+        measured = predicted = 0.0
         for o in obs:
-            try:
-                est = self.reference.predict(o.sample, key, o.units)
-            except KeyError:
+            mean, std, samples = self.reference.predict(o.sample, key, o.units)
+            if samples < t.min_samples or not mean > 0:
                 continue
-            if not est.exact or est.samples < t.min_samples:
-                continue
-            predictions[o.pass_name] = (est.mean, est.std)
+            predictions[o.pass_name] = (mean, std)
+            ratios.append(o.measured_ms / mean)
+            spreads.append(std / mean)
             measured += o.measured_ms
-            predicted += est.mean
-            variance += est.std ** 2
+            predicted += mean
         if not predictions:
             return None, predictions
-        spread = max(math.sqrt(variance), t.spread_floor * predicted)
-        slow = measured > predicted + t.k * spread
-        return Verdict(frame, executor, len(predictions), measured, predicted, spread, slow), predictions
+        # Medians: one pass preempted for a time slice (a shared machine) moves neither.
+        ratio = _median(ratios)
+        limit = 1.0 + t.k * max(_median(spreads), t.spread_floor)
+        return Verdict(frame, executor, len(predictions), measured, predicted, ratio, limit, ratio > limit), predictions
 
     def to_dict(self) -> dict[str, Any]:
         return {"frame": self.frame, "devices": {device_name(e): {"phase": h.phase.value, "factor": h.factor,
@@ -257,9 +319,9 @@ def _next_health(h: DeviceHealth, verdict: Verdict | None, worked: bool, t: Tuni
     """One device's health after a frame (module docstring's rule), and what changed, in words."""
     said: list[str] = []
     if not worked:
-        if h.phase is Phase.NOMINAL:
-            return h, said
         idle = h.idle + 1
+        if h.phase is Phase.NOMINAL:
+            return replace(h, idle=idle), said
         if idle < h.wait:
             return replace(h, idle=idle), said
         # The wait is over: decay every frame without work until some comes back.

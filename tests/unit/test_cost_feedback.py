@@ -155,8 +155,10 @@ def test_a_device_that_stays_loaded_is_probed_ever_more_rarely():
     for _ in range(120):
         g = run.frame({CL: 3.0})
         slow_frames_with_work += on(g, CL) > 0
-    # 2 frames before the correction, then one probe frame per doubling wait (3, 6, ..., 48).
-    assert slow_frames_with_work <= 2 + 6 + 2
+    # 2 frames before the correction, then a probe per doubling wait (3, 6, 12, 24, 48
+    # frames without work), each two frames on the device: its waking one (dropped) and
+    # the one that finds it still slow.
+    assert slow_frames_with_work <= 2 + 5 * 2
     assert run.state.health[CL].wait == Tuning().probe_max
 
 
@@ -206,7 +208,9 @@ def test_a_history_model_learns_frame_samples_in_a_live_copy():
     graph = SCENE.plan(filter_backend="auto", cost_model=state.model())
     assert graph.schedule is not None and any(p.executor is CL for p in graph.filter_passes())
     obs = observe(graph, {p.name: 1.0 for p in graph.filter_passes()})
-    after = state.update(obs)
+    first = state.update(obs)
+    assert first.model().base.model is base.model, "a device's first measured frame (its waking) is dropped"
+    after = first.update(obs)
     live = after.model().base
     assert isinstance(live, DeviceCosts) and live.gl == "gl:x" and live.model is not base.model
     o = obs[0]
@@ -222,8 +226,7 @@ def test_slow_samples_stay_out_of_the_history():
     run = warmed()
     before = run.state.reference
     run.frame({CL: 3.0})  # judged slow: its OpenCL samples are outliers
-    cl = lambda h: sum(e.ms.count for k, e in h.passes.items() if k.device == "opencl")  # noqa: E731
-    assert cl(run.state.reference) == cl(before)
+    assert run.state.reference.count("opencl") == before.count("opencl") > 0
 
 
 def test_tuning_refuses_nonsense():

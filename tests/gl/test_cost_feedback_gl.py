@@ -1,0 +1,87 @@
+"""Correction from measurement (issue 22, item 4) on the real executors: a filtered
+scene rendered frame after frame under ``auto`` with a hand-written cost model that
+makes OpenCL attractive; from some frame on, the OpenCL passes' measured times are
+inflated 3x (as a busy device would measure), and within 5 frames the scheduler moves
+them to GL, the frame's report and explanation say which passes moved, from where to
+where, and why, and the pixels stay those of the all-GL frame."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lamina import Layer, Renderer, Scene
+from lamina.filter_costs import CostModel
+from lamina.framegraph import Executor
+
+pytestmark = pytest.mark.opencl
+
+KINDS = ("color", "blur", "down", "up", "shadow", "morphology")
+# OpenCL at 0.7 of GL's price, copies nearly free: auto places filter work on OpenCL, and
+# any load factor the correction finds (at least 1.75: Tuning's limit) makes GL cheaper.
+MODEL = CostModel("hand-written: OpenCL at 0.7 of GL's price",
+                  {f"gl:{k}": (0.1, 1e-5) for k in KINDS} | {f"opencl:{k}": (0.1, 0.7e-5) for k in KINDS},
+                  {"gl->cl": (0.05, 1e-9), "cl->gl": (0.05, 1e-9)})
+
+
+def scene() -> Scene:
+    s = Scene(320, 200, background="#fff")
+    for i in range(3):
+        s.root.add(Layer(f"card{i}", (10 + 100 * i, 40, 90, 110),
+                         "background: linear-gradient(#f06, #48f); will-change: filter"))
+    return s
+
+
+def animate(s: Scene, frame: int) -> None:
+    """A new hue each frame (a uniform, no new program): every filter pass runs again."""
+    for i in range(3):
+        s.find(f"card{i}").style["filter"] = f"blur(2px) hue-rotate({10 * frame + i}deg) contrast(1.2)"
+
+
+def on_cl(graph) -> int:
+    return sum(p.executor is Executor.OPENCL for p in graph.filter_passes())
+
+
+def test_a_device_measured_3x_slower_loses_its_work_and_the_report_says_so():
+    s = scene()
+    slow = {"on": False}
+    with Renderer() as r:
+        real = r.executor.execute
+
+        def measured(graph, *args, **kwargs):
+            # What a busy OpenCL device would measure: its passes 3x their time.
+            pixels, stats = real(graph, *args, **kwargs)
+            if slow["on"]:
+                for p in graph.filter_passes():
+                    if p.executor is Executor.OPENCL and p.name in stats.pass_ms:
+                        stats.pass_ms[p.name] *= 3.0
+            return pixels, stats
+
+        r.executor.execute = measured
+        frames = []
+        for i in range(8):  # the first compiles (not observed); then 3 samples per pass
+            animate(s, i)
+            frames.append(s.render(r, filter_backend="auto", cost_model=MODEL))
+        assert on_cl(frames[-1].graph) > 0, "the hand model puts filter work on OpenCL"
+        slow["on"] = True
+        moved_at = None
+        for i in range(8, 14):
+            animate(s, i)
+            frame = s.render(r, filter_backend="auto", cost_model=MODEL)
+            frames.append(frame)
+            if on_cl(frame.graph) == 0:
+                moved_at = i - 8
+                break
+        assert moved_at is not None and moved_at <= 5, "OpenCL measured 3x slower loses its work within 5 frames"
+        report = frame.graph.corrections
+        assert report is not None and report.moves
+        assert all(m.source is Executor.OPENCL and m.target is Executor.GL for m in report.moves)
+        assert any(c.executor is Executor.OPENCL and c.factor > 2.0 for c in report.devices)
+        text = frame.explain()
+        m = report.moves[0]
+        assert f"moved {m.pass_name}: OpenCL -> GL" in text and "predicted" in m.why and "measured" in m.why
+        assert frame.report["graph"]["corrections"]["moves"][0]["from"] == "OpenCL"
+        with Renderer() as gl:
+            animate(s, moved_at + 8)
+            reference = s.render(gl, filter_backend="gl")
+        assert np.abs(frame.premultiplied.astype(int) - reference.premultiplied.astype(int)).max() <= 1
