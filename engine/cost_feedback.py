@@ -26,15 +26,16 @@ The rule (constants in ``Tuning``), per device per frame:
   and median and MAD are robust to the odd frame a shared machine measures (a mean and
   a standard deviation of three samples are not). A pass is judged once its key has
   ``min_samples`` frame samples; before that it only teaches.
-* A frame is slow on a device when the median over its judged passes of measured /
-  predicted exceeds 1 + ``k`` relative spreads (the median of the passes' spread /
-  median, at least ``spread_floor``). Medians, because on a shared machine one pass in a
-  frame is often preempted for a time slice (a 0.3 ms pass measuring 3-8 ms), which says
-  nothing of the device; a device that is busy or throttled slows all its passes. The
-  floor: on this machine (2 cores shared by llvmpipe, PoCL and whatever else runs) a
-  pass's time varies by half from frame to frame with no change to the device, which a
-  window of a few quiet frames does not show; with k = 3 a device must measure 1.75x
-  its prediction to be slow.
+* A frame is slow on a device when its judged passes' measured times sum to more than
+  their predictions' sum times 1 + ``k`` spreads, the spread being that of the device's
+  own recent calm frames' ratios (scaled MAD of the last ``window``), at least
+  ``spread_floor``. The frame's ratio, not each pass's: on a shared machine one pass is
+  often preempted for a time slice (a 0.3 ms pass measuring 3-8 ms) and a busy device
+  slows its long passes most, which the sum weights. The frame ratios' own spread,
+  because on this machine (2 cores shared by llvmpipe, PoCL and whatever else runs)
+  whole frames vary by a third to a half with no change to the device, which the
+  passes' spreads, learned over a few quiet frames, do not show. With the floor and
+  k = 3 a device must measure at least 1.75x its prediction to be slow.
 * ``strikes`` slow frames in a row correct the device: its factor is their mean ratio, and the schedule prices its passes at that many times their
   base price. Each later slow frame on it moves the factor toward the ratio measured
   (EWMA, weight ``ewma``). ``calm`` frames in a row within the spread lift it.
@@ -46,12 +47,18 @@ The rule (constants in ``Tuning``), per device per frame:
 * A device's first frame with work after frames without any is dropped (neither judged
   nor learned): it measures the device waking (buffers allocated again, threads woken),
   as StarPU drops a kernel's first run. So a probe costs two frames on the device.
-* Samples from slow frames are not added to the history (StarPU counts such outliers
-  apart from the model); every other frame's are, to the reference and to the live
-  model prices are made from (the base history model plus frame samples, when the base
-  is one: ``lamina.cost_history.DeviceCosts``). The live model stays in memory with the
-  renderer: the stored calibration is what a fresh process starts from, measured alone,
-  and frame samples are measured under whatever else the frame did.
+* Samples from slow frames are not added to the reference (StarPU counts such outliers
+  apart from the model); every other frame's are. The reference is the live model of
+  measured samples; it stays in memory with the renderer, never in the stored
+  calibration (that is what a fresh process starts from, each pass measured alone).
+
+Frame samples change the prices only through a device's factor: the schedule prices by
+the base model (the calibration) times the factors. Feeding frame samples into the
+prices themselves (tried: the calibration's Welford entries plus each frame's samples)
+moved work between frames with nothing in the report to say why (a device measured a
+little slower, within its spread, under the machine's other load became dearer by the
+history alone), and a device that lost all its work that way was never measured, nor
+probed, again: its work never came back. A factor is reported, and probed back.
 
 Frames that compiled shader programs (JIT: tens of ms of first use) are not observed: the
 renderer skips them.
@@ -63,7 +70,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
-from .cost_history import DeviceCosts, HistoryModel, Sample, SizeClass
+from .cost_history import DeviceCosts, Sample, SizeClass
 from .filter_costs import FilterCostModel, work_units
 from .frame_costs import CorrectedModel, DeviceCorrection, PassSeen, device_name, source_size
 from .framegraph import FrameGraph
@@ -114,6 +121,7 @@ class Tuning:
     ewma: float = 0.5
     probe_after: int = 3
     probe_max: int = 48
+    window: int = 16
 
     def __post_init__(self) -> None:
         if not (self.k > 0 and self.spread_floor >= 0 and 0 < self.ewma <= 1):
@@ -130,7 +138,7 @@ class Recent:
     """The last ``window`` (units, ms) a key measured in frames, per key: the reference
     frames are judged against (module docstring)."""
 
-    window: int = 16
+    window: int = Tuning.window
     times: Mapping[RecentKey, tuple[tuple[float, float], ...]] = field(default_factory=dict)
 
     def add(self, sample: Sample, device: str, units: float, ms: float) -> "Recent":
@@ -169,9 +177,9 @@ class Phase(NamedEnum):
 
 @dataclass(frozen=True)
 class Verdict:
-    """One device's judgement in one frame: the median over its judged passes of measured
-    / predicted (``ratio``), the limit it was held to (1 + k x the median relative
-    spread, floored), and the sums of measured and predicted ms, for the report."""
+    """One device's judgement in one frame: the sum of its judged passes' measured ms
+    over the sum predicted (``ratio``), the limit it was held to (1 + k x the spread of
+    its recent calm frames' ratios, floored), and the two sums."""
 
     frame: int
     executor: Executor
@@ -188,16 +196,17 @@ class Verdict:
         return (self.limit - 1.0) * self.predicted_ms
 
     def words(self) -> str:
-        return (f"its passes measured a median {self.ratio:.2f}x their prediction (limit {self.limit:.2f}x): "
-                f"{self.measured_ms:.2f} ms against {self.predicted_ms:.2f} ms predicted over {self.passes} "
-                f"pass{'es' if self.passes != 1 else ''}")
+        return (f"its passes measured {self.measured_ms:.2f} ms against {self.predicted_ms:.2f} ms predicted "
+                f"over {self.passes} pass{'es' if self.passes != 1 else ''}: {self.ratio:.2f}x (limit "
+                f"{self.limit:.2f}x)")
 
 
 @dataclass(frozen=True)
 class DeviceHealth:
     """Where one device stands: its phase and factor, the slow frames in a row (and their
-    ratios), the calm frames in a row, frames without work in a row,
-    the wait before its next probe, whether it is being probed, and the last verdict."""
+    ratios), the calm frames in a row, frames without work in a row, the wait before its
+    next probe, whether it is being probed, the last verdict, and the ratios of its last
+    frames within the spread (``ratios``: how much its frames vary on their own)."""
 
     phase: Phase = Phase.NOMINAL
     factor: float = 1.0
@@ -207,6 +216,7 @@ class DeviceHealth:
     wait: int = 0
     probing: bool = False
     last: Verdict | None = None
+    ratios: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -216,7 +226,6 @@ class FeedbackState:
     base: FilterCostModel = field(compare=False)
     tuning: Tuning = Tuning()
     reference: Recent = Recent()
-    live: HistoryModel | None = None  # the base history plus frame samples (None: the base is no history model)
     health: Mapping[Executor, DeviceHealth] = field(default_factory=dict)
     frame: int = 0  # frames observed
     seen: Mapping[tuple[str, Executor], PassSeen] = field(default_factory=dict)  # (pass, where it ran) ->
@@ -225,8 +234,7 @@ class FeedbackState:
 
     @classmethod
     def start(cls, base: FilterCostModel, tuning: Tuning = Tuning()) -> "FeedbackState":
-        live = base.model if isinstance(base, DeviceCosts) else None
-        return cls(base, tuning, live=live)
+        return cls(base, tuning, reference=Recent(tuning.window))
 
     # -- the next frame's prices -----------------------------------------------------------
     def key(self, executor: Executor) -> str:
@@ -235,11 +243,10 @@ class FeedbackState:
         return self.base.device(executor) if isinstance(self.base, DeviceCosts) else executor.value
 
     def model(self) -> CorrectedModel:
-        """The cost model the next frame is planned by: the live history (or the base
-        model) with each corrected device's factor, and what the report says of it."""
-        base = self.base if self.live is None else replace(self.base, model=self.live)
+        """The cost model the next frame is planned by: the base model with each
+        corrected device's factor, and what the report says of it."""
         corrections = tuple(_correction(e, h) for e, h in self.health.items() if h.phase is Phase.CORRECTED)
-        return CorrectedModel(base, corrections, self.seen, self.moved, self.events)
+        return CorrectedModel(self.base, corrections, self.seen, self.moved, self.events)
 
     def factor(self, executor: Executor) -> float:
         h = self.health.get(executor)
@@ -255,7 +262,7 @@ class FeedbackState:
         by_device: dict[Executor, list[Observation]] = {}
         for o in observations:
             by_device.setdefault(o.executor, []).append(o)
-        reference, live = self.reference, self.live
+        reference = self.reference
         health = dict(self.health)
         seen = dict(self.seen)
         events: list[str] = []
@@ -269,43 +276,46 @@ class FeedbackState:
                 # made again, threads woken), as a calibration's first run does: dropped.
                 health[executor] = replace(was, idle=0)
                 continue
-            verdict, predictions = self._judge(frame, executor, key, obs)
+            verdict, predictions = self._judge(frame, executor, key, obs, was.ratios)
             for o in obs:
                 est = predictions.get(o.pass_name)
                 seen[o.pass_name, executor] = PassSeen(executor, o.measured_ms, *(est or (math.nan, math.nan)))
-            h, said = _next_health(health.get(executor, DeviceHealth(wait=t.probe_after)), verdict, bool(obs), t)
+            h, said = _next_health(was, verdict, bool(obs), t)
+            if verdict is not None and not verdict.slow:
+                h = replace(h, ratios=(*h.ratios, verdict.ratio)[-t.window:])
             health[executor] = h
             events.extend(f"{device_name(executor)} {text}" for text in said)
             if verdict is None or not verdict.slow:
                 for o in obs:  # within the spread (or not yet judged): it teaches the history
                     reference = reference.add(o.sample, key, o.units, o.measured_ms)
-                    if live is not None:
-                        live = live.observe_pass(o.sample, key, o.units, o.measured_ms)
-        return replace(self, reference=reference, live=live, health=health, frame=frame, seen=seen,
+        return replace(self, reference=reference, health=health, frame=frame, seen=seen,
                        moved=dict(moved or {}), events=tuple(events))
 
-    def _judge(self, frame: int, executor: Executor, key: str, obs: list[Observation]
+    def _judge(self, frame: int, executor: Executor, key: str, obs: list[Observation], calm: tuple[float, ...]
                ) -> tuple[Verdict | None, dict[str, tuple[float, float]]]:
         """The verdict on ``obs`` (None: no pass has enough frame samples to judge) and
-        each judged pass's predicted (mean, spread)."""
+        each judged pass's predicted (median, spread); ``calm``: the device's recent
+        ratios within the spread."""
         t = self.tuning
         predictions: dict[str, tuple[float, float]] = {}
-        ratios, spreads = [], []
         measured = predicted = 0.0
         for o in obs:
             mean, std, samples = self.reference.predict(o.sample, key, o.units)
             if samples < t.min_samples or not mean > 0:
                 continue
             predictions[o.pass_name] = (mean, std)
-            ratios.append(o.measured_ms / mean)
-            spreads.append(std / mean)
             measured += o.measured_ms
             predicted += mean
         if not predictions:
             return None, predictions
-        # Medians: one pass preempted for a time slice (a shared machine) moves neither.
-        ratio = _median(ratios)
-        limit = 1.0 + t.k * max(_median(spreads), t.spread_floor)
+        ratio = measured / predicted
+        # The spread of the device's own frame ratios, once it has a few: on a shared
+        # machine whole frames vary more than the passes' spreads say.
+        spread = 0.0
+        if len(calm) >= t.min_samples:
+            mid = _median(list(calm))
+            spread = 1.4826 * _median([abs(r - mid) for r in calm])
+        limit = 1.0 + t.k * max(spread, t.spread_floor)
         return Verdict(frame, executor, len(predictions), measured, predicted, ratio, limit, ratio > limit), predictions
 
     def to_dict(self) -> dict[str, Any]:
