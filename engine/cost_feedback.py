@@ -36,14 +36,17 @@ The rule (constants in ``Tuning``), per device per frame:
   whole frames vary by a third to a half with no change to the device, which the
   passes' spreads, learned over a few quiet frames, do not show. With the floor and
   k = 3 a device must measure at least 1.75x its prediction to be slow.
-* ``strikes`` slow frames in a row correct the device: its factor is their mean ratio, and the schedule prices its passes at that many times their
-  base price. Each later slow frame on it moves the factor toward the ratio measured
-  (EWMA, weight ``ewma``). ``calm`` frames in a row within the spread lift it.
+* ``strikes`` slow frames in a row correct the device: its factor is their mean ratio,
+  and the schedule prices its passes at that many times their base price. Each later
+  slow frame on it moves the factor toward the ratio measured (EWMA, weight ``ewma``).
+  ``calm`` frames in a row within the spread lift it (hysteresis both ways: one odd
+  frame neither corrects a device nor lifts its correction).
 * A device whose work all moved away measures nothing: after ``probe_after`` frames
   without work its factor decays, each further frame without work, to its square root
-  (to 1 below 1.1), so the passes that gain most from it return first and measure it. A probe that measures it still
-  slow sets the factor to that ratio and doubles the wait (up to ``probe_max``): a device
-  that stays loaded costs one slow frame per doubling wait, not one per few frames.
+  (to 1 below 1.1), so the passes that gain most from it return first and measure it.
+  A probe that measures it still slow sets the factor to that ratio and doubles the
+  wait (up to ``probe_max``): a device that stays loaded costs a probe per doubling
+  wait, not one every few frames.
 * A device's first frame with work after frames without any is dropped (neither judged
   nor learned): it measures the device waking (buffers allocated again, threads woken),
   as StarPU drops a kernel's first run. So a probe costs two frames on the device.

@@ -5,11 +5,15 @@ What "one device slowed by a competing load" means on this machine: GL (llvmpipe
 OpenCL (PoCL) both run on the same 2 CPU cores, so any CPU load slows both about
 equally, and a scheduler rightly moves nothing. To make them two devices, the scenario
 partitions the cores: llvmpipe's rasterizer threads ("llvmpipe-N") run on core 0, PoCL's
-worker thread (one: POCL_MAX_PTHREAD_COUNT=1, set by the caller) on core 1; the rest of
-the process (Python, GL's submission, the copies: the host side) runs on core 0 too. The competing load is two
-busy processes pinned to core 1: PoCL's worker then gets a third of its core, about 3x
-slower, and GL keeps its own. That is a GPU shared with another application, as a
-machine with two real devices sees it.
+worker thread (one: POCL_MAX_PTHREAD_COUNT=1, set by the caller) on core 1; the host side
+(Python, GL's submission, the copies) may run on either, and the kernel's scheduler puts
+it on the less busy one. The competing load is busy processes pinned to the core of the
+device auto gives filter work to with the calibrated model: 2 on core 1 slow PoCL about
+2.7x and GL not at all, 3 on core 0 slow llvmpipe about 2.8x and PoCL not at all
+(measured, frames of every filter pass on one device, forced; fewer busy processes slow
+a device less than their count says, because a device's threads sleep between passes and
+the kernel's scheduler favours a thread that wakes). That is a GPU shared with another
+application, as a machine with two real devices sees it.
 
 The calibration is measured under the partition (LAMINA_CACHE_DIR points at a fresh
 folder, set by the caller: the stored model of the unpartitioned machine is neither read
@@ -30,12 +34,13 @@ from lamina import Layer, Renderer, Scene
 from lamina.framegraph import Executor
 
 GL_CORE, CL_CORE = 0, 1
-HOGS = 2
+HOGS = {Executor.GL: 3, Executor.OPENCL: 2}  # busy processes on the loaded device's core (docstring)
+CORE = {Executor.GL: GL_CORE, Executor.OPENCL: CL_CORE}
 CALM_FRAMES = 8
 MAX_FRAMES_TO_MOVE = 10  # frames rendered under load waiting for the move (the test asserts <= 5)
 AFTER_FRAMES = 8
 RETURN_FRAMES = 60
-HOG = f"import os\nos.sched_setaffinity(0, {{{CL_CORE}}})\nwhile True:\n    pass\n"
+HOG = "import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True:\n    pass\n"
 
 
 def scene() -> Scene:
@@ -74,7 +79,8 @@ def _cpu_ticks(tid: int) -> int:
 
 
 def partition(r: Renderer, s: Scene) -> dict:
-    """Pin llvmpipe's threads to GL_CORE and PoCL's to CL_CORE. PoCL names no thread:
+    """Pin llvmpipe's threads to GL_CORE and PoCL's to CL_CORE (the others stay free).
+    PoCL names no thread:
     its workers are the threads, other than llvmpipe's and the main one, that burn CPU
     while frames run their filter passes on OpenCL (PoCL starts them when the platform
     is first listed, so "the threads new since" finds nothing)."""
@@ -91,8 +97,10 @@ def partition(r: Renderer, s: Scene) -> dict:
     pocl = {t for t, n in others.items() if most and n >= most / 4}
     if not pocl or not gl:
         raise RuntimeError(f"cannot find the devices' threads (PoCL {pocl}, llvmpipe {gl}; CPU ticks {spent})")
-    for t in _threads():  # the host side (Python, submission, copies) goes with GL: it is not the device
-        os.sched_setaffinity(t, {CL_CORE} if t in pocl else {GL_CORE})
+    for t in gl:
+        os.sched_setaffinity(t, {GL_CORE})
+    for t in pocl:
+        os.sched_setaffinity(t, {CL_CORE})
     return {"pocl_threads": len(pocl), "llvmpipe_threads": len(gl),
             "cpu_ticks_while_opencl_ran": {_name(t) + f"/{t}": n for t, n in spent.items()}}
 
@@ -105,8 +113,8 @@ def device_ms(frame) -> dict[str, float]:
     return out
 
 
-def on_cl(frame) -> int:
-    return sum(Executor.of(p.executor) is Executor.OPENCL for p in frame.graph.filter_passes())
+def on(frame, executor: Executor) -> int:
+    return sum(Executor.of(p.executor) is executor for p in frame.graph.filter_passes())
 
 
 def _median(values) -> float | None:
@@ -115,10 +123,15 @@ def _median(values) -> float | None:
 
 
 class Load:
-    """The competing load: HOGS busy processes pinned to CL_CORE (a context manager)."""
+    """The competing load on ``device``: HOGS[device] busy processes pinned to its core
+    (a context manager)."""
+
+    def __init__(self, device: Executor) -> None:
+        self.device = device
 
     def __enter__(self) -> "Load":
-        self.procs = [subprocess.Popen([sys.executable, "-c", HOG]) for _ in range(HOGS)]
+        hog = HOG.format(core=CORE[self.device])
+        self.procs = [subprocess.Popen([sys.executable, "-c", hog]) for _ in range(HOGS[self.device])]
         time.sleep(0.2)  # (they are running)
         return self
 
@@ -133,40 +146,52 @@ def run() -> dict:
     if len(os.sched_getaffinity(0)) < 2:
         return {"skipped": "needs 2 cores to give each device one"}
     s = scene()
-    out: dict = {"hogs": HOGS, "load_average_at_start": os.getloadavg()[0]}
+    out: dict = {"load_average_at_start": round(os.getloadavg()[0], 2)}
     counter = iter(range(1, 10 ** 6))
 
+    trace: list[str] = []  # one line per auto frame: what the feedback saw and did
+
     def frame(r: Renderer, backend: str = "auto"):
-        animate(s, next(counter))
+        n = next(counter)
+        animate(s, n)
         t0 = time.perf_counter()
         f = s.render(r, filter_backend=backend)
-        return f, (time.perf_counter() - t0) * 1000
+        ms = (time.perf_counter() - t0) * 1000
+        if backend == "auto" and r.feedback is not None:
+            cells = []
+            for e, h in sorted(r.feedback.health.items()):
+                ratio = f"{h.last.ratio:.2f}/{h.last.limit:.2f}" if h.last is not None else "-"
+                cells.append(f"{e.value} {on(f, e)} passes, {h.phase.value} x{h.factor:.2f}, last ratio/limit {ratio}")
+            trace.append(f"{n:3d} {ms:7.1f} ms  " + "; ".join(cells))
+        return f, ms
 
     with Renderer() as r:
         out.update(partition(r, s))
-        # How much the load slows the device when it is kept busy: every filter pass on
-        # OpenCL, frame after frame, without and with the load.
-        steady = [frame(r, "opencl") for _ in range(8)][2:]
-        with Load():
-            loaded = [frame(r, "opencl") for _ in range(6)]
-        out["opencl_ms_steady_calm"] = _median(device_ms(f)["opencl"] for f, _ in steady)
-        out["opencl_ms_steady_loaded"] = _median(device_ms(f)["opencl"] for f, _ in loaded)
-        out["opencl_slowdown_steady"] = round(out["opencl_ms_steady_loaded"] / out["opencl_ms_steady_calm"], 2)
-
         for _ in range(10):  # auto: calibration (under the partition), compiles, the history's first samples
             frame(r)
         calm = [frame(r) for _ in range(CALM_FRAMES)]
-        out["filter_passes"] = len(calm[-1][0].graph.filter_passes())
-        out["opencl_passes_calm"] = on_cl(calm[-1][0])
-        if not out["opencl_passes_calm"]:
-            out["error"] = "auto placed no filter pass on OpenCL with the calibrated model: nothing to move"
-            return out
+        last = calm[-1][0]
+        out["filter_passes"] = len(last.graph.filter_passes())
+        out["opencl_passes_calm"] = on(last, Executor.OPENCL)
+        # Load the device auto gives filter work to: OpenCL if it has any, else GL.
+        device = Executor.OPENCL if out["opencl_passes_calm"] else Executor.GL
+        other = Executor.GL if device is Executor.OPENCL else Executor.OPENCL
+        out["loaded_device"], out["busy_processes"] = device.value, HOGS[device]
+        # How much the load slows each device kept busy: every filter pass on it, forced
+        # (frames auto does not plan: the feedback sees none of them).
+        for d in (device, other):
+            quiet = [frame(r, d.value) for _ in range(6)][2:]
+            with Load(device):
+                busy = [frame(r, d.value) for _ in range(5)]
+            slowdown = _median(device_ms(f)[d.value] for f, _ in busy) / _median(device_ms(f)[d.value] for f, _ in quiet)
+            out[f"{d.value}_slowdown_steady"] = round(slowdown, 2)
+        calm += [frame(r) for _ in range(4)]
         slow, after, moved = [], [], None
-        with Load():
+        with Load(device):
             for i in range(MAX_FRAMES_TO_MOVE):
                 f, ms = frame(r)
                 report = f.graph.corrections
-                if report is not None and any(not m.back and m.source == Executor.OPENCL for m in report.moves):
+                if report is not None and any(not m.back and m.source == device for m in report.moves):
                     moved = i
                     after.append((f, ms))
                     break
@@ -177,18 +202,20 @@ def run() -> dict:
                 after += [frame(r) for _ in range(AFTER_FRAMES - 1)]
         back = None
         for i in range(RETURN_FRAMES):
-            f, _ = frame(r)
-            if on_cl(f) and not r.feedback.model().active:
+            frame(r)
+            if not r.feedback.model().active:
                 back = i
                 break
         out["frames_until_back_after_load_ends"] = back
-        out["frame_ms_calm"] = _median(ms for _, ms in calm)
+        out["frame_ms_calm"] = _median(ms for _, ms in calm[-8:])
         out["frame_ms_loaded_before_move"] = _median(ms for _, ms in slow)
         out["frame_ms_loaded_after_move"] = _median(ms for _, ms in after)
-        out["opencl_passes_after_move"] = [on_cl(f) for f, _ in after]
-        out["opencl_ms_auto_calm"] = _median(device_ms(f)["opencl"] for f, _ in calm)
-        out["opencl_ms_auto_loaded_before_move"] = _median(device_ms(f)["opencl"] for f, _ in slow)
-        out["load_average_at_end"] = os.getloadavg()[0]
+        out[f"{device.value}_passes_calm"] = on(last, device)
+        out[f"{device.value}_passes_after_move"] = [on(f, device) for f, _ in after]
+        out[f"{device.value}_filter_ms_auto_calm"] = _median(device_ms(f)[device.value] for f, _ in calm[-8:])
+        out[f"{device.value}_filter_ms_auto_loaded_before_move"] = _median(device_ms(f)[device.value] for f, _ in slow)
+        out["load_average_at_end"] = round(os.getloadavg()[0], 2)
+        out["trace"] = trace
     return out
 
 

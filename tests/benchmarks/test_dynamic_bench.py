@@ -41,11 +41,16 @@ def test_a_loaded_device_loses_its_work(benchmark, tmp_path):
     if "skipped" in out:
         pytest.skip(out["skipped"])
     report = out.pop("report", [])
+    trace = out.pop("trace", [])
     out.pop("cpu_ticks_while_opencl_ran", None)
     benchmark.extra_info.update(out)
-    print("\n" + json.dumps(out, indent=1) + "\n" + "\n".join(report))  # for the note
-    assert "error" not in out, out["error"]
-    assert out["opencl_slowdown_steady"] >= 2.0, "the competing load slows the device (about 3x)"
+    print("\n" + json.dumps(out, indent=1), *report, *trace, sep="\n")  # for the note
+    device, other = out["loaded_device"], "gl" if out["loaded_device"] == "opencl" else "opencl"
+    # The other device's slowdown and the frame times before and after the move are
+    # reported, not asserted: on 2 cores shared with other sessions they swing by half
+    # from run to run (see the note), while the move itself must happen every time.
+    assert out[f"{device}_slowdown_steady"] >= 2.0, "the competing load slows the device (about 3x)"
     assert out["frames_until_moved"] is not None and out["frames_until_moved"] <= 5
-    assert any("moved" in line and "OpenCL -> GL" in line for line in report)
+    names = {"gl": "GL", "opencl": "OpenCL"}
+    assert any(line.lstrip().startswith("moved") and f"{names[device]} -> {names[other]}" in line for line in report)
     assert out["frames_until_back_after_load_ends"] is not None, "the work comes back once the load is gone"
