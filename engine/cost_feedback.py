@@ -46,7 +46,13 @@ The rule (constants in ``Tuning``), per device per frame:
   (to 1 below 1.1), so the passes that gain most from it return first and measure it.
   A probe that measures it still slow sets the factor to that ratio and doubles the
   wait (up to ``probe_max``): a device that stays loaded costs a probe per doubling
-  wait, not one every few frames.
+  wait, not one every few frames. Calm frames lift a correction only while the device
+  carries at least ``probe_share`` of the work (predicted ms) it was found slow with;
+  calm with less, its factor decays one more step, so more work comes back to measure
+  it. (Measured: llvmpipe under three busy processes on its core ran a frame's 12
+  filter passes 3-4x slower, yet one pass alone measured calm, because the OS favours
+  the threads of a device that sleeps between passes over a load that never sleeps;
+  lifting on that, all 12 came back and were slow again.)
 * A device's first frame with work after frames without any is dropped (neither judged
   nor learned): it measures the device waking (buffers allocated again, threads woken),
   as StarPU drops a kernel's first run. So a probe costs two frames on the device.
@@ -123,12 +129,13 @@ class Tuning:
     calm: int = 2
     ewma: float = 0.5
     probe_after: int = 3
-    probe_max: int = 48
+    probe_max: int = 24
     window: int = 16
+    probe_share: float = 0.5
 
     def __post_init__(self) -> None:
-        if not (self.k > 0 and self.spread_floor >= 0 and 0 < self.ewma <= 1):
-            raise ValueError("k > 0, spread_floor >= 0 and 0 < ewma <= 1")
+        if not (self.k > 0 and self.spread_floor >= 0 and 0 < self.ewma <= 1 and 0 <= self.probe_share <= 1):
+            raise ValueError("k > 0, spread_floor >= 0, 0 < ewma <= 1 and 0 <= probe_share <= 1")
         if min(self.min_samples, self.strikes, self.calm, self.probe_after) < 1 or self.probe_max < self.probe_after:
             raise ValueError("counts are at least 1, and probe_max at least probe_after")
 
@@ -208,8 +215,9 @@ class Verdict:
 class DeviceHealth:
     """Where one device stands: its phase and factor, the slow frames in a row (and their
     ratios), the calm frames in a row, frames without work in a row, the wait before its
-    next probe, whether it is being probed, the last verdict, and the ratios of its last
-    frames within the spread (``ratios``: how much its frames vary on their own)."""
+    next probe, whether it is being probed, the last verdict, the ratios of its last
+    frames within the spread (``ratios``: how much its frames vary on their own), and how
+    much work (predicted ms) it carried when it was last found slow (``work_ms``)."""
 
     phase: Phase = Phase.NOMINAL
     factor: float = 1.0
@@ -220,6 +228,7 @@ class DeviceHealth:
     probing: bool = False
     last: Verdict | None = None
     ratios: tuple[float, ...] = ()
+    work_ms: float = 0.0  # the predicted ms of its judged passes when it was found slow
 
 
 @dataclass(frozen=True)
@@ -343,7 +352,7 @@ def _next_health(h: DeviceHealth, verdict: Verdict | None, worked: bool, t: Tuni
         said.append(f"probe: no work for {idle} frames, its factor decays x{h.factor:.2f} -> x{factor:.2f} so "
                     "the passes that gain most from it come back and measure it")
         if factor == 1.0:
-            return DeviceHealth(wait=t.probe_after, last=h.last), said + ["correction lifted (decayed)"]
+            return DeviceHealth(wait=t.probe_after, last=h.last, ratios=h.ratios), said + ["correction lifted (decayed)"]
         return replace(h, factor=factor, idle=idle, probing=True, calm=0), said
     if verdict is None:
         return replace(h, idle=0), said
@@ -356,7 +365,8 @@ def _next_health(h: DeviceHealth, verdict: Verdict | None, worked: bool, t: Tuni
         factor = sum(strikes) / len(strikes)
         said.append(f"corrected x{factor:.2f}: {len(strikes)} frames in a row beyond its spread, the last "
                     f"{verdict.words()}")
-        return DeviceHealth(Phase.CORRECTED, factor, (), 0, 0, h.wait or t.probe_after, False, verdict), said
+        return DeviceHealth(Phase.CORRECTED, factor, (), 0, 0, h.wait or t.probe_after, False, verdict, h.ratios,
+                            verdict.predicted_ms), said
     # corrected, and measured this frame
     if verdict.slow:
         if h.probing:
@@ -364,14 +374,26 @@ def _next_health(h: DeviceHealth, verdict: Verdict | None, worked: bool, t: Tuni
             said.append(f"probe found it still slow ({verdict.words()}): x{verdict.ratio:.2f}, next probe after "
                         f"{wait} frames without work")
             return replace(h, factor=max(verdict.ratio, 1.0), calm=0, idle=0, wait=wait, probing=False,
-                           last=verdict), said
+                           last=verdict, work_ms=max(h.work_ms, verdict.predicted_ms)), said
         factor = max((1 - t.ewma) * h.factor + t.ewma * verdict.ratio, 1.0)
         return replace(h, factor=factor, calm=0, idle=0, last=verdict), said
+    if verdict.predicted_ms < t.probe_share * h.work_ms:
+        # Calm with a little of the work it was slow with: a shared device's threads,
+        # woken for a pass or two, are favoured by the OS scheduler over a load that
+        # never sleeps, so this says little. Give it more work: decay one more step.
+        factor = math.sqrt(h.factor)
+        if factor < 1.1:
+            said.append(f"recovered: calm while its factor decayed to 1, the last {verdict.words()}; correction "
+                        "lifted")
+            return DeviceHealth(wait=t.probe_after, last=verdict, ratios=h.ratios), said
+        said.append(f"probe: calm with {verdict.predicted_ms:.2f} of the {h.work_ms:.2f} ms of work it was slow "
+                    f"with; its factor decays x{h.factor:.2f} -> x{factor:.2f} to give it more")
+        return replace(h, factor=factor, idle=0, probing=True, calm=0, last=verdict), said
     calm = h.calm + 1
     if calm >= t.calm:
         said.append(f"recovered: {calm} frames in a row within its spread, the last {verdict.words()}; correction "
                     "lifted")
-        return DeviceHealth(wait=t.probe_after, last=verdict), said
+        return DeviceHealth(wait=t.probe_after, last=verdict, ratios=h.ratios), said
     return replace(h, calm=calm, idle=0, last=verdict), said
 
 
