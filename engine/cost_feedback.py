@@ -36,7 +36,7 @@ The rule (constants in ``Tuning``), per device per frame:
   whole frames vary by a third to a half with no change to the device, which the
   passes' spreads, learned over a few quiet frames, do not show. With the floor and
   k = 3 a device must measure at least 1.75x its prediction to be slow.
-* ``strikes`` slow frames in a row correct the device: its factor is their mean ratio,
+* ``strikes`` slow frames in a row correct the device: its factor is their least ratio,
   and the schedule prices its passes at that many times their base price. Each later
   slow frame on it moves the factor toward the ratio measured (EWMA, weight ``ewma``).
   ``calm`` frames in a row within the spread lift it (hysteresis both ways: one odd
@@ -362,7 +362,7 @@ def _next_health(h: DeviceHealth, verdict: Verdict | None, worked: bool, t: Tuni
         strikes = (*h.strikes, verdict.ratio)
         if len(strikes) < t.strikes:
             return replace(h, strikes=strikes, last=verdict), said
-        factor = sum(strikes) / len(strikes)
+        factor = min(strikes)  # as slow as every one of them was: one spike does not set it
         said.append(f"corrected x{factor:.2f}: {len(strikes)} frames in a row beyond its spread, the last "
                     f"{verdict.words()}")
         return DeviceHealth(Phase.CORRECTED, factor, (), 0, 0, h.wait or t.probe_after, False, verdict, h.ratios,
