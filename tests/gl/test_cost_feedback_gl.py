@@ -7,6 +7,8 @@ where, and why, and the pixels stay those of the all-GL frame."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -81,6 +83,7 @@ def test_a_device_measured_3x_slower_loses_its_work_and_the_report_says_so():
         m = report.moves[0]
         assert f"moved {m.pass_name}: OpenCL -> GL" in text and "predicted" in m.why and "measured" in m.why
         assert frame.report["graph"]["corrections"]["moves"][0]["from"] == "OpenCL"
+        assert json.loads(json.dumps(frame.report))["graph"]["corrections"] == frame.report["graph"]["corrections"]
         with Renderer() as gl:
             animate(s, moved_at + 8)
             reference = s.render(gl, filter_backend="gl")
