@@ -38,6 +38,7 @@ from .gpu.calibrate import calibrate
 from .cost_history import DeviceCosts
 from .cost_feedback import FeedbackState, observe
 from .filter_costs import FilterCostModel
+from .frame_costs import CorrectedModel
 from .errors import OpenCLUnavailableError, RendererReleasedError, RendererUseError
 from .limits import Limits
 
@@ -181,19 +182,22 @@ class Renderer:
         return model
 
     def _corrected(self, costs: FilterCostModel) -> FilterCostModel:
-        """``costs`` as measured frames corrected it: the feedback state held for it (a
-        new one when the base model changed: a new calibration, another request model)."""
+        """``costs`` as measured frames corrected it: by the feedback state held for it,
+        else uncorrected (a fresh state's model). Records nothing: a look (``plan``)
+        with another model must not reset what rendered frames taught."""
         held = self._feedback
-        if held is None or held.base is not costs:
-            held = self._feedback = FeedbackState.start(costs)
-        return held.model()
+        return (held if held is not None and held.base is costs else FeedbackState.start(costs)).model()
 
-    def _learn(self, graph: FrameGraph, stats) -> None:
-        """Feed a rendered frame's measured filter pass times to the correction state.
-        A frame that compiled shader programs is skipped: its passes' times hold the JIT."""
-        held = self._feedback
-        if held is None or graph.schedule is None or stats.compiles:
+    def _learn(self, graph: FrameGraph, stats, costs: FilterCostModel | None) -> None:
+        """Feed a rendered frame's measured filter pass times to the correction state of
+        the model it was planned by (``costs``, the snapshot's: a new state when the base
+        model changed, a new calibration or another request model). A frame that compiled
+        shader programs is skipped: its passes' times hold the JIT."""
+        if not isinstance(costs, CorrectedModel) or graph.schedule is None or stats.compiles:
             return
+        held = self._feedback
+        if held is None or held.base is not costs.base:
+            held = FeedbackState.start(costs.base)
         moved = graph.corrections.moved() if graph.corrections is not None else {}
         self._feedback = held.update(observe(graph, stats.pass_ms), moved)
 
@@ -221,7 +225,9 @@ class Renderer:
         self._check_use()
         _release_dropped_here()  # (a safe point: this renderer activates its context below)
         began = time.perf_counter()  # the frame's clock starts with planning (lamina.trace)
-        graph = self._plan(scene, FrameRequest.of(request, **options))  # the snapshot first: a cost model is measured there
+        request = FrameRequest.of(request, **options)
+        facts = self.snapshot(scene, request)  # first: a cost model is measured there
+        graph = self._plan(scene, request, facts)
         plan_ms = (time.perf_counter() - began) * 1000
         self.gpu.activate()
         textures: dict = {}  # what the graph's capture passes read back (capture_textures)
@@ -231,7 +237,7 @@ class Renderer:
             self.gpu.check_errors("a failed GL call")  # a typed error when it is memory
             raise
         self.executor.evict_images(self.images.end_frame())  # uploads of images the scene no longer shows
-        self._learn(graph, stats)  # measured times correct the next frames' prices
+        self._learn(graph, stats, facts.filter_costs)  # measured times correct the next frames' prices
         self.gpu.check_errors("rendering a frame")
         return Frame(pixels, graph, stats, self.info, plan_ms, textures)  # the frame owns its stats from here
 

@@ -3,7 +3,13 @@ scene rendered frame after frame under ``auto`` with a hand-written cost model t
 makes OpenCL attractive; from some frame on, the OpenCL passes' measured times are
 inflated 3x (as a busy device would measure), and within 5 frames the scheduler moves
 them to GL, the frame's report and explanation say which passes moved, from where to
-where, and why, and the pixels stay those of the all-GL frame."""
+where, and why, and the pixels stay those of the all-GL frame.
+
+The frames run on GL and PoCL, but what the executor measured of each filter pass is
+replaced by the hand model's price for it (times 3 on a "busy" OpenCL): the test is of
+the path from the executor's stats through the feedback to the next frame's placement
+and its report, not of this machine's timings, which on 2 cores shared with other work
+swing by 2x from frame to frame (the benchmark measures a real load)."""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ import pytest
 
 from lamina import Layer, Renderer, Scene
 from lamina.filter_costs import CostModel
+from lamina.frame_costs import source_size
 from lamina.framegraph import Executor
 
 pytestmark = pytest.mark.opencl
@@ -51,12 +58,13 @@ def test_a_device_measured_3x_slower_loses_its_work_and_the_report_says_so():
         real = r.executor.execute
 
         def measured(graph, *args, **kwargs):
-            # What a busy OpenCL device would measure: its passes 3x their time.
+            # What the passes "measured": their price, 3x on a busy OpenCL device.
             pixels, stats = real(graph, *args, **kwargs)
-            if slow["on"]:
-                for p in graph.filter_passes():
-                    if p.executor is Executor.OPENCL and p.name in stats.pass_ms:
-                        stats.pass_ms[p.name] *= 3.0
+            for p in graph.filter_passes():
+                if p.name in stats.pass_ms:
+                    w, h = source_size(p.step, p.target.width, p.target.height)
+                    busy = 3.0 if slow["on"] and p.executor is Executor.OPENCL else 1.0
+                    stats.pass_ms[p.name] = MODEL.pass_ms(p.executor, p.step, w, h) * busy
             return pixels, stats
 
         r.executor.execute = measured
@@ -74,7 +82,10 @@ def test_a_device_measured_3x_slower_loses_its_work_and_the_report_says_so():
             if on_cl(frame.graph) == 0:
                 moved_at = i - 8
                 break
-        assert moved_at is not None and moved_at <= 5, "OpenCL measured 3x slower loses its work within 5 frames"
+        assert moved_at == 2, "OpenCL measured 3x slower for 2 frames in a row loses its work on the third"
+        learned = r.feedback
+        r.plan(s, filter_backend="auto", cost_model=CostModel("another", dict(MODEL.passes), dict(MODEL.transfers)))
+        assert r.feedback is learned, "a look with another model records nothing"
         report = frame.graph.corrections
         assert report is not None and report.moves
         assert all(m.source is Executor.OPENCL and m.target is Executor.GL for m in report.moves)
