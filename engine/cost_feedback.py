@@ -35,7 +35,11 @@ The rule (constants in ``Tuning``), per device per frame:
   because on this machine (2 cores shared by llvmpipe, PoCL and whatever else runs)
   whole frames vary by a third to a half with no change to the device, which the
   passes' spreads, learned over a few quiet frames, do not show. With the floor and
-  k = 3 a device must measure at least 1.75x its prediction to be slow.
+  k = 2 a device must measure at least 1.5x its prediction to be slow; two such frames
+  in a row make it a correction. (k = 3 was tried: the spread of calm frames measured
+  while other sessions loaded the machine reached 0.5, a limit of 2.5x, and a device
+  slowed 3x by the benchmark's load took 6 frames to be corrected, its slow frames
+  straddling that limit.)
 * ``strikes`` slow frames in a row correct the device: its factor is their least ratio,
   and the schedule prices its passes at that many times their base price. Each later
   slow frame on it moves the factor toward the ratio measured (EWMA, weight ``ewma``).
@@ -122,7 +126,7 @@ def observe(graph: FrameGraph, pass_ms: Mapping[str, float]) -> tuple[Observatio
 class Tuning:
     """The correction rule's constants (module docstring)."""
 
-    k: float = 3.0
+    k: float = 2.0
     spread_floor: float = 0.25
     min_samples: int = 3
     strikes: int = 2

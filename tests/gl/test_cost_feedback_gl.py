@@ -27,7 +27,7 @@ pytestmark = pytest.mark.opencl
 
 KINDS = ("color", "blur", "down", "up", "shadow", "morphology")
 # OpenCL at 0.7 of GL's price, copies nearly free: auto places filter work on OpenCL, and
-# any load factor the correction finds (at least 1.75: Tuning's limit) makes GL cheaper.
+# any load factor the correction finds (at least 1.5: Tuning's limit) makes GL cheaper.
 MODEL = CostModel("hand-written: OpenCL at 0.7 of GL's price",
                   {f"gl:{k}": (0.1, 1e-5) for k in KINDS} | {f"opencl:{k}": (0.1, 0.7e-5) for k in KINDS},
                   {"gl->cl": (0.05, 1e-9), "cl->gl": (0.05, 1e-9)})
