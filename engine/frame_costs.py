@@ -16,6 +16,11 @@ priced as a GL pass touching the same pixels, a one-step colour pass per pixel w
 their own speeds. That is a proxy, said wherever a schedule is shown; it is what makes
 GL busy in the schedule while filter work could run elsewhere.
 
+A model corrected from measurement (``CorrectedModel``, made by ``lamina.cost_feedback``
+from the times frames measured) prices each device's passes at its base price times the
+device's load factor (``ScaledCosts``): a device measured slower than its history says
+costs more, so the scheduler moves work off it.
+
 Plain data and arithmetic: made before planning (from the executor's snapshot) or from a
 file; pricing runs nothing.
 """
@@ -33,7 +38,8 @@ from .filters.plan import MARGIN, ColorPass, PassKind, PlannedPass
 from .named import NamedEnum
 from .textures import Executor, Transfer
 
-__all__ = ["ExecutorCosts", "FrameCosts", "HistoryCosts", "PinnedKind", "PinnedRate", "frame_costs", "source_size"]
+__all__ = ["CorrectedModel", "DeviceCorrection", "ExecutorCosts", "FrameCosts", "HistoryCosts", "PassSeen", "PinnedKind",
+           "PinnedRate", "ScaledCosts", "device_name", "frame_costs", "source_size"]
 
 _ONE_STEP = ColorPass.samples()[0]  # the proxy of a GL-only pass: a one-step colour pass
 
@@ -191,6 +197,106 @@ class ExecutorCosts:
             return math.inf
 
 
+def device_name(executor: "Executor | str") -> str:
+    """An executor as a schedule's rows name its device ("GL", "OpenCL")."""
+    return "OpenCL" if Executor.of(executor) is Executor.OPENCL else "GL"
+
+
+@dataclass(frozen=True)
+class DeviceCorrection:
+    """One device's load factor from measurement: its passes are priced ``factor`` times
+    what the base model says. ``measured_ms`` and ``predicted_ms`` are the sums over the
+    passes of the last frame that judged it (``spread_ms`` the predicted sum's), ``why``
+    says it in words."""
+
+    executor: Executor
+    factor: float
+    measured_ms: float
+    predicted_ms: float
+    spread_ms: float
+    why: str
+
+    def to_dict(self) -> dict:
+        return {"device": device_name(self.executor), "factor": self.factor, "measured_ms": self.measured_ms,
+                "predicted_ms": self.predicted_ms, "spread_ms": self.spread_ms, "why": self.why}
+
+
+@dataclass(frozen=True)
+class PassSeen:
+    """What a pass measured the last time it ran: where, in ms, and what its history
+    predicted (mean and spread) there."""
+
+    executor: Executor
+    measured_ms: float
+    predicted_ms: float
+    spread_ms: float
+
+
+@dataclass(frozen=True)
+class CorrectedModel:
+    """A cost model (``base``) with the load factors measurement found (``corrections``,
+    one per corrected device; none: the base prices stand), and what the report says of
+    them: ``seen`` ((pass name, executor) -> its last time measured there), ``moved`` (pass name -> (from,
+    to) executors, as the last frame ran it against the uncorrected plan), ``events``
+    (what the last measured frame changed, in words). Plain data, made before planning
+    (``lamina.cost_feedback.FeedbackState.model``); a ``FilterCostModel``, so the
+    per-chain placement prices by it too."""
+
+    base: FilterCostModel
+    corrections: tuple[DeviceCorrection, ...] = ()
+    seen: Mapping[tuple[str, Executor], PassSeen] = field(default_factory=dict)
+    moved: Mapping[str, tuple[Executor, Executor]] = field(default_factory=dict)
+    events: tuple[str, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        """Whether any device is priced other than the base model prices it."""
+        return any(c.factor != 1.0 for c in self.corrections)
+
+    @property
+    def label(self) -> str:
+        if not self.active:
+            return self.base.label
+        return f"{self.base.label}, corrected from measurement ({', '.join(f'{device_name(c.executor)} x{c.factor:.2f}' for c in self.corrections)})"
+
+    def factor(self, executor: "Executor | str") -> float:
+        executor = Executor.of(executor)
+        return next((c.factor for c in self.corrections if c.executor is executor), 1.0)
+
+    def pass_ms(self, executor: "Executor | str", step: PlannedPass, width: int, height: int) -> float:
+        return self.base.pass_ms(executor, step, width, height) * self.factor(executor)
+
+    def transfer_ms(self, direction: "Transfer | str", nbytes: int) -> float:
+        return self.base.transfer_ms(direction, nbytes)  # copies are host work: no device's load factor
+
+
+@dataclass(frozen=True)
+class ScaledCosts:
+    """``base``'s prices with device i's passes (filter passes, and GL's pinned passes
+    on device 0) times ``factors[i]``; copies as ``base`` prices them."""
+
+    base: FrameCosts
+    factors: tuple[float, ...]
+    label: str
+
+    @property
+    def devices(self) -> tuple[Device, ...]:
+        return self.base.devices
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.base.names
+
+    def filter_ms(self, device: int, step: PlannedPass, width: int, height: int) -> float:
+        return self.base.filter_ms(device, step, width, height) * self.factors[device]
+
+    def pinned_ms(self, kind: PinnedKind, pixels: float) -> float:
+        return self.base.pinned_ms(kind, pixels) * self.factors[0]
+
+    def copy_ms(self, source: int, target: int, nbytes: int) -> float:
+        return self.base.copy_ms(source, target, nbytes)
+
+
 def _device_of(device_id: str) -> Device:
     """A device record from its id ("opencl:Portable Computing Language / cpu-...")."""
     kind, _, rest = device_id.partition(":")
@@ -201,7 +307,13 @@ def _device_of(device_id: str) -> Device:
 def frame_costs(model: FilterCostModel) -> FrameCosts:
     """The scheduler's prices from the cost model ``auto`` was given: a ``DeviceCosts``
     (the history model calibrated here: GL and the OpenCL device the executor drives)
-    or a model that prices by executor."""
+    or a model that prices by executor; a ``CorrectedModel``'s with its load factors."""
+    if isinstance(model, CorrectedModel):
+        base = frame_costs(model.base)
+        if not model.active:
+            return base
+        # One factor per executor: the executor drives GL and one OpenCL device.
+        return ScaledCosts(base, tuple(model.factor(d.kind) for d in base.devices), model.label)
     kind = DeviceType.CPU if getattr(model, "shares_cpu", False) else DeviceType.UNKNOWN
     if isinstance(model, DeviceCosts):
         gl, cl = (replace(_device_of(d), type=kind) for d in (model.gl, model.opencl))

@@ -50,6 +50,14 @@ class ScheduleReport(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
 
+class CorrectionsReport(ScheduleReport, Protocol):
+    """What the graph, its reports and the renderer read of what correction from
+    measurement changed (``lamina.cost_feedback.CorrectionReport``): its lines, its JSON,
+    and the passes it moved (name -> (from, to) executors)."""
+
+    def moved(self) -> dict[str, tuple[Any, Any]]: ...
+
+
 @dataclass(frozen=True)
 class NoPolicy:
     """The policy of a graph that no compositing policy planned (a ``filters.apply``
@@ -187,6 +195,10 @@ class FrameGraph(GraphReport):
     # OpenCL work of that schedule the executor may still run on GL, decided at run time
     # by the dmda rule (graph.offload.Offload: both versions, plain data).
     offloads: tuple[Any, ...] = ()
+    # What correction from measurement changed in that schedule (lamina.cost_feedback.
+    # CorrectionReport: corrected devices, passes moved and why), when a device was
+    # measured off its history; None otherwise.
+    corrections: CorrectionsReport | None = None
 
     # -- derived facts ------------------------------------------------------------------
     def textures(self) -> list[TextureDesc]:

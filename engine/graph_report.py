@@ -43,6 +43,7 @@ class GraphReport:
             "tiles": [t.to_dict() for t in self.tiles],
             **({"schedule": self.schedule.to_dict()} if self.schedule is not None else {}),
             **({"offloads": [o.to_dict() for o in self.offloads]} if self.offloads else {}),
+            **({"corrections": self.corrections.to_dict()} if self.corrections is not None else {}),
         }
 
     def to_dot(self) -> str:
@@ -131,6 +132,8 @@ class GraphReport:
             for o in self.offloads:
                 lines.append(f"  {o.name}: {len(o.gl_passes)} filter passes, OpenCL {o.cl_ms:.2f} ms + copies "
                              f"{o.copy_in_ms + o.copy_out_ms:.2f} ms (planned {o.planned_ms:.2f} ms) or GL {o.gl_ms:.2f} ms")
+        if self.corrections is not None:
+            lines.extend(self.corrections.describe_lines())
         if self.decisions:
             lines.append("Decisions:")
             for d in self.decisions:

@@ -36,6 +36,9 @@ from .gpu.opencl import CLFilterRunner
 from .gpu.apply import install as install_filter_runners
 from .gpu.calibrate import calibrate
 from .cost_history import DeviceCosts
+from .cost_feedback import FeedbackState, observe
+from .filter_costs import FilterCostModel
+from .frame_costs import CorrectedModel
 from .errors import OpenCLDeviceError, OpenCLUnavailableError, RendererReleasedError, RendererUseError
 from .limits import Limits
 
@@ -56,6 +59,9 @@ class Renderer:
         # OpenCL runners whose device failed mid-frame -> why: out of auto's schedule.
         self._failed_devices: dict[int, str] = {}
         self._no_filter_at: tuple[weakref.ref, int] | None = None  # see _may_filter
+        # "auto"'s correction from measurement (lamina.cost_feedback), for the base model
+        # it was made for: what frames measured, and the load factors found.
+        self._feedback: FeedbackState | None = None
         self._released = False
         # Dropped without release(): its context and GL objects go when it is collected
         # (each renderer holds an EGL context of some megabytes). Not at exit: the
@@ -104,7 +110,8 @@ class Renderer:
         passes can run. For filter_backend "auto" that is the cost model, made here when
         a layer of the scene may filter and this renderer holds none yet: loaded from
         the history stored under LAMINA_CACHE_DIR, or measured on the GPU
-        (lamina.gpu.calibrate). Planning with it does no GPU work and asks the executor
+        (lamina.gpu.calibrate), then corrected by what earlier frames measured
+        (lamina.cost_feedback). Planning with it does no GPU work and asks the executor
         nothing."""
         self._check_use()  # (its kept state is this thread's)
         request = FrameRequest.of(request, **options)
@@ -127,6 +134,8 @@ class Renderer:
                         costs = self._filter_costs(scene, runner)
                     except OpenCLUnavailableError as err:  # its kernels failed to run
                         unavailable = str(err)
+                if backend is FilterBackend.AUTO and costs is not None and unavailable is None:
+                    costs = self._corrected(costs)
         return ExecutorFacts(self.executor.retained_names(), self.limits, costs, unavailable)
 
     def plan(self, scene, request: FrameRequest | None = None, *, snapshot: ExecutorFacts | None = None,
@@ -178,6 +187,31 @@ class Renderer:
         self._cost_model = (runner, model)
         return model
 
+    def _corrected(self, costs: FilterCostModel) -> FilterCostModel:
+        """``costs`` as measured frames corrected it: by the feedback state held for it,
+        else uncorrected (a fresh state's model). Records nothing: a look (``plan``)
+        with another model must not reset what rendered frames taught."""
+        held = self._feedback
+        return (held if held is not None and held.base is costs else FeedbackState.start(costs)).model()
+
+    def _learn(self, graph: FrameGraph, stats, costs: FilterCostModel | None) -> None:
+        """Feed a rendered frame's measured filter pass times to the correction state of
+        the model it was planned by (``costs``, the snapshot's: a new state when the base
+        model changed, a new calibration or another request model). A frame that compiled
+        shader programs is skipped: its passes' times hold the JIT."""
+        if not isinstance(costs, CorrectedModel) or graph.schedule is None or stats.compiles:
+            return
+        held = self._feedback
+        if held is None or held.base is not costs.base:
+            held = FeedbackState.start(costs.base)
+        moved = graph.corrections.moved() if graph.corrections is not None else {}
+        self._feedback = held.update(observe(graph, stats.pass_ms, stats.ran_on), moved)
+
+    @property
+    def feedback(self) -> FeedbackState | None:
+        """The correction state of filter_backend "auto" (None before an auto frame)."""
+        return self._feedback
+
     def _may_filter(self, scene) -> bool:
         """May a layer of ``scene`` filter? Read from the layers as declared (a filter or
         backdrop-filter in a style or in an animation's keyframes), not from the property
@@ -198,7 +232,8 @@ class Renderer:
         _release_dropped_here()  # (a safe point: this renderer activates its context below)
         began = time.perf_counter()  # the frame's clock starts with planning (lamina.trace)
         request = FrameRequest.of(request, **options)
-        graph = self._plan(scene, request)  # the snapshot first: a cost model is measured there
+        facts = self.snapshot(scene, request)  # first: a cost model is measured there
+        graph = self._plan(scene, request, facts)
         plan_ms = (time.perf_counter() - began) * 1000
         self.gpu.activate()
         textures: dict = {}  # what the graph's capture passes read back (capture_textures)
@@ -214,7 +249,8 @@ class Renderer:
                 # has them), so the new plan draws them again.
                 self._failed_devices[id(self.executor.opencl_runner)] = str(err)
                 self.state.last = None
-                graph = self._plan(scene, request)
+                facts = self.snapshot(scene, request)
+                graph = self._plan(scene, request, facts)
                 graph.decisions.append(Decision("root", f"warning: {err}; the device is taken out of the schedule "
                                                         "and the frame was drawn again without it"))
                 textures.clear()
@@ -223,6 +259,7 @@ class Renderer:
             self.gpu.check_errors("a failed GL call")  # a typed error when it is memory
             raise
         self.executor.evict_images(self.images.end_frame())  # uploads of images the scene no longer shows
+        self._learn(graph, stats, facts.filter_costs)  # measured times correct the next frames' prices
         self.gpu.check_errors("rendering a frame")
         return Frame(pixels, graph, stats, self.info, plan_ms, textures)  # the frame owns its stats from here
 

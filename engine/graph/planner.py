@@ -91,8 +91,9 @@ from .placement import clean, clip_shape, draw_key, touched
 from .resources import graph_images
 from .retained import Footprint, OverlapRecord, RetainedPlan, Site, runs_transform_animation, site_index
 from .output import FrameOutput
+from .corrected import scheduled_with_feedback
 from .issue_order import issue_order
-from .placed import place_by, scheduled
+from .placed import place_by
 from ..filters.backend import FilterBackend
 from .state import FrameState
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
@@ -443,7 +444,8 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         elif self.frame_wide and graph.filter_passes():
             # To the graph returned, not the one the RetainedPlan keeps (as captures are):
             # the next frame's fast path sees every filter pass on GL, then is placed anew.
-            graph = scheduled(graph, self.filter_costs)
+            # A model corrected from measurement (lamina.cost_feedback) also says what it moved.
+            graph = scheduled_with_feedback(graph, self.filter_costs)
         graph = issue_order(graph)  # (OpenCL work handed over early, its results copied back late)
         return with_captures(graph) if self.request.capture_textures else graph
 
