@@ -42,12 +42,14 @@ def chromium_version(binary: str) -> str:
 
 
 def chromium_screenshot(binary: str, html_path: Path, png_path: Path, width: int, height: int, *,
-                        gpu: str = "disable", transparent: bool = True) -> Path:
-    """Screenshot ``html_path`` at ``width`` x ``height`` CSS px (device scale 1) into
-    ``png_path``. ``gpu="disable"`` composites in software; anything else composites on
+                        gpu: str = "disable", transparent: bool = True, device_scale_factor: int = 1) -> Path:
+    """Screenshot ``html_path`` at ``width`` x ``height`` CSS px into ``png_path``, which is
+    ``device_scale_factor`` times as many device px each way (``--force-device-scale-factor``).
+    ``gpu="disable"`` composites in software; anything else composites on
     viz's GPU path with SwiftShader, as on a real GPU. ``transparent`` leaves what the page
     does not paint transparent instead of white."""
-    args = [binary, "--headless", "--no-sandbox", "--hide-scrollbars", "--force-device-scale-factor=1",
+    args = [binary, "--headless", "--no-sandbox", "--hide-scrollbars",
+            f"--force-device-scale-factor={device_scale_factor}",
             f"--window-size={width},{height}", "--no-first-run", "--no-default-browser-check",
             "--disable-extensions"]
     if transparent:
@@ -70,8 +72,9 @@ def chromium_screenshot(binary: str, html_path: Path, png_path: Path, width: int
     if not png_path.exists():
         raise ChromiumError(f"chromium wrote no screenshot (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
     from_size = _png_size(png_path)
-    if from_size != (width, height):
-        raise ChromiumError(f"chromium screenshot is {from_size[0]}x{from_size[1]}, expected {width}x{height}")
+    expected = (width * device_scale_factor, height * device_scale_factor)
+    if from_size != expected:
+        raise ChromiumError(f"chromium screenshot is {from_size[0]}x{from_size[1]}, expected {expected[0]}x{expected[1]}")
     return png_path
 
 
