@@ -40,9 +40,12 @@ def _round_half_away(v: float) -> float:
 
 
 def subpixel_positioning(scale: float) -> bool:
-    """Whether Chromium on Linux positions glyphs at subpixel offsets at ``scale``:
-    gfx::GetFontRenderParams (ui/gfx/font_render_params_linux.cc) turns it on when the device
-    scale factor is above 1 (and hinting off with it), and leaves it off at 1."""
+    """Whether Chromium on Linux has ``use_subpixel_positioning`` in the font render style it
+    hands Blink at device scale ``scale``: gfx::GetFontRenderParams
+    (ui/gfx/font_render_params_linux.cc) sets it when the device scale factor is above 1
+    (and turns hinting off with it), and not at 1. Measured with Chromium 156: the descent
+    pixel of :func:`font_height` moves at scale 2 and never at 1. (This flag is what the
+    metrics follow; it says nothing about how Lamina positions glyphs horizontally.)"""
     return scale > 1.0
 
 
@@ -71,10 +74,11 @@ def font_height(ascender: float, descender: float, line_gap: float, upem: float,
     called from SimpleFontData::PlatformInit:
 
     * ascent and descent are each rounded to a whole (device) pixel, SkScalarRoundToScalar;
-    * on Linux, when glyphs are positioned at subpixel offsets (``subpixel``; by default
-      :func:`subpixel_positioning` of ``scale``: only above scale 1) and the descent was
-      rounded *down*, one pixel moves from the ascent to the descent, so descenders are not
-      cut off by an ``overflow: hidden`` box — the baseline rises by a pixel;
+    * on Linux, when the font render style has subpixel positioning (``subpixel``; by
+      default :func:`subpixel_positioning` of ``scale``: only above scale 1) and the
+      descent was rounded *down*, one pixel moves from the ascent to the descent, so
+      descenders are not cut off by an ``overflow: hidden`` box — the baseline rises by a
+      pixel;
     * VDMX tables are used only with full or normal hinting (Lamina, like Chromium's
       default "slight", hints lightly), and the unrounded metrics of tiny fonts only for
       canvas (``subpixel_ascent_descent``), so neither applies to laid-out text.
