@@ -58,12 +58,14 @@ _ENV = {"DBUS_SESSION_BUS_ADDRESS": "disabled:"}
 
 
 def chromium_screenshot(binary: str, html_path: Path, png_path: Path, width: int, height: int, *,
-                        gpu: str = "disable", transparent: bool = True) -> Path:
-    """Screenshot ``html_path`` at ``width`` x ``height`` CSS px (device scale 1) into
-    ``png_path``. ``gpu="disable"`` composites in software; anything else composites on
+                        gpu: str = "disable", transparent: bool = True, device_scale_factor: int = 1) -> Path:
+    """Screenshot ``html_path`` at ``width`` x ``height`` CSS px into ``png_path``, which is
+    ``device_scale_factor`` times as many device px each way (``--force-device-scale-factor``).
+    ``gpu="disable"`` composites in software; anything else composites on
     viz's GPU path with SwiftShader, as on a real GPU. ``transparent`` leaves what the page
     does not paint transparent instead of white."""
-    args = [binary, *_FLAGS, f"--window-size={width},{height}"]
+    args = [binary, *(f for f in _FLAGS if not f.startswith("--force-device-scale-factor")),
+            f"--force-device-scale-factor={device_scale_factor}", f"--window-size={width},{height}"]
     if transparent:
         args.append("--default-background-color=00000000")
     if gpu == "disable":
@@ -84,8 +86,9 @@ def chromium_screenshot(binary: str, html_path: Path, png_path: Path, width: int
     if not png_path.exists():
         raise ChromiumError(f"chromium wrote no screenshot (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
     from_size = _png_size(png_path)
-    if from_size != (width, height):
-        raise ChromiumError(f"chromium screenshot is {from_size[0]}x{from_size[1]}, expected {width}x{height}")
+    expected = (width * device_scale_factor, height * device_scale_factor)
+    if from_size != expected:
+        raise ChromiumError(f"chromium screenshot is {from_size[0]}x{from_size[1]}, expected {expected[0]}x{expected[1]}")
     return png_path
 
 

@@ -87,17 +87,11 @@ class FontStyle:
 @dataclass(frozen=True)
 class LineHeight:
     """``normal`` (from the font's metrics), a number (times the font size; inherited as
-    the number) or an absolute length in px."""
+    the number) or an absolute length in px. The used value, in Blink's fixed point, is
+    lamina.text.baseline.used_line_height's."""
 
     kind: str = "normal"  # "normal" | "number" | "px"
     value: float = 0.0
-
-    def used(self, font_size: float, normal: float) -> float:
-        if self.kind == "number":
-            return self.value * font_size
-        if self.kind == "px":
-            return self.value
-        return normal
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,9 @@ class FontFile:
 
 class Font:
     """An opened face: HarfBuzz for shaping (scaled to font units, so positions are
-    exact and size-independent), FreeType for glyph outlines and coverage."""
+    exact and size-independent), FreeType for glyph outlines and coverage. ``ascender``,
+    ``descender`` (positive below the baseline) and ``line_gap`` are font units, rounded
+    as Blink rounds them by lamina.text.baseline."""
 
     def __init__(self, file: FontFile) -> None:
         self.file = file
@@ -86,12 +88,6 @@ class Font:
 
     def has_char(self, codepoint: int) -> bool:
         return self.hb_font.get_nominal_glyph(codepoint) is not None
-
-    def metrics(self, size: float) -> tuple[float, float, float]:
-        """(ascent, descent, line gap) in px, each rounded to whole px as Blink does, so
-        ``line-height: normal`` and the baseline fall where a browser puts them."""
-        k = size / self.upem
-        return (float(round(self.ascender * k)), float(round(self.descender * k)), float(round(self.line_gap * k)))
 
     def __repr__(self) -> str:
         return f"Font({Path(self.file.path).name!r}, {self.file.index})"

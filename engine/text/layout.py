@@ -15,8 +15,9 @@ left-to-right text in one font size needs.
 * ``text-align``: start/left, end/right, center and justify (the spaces of every line
   but a paragraph's last are widened). A line too long for the box is start-aligned.
 * Line boxes: each line is ``line-height`` tall; the baseline sits half the leading
-  below the line's top plus the ascent (ascent and descent of the first available
-  family, rounded to whole px as Blink rounds them).
+  below the line's top plus the ascent (of the first available family), as Blink places
+  it: ascent and descent rounded to whole device px, the half-leading floored to a whole
+  px (lamina.text.baseline has the rule and where in Blink it comes from).
 
 All positions are CSS px from the content box's top-left, y down; glyphs are kept as
 arrays per line (ids, faces, pen positions), ready for lamina.text.raster.
@@ -33,6 +34,7 @@ import uharfbuzz as hb
 
 from ..errors import UnsupportedFeatureError
 from ..style.text import FontFamily, FontStyle, LineHeight
+from .baseline import line_metrics
 from .fonts import Font, FontChain, resolve_families
 
 __all__ = [
@@ -321,8 +323,8 @@ def clear_layout_cache() -> None:
 
 def _lay_out(spec: TextSpec, layer: str | None) -> TextLayout:
     chain = resolve_families(spec.families, spec.weight, spec.style, layer)
-    ascent, descent, gap = chain.primary.metrics(spec.size)
-    line_height = spec.line_height.used(spec.size, ascent + descent + gap)
+    # Device scale 1: Lamina has no device pixel ratio yet (the rule takes one).
+    metrics = line_metrics(chain.primary, spec.size, spec.line_height, scale=1.0)
     wrap = spec.white_space in WRAPPING
     hang = spec.white_space != "pre"
     available = max(spec.width, 0.0)
@@ -340,13 +342,12 @@ def _lay_out(spec: TextSpec, layer: str | None) -> TextLayout:
             x = shaped.pen[lo:hi] - prefix[start] + left
             if spec.align == "justify" and not last and width < available:
                 x = x + _justify(para, start, stop, shaped.clusters[lo:hi], available - width)
-            top = len(lines) * line_height
-            baseline = top + (line_height - (ascent + descent)) / 2.0 + ascent
+            baseline = metrics.baseline(len(lines))
             lines.append(LineBox(para[start:stop], baseline, left, width, shaped.faces[lo:hi],
                                  shaped.glyphs[lo:hi], x, shaped.y[lo:hi]))
     fonts = tuple(chain.fonts)
     return TextLayout(spec, tuple(lines), fonts, tuple(_synthesis(f, spec) for f in fonts),
-                      line_height, ascent, descent)
+                      metrics.css_line_height, metrics.css_ascent, metrics.css_descent)
 
 
 def _justify(text: str, start: int, stop: int, clusters: np.ndarray, extra: float) -> np.ndarray:

@@ -16,7 +16,8 @@ points. For every case it writes to OUT:
     NAME.html  NAME.chromium.png  NAME.lamina.png  NAME.sbs.png (Chromium | Lamina | diff x4)
 
 plus ``results.json`` and ``results.md`` (a table of all cases). ``--scenes FILE...``
-compares Lamina scene files instead (the golden scenes of tests/scenes, say);
+compares Lamina scene files instead (the golden scenes of tests/scenes, say; a layer's
+text goes into its div, the root's style onto <body>, where its fonts are inherited);
 ``--write-pages DIR`` only writes the cases' pages (to open in any browser). Without a chromium
 binary it prints why and exits 0 (``--require-chromium`` makes that exit 1).
 
@@ -61,12 +62,15 @@ class Case:
     background: str = "white"
     probes: list = field(default_factory=list)  # (x, y, label)
     note: str = ""
+    style: str = ""  # the root layer's style: on <body> in the page (inherited font and text properties)
 
 
-def L(id_, box, style="", children=(), html_style=None):
+def L(id_, box, style="", children=(), html_style=None, text=None):
     """A layer as in a scene file; ``html_style`` is extra CSS for the HTML page only
-    (say ``position: relative``, which Lamina has no property for)."""
+    (say ``position: relative``, which Lamina has no property for); ``text`` its text."""
     out = {"id": id_, "box": list(box), "style": style}
+    if text is not None:
+        out["text"] = text
     if children:
         out["children"] = list(children)
     if html_style:
@@ -291,18 +295,20 @@ def _style_text(style) -> str:
 
 
 def scene_file_case(path: Path) -> Case:
-    """A Lamina scene file as a case (layers with CSS text or objects; no url() images)."""
+    """A Lamina scene file as a case (layers with CSS text or objects, and their text; the
+    root's style goes on <body>, where its inherited properties reach the layers; no
+    url() images)."""
     data = json.loads(Path(path).read_text())
-    if "style" in data or "animations" in json.dumps(data) or "url(" in json.dumps(data):
-        raise ValueError(f"{path}: root styles, animations and url() images are not written to HTML here")
+    if "animations" in json.dumps(data) or "url(" in json.dumps(data):
+        raise ValueError(f"{path}: animations and url() images are not written to HTML here")
 
     def conv(layer):
         return L(layer["id"], layer["box"], _style_text(layer.get("style")),
-                 [conv(c) for c in layer.get("children", [])])
+                 [conv(c) for c in layer.get("children", [])], text=layer.get("text"))
 
     return Case(f"scene-{Path(path).stem}", "scene", data["width"], data["height"],
                 [conv(x) for x in data.get("layers", [])], background=data.get("background", "white"),
-                note=data.get("description", "")[:120])
+                note=data.get("description", "")[:120], style=_style_text(data.get("style")))
 
 
 # --------------------------------------------------------------------------------------
@@ -318,7 +324,9 @@ def _div(layer, indent=1):
     inner = "".join(_div(c, indent + 1) for c in layer.get("children", []))
     pad = "  " * indent
     body = f"\n{inner}{pad}" if inner else ""
-    return f'{pad}<div id="{html.escape(layer["id"])}" style="{pos} {html.escape(style)}">{body}</div>\n'
+    # The text right after the tag: nothing added to it, for white-space: pre and pre-wrap.
+    text = html.escape(layer.get("text") or "", quote=False)
+    return f'{pad}<div id="{html.escape(layer["id"])}" style="{pos} {html.escape(style)}">{text}{body}</div>\n'
 
 
 def case_html(case: Case) -> str:
@@ -328,7 +336,7 @@ def case_html(case: Case) -> str:
         f"html {{ background: {case.background}; }}\n"
         f"html, body {{ margin: 0; padding: 0; width: {case.width}px; height: {case.height}px; overflow: hidden; }}\n"
         "div { position: absolute; box-sizing: border-box; }\n"
-        f"</style></head><body>\n{divs}</body></html>\n"
+        f"</style></head><body style=\"{html.escape(case.style)}\">\n{divs}</body></html>\n"
     )
 
 
@@ -341,7 +349,8 @@ def lamina_render(case: Case) -> tuple[np.ndarray, str]:
     from lamina.scene_file import scene_from_dict
 
     scene = scene_from_dict({"lamina": 1, "width": case.width, "height": case.height,
-                             "background": case.background, "layers": scene_layers(case.layers)})
+                             "background": case.background, "layers": scene_layers(case.layers),
+                             **({"style": case.style} if case.style else {})})
     # A renderer of its own per case: a shared one keeps the last frame and matches layers
     # by id, so a case that differs from the one before only in its blend mode (all the
     # blend-* cases) would be drawn as nothing-changed (a retained-frame bug seen in

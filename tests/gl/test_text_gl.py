@@ -28,7 +28,8 @@ def rastered(frame) -> list[str]:
 
 def glyph_box(char: str, size: float, line_height: float) -> tuple[float, float, float, float]:
     """(x, y, w, h) of ``char``'s ink in its layer's content box, from FreeType's
-    unhinted metrics and the line-box rule (baseline = half-leading + rounded ascent)."""
+    unhinted metrics and Blink's line-box rule (baseline = the half-leading floored to a
+    whole px + the rounded ascent)."""
     path = resolve_families((FontFamily("DejaVu Sans"),), 400.0, FontStyle()).primary.file.path
     face = freetype.Face(path)
     face.set_char_size(int(size * 64))
@@ -36,7 +37,7 @@ def glyph_box(char: str, size: float, line_height: float) -> tuple[float, float,
     m = face.glyph.metrics
     k = size / face.units_per_EM
     ascent, descent = round(face.ascender * k), round(-face.descender * k)
-    baseline = round((line_height - ascent - descent) / 2 + ascent)
+    baseline = (line_height - ascent - descent) // 2 + ascent
     return (m.horiBearingX / 64, baseline - m.horiBearingY / 64, m.width / 64, m.height / 64)
 
 

@@ -103,7 +103,7 @@ def test_monospace_wrapping_positions_and_baselines():
     ascent, descent = mono_metrics(20.0)
     for i, line in enumerate(layout.lines):
         assert line.x.tolist() == pytest.approx([k * adv for k in range(len(line.text))], abs=1e-6)
-        assert line.baseline == pytest.approx(i * 30.0 + (30.0 - ascent - descent) / 2 + ascent)
+        assert line.baseline == pytest.approx(i * 30.0 + (30.0 - ascent - descent) // 2 + ascent)
         assert line.width == pytest.approx(len(line.text) * adv)
     assert layout.height == 60.0
 
