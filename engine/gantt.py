@@ -1,7 +1,8 @@
 """A frame-wide schedule drawn as a picture: one row per device, each pass a bar from
 its predicted start to its finish (filter passes coloured by layer, GL-only passes
 grey), the copies on a row of their own, and the makespans under it. Pillow only
-(matplotlib is not a dependency)."""
+(matplotlib is not a dependency). And a frame as it ran, as text: one row per track of
+its trace (lamina.trace), at the times measured (``measured_rows``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from PIL import Image, ImageDraw
 from .graph.frame_schedule import Schedule
 from .output_files import atomic_file
 
-__all__ = ["gantt_image", "save_gantt"]
+__all__ = ["gantt_image", "measured_rows", "save_gantt"]
 
 _ROW, _LABEL, _PAD = 34, 150, 12
 
@@ -59,3 +60,31 @@ def save_gantt(schedule: Schedule, path: str | Path, width: int = 1100) -> None:
     """Write the picture as PNG at ``path`` (atomically: lamina.output_files)."""
     with atomic_file(Path(path)) as stream:
         gantt_image(schedule, width).save(stream, format="PNG")
+
+
+def measured_rows(trace: dict, width: int = 64) -> list[str]:
+    """A rendered frame's work per track of its trace (``Frame.trace()``: GL, OpenCL,
+    transfers...), as text rows ``width`` wide on one time axis, with each track's busy
+    time: where the devices worked at once shows as marks in the same columns."""
+    names = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"}
+    spans: dict[str, list[tuple[float, float]]] = {}
+    for e in trace["traceEvents"]:
+        if e["ph"] == "X" and e["name"] != "frame" and names.get(e["tid"]) not in ("planning", "readback"):
+            spans.setdefault(names[e["tid"]], []).append((e["ts"] / 1000, (e["ts"] + e["dur"]) / 1000))
+    if not spans:
+        return []
+    t0 = min(a for s in spans.values() for a, _ in s)
+    t1 = max(b for s in spans.values() for _, b in s)
+    scale = width / max(t1 - t0, 1e-9)
+    label = max(len(n) for n in spans)
+    rows = []
+    for name in sorted(spans, key=lambda n: min(a for a, _ in spans[n])):
+        row = [" "] * width
+        for a, b in spans[name]:
+            lo = min(width - 1, int((a - t0) * scale))
+            for k in range(lo, max(lo + 1, min(width, int(round((b - t0) * scale))))):
+                row[k] = "#"
+        busy = sum(b - a for a, b in spans[name])
+        rows.append(f"{name:<{label}} |{''.join(row)}| {busy:6.2f} ms")
+    rows.append(f"{'':<{label}}  {0.0:<8.2f}{'':>{max(0, width - 16)}}{t1 - t0:8.2f} ms")
+    return rows

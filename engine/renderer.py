@@ -17,6 +17,7 @@ not survive fork); spawned processes make their own. A renderer dropped without
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -26,7 +27,7 @@ import moderngl
 
 from .graph import ExecutorFacts, FrameState, RasterCache, build_frame_graph
 from .filters.backend import FilterBackend
-from .framegraph import Decision, FrameGraph
+from .framegraph import Decision, Executor, FrameGraph
 from .request import FrameRequest
 from .images import ImageStore
 from .frame import Frame
@@ -39,7 +40,7 @@ from .cost_history import DeviceCosts
 from .cost_feedback import FeedbackState, observe
 from .filter_costs import FilterCostModel
 from .frame_costs import CorrectedModel
-from .errors import OpenCLDeviceError, OpenCLUnavailableError, RendererReleasedError, RendererUseError
+from .errors import LaminaInputError, OpenCLDeviceError, OpenCLUnavailableError, RendererReleasedError, RendererUseError
 from .limits import Limits
 
 __all__ = ["Renderer", "default_renderer", "current_limits", "renderer_info"]
@@ -62,6 +63,7 @@ class Renderer:
         # "auto"'s correction from measurement (lamina.cost_feedback), for the base model
         # it was made for: what frames measured, and the load factors found.
         self._feedback: FeedbackState | None = None
+        self._simulated_load: dict[Executor, float] = {}
         self._released = False
         # Dropped without release(): its context and GL objects go when it is collected
         # (each renderer holds an EGL context of some megabytes). Not at exit: the
@@ -205,7 +207,35 @@ class Renderer:
         if held is None or held.base is not costs.base:
             held = FeedbackState.start(costs.base)
         moved = graph.corrections.moved() if graph.corrections is not None else {}
-        self._feedback = held.update(observe(graph, stats.pass_ms, stats.ran_on), moved)
+        measured = stats.pass_ms
+        if self._simulated_load:  # (teaching: what the correction learns from, not the frame's stats)
+            ran_on = stats.ran_on
+            executor_of = {p.name: ran_on.get(p.name) or p.executor for p in graph.filter_passes()}
+            measured = {name: ms * self._simulated_load.get(executor_of.get(name), 1.0) for name, ms in measured.items()}
+        self._feedback = held.update(observe(graph, measured, stats.ran_on), moved)
+
+    @property
+    def simulated_load(self) -> dict[Executor, float]:
+        """A pretended load, for teaching and what-if runs: each executor's factor on the
+        filter pass times "auto"'s correction from measurement learns from (its frames'
+        own stats stay as measured). On a machine whose GL and OpenCL both run on the
+        CPU a real load slows both alike, and rightly nothing moves; this shows what the
+        scheduler does when one device alone slows (the gl-vs-opencl demo's switch)."""
+        return dict(self._simulated_load)
+
+    @simulated_load.setter
+    def simulated_load(self, factors: "dict[Executor | str, float]") -> None:
+        parsed: dict[Executor, float] = {}
+        for key, factor in dict(factors).items():
+            try:
+                executor = Executor.of(key)
+            except ValueError:
+                raise LaminaInputError(f"simulated_load: unknown executor {key!r} (gl or opencl)") from None
+            if not (isinstance(factor, (int, float)) and math.isfinite(factor) and 0 < factor <= 1000):
+                raise LaminaInputError(f"simulated_load[{executor.value}]: {factor!r} is not a factor in (0, 1000]")
+            if factor != 1:
+                parsed[executor] = float(factor)
+        self._simulated_load = parsed
 
     @property
     def feedback(self) -> FeedbackState | None:

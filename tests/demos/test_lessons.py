@@ -127,3 +127,21 @@ def test_scrolling_moves_tiles_and_pinned_layers_and_none_paints_again(runner_of
     demo.scroll = 200.0
     frame = runner.render_frame(1 / 30)
     assert tile_counts(frame.graph)["kept"] == 0 and frame.graph.raster_passes(), "'none' paints the page again"
+
+
+def test_gl_vs_opencl_shows_the_last_frame_per_device_and_loads_opencl(runner_of):
+    from demos.gl_vs_opencl import SLOW_OPENCL, schedule_lines
+    from lamina.framegraph import Executor
+
+    demo = GLvsOpenCL()
+    runner = runner_of(demo)
+    demo.show("opencl")
+    runner.render_frame(0.3)
+    lines = schedule_lines(runner.last_frame)
+    assert lines[0] == "as it ran (measured):"
+    tracks = {line.split("|")[0].strip() for line in lines[1:] if "|" in line}
+    assert {"GL", "OpenCL", "transfers"} <= tracks, "one row per device, the copies between them"
+    demo.load_opencl(True)
+    assert runner.renderer.simulated_load == {Executor.OPENCL: SLOW_OPENCL}
+    demo.load_opencl(False)
+    assert runner.renderer.simulated_load == {}

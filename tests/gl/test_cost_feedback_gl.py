@@ -99,3 +99,45 @@ def test_a_device_measured_3x_slower_loses_its_work_and_the_report_says_so():
             animate(s, moved_at + 8)
             reference = s.render(gl, filter_backend="gl")
         assert np.abs(frame.premultiplied.astype(int) - reference.premultiplied.astype(int)).max() <= 1
+
+
+def test_a_simulated_load_moves_work_off_the_device_and_back():
+    """``Renderer.simulated_load`` (the gl-vs-opencl demo's switch) scales what the
+    correction learns from, not the frame's stats: OpenCL pretended 3x slower loses its
+    work within 5 frames, and it comes back once the load is lifted. (Measured times are
+    the model's prices here too: the path is tested, not this machine's timings.)"""
+    s = scene()
+    with Renderer() as r:
+        real = r.executor.execute
+
+        def priced(graph, *args, **kwargs):
+            pixels, stats = real(graph, *args, **kwargs)
+            for p in graph.filter_passes():
+                if p.name in stats.pass_ms:
+                    w, h = source_size(p.step, p.target.width, p.target.height)
+                    stats.pass_ms[p.name] = MODEL.pass_ms(stats.ran_on.get(p.name) or p.executor, p.step, w, h)
+            return pixels, stats
+
+        r.executor.execute = priced
+        frame = None
+        for i in range(8):
+            animate(s, i)
+            frame = s.render(r, filter_backend="auto", cost_model=MODEL)
+        assert on_cl(frame.graph) > 0
+        r.simulated_load = {"opencl": 3.0}
+        for i in range(8, 14):
+            animate(s, i)
+            frame = s.render(r, filter_backend="auto", cost_model=MODEL)
+            assert all(ms == pytest.approx(MODEL.pass_ms(p.executor, p.step, *source_size(
+                p.step, p.target.width, p.target.height))) for p in frame.graph.filter_passes()
+                for ms in [frame.stats.pass_ms[p.name]]), "the frame's own stats are as measured"
+            if on_cl(frame.graph) == 0:
+                break
+        assert on_cl(frame.graph) == 0 and i - 8 <= 5, "the pretended load moves the work within 5 frames"
+        r.simulated_load = {}
+        for i in range(14, 60):
+            animate(s, i)
+            frame = s.render(r, filter_backend="auto", cost_model=MODEL)
+            if on_cl(frame.graph) > 0:
+                break
+        assert on_cl(frame.graph) > 0, "the work comes back once the load is lifted (probed)"
