@@ -93,4 +93,5 @@ def runner_device(runner) -> Device:
     "P:D" index."""
     device = runner.device
     record = cl_device(device.platform, device)
-    return replace(record, index=next((d.index for d in opencl_devices() if d.id == record.id), ""))
+    index = getattr(runner, "index", "")  # (by the device itself: two devices may have one id)
+    return replace(record, index=index or next((d.index for d in opencl_devices() if d.id == record.id), ""))
