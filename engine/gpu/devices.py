@@ -76,10 +76,12 @@ def transfer_paths(devices: Sequence[Device]) -> tuple[TransferPath, ...]:
     """The ways images move between ``devices``: a host copy each way between GL and each
     OpenCL device, and between OpenCL devices; GL sharing too where an OpenCL driver has
     ``cl_khr_gl_sharing`` (listed, not used yet: Lamina copies through the host)."""
-    paths = []
+    paths: list[TransferPath] = []
     for a in devices:
         for b in devices:
-            if a.id == b.id:
+            # Two devices of one id (two PoCL pthread devices) are one path's two ends:
+            # listed once, as their shared history keys it.
+            if a is b or TransferPath(a.id, b.id) in paths:
                 continue
             paths.append(TransferPath(a.id, b.id))
             cl = b if a.kind is Executor.GL else a if b.kind is Executor.GL else None
