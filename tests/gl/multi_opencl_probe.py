@@ -102,6 +102,16 @@ def main() -> None:
             "split": frame_facts(render(renderer, path, placement=split(renderer, path)), gl),
             "auto": frame_facts(render(renderer, path, filter_backend="auto", cost_model=model), gl),
         }
+    # auto with the model calibrated here: every device in use measured (before
+    # planning) and priced; whether the schedule is applied is the model's call
+    # (devices sharing the CPU: only when one after another beats all GL).
+    path = SCENES / "filter-drop-shadow.json"
+    gl = render(renderer, path, filter_backend="gl")
+    frame = render(renderer, path, filter_backend="auto")
+    slots = frame.graph.schedule.to_dict()["slots"] if frame.graph.schedule is not None else []
+    out["calibrated"] = {"priced_on": sorted({d for s in slots for d in s["costs_ms"]}), "diff": diff(frame, gl),
+                         "allowed": allowed_levels([p for p in frame.graph.filter_passes()
+                                                    if p.executor is Executor.OPENCL])}
     tracks, seen = [], False
     for _ in range(3):  # (two devices at work at once: seen on almost every frame; three tries)
         scene = overlap_scene()

@@ -65,3 +65,9 @@ def test_the_trace_has_a_track_per_device_and_they_overlap(found):
     assert overlap["tracks"] == ["OpenCL 0:0", "OpenCL 0:1"]
     assert {"OpenCL 0:0", "OpenCL 0:1"} <= set(overlap["concurrent"])
     assert overlap["overlapping"], "two layers on two devices: their work ran at the same time in none of 3 frames"
+
+
+def test_auto_calibrates_and_prices_every_device_in_use(found):
+    calibrated = found["calibrated"]
+    assert calibrated["priced_on"] == ["GL", "OpenCL 0:0", "OpenCL 0:1"]
+    assert calibrated["diff"] <= calibrated["allowed"]

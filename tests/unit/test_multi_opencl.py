@@ -5,16 +5,19 @@ frame-wide schedule can name a device, and the run-time offloads know theirs."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from lamina import load_scene
 from lamina.devices import Device
-from lamina.errors import PlacementError
+from lamina.errors import OpenCLDevicesError, PlacementError
 from lamina.filter_costs import CostModel
 from lamina.forced_placement import ForcedPlacement
 from lamina.frame_costs import ExecutorCosts, frame_costs
 from lamina.framegraph import Executor, FilterPass, FrameGraph, TransferPass
 from lamina.graph.frame_schedule import schedule_frame
+from lamina.gpu.device_set import DEVICES_ENV, opencl_devices_in_use, parse_device_list
 from lamina.graph.placed import place_by, place_frame, scheduled
 from lamina.textures import Place
 
@@ -140,3 +143,31 @@ def test_two_opencl_devices_without_indices_cannot_both_run():
     costs = ExecutorCosts(two_device_model(), (ExecutorCosts.devices[0], same, same), ("GL", "A", "B"))
     with pytest.raises(Exception, match="'A' and 'B' .* are both OpenCL"):
         place_frame(graph, schedule_frame(graph, costs), costs)
+
+
+# -- which devices a renderer uses (gpu.device_set): parsed once, typed errors -------------
+
+def test_a_device_list_reads_all_or_indices_and_names_a_bad_entry():
+    assert parse_device_list("all", DEVICES) == DEVICES
+    assert parse_device_list(" 0:1 , 0:0 ", DEVICES) == DEVICES[::-1]  # in the order given
+    assert parse_device_list(["0:1"], DEVICES) == DEVICES[1:]
+    for value, bad, words in [("0:2", "0:2", "no OpenCL device has index '0:2'"),
+                              ("0:0,,0:1", "", "an empty entry"),
+                              ("0:0,0:0", "0:0", "named twice"),
+                              ("gpu", "gpu", "this machine has: 0:0 (PoCL / pthread), 0:1 (PoCL / pthread)")]:
+        with pytest.raises(OpenCLDevicesError, match=re.escape(words)) as caught:
+            parse_device_list(value, DEVICES)
+        assert caught.value.value == bad and caught.value.where == DEVICES_ENV
+    with pytest.raises(OpenCLDevicesError, match="no OpenCL device"):
+        parse_device_list("all", ())
+
+
+def test_the_setting_comes_from_the_option_else_the_environment(monkeypatch):
+    monkeypatch.delenv(DEVICES_ENV, raising=False)
+    assert opencl_devices_in_use(None, DEVICES) == ()  # default: the renderer's one selected device
+    monkeypatch.setenv(DEVICES_ENV, "0:1")
+    assert opencl_devices_in_use(None, DEVICES) == DEVICES[1:]
+    assert opencl_devices_in_use("all", DEVICES) == DEVICES  # the option wins
+    with pytest.raises(OpenCLDevicesError) as caught:
+        opencl_devices_in_use("9:9", DEVICES)
+    assert caught.value.where == "opencl_devices"
