@@ -123,7 +123,30 @@ def main() -> None:
         if seen:
             break
     out["overlap"] = {"tracks": tracks, "overlapping": seen, "concurrent": trace["otherData"]["concurrent_tracks"]}
+    out["failure"] = device_failure(model)
     print(json.dumps(out))
+
+
+def device_failure(model: CostModel) -> dict:
+    """Device 0:1 fails mid-frame under auto (its queue_pass raises a real pyopencl
+    error): the frame is drawn again on GL and 0:0, and later frames keep off 0:1. Last:
+    runners are shared per device in the process, so the broken one is put back after."""
+    path = SCENES / "filter-drop-shadow.json"
+    renderer = Renderer(opencl_devices="all")
+    gl = render(renderer, path, filter_backend="gl")
+    broken = renderer.executor.runner_for("0:1")
+
+    def queue_pass(*args, **kwargs):
+        broken.cl.Buffer(broken.context, broken.cl.mem_flags.READ_WRITE, 0)  # INVALID_BUFFER_SIZE
+
+    broken.queue_pass = queue_pass
+    try:
+        frame = render(renderer, path, filter_backend="auto", cost_model=model)
+        later = render(renderer, path, filter_backend="auto", cost_model=model)
+    finally:
+        del broken.queue_pass
+    return {"frame": frame_facts(frame, gl), "later": frame_facts(later, gl),
+            "warned": "warning: the OpenCL device 0:1" in frame.explain() and "taken out of the schedule" in frame.explain()}
 
 
 if __name__ == "__main__":

@@ -71,3 +71,10 @@ def test_auto_calibrates_and_prices_every_device_in_use(found):
     calibrated = found["calibrated"]
     assert calibrated["priced_on"] == ["GL", "OpenCL 0:0", "OpenCL 0:1"]
     assert calibrated["diff"] <= calibrated["allowed"]
+
+
+def test_a_device_failing_mid_frame_leaves_alone_and_the_frame_is_drawn_on_the_others(found):
+    failure = found["failure"]
+    assert failure["warned"], "the explanation says which device failed and that it left the schedule"
+    for facts in (failure["frame"], failure["later"]):
+        assert facts["devices"] == ["0:0"] and facts["diff"] <= facts["allowed"], facts
