@@ -5,8 +5,9 @@ The executor makes no decisions: everything it draws is in the graph. It only ma
 virtual textures to pooled GPU textures (or OpenCL buffers, by ``TextureDesc.location``)
 by lifetime, uploads images, sets uniforms. Passes are dispatched by kind through one
 table (``TASK_HANDLERS``); filter passes go on to the runner of their ``Executor``
-(gpu.gl_filters, gpu.opencl), which has a handler per planned pass kind. Scenes and
-``filters.apply`` graphs run here alike.
+(gpu.gl_filters, gpu.opencl), which has a handler per planned pass kind: for OpenCL, the
+runner of the pass's device (one per device, by its "P:D" index; the executor's own when
+the pass names none). Scenes and ``filters.apply`` graphs run here alike.
 """
 
 from __future__ import annotations
@@ -618,7 +619,8 @@ class GLExecutor:
         then). The stats are new and the caller's (a scene's Frame owns them).
 
         ``opencl`` runs the OpenCL passes (default: the process's runner, made only if
-        the graph has any). When ``timed``, each pass is timed with ``finish()`` around
+        the graph has any); passes and textures naming an OpenCL device ("P:D": a frame
+        placed on several) run on that device's runner (``runner_for``), one queue each. When ``timed``, each pass is timed with ``finish()`` around
         it: on llvmpipe that costs little, and it is the only honest per-pass time there.
         Untimed (``filters.apply``), passes queue up and only the read-back waits: 1-5 %
         faster at 1080p, and only ``total_ms`` and ``readback_ms`` are measured.
