@@ -8,7 +8,8 @@ and of a copy between two devices' memories. Two kinds:
   calibrated on this machine, or one a device profile recorded or synthesised from
   hand-written speeds (``lamina.device_profile``). Any number of OpenCL devices.
 * ``ExecutorCosts``: a cost model that prices by executor (``filter_costs.CostModel``,
-  written by hand for tests and what-if studies): GL and one OpenCL device.
+  written by hand for tests and what-if studies): GL and one OpenCL device, or each of
+  the renderer's OpenCL devices priced alike (``frame_costs(model, devices)``).
 
 Passes only GL runs are not in the calibration (it measures filter passes): they are
 priced as a GL pass touching the same pixels, a one-step colour pass per pixel written
