@@ -62,6 +62,7 @@ from .output_files import atomic_file, check_output, write_text
 from .png import check_format
 from .progress import report as report_progress
 from .gpu.survey import survey
+from .gpu.device_set import DEVICES_ENV
 from .device_profile import load_profile, record_profile
 from .gantt import save_gantt
 from .simulate import simulate
@@ -250,8 +251,10 @@ def _info(args: argparse.Namespace) -> int:
                               recorded={"renderer": info.renderer, "gl_version": info.version, "lamina": __version__})
         write_text(args.profile, json.dumps(data, indent=2) + "\n")
     egl = egl_devices()
+    in_use = _opencl_in_use(renderer)
     if args.json:
-        print(json.dumps({"lamina": __version__, **info.to_dict(), **found.to_dict(), "egl_devices": egl.to_dict()},
+        print(json.dumps({"lamina": __version__, **info.to_dict(), **found.to_dict(), "egl_devices": egl.to_dict(),
+                          "opencl_in_use": in_use},
                          indent=2))
     else:
         print(f"Lamina {__version__}")
@@ -265,9 +268,22 @@ def _info(args: argparse.Namespace) -> int:
         print(f"context              {info.backend} (headless)")
         print("\n".join(found.lines()))
         print("\n".join(egl.lines()))
+        print(f"OpenCL devices in use: {', '.join(in_use) or 'none'}"
+              + ("" if len(in_use) > 1 else f" (several: {DEVICES_ENV}=all or P:D,P:D)"))
         if args.profile is not None:
             print(f"Device profile written to {args.profile} (lamina schedule SCENE --devices {args.profile})")
     return EXIT_OK
+
+
+def _opencl_in_use(renderer) -> list[str]:
+    """The OpenCL devices ``renderer`` runs filter work on ("P:D platform / name"): the
+    list it was given (LAMINA_OPENCL_DEVICES), else the one selected; none without one."""
+    if renderer.opencl_devices:
+        return [f"{d.index} {d.platform} / {d.name}" for d in renderer.opencl_devices]
+    try:
+        return [renderer.executor.opencl_runner.label]
+    except OpenCLUnavailableError:
+        return []
 
 
 def _schedule(args: argparse.Namespace) -> int:

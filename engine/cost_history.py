@@ -14,7 +14,9 @@ clamped at zero), so two calibrated sizes predict as the old fit did.
 The model is a frozen value: ``observe`` returns a new model. A planner holding one (in
 an ``ExecutorFacts`` snapshot) sees the same numbers for the whole frame, while measured
 frames feed the renderer's next model (issue 22, item 4). ``DeviceCosts`` binds one model
-to the GL device and one OpenCL device: the view ``filter_costs.place`` prices passes by.
+to the GL device and one OpenCL device: the view ``filter_costs.place`` prices passes by
+(a renderer using several OpenCL devices has each one's history in the same model, and
+``lamina.frame_costs`` prices each by its id).
 """
 
 from __future__ import annotations

@@ -411,3 +411,15 @@ class PlacementError(LaminaInputError):
     def __init__(self, message: str, *, name: str = "") -> None:
         self.name = name
         super().__init__(message)
+
+
+class OpenCLDevicesError(LaminaInputError):
+    """The OpenCL devices a renderer is told to use (``LAMINA_OPENCL_DEVICES``,
+    ``Renderer(opencl_devices=...)``) are not a list of devices this machine has: a
+    value that is not ``all`` or a comma-separated list of "P:D" indices, or an index no
+    platform lists. ``value`` is the offending entry, ``where`` where it was given."""
+
+    def __init__(self, message: str, *, value: str = "", where: str = "") -> None:
+        self.value = value
+        self.where = where
+        super().__init__(message)

@@ -8,7 +8,8 @@ and of a copy between two devices' memories. Two kinds:
   calibrated on this machine, or one a device profile recorded or synthesised from
   hand-written speeds (``lamina.device_profile``). Any number of OpenCL devices.
 * ``ExecutorCosts``: a cost model that prices by executor (``filter_costs.CostModel``,
-  written by hand for tests and what-if studies): GL and one OpenCL device.
+  written by hand for tests and what-if studies): GL and one OpenCL device, or each of
+  the renderer's OpenCL devices priced alike (``frame_costs(model, devices)``).
 
 Passes only GL runs are not in the calibration (it measures filter passes): they are
 priced as a GL pass touching the same pixels, a one-step colour pass per pixel written
@@ -162,7 +163,9 @@ class HistoryCosts:
 @dataclass(frozen=True)
 class ExecutorCosts:
     """Prices from a cost model that prices by executor (a ``filter_costs.CostModel``):
-    device 0 is GL, device 1 the OpenCL device."""
+    device 0 is GL, the others OpenCL devices (one by default), each priced as the
+    model prices OpenCL. A copy between two OpenCL devices goes through the host: the
+    copy to GL and the copy from it."""
 
     model: FilterCostModel
     devices: tuple[Device, ...] = (Device(Executor.GL, "GL", "cost model", ""),
@@ -189,8 +192,10 @@ class ExecutorCosts:
             return 0.0
 
     def copy_ms(self, source: int, target: int, nbytes: int) -> float:
-        if self._executor(source) is self._executor(target):
+        if source == target:
             return 0.0
+        if self._executor(source) is self._executor(target):  # two OpenCL devices: through the host
+            return self.copy_ms(source, 0, nbytes) + self.copy_ms(0, target, nbytes)
         try:
             return self.model.transfer_ms(Transfer.to(self._executor(target)), nbytes)
         except KeyError:
@@ -304,20 +309,33 @@ def _device_of(device_id: str) -> Device:
     return Device(Executor.of(kind), name or platform, platform, "")
 
 
-def frame_costs(model: FilterCostModel) -> FrameCosts:
+def frame_costs(model: FilterCostModel, devices: tuple[Device, ...] = ()) -> FrameCosts:
     """The scheduler's prices from the cost model ``auto`` was given: a ``DeviceCosts``
     (the history model calibrated here: GL and the OpenCL device the executor drives)
-    or a model that prices by executor; a ``CorrectedModel``'s with its load factors."""
+    or a model that prices by executor. ``devices``: the OpenCL devices the renderer
+    uses, with their "P:D" indices, when it uses several (``LAMINA_OPENCL_DEVICES``):
+    each is priced (a history model by its ``Device.id``, so devices of one kind share
+    their history; a model by executor as its OpenCL) and named by its index ("OpenCL
+    0:1"). None given: GL and the renderer's own OpenCL device, named "OpenCL". A
+    ``CorrectedModel``'s with its load factors (one per executor: every OpenCL device in
+    use shares the factor its kind was corrected by)."""
     if isinstance(model, CorrectedModel):
-        base = frame_costs(model.base)
+        base = frame_costs(model.base, devices)
         if not model.active:
             return base
-        # One factor per executor: the executor drives GL and one OpenCL device.
         return ScaledCosts(base, tuple(model.factor(d.kind) for d in base.devices), model.label)
     kind = DeviceType.CPU if getattr(model, "shares_cpu", False) else DeviceType.UNKNOWN
     if isinstance(model, DeviceCosts):
-        gl, cl = (replace(_device_of(d), type=kind) for d in (model.gl, model.opencl))
+        gl = replace(_device_of(model.gl), type=kind)
+        if devices:
+            cls = tuple(replace(d, type=kind) for d in devices)
+            return HistoryCosts((gl, *cls), (model.gl, *(d.id for d in cls)), model.model,
+                                ("GL", *(d.short for d in cls)), label="history model measured here")
+        cl = replace(_device_of(model.opencl), type=kind)
         return HistoryCosts((gl, cl), (model.gl, model.opencl), model.model, ("GL", "OpenCL"),
                             label="history model measured here")
+    if devices:
+        gl_device = replace(ExecutorCosts.devices[0], type=kind)
+        cls = tuple(Device(Executor.OPENCL, "OpenCL", "cost model", "", d.index, kind) for d in devices)
+        return ExecutorCosts(model, (gl_device, *cls), ("GL", *(d.short for d in cls)))
     return ExecutorCosts(model, tuple(replace(d, type=kind) for d in ExecutorCosts.devices))
-

@@ -18,7 +18,7 @@ from typing import Any, Protocol, Union, get_args
 from .blending import BlendMode
 from .filters.plan import PlannedPass
 from .geometry import Affine
-from .textures import Draw, Executor, TextureDesc, TextureRole, Transfer
+from .textures import Draw, Executor, Place, TextureDesc, TextureRole, Transfer
 from .named import NamedEnum
 
 __all__ = ["TaskKind", "Reason", "SurfaceReason", "RasterPaint", "GraphPass", "OverlayPart", "RasterPass", "ShadowPass",
@@ -377,28 +377,42 @@ class FilterPass(GraphPass):
     reason: Reason = Reason("filter")
     executor: Executor = Executor.GL  # a GLSL pass, or a kernel on OpenCL buffers
     why: str = ""  # why this executor (the filter_backend setting, or auto's estimate)
+    # The OpenCL device's "P:D" index ("": the renderer's own OpenCL device; "" on GL),
+    # when a frame places filter work on several (textures.Place).
+    device: str = ""
 
     kind = _kind(TaskKind.FILTER)
-    __post_init__ = _reason
+
+    def __post_init__(self) -> None:
+        _reason(self)
+        if self.device and self.executor is not Executor.OPENCL:
+            raise ValueError(f"{self.name}: a GL pass names no OpenCL device (got {self.device!r})")
+
+    @property
+    def place(self) -> Place:
+        """Where it runs: GL, or an OpenCL device."""
+        return Place(self.executor, self.device)
 
     def reads(self) -> tuple[TextureDesc, ...]:
         return self.inputs
 
     def describe_line(self, ms: str = "") -> str:
-        where = "  [OpenCL]" if self.executor is Executor.OPENCL else ""
+        where = f"  [{self.place.label}]" if self.executor is Executor.OPENCL else ""
         why = f"  ({self.why})" if self.why else ""
         return _layer_line(self, f"{self.step.describe()}{where}{ms}{why}")
 
     def own_fields(self) -> dict[str, Any]:
         return {"layer": self.layer_id, "inputs": [t.name for t in self.inputs], "step": self.step.describe(),
-                "executor": self.executor.value, **({"why": self.why} if self.why else {})}
+                "executor": self.executor.value, **({"device": self.device} if self.device else {}),
+                **({"why": self.why} if self.why else {})}
 
     def dot_label(self) -> tuple[str, ...]:
-        opencl = " (OpenCL)" if self.executor is Executor.OPENCL else ""
+        opencl = f" ({self.place.label})" if self.executor is Executor.OPENCL else ""
         return (self.layer_id, self.step.label + opencl)
 
     def trace_lane(self) -> str:
-        return "OpenCL" if self.executor is Executor.OPENCL else "GL"
+        # One track per OpenCL device: "OpenCL" (the renderer's own), "OpenCL 0:1"...
+        return self.place.label
 
     def overlay(self, to_frame: Affine) -> OverlayPart:
         # A filter's images share the surface's pixels (reduced ones are never drawn).
@@ -431,15 +445,17 @@ class TransferPass(GraphPass):
         return self.source.bytes
 
     def describe(self) -> str:
-        if self.source.location is Executor.GL:
-            return f"GL texture -> host -> OpenCL buffer ({self.bytes / 1024:.0f} KB)"
-        return f"OpenCL buffer -> host -> GL texture ({self.bytes / 1024:.0f} KB)"
+        def end(t: TextureDesc) -> str:
+            return "GL texture" if t.location is Executor.GL else f"{t.place.label} buffer"
+        return f"{end(self.source)} -> host -> {end(self.target)} ({self.bytes / 1024:.0f} KB)"
 
     def describe_line(self, ms: str = "") -> str:
         return _layer_line(self, f"{self.describe()}{ms}")
 
     def own_fields(self) -> dict[str, Any]:
-        return {"layer": self.layer_id, "source": self.source.name, "direction": self.direction, "bytes": self.bytes}
+        devices = {k: t.device for k, t in (("from_device", self.source), ("to_device", self.target)) if t.device}
+        return {"layer": self.layer_id, "source": self.source.name, "direction": self.direction, "bytes": self.bytes,
+                **devices}
 
     def dot_label(self) -> tuple[str, ...]:
         return (self.layer_id, self.direction)

@@ -22,6 +22,7 @@ import os
 import threading
 import time
 import weakref
+from typing import Sequence
 
 import moderngl
 
@@ -38,8 +39,10 @@ from .gpu.apply import install as install_filter_runners
 from .gpu.calibrate import calibrate
 from .cost_history import DeviceCosts
 from .cost_feedback import FeedbackState, observe
+from .devices import Device
 from .filter_costs import FilterCostModel
 from .frame_costs import CorrectedModel
+from .gpu.device_set import opencl_devices_in_use
 from .errors import LaminaInputError, OpenCLDeviceError, OpenCLUnavailableError, RendererReleasedError, RendererUseError
 from .limits import Limits
 
@@ -50,13 +53,19 @@ _FILTER_FIELDS = ("filter", "backdrop_filter")
 
 
 class Renderer:
-    def __init__(self, gpu: GPUContext | None = None) -> None:
+    def __init__(self, gpu: GPUContext | None = None, *, opencl_devices: str | Sequence[str] | None = None) -> None:
+        """A renderer on ``gpu`` (default: a headless context of its own).
+        ``opencl_devices``: the OpenCL devices filter work may run on, ``"all"`` or "P:D"
+        indices ("0:0,0:1", or a list); default ``LAMINA_OPENCL_DEVICES``, else the one
+        selected device, as always (gpu.device_set). Read here, once: a bad value is an
+        OpenCLDevicesError naming it."""
         _release_dropped_here()
+        self.opencl_devices: tuple[Device, ...] = opencl_devices_in_use(opencl_devices)  # () : the selected one
         self.gpu = gpu or GPUContext.headless()
         self.executor = GLExecutor(self.gpu)
         self.images = ImageStore()
         self.state = FrameState()  # property trees, kept textures, the last plan
-        self._cost_model: tuple[CLFilterRunner, DeviceCosts] | None = None  # "auto"'s, per OpenCL runner
+        self._cost_model: tuple[tuple[CLFilterRunner, ...], DeviceCosts] | None = None  # "auto"'s, per runner set
         # OpenCL runners whose device failed mid-frame -> why: out of auto's schedule.
         self._failed_devices: dict[int, str] = {}
         self._no_filter_at: tuple[weakref.ref, int] | None = None  # see _may_filter
@@ -119,6 +128,8 @@ class Renderer:
         request = FrameRequest.of(request, **options)
         backend = request.backend_for(scene.filter_backend)
         costs, unavailable = request.cost_model, None
+        if backend is not FilterBackend.GL and self.opencl_devices:
+            return self._snapshot_devices(scene, backend, costs)
         if backend is not FilterBackend.GL:
             try:
                 runner = self.executor.opencl_runner  # "opencl" without a device: the error
@@ -138,7 +149,40 @@ class Renderer:
                         unavailable = str(err)
                 if backend is FilterBackend.AUTO and costs is not None and unavailable is None:
                     costs = self._corrected(costs)
-        return ExecutorFacts(self.executor.retained_names(), self.limits, costs, unavailable)
+        # (A forced placement plans on GL, then moves passes to the devices in use: it is
+        # handed them too.)
+        return ExecutorFacts(self.executor.retained_names(), self.limits, costs, unavailable, self.opencl_devices)
+
+    def _snapshot_devices(self, scene, backend: FilterBackend, costs) -> ExecutorFacts:
+        """``snapshot``'s facts when the renderer uses several OpenCL devices: those
+        whose runner works and that have not failed, each by its index, and for "auto"
+        the cost model over GL and all of them (one calibration, before planning)."""
+        retained = self.executor.retained_names()
+        runners, why = [], []
+        for device in self.opencl_devices:
+            try:
+                runner = self.executor.runner_for(device.index)
+            except OpenCLUnavailableError as err:
+                if backend is FilterBackend.OPENCL:
+                    raise
+                why.append(str(err))
+                continue
+            failed = self._failed_devices.get(id(runner))
+            if failed is not None and backend is FilterBackend.AUTO:
+                why.append(f"{runner.label} taken out of the schedule: {failed}")
+                continue
+            runners.append(runner)
+        if not runners:
+            return ExecutorFacts(retained, self.limits, None, "; ".join(why) or "no OpenCL device in use")
+        if backend is FilterBackend.AUTO and costs is None:
+            try:
+                costs = self._filter_costs(scene, tuple(runners))
+            except OpenCLUnavailableError as err:  # its kernels failed to run
+                return ExecutorFacts(retained, self.limits, None, str(err))
+        if backend is FilterBackend.AUTO and costs is not None:
+            costs = self._corrected(costs)
+        used = tuple(d for d in self.opencl_devices if d.index in {r.index for r in runners})
+        return ExecutorFacts(retained, self.limits, costs, None, used)
 
     def plan(self, scene, request: FrameRequest | None = None, *, snapshot: ExecutorFacts | None = None,
              **options) -> FrameGraph:
@@ -175,18 +219,20 @@ class Renderer:
         with scene.planning, scene.located_errors():  # (one thread's renderer plans it at a time)
             return build_frame_graph(scene, request, request.limits or facts.limits, self.images, self.state, facts)
 
-    def _filter_costs(self, scene, runner: CLFilterRunner) -> DeviceCosts | None:
+    def _filter_costs(self, scene, runners: CLFilterRunner | tuple[CLFilterRunner, ...]) -> DeviceCosts | None:
         """The cost model filter_backend "auto" places passes by: the history model of GL
-        and the runner's OpenCL device (lamina.cost_history, gpu.calibrate), made
-        once per OpenCL runner, and only once a layer may filter (None until then: with
-        no filter there is no pass to place, and nothing worth a second of measuring)."""
+        and the runners' OpenCL devices (lamina.cost_history, gpu.calibrate: each
+        measured before planning, unless the stored history has it), made once per set
+        of runners, and only once a layer may filter (None until then: with no filter
+        there is no pass to place, and nothing worth a second of measuring)."""
+        runners = runners if isinstance(runners, tuple) else (runners,)
         held = self._cost_model
-        if held is not None and held[0] is runner:
+        if held is not None and len(held[0]) == len(runners) and all(a is b for a, b in zip(held[0], runners)):
             return held[1]
         if not self._may_filter(scene):
             return None
-        model = calibrate(self, runner)
-        self._cost_model = (runner, model)
+        model = calibrate(self, runners[0], more=runners[1:])
+        self._cost_model = (runners, model)
         return model
 
     def _corrected(self, costs: FilterCostModel) -> FilterCostModel:
@@ -277,7 +323,7 @@ class Renderer:
                 # is planned again from scratch and drawn on the others. The failed
                 # execution let go of every texture it wrote (retained_names no longer
                 # has them), so the new plan draws them again.
-                self._failed_devices[id(self.executor.opencl_runner)] = str(err)
+                self._failed_devices[id(self._failed_runner(err))] = str(err)
                 self.state.last = None
                 facts = self.snapshot(scene, request)
                 graph = self._plan(scene, request, facts)
@@ -293,6 +339,16 @@ class Renderer:
         self.gpu.check_errors("rendering a frame")
         return Frame(pixels, graph, stats, self.info, plan_ms, textures)  # the frame owns its stats from here
 
+    def _failed_runner(self, err: OpenCLDeviceError) -> CLFilterRunner:
+        """The runner of the device ``err`` names (its label), among those this renderer
+        uses; its own when it uses one."""
+        if self.opencl_devices:
+            for device in self.opencl_devices:
+                runner = self.executor.runner_for(device.index)
+                if runner.label == err.device:
+                    return runner
+        return self.executor.opencl_runner
+
     def drop_caches(self) -> None:
         """Forget retained layer rasters and decoded images: the next frame is a first
         frame again (programs stay compiled)."""
@@ -303,8 +359,8 @@ class Renderer:
         self.state = FrameState()
         self.executor.evict_images(list(self.executor._images))
         self.images = ImageStore()
-        if self.executor._opencl is not None:
-            self.executor._opencl.trim()
+        for runner in {id(r): r for r in (self.executor._opencl, *self.executor._runners.values()) if r is not None}.values():
+            runner.trim()
 
     def release(self) -> None:
         """Free the GPU objects and the context (the renderer cannot render after)."""

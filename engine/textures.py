@@ -13,7 +13,7 @@ from .css.values import ClipKind
 from .geometry import Affine
 from .named import NamedEnum
 
-__all__ = ["Executor", "Transfer", "MaskKind", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw", "CompositeProgram"]
+__all__ = ["Executor", "Place", "GL_PLACE", "Transfer", "MaskKind", "TextureRole", "TextureDesc", "ClipShape", "DrawMask", "Draw", "CompositeProgram"]
 
 
 class Executor(NamedEnum):
@@ -34,6 +34,75 @@ class Executor(NamedEnum):
     def of(cls, value: "Executor | str") -> "Executor":
         """The executor named by ``value`` (also its short form "cl")."""
         return cls.OPENCL if value == "cl" else cls(value)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a filter pass runs and where a texture lives: GL, or one OpenCL device.
+    ``device`` is the OpenCL device's "P:D" index (as ``LAMINA_OPENCL_DEVICES`` and
+    ``lamina info`` name it); "" is the renderer's own OpenCL device (the selected one,
+    what a frame on one OpenCL device uses). GL has no index: it is one context.
+
+    Written (``key``, and what ``of`` reads) "gl", "opencl", or "opencl:P:D"."""
+
+    executor: Executor = Executor.GL
+    device: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "executor", Executor.of(self.executor))
+        if self.executor is Executor.GL and self.device:
+            raise ValueError(f"GL is one device: it takes no index (got {self.device!r})")
+
+    @property
+    def suffix(self) -> str:
+        """What a texture's name gets on this device: "" on GL, "@cl" on the renderer's
+        OpenCL device, "@cl0:1" on device 0:1 (graph.placed names copies so)."""
+        if self.executor is Executor.GL:
+            return ""
+        return f"@cl{self.device}"
+
+    @property
+    def short(self) -> str:
+        """How transfer names spell it: "gl", "cl", "cl0:1"."""
+        return self.executor.short + self.device
+
+    @property
+    def key(self) -> str:
+        """"gl", "opencl" or "opencl:0:1": what ``of`` reads back."""
+        return self.executor.value + (f":{self.device}" if self.device else "")
+
+    @property
+    def label(self) -> str:
+        """How reports name it: "GL", "OpenCL", "OpenCL 0:1"."""
+        return ("GL" if self.executor is Executor.GL else "OpenCL") + (f" {self.device}" if self.device else "")
+
+    @classmethod
+    def of(cls, value: "Place | Executor | str") -> "Place":
+        """The place ``value`` names: a Place, an Executor (its default device), or
+        "gl" / "opencl" / "cl" / "opencl:P:D" / "cl:P:D" (any case). ValueError otherwise."""
+        if isinstance(value, Place):
+            return value
+        if isinstance(value, Executor):
+            return cls(value)
+        if not isinstance(value, str):
+            raise ValueError(f"not a device: {value!r}")
+        kind, _, device = value.strip().lower().partition(":")
+        device = device.strip()
+        if device and not _is_index(device):
+            raise ValueError(f"an OpenCL device is written P:D (platform and device indices), got {device!r}")
+        return cls(Executor.of(kind), device)
+
+    def __str__(self) -> str:
+        return self.key
+
+
+def _is_index(text: str) -> bool:
+    """Is ``text`` an OpenCL "P:D" index (two whole numbers)?"""
+    platform, colon, device = text.partition(":")
+    return bool(colon) and platform.isdigit() and device.isdigit()
+
+
+GL_PLACE = Place()
 
 
 class Transfer(NamedEnum):
@@ -86,10 +155,18 @@ class TextureDesc:
     format: str = "rgba8"
     retained: bool = False  # kept after the frame (a layer's raster, reused while unchanged)
     location: Executor = Executor.GL  # a GL texture, or an OpenCL buffer (filter passes run there)
+    # Which OpenCL device's buffer, by its "P:D" index ("": the renderer's own OpenCL
+    # device; always "" on GL): a frame may place filter work on several (Place).
+    device: str = ""
     # Holds straight (not premultiplied) RGBA: the upload and result of a filters.apply of
     # straight pixels. Passes premultiply such an input as they read it and
     # un-premultiply such a target as they write it (lamina.filters.tasks).
     straight: bool = False
+
+    @property
+    def place(self) -> Place:
+        """Where it lives: GL, or an OpenCL device."""
+        return Place(self.location, self.device)
 
     @property
     def bytes(self) -> int:

@@ -18,7 +18,10 @@ its lanes (planning, GL, transfers, readback) never overlap each other. An OpenC
 runs what is queued on it while the GL thread goes on (lamina.gpu.cl_queue), timed by the
 device (its events' profiling times): its lane ("OpenCL": filter passes, and the
 device's half of a copy to it) overlaps the GL thread's where the two worked at once.
-``otherData.concurrent_tracks`` names the lanes that may overlap the others.
+A frame placed on several OpenCL devices has one such lane per device, named by its
+index ("OpenCL 0:0", "OpenCL 0:1": ``device_track``), after the fixed ones; they overlap
+the GL thread's and each other's. ``otherData.concurrent_tracks`` names the lanes that
+may overlap the others.
 """
 
 from __future__ import annotations
@@ -46,8 +49,16 @@ TRACKS: dict[int, str] = {
     5: "readback",
 }
 _TID = {name: tid for tid, name in TRACKS.items()}
-# The lanes of a device that works beside the GL thread: they may overlap the others in time.
+# The lanes of a device that works beside the GL thread: they may overlap the others in
+# time. The "OpenCL" lane is the renderer's own device's; a frame on several devices adds
+# a lane per device (device_track), each concurrent too.
 CONCURRENT_TRACKS: tuple[str, ...] = ("OpenCL",)
+
+
+def device_track(device: str) -> str:
+    """The lane of the OpenCL device with "P:D" index ``device`` ("": the renderer's
+    own, the "OpenCL" lane): what FilterPass.trace_lane names."""
+    return f"OpenCL {device}" if device else "OpenCL"
 
 
 def _us(ms: float) -> float:
@@ -78,6 +89,16 @@ def build_trace(graph: FrameGraph, stats: ExecutionStats, *, renderer: dict[str,
     (``filters.apply``) measured no passes, so it has none; ``otherData.passes_timed``
     says so. ``renderer`` (the GL fingerprint) goes into ``otherData``."""
     events: list[dict[str, Any]] = []
+    tracks = dict(TRACKS)
+    tids = dict(_TID)
+
+    def tid_of(lane: str) -> int:
+        """The track of ``lane``: a fixed one, or a device's, added after them."""
+        if lane not in tids:
+            tids[lane] = max(tracks) + 1
+            tracks[tids[lane]] = lane
+        return tids[lane]
+
     if stats.plan_ms > 0:
         events.append(_complete("build frame graph", "planning", _TID["planning"], 0.0, stats.plan_ms,
                                 {"passes": len(graph.passes), "policy": str(graph.policy),
@@ -90,10 +111,11 @@ def build_trace(graph: FrameGraph, stats: ExecutionStats, *, renderer: dict[str,
         ms = stats.pass_ms[p.name]
         part = stats.device_part_ms.get(p.name)
         if part is not None:  # a copy to OpenCL: the device's write on its own lane
-            events.append(_complete(f"{p.name} (write)", p.kind.value, _TID["OpenCL"], part[0], part[1], args))
+            events.append(_complete(f"{p.name} (write)", p.kind.value, tid_of(device_track(p.target.device)), part[0],
+                                    part[1], args))
             ms -= part[1]
         lane = "GL" if stats.ran_on.get(p.name) is not None else p.trace_lane()  # (moved to GL at run time)
-        events.append(_complete(p.name, p.kind.value, _TID[lane], stats.pass_start_ms.get(p.name, 0.0), ms, args))
+        events.append(_complete(p.name, p.kind.value, tid_of(lane), stats.pass_start_ms.get(p.name, 0.0), ms, args))
     out_args = {"texture": graph.output.name, "size": [graph.width, graph.height],
                 "bytes": graph.width * graph.height * 4}
     events.append(_complete("readback", "readback", _TID["readback"], stats.readback_start_ms, stats.readback_ms, out_args))
@@ -109,7 +131,7 @@ def build_trace(graph: FrameGraph, stats: ExecutionStats, *, renderer: dict[str,
     used = {e["tid"] for e in events} | {_TID["frame"]}
     meta = [_metadata("process_name", 0, {"name": f"lamina frame {graph.width}x{graph.height}"})]
     for tid in sorted(used):
-        meta.append(_metadata("thread_name", tid, {"name": TRACKS[tid]}))
+        meta.append(_metadata("thread_name", tid, {"name": tracks[tid]}))
         meta.append(_metadata("thread_sort_index", tid, {"sort_index": tid}))
     return {
         "traceEvents": meta + [frame] + events,
@@ -121,7 +143,8 @@ def build_trace(graph: FrameGraph, stats: ExecutionStats, *, renderer: dict[str,
             "policy": str(graph.policy),
             "passes": len(graph.passes),
             "passes_timed": bool(stats.pass_ms),
-            "concurrent_tracks": list(CONCURRENT_TRACKS),
+            "concurrent_tracks": [*CONCURRENT_TRACKS, *(name for tid, name in sorted(tracks.items())
+                                                         if tid not in TRACKS and tid in used)],
             "clock": "CPU wall clock around glFinish() per GL pass (GL timer queries miss llvmpipe's work), and "
                      "OpenCL work as its device's events timed it (profiling), on the same clock; "
                      "ts/dur in microseconds since the frame began",

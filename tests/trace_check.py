@@ -67,6 +67,9 @@ def check_trace(trace: dict[str, Any]) -> None:
     # only the tracks of other threads (an OpenCL device's) may overlap them. The
     # frame's span holds all of it.
     concurrent = set(trace["otherData"].get("concurrent_tracks", ()))
+    # Only OpenCL devices work beside the GL thread: "OpenCL" (the renderer's own) and
+    # one lane per device of a frame placed on several ("OpenCL 0:1").
+    assert all(name == "OpenCL" or name.startswith("OpenCL ") for name in concurrent), concurrent
     work = sorted(work_events(trace), key=lambda e: e["ts"])
     one_thread = [e for e in work if named[e["tid"]] not in concurrent]
     for a, b in zip(one_thread, one_thread[1:]):

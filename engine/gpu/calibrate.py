@@ -54,14 +54,16 @@ def _samples() -> dict[Sample, PlannedPass]:
     return {Sample.of(step): step for cls in PASS_TYPES for step in cls.samples()}
 
 
-def calibrate(renderer, cl_runner, *, repeats: int = 3, use_cache: bool = True) -> DeviceCosts:
-    """The history model of GL and ``cl_runner``'s OpenCL device, as ``auto`` prices
-    passes by: loaded, or measured where the stored one lacks a device (about a second
-    per device). ``use_cache=False`` measures both again (e.g. after measuring on a busy
-    machine) and stores the new history."""
-    cal = calibrate_devices(renderer, [cl_runner], repeats=repeats, use_cache=use_cache)
-    cl = cal.opencl[0]
-    return DeviceCosts(cal.model, cal.gl.id, cl.id, shares_cpu=cal.gl.type is DeviceType.CPU and cl.type is DeviceType.CPU)
+def calibrate(renderer, cl_runner, *, more: Sequence = (), repeats: int = 3, use_cache: bool = True) -> DeviceCosts:
+    """The history model of GL and ``cl_runner``'s OpenCL device (and of the runners in
+    ``more``: a renderer using several devices), as ``auto`` prices passes by: loaded,
+    or measured where the stored one lacks a device (about a second per device).
+    ``use_cache=False`` measures them again (e.g. after measuring on a busy machine) and
+    stores the new history. The DeviceCosts binds GL and ``cl_runner``'s device; the
+    model holds every device's history (lamina.frame_costs prices each by its id)."""
+    cal = calibrate_devices(renderer, [cl_runner, *more], repeats=repeats, use_cache=use_cache)
+    cpu = cal.gl.type is DeviceType.CPU and all(d.type is DeviceType.CPU for d in cal.opencl)
+    return DeviceCosts(cal.model, cal.gl.id, cal.opencl[0].id, shares_cpu=cpu)
 
 
 def calibrate_devices(renderer, cl_runners: Sequence, *, repeats: int = 3, use_cache: bool = True) -> Calibration:
@@ -78,8 +80,12 @@ def calibrate_devices(renderer, cl_runners: Sequence, *, repeats: int = 3, use_c
         model = loaded.model if use_cache else HistoryModel()
     samples = _samples()
     todo_gl = not model.has_passes(gl.id, samples)
+    # Devices with one id (the same kind, platform and name: two PoCL pthread devices,
+    # two like GPUs) share one history, as StarPU shares a performance model among the
+    # workers of one architecture: one speed describes them. The first is measured.
+    first = {d.id: (r, d) for r, d in reversed(list(zip(cl_runners, cls)))}
     todo = [(r, d, not model.has_passes(d.id, samples), not (model.has_copies(gl.id, d.id) and model.has_copies(d.id, gl.id)))
-            for r, d in zip(cl_runners, cls)]
+            for r, d in first.values()]
     measured: list[str] = []
     if todo_gl or any(p or c for _, _, p, c in todo):
         renderer.gpu.activate()

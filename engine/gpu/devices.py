@@ -76,10 +76,12 @@ def transfer_paths(devices: Sequence[Device]) -> tuple[TransferPath, ...]:
     """The ways images move between ``devices``: a host copy each way between GL and each
     OpenCL device, and between OpenCL devices; GL sharing too where an OpenCL driver has
     ``cl_khr_gl_sharing`` (listed, not used yet: Lamina copies through the host)."""
-    paths = []
+    paths: list[TransferPath] = []
     for a in devices:
         for b in devices:
-            if a.id == b.id:
+            # Two devices of one id (two PoCL pthread devices) are one path's two ends:
+            # listed once, as their shared history keys it.
+            if a is b or TransferPath(a.id, b.id) in paths:
                 continue
             paths.append(TransferPath(a.id, b.id))
             cl = b if a.kind is Executor.GL else a if b.kind is Executor.GL else None
@@ -93,4 +95,5 @@ def runner_device(runner) -> Device:
     "P:D" index."""
     device = runner.device
     record = cl_device(device.platform, device)
-    return replace(record, index=next((d.index for d in opencl_devices() if d.id == record.id), ""))
+    index = getattr(runner, "index", "")  # (by the device itself: two devices may have one id)
+    return replace(record, index=index or next((d.index for d in opencl_devices() if d.id == record.id), ""))

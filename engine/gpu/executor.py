@@ -5,8 +5,9 @@ The executor makes no decisions: everything it draws is in the graph. It only ma
 virtual textures to pooled GPU textures (or OpenCL buffers, by ``TextureDesc.location``)
 by lifetime, uploads images, sets uniforms. Passes are dispatched by kind through one
 table (``TASK_HANDLERS``); filter passes go on to the runner of their ``Executor``
-(gpu.gl_filters, gpu.opencl), which has a handler per planned pass kind. Scenes and
-``filters.apply`` graphs run here alike.
+(gpu.gl_filters, gpu.opencl), which has a handler per planned pass kind: for OpenCL, the
+runner of the pass's device (one per device, by its "P:D" index; the executor's own when
+the pass names none). Scenes and ``filters.apply`` graphs run here alike.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from ..framegraph import (
     UploadPass,
 )
 from ..errors import OpenCLDeviceError
+from ..textures import Place
 from ..limits import MAX_POLYGON_POINTS
 from ..passes import CapturePass
 from ..progress import step
@@ -181,6 +183,7 @@ class GLExecutor:
         self._retained: dict[str, PooledTarget] = {}
         self._filters = None
         self._opencl = None
+        self._runners: dict[str, CLFilterRunner] = {}  # OpenCL device "P:D" -> its runner (several in use)
         self.text = TextPainter(self.ctx, self.programs)  # layers' text, drawn in their raster passes
         self.box_shadows = BoxShadowPainter(self.ctx, self.programs)  # layers' outer box shadows, likewise
 
@@ -201,6 +204,18 @@ class GLExecutor:
         self._opencl = runner
         return runner
 
+    def runner_for(self, device: str) -> CLFilterRunner:
+        """The OpenCL runner of the device with "P:D" index ``device`` (a frame placed on
+        several: FilterPass.device); "" is this executor's own (``opencl_runner``). One
+        runner, so one command queue, per device, shared process-wide
+        (gpu.opencl.default_runner); OpenCLUnavailableError naming the index when no
+        device has it."""
+        if not device:
+            return self.opencl_runner
+        runner = self._runners.get(device)
+        if runner is None:
+            runner = self._runners[device] = cl_filters.default_runner(cl_filters.select_device(device))
+        return runner
 
     def evict_images(self, keys) -> None:
         """Release the textures of images no longer used."""
@@ -249,8 +264,8 @@ class GLExecutor:
         self.text.release()
         self.box_shadows.release()
         self.programs.release()
-        if self._opencl is not None:
-            self._opencl.trim()  # the runner is shared per device; its idle buffers go
+        for runner in {id(r): r for r in (self._opencl, *self._runners.values()) if r is not None}.values():
+            runner.trim()  # the runners are shared per device; their idle buffers go
 
     # -- images -------------------------------------------------------------------------
     def _image_texture(self, paint: ImagePaint, run: "_Execution") -> moderngl.Texture:
@@ -451,29 +466,37 @@ class GLExecutor:
                                     **_alpha_forms(p))
 
     def _cl_filter(self, run: "_Execution", p: FilterPass, target) -> Ticket:
-        """Queued on the device, not waited for (gpu.cl_queue): the GL thread goes on at once."""
+        """Queued on its device, not waited for (gpu.cl_queue): the GL thread goes on at
+        once, and work on another device runs beside it (each has its own queue)."""
         inputs = [run.targets[t.name] for t in p.inputs]
-        return run.queued(p.target.name, run.opencl().queue_pass(p.step, inputs, target, **_alpha_forms(p)))
+        return run.queued(p.target.name, run.opencl(p.device).queue_pass(p.step, inputs, target, **_alpha_forms(p)))
 
     def _transfer(self, run: "_Execution", p: TransferPass, target) -> Ticket | None:
-        """GL texture -> OpenCL buffer or back, through host memory (no cl_khr_gl_sharing
-        on this path). To OpenCL: GL reads the texture here, the write is queued on the
-        device behind its work. To GL: only the pass that wrote the buffer is
-        waited for (the graph's edge), then it is copied into the texture."""
+        """GL texture -> OpenCL buffer, back, or one OpenCL device's buffer -> another's,
+        through host memory (no cl_khr_gl_sharing on this path). To OpenCL: GL reads the
+        texture here (or, from another device, the pass that wrote the buffer is waited
+        for and the buffer read), and the write is queued on the target device behind its
+        work. To GL: only the pass that wrote the buffer is waited for (the graph's
+        edge), then it is copied into the texture."""
         source = run.targets[p.source.name]
-        cl = run.opencl()
-        if p.source.location is Executor.GL:
-            pixels = cl.read_texture(source.texture, p.source.width, p.source.height)
+        if p.target.location is Executor.OPENCL:
+            cl = run.opencl(p.target.device)
+            if p.source.location is Executor.GL:
+                pixels = cl.read_texture(source.texture, p.source.width, p.source.height)
+            else:
+                run.wait_for(p.source.name)
+                run.began[p.name] = time.perf_counter()  # (the wait is idle time, not the copy's)
+                pixels = run.opencl(p.source.device).read_buffer(source)
             return run.queued(p.target.name, cl.queue_write(target, pixels))
         run.wait_for(p.source.name)
         run.began[p.name] = time.perf_counter()  # its time is the copy's: the wait is idle time, not the pass's
-        cl.buffer_to_texture(source, target.texture)
+        run.opencl(p.source.device).buffer_to_texture(source, target.texture)
         return None
 
     def _upload(self, run: "_Execution", p: UploadPass, target) -> Ticket | None:
         """Host pixels into a GL texture (buffer protocol: no extra copy) or a buffer."""
         if p.target.location is Executor.OPENCL:
-            return run.queued(p.target.name, run.opencl().queue_write(target, np.ascontiguousarray(p.image)))
+            return run.queued(p.target.name, run.opencl(p.target.device).queue_write(target, np.ascontiguousarray(p.image)))
         target.texture.write(np.ascontiguousarray(p.image))
         return None
 
@@ -530,7 +553,7 @@ class GLExecutor:
             target = targets.get(p.target.name)
             if target is None:
                 target = targets[p.target.name] = self._acquire(run, p.target)
-                run.locations[p.target.name] = p.target.location
+                run.locations[p.target.name] = p.target.place
             self._gl_filter(run, p, target)
             if run.timed:
                 self.ctx.finish()
@@ -547,7 +570,7 @@ class GLExecutor:
     # -- textures by location ---------------------------------------------------------------
     def _acquire(self, run: "_Execution", desc) -> Any:
         if desc.location is Executor.OPENCL:
-            return run.opencl().acquire(desc.width, desc.height)
+            return run.opencl(desc.device).acquire(desc.width, desc.height)
         stale = self._retained.pop(desc.name, None)
         if stale is not None:  # an older kept texture of that name: replaced
             self._let_go(stale)
@@ -555,8 +578,9 @@ class GLExecutor:
 
     def _release(self, run: "_Execution", name: str, target) -> None:
         """Back to its pool: GL textures to the texture pool, OpenCL buffers to the runner's."""
-        if run.locations.get(name) is Executor.OPENCL:
-            run.opencl().release(target)
+        place = run.locations.get(name)
+        if place is not None and place.executor is Executor.OPENCL:
+            run.opencl(place.device).release(target)
         else:
             self.pool.release(target)
 
@@ -576,7 +600,7 @@ class GLExecutor:
         target = run.targets[graph.output.name]
         if graph.output.location is Executor.OPENCL:
             run.wait_for(graph.output.name)
-            pixels[...] = run.opencl().read_buffer(target)
+            pixels[...] = run.opencl(graph.output.device).read_buffer(target)
         else:
             target.texture.read_into(pixels, alignment=1)
         return pixels
@@ -595,7 +619,8 @@ class GLExecutor:
         then). The stats are new and the caller's (a scene's Frame owns them).
 
         ``opencl`` runs the OpenCL passes (default: the process's runner, made only if
-        the graph has any). When ``timed``, each pass is timed with ``finish()`` around
+        the graph has any); passes and textures naming an OpenCL device ("P:D": a frame
+        placed on several) run on that device's runner (``runner_for``), one queue each. When ``timed``, each pass is timed with ``finish()`` around
         it: on llvmpipe that costs little, and it is the only honest per-pass time there.
         Untimed (``filters.apply``), passes queue up and only the read-back waits: 1-5 %
         faster at 1080p, and only ``total_ms`` and ``readback_ms`` are measured.
@@ -643,7 +668,7 @@ class GLExecutor:
                     target = targets.get(p.target.name)
                     if target is None:
                         target = targets[p.target.name] = self._acquire(run, p.target)
-                        run.locations[p.target.name] = p.target.location
+                        run.locations[p.target.name] = p.target.place
                     handler, counter = TASK_HANDLERS[p.kind]
                     ticket = handler(self, run, p, target)
                 if handler is None:
@@ -695,7 +720,7 @@ class GLExecutor:
                     self._retained[name] = target
                 else:
                     self._release(run, name, target)
-            for cl in {id(c): c for c in (run.cl, self._opencl) if c is not None}.values():
+            for cl in {id(c): c for c in (*run.cl.values(), self._opencl) if c is not None}.values():
                 cl.end_frame()  # idle buffers age by frames, as the texture pool's do
             for name in graph.released:
                 target = self._retained.pop(name, None)
@@ -734,15 +759,18 @@ class _Execution:
         self.ran_on_gl: set[str] = set()
         self.stats = stats
         self.targets: dict[str, Any] = {}
-        self.locations: dict[str, Executor] = {}
-        self.cl = opencl
+        self.locations: dict[str, Place] = {}
+        # The runner of each OpenCL device the frame used, by "P:D" ("": the executor's own).
+        self.cl: dict[str, CLFilterRunner] = {"": opencl} if opencl is not None else {}
         self.frame_drawn: set[tuple[int, int, int, int]] = set()  # rects of the output its composite passes drew
         self.captures: dict[str, np.ndarray] = {}  # what capture passes read back, by label
 
-    def opencl(self) -> CLFilterRunner:
-        if self.cl is None:
-            self.cl = self.executor.opencl_runner
-        return self.cl
+    def opencl(self, device: str = "") -> CLFilterRunner:
+        """The runner of OpenCL device ``device`` ("P:D"; "": the executor's own)."""
+        runner = self.cl.get(device)
+        if runner is None:
+            runner = self.cl[device] = self.executor.runner_for(device)
+        return runner
 
     def on_gl(self, offload: Offload) -> bool:
         """Does ``offload`` run on GL? Decided when its first pass is reached, if its GL
@@ -756,6 +784,8 @@ class _Execution:
             return False
         backlog, measured, predicted = 0.0, 0.0, 0.0
         for p, _, _, ticket, _ in self.handed:
+            if _device_of(p) != offload.device:
+                continue  # another device's queue: not the one the offload waits behind
             expected = self.predicted.get(p.name, 0.0)
             if ticket.done:
                 measured, predicted = measured + ticket.ms, predicted + expected
@@ -806,12 +836,20 @@ class _Execution:
             raise error
 
 
+def _device_of(p: Pass) -> str:
+    """The OpenCL device ("P:D"; "": the executor's own) whose queue an item handed to
+    a device is on: a filter pass's, or a copy's target's."""
+    return p.device if isinstance(p, FilterPass) else p.target.device
+
+
 def _device_failure(exc: BaseException, run: _Execution, p: Pass | None) -> OpenCLDeviceError | None:
     """``exc`` as the typed error of a failed OpenCL device, when pyopencl raised it
     (an OpenCL call or a queued item that failed; a lost device fails every call)."""
-    if isinstance(exc, OpenCLDeviceError) or not type(exc).__module__.startswith("pyopencl") or run.cl is None:
+    if isinstance(exc, OpenCLDeviceError) or not type(exc).__module__.startswith("pyopencl") or not run.cl:
         return None
-    device = run.cl.label
+    # The device of the pass that noticed, when it names one the frame used; else the first used.
+    named = (p.device if isinstance(p, FilterPass) else getattr(getattr(p, "target", None), "device", "")) if p else ""
+    device = (run.cl.get(named) or next(iter(run.cl.values()))).label
     where = f" (noticed at pass {p.name})" if p is not None else ""
     return OpenCLDeviceError(f"the OpenCL device {device} failed{where}: {exc}", device=device,
                              pass_name=p.name if p is not None else "")

@@ -39,6 +39,7 @@ __all__ = [
     "HANDLERS",
     "KERNEL_DEFINES",
     "default_runner",
+    "device_index",
     "device_label",
     "list_devices",
     "select_device",
@@ -80,6 +81,21 @@ def device_label(platform, device) -> str:
     return f"{platform.name.strip()} / {device.name.strip()}"
 
 
+def _by_index(pairs: list) -> dict[str, object]:
+    """Each device of ``pairs`` (list_devices) by its "P:D" index."""
+    by_index: dict[str, object] = {}
+    for pi, p in enumerate(dict.fromkeys(p for p, _ in pairs)):
+        for di, d in enumerate(d for q, d in pairs if q == p):
+            by_index[f"{pi}:{di}"] = d
+    return by_index
+
+
+def device_index(device) -> str:
+    """The "P:D" index of a pyopencl device ("" if no platform lists it): what tells two
+    devices of the same name apart (two PoCL pthread devices, two like GPUs)."""
+    return next((i for i, d in _by_index(list_devices()).items() if d == device), "")
+
+
 def select_device(spec: str | None = None):
     """The OpenCL device to use (see the module docstring for ``spec``)."""
     cl = _cl()
@@ -90,10 +106,7 @@ def select_device(spec: str | None = None):
     if spec is None:
         gpus = [d for _, d in pairs if d.type & cl.device_type.GPU]
         return gpus[0] if gpus else pairs[0][1]
-    by_index: dict[str, object] = {}
-    for pi, p in enumerate(dict.fromkeys(p for p, _ in pairs)):
-        for di, d in enumerate(d for q, d in pairs if q == p):
-            by_index[f"{pi}:{di}"] = d
+    by_index = _by_index(pairs)
     if spec in by_index:
         return by_index[spec]
     matches = [d for p, d in pairs if spec.lower() in device_label(p, d).lower()]
@@ -143,6 +156,7 @@ class CLFilterRunner:
         cl = _cl()
         self.cl = cl
         self.device = device if device is not None else select_device()
+        self.index = device_index(self.device)  # (two devices may share a name: the index tells them apart)
         self.context, self.program = _device_program(cl, self.device, self.label)
         try:
             # The passes' queue, profiled: an item's times come from its events (gpu.cl_queue).
@@ -171,7 +185,10 @@ class CLFilterRunner:
 
     @property
     def label(self) -> str:
-        return f"{self.device.platform.name.strip()} / {self.device.name.strip()}"
+        """"0:1 Portable Computing Language / pthread-...": the index first, as
+        ``lamina info`` lists devices (two PoCL devices have the same name)."""
+        name = f"{self.device.platform.name.strip()} / {self.device.name.strip()}"
+        return f"{self.index} {name}" if getattr(self, "index", "") else name
 
     # -- buffers ------------------------------------------------------------------------
     def acquire(self, width: int, height: int) -> CLImage:

@@ -79,7 +79,9 @@ class Survey:
     def lines(self) -> list[str]:
         w, h = CALIBRATION_SIZES[-1]
         out = [f"Devices (history cost model: mean ± spread of n runs, at {w}x{h})"]
-        names = {d.device.id: d.device.short for d in self.devices}
+        names: dict[str, str] = {}
+        for d in self.devices:  # (devices of one id share a name: "OpenCL 0:0/0:1")
+            names[d.device.id] = f"{names[d.device.id]}/{d.device.index}" if d.device.id in names else d.device.short
         for d in self.devices:
             dev = d.device
             extra = f", {dev.compute_units} compute units" if dev.compute_units else ""
@@ -89,6 +91,7 @@ class Survey:
             for sample, e, px in d.speeds:
                 rate = f"{px / e.mean / 1000:8.1f} Mpx/s" if e.mean > 0 else ""
                 out.append(f"      {sample:<10} {e.mean:8.2f} ms ± {e.std:5.2f} (n={e.samples})  {rate}")
+        devices_gl = next(d.device.id for d in self.devices if d.device.kind is Executor.GL)
         out.append("Transfer paths")
         for p in self.paths:
             route = f"{names.get(p.path.source, p.path.source)} -> {names.get(p.path.target, p.path.target)}"
@@ -96,6 +99,9 @@ class Survey:
             if e is not None:
                 speed = (f"{p.nbytes / 2**20:.0f} MiB in {e.mean:.2f} ms ± {e.std:.2f} (n={e.samples}) = "
                          f"{p.gb_per_s:.1f} GB/s")
+            elif p.path.source == p.path.target or (p.path.source != devices_gl and p.path.target != devices_gl
+                                                     and p.path.kind is TransferKind.HOST_COPY):
+                speed = "through the host: the copy to GL's memory, then from it (priced as the two)"
             else:
                 speed = "not measured (not used yet: Lamina copies GL<->OpenCL through the host)"
             out.append(f"  {p.path.kind.value:<10} {route}: {speed}")

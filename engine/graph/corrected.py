@@ -21,14 +21,15 @@ from .placed import scheduled
 __all__ = ["scheduled_with_feedback"]
 
 
-def scheduled_with_feedback(graph: FrameGraph, model: FilterCostModel) -> FrameGraph:
-    """``graph`` placed frame-wide by ``model`` (graph.placed.scheduled); where ``model``
-    is a CorrectedModel with anything to report, with its CorrectionReport attached."""
+def scheduled_with_feedback(graph: FrameGraph, model: FilterCostModel, devices: tuple = ()) -> FrameGraph:
+    """``graph`` placed frame-wide by ``model`` over GL and ``devices`` (graph.placed.
+    scheduled); where ``model`` is a CorrectedModel with anything to report, with its
+    CorrectionReport attached."""
     if not isinstance(model, CorrectedModel):
-        return scheduled(graph, model)
+        return scheduled(graph, model, devices)
     if not (model.active or model.moved or model.events):
-        return scheduled(graph, model.base)
-    placed = scheduled(graph, model)
-    static = scheduled(graph, model.base) if model.active else placed
+        return scheduled(graph, model.base, devices)
+    placed = scheduled(graph, model, devices)
+    static = scheduled(graph, model.base, devices) if model.active else placed
     report = correction_report(static, placed, model)
     return placed if report is None else replace(placed, corrections=report)

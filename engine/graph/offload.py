@@ -69,9 +69,12 @@ class Offload:
     copy_out_ms: float
     planned_ms: float
     pass_ms: tuple[tuple[str, float], ...]
+    # The OpenCL device it is placed on ("P:D"; "": the renderer's own): its backlog is
+    # that device's queue, not another's.
+    device: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "cl_passes": list(self.cl_passes), "gl_passes": [p.name for p in self.gl_passes],
+        return {"name": self.name, "device": self.device, "cl_passes": list(self.cl_passes), "gl_passes": [p.name for p in self.gl_passes],
                 "inputs": list(self.inputs), "outputs": list(self.outputs), "gl_ms": self.gl_ms, "cl_ms": self.cl_ms,
                 "copy_in_ms": self.copy_in_ms, "copy_out_ms": self.copy_out_ms, "planned_ms": self.planned_ms}
 
@@ -146,7 +149,10 @@ def offloads(gl_graph: FrameGraph, placed: FrameGraph, pass_ms, copy_ms, planned
         if isinstance(p, FilterPass) and p.executor is Executor.OPENCL:
             touched = [t.name for t in (*p.inputs, p.target)]
         elif isinstance(p, TransferPass):
-            touched = [p.target.name if p.target.location is Executor.OPENCL else p.source.name]
+            # A copy between two OpenCL devices joins the work on both into one unit:
+            # which the next section leaves out (its GL version would have to stand in on
+            # two devices' queues at once).
+            touched = [t.name for t in (p.source, p.target) if t.location is Executor.OPENCL]
         else:
             continue
         members.append(p)
@@ -159,9 +165,12 @@ def offloads(gl_graph: FrameGraph, placed: FrameGraph, pass_ms, copy_ms, planned
     for passes in groups.values():  # (in the order of their first pass)
         filters = [p for p in passes if isinstance(p, FilterPass)]
         ins = [p for p in passes if isinstance(p, TransferPass) and p.source.location is Executor.GL]
-        outs = [p for p in passes if isinstance(p, TransferPass) and p.source.location is not Executor.GL]
+        outs = [p for p in passes if isinstance(p, TransferPass) and p.target.location is Executor.GL]
         if not filters or not outs or any(p.name not in on_gl for p in filters):
             continue  # (nothing comes back to GL: no GL version stands in for it)
+        devices = {p.device for p in filters}
+        if len(devices) > 1 or len(ins) + len(outs) < sum(isinstance(p, TransferPass) for p in passes):
+            continue  # spans two OpenCL devices (a copy between them): no one queue to judge it by
         first = min(index[p.name] for p in passes)
         if any(written.get(t.source.name, -1) > first or writes.get(t.source.name, 0) > 1 for t in ins):
             # It reads what GL makes of its own results (HEFT put a pass of the chain on GL
@@ -182,5 +191,6 @@ def offloads(gl_graph: FrameGraph, placed: FrameGraph, pass_ms, copy_ms, planned
             copy_in_ms=copy_in, copy_out_ms=copy_out,
             planned_ms=planned(tuple(p.name for p in filters)) + copy_in + copy_out,
             pass_ms=tuple((p.name, pass_ms(p.name, Executor.OPENCL) if isinstance(p, FilterPass) else copy_ms(p))
-                          for p in passes)))
+                          for p in passes),
+            device=devices.pop()))
     return tuple(out)

@@ -125,6 +125,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self.filter_backend = request.backend_for(scene.filter_backend).value
         self.filter_costs = facts.filter_costs
         self.opencl_unavailable = facts.opencl_unavailable
+        self.opencl_devices = facts.opencl_devices  # (several in use: passes are placed over them all)
         # "auto" with a cost model and an OpenCL device: the whole frame is placed at once
         # (graph.placed), after the walk; the walk emits every filter pass on GL.
         self.frame_wide = (self.filter_backend == FilterBackend.AUTO.value and self.filter_costs is not None
@@ -440,12 +441,12 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         if self.request.placement is not None and graph.filter_passes():
             # Forced (lamina.forced_placement): planned on GL (request.backend_for), moved
             # here, to the graph returned only, as "auto"'s schedule is.
-            graph = place_by(graph, self.request.placement)
+            graph = place_by(graph, self.request.placement, self.opencl_devices)
         elif self.frame_wide and graph.filter_passes():
             # To the graph returned, not the one the RetainedPlan keeps (as captures are):
             # the next frame's fast path sees every filter pass on GL, then is placed anew.
             # A model corrected from measurement (lamina.cost_feedback) also says what it moved.
-            graph = scheduled_with_feedback(graph, self.filter_costs)
+            graph = scheduled_with_feedback(graph, self.filter_costs, self.opencl_devices)
         graph = issue_order(graph)  # (OpenCL work handed over early, its results copied back late)
         return with_captures(graph) if self.request.capture_textures else graph
 

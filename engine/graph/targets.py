@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..compositor.tree import LayerNode
+from ..devices import Device
 from ..filter_costs import FilterCostModel
 from ..framegraph import TextureDesc
 from ..geometry import Affine, Rect
@@ -53,12 +54,16 @@ class ExecutorFacts:
     executor nothing. ``retained`` names the textures the executor keeps from earlier
     frames; ``limits`` are its GPU's; ``filter_costs`` is the cost model "auto" places
     filter passes by (measured, or loaded, before the frame is planned; None: none);
-    ``opencl_unavailable`` says why OpenCL cannot be used, if it cannot."""
+    ``opencl_unavailable`` says why OpenCL cannot be used, if it cannot.
+    ``opencl_devices``: the OpenCL devices the renderer runs filter work on when it
+    uses several (``LAMINA_OPENCL_DEVICES``), with their "P:D" indices, which the
+    frame-wide schedule and forced placements place passes on; empty: its own one."""
 
     retained: frozenset[str] = frozenset()
     limits: Limits = Limits()
     filter_costs: FilterCostModel | None = None
     opencl_unavailable: str | None = None
+    opencl_devices: tuple[Device, ...] = ()
 
     def available(self, name: str) -> bool:
         """Does a texture kept from an earlier frame still exist?"""

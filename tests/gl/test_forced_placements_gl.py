@@ -81,7 +81,7 @@ def test_every_forced_placement_renders_the_all_gl_pixels(gl, name):
         frame = render(gl, path, placement=label)
         graph = frame.graph
         wanted = ForcedPlacement.parse(label).assign(passes)
-        ran = {p.name: p.executor for p in graph.filter_passes()}
+        ran = {p.name: p.place for p in graph.filter_passes()}
         assert ran == wanted, f"{name} {label}: the frame ran its passes elsewhere than forced"
         moved = [p for p in graph.filter_passes() if p.executor is Executor.OPENCL]
         if label == "all-opencl":

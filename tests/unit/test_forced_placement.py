@@ -11,9 +11,10 @@ from lamina import FrameRequest, LaminaInputError, load_scene
 from lamina.errors import PlacementError
 from lamina.forced_placement import EXPLICIT, STRATEGIES, ForcedPlacement
 from lamina.framegraph import Executor
+from lamina.textures import Place
 from lamina.graph.placed import place_by
 
-GL, CL = Executor.GL, Executor.OPENCL
+GL, CL = Place(Executor.GL), Place(Executor.OPENCL)  # (assign gives devices: the renderer's own OpenCL one here)
 
 
 def planned(**request):
@@ -38,7 +39,7 @@ def test_each_strategy_assigns_as_its_name_says():
 def test_a_forced_placement_runs_each_pass_where_forced_with_a_transfer_at_each_crossing(label):
     graph = planned(placement=label)
     wanted = ForcedPlacement.parse(label).assign(planned().filter_passes())
-    assert {p.name: p.executor for p in graph.filter_passes()} == wanted
+    assert {p.name: p.place for p in graph.filter_passes()} == wanted
     for p in graph.filter_passes():
         assert all(t.location is p.executor for t in (*p.inputs, p.target)), p.name
         assert p.why == f"forced placement {ForcedPlacement.parse(label).label}"
@@ -52,7 +53,7 @@ def test_all_gl_is_the_graph_as_planned_and_an_explicit_assignment_moves_only_wh
     assert [p.name for p in same.passes] == [p.name for p in gl.passes] and not same.transfer_passes()
     first = gl.filter_passes()[0].name
     graph = planned(placement={first: "OpenCL"})
-    assert [p.name for p in graph.filter_passes() if p.executor is CL] == [first]
+    assert [p.name for p in graph.filter_passes() if p.place == CL] == [first]
     assert ForcedPlacement.parse({first: "opencl"}).strategy == EXPLICIT
 
 

@@ -8,6 +8,9 @@ import json
 import pytest
 
 from lamina import Layer, Scene
+from lamina.devices import Device
+from lamina.framegraph import Executor
+from lamina.graph.placed import place_by
 from lamina.gpu.executor import ExecutionStats
 from lamina.trace import TRACKS, build_trace, write_trace
 from tests.trace_check import check_trace, work_events
@@ -100,3 +103,28 @@ def test_write_trace_is_json(tmp_path):
     trace = build_trace(graph, _timed(graph))
     path = write_trace(trace, tmp_path / "t.json")
     assert json.loads(path.read_text(encoding="utf-8")) == trace
+
+
+def test_a_frame_on_two_opencl_devices_has_a_track_per_device_overlapping_each_other():
+    scene = _scene()
+    scene.root.add(Layer("second", box=(10, 26, 30, 20), style="background: green; filter: blur(3px) invert(1)"))
+    devices = tuple(Device(Executor.OPENCL, "pthread", "PoCL", "3.1", i) for i in ("0:0", "0:1"))
+    layers = [p.layer_id for p in scene.plan(filter_backend="gl").filter_passes()]
+    on = {p.name: f"opencl:0:{layers.index(p.layer_id) % 2}"
+          for p in scene.plan(filter_backend="gl").filter_passes()}  # card on 0:0, second on 0:1
+    graph = place_by(scene.plan(filter_backend="gl"), on, devices)
+    stats = _timed(graph)
+    # The two devices' first passes ran at the same time, beside the GL thread.
+    first = {d: next(p for p in graph.filter_passes() if p.device == d) for d in ("0:0", "0:1")}
+    stats.pass_start_ms[first["0:1"].name] = stats.pass_start_ms[first["0:0"].name]
+    stats.pass_ms[first["0:1"].name] = stats.pass_ms[first["0:0"].name]
+    trace = build_trace(graph, stats)
+    check_trace(trace)
+    names = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"}
+    assert {"OpenCL 0:0", "OpenCL 0:1"} <= set(names.values()) and "OpenCL" not in names.values()
+    assert {"OpenCL 0:0", "OpenCL 0:1"} <= set(trace["otherData"]["concurrent_tracks"])
+    on_track = {e["name"]: names[e["tid"]] for e in work_events(trace)}
+    for p in graph.filter_passes():
+        assert on_track[p.name] == f"OpenCL {p.device}"
+    a, b = (next(e for e in work_events(trace) if e["name"] == first[d].name) for d in ("0:0", "0:1"))
+    assert a["ts"] == b["ts"] and a["tid"] != b["tid"]  # overlapping, on their own tracks
