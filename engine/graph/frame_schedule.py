@@ -24,11 +24,11 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from ..frame_costs import FrameCosts, PinnedKind, footprint, source_size
-from ..framegraph import FrameGraph
+from ..framegraph import FrameGraph, TextureDesc
 from ..passes import BackdropPass, CompositePass, FilterPass, Pass, RasterPass, ShadowPass, TaskKind, TransferPass
 from .heft import Edge, TaskDAG, fixed, greedy, heft, upward_ranks
 
-__all__ = ["Choice", "Copy", "METHOD", "Schedule", "Slot", "frame_dag", "schedule_frame"]
+__all__ = ["Choice", "Copy", "FrameKey", "METHOD", "Schedule", "Slot", "frame_dag", "frame_key", "schedule_frame"]
 
 METHOD = "HEFT (insertion-based; upward rank over mean costs; transfers as edge delays)"
 PINNED_WHY = "pinned: only GL runs it"
@@ -222,10 +222,71 @@ class FrameDAG:
     data: tuple[Any, ...]
 
 
+class FrameKey(NamedTuple):
+    """A frame's key (``frame_key``) and the textures it names, by number: ``textures[k]``
+    is the k-th texture the frame's passes name (first writes or reads it), ``index``
+    the number of each texture name."""
+
+    key: tuple
+    textures: tuple[TextureDesc, ...]
+    index: dict[str, int]
+
+
+def frame_key(graph: FrameGraph) -> FrameKey:
+    """Everything a frame's task graph, schedule and placement depend on but the prices'
+    source: each pass's name, type, layer, what prices it (a filter pass's
+    ``footprint``, a GL-only pass's proxy pixels), and the textures it writes and reads,
+    then the frame's texture. A texture is said by its number in the frame and, where
+    first named, its description but its name: a kept filter result gets a new name
+    each time it is made again, and the same task graph with it. Two graphs with one
+    key, priced by one cost model, are scheduled and placed alike but for those names
+    (graph.schedule_memo reuses the last frame's). Cheaper than pricing: no prediction,
+    no edges, no sort; a step's parameters are not in it (an animated hue-rotate keeps
+    its footprint)."""
+    index: dict[str, int] = {}
+    textures: list[TextureDesc] = []
+    parts: list = []
+    add = parts.append
+
+    def said(t: TextureDesc) -> Any:
+        """``t`` as the key says it: its number, and its description where first named."""
+        k = index.get(t.name)
+        if k is not None:
+            return k
+        index[t.name] = len(textures)
+        textures.append(t)
+        return _described(t)
+
+    for p in graph.passes:
+        if isinstance(p, FilterPass):
+            t = p.target
+            step = p.step
+            add((p.name, p.layer_id, p.executor, footprint(step, *source_size(step, t.width, t.height))))
+            reads = p.inputs
+        elif isinstance(p, TransferPass):
+            add((p.name, p.layer_id))
+            reads = (p.source,)
+        else:
+            add((p.name, type(p), getattr(p, "layer_id", ""), _pinned(p)))
+            reads = p.reads()
+        for t in reads:
+            add(said(t))
+        add(said(p.target))
+    add(said(graph.output))
+    return FrameKey(tuple(parts), tuple(textures), index)
+
+
+def _described(t: TextureDesc) -> tuple:
+    """A texture's description less its name (every other TextureDesc field: a test
+    checks that a change of any of them changes the key)."""
+    return (t.width, t.height, t.format, t.role, t.retained, t.location, t.straight)
+
+
 def frame_dag(graph: FrameGraph, costs: FrameCosts, prices: dict | None = None) -> FrameDAG:
     """The task graph of ``graph`` priced by ``costs`` (module docstring). ``prices``
     memoises ``costs``' rows and copy matrices by footprint (``frame_costs.footprint``):
-    the same dict for frames priced by the same ``costs``, a new one otherwise (a frame's passes share few footprints)."""
+    the same dict for frames priced by the same ``costs`` (graph.schedule_memo keeps
+    one), a new one otherwise (a frame's passes share few footprints)."""
     nd = len(costs.devices)
     memo: dict = {} if prices is None else prices
     infs = (math.inf,) * (nd - 1)

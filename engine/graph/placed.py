@@ -10,90 +10,204 @@ the texture they read, once, just before the first GL pass that needs it. Each t
 copied at most once to each side. The passes stay in the graph's order (a topological
 order): the executor runs them one after another.
 
+The rewrite is made as a ``Placement`` (the transfers to insert before each pass and the
+fields each filter pass changes), then applied: a frame whose task graph is last frame's
+(graph.schedule_memo's key) applies last frame's Placement to its own passes instead of
+scheduling and placing again.
+
 The executor drives one OpenCL device, so a graph is placed on GL and that one; a
 schedule over more devices (a profile's) is for simulation (lamina.simulate).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any, Iterator, Mapping, Sequence
 
 from ..errors import LaminaInputError
-from ..frame_costs import FrameCosts, frame_costs
+from ..frame_costs import FrameCosts
 from ..filter_costs import FilterCostModel
 from ..framegraph import Decision, Executor, FilterPass, FrameGraph, TextureDesc, TransferPass
-from .frame_schedule import Schedule, schedule_frame
+from ..passes import Reason
+from .frame_schedule import Schedule, frame_key, schedule_frame
+from .schedule_memo import ScheduleMemo
 
-__all__ = ["place_frame", "scheduled"]
-
-
-def _on_cl(t: TextureDesc) -> TextureDesc:
-    return replace(t, name=f"{t.name}@cl", location=Executor.OPENCL, retained=False)
+__all__ = ["Placement", "place_frame", "placement", "scheduled"]
 
 
-def place_frame(graph: FrameGraph, schedule: Schedule, costs: FrameCosts) -> FrameGraph:
-    """``graph`` (filter passes on GL, no transfers) with each filter pass on the
-    executor of its device in ``schedule``, transfers added, and the schedule attached."""
+def _edited(value: Any, changes: Mapping[str, Any]) -> Any:
+    """A frozen pass or texture description with ``changes`` made, its other fields
+    shared: ``dataclasses.replace`` runs ``__init__`` and ``__post_init__`` over every
+    field again (four times the cost, for a rewrite made per pass per frame), where the
+    fields changed are of the types they had and the rest were checked when ``value``
+    was made. (None of these types caches a property in its ``__dict__``.)"""
+    if not hasattr(value, "__dict__"):  # (a slotted type: the general way)
+        return replace(value, **changes)
+    new = object.__new__(type(value))
+    attrs = new.__dict__
+    attrs.update(value.__dict__)
+    attrs.update(changes)
+    return new
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A schedule's rewrite of a GL-planned graph, as edits by pass index, with textures
+    said by their number in the frame (``FrameKey.textures``): ``before[i]`` the copies
+    made just before pass i, each (layer, texture number, executor it goes to);
+    ``filters[i]`` the executor and the reason of filter pass i; ``after`` the copies
+    after the last pass (a kept result made on OpenCL ends on GL); ``notes`` a decision
+    per filtered layer. It applies to any graph with the key of the one it was made
+    from: the textures' names are that graph's own."""
+
+    before: Mapping[int, tuple[tuple[str, int, Executor], ...]]
+    filters: Mapping[int, tuple[Executor, str]]
+    after: tuple[tuple[str, int, Executor], ...]
+    notes: tuple[Decision, ...] = ()
+
+    def apply(self, graph: FrameGraph, textures: Sequence[TextureDesc], schedule: Schedule) -> FrameGraph:
+        """``graph`` rewritten (``textures``: its textures by number), with ``schedule``
+        attached and the notes added."""
+        before, filters = self.before, self.filters
+        buffers: dict[str, TextureDesc] = {}  # texture name -> its OpenCL buffer's description
+
+        def buffer(t: TextureDesc) -> TextureDesc:
+            b = buffers.get(t.name)
+            if b is None:
+                b = buffers[t.name] = _edited(t, {"name": f"{t.name}@cl", "location": Executor.OPENCL, "retained": False})
+            return b
+
+        def copies(moves) -> Iterator[TransferPass]:
+            for layer, k, executor in moves:
+                t = textures[k]
+                there, here = (buffer(t), t) if executor is Executor.OPENCL else (t, buffer(t))
+                yield TransferPass(f"transfer:{layer}:{t.name}:{here.location.short}-{executor.short}", layer, there,
+                                   here, reason=_CROSSES)
+
+        out: list = []
+        for i, p in enumerate(graph.passes):
+            moves = before.get(i)
+            if moves is not None:
+                out.extend(copies(moves))
+            edit = filters.get(i)
+            if edit is not None:
+                executor, why = edit
+                if executor is Executor.GL:
+                    p = _edited(p, {"executor": executor, "why": why})
+                else:
+                    p = _edited(p, {"inputs": tuple(buffer(t) for t in p.inputs), "target": buffer(p.target),
+                                    "executor": executor, "why": why})
+            out.append(p)
+        out.extend(copies(self.after))
+        placed = replace(graph, passes=out, schedule=schedule)
+        if self.notes:
+            placed.decisions = [*placed.decisions, *self.notes]
+        return placed
+
+
+_CROSSES = Reason("frame-wide schedule: the texture crosses devices")
+
+
+def placement(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Mapping[str, int]) -> Placement:
+    """The rewrite that puts ``graph``'s filter passes (planned on GL, no transfers) on
+    the executors of their devices in ``schedule`` (module docstring); ``index``: the
+    number of each texture name (``FrameKey.index``)."""
     executors = {name: d.kind for name, d in zip(costs.names, costs.devices)}
     if sum(e is Executor.OPENCL for e in executors.values()) > 1:
         raise LaminaInputError("a frame runs on GL and one OpenCL device: schedule it on more only to simulate "
                                "(lamina.simulate)")
     if graph.transfer_passes() or any(p.executor is not Executor.GL for p in graph.filter_passes()):
         raise ValueError("place_frame takes a graph planned with every filter pass on GL")
-    on = {s.name: executors[s.device] for s in schedule.slots}
-    why = {s.name: s.why for s in schedule.slots}
+    # Each slot's reason is in the schedule, shown beside the pass there; the pass says
+    # only where it went (the sentence is made when a report asks: Slot.why).
+    why = {name: f"auto: the frame-wide schedule's earliest finish is on {name} (its reason is in the schedule)"
+           for name in costs.names}
+    on = {s.name: (executors[s.device], why[s.device]) for s in schedule.slots if not s.pinned}
+    gl, cl = Executor.GL, Executor.OPENCL
     where: dict[str, Executor] = {}  # texture name -> where its current content was written
     owner: dict[str, str] = {}  # texture name -> the layer whose pass wrote it
-    copied: dict[tuple[str, Executor], TextureDesc] = {}
-    out: list = []
+    copied: dict[str, set[Executor]] = {}  # texture name -> the sides it was copied to since written
+    moves: list[tuple[str, int, Executor]] = []  # the copies before the pass being placed
+    before: dict[int, tuple[tuple[str, int, Executor], ...]] = {}
+    filters: dict[int, tuple[Executor, str]] = {}
 
-    def at(t: TextureDesc, executor: Executor, reader: str = "") -> TextureDesc:
-        """``t`` as a pass on ``executor`` reads it, copied there first if it was made
-        on the other side."""
-        made = where.get(t.name, Executor.GL)
-        mine = t if executor is Executor.GL else _on_cl(t)
-        if made is executor:
-            return mine
-        key = (t.name, executor)
-        if key not in copied:
-            source = t if made is Executor.GL else _on_cl(t)
-            layer = owner.get(t.name) or reader  # (a surface's composite names no layer: its reader's)
-            out.append(TransferPass(f"transfer:{layer}:{t.name}:{made.short}-{executor.short}", layer, mine, source,
-                                    reason="frame-wide schedule: the texture crosses devices"))
-            copied[key] = mine
-        return copied[key]
+    def at(t: TextureDesc, executor: Executor, reader: str = "") -> None:
+        """``t`` read on ``executor``: copied there first if it was made on the other
+        side and is not there yet."""
+        if where.get(t.name, gl) is executor:
+            return
+        sides = copied.setdefault(t.name, set())
+        if executor not in sides:
+            moves.append((owner.get(t.name) or reader, index[t.name], executor))  # (a surface's composite names no
+            sides.add(executor)                                                 # layer: its reader's)
 
-    for p in graph.passes:
+    layers: dict[str, list[int]] = {}  # filtered layer -> [passes on OpenCL, passes]
+    for i, p in enumerate(graph.passes):
         if isinstance(p, FilterPass):
-            executor = on.get(p.name, Executor.GL)
-            inputs = tuple(at(t, executor, p.layer_id) for t in p.inputs)
-            target = p.target if executor is Executor.GL else _on_cl(p.target)
-            p = replace(p, inputs=inputs, target=target, executor=executor, why=why.get(p.name, p.why))
-            written, layer = p.target.name.removesuffix("@cl"), p.layer_id
+            executor, reason = on.get(p.name, (gl, p.why))
+            for t in p.inputs:
+                at(t, executor, p.layer_id)
+            filters[i] = (executor, reason)
+            counts = layers.setdefault(p.layer_id, [0, 0])
+            counts[0] += executor is cl
+            counts[1] += 1
+            layer, made = p.layer_id, executor
         else:
             for t in p.reads():
-                at(t, Executor.GL)
-            written, layer = p.target.name, getattr(p, "layer_id", "")
-        out.append(p)
-        where[written] = executor if isinstance(p, FilterPass) else Executor.GL
+                at(t, gl)
+            layer, made = getattr(p, "layer_id", ""), gl
+        if moves:
+            before[i] = tuple(moves)
+            moves.clear()
+        written = p.target.name
+        where[written] = made
         owner[written] = layer
-        for key in [k for k in copied if k[0] == written]:
-            del copied[key]  # new content: an old copy of it is stale
-    for t in (graph.output,):
-        at(t, Executor.GL)  # (the frame is always a GL pass's: nothing to copy)
-    kept = [p.target for p in graph.passes if p.target.retained and where.get(p.target.name) is Executor.OPENCL]
-    for t in kept:
-        at(t, Executor.GL)  # a kept result no pass read this frame still ends on GL
-    placed = replace(graph, passes=out, schedule=schedule)
+        copied.pop(written, None)  # new content: an old copy of it is stale
+    at(graph.output, gl)  # (the frame is always a GL pass's: nothing to copy)
+    for p in graph.passes:
+        if p.target.retained and where.get(p.target.name) is cl:
+            at(p.target, gl)  # a kept result no pass read this frame still ends on GL
+    notes = tuple(Decision(layer, f"filter: auto placed {n} of {m} passes on OpenCL by the frame-wide schedule "
+                                  f"(predicted makespan {schedule.makespan_ms:.2f} ms; the report's schedule compares "
+                                  "it with other placements)")
+                  for layer, (n, m) in layers.items())
+    return Placement(before, filters, tuple(moves), notes)
+
+
+def place_frame(graph: FrameGraph, schedule: Schedule, costs: FrameCosts) -> FrameGraph:
+    """``graph`` (filter passes on GL, no transfers) with each filter pass on the
+    executor of its device in ``schedule``, transfers added, and the schedule attached."""
+    key = frame_key(graph)
+    placed = replace(placement(graph, schedule, costs, key.index), notes=()).apply(graph, key.textures, schedule)
     placed.validate()
     return placed
 
 
-def scheduled(graph: FrameGraph, model: FilterCostModel) -> FrameGraph:
-    """``graph`` placed frame-wide by ``model`` (``auto``): the schedule, the rewrite and
-    a decision per filtered layer saying where its passes went."""
-    costs = frame_costs(model)
-    schedule = schedule_frame(graph, costs)
+@dataclass(frozen=True)
+class _Outcome:
+    """What ``scheduled`` made of a frame, with textures said by number (``FrameKey``):
+    the schedule (applied, or only proposed), the number of the texture each of its
+    copies moves, and the rewrite (None: every pass stays on GL, and ``kept`` says why)."""
+
+    schedule: Schedule
+    copied: tuple[int, ...]
+    placement: Placement | None
+    kept: Decision | None = None
+
+    def apply(self, graph: FrameGraph, textures: Sequence[TextureDesc]) -> FrameGraph:
+        schedule = self.schedule
+        if any(c.texture != textures[k].name for c, k in zip(schedule.copies, self.copied)):
+            # The frame names them anew (a kept result made again): the copies say its names.
+            schedule = replace(schedule, copies=tuple(replace(c, texture=textures[k].name)
+                                                      for c, k in zip(schedule.copies, self.copied)))
+        if self.placement is not None:
+            return self.placement.apply(graph, textures, schedule)
+        # A new graph: ``graph`` is the one the RetainedPlan keeps for the next frame.
+        return replace(graph, schedule=schedule, decisions=[*graph.decisions, self.kept])
+
+
+def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Mapping[str, int]) -> _Outcome:
+    copied = tuple(index[c.texture] for c in schedule.copies)
     if schedule.serial_ms > schedule.gl_serial_ms:
         # HEFT's makespan counts on GL and OpenCL running at once; the executor runs the
         # passes one after another (overlap is issue 22's item 5), so a placement that
@@ -103,15 +217,25 @@ def scheduled(graph: FrameGraph, model: FilterCostModel) -> FrameGraph:
             f"{schedule.makespan_ms:.2f} ms needs GL and OpenCL to overlap; one pass after another, as the "
             f"executor runs them, it predicts {schedule.serial_ms:.2f} ms against {schedule.gl_serial_ms:.2f} ms all "
             "on GL"))
-        # A new graph: ``graph`` is the one the RetainedPlan keeps for the next frame.
-        return replace(graph, schedule=replace(schedule, applied=False), decisions=[*graph.decisions, kept])
-    placed = place_frame(graph, schedule, costs)
-    layers: dict[str, list[FilterPass]] = {}
-    for p in placed.filter_passes():
-        layers.setdefault(p.layer_id, []).append(p)
-    notes = [Decision(layer, f"filter: auto placed {sum(p.executor is Executor.OPENCL for p in ps)} of {len(ps)} passes "
-                             f"on OpenCL by the frame-wide schedule (predicted makespan {schedule.makespan_ms:.2f} ms; "
-                             "the report's schedule compares it with other placements)")
-             for layer, ps in layers.items()]
-    placed.decisions = [*placed.decisions, *notes]
+        return _Outcome(replace(schedule, applied=False), copied, None, kept)
+    return _Outcome(schedule, copied, placement(graph, schedule, costs, index))
+
+
+def scheduled(graph: FrameGraph, model: FilterCostModel, memo: ScheduleMemo | None = None) -> FrameGraph:
+    """``graph`` placed frame-wide by ``model`` (``auto``): the schedule, the rewrite and
+    a decision per filtered layer saying where its passes went. ``memo``: what the
+    renderer kept of its last frame (FrameState.schedules): a frame with last frame's key
+    (``frame_key``) under the same model gets last frame's schedule and rewrite, applied
+    to its own passes and texture names, without scheduling again."""
+    memo = memo if memo is not None else ScheduleMemo()
+    key = frame_key(graph)
+    outcome = memo.recall(model, key.key)
+    if outcome is not None:
+        # Valid as last frame's was: the same passes read and write the same textures.
+        return outcome.apply(graph, key.textures)
+    costs = memo.costs(model)
+    outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model)), costs, key.index)
+    placed = outcome.apply(graph, key.textures)
+    placed.validate()
+    memo.keep(model, key.key, outcome)
     return placed

@@ -438,7 +438,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         if self.frame_wide and graph.filter_passes():
             # To the graph returned, not the one the RetainedPlan keeps (as captures are):
             # the next frame's fast path sees every filter pass on GL, then is placed anew.
-            graph = scheduled(graph, self.filter_costs)
+            graph = scheduled(graph, self.filter_costs, self.state.schedules)
         return with_captures(graph) if self.request.capture_textures else graph
 
     def _plan(self) -> FrameGraph:
