@@ -248,31 +248,34 @@ def frame_key(graph: FrameGraph) -> FrameKey:
     parts: list = []
     add = parts.append
 
-    def said(t: TextureDesc) -> Any:
-        """``t`` as the key says it: its number, and its description where first named."""
-        k = index.get(t.name)
-        if k is not None:
-            return k
-        index[t.name] = len(textures)
-        textures.append(t)
-        return _described(t)
-
     for p in graph.passes:
         if isinstance(p, FilterPass):
             t = p.target
             step = p.step
-            add((p.name, p.layer_id, p.executor, footprint(step, *source_size(step, t.width, t.height))))
-            reads = p.inputs
+            w, h = (t.width, t.height) if step.scale <= 1 else source_size(step, t.width, t.height)
+            add((p.name, p.layer_id, p.executor, footprint(step, w, h)))
+            named = (*p.inputs, t)
         elif isinstance(p, TransferPass):
             add((p.name, p.layer_id))
-            reads = (p.source,)
+            named = (p.source, p.target)
         else:
             add((p.name, type(p), getattr(p, "layer_id", ""), _pinned(p)))
-            reads = p.reads()
-        for t in reads:
-            add(said(t))
-        add(said(p.target))
-    add(said(graph.output))
+            named = (*p.reads(), p.target)
+        for t in named:  # what it reads, then what it writes: each by number, or described where new
+            k = index.get(t.name)
+            if k is None:
+                index[t.name] = len(textures)
+                textures.append(t)
+                add((t.width, t.height, t.format, t.role, t.retained, t.location, t.straight))  # (as _described)
+            else:
+                add(k)
+    t = graph.output
+    if t.name in index:
+        add(index[t.name])
+    else:
+        index[t.name] = len(textures)
+        textures.append(t)
+        add(_described(t))
     return FrameKey(tuple(parts), tuple(textures), index)
 
 

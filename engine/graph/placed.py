@@ -10,10 +10,11 @@ the texture they read, once, just before the first GL pass that needs it. Each t
 copied at most once to each side. The passes stay in the graph's order (a topological
 order): the executor runs them one after another.
 
-The rewrite is made as a ``Placement`` (the transfers to insert before each pass and the
-fields each filter pass changes), then applied: a frame whose task graph is last frame's
-(graph.schedule_memo's key) applies last frame's Placement to its own passes instead of
-scheduling and placing again.
+The rewrite is made as a ``Placement`` (the copies to insert before each pass and the
+filter passes that move to OpenCL, textures said by number), then applied: a frame whose
+task graph is last frame's (graph.frame_schedule.frame_key, graph.schedule_memo) applies
+last frame's Placement to its own passes and texture names instead of scheduling and
+placing again, reusing the buffers' descriptions and copies it made for the same texture.
 
 The executor drives one OpenCL device, so a graph is placed on GL and that one; a
 schedule over more devices (a profile's) is for simulation (lamina.simulate).
@@ -36,7 +37,7 @@ __all__ = ["Placement", "place_frame", "placement", "scheduled"]
 
 
 def _edited(value: Any, changes: Mapping[str, Any]) -> Any:
-    """A frozen pass or texture description with ``changes`` made, its other fields
+    """A frozen pass, copy or texture description with ``changes`` made, its other fields
     shared: ``dataclasses.replace`` runs ``__init__`` and ``__post_init__`` over every
     field again (four times the cost, for a rewrite made per pass per frame), where the
     fields changed are of the types they had and the rest were checked when ``value``
@@ -55,48 +56,64 @@ class Placement:
     """A schedule's rewrite of a GL-planned graph, as edits by pass index, with textures
     said by their number in the frame (``FrameKey.textures``): ``before[i]`` the copies
     made just before pass i, each (layer, texture number, executor it goes to);
-    ``filters[i]`` the executor and the reason of filter pass i; ``after`` the copies
+    ``moved[i]``, for filter pass i placed on OpenCL, the numbers of its inputs and
+    target (it reads and writes their OpenCL buffers; a pass left on GL is not edited:
+    its ``why`` says the schedule placed it, as the planner wrote); ``after`` the copies
     after the last pass (a kept result made on OpenCL ends on GL); ``notes`` a decision
     per filtered layer. It applies to any graph with the key of the one it was made
     from: the textures' names are that graph's own."""
 
     before: Mapping[int, tuple[tuple[str, int, Executor], ...]]
-    filters: Mapping[int, tuple[Executor, str]]
+    moved: Mapping[int, tuple[int, ...]]
     after: tuple[tuple[str, int, Executor], ...]
     notes: tuple[Decision, ...] = ()
 
-    def apply(self, graph: FrameGraph, textures: Sequence[TextureDesc], schedule: Schedule) -> FrameGraph:
+    def apply(self, graph: FrameGraph, textures: Sequence[TextureDesc], schedule: Schedule,
+              last: Mapping[Any, Any] | None = None, made: dict[Any, Any] | None = None) -> FrameGraph:
         """``graph`` rewritten (``textures``: its textures by number), with ``schedule``
-        attached and the notes added."""
-        before, filters = self.before, self.filters
-        buffers: dict[str, TextureDesc] = {}  # texture name -> its OpenCL buffer's description
+        attached and the notes added. ``last``: the buffers and copies an earlier apply
+        to a graph of the same key made (``made``, filled here), reused where they name
+        the same texture (its number and name: under one key, one description)."""
+        before, moved = self.before, self.moved
+        last = last if last is not None else {}
+        made = made if made is not None else {}
+        cl = Executor.OPENCL
 
-        def buffer(t: TextureDesc) -> TextureDesc:
-            b = buffers.get(t.name)
+        bufs: list[TextureDesc | None] = [None] * len(textures)
+
+        def buffer(k: int) -> TextureDesc:
+            """Texture ``k``'s OpenCL buffer."""
+            b = bufs[k]
             if b is None:
-                b = buffers[t.name] = _edited(t, {"name": f"{t.name}@cl", "location": Executor.OPENCL, "retained": False})
+                t = textures[k]
+                key = (k, t.name)
+                b = last.get(key)
+                if b is None:
+                    b = _edited(t, {"name": f"{t.name}@cl", "location": cl, "retained": False})
+                bufs[k] = made[key] = b
             return b
 
         def copies(moves) -> Iterator[TransferPass]:
             for layer, k, executor in moves:
                 t = textures[k]
-                there, here = (buffer(t), t) if executor is Executor.OPENCL else (t, buffer(t))
-                yield TransferPass(f"transfer:{layer}:{t.name}:{here.location.short}-{executor.short}", layer, there,
-                                   here, reason=_CROSSES)
+                key = (layer, k, t.name, executor)
+                copy = last.get(key)
+                if copy is None:
+                    there, here = (buffer(k), t) if executor is cl else (t, buffer(k))
+                    copy = TransferPass(f"transfer:{layer}:{t.name}:{here.location.short}-{executor.short}", layer,
+                                        there, here, reason=_CROSSES)
+                made[key] = copy
+                yield copy
 
         out: list = []
         for i, p in enumerate(graph.passes):
             moves = before.get(i)
             if moves is not None:
                 out.extend(copies(moves))
-            edit = filters.get(i)
-            if edit is not None:
-                executor, why = edit
-                if executor is Executor.GL:
-                    p = _edited(p, {"executor": executor, "why": why})
-                else:
-                    p = _edited(p, {"inputs": tuple(buffer(t) for t in p.inputs), "target": buffer(p.target),
-                                    "executor": executor, "why": why})
+            numbers = moved.get(i)
+            if numbers is not None:
+                ins = [buffer(k) for k in numbers]
+                p = _edited(p, {"inputs": tuple(ins[:-1]), "target": ins[-1], "executor": cl})
             out.append(p)
         out.extend(copies(self.after))
         placed = replace(graph, passes=out, schedule=schedule)
@@ -118,18 +135,17 @@ def placement(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: M
                                "(lamina.simulate)")
     if graph.transfer_passes() or any(p.executor is not Executor.GL for p in graph.filter_passes()):
         raise ValueError("place_frame takes a graph planned with every filter pass on GL")
-    # Each slot's reason is in the schedule, shown beside the pass there; the pass says
-    # only where it went (the sentence is made when a report asks: Slot.why).
-    why = {name: f"auto: the frame-wide schedule's earliest finish is on {name} (its reason is in the schedule)"
-           for name in costs.names}
-    on = {s.name: (executors[s.device], why[s.device]) for s in schedule.slots if not s.pinned}
+    # Each slot's reason is in the schedule, shown beside the pass there (the sentence
+    # is made when a report asks: Slot.why); the pass keeps the planner's "placed by
+    # the frame-wide schedule", and its executor says where.
+    on = {s.name: executors[s.device] for s in schedule.slots if not s.pinned}
     gl, cl = Executor.GL, Executor.OPENCL
     where: dict[str, Executor] = {}  # texture name -> where its current content was written
     owner: dict[str, str] = {}  # texture name -> the layer whose pass wrote it
     copied: dict[str, set[Executor]] = {}  # texture name -> the sides it was copied to since written
     moves: list[tuple[str, int, Executor]] = []  # the copies before the pass being placed
     before: dict[int, tuple[tuple[str, int, Executor], ...]] = {}
-    filters: dict[int, tuple[Executor, str]] = {}
+    moved: dict[int, tuple[int, ...]] = {}
 
     def at(t: TextureDesc, executor: Executor, reader: str = "") -> None:
         """``t`` read on ``executor``: copied there first if it was made on the other
@@ -144,10 +160,11 @@ def placement(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: M
     layers: dict[str, list[int]] = {}  # filtered layer -> [passes on OpenCL, passes]
     for i, p in enumerate(graph.passes):
         if isinstance(p, FilterPass):
-            executor, reason = on.get(p.name, (gl, p.why))
+            executor = on.get(p.name, gl)
             for t in p.inputs:
                 at(t, executor, p.layer_id)
-            filters[i] = (executor, reason)
+            if executor is cl:
+                moved[i] = (*(index[t.name] for t in p.inputs), index[p.target.name])
             counts = layers.setdefault(p.layer_id, [0, 0])
             counts[0] += executor is cl
             counts[1] += 1
@@ -171,7 +188,7 @@ def placement(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: M
                                   f"(predicted makespan {schedule.makespan_ms:.2f} ms; the report's schedule compares "
                                   "it with other placements)")
                   for layer, (n, m) in layers.items())
-    return Placement(before, filters, tuple(moves), notes)
+    return Placement(before, moved, tuple(moves), notes)
 
 
 def place_frame(graph: FrameGraph, schedule: Schedule, costs: FrameCosts) -> FrameGraph:
@@ -194,14 +211,16 @@ class _Outcome:
     placement: Placement | None
     kept: Decision | None = None
 
-    def apply(self, graph: FrameGraph, textures: Sequence[TextureDesc]) -> FrameGraph:
+    def apply(self, graph: FrameGraph, textures: Sequence[TextureDesc], last: Mapping[Any, Any] | None = None,
+              made: dict[Any, Any] | None = None) -> FrameGraph:
         schedule = self.schedule
         if any(c.texture != textures[k].name for c, k in zip(schedule.copies, self.copied)):
-            # The frame names them anew (a kept result made again): the copies say its names.
-            schedule = replace(schedule, copies=tuple(replace(c, texture=textures[k].name)
-                                                      for c, k in zip(schedule.copies, self.copied)))
+            # The frame names some anew (a kept result made again): the copies say its names.
+            schedule = replace(schedule, copies=tuple(
+                c if c.texture == textures[k].name else _edited(c, {"texture": textures[k].name})
+                for c, k in zip(schedule.copies, self.copied)))
         if self.placement is not None:
-            return self.placement.apply(graph, textures, schedule)
+            return self.placement.apply(graph, textures, schedule, last, made)
         # A new graph: ``graph`` is the one the RetainedPlan keeps for the next frame.
         return replace(graph, schedule=schedule, decisions=[*graph.decisions, self.kept])
 
@@ -230,12 +249,16 @@ def scheduled(graph: FrameGraph, model: FilterCostModel, memo: ScheduleMemo | No
     memo = memo if memo is not None else ScheduleMemo()
     key = frame_key(graph)
     outcome = memo.recall(model, key.key)
+    made: dict[Any, Any] = {}
     if outcome is not None:
         # Valid as last frame's was: the same passes read and write the same textures.
-        return outcome.apply(graph, key.textures)
+        placed = outcome.apply(graph, key.textures, memo.made, made)
+        memo.made = made
+        return placed
     costs = memo.costs(model)
     outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model)), costs, key.index)
-    placed = outcome.apply(graph, key.textures)
+    placed = outcome.apply(graph, key.textures, None, made)
     placed.validate()
     memo.keep(model, key.key, outcome)
+    memo.made = made
     return placed

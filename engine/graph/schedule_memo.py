@@ -27,7 +27,7 @@ class ScheduleMemo:
     """The prices and last outcome of one renderer's frame-wide schedules (FrameState
     holds one; ``scene.plan()`` starts from an empty one, as a first frame does)."""
 
-    __slots__ = ("_model", "_costs", "_prices", "_key", "_value", "hits", "misses")
+    __slots__ = ("_model", "_costs", "_prices", "_key", "_value", "made", "hits", "misses")
 
     def __init__(self) -> None:
         self._model: FilterCostModel | None = None
@@ -35,6 +35,10 @@ class ScheduleMemo:
         self._prices: dict = {}
         self._key: tuple | None = None
         self._value: Any = None
+        # What applying the kept outcome made last frame (OpenCL buffers' descriptions,
+        # copies), by texture number and name: under one key, one description. Replaced
+        # each frame (kept results are named anew) and emptied with the key.
+        self.made: dict = {}
         self.hits = 0  # frames that reused the last frame's schedule (reports, tests)
         self.misses = 0
 
@@ -43,6 +47,7 @@ class ScheduleMemo:
         if model is not self._model:
             self._model, self._costs, self._prices = model, frame_costs(model), {}
             self._key = self._value = None
+            self.made = {}
 
     def costs(self, model: FilterCostModel) -> FrameCosts:
         """``frame_costs(model)``, made once per model."""
@@ -64,4 +69,4 @@ class ScheduleMemo:
 
     def keep(self, model: FilterCostModel, key: tuple, value: Any) -> None:
         self._bind(model)
-        self._key, self._value = key, value
+        self._key, self._value, self.made = key, value, {}
