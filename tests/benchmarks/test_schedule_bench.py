@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from lamina import FrameRequest, Layer, Scene
+from lamina import FrameRequest, Scene
 from lamina.cost_history import DeviceCosts, HistoryModel
 from lamina.device_profile import load_profile
 from lamina.filter_costs import CostModel
@@ -38,10 +38,10 @@ from lamina.graph.schedule_memo import ScheduleMemo
 from lamina.images import ImageStore
 from lamina.limits import Limits
 from tests.kept import EVERY_TEXTURE
+from tests.turning import gl_frames, turning
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGET_MS = {50: 0.3, 500: 3.0}
-STYLES = ("blur(3px)", "drop-shadow(3px 3px 2px black)", "sepia(.5) blur(2px)", "blur(6px)")
 
 
 def placing_model() -> CostModel:
@@ -64,31 +64,13 @@ def profile_model() -> DeviceCosts:
 MODELS = {"placed": placing_model, "kept-on-GL": profile_model}
 
 
-def turning(layers: int) -> Scene:
-    scene = Scene(1280, 720, "white")
-    for i in range(layers):
-        card = scene.root.add(Layer(f"c{i}", ((i * 53) % 1200, (i * 37) % 660, 40, 30), "background: #48f"))
-        base = STYLES[i % len(STYLES)]
-        card.animate({"from": {"filter": f"{base} hue-rotate(0deg)"}, "to": {"filter": f"{base} hue-rotate(360deg)"}},
-                     duration="2s", iterations="infinite")
-    return scene
-
-
-def gl_frames(scene: Scene, count: int) -> list:
-    """Animation frames 2.. planned with every filter pass on GL (what auto schedules)."""
-    state, facts = FrameState(), ExecutorFacts(retained=EVERY_TEXTURE)
-    graphs = [build_frame_graph(scene, FrameRequest(t=k / 60, filter_backend="gl"), Limits(), ImageStore(), state, facts)
-              for k in range(1, count + 2)]
-    return graphs[1:]  # (the first rasters every card)
-
-
 def animation(passes: int) -> tuple[Scene, list]:
     """A turning scene whose animation frames have at least ``passes`` passes, and three
     of its frames planned on GL."""
     layers = max(1, passes // 5)
     while True:
         scene = turning(layers)
-        frames = gl_frames(scene, 3)
+        frames = gl_frames(scene, 4)[1:]  # (the first rasters every card)
         if len(frames[0].passes) >= passes:
             return scene, frames
         layers += 1

@@ -10,7 +10,7 @@ from dataclasses import fields, replace
 
 import pytest
 
-from lamina import FrameRequest, Layer, Scene
+from lamina import FrameRequest, Scene
 from lamina.filter_costs import CostModel
 from lamina.filters.plan import Axis, BlurPass, ColorPass, ColorStep
 from lamina.frame_costs import ExecutorCosts, footprint
@@ -22,6 +22,7 @@ from lamina.graph.schedule_memo import ScheduleMemo
 from lamina.images import ImageStore
 from lamina.limits import Limits
 from tests.kept import EVERY_TEXTURE
+from tests.turning import gl_frames, turning
 
 
 def model(cl_factor: float = 0.05, transfer_ms: float = 0.05) -> CostModel:
@@ -30,28 +31,8 @@ def model(cl_factor: float = 0.05, transfer_ms: float = 0.05) -> CostModel:
     return CostModel("hand-written", passes, {"gl->cl": (transfer_ms, 1e-9), "cl->gl": (transfer_ms, 1e-9)})
 
 
-STYLES = ("blur(3px)", "drop-shadow(3px 3px 2px black)", "sepia(.5) blur(2px)", "blur(6px)")
-
-
 def animated(layers: int = 6) -> Scene:
-    """Filtered cards whose hue turns: every frame re-runs every filter pass, with new
-    parameters and new names for the kept results, over the same task graph."""
-    scene = Scene(320, 200, "white")
-    for i in range(layers):
-        card = scene.root.add(Layer(f"c{i}", ((i * 53) % 260, (i * 37) % 150, 40, 30), "background: #48f"))
-        base = STYLES[i % len(STYLES)]
-        card.animate({"from": {"filter": f"{base} hue-rotate(0deg)"}, "to": {"filter": f"{base} hue-rotate(360deg)"}},
-                     duration="2s", iterations="infinite")
-    return scene
-
-
-def gl_frames(scene: Scene, count: int, start: int = 1) -> list:
-    """Successive frames planned with every filter pass on GL (what ``auto`` hands the
-    scheduler), by one renderer's state."""
-    state = FrameState()
-    facts = ExecutorFacts(retained=EVERY_TEXTURE)
-    return [build_frame_graph(scene, FrameRequest(t=k / 60, filter_backend="gl"), Limits(), ImageStore(), state, facts)
-            for k in range(start, start + count)]
+    return turning(layers, 320, 200)
 
 
 def same(a, b) -> None:
