@@ -19,7 +19,7 @@ its filter passes run where a schedule says.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -356,6 +356,18 @@ def frame_dag(graph: FrameGraph, costs: FrameCosts, prices: dict | None = None) 
     return FrameDAG(TaskDAG(nd, tuple(rows), tuple(edge_list)), tuple(tasks), tuple(numbers), tuple(data))
 
 
+_SLOT_FIELDS = tuple(f.name for f in fields(Slot))
+
+
+def _slot(values: tuple) -> Slot:
+    """``Slot(*values)`` for values made here, of the fields' types: a frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__`` (three times the cost, for
+    a slot per pass per scheduled frame)."""
+    slot = object.__new__(Slot)
+    slot.__dict__.update(zip(_SLOT_FIELDS, values))
+    return slot
+
+
 def _why(slot: Slot, choice: Choice) -> str:
     """HEFT's choice for ``slot`` in words: its rank, its finish where it went and where
     its inputs were ready, against its finish on every other device that prices it."""
@@ -386,8 +398,8 @@ def schedule_frame(graph: FrameGraph, costs: FrameCosts, prices: dict | None = N
             kind, layer, reason, pinned = _FILTER_KIND, p.layer_id, Choice(eft[i], ready[i][d]), False
         else:
             kind, layer, reason, pinned = str(p.kind), getattr(p, "layer_id", ""), PINNED_WHY, True
-        slots.append(Slot(fd.numbers[i], p.name, kind, layer, names[d], start[i], finish[i], pinned, dag.cost[i],
-                          ranks[i], names, reason))
+        slots.append(_slot((fd.numbers[i], p.name, kind, layer, names[d], start[i], finish[i], pinned, dag.cost[i],
+                            ranks[i], names, reason)))
     copies: dict[tuple[str, int], Copy] = {}
     for e, t in zip(dag.edges, fd.data):
         if t is None:

@@ -137,3 +137,12 @@ def test_a_why_is_made_when_asked():
     assert "why" not in vars(slot), "no sentence is made for a frame that is only run"
     assert slot.why.startswith(f"HEFT rank {slot.rank:.2f}: earliest finish on {slot.device}")
     assert slot.to_dict()["why"] == slot.why
+
+
+def test_a_slot_made_fast_is_a_slot():
+    # (frame_schedule makes slots without dataclass __init__: they must be the same values)
+    from lamina.graph.frame_schedule import Slot
+    schedule = scheduled(gl_frames(animated(), 1)[0], model()).schedule
+    for s in schedule.slots:
+        made = Slot(**{f.name: getattr(s, f.name) for f in fields(Slot)})
+        assert made == s and hash(made) == hash(s) and made.why == s.why and made.costs == s.costs
