@@ -35,12 +35,12 @@ from typing import Mapping, Protocol, runtime_checkable
 from .cost_history import DeviceCosts, HistoryModel, Sample
 from .devices import Device, DeviceType
 from .filter_costs import FilterCostModel
-from .filters.plan import MARGIN, ColorPass, PassKind, PlannedPass
+from .filters.plan import MARGIN, ColorPass, CostKind, PassKind, PlannedPass
 from .named import NamedEnum
 from .textures import Executor, Transfer
 
 __all__ = ["CorrectedModel", "DeviceCorrection", "ExecutorCosts", "FrameCosts", "HistoryCosts", "PassSeen", "PinnedKind",
-           "PinnedRate", "ScaledCosts", "device_name", "frame_costs", "source_size"]
+           "PinnedRate", "ScaledCosts", "device_name", "footprint", "frame_costs", "source_size"]
 
 _ONE_STEP = ColorPass.samples()[0]  # the proxy of a GL-only pass: a one-step colour pass
 
@@ -74,6 +74,16 @@ def source_size(step: PlannedPass, width: int, height: int) -> tuple[int, int]:
     return max(1, (width - margin) * step.scale), max(1, (height - margin) * step.scale)
 
 
+def footprint(step: PlannedPass, width: int, height: int) -> tuple:
+    """What a filter pass's price depends on, as StarPU keys its history by a task's
+    footprint: its kind, fused colour steps, scale and taps, and its plan input size
+    (``width`` x ``height``). Two passes with one footprint cost the same on every
+    device (``FrameCosts.filter_ms``' contract): an animated hue-rotate or a moved
+    shadow keeps its footprint, so its price is looked up, not predicted again."""
+    return (step.pass_kind, len(step.steps) if step.pass_kind is PassKind.COLOR else 1, step.scale,
+            step.taps if step.cost is CostKind.PIXEL_TAPS else 1, width, height)
+
+
 @runtime_checkable
 class FrameCosts(Protocol):
     """The scheduler's prices. ``devices[0]`` is GL; ``names`` say each device in a
@@ -85,7 +95,8 @@ class FrameCosts(Protocol):
 
     def filter_ms(self, device: int, step: PlannedPass, width: int, height: int) -> float:
         """``step`` on a ``width`` x ``height`` plan input on device ``device``
-        (``math.inf``: nothing says what it costs there, so it does not run there)."""
+        (``math.inf``: nothing says what it costs there, so it does not run there): a
+        function of ``footprint(step, width, height)`` and the device alone."""
         ...
 
     def pinned_ms(self, kind: PinnedKind, pixels: float) -> float:

@@ -19,26 +19,39 @@ its filter passes run where a schedule says.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..frame_costs import FrameCosts, PinnedKind, source_size
-from ..framegraph import FrameGraph
-from ..passes import BackdropPass, CompositePass, FilterPass, Pass, RasterPass, ShadowPass, TransferPass
-from .heft import Edge, Placed, TaskDAG, fixed, greedy, heft, upward_ranks
+from ..frame_costs import FrameCosts, PinnedKind, footprint, source_size
+from ..framegraph import FrameGraph, TextureDesc
+from ..passes import BackdropPass, CompositePass, FilterPass, Pass, RasterPass, ShadowPass, TaskKind, TransferPass
+from .heft import Edge, TaskDAG, fixed, greedy, heft, upward_ranks
 
-__all__ = ["Copy", "METHOD", "Schedule", "Slot", "frame_dag", "schedule_frame"]
+__all__ = ["Choice", "Copy", "FrameKey", "METHOD", "Schedule", "Slot", "frame_dag", "frame_key", "schedule_frame"]
 
 METHOD = "HEFT (insertion-based; upward rank over mean costs; transfers as edge delays)"
 PINNED_WHY = "pinned: only GL runs it"
+_FILTER_KIND = str(TaskKind.FILTER)
+
+
+class Choice(NamedTuple):
+    """How HEFT chose a filter pass's device: its finish on each device when it was
+    placed (``math.inf``: it cannot run there) and when its inputs were there on the
+    device it got. Kept as numbers: the sentence (``Slot.why``) is made when a report
+    asks for it, not for every frame planned."""
+
+    efts: tuple[float, ...]
+    ready_ms: float
 
 
 @dataclass(frozen=True)
 class Slot:
     """One pass in the schedule: its number in the graph (1-based, as describe() numbers
     passes), where it runs and when (predicted ms from the frame's start), its predicted
-    time on each device that can run it, its upward rank, and why it went there."""
+    time on each device (``row``, in the order of ``names``; ``math.inf`` where it cannot
+    run), its upward rank, and why it went there (``reason``: a sentence, or HEFT's
+    ``Choice``, which ``why`` says in words)."""
 
     number: int
     name: str
@@ -48,9 +61,20 @@ class Slot:
     start_ms: float
     finish_ms: float
     pinned: bool
-    costs: tuple[tuple[str, float], ...]
+    row: tuple[float, ...]
     rank: float
-    why: str
+    names: tuple[str, ...]
+    reason: "str | Choice"
+
+    @property
+    def costs(self) -> tuple[tuple[str, float], ...]:
+        """Its predicted time on each device that can run it, by name."""
+        return tuple((n, c) for n, c in zip(self.names, self.row) if math.isfinite(c))
+
+    @cached_property
+    def why(self) -> str:
+        r = self.reason
+        return r if isinstance(r, str) else _why(self, r)
 
     def to_dict(self) -> dict[str, Any]:
         return {"number": self.number, "pass": self.name, "kind": self.kind, "layer": self.layer, "device": self.device,
@@ -102,8 +126,7 @@ class Schedule:
     @property
     def gl_serial_ms(self) -> float:
         """The predicted frame with every pass on GL (the first device), one after another."""
-        gl = self.devices[0]
-        return sum(dict(s.costs).get(gl, 0.0) for s in self.slots)
+        return sum(c for c in (s.row[0] for s in self.slots) if c < math.inf)  # (one GL does not price: 0)
 
     def slot(self, name: str) -> Slot:
         return next(s for s in self.slots if s.name == name)
@@ -199,9 +222,77 @@ class FrameDAG:
     data: tuple[Any, ...]
 
 
-def frame_dag(graph: FrameGraph, costs: FrameCosts) -> FrameDAG:
-    """The task graph of ``graph`` priced by ``costs`` (module docstring)."""
+class FrameKey(NamedTuple):
+    """A frame's key (``frame_key``) and the textures it names, by number: ``textures[k]``
+    is the k-th texture the frame's passes name (first writes or reads it), ``index``
+    the number of each texture name."""
+
+    key: tuple
+    textures: tuple[TextureDesc, ...]
+    index: dict[str, int]
+
+
+def frame_key(graph: FrameGraph) -> FrameKey:
+    """Everything a frame's task graph, schedule and placement depend on but the prices'
+    source: each pass's name, type, layer, what prices it (a filter pass's
+    ``footprint``, a GL-only pass's proxy pixels), and the textures it writes and reads,
+    then the frame's texture. A texture is said by its number in the frame and, where
+    first named, its description but its name: a kept filter result gets a new name
+    each time it is made again, and the same task graph with it. Two graphs with one
+    key, priced by one cost model, are scheduled and placed alike but for those names
+    (graph.schedule_memo reuses the last frame's). Cheaper than pricing: no prediction,
+    no edges, no sort; a step's parameters are not in it (an animated hue-rotate keeps
+    its footprint)."""
+    index: dict[str, int] = {}
+    textures: list[TextureDesc] = []
+    parts: list = []
+    add = parts.append
+
+    for p in graph.passes:
+        if isinstance(p, FilterPass):
+            t = p.target
+            step = p.step
+            w, h = (t.width, t.height) if step.scale <= 1 else source_size(step, t.width, t.height)
+            add((p.name, p.layer_id, p.executor, p.device, footprint(step, w, h)))
+            named = (*p.inputs, t)
+        elif isinstance(p, TransferPass):
+            add((p.name, p.layer_id))
+            named = (p.source, p.target)
+        else:
+            add((p.name, type(p), getattr(p, "layer_id", ""), _pinned(p)))
+            named = (*p.reads(), p.target)
+        for t in named:  # what it reads, then what it writes: each by number, or described where new
+            k = index.get(t.name)
+            if k is None:
+                index[t.name] = len(textures)
+                textures.append(t)
+                add((t.width, t.height, t.format, t.role, t.retained, t.location, t.device, t.straight))  # (as _described)
+            else:
+                add(k)
+    t = graph.output
+    if t.name in index:
+        add(index[t.name])
+    else:
+        index[t.name] = len(textures)
+        textures.append(t)
+        add(_described(t))
+    return FrameKey(tuple(parts), tuple(textures), index)
+
+
+def _described(t: TextureDesc) -> tuple:
+    """A texture's description less its name (every other TextureDesc field: a test
+    checks that a change of any of them changes the key)."""
+    return (t.width, t.height, t.format, t.role, t.retained, t.location, t.device, t.straight)
+
+
+def frame_dag(graph: FrameGraph, costs: FrameCosts, prices: dict | None = None) -> FrameDAG:
+    """The task graph of ``graph`` priced by ``costs`` (module docstring). ``prices``
+    memoises ``costs``' rows and copy matrices by footprint (``frame_costs.footprint``):
+    the same dict for frames priced by the same ``costs`` (graph.schedule_memo keeps
+    one), a new one otherwise (a frame's passes share few footprints)."""
     nd = len(costs.devices)
+    memo: dict = {} if prices is None else prices
+    infs = (math.inf,) * (nd - 1)
     alias: dict[str, Any] = {}  # a transfer's copy -> the texture it copies
     writer: dict[str, int] = {}
     readers: dict[str, list[int]] = {}
@@ -215,81 +306,114 @@ def frame_dag(graph: FrameGraph, costs: FrameCosts) -> FrameDAG:
             continue
         i = len(tasks)
         for t in p.reads():
-            t = alias.get(t.name, t)
-            j = writer.get(t.name)
+            if alias:
+                t = alias.get(t.name, t)
+            name = t.name
+            j = writer.get(name)
             if j is not None and j != i:
                 edges[j, i] = t
-            readers.setdefault(t.name, []).append(i)
+            seen = readers.get(name)
+            if seen is None:
+                readers[name] = [i]
+            else:
+                seen.append(i)
         name = p.target.name
         for j in readers.pop(name, ()):
             if j != i:
                 edges.setdefault((j, i), None)
-        if name in writer and writer[name] != i:
-            edges.setdefault((writer[name], i), None)
+        j = writer.get(name)
+        if j is not None and j != i:
+            edges.setdefault((j, i), None)
         writer[name] = i
         if isinstance(p, FilterPass):
-            w, h = source_size(p.step, p.target.width, p.target.height)
-            rows.append(tuple(costs.filter_ms(d, p.step, w, h) for d in range(nd)))
+            step = p.step
+            w, h = source_size(step, p.target.width, p.target.height)
+            key = footprint(step, w, h)
+            row = memo.get(key)
+            if row is None:
+                row = memo[key] = tuple(costs.filter_ms(d, step, w, h) for d in range(nd))
         else:
-            kind, px = _pinned(p)
-            rows.append((costs.pinned_ms(kind, px),) + (math.inf,) * (nd - 1))
+            key = _pinned(p)
+            row = memo.get(key)
+            if row is None:
+                row = memo[key] = (costs.pinned_ms(*key),) + infs
+        rows.append(row)
         tasks.append(p)
         numbers.append(number)
     edge_list, data = [], []
-    matrices: dict[int, tuple] = {}  # one copy matrix per texture size: edges share it
     for (j, i), t in sorted(edges.items()):
         if t is None:
             edge_list.append(Edge(j, i))
         else:
             nbytes = t.bytes
-            m = matrices.get(nbytes)
+            key = ("copy", nbytes)  # one copy matrix per texture size: edges share it
+            m = memo.get(key)
             if m is None:
-                m = matrices[nbytes] = tuple(tuple(costs.copy_ms(a, b, nbytes) if a != b else 0.0 for b in range(nd))
-                                             for a in range(nd))
+                m = memo[key] = tuple(tuple(costs.copy_ms(a, b, nbytes) if a != b else 0.0 for b in range(nd))
+                                      for a in range(nd))
             edge_list.append(Edge(j, i, m))
         data.append(t)
     return FrameDAG(TaskDAG(nd, tuple(rows), tuple(edge_list)), tuple(tasks), tuple(numbers), tuple(data))
 
 
-def _why(placed: Placed, i: int, names: tuple[str, ...], row: tuple[float, ...], rank: float) -> str:
-    d = placed.device[i]
-    eft = placed.eft[i]
-    ready = placed.ready[i][d]
-    waited = placed.start[i] - ready
+_SLOT_FIELDS = tuple(f.name for f in fields(Slot))
+
+
+def _slot(values: tuple) -> Slot:
+    """``Slot(*values)`` for values made here, of the fields' types: a frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__`` (three times the cost, for
+    a slot per pass per scheduled frame)."""
+    slot = object.__new__(Slot)
+    slot.__dict__.update(zip(_SLOT_FIELDS, values))
+    return slot
+
+
+def _why(slot: Slot, choice: Choice) -> str:
+    """HEFT's choice for ``slot`` in words: its rank, its finish where it went and where
+    its inputs were ready, against its finish on every other device that prices it."""
+    names, row, eft = slot.names, slot.row, choice.efts
+    d = names.index(slot.device)
+    ready = choice.ready_ms
+    waited = slot.start_ms - ready
     there = f", inputs there at {ready:.2f} ms" + (f", device busy {waited:.2f} ms more" if waited > 1e-6 else "")
     others = "; ".join(f"{names[k]} at {eft[k]:.2f} ms (runs {row[k]:.2f})" for k in range(len(names))
                        if k != d and math.isfinite(eft[k]))
     vs = f" vs {others}" if others else " (no other device prices it)"
-    return f"HEFT rank {rank:.2f}: earliest finish on {names[d]} at {eft[d]:.2f} ms (runs {row[d]:.2f}{there}){vs}"
+    return f"HEFT rank {slot.rank:.2f}: earliest finish on {names[d]} at {eft[d]:.2f} ms (runs {row[d]:.2f}{there}){vs}"
 
 
-def schedule_frame(graph: FrameGraph, costs: FrameCosts) -> Schedule:
+def schedule_frame(graph: FrameGraph, costs: FrameCosts, prices: dict | None = None) -> Schedule:
     """Place ``graph``'s passes on ``costs``' devices by HEFT; also the makespans of the
-    greedy earliest-finish order, all on GL and all filter work on each OpenCL device."""
-    fd = frame_dag(graph, costs)
-    dag, names = fd.dag, costs.names
+    greedy earliest-finish order, all on GL and all filter work on each OpenCL device
+    (when first asked for). ``prices``: a memo of ``costs``' prices (``frame_dag``)."""
+    fd = frame_dag(graph, costs, prices)
+    dag, names = fd.dag, tuple(costs.names)
     ranks = upward_ranks(dag)
     placed = heft(dag, ranks)
+    device, start, finish, eft, ready = placed.device, placed.start, placed.finish, placed.eft, placed.ready
     slots = []
     for i, p in enumerate(fd.tasks):
-        row = dag.cost[i]
-        pinned = not isinstance(p, FilterPass)
-        slots.append(Slot(fd.numbers[i], p.name, str(p.kind), getattr(p, "layer_id", ""), names[placed.device[i]],
-                          placed.start[i], placed.finish[i], pinned,
-                          tuple((names[d], row[d]) for d in range(dag.devices) if math.isfinite(row[d])), ranks[i],
-                          PINNED_WHY if pinned else _why(placed, i, names, row, ranks[i])))
+        d = device[i]
+        if type(p) is FilterPass:
+            kind, layer, reason, pinned = _FILTER_KIND, p.layer_id, Choice(eft[i], ready[i][d]), False
+        else:
+            kind, layer, reason, pinned = str(p.kind), getattr(p, "layer_id", ""), PINNED_WHY, True
+        slots.append(_slot((fd.numbers[i], p.name, kind, layer, names[d], start[i], finish[i], pinned, dag.cost[i],
+                            ranks[i], names, reason)))
     copies: dict[tuple[str, int], Copy] = {}
     for e, t in zip(dag.edges, fd.data):
-        a, b = placed.device[e.source], placed.device[e.target]
-        if t is None or a == b:
+        if t is None:
             continue
-        start = placed.finish[e.source]
-        c = Copy(t.name, names[a], names[b], start, start + e.delay(a, b), t.bytes)
+        a, b = device[e.source], device[e.target]
+        if a == b:
+            continue
+        start_ms = finish[e.source]
+        c = Copy(t.name, names[a], names[b], start_ms, start_ms + e.copy_ms[a][b], t.bytes)
         if (t.name, b) not in copies or c.finish_ms < copies[t.name, b].finish_ms:
             copies[t.name, b] = c
     serial = sum(s.finish_ms - s.start_ms for s in slots) + sum(c.finish_ms - c.start_ms for c in copies.values())
-    return Schedule(tuple(names), tuple(slots), tuple(copies.values()), placed.makespan, serial, costs.label,
-                    baseline_inputs=(dag, tuple(names)))
+    return Schedule(names, tuple(slots), tuple(copies.values()), placed.makespan, serial, costs.label,
+                    baseline_inputs=(dag, names))
 
 
 def _baselines(dag: TaskDAG, names: tuple[str, ...]) -> tuple[tuple[str, float], ...]:

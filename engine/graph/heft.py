@@ -68,16 +68,24 @@ class TaskDAG:
                 raise ValueError(f"edge {e.source} -> {e.target} does not run forward between tasks 0..{len(self.cost) - 1}")
             preds[e.target].append(e)
             succs[e.source].append(e)
+        # Tasks of one footprint share their row (graph.frame_schedule prices each once):
+        # each distinct row is checked, and its usable devices found, once.
+        usable: list[tuple[int, ...]] = []
+        seen: dict[int, tuple[int, ...]] = {}  # id(row) -> its usable devices (rows live in self.cost)
         for i, row in enumerate(self.cost):
-            if len(row) != self.devices or not any(math.isfinite(c) for c in row):
-                raise ValueError(f"task {i} has {len(row)} costs for {self.devices} devices, or none finite")
+            u = seen.get(id(row))
+            if u is None:
+                u = tuple(d for d, c in enumerate(row) if math.isfinite(c))
+                if len(row) != self.devices or not u:
+                    raise ValueError(f"task {i} has {len(row)} costs for {self.devices} devices, or none finite")
+                seen[id(row)] = u
+            usable.append(u)
         object.__setattr__(self, "preds", tuple(tuple(p) for p in preds))
         object.__setattr__(self, "succs", tuple(tuple(s) for s in succs))
         # What the scheduling loop reads, flattened: per task its predecessors with their
         # copy matrices, and the devices that can run it.
         object.__setattr__(self, "pred_rows", tuple(tuple((e.source, e.copy_ms) for e in p) for p in preds))
-        object.__setattr__(self, "usable", tuple(tuple(d for d, c in enumerate(row) if math.isfinite(c))
-                                                 for row in self.cost))
+        object.__setattr__(self, "usable", tuple(usable))
 
     def __len__(self) -> int:
         return len(self.cost)
@@ -113,6 +121,7 @@ def upward_ranks(dag: TaskDAG) -> tuple[float, ...]:
     pairs = [(a, b) for a in range(d) for b in range(d) if a != b]
     rank = [0.0] * n
     means: dict[int, float] = {}  # copy matrices are shared between edges of one size
+    row_means: dict[int, float] = {}  # and cost rows between tasks of one footprint
     for i in range(n - 1, -1, -1):
         tail = 0.0
         for e in dag.succs[i]:
@@ -126,7 +135,11 @@ def upward_ranks(dag: TaskDAG) -> tuple[float, ...]:
             t = comm + rank[e.target]
             if t > tail:
                 tail = t
-        rank[i] = _mean(dag.cost[i]) + tail
+        row = dag.cost[i]
+        mean = row_means.get(id(row))
+        if mean is None:
+            mean = row_means[id(row)] = _mean(row)
+        rank[i] = mean + tail
     return tuple(rank)
 
 

@@ -1,14 +1,14 @@
-"""A frame graph rewritten so its filter passes run where a frame-wide schedule placed
-them (graph.frame_schedule), with a TransferPass wherever a texture crosses devices.
+"""Placing a frame by its frame-wide schedule (graph.frame_schedule): the planner emits
+every filter pass on GL; ``scheduled`` moves each to the device the schedule chose and
+adds the copies (TransferPass) between them.
 
-The planner, under ``auto``, emits every filter pass on GL; this stage then moves the
-passes the schedule put on OpenCL there. A texture keeps one name per device: its GL
-name as planned, and ``<name>@cl`` for its OpenCL buffer (as graph.filter_tasks names a
+A texture keeps its GL name; on OpenCL it is a buffer named ``<name>@cl`` (the rewrite's
 copy), so what GL-only passes read (composites draw a filter's result, a kept result
 keeps its name between frames) is untouched: a result made on OpenCL is copied back into
 the texture they read, once, just before the first GL pass that needs it. Each texture is
 copied at most once to each side. The passes stay in the graph's order (a topological
-order); graph.issue_order then orders them as the schedule has the devices begin them.
+order); graph.issue_order then orders them as the schedule has the devices begin them
+(``scheduled`` returns its graph so ordered).
 
 A frame may run on several OpenCL devices (``LAMINA_OPENCL_DEVICES``): each pass and
 texture then names its device's "P:D" index (``FilterPass.device``,
@@ -19,24 +19,51 @@ device's, named ``<name>@cl`` as always.
 ``place_by`` makes the same rewrite for a placement forced before the frame runs
 (lamina.forced_placement: all on OpenCL, alternating, seeded random...), without a
 schedule: tests render a frame under several and compare the pixels.
+
+The rewrite is made as a ``Placement`` (the copies to insert before each pass, each
+from one place to another, and the filter passes that move to a device, textures said
+by number), then applied. A frame whose task graph is last frame's
+(graph.frame_schedule.frame_key, graph.schedule_memo) under the same prices applies
+last frame's Placement to its own passes and texture names instead of scheduling and
+placing again, reusing the buffers' descriptions and copies it made for the same
+texture; its run-time offloads (graph.offload) and its issue order are last frame's
+too, said by position and texture number, and named with this frame's names.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Iterator, Mapping, Sequence
 
 from ..devices import Device, DeviceType
 from ..errors import LaminaInputError
-from ..frame_costs import FrameCosts, frame_costs
+from ..frame_costs import FrameCosts
 from ..filter_costs import FilterCostModel
 from ..forced_placement import ForcedPlacement
 from ..framegraph import Decision, Executor, FilterPass, FrameGraph, TextureDesc, TransferPass
+from ..passes import Reason
 from ..textures import GL_PLACE, Place
-from .frame_schedule import Schedule, schedule_frame
+from .frame_schedule import Schedule, frame_key, schedule_frame
+from .issue_order import issue_order
 from .offload import Offload, offloads
+from .schedule_memo import ScheduleMemo
 
-__all__ = ["overlaps", "place_by", "place_frame", "scheduled"]
+__all__ = ["Placement", "overlaps", "place_by", "place_frame", "placement", "scheduled"]
+
+
+def _edited(value: Any, changes: Mapping[str, Any]) -> Any:
+    """A frozen pass, copy or texture description with ``changes`` made, its other fields
+    shared: ``dataclasses.replace`` runs ``__init__`` and ``__post_init__`` over every
+    field again (four times the cost, for a rewrite made per pass per frame), where the
+    fields changed are of the types they had and the rest were checked when ``value``
+    was made. (None of these types caches a property in its ``__dict__``.)"""
+    if not hasattr(value, "__dict__"):  # (a slotted type: the general way)
+        return replace(value, **changes)
+    new = object.__new__(type(value))
+    attrs = new.__dict__
+    attrs.update(value.__dict__)
+    attrs.update(changes)
+    return new
 
 
 def _on(t: TextureDesc, place: Place) -> TextureDesc:
@@ -44,24 +71,165 @@ def _on(t: TextureDesc, place: Place) -> TextureDesc:
     ``<name>@cl`` (the renderer's own device) or ``<name>@cl<P:D>``."""
     if place.executor is Executor.GL:
         return t
-    return replace(t, name=f"{t.name}{place.suffix}", location=Executor.OPENCL, device=place.device, retained=False)
+    return _edited(t, {"name": f"{t.name}{place.suffix}", "location": Executor.OPENCL, "device": place.device,
+                       "retained": False})
 
 
-def _base(name: str) -> str:
-    """The GL name of a texture a rewrite named for a device (``_on``)."""
-    return name.partition("@cl")[0]
+_CROSSES = Reason("frame-wide schedule: the texture crosses devices")
+
+# A copy in a Placement: (layer, texture number, the place it was made on, the place it goes to).
+_Move = tuple[str, int, Place, Place]
 
 
-def place_frame(graph: FrameGraph, schedule: Schedule, costs: FrameCosts) -> FrameGraph:
-    """``graph`` (filter passes on GL, no transfers) with each filter pass on the
-    device ``schedule`` put it on, transfers added, and the schedule attached. Devices
-    are the costs' (``FrameCosts.devices``): an OpenCL device with a "P:D" index is that
-    device, one without is the renderer's own (a cost model of GL and one OpenCL device).
-    Two OpenCL devices must differ by index: the executor tells them apart by it."""
-    places = _places(costs)
-    on = {s.name: places[s.device] for s in schedule.slots}
-    why = {s.name: s.why for s in schedule.slots}
-    return replace(_rewrite(graph, on, why), schedule=schedule)
+@dataclass(frozen=True)
+class Placement:
+    """A rewrite of a GL-planned graph, as edits by pass index, with textures said by
+    their number in the frame (``FrameKey.textures``): ``before[i]`` the copies made just
+    before pass i, each (layer, texture number, place it was made on, place it goes to);
+    ``moved[i]``, for filter pass i placed on an OpenCL device, that place and the
+    numbers of its inputs and target (it reads and writes their buffers there; a pass
+    left on GL is not edited); ``after`` the copies after the last pass (a kept result
+    made on OpenCL ends on GL); ``why`` a reason written on the passes ``reasoned``
+    (a forced placement's; the schedule's reasons stay in its slots: Slot.why);
+    ``notes`` a decision per filtered layer. It applies to any graph with the key of
+    the one it was made from: the textures' names are that graph's own."""
+
+    before: Mapping[int, tuple[_Move, ...]]
+    moved: Mapping[int, tuple[Place, tuple[int, ...]]]
+    after: tuple[_Move, ...]
+    notes: tuple[Decision, ...] = ()
+    why: str = ""
+    reasoned: frozenset[int] = frozenset()
+
+    def apply(self, graph: FrameGraph, textures: Sequence[TextureDesc], schedule: Schedule | None,
+              last: Mapping[Any, Any] | None = None, made: dict[Any, Any] | None = None) -> FrameGraph:
+        """``graph`` rewritten (``textures``: its textures by number), with ``schedule``
+        attached and the notes added. ``last``: the buffers and copies an earlier apply
+        to a graph of the same key made (``made``, filled here), reused where they name
+        the same texture (its number and name: under one key, one description)."""
+        before, moved, why, reasoned = self.before, self.moved, self.why, self.reasoned
+        last = last if last is not None else {}
+        made = made if made is not None else {}
+        bufs: dict[tuple[int, Place], TextureDesc] = {}
+
+        def at(k: int, place: Place) -> TextureDesc:
+            """Texture ``k`` as it lives on ``place`` (its buffer there, or itself on GL)."""
+            if place == GL_PLACE:
+                return textures[k]
+            b = bufs.get((k, place))
+            if b is None:
+                t = textures[k]
+                key = (k, t.name, place)
+                b = last.get(key)
+                if b is None:
+                    b = _on(t, place)
+                bufs[(k, place)] = made[key] = b
+            return b
+
+        def copies(moves: tuple[_Move, ...]) -> Iterator[TransferPass]:
+            for layer, k, source, target in moves:
+                t = textures[k]
+                key = (layer, k, t.name, source, target)
+                copy = last.get(key)
+                if copy is None:
+                    copy = TransferPass(f"transfer:{layer}:{t.name}:{source.short}-{target.short}", layer,
+                                        at(k, target), at(k, source), reason=_CROSSES)
+                made[key] = copy
+                yield copy
+
+        out: list = []
+        for i, p in enumerate(graph.passes):
+            moves = before.get(i)
+            if moves is not None:
+                out.extend(copies(moves))
+            edit = moved.get(i)
+            if edit is not None:
+                place, numbers = edit
+                ins = [at(k, place) for k in numbers]
+                changes = {"inputs": tuple(ins[:-1]), "target": ins[-1], "executor": place.executor,
+                           "device": place.device}
+                if i in reasoned:
+                    changes["why"] = why
+                p = _edited(p, changes)
+            elif i in reasoned:
+                p = replace(p, why=why)
+            out.append(p)
+        out.extend(copies(self.after))
+        placed = replace(graph, passes=out, schedule=schedule)
+        if self.notes:
+            placed.decisions = [*placed.decisions, *self.notes]
+        return placed
+
+
+def _devices_note(counts: Mapping[str, int]) -> str:
+    """" (0:0: 2, 0:1: 1)" when a layer's OpenCL passes name devices; "" otherwise."""
+    counts = {d: n for d, n in counts.items() if d}
+    return f" ({', '.join(f'{d}: {n}' for d, n in counts.items())})" if counts else ""
+
+
+def _placement(graph: FrameGraph, on: Mapping[str, Place | Executor], index: Mapping[str, int],
+               why: str = "") -> tuple[Placement, dict[str, list]]:
+    """The rewrite that puts each filter pass of ``graph`` (planned on GL, no transfers)
+    named in ``on`` on that device (the others on GL), with a copy wherever a texture
+    crosses devices: GL to an OpenCL device and back, and from one OpenCL device to
+    another (through the host, as the executor copies it); each texture's content is
+    copied at most once to each device. ``index``: the number of each texture name
+    (``FrameKey.index``); ``why``: a reason to write on the passes named in ``on``.
+    Also, per filtered layer, [passes on OpenCL, passes, {device: passes}]."""
+    if graph.transfer_passes() or any(p.executor is not Executor.GL for p in graph.filter_passes()):
+        raise ValueError("placing takes a graph planned with every filter pass on GL, without transfers")
+    gl = GL_PLACE
+    where: dict[str, Place] = {}  # texture name -> where its current content was written
+    owner: dict[str, str] = {}  # texture name -> the layer whose pass wrote it
+    copied: dict[str, set[Place]] = {}  # texture name -> the places it was copied to since written
+    moves: list[_Move] = []  # the copies before the pass being placed
+    before: dict[int, tuple[_Move, ...]] = {}
+    moved: dict[int, tuple[Place, tuple[int, ...]]] = {}
+    reasoned: set[int] = set()
+
+    def at(t: TextureDesc, place: Place, reader: str = "") -> None:
+        """``t`` read on ``place``: copied there first if it was made on another device
+        and is not there yet."""
+        made = where.get(t.name, gl)
+        if made == place:
+            return
+        sides = copied.setdefault(t.name, set())
+        if place not in sides:
+            moves.append((owner.get(t.name) or reader, index[t.name], made, place))  # (a surface's composite names
+            sides.add(place)                                                        # no layer: its reader's)
+
+    layers: dict[str, list] = {}  # filtered layer -> [passes on OpenCL, passes, {device: passes on it}]
+    for i, p in enumerate(graph.passes):
+        if isinstance(p, FilterPass):
+            target = on.get(p.name)
+            place = gl if target is None else Place.of(target)
+            for t in p.inputs:
+                at(t, place, p.layer_id)
+            counts = layers.setdefault(p.layer_id, [0, 0, {}])
+            if place != gl:
+                moved[i] = (place, (*(index[t.name] for t in p.inputs), index[p.target.name]))
+                counts[0] += 1
+                counts[2][place.device] = counts[2].get(place.device, 0) + 1
+            counts[1] += 1
+            if why and target is not None:
+                reasoned.add(i)
+            layer, made = p.layer_id, place
+        else:
+            for t in p.reads():
+                at(t, gl)
+            layer, made = getattr(p, "layer_id", ""), gl
+        if moves:
+            before[i] = tuple(moves)
+            moves.clear()
+        written = p.target.name
+        where[written] = made
+        owner[written] = layer
+        copied.pop(written, None)  # new content: an old copy of it is stale
+    at(graph.output, gl)  # (the frame is always a GL pass's: nothing to copy)
+    for p in graph.passes:
+        if p.target.retained and where.get(p.target.name, gl) != gl:
+            at(p.target, gl)  # a kept result no pass read this frame still ends on GL
+    return Placement(before, moved, tuple(moves), why=why, reasoned=frozenset(reasoned)), layers
 
 
 def _places(costs: FrameCosts) -> dict[str, Place]:
@@ -77,6 +245,36 @@ def _places(costs: FrameCosts) -> dict[str, Place]:
     return places
 
 
+def placement(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Mapping[str, int]) -> Placement:
+    """The rewrite that puts ``graph``'s filter passes (planned on GL, no transfers) on
+    the devices ``schedule`` put them on (module docstring), with a decision per
+    filtered layer; ``index``: the number of each texture name (``FrameKey.index``).
+    Devices are the costs' (``FrameCosts.devices``): an OpenCL device with a "P:D" index
+    is that device, one without is the renderer's own (a cost model of GL and one OpenCL
+    device). Two OpenCL devices must differ by index: the executor tells them apart by
+    it. Each slot's reason is in the schedule, shown beside the pass there (the sentence
+    is made when a report asks: Slot.why); a placed pass keeps the planner's "placed by
+    the frame-wide schedule", and its executor and device say where."""
+    places = _places(costs)
+    on = {s.name: places[s.device] for s in schedule.slots if not s.pinned}
+    rewrite, layers = _placement(graph, {n: p for n, p in on.items() if p != GL_PLACE}, index)
+    notes = tuple(Decision(layer, f"filter: auto placed {n} of {m} passes on OpenCL{_devices_note(devices)} by the "
+                                  f"frame-wide schedule (predicted makespan {schedule.makespan_ms:.2f} ms; the "
+                                  "report's schedule compares it with other placements)")
+                  for layer, (n, m, devices) in layers.items())
+    return replace(rewrite, notes=notes)
+
+
+def place_frame(graph: FrameGraph, schedule: Schedule, costs: FrameCosts) -> FrameGraph:
+    """``graph`` (filter passes on GL, no transfers) with each filter pass on the
+    device ``schedule`` put it on, transfers added, and the schedule attached
+    (``placement``, without its decisions)."""
+    key = frame_key(graph)
+    placed = replace(placement(graph, schedule, costs, key.index), notes=()).apply(graph, key.textures, schedule)
+    placed.validate()
+    return placed
+
+
 def place_by(graph: FrameGraph, placement: ForcedPlacement | str | Mapping[str, Place | Executor | str],
              devices: Sequence[Device] = ()) -> FrameGraph:
     """``graph`` (filter passes on GL, no transfers) with its filter passes where
@@ -89,79 +287,13 @@ def place_by(graph: FrameGraph, placement: ForcedPlacement | str | Mapping[str, 
     on = placement.assign(graph.filter_passes(), complete=not graph.reused,
                           devices=tuple(Place(Executor.OPENCL, d.index) for d in devices))
     why = f"forced placement {placement.label}"
-    placed = _rewrite(graph, on, dict.fromkeys(on, why))
-    layers: dict[str, list[FilterPass]] = {}
-    for p in placed.filter_passes():
-        layers.setdefault(p.layer_id, []).append(p)
-    placed.decisions = [*placed.decisions, *(
-        Decision(layer, f"filter: {why} put {sum(p.executor is Executor.OPENCL for p in ps)} of {len(ps)} passes "
-                        f"on OpenCL{_devices_note(ps)}")
-        for layer, ps in layers.items())]
-    return placed
-
-
-def _devices_note(passes: list[FilterPass]) -> str:
-    """" (0:0: 2, 0:1: 1)" when a layer's OpenCL passes name devices; "" otherwise."""
-    counts: dict[str, int] = {}
-    for p in passes:
-        if p.executor is Executor.OPENCL and p.device:
-            counts[p.device] = counts.get(p.device, 0) + 1
-    return f" ({', '.join(f'{d}: {n}' for d, n in counts.items())})" if counts else ""
-
-
-def _rewrite(graph: FrameGraph, on: Mapping[str, Place | Executor], why: Mapping[str, str]) -> FrameGraph:
-    """``graph`` with each filter pass named in ``on`` on that device (the others on
-    GL), ``why`` as its reason, and a transfer wherever a texture crosses devices: GL to
-    an OpenCL device and back, and from one OpenCL device to another (through the host,
-    as the executor copies it). Each texture's content is copied at most once to each
-    device."""
-    if graph.transfer_passes() or any(p.executor is not Executor.GL for p in graph.filter_passes()):
-        raise ValueError("placing takes a graph planned with every filter pass on GL, without transfers")
-    where: dict[str, Place] = {}  # texture name -> where its current content was written
-    owner: dict[str, str] = {}  # texture name -> the layer whose pass wrote it
-    copied: dict[tuple[str, Place], TextureDesc] = {}
-    out: list = []
-
-    def at(t: TextureDesc, place: Place, reader: str = "") -> TextureDesc:
-        """``t`` as a pass on ``place`` reads it, copied there first if it was made on
-        another device."""
-        made = where.get(t.name, GL_PLACE)
-        mine = _on(t, place)
-        if made == place:
-            return mine
-        key = (t.name, place)
-        if key not in copied:
-            source = _on(t, made)
-            layer = owner.get(t.name) or reader  # (a surface's composite names no layer: its reader's)
-            out.append(TransferPass(f"transfer:{layer}:{t.name}:{made.short}-{place.short}", layer, mine, source,
-                                    reason="frame-wide schedule: the texture crosses devices"))
-            copied[key] = mine
-        return copied[key]
-
-    for p in graph.passes:
-        if isinstance(p, FilterPass):
-            place = Place.of(on.get(p.name, GL_PLACE))
-            inputs = tuple(at(t, place, p.layer_id) for t in p.inputs)
-            p = replace(p, inputs=inputs, target=_on(p.target, place), executor=place.executor, device=place.device,
-                        why=why.get(p.name, p.why))
-            written, layer = _base(p.target.name), p.layer_id
-        else:
-            place = GL_PLACE
-            for t in p.reads():
-                at(t, GL_PLACE)
-            written, layer = p.target.name, getattr(p, "layer_id", "")
-        out.append(p)
-        where[written] = place
-        owner[written] = layer
-        for key in [k for k in copied if k[0] == written]:
-            del copied[key]  # new content: an old copy of it is stale
-    for t in (graph.output,):
-        at(t, GL_PLACE)  # (the frame is always a GL pass's: nothing to copy)
-    kept = [p.target for p in graph.passes if p.target.retained and where.get(p.target.name, GL_PLACE) != GL_PLACE]
-    for t in kept:
-        at(t, GL_PLACE)  # a kept result no pass read this frame still ends on GL
-    placed = replace(graph, passes=out)
+    key = frame_key(graph)
+    rewrite, layers = _placement(graph, on, key.index, why)
+    placed = rewrite.apply(graph, key.textures, graph.schedule)
     placed.validate()
+    placed.decisions = [*placed.decisions, *(
+        Decision(layer, f"filter: {why} put {n} of {m} passes on OpenCL{_devices_note(counts)}")
+        for layer, (n, m, counts) in layers.items())]
     return placed
 
 
@@ -188,18 +320,81 @@ def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: 
     return offloads(graph, placed, pass_ms, copy_ms, planned)
 
 
+@dataclass(frozen=True)
+class _OffloadForm:
+    """An Offload said by position, to name it anew in a frame of the same key and
+    placement: its placed passes by their index in the placed graph (before issue
+    order), its GL version by index in the GL graph, its inputs and outputs by texture
+    number; the rest (names of layers, prices, device) as it was."""
+
+    offload: Offload
+    cl_passes: tuple[int, ...]
+    gl_passes: tuple[int, ...]
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
+
+    @classmethod
+    def of(cls, o: Offload, graph: FrameGraph, placed: FrameGraph, index: Mapping[str, int]) -> "_OffloadForm":
+        at_placed = {p.name: i for i, p in enumerate(placed.passes)}
+        at_graph = {p.name: i for i, p in enumerate(graph.passes)}
+        return cls(o, tuple(at_placed[n] for n in o.cl_passes), tuple(at_graph[p.name] for p in o.gl_passes),
+                   tuple(index[n] for n in o.inputs), tuple(index[n] for n in o.outputs))
+
+    def named(self, graph: FrameGraph, out: Sequence[Any], textures: Sequence[TextureDesc]) -> Offload:
+        names = tuple(out[i].name for i in self.cl_passes)
+        o = self.offload
+        if names == o.cl_passes:  # (no texture named anew: no copy renamed)
+            return o
+        return _edited(o, {
+            "cl_passes": names, "gl_passes": tuple(graph.passes[i] for i in self.gl_passes),
+            "inputs": tuple(textures[k].name for k in self.inputs), "outputs": tuple(textures[k].name for k in self.outputs),
+            "pass_ms": tuple((n, ms) for n, (_, ms) in zip(names, o.pass_ms))})
+
+
 def overlaps(costs: FrameCosts) -> bool:
     """Can the devices' work overlap in time, as HEFT's makespan counts it? Not when
     every device runs on the CPU (llvmpipe and PoCL): they share its cores."""
     return not all(d.type is DeviceType.CPU for d in costs.devices)
 
 
-def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Device] = ()) -> FrameGraph:
-    """``graph`` placed frame-wide by ``model`` (``auto``): the schedule, the rewrite and
-    a decision per filtered layer saying where its passes went. ``devices``: the OpenCL
-    devices the renderer uses when several (lamina.frame_costs prices each)."""
-    costs = frame_costs(model, tuple(devices))
-    schedule = schedule_frame(graph, costs)
+@dataclass(frozen=True)
+class _Outcome:
+    """What ``scheduled`` made of a frame, said by number and position (``FrameKey``):
+    the schedule (applied, or only proposed; its slots numbered in issue order), the
+    number of the texture each of its copies moves, the rewrite (None: every pass stays
+    on GL, and ``kept`` says why), the offloads, and the issue order (the placed passes'
+    indices; None: the placed order)."""
+
+    schedule: Schedule
+    copied: tuple[int, ...]
+    placement: Placement | None
+    kept: Decision | None = None
+    offloads: tuple[_OffloadForm, ...] = ()
+    order: tuple[int, ...] | None = None
+
+    def apply(self, graph: FrameGraph, textures: Sequence[TextureDesc], last: Mapping[Any, Any] | None = None,
+              made: dict[Any, Any] | None = None) -> FrameGraph:
+        """``graph`` placed as the frame this was made of was, in issue order."""
+        schedule = self.schedule
+        if any(c.texture != textures[k].name for c, k in zip(schedule.copies, self.copied)):
+            # The frame names some anew (a kept result made again): the copies say its names.
+            schedule = replace(schedule, copies=tuple(
+                c if c.texture == textures[k].name else _edited(c, {"texture": textures[k].name})
+                for c, k in zip(schedule.copies, self.copied)))
+        if self.placement is None:
+            # A new graph: ``graph`` is the one the RetainedPlan keeps for the next frame.
+            return replace(graph, schedule=schedule, decisions=[*graph.decisions, self.kept])
+        placed = self.placement.apply(graph, textures, schedule, last, made)
+        out = placed.passes
+        if self.offloads:
+            placed.offloads = tuple(f.named(graph, out, textures) for f in self.offloads)
+        if self.order is not None:
+            placed.passes = [out[i] for i in self.order]
+        return placed
+
+
+def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Mapping[str, int]) -> _Outcome:
+    copied = tuple(index[c.texture] for c in schedule.copies)
     if not overlaps(costs) and schedule.serial_ms > schedule.gl_serial_ms:
         # HEFT's makespan counts on GL and OpenCL running at once. The executor does run
         # them at once (gpu.cl_queue), but devices that both run on the CPU share its
@@ -211,16 +406,53 @@ def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devic
             f"{schedule.makespan_ms:.2f} ms needs GL and OpenCL to work at once, but both run on the CPU and share "
             f"its cores; one after another it predicts {schedule.serial_ms:.2f} ms against "
             f"{schedule.gl_serial_ms:.2f} ms all on GL"))
-        # A new graph: ``graph`` is the one the RetainedPlan keeps for the next frame.
-        return replace(graph, schedule=replace(schedule, applied=False), decisions=[*graph.decisions, kept])
-    placed = place_frame(graph, schedule, costs)
-    placed.offloads = _offloads(graph, placed, schedule, costs)
-    layers: dict[str, list[FilterPass]] = {}
-    for p in placed.filter_passes():
-        layers.setdefault(p.layer_id, []).append(p)
-    notes = [Decision(layer, f"filter: auto placed {sum(p.executor is Executor.OPENCL for p in ps)} of {len(ps)} passes "
-                             f"on OpenCL{_devices_note(ps)} by the frame-wide schedule (predicted makespan {schedule.makespan_ms:.2f} ms; "
-                             "the report's schedule compares it with other placements)")
-             for layer, ps in layers.items()]
-    placed.decisions = [*placed.decisions, *notes]
+        return _Outcome(replace(schedule, applied=False), copied, None, kept)
+    return _Outcome(schedule, copied, placement(graph, schedule, costs, index))
+
+
+def _completed(outcome: _Outcome, graph: FrameGraph, placed: FrameGraph, costs: FrameCosts,
+               index: Mapping[str, int]) -> tuple[_Outcome, FrameGraph]:
+    """A first placement's offloads (graph.offload) and issue order (graph.issue_order)
+    made, the graph given them, and both kept in the outcome for the frames that reuse it."""
+    if outcome.placement is None:
+        return outcome, placed
+    found = _offloads(graph, placed, outcome.schedule, costs)
+    placed.offloads = found
+    forms = tuple(_OffloadForm.of(o, graph, placed, index) for o in found)
+    issued = issue_order(placed)
+    order = None
+    if issued is not placed:
+        position = {id(p): i for i, p in enumerate(placed.passes)}
+        order = tuple(position[id(p)] for p in issued.passes)
+    return replace(outcome, schedule=issued.schedule, offloads=forms, order=order), issued
+
+
+def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Device] = (),
+              memo: ScheduleMemo | None = None) -> FrameGraph:
+    """``graph`` placed frame-wide by ``model`` (``auto``): the schedule, the rewrite,
+    the offloads the executor may move back to GL at run time (``placed.offloads``), a
+    decision per filtered layer saying where its passes went, and the passes in issue
+    order (graph.issue_order). ``devices``: the OpenCL devices the renderer uses when
+    several (lamina.frame_costs prices each). ``memo``: what the renderer kept of its
+    last frame (FrameState.schedules): a frame with last frame's key (``frame_key``)
+    under the same prices (graph.schedule_memo: the model's value, a corrected model's
+    factors included, and the devices) gets last frame's schedule, rewrite, offloads and
+    issue order, applied to its own passes and texture names, without scheduling again."""
+    memo = memo if memo is not None else ScheduleMemo()
+    devices = tuple(devices)
+    key = frame_key(graph)
+    outcome = memo.recall(model, devices, key.key)
+    made: dict[Any, Any] = {}
+    if outcome is not None:
+        # Valid as last frame's was: the same passes read and write the same textures.
+        placed = outcome.apply(graph, key.textures, memo.made, made)
+        memo.made = made
+        return placed
+    costs = memo.costs(model, devices)
+    outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model, devices)), costs, key.index)
+    placed = outcome.apply(graph, key.textures, None, made)
+    placed.validate()
+    outcome, placed = _completed(outcome, graph, placed, costs, key.index)
+    memo.keep(model, devices, key.key, outcome)
+    memo.made = made
     return placed

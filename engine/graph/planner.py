@@ -441,13 +441,17 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         if self.request.placement is not None and graph.filter_passes():
             # Forced (lamina.forced_placement): planned on GL (request.backend_for), moved
             # here, to the graph returned only, as "auto"'s schedule is.
-            graph = place_by(graph, self.request.placement, self.opencl_devices)
+            graph = issue_order(place_by(graph, self.request.placement, self.opencl_devices))
         elif self.frame_wide and graph.filter_passes():
             # To the graph returned, not the one the RetainedPlan keeps (as captures are):
             # the next frame's fast path sees every filter pass on GL, then is placed anew.
             # A model corrected from measurement (lamina.cost_feedback) also says what it moved.
-            graph = scheduled_with_feedback(graph, self.filter_costs, self.opencl_devices)
-        graph = issue_order(graph)  # (OpenCL work handed over early, its results copied back late)
+            # Last frame's schedule, rewrite, offloads and issue order are reused while the
+            # task graph and the prices are its own (graph.schedule_memo); the graph comes
+            # in issue order (graph.placed.scheduled runs graph.issue_order after placing).
+            graph = scheduled_with_feedback(graph, self.filter_costs, self.opencl_devices, self.state.schedules)
+        else:
+            graph = issue_order(graph)  # (OpenCL work handed over early, its results copied back late)
         return with_captures(graph) if self.request.capture_textures else graph
 
     def _plan(self) -> FrameGraph:

@@ -6,7 +6,8 @@ frame executed next: ``Renderer.plan`` is a look that leaves it as it was):
 * ``cache``  — the textures kept, with the keys that say when they are still right
   (used by the policies that retain textures);
 * ``paints`` — each layer's LayerPaint, reused while its style, size and offset are;
-* ``last``   — the last frame's plan, for the retained fast path (graph.retained).
+* ``last``   — the last frame's plan, for the retained fast path (graph.retained);
+* ``schedules`` — the frame-wide schedule's prices and last outcome (graph.schedule_memo).
 
 ``scene.plan()`` starts from an empty FrameState, so it plans what a fresh renderer's
 first frame runs.
@@ -19,6 +20,7 @@ from typing import Any
 
 from ..compositor.property_trees import PropertyTrees
 from .cache import RasterCache
+from .schedule_memo import ScheduleMemo
 
 __all__ = ["FrameState"]
 
@@ -29,6 +31,7 @@ class FrameState:
     cache: RasterCache = field(default_factory=RasterCache)
     paints: dict[str, tuple] = field(default_factory=dict)
     last: Any = None  # graph.retained.RetainedPlan of the last frame planned, or None
+    schedules: ScheduleMemo = field(default_factory=ScheduleMemo)
     fast_frames: int = 0  # frames planned by the retained fast path (reports, tests)
     # False: plan every frame from scratch (the reference the fast path is tested against)
     fast_path: bool = True
