@@ -47,6 +47,24 @@ def animate(s: Scene, frame: int) -> None:
         s.find(f"card{i}").style["filter"] = f"blur(2px) hue-rotate({10 * frame + i}deg) contrast(1.2)"
 
 
+def measure_at_price(r: Renderer, busy=lambda executor: 1.0) -> None:
+    """Make ``r``'s executor report each filter pass's time as MODEL's price on the
+    executor it ran on, times ``busy(executor)``: the path from the stats through the
+    feedback is tested, not this machine's timings."""
+    real = r.executor.execute
+
+    def priced(graph, *args, **kwargs):
+        pixels, stats = real(graph, *args, **kwargs)
+        for p in graph.filter_passes():
+            if p.name in stats.pass_ms:
+                executor = stats.ran_on.get(p.name) or p.executor
+                w, h = source_size(p.step, p.target.width, p.target.height)
+                stats.pass_ms[p.name] = MODEL.pass_ms(executor, p.step, w, h) * busy(executor)
+        return pixels, stats
+
+    r.executor.execute = priced
+
+
 def on_cl(graph) -> int:
     return sum(p.executor is Executor.OPENCL for p in graph.filter_passes())
 
@@ -55,19 +73,8 @@ def test_a_device_measured_3x_slower_loses_its_work_and_the_report_says_so():
     s = scene()
     slow = {"on": False}
     with Renderer() as r:
-        real = r.executor.execute
-
-        def measured(graph, *args, **kwargs):
-            # What the passes "measured": their price, 3x on a busy OpenCL device.
-            pixels, stats = real(graph, *args, **kwargs)
-            for p in graph.filter_passes():
-                if p.name in stats.pass_ms:
-                    w, h = source_size(p.step, p.target.width, p.target.height)
-                    busy = 3.0 if slow["on"] and p.executor is Executor.OPENCL else 1.0
-                    stats.pass_ms[p.name] = MODEL.pass_ms(p.executor, p.step, w, h) * busy
-            return pixels, stats
-
-        r.executor.execute = measured
+        # What the passes "measured": their price, 3x on a busy OpenCL device.
+        measure_at_price(r, lambda executor: 3.0 if slow["on"] and executor is Executor.OPENCL else 1.0)
         frames = []
         for i in range(8):  # the first compiles (not observed); then 3 samples per pass
             animate(s, i)
@@ -108,17 +115,7 @@ def test_a_simulated_load_moves_work_off_the_device_and_back():
     the model's prices here too: the path is tested, not this machine's timings.)"""
     s = scene()
     with Renderer() as r:
-        real = r.executor.execute
-
-        def priced(graph, *args, **kwargs):
-            pixels, stats = real(graph, *args, **kwargs)
-            for p in graph.filter_passes():
-                if p.name in stats.pass_ms:
-                    w, h = source_size(p.step, p.target.width, p.target.height)
-                    stats.pass_ms[p.name] = MODEL.pass_ms(stats.ran_on.get(p.name) or p.executor, p.step, w, h)
-            return pixels, stats
-
-        r.executor.execute = priced
+        measure_at_price(r)
         frame = None
         for i in range(8):
             animate(s, i)
