@@ -545,6 +545,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
             CompositePass("composite:frame", frame, (0, 0), clear, final, SurfaceReason.ROOT, detail, damage)))
         released = self.cache.end_frame() if self.cache is not None else []
         graph = FrameGraph(*self.frame_size, self.out.passes, frame, self.out.decisions, self.out.reused, released)
+        graph.device_scale_factor = self.device_scale
         graph.policy = self.policy
         graph.layer_info = self.out.layer_info
         graph.routes = self.out.routes

@@ -239,3 +239,29 @@ def test_dpr2_baselines_on_chromiums_rows(gl):
             if ours != theirs:
                 wrong.append((case["family"], case["size"], case["line_height"], case["top"], ours, theirs))
     assert not wrong, f"{len(wrong)} of {total} cases off Chromium's rows: {wrong[:5]}"
+
+
+def test_goldens_record_their_dpr_and_compare_like_with_like(gl, tmp_path):
+    from lamina.fuzzy import Tolerance
+    from lamina.golden.store import DPR_KEY, GoldenDir, Status, golden_name, read_golden
+
+    store = GoldenDir(tmp_path, update="missing", force=True)
+    at2 = _scene(EFFECTS["radii"], k=2).render(gl)
+    assert at2.graph.device_scale_factor == 2.0
+    assert store.check(at2, golden_name("radii", 2), Tolerance()).status is Status.WRITTEN
+    assert (tmp_path / "radii.2x.png").is_file()
+    _, fp = read_golden(tmp_path / "radii.2x.png")
+    assert fp.device_scale_factor == 2.0
+    at1 = _scene(EFFECTS["radii"], k=1).render(gl)
+    assert store.check(at1, "radii", Tolerance()).status is Status.WRITTEN
+    from PIL import Image
+    assert DPR_KEY not in Image.open(tmp_path / "radii.png").text  # DPR 1: as every golden before DPR
+    compare = GoldenDir(tmp_path)
+    assert compare.check(at2, "radii.2x", Tolerance()).status is Status.PASSED
+    # The doubled scene at DPR 1 has the very same pixels, but is not like with like.
+    doubled = _scene(EFFECTS["radii"], k=1, scale_lengths=True).render(gl)
+    out = compare.check(doubled, "radii.2x", Tolerance())
+    assert out.status is Status.FAILED and "device pixel ratio 2" in out.message
+    # An array says its DPR through the check.
+    assert compare.check(at2.image, "radii.2x", Tolerance(), device_scale_factor=2).status is Status.PASSED
+    assert compare.check(at2.image, "radii.2x", Tolerance()).status is Status.FAILED
