@@ -265,3 +265,29 @@ def test_goldens_record_their_dpr_and_compare_like_with_like(gl, tmp_path):
     # An array says its DPR through the check.
     assert compare.check(at2.image, "radii.2x", Tolerance(), device_scale_factor=2).status is Status.PASSED
     assert compare.check(at2.image, "radii.2x", Tolerance()).status is Status.FAILED
+
+
+def test_animation_frames_are_sampled_in_css_px_then_scaled(gl):
+    """Keyframes are CSS px: sampled at t, then zoomed; an incremental frame on a kept
+    renderer (transform and filter animating) equals a fresh doubled scene at the same t."""
+
+    def make(k, f):
+        scene = Scene(120 * f, 90 * f, device_scale_factor=k)
+        layer = scene.root.add(Layer("a", (10 * f, 10 * f, 40 * f, 30 * f), "background: #36c; will-change: transform"))
+        layer.animate({"from": {"transform": f"translate(0px, 0px)", "filter": "blur(0px)"},
+                       "to": {"transform": f"translate({30 * f}px, {20 * f}px)", "filter": f"blur({3 * f}px)"}},
+                      duration=1)
+        return scene
+
+    kept = make(2, 1)
+    with Renderer() as renderer:
+        for t in (0.0, 0.25, 0.5):
+            frame = renderer.render(kept, t=t)
+            with Renderer() as fresh:
+                doubled = fresh.render(make(1, 2), t=t)
+            assert _diff(frame.image, doubled.image) == (0, 0), t
+
+
+def test_overlay_at_dpr2_is_device_px(gl):
+    frame = _scene(EFFECTS["opacity-group"], k=2).render(gl)
+    assert frame.overlay("borders").shape == frame.image.shape
