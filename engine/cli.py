@@ -67,7 +67,9 @@ from .device_profile import load_profile, record_profile
 from .gantt import save_gantt
 from .simulate import simulate
 from .renderer import default_renderer
+from .device_scale import check_frame_fits, parse_device_scale
 from .request import FrameRequest
+from .scene import MAX_VIEWPORT
 from .scene_file import load_scene
 from .suggest import did_you_mean
 from .version import __version__
@@ -92,7 +94,8 @@ def _cluster(args: argparse.Namespace) -> ClusterSpec | None:
 def _render_batch(args: argparse.Namespace) -> int:
     for flag, given in (("-o", args.output), ("--explain", args.explain), ("--trace", args.trace),
                         ("--overlay", args.overlay), ("--dump-textures", args.dump_textures),
-                        ("--filter-backend", args.filter_backend), ("--placement", args.placement)):
+                        ("--filter-backend", args.filter_backend), ("--placement", args.placement),
+                        ("--dpr", args.dpr)):
         if given:
             raise LaminaInputError(f"{flag} is for one frame; a batch job (several scenes, --frames, --out, --workers "
                                    "or --scheduler) writes OUT/NAME.png or OUT/NAME-000123.png: give --out DIR")
@@ -147,6 +150,7 @@ def _render(args: argparse.Namespace) -> int:
     out = Path(output)
     check_format(out)
     scene = load_scene(args.scene, allow_files=args.allow_files)
+    _dpr(args, scene)
     dump = Path(args.dump_textures) if args.dump_textures else None
     if dump is not None and not dump.is_dir():  # said before rendering (Frame.save_textures says it too)
         raise LaminaInputError(f"cannot write textures into {dump}: "
@@ -168,7 +172,9 @@ def _render(args: argparse.Namespace) -> int:
             frame.trace(trace)
         dumped = frame.save_textures(dump) if dump is not None else []
     s = frame.stats
-    print(f"rendered {args.scene} ({scene.width}x{scene.height}, {len(scene.layers())} layers) -> {out} "
+    dpr = f" at DPR {scene.device_scale_factor:g}: {frame.image.shape[1]}x{frame.image.shape[0]} device px" \
+        if scene.device_scale_factor != 1.0 else ""
+    print(f"rendered {args.scene} ({scene.width}x{scene.height}{dpr}, {len(scene.layers())} layers) -> {out} "
           f"in {s.frame_ms:.1f} ms (rendering {s.plan_ms + s.total_ms:.1f} ms, pixels out {s.after_ms():.1f} ms)")
     if dump is not None:
         print(f"wrote {len(dumped)} texture(s) the frame was composited from to {dump}")
@@ -182,6 +188,7 @@ def _explain(args: argparse.Namespace) -> int:
         check_output(args.dot)  # before any work, as render's outputs
     placement = _placement(args)
     scene = load_scene(args.scene, allow_files=args.allow_files)
+    _dpr(args, scene)
     if args.plan_only:  # what scene.plan() returns: no GL context, no pass executed
         graph = scene.plan(t=args.t, policy=args.policy, filter_backend=args.filter_backend, placement=placement)
         report = {"planned_only": True, "graph": graph.to_dict()}
@@ -371,6 +378,23 @@ def _frame_options(p: argparse.ArgumentParser) -> None:
                         + " (random:SEED draws each pass's device from SEED)")
     p.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                    help="show the progress of work over 2 s on stderr (auto: when stderr is a terminal)")
+    p.add_argument("--dpr", default=None, metavar="FACTOR",
+                   help="device pixel ratio: device px per CSS px of the frame, in (0, 8] (default: the scene's "
+                        "device_scale_factor, else 1); as Chromium's --force-device-scale-factor")
+
+
+def _dpr(args: argparse.Namespace, scene) -> None:
+    """``--dpr`` onto ``scene``: a GeometryError (not a number in (0, 8]) or a
+    TextureTooLargeError (the frame would exceed a texture) naming --dpr."""
+    if getattr(args, "dpr", None) is None:
+        return
+    try:
+        value = float(args.dpr)
+    except ValueError:
+        value = args.dpr
+    scale = parse_device_scale(value, "--dpr")
+    check_frame_fits(scene.width, scene.height, scale, MAX_VIEWPORT, "--dpr")
+    scene.device_scale_factor = scale
 
 
 def _cluster_options(p: argparse.ArgumentParser) -> None:

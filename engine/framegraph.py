@@ -199,6 +199,9 @@ class FrameGraph(GraphReport):
     # CorrectionReport: corrected devices, passes moved and why), when a device was
     # measured off its history; None otherwise.
     corrections: CorrectionsReport | None = None
+    # Device px per CSS px of the frame (lamina.device_scale): the frame is width x height
+    # device px of a scene of width / device_scale_factor CSS px.
+    device_scale_factor: float = 1.0
 
     # -- derived facts ------------------------------------------------------------------
     def textures(self) -> list[TextureDesc]:

@@ -22,8 +22,11 @@ class GraphReport:
 
     def to_dict(self) -> dict[str, Any]:
         """The graph as plain JSON data: passes, textures, memory, decisions, routes, layers, tiles."""
+        dpr = getattr(self, "device_scale_factor", 1.0)
         return {
             "size": [self.width, self.height],
+            # Device px per CSS px (lamina.device_scale); said only when not 1.
+            **({"device_scale_factor": dpr} if dpr != 1.0 else {}),
             "output": self.output.name,
             "passes": [p.to_dict() for p in self.passes],
             "textures": [
@@ -65,6 +68,10 @@ class GraphReport:
         lines.append("}")
         return "\n".join(lines) + "\n"
 
+    def _dpr_note(self) -> str:
+        dpr = getattr(self, "device_scale_factor", 1.0)
+        return "" if dpr == 1.0 else f" device px (device_scale_factor {dpr:g})"
+
     def describe(self, timings: dict[str, float] | None = None) -> str:
         """A plain-words account of the frame: surfaces, passes, textures, decisions."""
         lines = []
@@ -74,7 +81,7 @@ class GraphReport:
         composites = self.composite_passes()
         filters = self.filter_passes()
         lines.append(
-            f"Frame {self.width}x{self.height}: {len(rasters)} raster passes, {len(filters)} filter passes, "
+            f"Frame {self.width}x{self.height}{self._dpr_note()}: {len(rasters)} raster passes, {len(filters)} filter passes, "
             f"{len(composites)} composite passes, {sum(len(c.draws) for c in composites)} draws, "
             f"{len(textures)} textures ({_mb(total)}; peak alive {_mb(self.peak_texture_bytes())})"
         )

@@ -9,6 +9,7 @@ import numbers
 from dataclasses import dataclass
 
 from .compositor.policy import DEFAULT_POLICY, Policy, parse_policy
+from .device_scale import parse_device_scale
 from .errors import GeometryError, LaminaInputError
 from .filters.backend import FilterBackend
 from .filter_costs import FilterCostModel
@@ -35,7 +36,9 @@ class FrameRequest:
     forced before the frame runs (lamina.forced_placement: ``"all-opencl"``,
     ``"alternate"``, ``"random:7"``..., or pass name -> device): the passes are planned
     on GL and then moved as it says, in place of ``filter_backend`` (which may then only
-    be None or "gl"); None: ``filter_backend`` decides."""
+    be None or "gl"); None: ``filter_backend`` decides. ``device_scale_factor``: device px
+    per CSS px of the frame (lamina.device_scale: a finite number in (0, 8]); None: the
+    scene's own ``device_scale_factor``."""
 
     t: float = 0.0
     policy: Policy = DEFAULT_POLICY
@@ -45,6 +48,7 @@ class FrameRequest:
     tiling: Tiling = Tiling()
     capture_textures: bool = False
     placement: ForcedPlacement | None = None
+    device_scale_factor: float | None = None
 
     def __post_init__(self) -> None:
         t = self.t
@@ -64,6 +68,8 @@ class FrameRequest:
             raise LaminaInputError(f"tiling must be a lamina.tiling.Tiling, got {type(self.tiling).__name__}")
         if not isinstance(self.capture_textures, bool):
             raise LaminaInputError(f"capture_textures must be True or False, got {self.capture_textures!r}")
+        if self.device_scale_factor is not None:
+            object.__setattr__(self, "device_scale_factor", parse_device_scale(self.device_scale_factor))
         if self.placement is not None:
             object.__setattr__(self, "placement", ForcedPlacement.parse(self.placement))
             if self.filter_backend not in (None, FilterBackend.GL):
@@ -74,7 +80,7 @@ class FrameRequest:
     def of(cls, request: "FrameRequest | None" = None, **options) -> "FrameRequest":
         """``request`` itself, or one made from keyword options (``t``, ``policy``,
         ``filter_backend``, ``limits``, ``cost_model``, ``tiling``, ``capture_textures``,
-        ``placement``) —
+        ``placement``, ``device_scale_factor``) —
         not both."""
         if request is None:
             return cls(**{k: v for k, v in options.items() if v is not None})
@@ -84,6 +90,12 @@ class FrameRequest:
         if given:
             raise LaminaInputError(f"pass either a FrameRequest or {', '.join(given)}, not both")
         return request
+
+    def device_scale_for(self, scene) -> float:
+        """The device scale factor in force: the request's, else the scene's."""
+        if self.device_scale_factor is not None:
+            return self.device_scale_factor
+        return getattr(scene, "device_scale_factor", 1.0)
 
     def backend_for(self, scene_backend: FilterBackend | str) -> FilterBackend:
         """The filter backend in force: the request's, else the scene's; GL under a

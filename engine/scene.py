@@ -21,6 +21,7 @@ from .graph import ExecutorFacts, build_frame_graph
 from .limits import MAX_LAYERS
 from .errors import (FontUnavailableError, GeometryError, ImageLoadError, LaminaError, LaminaInputError, LayerTreeError,
                      SceneFileError, StyleError, TextureTooLargeError)
+from .device_scale import check_frame_fits, device_size, parse_device_scale
 from .file_access import FileAccess
 from .frame import Frame
 from .framegraph import FrameGraph
@@ -76,6 +77,10 @@ _LOCATED = (ImageLoadError, TextureTooLargeError, FontUnavailableError)
 class Scene:
     """A viewport of ``width`` x ``height`` CSS px whose root layer paints ``background``.
 
+    ``device_scale_factor`` (the device pixel ratio, lamina.device_scale) is device px
+    per CSS px of its frames: a frame is ``device_size`` px, everything in it scaled as a
+    browser at that ratio draws it (Chromium's ``--force-device-scale-factor``).
+
     ``base_dir`` is where relative ``url()`` image paths are looked up (a scene file's
     folder when loaded from one, else the current directory); ``file_access`` says which
     files they may reach: anything for a scene built in Python, the scene file's folder
@@ -90,6 +95,7 @@ class Scene:
         *,
         base_dir: str | Path | None = None,
         file_access: FileAccess | None = None,
+        device_scale_factor: float = 1.0,
     ) -> None:
         for name, v in (("width", width), ("height", height)):
             if isinstance(v, bool) or not isinstance(v, numbers.Real):
@@ -99,6 +105,7 @@ class Scene:
                 raise GeometryError(f"scene {name} must be a whole number from 1 to {MAX_VIEWPORT}, got {v!r}{hint}")
         self.width = int(width)
         self.height = int(height)
+        self.device_scale_factor = device_scale_factor  # checked by the property
         if file_access is not None and base_dir is not None:
             raise LaminaInputError("give a scene base_dir or file_access, not both (file_access has its base_dir)")
         if file_access is not None and not isinstance(file_access, FileAccess):
@@ -124,6 +131,26 @@ class Scene:
         self.root = Layer("root", (0, 0, self.width, self.height), {"background-color": background})
         self.root.scene = self
         self._ids["root"] = self.root
+
+    @property
+    def device_scale_factor(self) -> float:
+        """Device px per CSS px of its frames (lamina.device_scale): the scene stays in CSS
+        px, a frame is ``device_size`` device px. A finite number in (0, 8], and the frame
+        must fit one texture (16384 px a side): else a typed error naming it."""
+        return self._device_scale_factor
+
+    @device_scale_factor.setter
+    def device_scale_factor(self, value: float) -> None:
+        scale = parse_device_scale(value)
+        check_frame_fits(self.width, self.height, scale, MAX_VIEWPORT)
+        self._device_scale_factor = scale
+        if hasattr(self, "_log"):
+            self._note(None)  # every node is resolved anew at the new scale
+
+    @property
+    def device_size(self) -> tuple[int, int]:
+        """The frame's size in device px: (width, height) x ``device_scale_factor``, rounded."""
+        return device_size(self.width, self.height, self._device_scale_factor)
 
     @property
     def background(self) -> str:

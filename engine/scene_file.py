@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .compositor.policy import POLICIES
-from .errors import GeometryError, GoldenError, LayerTreeError, SceneFileError, StyleError
+from .errors import GeometryError, GoldenError, LayerTreeError, SceneFileError, StyleError, TextureTooLargeError
 from .limits import MAX_SCENE_FILE_BYTES
 from .bounded_read import InputTooLarge, read_bounded
 from .css.bounds import lone_surrogate_at
@@ -30,7 +30,7 @@ from .scene_writer import FORMAT_VERSION, scene_to_dict
 __all__ = ["load_scene", "scene_from_dict", "scene_to_dict", "SCHEMA_PATH", "FORMAT_VERSION"]
 
 SCHEMA_PATH = Path(__file__).parent / "schema" / "scene.schema.json"
-_TOP_KEYS = {"$schema", "lamina", "width", "height", "background", "style", "layers", "description", "golden",
+_TOP_KEYS = {"$schema", "lamina", "width", "height", "device_scale_factor", "background", "style", "layers", "description", "golden",
              "filter_backend"}
 _GOLDEN_KEYS = {"t", "policy", "max_diff", "max_pixels", "max_alpha_diff", "max_pixel_ratio"}
 _LAYER_KEYS = {"id", "box", "style", "children", "animations", "content", "text"}
@@ -271,6 +271,11 @@ def scene_from_dict(
         scene = Scene(width, height, background, base_dir=base_dir, file_access=file_access)
     except StyleError as err:
         raise _style_error(err, "$.background", file) from err
+    if "device_scale_factor" in data:
+        try:
+            scene.device_scale_factor = data["device_scale_factor"]
+        except (GeometryError, TextureTooLargeError) as err:
+            raise SceneFileError(str(err), path="$.device_scale_factor", file=file) from None
     scene.source = SceneSource(file)
     scene.source.layers["root"] = "$"
     scene.source.urls["root"] = _url_texts({k: v for k, v in data.items() if k != "layers"}, "$")

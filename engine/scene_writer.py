@@ -63,6 +63,8 @@ def scene_to_dict(scene, *, embed_images: bool = False) -> dict[str, Any]:
     root_style = scene.root.style
     background = root_style.get("background-color", "transparent")
     out: dict[str, Any] = {"lamina": FORMAT_VERSION, "width": scene.width, "height": scene.height, "background": background}
+    if scene.device_scale_factor != 1.0:
+        out["device_scale_factor"] = scene.device_scale_factor
     if set(root_style) - {"background-color"}:
         # All root declarations, in order, so shorthands and longhands keep their effect.
         out["style"] = root_style.to_css()

@@ -79,5 +79,6 @@ def mask_image_paint(node, images: ImageStore, base_dir: Path | None, offset: tu
         background_size=s.mask_size,
         background_position=s.mask_position,
         background_repeat=s.mask_repeat,
+        device_scale=s.device_scale,  # the image's natural size in device px
     )
     return layer_paint(_MaskBox(node.id, style, node.width, node.height), images, base_dir, offset, max_texture_size)

@@ -102,6 +102,9 @@ def layer_paint(
                     f"GPU's maximum texture size {max_texture_size} (GL_MAX_TEXTURE_SIZE); scale it down"
                 )
         # Tiles beyond any screen are clamped so the shader's float32 stays finite.
+        if natural is not None and s.device_scale != 1.0:
+            # An image px is a CSS px: device_scale device px (lamina.device_scale).
+            natural = (natural[0] * s.device_scale, natural[1] * s.device_scale)
         tw, th = (min(v, _HUGE) for v in _tile_size(s, area[2], area[3], natural))
         tx = area[0] + s.background_position[0].resolve(area[2] - tw)
         ty = area[1] + s.background_position[1].resolve(area[3] - th)

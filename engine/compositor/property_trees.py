@@ -28,6 +28,7 @@ import weakref
 from dataclasses import dataclass, field, fields
 from typing import Mapping
 
+from .. import device_scale
 from ..layer import Layer
 from ..style import ComputedStyle
 from ..style.properties import LONGHANDS, fields_invalidating
@@ -99,6 +100,7 @@ class PropertyTrees:
         self.scroll_containers: list[LayerNode] = []  # overflow hidden / scroll / auto
         self._scene: weakref.ref | None = None
         self._version = -1
+        self._scale = 1.0  # the device scale the nodes were resolved at (lamina.device_scale)
         self._t: float | None = None
         self._animation_state: dict[str, tuple] = {}
         self.rebuilds = 0  # how often the trees were made from scratch (tests, reports)
@@ -147,10 +149,14 @@ class PropertyTrees:
             n.clips = clips_below(parent) if n.container is parent and n.style.clip_path is None else clip_chain(n, parent)
 
     def _update(self, scene, t: float) -> TreeChanges:
-        same_scene = self._scene is not None and self._scene() is scene and self.root is not None
+        scale = device_scale.current().s
+        same_scene = (self._scene is not None and self._scene() is scene and self.root is not None
+                      and self._scale == scale)
         changed = scene.changes_since(self._version) if same_scene else None
         if changed is None:
-            return self._rebuild(scene, t, "first frame" if not same_scene else "the layer tree's shape changed")
+            why = ("the device scale changed" if self.root is not None and self._scale != scale
+                   else "first frame" if not same_scene else "the layer tree's shape changed")
+            return self._rebuild(scene, t, why)
         candidates = {layer.id: layer for layer in changed}
         if t != self._t:
             for layer in scene.animated_layers():
@@ -175,11 +181,13 @@ class PropertyTrees:
         node = self.nodes.get(layer.id)
         if node is None or node.layer is not layer:
             return f"layer {layer.id!r} is new"
-        if layer.box != node.box:
+        zoom = device_scale.current()
+        if zoom.box(layer.box) != node.box:
             return f"the box of {layer.id!r} changed"
         parent = self.nodes.get(layer.parent.id) if layer.parent is not None else None
-        parent_style = parent.style if parent is not None else None
-        style = layer.sampled_style(layer.computed_style(parent_style), t, parent_style)
+        parent_style = parent.inherited_style if parent is not None else None
+        css_style = layer.sampled_style(layer.computed_style(parent_style), t, parent_style)
+        style = zoom.style(css_style)
         state = _animation_state(layer, t)
         if state != self._animation_state.get(layer.id, ()):
             self._animation_state[layer.id] = state
@@ -188,7 +196,7 @@ class PropertyTrees:
             return None
         diff = {f for f in _STYLE_FIELDS if getattr(style, f) != getattr(node.style, f)}
         if not diff:
-            node.style = style
+            node.style, node.css_style = style, None if style is css_style else css_style
             return None
         if diff - IN_PLACE_FIELDS:
             return f"{', '.join(sorted(diff - IN_PLACE_FIELDS))} of {layer.id!r} changed"
@@ -197,6 +205,7 @@ class PropertyTrees:
         if node.creates_stacking_context() != was_context:
             node.style = old_style
             return f"{layer.id!r} {'now creates' if not was_context else 'no longer creates'} a stacking context"
+        node.css_style = None if style is css_style else css_style
         out.setdefault(layer.id, set()).update(diff)
         if diff & SCROLL_FIELDS:
             node.scroll = used_scroll(node)
@@ -241,6 +250,7 @@ class PropertyTrees:
         self._animation_state = {layer.id: _animation_state(layer, t) for layer in scene.animated_layers()}
         self._scene = weakref.ref(scene)
         self._version, self._t = scene.version, t
+        self._scale = device_scale.current().s
         self.rebuilds += 1
         return TreeChanges(True, why, {})
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from operator import attrgetter
 
+from .. import device_scale
 from ..geometry import Affine, Rect
 from ..errors import StyleError, UnsupportedFeatureError
 from ..css.values import ClipKind, Overflow, Position
@@ -86,6 +87,9 @@ class LayerNode:
     scroll_max: tuple[float, float] = (0.0, 0.0)
     scroll_asked: tuple[float, float] = (0.0, 0.0)
     sticky: tuple[float, float] = (0.0, 0.0)  # position: sticky's shift (compositor.sticky), in its parent's px
+    # The style in CSS px (``style`` is it in device px, lamina.device_scale): what the
+    # children inherit from. None: the same as ``style`` (device scale 1).
+    css_style: ComputedStyle | None = None
     _clip_memo: tuple | None = field(default=None, repr=False)
     _paints_memo: tuple | None = field(default=None, repr=False)  # (style, does it paint)
 
@@ -95,11 +99,16 @@ class LayerNode:
 
     @property
     def width(self) -> float:
-        return self.layer.box.width
+        return (self.box if self.box is not None else self.layer.box).width
 
     @property
     def height(self) -> float:
-        return self.layer.box.height
+        return (self.box if self.box is not None else self.layer.box).height
+
+    @property
+    def inherited_style(self) -> ComputedStyle:
+        """What its children's styles are computed from: its style in CSS px."""
+        return self.css_style if self.css_style is not None else self.style
 
     @property
     def content_to_screen(self) -> Affine:
@@ -226,7 +235,7 @@ class StackingContext:
 
 def own_transform(layer: Layer, style: ComputedStyle) -> Affine:
     """The layer's transform about its transform-origin, in its own px."""
-    box = layer.box
+    box = device_scale.current().box(layer.box)
     return transform_matrix(style.transform, style.transform_origin, box.width, box.height)
 
 
@@ -236,7 +245,7 @@ def world(container: LayerNode | None, layer: Layer, local: Affine, fixed: bool 
     for a fixed layer its own), the box offset (plus a sticky layer's shift), the own
     transform (multiplied in this order, so an update gives the very floats a rebuild
     does)."""
-    box = layer.box
+    box = device_scale.current().box(layer.box)
     if container is None:
         base = Affine()
     else:
@@ -270,14 +279,14 @@ def sticky_offset(layer: Layer, style: ComputedStyle, container: LayerNode) -> t
             raise UnsupportedFeatureError(
                 f"position: sticky inside a fixed layer ({node.id!r}) within its scroll container is not supported yet",
                 property="position", layer=layer.id)
-        x, y = x + node.layer.box.x + node.sticky[0], y + node.layer.box.y + node.sticky[1]
+        x, y = x + node.box.x + node.sticky[0], y + node.box.y + node.sticky[1]
         node = node.container
     if container is scroller:  # the containing block is all of the scrollable overflow (inside the borders)
         block = Rect(port.x, port.y, port.width + scroller.scroll_max[0], port.height + scroller.scroll_max[1])
     else:
         block = _content_box(container, x, y)
     sx, sy = scroller.scroll
-    box = layer.box
+    box = device_scale.current().box(layer.box)
     return sticky_shift(Rect(x + box.x, y + box.y, box.width, box.height), StickyInsets.of(style, port),
                         Rect(port.x + sx, port.y + sy, port.width, port.height), block)
 
@@ -331,6 +340,7 @@ def scroll_range(layer: Layer, clip: Clip | None) -> tuple[float, float]:
     layers do not count) past its padding box."""
     if clip is None:
         return (0.0, 0.0)
+    zoom = device_scale.current()
     right = bottom = 0.0
     stack = [(child, 0.0, 0.0) for child in layer.children]
     while stack:
@@ -343,7 +353,7 @@ def scroll_range(layer: Layer, clip: Clip | None) -> tuple[float, float]:
             position, overflow = style.position, style.overflow
         if position is Position.FIXED:
             continue
-        box = child.box
+        box = zoom.box(child.box)
         x0, y0 = x + box.x, y + box.y
         right, bottom = max(right, x0 + box.width), max(bottom, y0 + box.height)
         if not overflow.clips:
@@ -377,9 +387,12 @@ def resolve_tree(root: Layer, t: float = 0.0, nodes: dict[str, LayerNode] | None
     """Walk the layer tree once (animations sampled at ``t`` seconds) and return the
     root stacking context; every resolved node is also put in ``nodes`` by id."""
 
+    zoom = device_scale.current()
+
     def node_for(layer: Layer, parent: LayerNode | None, depth: int) -> LayerNode:
-        parent_style = parent.style if parent else None
-        style = layer.sampled_style(layer.computed_style(parent_style), t, parent_style)
+        parent_style = parent.inherited_style if parent else None
+        css_style = layer.sampled_style(layer.computed_style(parent_style), t, parent_style)
+        style = zoom.style(css_style)
         local = own_transform(layer, style)
         fixed = parent is not None and style.position is _FIXED
         check_insets(layer.id, style)
@@ -394,8 +407,9 @@ def resolve_tree(root: Layer, t: float = 0.0, nodes: dict[str, LayerNode] | None
             scroller = container.scroller if fixed else (
                 container.id if container.style.overflow.is_scroll_container else container.scroller)
         node = LayerNode(layer, style, world(container, layer, local, fixed, shift), clips_below(container), depth,
-                         local, layer.box, container, scroller)
+                         local, zoom.box(layer.box), container, scroller)
         node.sticky = shift
+        node.css_style = None if style is css_style else css_style
         if style.clip_path is not None or (fixed and any(c.kind is ClipKind.CLIP_PATH for c in parent.clips)):
             node.clips = clip_chain(node, parent)
         if style.overflow.is_scroll_container:

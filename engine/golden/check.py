@@ -135,7 +135,9 @@ def check_directory(
                 frame = _Rendered(made.premultiplied, made.info)
             else:
                 frame = render_scene_for_golden(scene)
-            outcome = store.check(frame, path.stem, scene_tolerance(scene, tolerance))
+            # The scene's own DPR (a worker's frame does not carry it): its golden records it.
+            outcome = store.check(frame, path.stem, scene_tolerance(scene, tolerance),
+                                  device_scale_factor=scene.device_scale_factor)
         except LaminaInputError as exc:  # one bad scene or golden does not stop the run
             what = "cannot check" if isinstance(exc, GoldenError) else "cannot render"
             rows.append((path.stem, "failed", "-", "-", f"{what}: {exc}"))

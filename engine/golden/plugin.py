@@ -132,13 +132,16 @@ class GoldenFixture:
         return cmd + (" --golden-force" if force else "")
 
     def check(self, image: Any, name: str, *, max_diff=None, max_pixels=None, max_alpha_diff=None,
-              max_pixel_ratio=None, dir: str | Path | None = None) -> None:
+              max_pixel_ratio=None, dir: str | Path | None = None, device_scale_factor: float | None = None) -> None:
         """Compare a Frame (or straight RGBA/RGB uint8 array, or Pillow image) with golden
-        ``name`` (a PNG in the golden folder; ``/`` makes subfolders)."""
+        ``name`` (a PNG in the golden folder; ``/`` makes subfolders). The golden records
+        the device pixel ratio it was made at (a Frame's own; an array's is
+        ``device_scale_factor``, else 1) and only a golden of the same DPR compares."""
         folder = self.folder(dir)
         store = GoldenDir(folder, self._update, self._force)
         outcome = store.check(image, name, self._tolerance(dict(
-            max_diff=max_diff, max_pixels=max_pixels, max_alpha_diff=max_alpha_diff, max_pixel_ratio=max_pixel_ratio)))
+            max_diff=max_diff, max_pixels=max_pixels, max_alpha_diff=max_alpha_diff, max_pixel_ratio=max_pixel_ratio)),
+            device_scale_factor=device_scale_factor)
         missing = outcome.expected is None and not outcome.golden.is_file()
         accept = self._command("missing" if missing else "changed", outcome.needs_force)
         try:

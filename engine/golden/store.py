@@ -16,7 +16,7 @@ import io
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from ..renderer import renderer_info
 from ..version import __version__
 
 __all__ = [
+    "DPR_KEY",
     "Expectations",
     "Fingerprint",
     "GoldenDir",
@@ -41,6 +42,7 @@ __all__ = [
     "UpdateMode",
     "STRICT_ENV",
     "as_premultiplied",
+    "golden_name",
     "read_golden",
     "write_golden",
 ]
@@ -48,6 +50,9 @@ __all__ = [
 STRICT_ENV = "LAMINA_GOLDEN_STRICT"
 EXPECTATIONS_FILE = "renderers.json"
 _KEYS = {"renderer": "lamina:GL_RENDERER", "gl_version": "lamina:GL_VERSION", "lamina": "lamina:version"}
+# The device pixel ratio the golden was rendered at (lamina.device_scale): written when it is
+# not 1; a golden without it (every one made before Lamina had a DPR) is DPR 1.
+DPR_KEY = "lamina:device_scale_factor"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*$")
 
 
@@ -69,14 +74,18 @@ class UpdateMode(str, Enum):
 
 @dataclass(frozen=True)
 class Fingerprint:
+    """What made an image: the renderer (GL_RENDERER, GL_VERSION), Lamina's version, and
+    the device pixel ratio it was rendered at (not the renderer's: compared on its own)."""
+
     renderer: str
     gl_version: str
     lamina: str = ""
+    device_scale_factor: float = 1.0
 
     @classmethod
-    def of(cls, info) -> "Fingerprint":
+    def of(cls, info, device_scale_factor: float = 1.0) -> "Fingerprint":
         """From a RendererInfo (``frame.info``, ``lamina.renderer_info()``)."""
-        return cls(info.renderer, info.version, __version__)
+        return cls(info.renderer, info.version, __version__, float(device_scale_factor))
 
     def same_renderer(self, other: "Fingerprint") -> bool:
         return (self.renderer, self.gl_version) == (other.renderer, other.gl_version)
@@ -85,14 +94,17 @@ class Fingerprint:
         return f"{self.renderer} | {self.gl_version}"
 
     def to_dict(self) -> dict[str, str]:
-        return {"GL_RENDERER": self.renderer, "GL_VERSION": self.gl_version, "lamina": self.lamina}
+        return {"GL_RENDERER": self.renderer, "GL_VERSION": self.gl_version, "lamina": self.lamina,
+                "device_scale_factor": self.device_scale_factor}
 
 
 def as_premultiplied(image: Any) -> tuple[np.ndarray, Fingerprint | None]:
     """A Frame (its exact premultiplied pixels and renderer) or an (H, W, 4) / (H, W, 3)
     uint8 array of straight RGBA / RGB (as PNG and ``frame.image`` hold them)."""
     if hasattr(image, "premultiplied") and hasattr(image, "info"):
-        return np.ascontiguousarray(image.premultiplied), Fingerprint.of(image.info)
+        graph = getattr(image, "graph", None)
+        return np.ascontiguousarray(image.premultiplied), Fingerprint.of(
+            image.info, getattr(graph, "device_scale_factor", getattr(image, "device_scale_factor", 1.0)))
     if hasattr(image, "mode") and hasattr(image, "size"):  # a Pillow image
         image = np.asarray(image.convert("RGBA"))
     if not isinstance(image, np.ndarray):
@@ -121,8 +133,19 @@ def read_golden(path: Path) -> tuple[np.ndarray, Fingerprint | None]:
         raise GoldenError(f"golden {path} is not a readable PNG: {exc.reason}") from None
     fp = None
     if _KEYS["renderer"] in text:
-        fp = Fingerprint(text[_KEYS["renderer"]], text.get(_KEYS["gl_version"], ""), text.get(_KEYS["lamina"], ""))
+        fp = Fingerprint(text[_KEYS["renderer"]], text.get(_KEYS["gl_version"], ""), text.get(_KEYS["lamina"], ""),
+                         _dpr(text.get(DPR_KEY, "1"), path))
     return premultiply(pixels), fp
+
+
+def _dpr(text: str, path: Path) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 < value <= 8.0:  # (also NaN)
+        raise GoldenError(f"golden {path}: its {DPR_KEY} {text!r} is not a device pixel ratio in (0, 8]")
+    return value
 
 
 def encode_png(premultiplied: np.ndarray, fingerprint: Fingerprint | None = None) -> bytes:
@@ -132,6 +155,8 @@ def encode_png(premultiplied: np.ndarray, fingerprint: Fingerprint | None = None
     if fingerprint is not None:
         for field, key in _KEYS.items():
             info.add_text(key, getattr(fingerprint, field))
+        if fingerprint.device_scale_factor != 1.0:
+            info.add_text(DPR_KEY, f"{fingerprint.device_scale_factor:g}")
     buf = io.BytesIO()
     Image.fromarray(unpremultiply(premultiplied), "RGBA").save(buf, format="PNG", pnginfo=info, optimize=True)
     return buf.getvalue()
@@ -285,11 +310,16 @@ class GoldenDir:
             )
         return self.folder / f"{name}.png"
 
-    def check(self, image: Any, name: str, tolerance: Tolerance, fingerprint: Fingerprint | None = None) -> Outcome:
-        """Compare ``image`` with golden ``name`` and apply the update mode."""
+    def check(self, image: Any, name: str, tolerance: Tolerance, fingerprint: Fingerprint | None = None,
+              device_scale_factor: float | None = None) -> Outcome:
+        """Compare ``image`` with golden ``name`` and apply the update mode. A Frame says
+        its device pixel ratio; an array is DPR ``device_scale_factor`` (None: 1). A
+        golden of another DPR fails (like is compared with like: one golden per DPR)."""
         golden = self.path(name)
         actual, frame_fp = as_premultiplied(image)
         fp = frame_fp or fingerprint or _current_fingerprint()
+        if device_scale_factor is not None:
+            fp = replace(fp, device_scale_factor=float(device_scale_factor))
         out = Outcome(Status.FAILED, "", name, golden, actual, fingerprint=fp)
 
         if not golden.is_file():
@@ -334,7 +364,11 @@ class GoldenDir:
                 out.message = f"{why} ({STRICT_ENV}=1)" if self.strict else why
                 return out
 
-        if actual.shape != expected.shape:
+        golden_dpr = golden_fp.device_scale_factor if golden_fp is not None else 1.0
+        if golden_dpr != fp.device_scale_factor:
+            out.message = (f"the golden was rendered at device pixel ratio {golden_dpr:g}, this frame at "
+                           f"{fp.device_scale_factor:g}: compare like with like (a golden per DPR, e.g. NAME.2x)")
+        elif actual.shape != expected.shape:
             out.message = (f"size {actual.shape[1]}x{actual.shape[0]} differs from the golden's "
                            f"{expected.shape[1]}x{expected.shape[0]}")
         else:
@@ -361,6 +395,11 @@ class GoldenDir:
         if not self.folder.is_dir():
             return []
         return sorted(p.relative_to(self.folder).with_suffix("").as_posix() for p in self.folder.rglob("*.png"))
+
+
+def golden_name(name: str, device_scale_factor: float) -> str:
+    """The golden of ``name`` at a device pixel ratio: ``name`` at 1, ``name.2x`` at 2."""
+    return name if device_scale_factor == 1.0 else f"{name}.{device_scale_factor:g}x"
 
 
 def _current_fingerprint() -> Fingerprint:

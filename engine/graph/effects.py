@@ -194,7 +194,7 @@ class EffectDrawing:
             return
         bounds = bounds.rounded_out()
         tex = self._surface(ctx, bounds, target.space, target.cull, reason, detail, target.cull_from)
-        share = tex.width * tex.height / (self.scene.width * self.scene.height)
+        share = tex.width * tex.height / (self.frame_size[0] * self.frame_size[1])
         if reason is SurfaceReason.ISOLATION and share >= LARGE_GROUP_SHARE:
             self.out.decisions.append(Decision(node.id, (
                 f"performance: the isolated group of {node.id!r} needs a {tex.width}x{tex.height} surface "

@@ -52,7 +52,7 @@ class RetainedFastPath:
 
     def _request_key(self) -> tuple:
         """What a kept plan must share with this frame besides the time."""
-        return (weakref.ref(self.scene), self.scene.width, self.scene.height, self.base_dir, self.policy,
+        return (weakref.ref(self.scene), self.scene.width, self.scene.height, self.device_scale, self.base_dir, self.policy,
                 self.filter_backend, self.limits)
 
     def _retained(self, last: "RetainedPlan | None", changes: TreeChanges, frame: TextureDesc) -> FrameGraph | None:

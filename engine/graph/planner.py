@@ -56,6 +56,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
+from .. import device_scale
+from ..device_scale import DeviceScale, check_frame_fits, device_size
 from ..compositor.paint_data import ImagePaint
 from ..errors import TextureTooLargeError, UnsupportedFeatureError
 from ..framegraph import (
@@ -105,6 +107,8 @@ from .scrolled import ScrolledContents
 from .tiled import TiledDrawing
 from .tiles import grow
 
+MAX_VIEWPORT_PX = 16384  # lamina.scene.MAX_VIEWPORT: the frame is one texture
+
 __all__ = ["build_frame_graph", "Planner", "ExecutorFacts", "with_captures"]
 
 
@@ -133,7 +137,10 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self.t = request.t
         self.policy = request.policy
         # A cap on composited backings (BudgetPolicy), else None.
-        self.memory_budget = self.policy.memory_budget(scene.width, scene.height)
+        # Device px per CSS px (lamina.device_scale): the frame and everything in it are device px.
+        self.device_scale = request.device_scale_for(scene)
+        self.frame_size = device_size(scene.width, scene.height, self.device_scale)
+        self.memory_budget = self.policy.memory_budget(*self.frame_size)
         self.out = FrameOutput()  # what this frame emits (graph.output): one per attempt
         self._bounds_memo = cache.backing_bounds if cache is not None else {}
         self.cache = cache
@@ -141,7 +148,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self.limits = limits
         self.images = images
         self.base_dir: Path | None = scene.base_dir
-        self.viewport = Rect(0, 0, scene.width, scene.height)
+        self.viewport = Rect(0, 0, *self.frame_size)
         # Memos of pure functions of the trees at this frame's time: right whatever an
         # attempt emitted, so they outlive a fast path that gives up.
         self._sweeps: dict[str, list[Affine]] = {}  # animated layer id -> its sampled matrices
@@ -455,12 +462,12 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         return with_captures(graph) if self.request.capture_textures else graph
 
     def _plan(self) -> FrameGraph:
-        self._check_size("the frame", self.scene.width, self.scene.height)
+        self._check_size("the frame", *self.frame_size)
         changes = self.trees.update(self.scene, self.t, defer_scrolls=self._defers_scrolls())
         if changes.rebuilt:  # layers may have gone: so do their kept paints
             self.state.paints = {k: v for k, v in self.state.paints.items() if k in self.trees.nodes}
         clamped = self._note_scrollers()
-        frame = TextureDesc("frame", self.scene.width, self.scene.height, TextureRole.FRAME, retained=self.cache is not None)
+        frame = TextureDesc("frame", *self.frame_size, TextureRole.FRAME, retained=self.cache is not None)
         last, self.state.last = self.state.last, None
         if self.trees.deferred:  # a scroll whose descendants the trees left unplaced
             graph = self._scrolled(last, changes, frame, clamped)
@@ -527,7 +534,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         return out
 
     def _frame_target(self) -> Target:
-        return Target((0, 0), Affine(), self.viewport, 0, 0, (self.scene.width, self.scene.height))
+        return Target((0, 0), Affine(), self.viewport, 0, 0, self.frame_size)
 
     def _frame_graph(self, final: tuple[Draw, ...], clear, frame: TextureDesc) -> FrameGraph:
         """The frame's composite pass over ``final``, then the graph of all passes."""
@@ -542,7 +549,8 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self.out.passes.extend(self._composite_passes(
             CompositePass("composite:frame", frame, (0, 0), clear, final, SurfaceReason.ROOT, detail, damage)))
         released = self.cache.end_frame() if self.cache is not None else []
-        graph = FrameGraph(self.scene.width, self.scene.height, self.out.passes, frame, self.out.decisions, self.out.reused, released)
+        graph = FrameGraph(*self.frame_size, self.out.passes, frame, self.out.decisions, self.out.reused, released)
+        graph.device_scale_factor = self.device_scale
         graph.policy = self.policy
         graph.layer_info = self.out.layer_info
         graph.routes = self.out.routes
@@ -615,7 +623,10 @@ def build_frame_graph(
     a first frame): unchanged layers are not rastered again, and an animation frame
     that only moves promoted layers redoes only their draws. ``facts`` says what the
     executor holds and how it prices filter passes (lamina.filter_costs)."""
-    with room_for(MAX_TREE_DEPTH):  # the walk recurses once per nesting level, a bounded depth
+    scale = request.device_scale_for(scene)
+    check_frame_fits(scene.width, scene.height, scale, min(limits.max_texture_size, MAX_VIEWPORT_PX))
+    # The trees, the sweep and the scroll code resolve CSS px to device px through it.
+    with room_for(MAX_TREE_DEPTH), device_scale.in_force(DeviceScale.of(scale)):
         graph = _build(scene, request, limits, images, state, facts)
     graph.images = graph_images(graph, images, scene.base_dir)  # it carries its images (graph.resources)
     return graph

@@ -230,10 +230,11 @@ class ScrolledContents:
                     or s.backdrop_filter is not None or s.visibility != "visible" or s.will_change or layer.animations
                     or isinstance(s.background_image, ImageRef) or layer.content in ("video", "canvas")):
                 return None
-            bx, by = x + layer.box.x, y + layer.box.y
+            box = node.box  # device px (lamina.device_scale)
+            bx, by = x + box.x, y + box.y
             if node.draws_content():
                 nodes.append(node)
-                boxes.append((bx, by, bx + layer.box.width, by + layer.box.height))
+                boxes.append((bx, by, bx + box.width, by + box.height))
             stack.extend((child, bx, by) for child in reversed(layer.children))
         geometry = record.geometry
         at = {p.node.id: i for i, p in enumerate(geometry.members)}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from .. import device_scale
 from ..compositor.tree import LayerNode
 from ..geometry import Affine, Rect
 from ..layer import Layer
@@ -25,17 +26,18 @@ def sample_sweep(layer: Layer, node: LayerNode, t: float) -> list[Affine]:
     SWEEP_SAMPLES + 1 points of the current iteration of each running transform
     animation, its parent where it is now; [] when none runs."""
     running = [a for a in layer.animations if is_transform_animation_running(a, t)]
-    box = layer.box
+    box = node.box if node.box is not None else layer.box  # device px (lamina.device_scale)
     placed = Affine.translate(box.x, box.y) @ node.local
     if not running or not placed.is_invertible():
         return []
     parent = node.to_screen @ placed.inverse()
     base = layer.computed_style(None)
+    zoom = device_scale.current()
     matrices = []
     for a in running:
         start = a.delay + a.duration * math.floor(max(t - a.delay, 0.0) / a.duration)
         for i in range(SWEEP_SAMPLES + 1):
-            style = layer.sampled_style(base, start + a.duration * i / SWEEP_SAMPLES * 0.999999)
+            style = zoom.style(layer.sampled_style(base, start + a.duration * i / SWEEP_SAMPLES * 0.999999))
             matrices.append(parent @ Affine.translate(box.x, box.y)
                             @ transform_matrix(style.transform, style.transform_origin, box.width, box.height))
     return matrices

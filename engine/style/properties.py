@@ -167,6 +167,9 @@ class ComputedStyle:
     mask_size: BackgroundSize = MASK_DEFAULTS["mask_size"]
     # CSS Images 3 §5.3: how a scaled background image is sampled (inherited).
     image_rendering: ImageRendering = ImageRendering.AUTO
+    # Not CSS: device px per CSS px of the lengths above (lamina.device_scale): 1 as a
+    # layer's style is computed; the property trees zoom it for a frame's device scale.
+    device_scale: float = 1.0
 
     def used_color(self, value: RGBA | str) -> RGBA:
         """A colour field's used value: ``currentcolor`` becomes this style's ``color``."""
@@ -667,6 +670,9 @@ _RECORDS: tuple[StyleProperty | Shorthand, ...] = (
               inherited=True),
     # Not a CSS property: the layer's text content (Layer.text); no declaration sets it.
     _longhand(None, None, "text", _A.DISCRETE, _PAINT),
+    # Not a CSS property: device px per CSS px of the lengths (lamina.device_scale); set by the
+    # property trees only, and a new scale rebuilds them.
+    _longhand(None, None, "device_scale", _A.DISCRETE, _TREE),
 )
 
 # The tables the stages read, all made from the records above.

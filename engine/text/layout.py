@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import replace, dataclass
 
 import numpy as np
 import uharfbuzz as hb
@@ -76,6 +76,9 @@ class TextSpec:
     letter_spacing: float
     white_space: str
     width: float  # the content box's width: the line length
+    # Device px per CSS px (lamina.device_scale): the lengths above are device px already
+    # (the page laid out zoomed, as Blink does); Blink's baseline rule needs the factor.
+    scale: float = 1.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -323,8 +326,12 @@ def clear_layout_cache() -> None:
 
 def _lay_out(spec: TextSpec, layer: str | None) -> TextLayout:
     chain = resolve_families(spec.families, spec.weight, spec.style, layer)
-    # Device scale 1: Lamina has no device pixel ratio yet (the rule takes one).
-    metrics = line_metrics(chain.primary, spec.size, spec.line_height, scale=1.0)
+    # The rule takes CSS px and the device scale, and answers in device px (line_height,
+    # ascent, descent) or CSS px (baseline()): this layout is in device px.
+    scale = spec.scale
+    css_line_height = (replace(spec.line_height, value=spec.line_height.value / scale)
+                       if spec.line_height.kind == "px" else spec.line_height)
+    metrics = line_metrics(chain.primary, spec.size / scale, css_line_height, scale=scale)
     wrap = spec.white_space in WRAPPING
     hang = spec.white_space != "pre"
     available = max(spec.width, 0.0)
@@ -342,12 +349,12 @@ def _lay_out(spec: TextSpec, layer: str | None) -> TextLayout:
             x = shaped.pen[lo:hi] - prefix[start] + left
             if spec.align == "justify" and not last and width < available:
                 x = x + _justify(para, start, stop, shaped.clusters[lo:hi], available - width)
-            baseline = metrics.baseline(len(lines))
+            baseline = metrics.baseline(len(lines)) * scale
             lines.append(LineBox(para[start:stop], baseline, left, width, shaped.faces[lo:hi],
                                  shaped.glyphs[lo:hi], x, shaped.y[lo:hi]))
     fonts = tuple(chain.fonts)
     return TextLayout(spec, tuple(lines), fonts, tuple(_synthesis(f, spec) for f in fonts),
-                      metrics.css_line_height, metrics.css_ascent, metrics.css_descent)
+                      metrics.line_height, metrics.ascent, metrics.descent)
 
 
 def _justify(text: str, start: int, stop: int, clusters: np.ndarray, extra: float) -> np.ndarray:

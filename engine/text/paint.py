@@ -77,6 +77,7 @@ def text_paint(style: ComputedStyle, content: tuple[float, float, float, float],
         letter_spacing=style.letter_spacing,
         white_space=style.white_space,
         width=content[2],
+        scale=style.device_scale,
     )
     layout = lay_out(spec, layer)
     shadows = tuple(

@@ -8,8 +8,8 @@ checkout's root,
 
 Each case is one small scene, given once as data. The script writes it as an HTML page
 (every layer an absolutely positioned div with left/top/width/height, margin 0, the same
-CSS text), screenshots it with ``chromium --headless`` at device scale factor 1, renders
-the same scene with Lamina, and compares the two images: largest and mean channel
+CSS text), screenshots it with ``chromium --headless`` at device scale factor 1 (``--dpr 2``:
+2, and Lamina's scene at device_scale_factor 2), renders the same scene with Lamina, and compares the two images: largest and mean channel
 difference, how many pixels differ by more than 3 levels, and the colours at chosen probe
 points. For every case it writes to OUT:
 
@@ -344,12 +344,13 @@ def case_html(case: Case) -> str:
 # Lamina
 
 
-def lamina_render(case: Case) -> tuple[np.ndarray, str]:
+def lamina_render(case: Case, dpr: float = 1) -> tuple[np.ndarray, str]:
     from lamina import Renderer
     from lamina.scene_file import scene_from_dict
 
     scene = scene_from_dict({"lamina": 1, "width": case.width, "height": case.height,
                              "background": case.background, "layers": scene_layers(case.layers),
+                             **({"device_scale_factor": dpr} if dpr != 1 else {}),
                              **({"style": case.style} if case.style else {})})
     # A renderer of its own per case: a shared one keeps the last frame and matches layers
     # by id, so a case that differs from the one before only in its blend mode (all the
@@ -370,7 +371,7 @@ def premultiply(img: np.ndarray) -> np.ndarray:
     return f
 
 
-def compare(chrome: np.ndarray, lamina: np.ndarray, probes) -> dict:
+def compare(chrome: np.ndarray, lamina: np.ndarray, probes, dpr: int = 1) -> dict:
     a, b = premultiply(chrome), premultiply(lamina)
     d = np.abs(a - b)
     per_pixel = d.max(axis=2)
@@ -380,11 +381,14 @@ def compare(chrome: np.ndarray, lamina: np.ndarray, probes) -> dict:
         "mean_diff": round(float(d[..., :3].mean()), 3),
         "pixels_over_3": int((per_pixel > 3.5).sum()),
         "pixels_over_16": int((per_pixel > 16.5).sum()),
+        "pixels_over_24": int((per_pixel > 24.5).sum()),
+        "percent_over_24": round(100.0 * float((per_pixel > 24.5).mean()), 2),
         "worst_at": [int(x), int(y)],
         "worst": {"chromium": chrome[y, x].tolist(), "lamina": lamina[y, x].tolist()},
         "probes": [],
     }
     for px, py, label in probes:
+        px, py = int(px * dpr), int(py * dpr)  # probes are CSS px
         if 0 <= px < chrome.shape[1] and 0 <= py < chrome.shape[0]:
             c, lm = chrome[py, px].tolist(), lamina[py, px].tolist()
             out["probes"].append({"at": [px, py], "label": label, "chromium": c, "lamina": lm,
@@ -403,10 +407,11 @@ def side_by_side(chrome: np.ndarray, lamina: np.ndarray, scale: int = 2) -> np.n
     return row.repeat(scale, axis=0).repeat(scale, axis=1)
 
 
-def run_case(case: Case, out: Path, binary: str, gpu: str) -> dict:
+def run_case(case: Case, out: Path, binary: str, gpu: str, dpr: int = 1) -> dict:
     html_path = out / f"{case.name}.html"
     html_path.write_text(case_html(case))
-    shot = chromium_screenshot(binary, html_path, out / f"{case.name}.chromium.png", case.width, case.height, gpu=gpu)
+    shot = chromium_screenshot(binary, html_path, out / f"{case.name}.chromium.png", case.width, case.height, gpu=gpu,
+                               device_scale_factor=dpr)
     chrome = np.asarray(Image.open(shot).convert("RGBA"))
     return {"chrome": chrome}
 
@@ -420,6 +425,9 @@ def main(argv=None) -> int:
     parser.add_argument("--chromium-gpu", choices=("disable", "swiftshader"), default="disable")
     parser.add_argument("--require-chromium", action="store_true", help="exit 1 instead of 0 without chromium")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument("--dpr", type=int, default=1, choices=(1, 2, 3, 4),
+                        help="device pixel ratio: Chromium's --force-device-scale-factor and Lamina's "
+                             "device_scale_factor (default 1)")
     parser.add_argument("--scenes", nargs="+", metavar="SCENE.json",
                         help="compare these Lamina scene files instead of the built-in cases")
     parser.add_argument("--write-pages", metavar="DIR",
@@ -454,10 +462,10 @@ def main(argv=None) -> int:
 
     # Chromium runs in subprocesses (in parallel); Lamina renders in this process.
     with concurrent.futures.ThreadPoolExecutor(max(1, args.j)) as pool:
-        futures = {c.name: pool.submit(run_case, c, out, binary, args.chromium_gpu) for c in cases}
+        futures = {c.name: pool.submit(run_case, c, out, binary, args.chromium_gpu, args.dpr) for c in cases}
         lamina = {}
         for c in cases:
-            img, graph = lamina_render(c)
+            img, graph = lamina_render(c, args.dpr)
             lamina[c.name] = img
             Image.fromarray(img, "RGBA").save(out / f"{c.name}.lamina.png")
             (out / f"{c.name}.lamina-graph.txt").write_text(graph)
@@ -469,11 +477,12 @@ def main(argv=None) -> int:
                 results.append({"name": c.name, "group": c.group, "note": c.note, "error": str(err)})
                 print(f"{c.name:40s} ERROR {err}")
                 continue
-            r = compare(chrome, lamina[c.name], c.probes)
+            r = compare(chrome, lamina[c.name], c.probes, args.dpr)
             Image.fromarray(side_by_side(chrome, lamina[c.name]), "RGBA").save(out / f"{c.name}.sbs.png")
             results.append({"name": c.name, "group": c.group, "note": c.note, **r})
             print(f"{c.name:40s} max {r['max_diff']:5.0f}  mean {r['mean_diff']:6.2f}  "
-                  f">3: {r['pixels_over_3']:5d}  >16: {r['pixels_over_16']:5d}  worst at {tuple(r['worst_at'])}")
+                  f">3: {r['pixels_over_3']:5d}  >16: {r['pixels_over_16']:5d}  >24: {r['percent_over_24']:5.2f}%  "
+                  f"worst at {tuple(r['worst_at'])}")
 
     from lamina import renderer_info
 
@@ -481,16 +490,16 @@ def main(argv=None) -> int:
         info = renderer_info()
     except Exception as err:  # noqa: BLE001
         info = str(err)
-    summary = {"chromium": version, "chromium_gpu": args.chromium_gpu, "lamina_renderer": str(info), "cases": results}
+    summary = {"chromium": version, "chromium_gpu": args.chromium_gpu, "device_scale_factor": args.dpr, "lamina_renderer": str(info), "cases": results}
     (out / "results.json").write_text(json.dumps(summary, indent=1))
-    lines = [f"# Lamina vs {version} (--chromium-gpu {args.chromium_gpu})", "",
-             "| case | max | mean | px > 3 | px > 16 | note |", "|---|---|---|---|---|---|"]
+    lines = [f"# Lamina vs {version} (--chromium-gpu {args.chromium_gpu}, device scale factor {args.dpr})", "",
+             "| case | max | mean | px > 3 | px > 16 | % > 24 | note |", "|---|---|---|---|---|---|---|"]
     for r in results:
         if "error" in r:
-            lines.append(f"| {r['name']} | error | | | | {r['error'][:80]} |")
+            lines.append(f"| {r['name']} | error | | | | | {r['error'][:80]} |")
         else:
             lines.append(f"| {r['name']} | {r['max_diff']:.0f} | {r['mean_diff']:.2f} | {r['pixels_over_3']} | "
-                         f"{r['pixels_over_16']} | {r['note']} |")
+                         f"{r['pixels_over_16']} | {r['percent_over_24']:.2f} | {r['note']} |")
     lines += ["", "## Probes", ""]
     for r in results:
         if "error" in r or not r["probes"]:

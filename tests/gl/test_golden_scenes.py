@@ -14,6 +14,7 @@ import pytest
 
 from lamina import load_scene
 from lamina.golden.check import render_scene_for_golden, scene_tolerance
+from lamina.golden.store import golden_name
 from lamina.fuzzy import Tolerance
 
 SCENES = Path(__file__).resolve().parents[1] / "scenes"
@@ -27,4 +28,25 @@ def test_scene_matches_its_golden(gl, golden, path):
     frame = render_scene_for_golden(scene, gl)
     tolerance = scene_tolerance(scene, Tolerance())
     golden.check(frame, path.stem, max_diff=tolerance.max_diff, max_pixels=tolerance.max_pixels,
+                 max_alpha_diff=tolerance.max_alpha_diff)
+
+
+# The same scenes at device pixel ratio 2 (lamina.device_scale), a few of each kind: their
+# goldens (NAME.2x.png in goldens-2x/, each recording its DPR) are only compared with
+# frames at DPR 2 -- like with like.
+DPR2 = ("border-with-radius", "box-shadow-basic", "backdrop-filter-blur", "clip-path-transform-opacity",
+        "filter-blur-small", "filter-drop-shadow", "gradient-radial", "image-size-position-repeat",
+        "mask-gradient", "overflow-rounded-clip", "scroll-sticky", "text-paragraphs", "text-shadow",
+        "tiles-rotated", "transform-rotate-scale")
+
+
+@pytest.mark.golden(dir=SCENES / "goldens-2x")
+@pytest.mark.parametrize("name", DPR2)
+def test_scene_at_dpr2_matches_its_dpr2_golden(gl, golden, name):
+    scene = load_scene(SCENES / f"{name}.json")
+    scene.device_scale_factor = 2
+    frame = render_scene_for_golden(scene, gl)
+    assert frame.image.shape[:2] == (scene.height * 2, scene.width * 2)
+    tolerance = scene_tolerance(scene, Tolerance())
+    golden.check(frame, golden_name(name, 2), max_diff=tolerance.max_diff, max_pixels=tolerance.max_pixels,
                  max_alpha_diff=tolerance.max_alpha_diff)

@@ -155,3 +155,22 @@ def test_layout_reports_the_rules_metrics():
     layout = lay_out(_spec({"family": "DejaVu Sans", "weight": 400, "size": 16, "line_height": "20px"}))
     assert (layout.ascent, layout.descent, layout.line_height) == (15.0, 4.0, 20.0)
     assert [line.baseline for line in layout.lines] == [15.0, 35.0, 55.0]
+
+
+def test_dpr2_layout_puts_each_baseline_on_chromiums_row():
+    """The layout at device scale 2 (lamina.device_scale zooms the spec: sizes in device px,
+    TextSpec.scale 2) gives, for every k = 2 case of the fixture, Chromium's rows."""
+    from dataclasses import replace
+
+    wrong = []
+    cases = [c for c in CASES if c["scale"] == 2]
+    assert cases
+    for case in cases:
+        css = _spec(case)
+        lh = css.line_height
+        spec = replace(css, size=css.size * 2, width=css.width * 2, scale=2.0,
+                       line_height=replace(lh, value=lh.value * 2) if lh.kind == "px" else lh)
+        ours = [_snap(case["top"] * 2 + line.baseline) for line in lay_out(spec).lines]
+        if ours != case["baselines"]:
+            wrong.append((case["family"], case["size"], case["line_height"], case["top"], ours, case["baselines"]))
+    assert not wrong, f"{len(wrong)} of {len(cases)} off: {wrong[:5]}"
