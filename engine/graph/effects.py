@@ -96,6 +96,12 @@ class EffectDrawing:
         if made is None:
             return draw  # nothing of it shows: there is nothing to blend with
         blended, read = made
+        inner = self.out.reads.pop(id(draw), None)
+        if inner is not None:
+            # T' of a backdrop-filter, blended (Filter Effects 2 §2.1 step 6): both copies are
+            # of the target as it is before the element; the backdrop-filter's copy, its
+            # filter and T' are made after the blend's copy, before the blended draw.
+            read = replace(read, also=inner)
         self.out.reads[id(blended)] = read
         self.out.keep.append(blended)
         group = "the page (the frame)" if target.owner == "root" else f"the group of {target.owner!r} (its surface)"
@@ -226,7 +232,9 @@ class EffectDrawing:
             return False
         scale, where, (_, _, cw, ch) = region.scale, region.where, region.copy
         self._check_size(f"the backdrop copy of layer {node.id!r}", cw, ch, node.id)
-        copy = TextureDesc(f"backdrop:{node.id}", cw, ch, TextureRole.BACKDROP)
+        # (A blended element reads twice: the blend's copy keeps the plain name.)
+        name = f"backdrop-filter:{node.id}" if s.mix_blend_mode is not BlendMode.NORMAL else f"backdrop:{node.id}"
+        copy = TextureDesc(name, cw, ch, TextureRole.BACKDROP)
         to_source, mirror = region.to_source, region.mirror
         plan = chain.plan(current_color=s.color, scale=scale, size=(cw, ch))
         self._filter_key = None  # what lies under an element is read anew every frame
@@ -234,8 +242,24 @@ class EffectDrawing:
         # The element's surface, in the target's space: the filtered backdrop (clipped to
         # the border box and its radii), then the element and its descendants.
         on_target = Rect(0, 0, node.width, node.height).transformed_bounds(target.space @ m)
-        content = self._content_bounds(ctx, target.space, target.cull, target.cull_from)
+        # The element's own filter acts on T' (the filtered backdrop and the element
+        # together), in the target's space: T' grows by its reach, and what the filter
+        # can pull in from past the cull rect is drawn into T' too.
+        element_plan = None
+        if s.filter is not None:
+            element_plan = s.filter.plan(current_color=s.color, scale=target.space.max_scale())
+            if not element_plan.passes:
+                self.out.decisions.append(Decision(node.id, f"filter: {s.filter} does nothing: not applied to T'"))
+                element_plan = None
+        reach = max(element_plan.outsets) if element_plan is not None else 0.0
+        cull = target.cull
+        if cull is not None and reach:
+            cull = Rect(cull.x - reach, cull.y - reach, cull.width + 2 * reach, cull.height + 2 * reach)
+        content = self._content_bounds(ctx, target.space, cull, target.cull_from)
         bounds = on_target if content is None else Rect.union([on_target, content])
+        if element_plan is not None:
+            top, right, bottom, left = element_plan.outsets
+            bounds = Rect(bounds.x - left, bounds.y - top, bounds.width + left + right, bounds.height + top + bottom)
         if target.cull is not None and target.space.is_translation():
             bounds = bounds.intersect(target.cull.transformed_bounds(target.space))
         clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
@@ -250,7 +274,7 @@ class EffectDrawing:
         backdrop = Draw(result, node.id, snap(surface_to_target.inverse() @ to_source), 1.0, (border_box,),
                         note="filtered backdrop, clipped to the border box")
         read = f"backdrop-filter of {node.id!r} reads the {cw}x{ch} px under it"
-        if opacity >= 1.0 and not has_backdrop_readers(ctx) and not has_blend_readers(ctx):
+        if opacity >= 1.0 and not route.applies and not has_backdrop_readers(ctx) and not has_blend_readers(ctx):
             # Nothing fades the two together and nothing inside reads the element: the
             # filtered backdrop is drawn straight into the target, the element over it
             # (no surface, as viz draws a single-quad pass into its parent).
@@ -267,15 +291,29 @@ class EffectDrawing:
             return True
         detail = (f"backdrop-filter: {chain} on the {cw}x{ch} px under {node.id!r} (read in {where}, edges mirrored), "
                   "clipped to its border box, then the element")
-        surface = self._surface_pass(ctx, bounds, target.space, target.cull, SurfaceReason.BACKDROP_FILTER, detail,
+        if route.applies:
+            detail += f"; then {', '.join(route.applies)} on both together"
+        surface = self._surface_pass(ctx, bounds, target.space, cull, SurfaceReason.BACKDROP_FILTER, detail,
                                      target.cull_from, first=(backdrop,))
-        draw = Draw(surface.target, node.id, surface_to_target, opacity, clips, note="backdrop-filter surface")
-        self.out.reads[id(draw)] = BackdropRead(copy, to_source, mirror, read,
-                                             tuple(filter_passes) + tuple(self._composite_passes(surface)))
+        after = tuple(filter_passes) + tuple(self._composite_passes(surface))
+        result, note = surface.target, "backdrop-filter surface"
+        if element_plan is not None:
+            # The element's filter on T' (Filter Effects 2 §2.1 step 6), run with the read.
+            element_plan = s.filter.plan(current_color=s.color, scale=target.space.max_scale(),
+                                         size=(surface.target.width, surface.target.height))
+            self._filter_key = None  # T' holds the backdrop: filtered anew every frame
+            passes, result = self._filter_passes(node, element_plan, surface.target)
+            after += tuple(passes)
+            note = f"backdrop-filter surface, filtered ({len(element_plan.passes)} passes)"
+        draw = self.masked(Draw(result, node.id, surface_to_target, opacity, clips, note=note), ctx, target)
+        if draw is None:
+            return True  # a polygon clip-path that covers nothing (masked said so)
+        self.out.reads[id(draw)] = BackdropRead(copy, to_source, mirror, read, after)
         self.out.keep.append(draw)
         self.out.decisions.append(Decision(node.id, f"backdrop-filter: {chain}: reads back {cw}x{ch} px, "
                                                 f"{len(plan.passes)} filter passes, a {surface.target.width}x"
-                                                f"{surface.target.height} surface"))
+                                                f"{surface.target.height} surface"
+                                                + (f" ({', '.join(route.applies)} on both together)" if route.applies else "")))
         out.append(draw)
         return True
 

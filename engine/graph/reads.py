@@ -49,6 +49,11 @@ def split_at_reads(cp: CompositePass, reads: dict[int, BackdropRead]) -> list:
             out.append(BackdropPass(f"backdrop:{d.layer_id}", d.layer_id, cp.target, read.copy, read.to_source,
                                     read.mirror, read.reason))
             out.extend(read.after)
+            if read.also is not None:  # (a blended backdrop-filter: its own copy, filter and T')
+                also = read.also
+                out.append(BackdropPass(f"backdrop-filter:{d.layer_id}", d.layer_id, cp.target, also.copy,
+                                        also.to_source, also.mirror, also.reason))
+                out.extend(also.after)
             segment = []
         segment.append(d)
     out.append(replace(cp, name=f"{cp.name}+{part}", draws=tuple(segment), continues=True))
