@@ -1,8 +1,9 @@
 """A float64 reference for backdrop-filter together with the element's other effects,
 written from Filter Effects 2 §2.1 (not from the planner): the backdrop root image under
-the border box is filtered with mirrored edges and clipped to the box (T'), the element
-is drawn over it, then the element's filter, mask / polygon clip-path, opacity and blend
-mode act on T' as one image, which is composited into the backdrop root.
+the border box is filtered with mirrored edges and clipped to the box (T', steps 1-4),
+the element is drawn into it — with its mix-blend-mode, if any (step 5) — then the
+element's filter, polygon clip-path / mask and opacity act on T' as one image (step 6),
+which is composited into the backdrop root with source-over (step 7).
 
 Images are frame-sized premultiplied float64 RGBA in [0, 1]; filters run through
 ``filters.apply(..., "reference")`` (numpy), blending through
@@ -43,12 +44,13 @@ def backdrop_element(root: np.ndarray, box: tuple[int, int, int, int], chain: st
                      filter: str | None = None, mask: np.ndarray | None = None, opacity: float = 1.0,
                      blend_mode: str = "normal") -> np.ndarray:
     """``root`` with the element composited: ``content`` (frame-sized, premultiplied: the
-    element and its descendants) over its filtered backdrop, then ``filter``, ``mask``
-    (frame-sized coverage in [0, 1]), ``opacity`` and ``blend_mode`` on both together."""
-    t = source_over(filtered_backdrop(root, box, chain), content)
+    element and its descendants, flattened) blended with ``blend_mode`` onto its filtered
+    backdrop, then ``filter``, ``mask`` (frame-sized coverage in [0, 1]) and ``opacity``
+    on both together, then source-over into ``root``."""
+    t = blend(filtered_backdrop(root, box, chain), content, blend_mode)
     if filter is not None:
         t = _filter(t, filter)
     if mask is not None:
         t = t * mask[..., None]
     t = t * opacity
-    return blend(root, t, blend_mode)
+    return source_over(root, t)

@@ -91,17 +91,15 @@ class EffectDrawing:
         return True
 
     def _blending(self, draw: Draw, mode: BlendMode, target: Target) -> Draw:
-        """``draw`` composited with ``mode``: it reads a copy of the target under it."""
+        """``draw`` composited with ``mode``: it reads a copy of the target under it. (A
+        backdrop-filter's T' is not: its element blended inside it, see _surface_pass.)"""
+        route = self.out.routes.get(draw.layer_id)
+        if route is not None and route.route is Route.BACKDROP_FILTER:
+            return draw
         made = blend_read(draw, mode, target.size)
         if made is None:
             return draw  # nothing of it shows: there is nothing to blend with
         blended, read = made
-        inner = self.out.reads.pop(id(draw), None)
-        if inner is not None:
-            # T' of a backdrop-filter, blended (Filter Effects 2 §2.1 step 6): both copies are
-            # of the target as it is before the element; the backdrop-filter's copy, its
-            # filter and T' are made after the blend's copy, before the blended draw.
-            read = replace(read, also=inner)
         self.out.reads[id(blended)] = read
         self.out.keep.append(blended)
         group = "the page (the frame)" if target.owner == "root" else f"the group of {target.owner!r} (its surface)"
@@ -158,21 +156,46 @@ class EffectDrawing:
         return reach
 
     def _surface_pass(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str,
-                      cull_from: int, first: tuple[Draw, ...] = ()) -> CompositePass:
+                      cull_from: int, first: tuple[Draw, ...] = (), blend: BlendMode | None = None,
+                      name: str = "surface") -> CompositePass:
         """The composite pass of a surface holding the context's layers (not yet added),
-        after ``first`` (a backdrop-filter's filtered backdrop)."""
+        after ``first`` (a backdrop-filter's filtered backdrop); with ``blend``, the layers
+        are flattened into a surface of their own first, which blends with ``first``."""
         node = ctx.node
         sx, sy = int(bounds.x), int(bounds.y)
         w, h = int(bounds.width), int(bounds.height)
         # Everything but an isolated group is a backdrop root (groups.py says which).
         inner = Target((sx, sy), space, cull, len(node.clips), cull_from, (w, h),
                        backdrop_root=reason is not SurfaceReason.ISOLATION or is_backdrop_root(node), owner=node.id)
+        self._check_size(f"the {reason.value} surface of layer {node.id!r}", w, h, node.id)
+        tex = TextureDesc(f"{name}:{node.id}", w, h, TextureRole.RENDER_SURFACE)
+        pass_name = f"composite:{node.id}" if name == "surface" else f"composite:{name}:{node.id}"
+        if blend is not None:
+            content = self._content_bounds(ctx, space, cull, cull_from)
+            if content is None or content.is_empty():
+                return CompositePass(pass_name, tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), first, reason, detail)
+            content = content.rounded_out()
+            group = self._surface_pass(ctx, content, space, cull, SurfaceReason.BLEND,
+                                       f"the element {node.id!r} flattened, to blend ({blend}) with its filtered backdrop",
+                                       cull_from, name="content")
+            self.out.passes.extend(self._composite_passes(group))
+            flat = Draw(group.target, node.id, Affine.translate(content.x - sx, content.y - sy), 1.0, (),
+                        note="the element, flattened")
+            made = blend_read(flat, blend, (w, h))
+            if made is None:
+                return CompositePass(pass_name, tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), first, reason, detail)
+            blended, read = made
+            self.out.reads[id(blended)] = read
+            self.out.keep.append(blended)
+            self.out.decisions.append(Decision(node.id, f"mix-blend-mode {blend}: blends with its filtered backdrop "
+                                                    f"inside T', reading back the {read.copy.width}x"
+                                                    f"{read.copy.height} px under it"))
+            return CompositePass(pass_name, tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), first + (blended,),
+                                 reason, detail)
         items: list = []
         self.emit_items(ctx, items, inner, 1.0)
-        self._check_size(f"the {reason.value} surface of layer {node.id!r}", w, h, node.id)
-        tex = TextureDesc(f"surface:{node.id}", w, h, TextureRole.RENDER_SURFACE)
-        draws = first + self.finalize(items, inner, f"surface:{node.id}")
-        return CompositePass(f"composite:{node.id}", tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), draws, reason, detail)
+        draws = first + self.finalize(items, inner, f"{name}:{node.id}")
+        return CompositePass(pass_name, tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), draws, reason, detail)
 
     def _surface(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str, cull_from: int):
         """Plan a surface (a composite pass) holding the context's layers; return it."""
@@ -274,7 +297,8 @@ class EffectDrawing:
         backdrop = Draw(result, node.id, snap(surface_to_target.inverse() @ to_source), 1.0, (border_box,),
                         note="filtered backdrop, clipped to the border box")
         read = f"backdrop-filter of {node.id!r} reads the {cw}x{ch} px under it"
-        if opacity >= 1.0 and not route.applies and not has_backdrop_readers(ctx) and not has_blend_readers(ctx):
+        if (opacity >= 1.0 and not route.applies and s.mix_blend_mode is BlendMode.NORMAL and not has_backdrop_readers(ctx)
+                and not has_blend_readers(ctx)):
             # Nothing fades the two together and nothing inside reads the element: the
             # filtered backdrop is drawn straight into the target, the element over it
             # (no surface, as viz draws a single-quad pass into its parent).
@@ -293,8 +317,9 @@ class EffectDrawing:
                   "clipped to its border box, then the element")
         if route.applies:
             detail += f"; then {', '.join(route.applies)} on both together"
+        blend = s.mix_blend_mode if s.mix_blend_mode is not BlendMode.NORMAL else None
         surface = self._surface_pass(ctx, bounds, target.space, cull, SurfaceReason.BACKDROP_FILTER, detail,
-                                     target.cull_from, first=(backdrop,))
+                                     target.cull_from, first=(backdrop,), blend=blend)
         after = tuple(filter_passes) + tuple(self._composite_passes(surface))
         result, note = surface.target, "backdrop-filter surface"
         if element_plan is not None:

@@ -46,14 +46,9 @@ def split_at_reads(cp: CompositePass, reads: dict[int, BackdropRead]) -> list:
             name = cp.name if part == 0 else f"{cp.name}+{part}"
             out.append(replace(cp, name=name, draws=tuple(segment), continues=part > 0))
             part += 1
-            out.append(BackdropPass(f"backdrop:{d.layer_id}", d.layer_id, cp.target, read.copy, read.to_source,
+            out.append(BackdropPass(read.copy.name, d.layer_id, cp.target, read.copy, read.to_source,  # (backdrop:ID)
                                     read.mirror, read.reason))
             out.extend(read.after)
-            if read.also is not None:  # (a blended backdrop-filter: its own copy, filter and T')
-                also = read.also
-                out.append(BackdropPass(f"backdrop-filter:{d.layer_id}", d.layer_id, cp.target, also.copy,
-                                        also.to_source, also.mirror, also.reason))
-                out.extend(also.after)
             segment = []
         segment.append(d)
     out.append(replace(cp, name=f"{cp.name}+{part}", draws=tuple(segment), continues=True))

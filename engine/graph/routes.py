@@ -80,9 +80,10 @@ def route_context(ctx: StackingContext, *, as_one_draw: bool, backdrop_root: boo
 def _backdrop_route(ctx: StackingContext, *, as_one_draw: bool, backdrop_root: bool) -> ContextRoute:
     """A backdrop-filter (Filter Effects 2 §2.1): the backdrop root image under the border
     box, filtered and clipped to it (radii included), then the element drawn over it
-    (T'); the element's filter, mask and polygon clip-path, opacity and blend mode then
-    act on T' — both together — in CSS order (steps 5-6), which is what ``applies``
-    lists. Where the target is an isolated group that is not a backdrop root (isolation,
+    (T', step 5) — blended with it where the element has a mix-blend-mode; the element's
+    filter, polygon clip-path and mask, and opacity then act on T' — both together — in
+    CSS order (step 6), which is what ``applies`` lists; T' is composited source-over
+    (step 7). Where the target is an isolated group that is not a backdrop root (isolation,
     a z-index or transformed container that a blending descendant makes a surface),
     the backdrop is read from that group's surface, as Chromium reads it (cc reads the
     render pass the element draws into): the page under the group does not show."""
@@ -97,9 +98,15 @@ def _backdrop_route(ctx: StackingContext, *, as_one_draw: bool, backdrop_root: b
         applies.append("mask-image")
     if s.opacity < 1.0:
         applies.append(f"opacity {s.opacity:g}")
+    details = []
     if as_one_draw:
-        applies.append(f"mix-blend-mode {s.mix_blend_mode}")
-    detail = "" if backdrop_root else (
-        "reads the isolated group it is drawn in (not a backdrop root; read as Chromium reads it: the group's "
-        "surface, not the page under it)")
+        # Step 5 draws B into T' and step 7 composites T' with source-over: the element
+        # blends with its filtered backdrop inside T' (as Chromium draws it; step 6's
+        # "effects" cannot mean a blend of T' itself without contradicting step 7).
+        details.append(f"the element blends (mix-blend-mode {s.mix_blend_mode}) with its filtered backdrop inside T', "
+                       "T' is composited source-over")
+    if not backdrop_root:
+        details.append("reads the isolated group it is drawn in (not a backdrop root; read as Chromium reads it: the "
+                       "group's surface, not the page under it)")
+    detail = "; ".join(details)
     return ContextRoute(node.id, Route.BACKDROP_FILTER, SurfaceReason.BACKDROP_FILTER, detail, applies=tuple(applies))

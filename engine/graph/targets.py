@@ -78,4 +78,3 @@ class BackdropRead:
     mirror: tuple[float, float, float, float] | None
     reason: str
     after: tuple = ()
-    also: "BackdropRead | None" = None  # another read of the target at the same point, made after this one's copy

@@ -60,8 +60,9 @@ CASES = {
     # name: (style, reference keywords, tolerance)
     "filter": ("filter: sepia(0.7) opacity(0.8)", dict(filter="sepia(0.7) opacity(0.8)"), 2),
     "filter-blur": ("filter: blur(2px)", dict(filter="blur(2px)"), 3),
-    "blend": ("mix-blend-mode: difference", dict(blend_mode="difference"), 1),
-    "blend-opacity": ("mix-blend-mode: multiply; opacity: 0.6", dict(blend_mode="multiply", opacity=0.6), 1),
+    # (The element is flattened into an RGBA8 surface, blended into T' (RGBA8): two roundings.)
+    "blend": ("mix-blend-mode: difference", dict(blend_mode="difference"), 2),
+    "blend-opacity": ("mix-blend-mode: multiply; opacity: 0.6", dict(blend_mode="multiply", opacity=0.6), 2),
     "mask": ("mask-image: linear-gradient(90deg, black, transparent)",
              dict(mask=_mask_columns(lambda i: 1 - (i + 0.5) / BOX[2])), 2),
     "clip-path": ("clip-path: polygon(0 0, 50% 0, 50% 100%, 0 100%)",
@@ -83,16 +84,22 @@ def test_backdrop_filter_with_another_effect_matches_the_reference(gl, rng, name
     assert diff.max() <= tolerance, (name, diff.max(), int((diff > tolerance).sum()))
     route = frame.graph.routes["el"]
     assert (route.route, route.surface) == (Route.BACKDROP_FILTER, SurfaceReason.BACKDROP_FILTER)
-    assert route.applies, "the route names what acts on the filtered backdrop and the element together"
+    assert route.applies or "blends" in route.detail, "the route names what acts on T', and how"
     assert frame.graph.backdrop_passes()[0].mirror is not None or len(frame.graph.backdrop_passes()) == 2
 
 
-def test_a_blended_backdrop_filter_reads_the_page_twice_before_it_draws(gl, rng):
+def test_a_blended_backdrop_filter_blends_the_element_inside_t_prime(gl, rng):
+    """Steps 5 and 7: the element (flattened) blends with its filtered backdrop inside
+    T', and T' is composited source-over — as Chromium draws it."""
     s, _, _ = _scene(rng, "mix-blend-mode: difference")
     graph = s.plan()
     reads = graph.backdrop_passes()
-    assert [r.target.name for r in reads] == ["backdrop:el", "backdrop-filter:el"]
-    assert [r.mirror is None for r in reads] == [True, False], "the blend's copy is plain, the filter's mirrored"
+    assert [r.name for r in reads] == ["backdrop-filter:el", "backdrop:el"]
+    assert [r.mirror is None for r in reads] == [False, True], "the filter's copy is mirrored, the blend's plain"
+    assert reads[1].source.name == "surface:el", "the blend reads T', not the page"
+    frame_draw = next(d for d in graph.to_dict()["passes"][-1]["draws"] if d["layer"] == "el")
+    assert "blend" not in frame_draw, "T' itself is drawn source-over"
+    assert "blends (mix-blend-mode difference) with its filtered backdrop inside T'" in graph.routes["el"].detail
     graph.validate()
 
 

@@ -112,13 +112,13 @@ def test_a_layer_too_large_for_one_texture_is_masked_through_a_surface():
 
 @pytest.mark.parametrize("css, children, as_one_draw, applies", [
     ("filter: blur(1px)", 0, False, ("filter blur(1px)",)),
-    ("mix-blend-mode: multiply", 0, True, ("mix-blend-mode multiply",)),
+    ("mix-blend-mode: multiply", 0, True, ()),  # blended inside T' (the detail says so), T' source-over
     ("mask-image: linear-gradient(black, transparent)", 1, False, ("mask-image",)),
     ("clip-path: polygon(0 0, 100% 0, 0 100%)", 0, False, ("clip-path polygon",)),
     ("opacity: 0.5", 2, False, ("opacity 0.5",)),
     # CSS order: filter, then mask and clip-path, opacity, blending.
     ("mix-blend-mode: screen; opacity: 0.5; clip-path: polygon(0 0, 100% 0, 0 100%); filter: sepia(1)", 1, True,
-     ("filter sepia(1)", "clip-path polygon", "opacity 0.5", "mix-blend-mode screen")),
+     ("filter sepia(1)", "clip-path polygon", "opacity 0.5")),
     ("", 1, False, ()),
 ])
 def test_backdrop_filter_with_other_effects_is_decided_not_refused(css, children, as_one_draw, applies):
@@ -129,6 +129,8 @@ def test_backdrop_filter_with_other_effects_is_decided_not_refused(css, children
     assert decided.applies == applies
     if applies:
         assert str(decided).endswith(f"; then {', '.join(applies)} on both together")
+    if as_one_draw:
+        assert "blends (mix-blend-mode" in decided.detail and "T' is composited source-over" in decided.detail
 
 
 def test_a_backdrop_filter_in_an_isolated_group_is_decided_to_read_that_group():
@@ -148,8 +150,8 @@ def test_no_backdrop_filter_combination_is_refused_any_more():
                     "clip-path: polygon(0 0, 100% 0, 0 100%); opacity: 0.5")).add(Layer("kid", (0, 0, 20, 20), "background: red"))
     group.add(Layer("blender", (60, 60, 40, 40), "background: red; mix-blend-mode: multiply"))
     routes = scene.plan().routes  # (raised UnsupportedFeatureError before issue 25)
-    assert routes["el"].applies == ("filter sepia(1)", "clip-path polygon", "mask-image", "opacity 0.5",
-                                    "mix-blend-mode multiply")
+    assert routes["el"].applies == ("filter sepia(1)", "clip-path polygon", "mask-image", "opacity 0.5")
+    assert "mix-blend-mode multiply" in routes["el"].detail and "reads the isolated group" in routes["el"].detail
 
 
 def test_a_planned_frame_records_each_drawn_context_route_in_paint_order():
