@@ -97,14 +97,17 @@ class Route(NamedEnum):
 class ContextRoute:
     """The compositor's decision for one stacking context (graph.routes decides it from
     the context's style and subtree; graph.effects emits the passes it names): the route,
-    the render surface it needs (None: none), why, and for an opacity carried by a
-    draw, whose draw carries it."""
+    the render surface it needs (None: none), why, for an opacity carried by a draw,
+    whose draw carries it, and the element's effects applied, in CSS order, to what the
+    route drew (``applies``: for a backdrop-filter, the filter, mask, clip-path, opacity
+    and blend that act on the filtered backdrop and the element together)."""
 
     layer_id: str
     route: Route
     surface: SurfaceReason | None = None
     detail: str = ""
     opacity_into: str | None = None
+    applies: tuple[str, ...] = ()
 
     @property
     def through_effect(self) -> bool:
@@ -115,7 +118,8 @@ class ContextRoute:
     def __str__(self) -> str:
         surface = f" (surface: {self.surface.value})" if self.surface is not None else ""
         why = f": {self.detail}" if self.detail else ""
-        return f"{self.layer_id}: {self.route}{surface}{why}"
+        then = f"; then {', '.join(self.applies)} on both together" if self.applies else ""
+        return f"{self.layer_id}: {self.route}{surface}{why}{then}"
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,11 @@ class EffectDrawing:
         return True
 
     def _blending(self, draw: Draw, mode: BlendMode, target: Target) -> Draw:
-        """``draw`` composited with ``mode``: it reads a copy of the target under it."""
+        """``draw`` composited with ``mode``: it reads a copy of the target under it. (A
+        backdrop-filter's T' is not: its element blended inside it, see _surface_pass.)"""
+        route = self.out.routes.get(draw.layer_id)
+        if route is not None and route.route is Route.BACKDROP_FILTER:
+            return draw
         made = blend_read(draw, mode, target.size)
         if made is None:
             return draw  # nothing of it shows: there is nothing to blend with
@@ -152,21 +156,46 @@ class EffectDrawing:
         return reach
 
     def _surface_pass(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str,
-                      cull_from: int, first: tuple[Draw, ...] = ()) -> CompositePass:
+                      cull_from: int, first: tuple[Draw, ...] = (), blend: BlendMode | None = None,
+                      name: str = "surface") -> CompositePass:
         """The composite pass of a surface holding the context's layers (not yet added),
-        after ``first`` (a backdrop-filter's filtered backdrop)."""
+        after ``first`` (a backdrop-filter's filtered backdrop); with ``blend``, the layers
+        are flattened into a surface of their own first, which blends with ``first``."""
         node = ctx.node
         sx, sy = int(bounds.x), int(bounds.y)
         w, h = int(bounds.width), int(bounds.height)
         # Everything but an isolated group is a backdrop root (groups.py says which).
         inner = Target((sx, sy), space, cull, len(node.clips), cull_from, (w, h),
                        backdrop_root=reason is not SurfaceReason.ISOLATION or is_backdrop_root(node), owner=node.id)
+        self._check_size(f"the {reason.value} surface of layer {node.id!r}", w, h, node.id)
+        tex = TextureDesc(f"{name}:{node.id}", w, h, TextureRole.RENDER_SURFACE)
+        pass_name = f"composite:{node.id}" if name == "surface" else f"composite:{name}:{node.id}"
+        if blend is not None:
+            content = self._content_bounds(ctx, space, cull, cull_from)
+            if content is None or content.is_empty():
+                return CompositePass(pass_name, tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), first, reason, detail)
+            content = content.rounded_out()
+            group = self._surface_pass(ctx, content, space, cull, SurfaceReason.BLEND,
+                                       f"the element {node.id!r} flattened, to blend ({blend}) with its filtered backdrop",
+                                       cull_from, name="content")
+            self.out.passes.extend(self._composite_passes(group))
+            flat = Draw(group.target, node.id, Affine.translate(content.x - sx, content.y - sy), 1.0, (),
+                        note="the element, flattened")
+            made = blend_read(flat, blend, (w, h))
+            if made is None:
+                return CompositePass(pass_name, tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), first, reason, detail)
+            blended, read = made
+            self.out.reads[id(blended)] = read
+            self.out.keep.append(blended)
+            self.out.decisions.append(Decision(node.id, f"mix-blend-mode {blend}: blends with its filtered backdrop "
+                                                    f"inside T', reading back the {read.copy.width}x"
+                                                    f"{read.copy.height} px under it"))
+            return CompositePass(pass_name, tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), first + (blended,),
+                                 reason, detail)
         items: list = []
         self.emit_items(ctx, items, inner, 1.0)
-        self._check_size(f"the {reason.value} surface of layer {node.id!r}", w, h, node.id)
-        tex = TextureDesc(f"surface:{node.id}", w, h, TextureRole.RENDER_SURFACE)
-        draws = first + self.finalize(items, inner, f"surface:{node.id}")
-        return CompositePass(f"composite:{node.id}", tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), draws, reason, detail)
+        draws = first + self.finalize(items, inner, f"{name}:{node.id}")
+        return CompositePass(pass_name, tex, (sx, sy), (0.0, 0.0, 0.0, 0.0), draws, reason, detail)
 
     def _surface(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str, cull_from: int):
         """Plan a surface (a composite pass) holding the context's layers; return it."""
@@ -226,7 +255,9 @@ class EffectDrawing:
             return False
         scale, where, (_, _, cw, ch) = region.scale, region.where, region.copy
         self._check_size(f"the backdrop copy of layer {node.id!r}", cw, ch, node.id)
-        copy = TextureDesc(f"backdrop:{node.id}", cw, ch, TextureRole.BACKDROP)
+        # (A blended element reads twice: the blend's copy keeps the plain name.)
+        name = f"backdrop-filter:{node.id}" if s.mix_blend_mode is not BlendMode.NORMAL else f"backdrop:{node.id}"
+        copy = TextureDesc(name, cw, ch, TextureRole.BACKDROP)
         to_source, mirror = region.to_source, region.mirror
         plan = chain.plan(current_color=s.color, scale=scale, size=(cw, ch))
         self._filter_key = None  # what lies under an element is read anew every frame
@@ -234,8 +265,24 @@ class EffectDrawing:
         # The element's surface, in the target's space: the filtered backdrop (clipped to
         # the border box and its radii), then the element and its descendants.
         on_target = Rect(0, 0, node.width, node.height).transformed_bounds(target.space @ m)
-        content = self._content_bounds(ctx, target.space, target.cull, target.cull_from)
+        # The element's own filter acts on T' (the filtered backdrop and the element
+        # together), in the target's space: T' grows by its reach, and what the filter
+        # can pull in from past the cull rect is drawn into T' too.
+        element_plan = None
+        if s.filter is not None:
+            element_plan = s.filter.plan(current_color=s.color, scale=target.space.max_scale())
+            if not element_plan.passes:
+                self.out.decisions.append(Decision(node.id, f"filter: {s.filter} does nothing: not applied to T'"))
+                element_plan = None
+        reach = max(element_plan.outsets) if element_plan is not None else 0.0
+        cull = target.cull
+        if cull is not None and reach:
+            cull = Rect(cull.x - reach, cull.y - reach, cull.width + 2 * reach, cull.height + 2 * reach)
+        content = self._content_bounds(ctx, target.space, cull, target.cull_from)
         bounds = on_target if content is None else Rect.union([on_target, content])
+        if element_plan is not None:
+            top, right, bottom, left = element_plan.outsets
+            bounds = Rect(bounds.x - left, bounds.y - top, bounds.width + left + right, bounds.height + top + bottom)
         if target.cull is not None and target.space.is_translation():
             bounds = bounds.intersect(target.cull.transformed_bounds(target.space))
         clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
@@ -250,7 +297,8 @@ class EffectDrawing:
         backdrop = Draw(result, node.id, snap(surface_to_target.inverse() @ to_source), 1.0, (border_box,),
                         note="filtered backdrop, clipped to the border box")
         read = f"backdrop-filter of {node.id!r} reads the {cw}x{ch} px under it"
-        if opacity >= 1.0 and not has_backdrop_readers(ctx) and not has_blend_readers(ctx):
+        if (opacity >= 1.0 and not route.applies and s.mix_blend_mode is BlendMode.NORMAL and not has_backdrop_readers(ctx)
+                and not has_blend_readers(ctx)):
             # Nothing fades the two together and nothing inside reads the element: the
             # filtered backdrop is drawn straight into the target, the element over it
             # (no surface, as viz draws a single-quad pass into its parent).
@@ -267,15 +315,30 @@ class EffectDrawing:
             return True
         detail = (f"backdrop-filter: {chain} on the {cw}x{ch} px under {node.id!r} (read in {where}, edges mirrored), "
                   "clipped to its border box, then the element")
-        surface = self._surface_pass(ctx, bounds, target.space, target.cull, SurfaceReason.BACKDROP_FILTER, detail,
-                                     target.cull_from, first=(backdrop,))
-        draw = Draw(surface.target, node.id, surface_to_target, opacity, clips, note="backdrop-filter surface")
-        self.out.reads[id(draw)] = BackdropRead(copy, to_source, mirror, read,
-                                             tuple(filter_passes) + tuple(self._composite_passes(surface)))
+        if route.applies:
+            detail += f"; then {', '.join(route.applies)} on both together"
+        blend = s.mix_blend_mode if s.mix_blend_mode is not BlendMode.NORMAL else None
+        surface = self._surface_pass(ctx, bounds, target.space, cull, SurfaceReason.BACKDROP_FILTER, detail,
+                                     target.cull_from, first=(backdrop,), blend=blend)
+        after = tuple(filter_passes) + tuple(self._composite_passes(surface))
+        result, note = surface.target, "backdrop-filter surface"
+        if element_plan is not None:
+            # The element's filter on T' (Filter Effects 2 §2.1 step 6), run with the read.
+            element_plan = s.filter.plan(current_color=s.color, scale=target.space.max_scale(),
+                                         size=(surface.target.width, surface.target.height))
+            self._filter_key = None  # T' holds the backdrop: filtered anew every frame
+            passes, result = self._filter_passes(node, element_plan, surface.target)
+            after += tuple(passes)
+            note = f"backdrop-filter surface, filtered ({len(element_plan.passes)} passes)"
+        draw = self.masked(Draw(result, node.id, surface_to_target, opacity, clips, note=note), ctx, target)
+        if draw is None:
+            return True  # a polygon clip-path that covers nothing (masked said so)
+        self.out.reads[id(draw)] = BackdropRead(copy, to_source, mirror, read, after)
         self.out.keep.append(draw)
         self.out.decisions.append(Decision(node.id, f"backdrop-filter: {chain}: reads back {cw}x{ch} px, "
                                                 f"{len(plan.passes)} filter passes, a {surface.target.width}x"
-                                                f"{surface.target.height} surface"))
+                                                f"{surface.target.height} surface"
+                                                + (f" ({', '.join(route.applies)} on both together)" if route.applies else "")))
         out.append(draw)
         return True
 

@@ -46,7 +46,7 @@ def split_at_reads(cp: CompositePass, reads: dict[int, BackdropRead]) -> list:
             name = cp.name if part == 0 else f"{cp.name}+{part}"
             out.append(replace(cp, name=name, draws=tuple(segment), continues=part > 0))
             part += 1
-            out.append(BackdropPass(f"backdrop:{d.layer_id}", d.layer_id, cp.target, read.copy, read.to_source,
+            out.append(BackdropPass(read.copy.name, d.layer_id, cp.target, read.copy, read.to_source,  # (backdrop:ID)
                                     read.mirror, read.reason))
             out.extend(read.after)
             segment = []

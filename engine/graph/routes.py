@@ -20,11 +20,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..blending import BlendMode
 from ..compositor.groups import has_backdrop_readers, has_blend_readers, is_backdrop_root, is_isolated_group
 from ..compositor.mask_paint import has_mask
 from ..compositor.tree import LayerNode, StackingContext
-from ..errors import UnsupportedFeatureError
 from ..framegraph import ContextRoute, Route, SurfaceReason
 
 __all__ = ["route_context", "group_reason"]
@@ -50,8 +48,7 @@ def route_context(ctx: StackingContext, *, as_one_draw: bool, backdrop_root: boo
     node = ctx.node
     s = node.style
     if s.backdrop_filter is not None and Route.BACKDROP_FILTER not in declined:
-        _check_backdrop_filter(node, backdrop_root)
-        return ContextRoute(node.id, Route.BACKDROP_FILTER, SurfaceReason.BACKDROP_FILTER)
+        return _backdrop_route(ctx, as_one_draw=as_one_draw, backdrop_root=backdrop_root)
     if s.filter is not None and Route.FILTER not in declined:
         return ContextRoute(node.id, Route.FILTER, SurfaceReason.FILTER)
     drawing = ctx.drawing_nodes()
@@ -80,16 +77,36 @@ def route_context(ctx: StackingContext, *, as_one_draw: bool, backdrop_root: boo
     return ContextRoute(node.id, Route.IN_TARGET, opacity_into=into)
 
 
-def _check_backdrop_filter(node: LayerNode, backdrop_root: bool) -> None:
-    """Refuse the backdrop-filters whose stacking with other effects is not planned yet."""
+def _backdrop_route(ctx: StackingContext, *, as_one_draw: bool, backdrop_root: bool) -> ContextRoute:
+    """A backdrop-filter (Filter Effects 2 §2.1): the backdrop root image under the border
+    box, filtered and clipped to it (radii included), then the element drawn over it
+    (T', step 5) — blended with it where the element has a mix-blend-mode; the element's
+    filter, polygon clip-path and mask, and opacity then act on T' — both together — in
+    CSS order (step 6), which is what ``applies`` lists; T' is composited source-over
+    (step 7). Where the target is an isolated group that is not a backdrop root (isolation,
+    a z-index or transformed container that a blending descendant makes a surface),
+    the backdrop is read from that group's surface, as Chromium reads it (cc reads the
+    render pass the element draws into): the page under the group does not show."""
+    node = ctx.node
     s = node.style
-    for other, value in (("filter", s.filter), ("mix-blend-mode", s.mix_blend_mode is not BlendMode.NORMAL),
-                         ("a mask-image or a polygon clip-path", has_mask(node.style))):
-        if value:
-            raise UnsupportedFeatureError(f"backdrop-filter together with {other} on one element is not supported yet",
-                                          property="backdrop-filter", layer=node.id)
+    applies: list[str] = []
+    if s.filter is not None:
+        applies.append(f"filter {s.filter}")
+    if s.clip_path is not None and s.clip_path.is_polygon:
+        applies.append("clip-path polygon")  # (clip, then mask: CSS Masking 1 §3)
+    if s.mask_image is not None:
+        applies.append("mask-image")
+    if s.opacity < 1.0:
+        applies.append(f"opacity {s.opacity:g}")
+    details = []
+    if as_one_draw:
+        # Step 5 draws B into T' and step 7 composites T' with source-over: the element
+        # blends with its filtered backdrop inside T' (as Chromium draws it; step 6's
+        # "effects" cannot mean a blend of T' itself without contradicting step 7).
+        details.append(f"the element blends (mix-blend-mode {s.mix_blend_mode}) with its filtered backdrop inside T', "
+                       "T' is composited source-over")
     if not backdrop_root:
-        raise UnsupportedFeatureError(
-            "a backdrop-filter inside an isolated group that is not a backdrop root (a transformed or z-index "
-            "container that a blending element also needs) is not supported yet", property="backdrop-filter",
-            layer=node.id)
+        details.append("reads the isolated group it is drawn in (not a backdrop root; read as Chromium reads it: the "
+                       "group's surface, not the page under it)")
+    detail = "; ".join(details)
+    return ContextRoute(node.id, Route.BACKDROP_FILTER, SurfaceReason.BACKDROP_FILTER, detail, applies=tuple(applies))

@@ -10,7 +10,6 @@ import pytest
 from lamina import Layer, Scene, filters
 from lamina.blending import BlendMode
 from lamina.blending.reference import blend, source_over
-from lamina.errors import UnsupportedFeatureError
 from lamina.framegraph import BackdropPass, Executor, SurfaceReason
 from lamina.images import premultiply
 
@@ -261,11 +260,12 @@ def test_backdrop_filters_run_on_opencl_too(gl, rng):
 
 @pytest.mark.parametrize("style", ["backdrop-filter: blur(2px); filter: blur(1px)",
                                    "backdrop-filter: blur(2px); mix-blend-mode: multiply"])
-def test_unsupported_combinations_say_so(gl, style):
+def test_backdrop_filter_combinations_render(gl, style):
+    """Refused before issue 25 item 4; tests/gl/test_backdrop_combos.py checks the pixels."""
     s = Scene(40, 40)
     s.root.add(Layer("x", (0, 0, 20, 20), style))
-    with pytest.raises(UnsupportedFeatureError, match="backdrop-filter"):
-        s.render(gl)
+    route = s.render(gl).graph.routes["x"]
+    assert route.applies or "blends (mix-blend-mode multiply)" in route.detail
 
 
 def test_the_frame_graph_shows_the_read_backs(gl):

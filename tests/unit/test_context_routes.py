@@ -19,7 +19,6 @@ from lamina.limits import Limits
 from tests.kept import EVERY_TEXTURE
 from lamina.graph import ExecutorFacts
 from lamina.compositor.tree import StackingContext, resolve_tree
-from lamina.errors import UnsupportedFeatureError
 from lamina.framegraph import ContextRoute, Route, SurfaceReason
 from lamina.graph.routes import route_context
 
@@ -111,14 +110,48 @@ def test_a_layer_too_large_for_one_texture_is_masked_through_a_surface():
     assert decided.surface is SurfaceReason.MASK
 
 
-def test_unsupported_backdrop_filter_stacking_is_refused_when_decided():
-    with pytest.raises(UnsupportedFeatureError, match="together with filter") as err:
-        _route("backdrop-filter: blur(2px); filter: blur(1px)")
-    assert err.value.layer == "el"
+@pytest.mark.parametrize("css, children, as_one_draw, applies", [
+    ("filter: blur(1px)", 0, False, ("filter blur(1px)",)),
+    ("mix-blend-mode: multiply", 0, True, ()),  # blended inside T' (the detail says so), T' source-over
+    ("mask-image: linear-gradient(black, transparent)", 1, False, ("mask-image",)),
+    ("clip-path: polygon(0 0, 100% 0, 0 100%)", 0, False, ("clip-path polygon",)),
+    ("opacity: 0.5", 2, False, ("opacity 0.5",)),
+    # CSS order: filter, then mask and clip-path, opacity, blending.
+    ("mix-blend-mode: screen; opacity: 0.5; clip-path: polygon(0 0, 100% 0, 0 100%); filter: sepia(1)", 1, True,
+     ("filter sepia(1)", "clip-path polygon", "opacity 0.5")),
+    ("", 1, False, ()),
+])
+def test_backdrop_filter_with_other_effects_is_decided_not_refused(css, children, as_one_draw, applies):
+    """Issue 25 item 4: no UnsupportedFeatureError; the route says which effects act on
+    the filtered backdrop and the element together, in CSS order."""
+    decided = _route("backdrop-filter: blur(2px); " + css, children, as_one_draw=as_one_draw)
+    assert (decided.route, decided.surface) == (Route.BACKDROP_FILTER, SurfaceReason.BACKDROP_FILTER)
+    assert decided.applies == applies
+    if applies:
+        assert str(decided).endswith(f"; then {', '.join(applies)} on both together")
+    if as_one_draw:
+        assert "blends (mix-blend-mode" in decided.detail and "T' is composited source-over" in decided.detail
+
+
+def test_a_backdrop_filter_in_an_isolated_group_is_decided_to_read_that_group():
     scene = Scene(200, 200, "white")
     scene.root.add(Layer("el", (0, 0, 100, 100), "background: red; backdrop-filter: blur(2px)"))
-    with pytest.raises(UnsupportedFeatureError, match="not a backdrop root"):
-        route_context(_contexts(scene)["el"], as_one_draw=False, backdrop_root=False, tiled=lambda n: False)
+    decided = route_context(_contexts(scene)["el"], as_one_draw=False, backdrop_root=False, tiled=lambda n: False)
+    assert decided.route is Route.BACKDROP_FILTER and "reads the isolated group" in decided.detail
+
+
+def test_no_backdrop_filter_combination_is_refused_any_more():
+    assert "UnsupportedFeatureError" not in ROUTES.read_text(encoding="utf-8")
+    scene = Scene(200, 200, "white")
+    group = scene.root.add(Layer("group", (0, 0, 200, 200), "isolation: isolate"))
+    group.add(Layer("sibling", (0, 0, 50, 50), "background: green"))
+    group.add(Layer("el", (10, 10, 100, 100), "background: rgb(0 0 255 / 30%); backdrop-filter: blur(2px); "
+                    "filter: sepia(1); mix-blend-mode: multiply; mask-image: linear-gradient(black, transparent); "
+                    "clip-path: polygon(0 0, 100% 0, 0 100%); opacity: 0.5")).add(Layer("kid", (0, 0, 20, 20), "background: red"))
+    group.add(Layer("blender", (60, 60, 40, 40), "background: red; mix-blend-mode: multiply"))
+    routes = scene.plan().routes  # (raised UnsupportedFeatureError before issue 25)
+    assert routes["el"].applies == ("filter sepia(1)", "clip-path polygon", "mask-image", "opacity 0.5")
+    assert "mix-blend-mode multiply" in routes["el"].detail and "reads the isolated group" in routes["el"].detail
 
 
 def test_a_planned_frame_records_each_drawn_context_route_in_paint_order():
@@ -174,5 +207,6 @@ def test_the_report_says_each_context_drawn_through_an_effect():
     assert section[0] == "  blurred: filter (surface: filter)"
     assert "plain:" not in section[1], "a context drawn plainly into its target is not listed"
     routes = graph.to_dict()["routes"]
-    assert {"layer": "blurred", "route": "filter", "surface": "filter", "detail": "", "opacity_into": None} in routes
+    assert {"layer": "blurred", "route": "filter", "surface": "filter", "detail": "", "opacity_into": None,
+            "applies": []} in routes
     assert [r["layer"] for r in routes] == ["blurred", "plain"]

@@ -10,7 +10,6 @@ import pytest
 from lamina import Layer, Scene
 from lamina.compositor.mask_paint import MASK_PAD, PolygonPaint
 from lamina.compositor.paint_data import LayerPaint
-from lamina.errors import UnsupportedFeatureError
 from lamina.framegraph import CompositePass, Draw, FrameGraph, SurfaceReason, TextureRole
 from lamina.geometry import Affine
 from lamina.graph import build_frame_graph
@@ -187,10 +186,11 @@ def test_an_empty_clip_path_draws_nothing():
     assert any("covers nothing" in t for t in texts(graph, "card"))
 
 
-def test_backdrop_filter_with_a_mask_is_unsupported_not_ignored():
-    with pytest.raises(UnsupportedFeatureError) as info:
-        card(f"backdrop-filter: blur(2px); mask-image: {GRADIENT}", child=False).plan(policy="none")
-    assert info.value.layer == "card" and "mask" in str(info.value)
+def test_backdrop_filter_with_a_mask_masks_both_together():
+    graph = card(f"backdrop-filter: blur(2px); mask-image: {GRADIENT}", child=False).plan(policy="none")
+    assert graph.routes["card"].applies == ("mask-image",)
+    frame_draw = next(d for d in graph.to_dict()["passes"][-1]["draws"] if d["layer"] == "card")
+    assert frame_draw["masks"][0]["what"] == "mask-image", "the mask is on the draw of T' (backdrop and element)"
 
 
 @pytest.mark.parametrize("policy, promoted", [("browser", True), ("all", False)])

@@ -1,0 +1,56 @@
+"""A float64 reference for backdrop-filter together with the element's other effects,
+written from Filter Effects 2 §2.1 (not from the planner): the backdrop root image under
+the border box is filtered with mirrored edges and clipped to the box (T', steps 1-4),
+the element is drawn into it — with its mix-blend-mode, if any (step 5) — then the
+element's filter, polygon clip-path / mask and opacity act on T' as one image (step 6),
+which is composited into the backdrop root with source-over (step 7).
+
+Images are frame-sized premultiplied float64 RGBA in [0, 1]; filters run through
+``filters.apply(..., "reference")`` (numpy), blending through
+``lamina.blending.reference`` — both float64 oracles, independent of GL."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lamina import filters
+from lamina.blending.reference import blend, source_over
+from lamina.images import premultiply
+
+
+def floats(img8: np.ndarray) -> np.ndarray:
+    """Straight uint8 RGBA -> premultiplied float64."""
+    return premultiply(img8).astype(np.float64) / 255.0
+
+
+def _filter(image: np.ndarray, chain: str) -> np.ndarray:
+    u8 = np.round(np.clip(image, 0.0, 1.0) * 255).astype(np.uint8)
+    return filters.apply(u8, chain, "reference", premultiplied=True) / 255.0
+
+
+def filtered_backdrop(root: np.ndarray, box: tuple[int, int, int, int], chain: str) -> np.ndarray:
+    """T' before the element: ``root`` (the backdrop root image) under ``box``, filtered
+    with mirrored edges, clipped to the box; transparent elsewhere."""
+    x, y, w, h = box
+    crop = root[y:y + h, x:x + w]
+    pad = 3 * int(max(filters.parse(chain).plan().outsets + (1,)))
+    padded = np.pad(crop, ((pad, pad), (pad, pad), (0, 0)), mode="symmetric")
+    out = np.zeros_like(root)
+    out[y:y + h, x:x + w] = _filter(padded, chain)[pad:pad + h, pad:pad + w]
+    return out
+
+
+def backdrop_element(root: np.ndarray, box: tuple[int, int, int, int], chain: str, content: np.ndarray, *,
+                     filter: str | None = None, mask: np.ndarray | None = None, opacity: float = 1.0,
+                     blend_mode: str = "normal") -> np.ndarray:
+    """``root`` with the element composited: ``content`` (frame-sized, premultiplied: the
+    element and its descendants, flattened) blended with ``blend_mode`` onto its filtered
+    backdrop, then ``filter``, ``mask`` (frame-sized coverage in [0, 1]) and ``opacity``
+    on both together, then source-over into ``root``."""
+    t = blend(filtered_backdrop(root, box, chain), content, blend_mode)
+    if filter is not None:
+        t = _filter(t, filter)
+    if mask is not None:
+        t = t * mask[..., None]
+    t = t * opacity
+    return source_over(root, t)
