@@ -8,8 +8,8 @@ z toward the viewer, after the perspective divide."""
 from .bsp import BspStats, BspTree
 from .context_order import ContextLayer, ContextOrder, DroppedLayer, Fragment, SortStrategy, sort_context, sort_polygons
 from .polygon import (SPLIT_THRESHOLD, DrawPolygon, DropReason, Side, SplitResult, is_back_face_visible,
-                      project_layer_rect)
+                      project_layer_rect, project_layer_rects)
 
 __all__ = ["BspStats", "BspTree", "ContextLayer", "ContextOrder", "DroppedLayer", "Fragment", "SortStrategy",
            "sort_context", "sort_polygons", "SPLIT_THRESHOLD", "DrawPolygon", "DropReason", "Side", "SplitResult",
-           "is_back_face_visible", "project_layer_rect"]
+           "is_back_face_visible", "project_layer_rect", "project_layer_rects"]

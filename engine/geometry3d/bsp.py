@@ -105,7 +105,6 @@ class BspTree:
         self._root: _Node | None = None
         splits = tests = nodes = depth = 0
         if polygons:
-            store = self._store
             self._root = _Node(0, _EMPTY, _EMPTY)
             work: list[tuple[_Node, np.ndarray, int]] = [(self._root, np.arange(1, len(polygons)), 1)]
             while work:
@@ -133,9 +132,8 @@ class BspTree:
         store = self._store
         splitter = store.polygons[node.splitter]
         d = store.points[rest] @ splitter.normal - splitter.distance
-        thick = np.abs(d) <= SPLIT_THRESHOLD
-        pos = ((d > 0) & ~thick).any(axis=1)
-        neg = ((d < 0) & ~thick).any(axis=1)
+        pos = (d > SPLIT_THRESHOLD).any(axis=1)  # beyond the thick plane on either side
+        neg = (d < -SPLIT_THRESHOLD).any(axis=1)
         coplanar = ~pos & ~neg
         later = store.orders[rest] >= splitter.order
         node.coplanars_front = rest[coplanar & later]

@@ -40,7 +40,7 @@ from typing import Hashable, Sequence
 import numpy as np
 
 from .bsp import BspTree
-from .polygon import SPLIT_THRESHOLD, DrawPolygon, DropReason, is_back_face_visible, project_layer_rect
+from .polygon import SPLIT_THRESHOLD, DrawPolygon, DropReason, is_back_face_visible, project_layer_rects
 
 __all__ = ["ContextLayer", "SortStrategy", "Fragment", "DroppedLayer", "ContextOrder", "sort_context",
            "sort_polygons"]
@@ -159,8 +159,9 @@ def sort_context(layers: Sequence[ContextLayer], strategy: SortStrategy = SortSt
     """The drawing order of a 3D context whose members are given in paint order."""
     polygons: list[DrawPolygon] = []
     dropped: list[DroppedLayer] = []
-    for order, layer in enumerate(layers):
-        made = project_layer_rect(layer.layer_id, order, layer.rect, layer.transform)
+    made_all = project_layer_rects([(layer.layer_id, order, layer.rect, layer.transform)
+                                    for order, layer in enumerate(layers)])
+    for order, (layer, made) in enumerate(zip(layers, made_all)):
         if isinstance(made, DropReason):
             dropped.append(DroppedLayer(layer.layer_id, order, made))
         elif layer.backface_hidden and is_back_face_visible(layer.transform):

@@ -20,21 +20,21 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
-from typing import Hashable
+from typing import Hashable, Sequence
 
 import numpy as np
 
 from lamina.errors import GeometryError
 
 __all__ = ["SPLIT_THRESHOLD", "W_CLIP", "Side", "DropReason", "DrawPolygon", "SplitResult", "project_layer_rect",
-           "is_back_face_visible", "as_transform"]
+           "project_layer_rects", "is_back_face_visible", "as_transform"]
 
 SPLIT_THRESHOLD = 0.05  # px: how thick a plane is (cc's split_threshold)
 W_CLIP = 1e-5  # homogeneous w below which a point is at or behind the eye plane
 # cc's Transform::IsBackFaceVisible compares cofactor33 * determinant with this (float epsilon).
 BACK_FACE_EPSILON = float(np.finfo(np.float32).eps)
 _AREA_EPSILON = 1e-9  # px^2: a polygon with less 3D area than this is degenerate
-_SINGULAR_CONDITION = 1e12  # a 4x4 with a larger condition number is treated as non-invertible
+_SINGULAR_RATIO = 1e-12  # |det| / (product of row lengths) below this: non-invertible
 
 
 class Side(enum.Enum):
@@ -224,38 +224,81 @@ def _newell(points: np.ndarray) -> np.ndarray:
 def project_layer_rect(layer_id: Hashable, order: int, rect: tuple[float, float, float, float],
                        transform: object) -> DrawPolygon | DropReason:
     """A layer's rect (x, y, width, height in its own space) as a screen-space polygon
-    through its 4x4 screen transform, or why it draws nothing.
+    through its 4x4 screen transform, or why it draws nothing (project_layer_rects for one)."""
+    return project_layer_rects([(layer_id, order, rect, transform)])[0]
 
-    The normal points to the layer's front: the screen-space plane is row 2 of the
-    inverse (layer z = 0), which keeps the front side right through mirroring transforms
-    where the winding flips (cc aligns its normal with the mapped (0, 0, 1) for the same
-    reason)."""
-    where = f"layer {layer_id!r}"
+
+def _checked_rect(rect: object, where: str) -> tuple[float, float, float, float]:
     try:
-        x, y, w, h = (float(v) for v in rect)
+        x, y, w, h = (float(v) for v in rect)  # type: ignore[union-attr]
     except (TypeError, ValueError):
         raise GeometryError(f"{where}: rect must be (x, y, width, height), got {rect!r}"[:200]) from None
     if not all(math.isfinite(v) for v in (x, y, w, h)):
         raise GeometryError(f"{where}: rect has non-finite values {rect!r}")
     if w < 0 or h < 0:
         raise GeometryError(f"{where}: rect width and height must be >= 0, got {w:g} x {h:g}")
-    m = as_transform(transform, where)
-    if w == 0 or h == 0:
-        return DropReason.ZERO_AREA
-    if np.linalg.cond(m) > _SINGULAR_CONDITION:
-        return DropReason.NON_INVERTIBLE
-    corners = np.array([[x, y, 0, 1], [x + w, y, 0, 1], [x + w, y + h, 0, 1], [x, y + h, 0, 1]], dtype=np.float64)
-    clipped = _clip_homogeneous(corners @ m.T)
-    if len(clipped) < 3:
-        return DropReason.BEHIND_VIEWER
-    points = clipped[:, :3] / clipped[:, 3:4]
-    vector_area = _newell(points)
-    length = float(np.linalg.norm(vector_area))
+    return x, y, w, h
+
+
+def project_layer_rects(layers: Sequence[tuple[Hashable, int, tuple[float, float, float, float], object]]
+                        ) -> list[DrawPolygon | DropReason]:
+    """Layers (id, paint order, rect, 4x4 screen transform) as screen-space polygons, or
+    why each draws nothing, computed for all of them at once (numpy over the stack of
+    matrices: a thousand layers cost about what a few dozen would one by one).
+
+    A matrix is non-invertible when |det| is below 1e-12 of the product of its rows'
+    lengths (Hadamard's bound, so the test does not depend on the matrix's scale). The
+    normal points to the layer's front: the sign of the screen-space plane, row 2 of the
+    inverse (layer z = 0), which keeps the front side right through mirroring transforms
+    where the winding flips (cc aligns its normal with the mapped (0, 0, 1) for the same
+    reason)."""
+    n = len(layers)
+    out: list[DrawPolygon | DropReason] = [DropReason.ZERO_AREA] * n
+    if not n:
+        return out
+    rects = np.array([_checked_rect(rect, f"layer {layer_id!r}") for layer_id, _, rect, _ in layers])
+    m = np.stack([as_transform(t, f"layer {layer_id!r}") for layer_id, _, _, t in layers])
+    x, y, w, h = rects.T
+    det = np.linalg.det(m)
+    bound = np.prod(np.linalg.norm(m, axis=2), axis=1)
+    invertible = np.abs(det) > _SINGULAR_RATIO * bound
+    live = (w > 0) & (h > 0) & invertible
+    for i in np.flatnonzero((w > 0) & (h > 0) & ~invertible):
+        out[i] = DropReason.NON_INVERTIBLE
+    idx = np.flatnonzero(live)
+    if not len(idx):
+        return out
+    corners = np.zeros((len(idx), 4, 4))
+    corners[:, :, 0] = np.stack([x[idx], x[idx] + w[idx], x[idx] + w[idx], x[idx]], axis=1)
+    corners[:, :, 1] = np.stack([y[idx], y[idx], y[idx] + h[idx], y[idx] + h[idx]], axis=1)
+    corners[:, :, 3] = 1.0
+    mapped = corners @ m[idx].transpose(0, 2, 1)
+    fronts = np.linalg.inv(m[idx])[:, 2, :3]
+    whole = (mapped[:, :, 3] >= W_CLIP).all(axis=1)
+    quads = mapped[whole, :, :3] / mapped[whole, :, 3:4]
+    vector_areas = np.cross(quads, np.roll(quads, -1, axis=1)).sum(axis=1)
+    quad_polygons = iter(zip(quads, vector_areas))
+    for k, i in enumerate(idx.tolist()):
+        layer_id, order = layers[i][0], layers[i][1]
+        if whole[k]:
+            points, vector_area = next(quad_polygons)
+        else:
+            clipped = _clip_homogeneous(mapped[k])
+            if len(clipped) < 3:
+                out[i] = DropReason.BEHIND_VIEWER
+                continue
+            points = clipped[:, :3] / clipped[:, 3:4]
+            vector_area = _newell(points)
+        out[i] = _polygon(layer_id, int(order), points, vector_area, fronts[k])
+    return out
+
+
+def _polygon(layer_id: Hashable, order: int, points: np.ndarray, vector_area: np.ndarray,
+             front: np.ndarray) -> DrawPolygon | DropReason:
+    length = math.sqrt(float(vector_area @ vector_area))
     if not length > 2 * _AREA_EPSILON:
         return DropReason.ZERO_AREA
     normal = vector_area / length
-    front = np.linalg.inv(m)[2, :3]
-    if float(np.dot(front, normal)) < 0:
+    if float(front @ normal) < 0:
         normal = -normal
-    distance = float(np.mean(points @ normal))
-    return DrawPolygon(layer_id, order, points, normal, distance)
+    return DrawPolygon(layer_id, order, points, normal, float((points @ normal).sum()) / len(points))
