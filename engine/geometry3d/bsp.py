@@ -132,22 +132,24 @@ class BspTree:
         store = self._store
         splitter = store.polygons[node.splitter]
         d = store.points[rest] @ splitter.normal - splitter.distance
-        pos = (d > SPLIT_THRESHOLD).any(axis=1)  # beyond the thick plane on either side
-        neg = (d < -SPLIT_THRESHOLD).any(axis=1)
-        coplanar = ~pos & ~neg
-        later = store.orders[rest] >= splitter.order
-        node.coplanars_front = rest[coplanar & later]
-        node.coplanars_back = rest[coplanar & ~later]
-        crossing = np.flatnonzero(pos & neg)
-        front_ids, back_ids = rest, rest
-        if len(crossing):
-            front_ids, back_ids = rest.copy(), rest.copy()
-            for k in crossing:
-                polygon = store.polygons[rest[k]]
-                result = split_by_distances(polygon, d[k, : len(polygon.points)], splitter.order)
-                assert result.side is Side.SPLIT, "the numpy test and the cut agree on crossing"
-                front_ids[k] = store.add(result.front)
-                back_ids[k] = store.add(result.back)
+        pos = d.max(axis=1) > SPLIT_THRESHOLD  # beyond the thick plane on either side
+        neg = d.min(axis=1) < -SPLIT_THRESHOLD
+        coplanar = ~(pos | neg)
+        if coplanar.any():
+            later = store.orders[rest] >= splitter.order
+            node.coplanars_front = rest[coplanar & later]
+            node.coplanars_back = rest[coplanar & ~later]
+        both = pos & neg
+        if not both.any():
+            return rest[neg], rest[pos], 0
+        crossing = np.flatnonzero(both)
+        front_ids, back_ids = rest.copy(), rest.copy()
+        for k in crossing.tolist():
+            polygon = store.polygons[rest[k]]
+            result = split_by_distances(polygon, d[k, : len(polygon.points)], splitter.order)
+            assert result.side is Side.SPLIT, "the numpy test and the cut agree on crossing"
+            front_ids[k] = store.add(result.front)
+            back_ids[k] = store.add(result.back)
         return back_ids[neg], front_ids[pos], len(crossing)
 
     def _nodes(self):

@@ -6,28 +6,29 @@ Two strategies, the same picture:
 
 * ``SortStrategy.ONE_TREE`` is cc's: one BSP tree over all the context's polygons in
   paint order. A layer is cut by the *infinite* plane of any layer sorted before it, even
-  one far away on screen, and a stack painted back to front builds a chain: n^2 / 2
-  polygon-against-plane tests.
+  one far away on screen, and a stack painted back to front builds a chain of n^2 / 2
+  polygon-against-plane tests (cc accepts this: its contexts are small).
 * ``SortStrategy.PARTITIONED`` (the default) first cuts the context into groups that
-  cannot hide each other, then builds one cc tree per group, in paint order:
-  1. depth groups: the polygons sorted by their nearest-to-back z; a new group starts
-     where a polygon lies wholly in front of everything before it (its z range starts
-     more than SPLIT_THRESHOLD past the largest z so far). Each group is drawn after the
-     ones behind it: every point of it is nearer than every point of those.
-  2. within a depth group, screen groups: polygons whose xy bounding boxes do not touch
-     (directly or through others) cannot cover one another, so their order is free;
-     groups are drawn in the paint order of their first layer.
-  Sorting is O(n log n); a stack of parallel layers (the common context: cards,
-  ``translateZ`` layering) is n groups of one and needs no BSP test at all, where one
-  tree would test n^2 / 2 pairs. Only groups that overlap in depth and on screen pay for
-  a tree, as cc's does. It also makes fewer cuts: no layer is cut by the plane of one it
-  never meets. Fragments in different groups may come in another order than cc's (they
-  never overlap on screen, so no pixel changes); pieces and order within a group are
-  cc's.
+  cannot hide one another, by gaps between bounding boxes, then builds one cc tree per
+  group, in paint order. A group is split along z when, sorted by their farthest z, some
+  polygon starts more than SPLIT_THRESHOLD in front of the nearest z of all before it:
+  every point of the later group is nearer than every point of the earlier, so the
+  groups are drawn back to front. Failing that, it is split the same way along x, then y:
+  groups apart on screen never cover each other, so their order is free, and they are
+  drawn in the paint order of their first members. Each group is split again until no
+  axis has a gap (a group that cannot be split whole may split once a part is apart).
+  Each split is a sort, O(m log m); a stack of parallel layers (cards, ``translateZ``
+  layering, a carousel's front and back) comes apart into groups of one at the first
+  split and needs no BSP test at all, where one tree would test n^2 / 2 pairs for a stack
+  painted back to front. Only what overlaps in depth and on screen pays for a tree, as
+  cc's does. It also cuts less: no layer is cut by the plane of one it never meets.
+  Fragments of different groups may come in another order than cc's (they never overlap
+  on screen, or one is wholly in front, so no pixel changes); the pieces and the order
+  within a group are cc's.
 
-Intersection-free is not always cheap: a carousel (cards on a ring, all
-overlapping in depth and on screen) puts every other card behind each card's plane, so
-*any* BSP over it is a chain; numpy keeps the n^2 / 2 tests fast (see
+Intersection-free is not always cheap: polygons that touch in a closed ring (the faces of
+a prism) overlap in depth and on screen, and each has all the others behind its plane,
+so any BSP over them is a chain (n^2 / 2 tests, fast in numpy: see
 tests/benchmarks/test_bsp_bench.py).
 """
 
@@ -40,7 +41,7 @@ from typing import Hashable, Sequence
 import numpy as np
 
 from .bsp import BspTree
-from .polygon import SPLIT_THRESHOLD, DrawPolygon, DropReason, is_back_face_visible, project_layer_rects
+from .polygon import SPLIT_THRESHOLD, DrawPolygon, DropReason, Side, is_back_face_visible, project_layer_rects
 
 __all__ = ["ContextLayer", "SortStrategy", "Fragment", "DroppedLayer", "ContextOrder", "sort_context",
            "sort_polygons"]
@@ -91,7 +92,7 @@ class ContextOrder:
 
     ``polygons_in``: polygons sorted (members that draw); ``fragments_out`` =
     polygons_in + splits; ``splitter_tests``: polygon-against-plane tests of the BSP
-    trees; ``overlap_tests``: bounding-box tests of the screen grouping; ``trees``: BSP
+    trees; ``sweep_steps``: polygons visited by the partition's sorts; ``trees``: BSP
     trees built and the largest one's polygons."""
 
     fragments: tuple[Fragment, ...]
@@ -100,7 +101,7 @@ class ContextOrder:
     polygons_in: int
     splits: int
     splitter_tests: int
-    overlap_tests: int
+    sweep_steps: int
     trees: int
     largest_tree: int
 
@@ -141,7 +142,7 @@ class ContextOrder:
             lines.append(f"  not drawn: {d.layer_id} ({d.reason.value})")
         lines.append(f"  {self.strategy.value}: {self.trees} tree{'s' if self.trees != 1 else ''} "
                      f"(largest {self.largest_tree} polygons), {self.splitter_tests} splitter tests, "
-                     f"{self.overlap_tests} overlap tests")
+                     f"{self.sweep_steps} partition steps")
         return "\n".join(lines)
 
 
@@ -149,7 +150,7 @@ class ContextOrder:
 class _Counts:
     splits: int = 0
     splitter_tests: int = 0
-    overlap_tests: int = 0
+    sweep_steps: int = 0
     trees: int = 0
     largest_tree: int = 0
     fragments: list[DrawPolygon] = field(default_factory=list)
@@ -178,12 +179,11 @@ def sort_polygons(polygons: Sequence[DrawPolygon], strategy: SortStrategy = Sort
     if strategy is SortStrategy.ONE_TREE:
         _tree(list(polygons), counts)
     else:
-        for depth_group in _depth_groups(polygons):
-            for screen_group in _screen_groups(depth_group, counts):
-                _tree(screen_group, counts)
+        for group in _separated_groups(polygons, counts):
+            _tree(group, counts)
     fragments = tuple(Fragment(p.layer_id, p.order, p, p.is_split) for p in counts.fragments)
     return ContextOrder(fragments, tuple(dropped), strategy, len(polygons), counts.splits, counts.splitter_tests,
-                        counts.overlap_tests, counts.trees, counts.largest_tree)
+                        counts.sweep_steps, counts.trees, counts.largest_tree)
 
 
 def _tree(polygons: list[DrawPolygon], counts: _Counts) -> None:
@@ -191,6 +191,9 @@ def _tree(polygons: list[DrawPolygon], counts: _Counts) -> None:
         counts.fragments.append(polygons[0])
         return
     if not polygons:
+        return
+    if len(polygons) == 2:  # the tree of two, without building one: a root and one child
+        _pair(polygons[0], polygons[1], counts)
         return
     tree = BspTree(polygons)
     counts.fragments.extend(tree.back_to_front())
@@ -200,45 +203,64 @@ def _tree(polygons: list[DrawPolygon], counts: _Counts) -> None:
     counts.largest_tree = max(counts.largest_tree, len(polygons))
 
 
-def _depth_groups(polygons: Sequence[DrawPolygon]) -> list[list[DrawPolygon]]:
-    """Groups each wholly in front of the ones before it (back first), members in paint order."""
-    if not polygons:
-        return []
-    z_near = np.array([p.points[:, 2].max() for p in polygons])
-    z_far = np.array([p.points[:, 2].min() for p in polygons])
-    by_depth = np.lexsort((np.arange(len(polygons)), z_far))
-    reach = np.maximum.accumulate(z_near[by_depth])
-    starts = np.flatnonzero(z_far[by_depth][1:] > reach[:-1] + SPLIT_THRESHOLD) + 1
-    return [[polygons[i] for i in sorted(group)] for group in np.split(by_depth, starts)]
+def _pair(root: DrawPolygon, other: DrawPolygon, counts: _Counts) -> None:
+    """What BspTree does with two polygons: ``other`` sorted (or cut) by ``root``'s plane,
+    then drawn around it as the walk would."""
+    result = root.split(other)
+    viewer_in_front = root.normal[2] > 0.0
+    if result.side in (Side.COPLANAR_BACK, Side.COPLANAR_FRONT):
+        drawn = [other, root] if result.side is Side.COPLANAR_BACK else [root, other]
+    else:
+        near, far = (result.front, result.back) if viewer_in_front else (result.back, result.front)
+        drawn = [p for p in (far, root, near) if p is not None]
+    counts.fragments.extend(drawn)
+    counts.splits += result.side is Side.SPLIT
+    counts.splitter_tests += 1
+    counts.trees += 1
+    counts.largest_tree = max(counts.largest_tree, 2)
 
 
-def _screen_groups(polygons: list[DrawPolygon], counts: _Counts) -> list[list[DrawPolygon]]:
-    """Groups of polygons whose screen bounding boxes touch, directly or through others
-    (a sweep along x with union-find), each in paint order, ordered by their first member."""
-    n = len(polygons)
-    if n < 2:
-        return [polygons]
-    lo = np.array([p.points[:, :2].min(axis=0) for p in polygons]) - SPLIT_THRESHOLD
-    hi = np.array([p.points[:, :2].max(axis=0) for p in polygons]) + SPLIT_THRESHOLD
-    parent = list(range(n))
+def _bounds(polygons: Sequence[DrawPolygon]) -> tuple[np.ndarray, np.ndarray]:
+    """Each polygon's bounding box in screen space: (n, 3) lows and highs."""
+    points = np.concatenate([p.points for p in polygons])
+    starts = np.cumsum([0] + [len(p.points) for p in polygons[:-1]])
+    return np.minimum.reduceat(points, starts, axis=0), np.maximum.reduceat(points, starts, axis=0)
 
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
 
-    active: list[int] = []
-    for i in np.argsort(lo[:, 0], kind="stable").tolist():
-        active = [j for j in active if hi[j, 0] >= lo[i, 0]]
-        counts.overlap_tests += len(active)
-        for j in active:
-            if hi[j, 1] >= lo[i, 1] and hi[i, 1] >= lo[j, 1]:
-                a, b = root(i), root(j)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-        active.append(i)
-    groups: dict[int, list[DrawPolygon]] = {}
-    for i in range(n):  # paint order, so each group's list and the dict's order follow it
-        groups.setdefault(root(i), []).append(polygons[i])
-    return list(groups.values())
+_AXES = (2, 0, 1)  # z first: its groups have an order (back to front); x and y groups do not
+
+
+def _gaps(lo: np.ndarray, hi: np.ndarray, members: np.ndarray, axis: int) -> list[np.ndarray]:
+    """``members`` (indices in paint order) split where, sorted by their low end on
+    ``axis``, one starts more than SPLIT_THRESHOLD past the high ends of all before it;
+    the groups in that order along the axis, each in paint order."""
+    by_low = members[np.argsort(lo[members, axis], kind="stable")]
+    reach = np.maximum.accumulate(hi[by_low, axis])
+    starts = np.flatnonzero(lo[by_low[1:], axis] > reach[:-1] + SPLIT_THRESHOLD) + 1
+    return [np.sort(group) for group in np.split(by_low, starts)]
+
+
+def _separated_groups(polygons: Sequence[DrawPolygon], counts: _Counts) -> list[list[DrawPolygon]]:
+    """The polygons in groups that cannot hide one another, in drawing order (see the
+    module docstring); iterative, since a staircase can peel off one polygon a split."""
+    if len(polygons) < 2:
+        return [list(polygons)]
+    lo, hi = _bounds(polygons)
+    out: list[list[DrawPolygon]] = []
+    work = [np.arange(len(polygons))]
+    while work:
+        members = work.pop()
+        groups = [members]
+        if len(members) > 1:
+            for axis in _AXES:
+                counts.sweep_steps += len(members)
+                groups = _gaps(lo, hi, members, axis)
+                if len(groups) > 1:
+                    if axis != 2:  # apart on screen: in the paint order of their first members
+                        groups.sort(key=lambda g: g[0])
+                    break
+        if len(groups) == 1:
+            out.append([polygons[i] for i in members.tolist()])
+        else:
+            work.extend(reversed(groups))
+    return out

@@ -152,8 +152,8 @@ def split_by_distances(polygon: DrawPolygon, d: np.ndarray, splitter_order: int)
     """The split of ``polygon`` given its vertices' signed distances ``d`` from a plane
     (the work of DrawPolygon.split, shared with the BSP builder, which computes the
     distances of many polygons at once)."""
-    d = np.where(np.abs(d) <= SPLIT_THRESHOLD, 0.0, d)
-    pos, neg = bool((d > 0).any()), bool((d < 0).any())
+    dist = [0.0 if -SPLIT_THRESHOLD <= v <= SPLIT_THRESHOLD else v for v in d.tolist()]
+    pos, neg = max(dist) > 0, min(dist) < 0
     if not pos and not neg:
         if polygon.order >= splitter_order:
             return SplitResult(Side.COPLANAR_FRONT, polygon, None)
@@ -162,22 +162,23 @@ def split_by_distances(polygon: DrawPolygon, d: np.ndarray, splitter_order: int)
         return SplitResult(Side.FRONT, polygon, None)
     if not pos:
         return SplitResult(Side.BACK, None, polygon)
-    front, back = _cut(polygon.points, d)
+    front, back = _cut(polygon.points.tolist(), dist)
     return SplitResult(Side.SPLIT, _piece(polygon, front), _piece(polygon, back))
 
 
-def _piece(polygon: DrawPolygon, points: np.ndarray) -> DrawPolygon:
-    return DrawPolygon(polygon.layer_id, polygon.order, points, polygon.normal, polygon.distance, True)
+def _piece(polygon: DrawPolygon, points: list[list[float]]) -> DrawPolygon:
+    return DrawPolygon(polygon.layer_id, polygon.order, np.array(points), polygon.normal, polygon.distance, True)
 
 
-def _cut(points: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _cut(points: list[list[float]], d: list[float]) -> tuple[list[list[float]], list[list[float]]]:
     """A convex polygon cut where d crosses 0 (d has no values in the thick plane but
     exact zeros): the front (d >= 0) and back (d <= 0) pieces, both in the input's winding.
     A convex polygon crosses a plane at exactly two places, each an edge's interior
-    point or a vertex on the plane."""
+    point or a vertex on the plane. Plain floats: a handful of vertices is faster
+    without numpy."""
     n = len(points)
-    front: list[np.ndarray] = []
-    back: list[np.ndarray] = []
+    front: list[list[float]] = []
+    back: list[list[float]] = []
     for i in range(n):
         j = (i + 1) % n
         p, di, dj = points[i], d[i], d[j]
@@ -185,14 +186,15 @@ def _cut(points: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             front.append(p)
         if di <= 0:
             back.append(p)
-        if (di > 0 and dj < 0) or (di < 0 and dj > 0):
+        if (di > 0 > dj) or (di < 0 < dj):
             # the distances, not a fresh dot product, place the cut: they separated front
             # from back, so the denominator is never 0 (as cc does)
             t = di / (di - dj)
-            q = p + (points[j] - p) * t
-            front.append(q)
-            back.append(q)
-    return np.array(front), np.array(back)
+            q = points[j]
+            cut = [p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t, p[2] + (q[2] - p[2]) * t]
+            front.append(cut)
+            back.append(cut)
+    return front, back
 
 
 def _clip_homogeneous(corners: np.ndarray) -> np.ndarray:
