@@ -63,7 +63,7 @@ class SortStrategy(enum.Enum):
     """How a context's polygons are put into BSP trees (the module docstring compares them)."""
 
     ONE_TREE = "one BSP tree in paint order (cc)"
-    PARTITIONED = "depth groups, then screen groups, one BSP tree each in paint order"
+    PARTITIONED = "groups apart in z, x or y, one BSP tree each in paint order"
 
 
 @dataclass(frozen=True)
