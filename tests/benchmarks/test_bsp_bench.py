@@ -6,24 +6,28 @@ cc's single BSP tree in paint order), all in the same run.
 Scenes (seeded):
 
 * stack: flat layers overlapping on screen at distinct z, painted in a random order
-  (``translateZ`` layering): intersection-free.
+  (``translateZ`` layering): intersection-free. Also painted back to front, the order
+  that makes cc's one tree a chain of n (n - 1) / 2 tests.
 * tilted stack: parallel cards (rotateY 40deg, rotateX 20deg) spaced along z, random
   paint order: intersection-free.
-* carousel: cards on a ring facing out (the 3D carousel): intersection-free, but they
-  overlap in depth and on screen, and every card has all others behind its plane, so any
-  BSP over them is a chain (n^2 / 2 tests, whatever the strategy).
+* carousel: cards on a ring facing out, with gaps (the 3D carousel): intersection-free;
+  cards at one depth are apart on screen, so the partition separates them all.
+* prism: a closed ring of faces meeting at their edges: intersection-free, but the faces
+  overlap in depth and on screen (touching boxes) and each has all others behind its
+  plane, so any BSP over them is a chain: n (n - 1) / 2 tests whatever the strategy.
 * crossing pairs: pairs of layers crossing in an X, the pairs at distinct depths:
   every pair intersects (n / 2 splits).
 * random intersecting: layers tilted at random in a volume that grows with n (each meets
-  a few others), one depth group.
+  a few others): one group, thousands of splits at n = 1,000.
 
-Asserted (the intersection-free bound of the issue): on the stacks the partitioned sort
-does at most n log2 n tests (BSP splitter tests plus screen-overlap tests; counts, not
-time, so no noise) and its time from 100 to 1,000 layers grows under 2x the n log n
-ratio (15; best of 5 runs each); ONE_TREE's tests on the same stacks are the
-n (n - 1) / 2 of a chain, which is what the partition avoids. Every scene draws each
-layer's area once (fragments = polygons + splits). extra_info has the milliseconds and
-counts per size.
+Asserted (the intersection-free bound of the issue): on the first four the partitioned
+sort does at most n log2 n steps (BSP splitter tests plus polygons visited by the
+partition's sorts; counts, not time, so no noise) and its time from 100 to 1,000 layers
+grows under 2x the n log n ratio (15; best of 5 runs each) and stays well under a
+second; cc's one tree on the stack painted back to front does the n (n - 1) / 2 tests of
+a chain, which is what the partition avoids. Every scene draws each layer once
+(fragments = polygons + splits) and the partition never cuts more than one tree.
+extra_info has the milliseconds and counts per size and strategy.
 
     .venv/bin/python -m pytest tests/benchmarks/test_bsp_bench.py --benchmark-enable --benchmark-only
 """
