@@ -118,6 +118,24 @@ class ContextOrder:
         """The layer of each fragment, back to front (a split layer appears once per piece)."""
         return tuple(f.layer_id for f in self.fragments)
 
+    def summary(self) -> dict[str, object]:
+        """The explanation as plain data (JSON-ready when layer ids are): the order back to
+        front, what was split and dropped, and what the sort cost."""
+        return {
+            "strategy": self.strategy.name.lower(),
+            "order": [f.layer_id for f in self.fragments],
+            "split_fragments": [f.is_split for f in self.fragments],
+            "polygons_in": self.polygons_in,
+            "fragments_out": self.fragments_out,
+            "splits": self.splits,
+            "layers_split": list(self.layers_split()),
+            "dropped": [{"layer": d.layer_id, "reason": d.reason.value} for d in self.dropped],
+            "splitter_tests": self.splitter_tests,
+            "sweep_steps": self.sweep_steps,
+            "trees": self.trees,
+            "largest_tree": self.largest_tree,
+        }
+
     def describe(self) -> str:
         """A few lines for a report: order, splits, drops, what the sort cost."""
         pieces: dict[Hashable, int] = {}

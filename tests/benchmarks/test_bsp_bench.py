@@ -35,36 +35,15 @@ extra_info has the milliseconds and counts per size and strategy.
 from __future__ import annotations
 
 import math
-import statistics
 import time
 
 import numpy as np
 import pytest
 
 from lamina.geometry3d import ContextLayer, SortStrategy, sort_context
+from tests.matrices3d import about, rotate_x, rotate_y, translate
 
 SIZES = (10, 100, 1000)
-ROUNDS = 3
-
-
-def translate(x=0.0, y=0.0, z=0.0):
-    m = np.eye(4)
-    m[:3, 3] = (x, y, z)
-    return m
-
-
-def rotate_x(deg):
-    c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
-    return np.array([[1, 0, 0, 0], [0, c, -s, 0], [0, s, c, 0], [0, 0, 0, 1.0]])
-
-
-def rotate_y(deg):
-    c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
-    return np.array([[c, 0, s, 0], [0, 1, 0, 0], [-s, 0, c, 0], [0, 0, 0, 1.0]])
-
-
-def about(m, origin):
-    return translate(*origin) @ m @ translate(*(-np.asarray(origin, dtype=float)))
 
 
 def stack(n, rng):

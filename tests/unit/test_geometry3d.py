@@ -10,6 +10,7 @@ sample. Samples within a hair of any fragment edge (where the answer flips) are 
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -18,41 +19,9 @@ import pytest
 from lamina.errors import GeometryError
 from lamina.geometry3d import (SPLIT_THRESHOLD, BspTree, ContextLayer, DropReason, Side, SortStrategy,
                                is_back_face_visible, project_layer_rect, sort_context, sort_polygons)
+from tests.matrices3d import about, perspective, rotate_x, rotate_y, scale, translate
 
 STRATEGIES = list(SortStrategy)
-
-
-# --- 4x4 matrices as CSS Transforms 2 defines them (column vectors) -------------------
-
-def translate(x=0.0, y=0.0, z=0.0):
-    m = np.eye(4)
-    m[:3, 3] = (x, y, z)
-    return m
-
-
-def rotate_x(deg):
-    c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
-    return np.array([[1, 0, 0, 0], [0, c, -s, 0], [0, s, c, 0], [0, 0, 0, 1.0]])
-
-
-def rotate_y(deg):
-    c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
-    return np.array([[c, 0, s, 0], [0, 1, 0, 0], [-s, 0, c, 0], [0, 0, 0, 1.0]])
-
-
-def scale(x=1.0, y=1.0, z=1.0):
-    return np.diag([x, y, z, 1.0])
-
-
-def perspective(d, origin=(0.0, 0.0)):
-    p = np.eye(4)
-    p[3, 2] = -1.0 / d
-    return translate(*origin) @ p @ translate(-origin[0], -origin[1])
-
-
-def about(m, origin):
-    """``m`` with transform-origin at ``origin`` (x, y, z)."""
-    return translate(*origin) @ m @ translate(*(-np.asarray(origin, dtype=float)))
 
 
 # --- the independent oracle -----------------------------------------------------------
@@ -408,6 +377,11 @@ def test_describe_lists_order_splits_and_costs():
     assert "3 polygons -> 4 fragments, 1 split (layers split: b)" in text
     assert "back to front: b (1/2), a, b (2/2), top" in text
     assert "2 trees" not in text and "1 tree (largest 2 polygons), 1 splitter tests" in text
+    summary = result.summary()
+    assert summary["order"] == ["b", "a", "b", "top"] and summary["split_fragments"] == [True, False, True, False]
+    assert (summary["polygons_in"], summary["fragments_out"], summary["splits"], summary["layers_split"]) == (
+        3, 4, 1, ["b"])
+    json.dumps(summary)  # plain data
 
 
 def test_empty_context():
