@@ -10,7 +10,10 @@ on column vectors, ``M @ (x, y, z, 1)``; ``matrix3d(a1..a16)`` lists M column by
 
 A layer's corners are mapped in homogeneous space and the quad is clipped against
 w >= ``W_CLIP`` *before* the divide (a quad that reaches the eye plane would otherwise
-fold through infinity), as cc's ``MapClippedQuad3d`` does. Points within
+fold through infinity), as cc's ``MapClippedQuad3d`` clips at w = 0. The cut points lie
+on the layer's plane (interpolated in homogeneous space), far out but finite: about
+1 / W_CLIP times the layer's coordinates, where cc clamps to a large coordinate while
+keeping the points coplanar. Points within
 ``SPLIT_THRESHOLD`` px of a plane count as on it (cc's "thick plane", 0.05 px), so a
 hair of numerical noise never splits a polygon into slivers.
 """
