@@ -180,10 +180,11 @@ def test_intersection_free_sort_grows_as_n_log_n(benchmark, scene):
         result = runs[SortStrategy.PARTITIONED, n][1]
         assert result.splits == 0
         assert result.splitter_tests + result.sweep_steps <= n * math.log2(n), (n, result.describe())
-    ms = interleaved_best_ms(make, (100, 1000), repeats=7)
-    benchmark.extra_info["partitioned_ratio_1000_over_100"] = round(ms[1000] / ms[100], 2)
-    assert ms[1000] / ms[100] < 2 * 10 * math.log(1000) / math.log(100), ms
-    assert ms[1000] < 1000.0, ms
+    if not benchmark.disabled:  # times only when measuring: the suite's run checks the counts above
+        ms = interleaved_best_ms(make, (100, 1000), repeats=7)
+        benchmark.extra_info["partitioned_ratio_1000_over_100"] = round(ms[1000] / ms[100], 2)
+        assert ms[1000] / ms[100] < 2 * 10 * math.log(1000) / math.log(100), ms
+        assert ms[1000] < 1000.0, ms
     if scene == "stack painted back to front":  # what the partition saves: cc's one tree is a chain
         assert runs[SortStrategy.ONE_TREE, 1000][1].splitter_tests == 1000 * 999 // 2
 
