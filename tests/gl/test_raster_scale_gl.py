@@ -133,3 +133,22 @@ def test_a_scale_animation_keeps_one_raster_and_settles_into_the_static_scene(gl
     assert rasters[60] == 1 and rasters[61] == 0, rasters
     assert reasons[0].startswith("animating: fixed at 3") and reasons[60] == "settled: re-rastered at 3.0"
     assert _diff(last, static.render(gl).image)[0] == 0
+
+
+def test_will_change_with_a_changing_scale_keeps_its_raster_until_the_hint_goes():
+    """As cc: a will-change: transform layer keeps the scale it was first rastered at
+    (at least 1) while a script changes its scale; when the hint goes it settles."""
+    scene = Scene(300, 200, background="#fff")
+    card = scene.root.add(Layer("card", (10, 10, 40, 20), "background: #36c; transform-origin: 0 0; "
+                                                          "transform: scale(2); will-change: transform"))
+    with Renderer() as own:
+        assert own.render(scene).graph.raster_scales["card"].scale == 2.0
+        for s in (2.5, 3.0, 4.0):
+            card.style["transform"] = f"scale({s})"
+            graph = own.render(scene).graph
+            assert graph.raster_scales["card"].scale == 2.0
+            assert not [p for p in graph.raster_passes() if p.layer_id == "card"]
+        card.style["will-change"] = "auto"
+        graph = own.render(scene).graph
+        assert str(graph.raster_scales["card"]) == "settled: re-rastered at 4.0"
+        assert [p for p in graph.raster_passes() if p.layer_id == "card"]

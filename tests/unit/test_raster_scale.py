@@ -178,3 +178,19 @@ def test_dpr_and_the_layer_scale_multiply_in_the_report():
 def test_an_unscaled_scene_reports_no_raster_scales():
     graph = _card("translate(3px, 4px)").plan()
     assert "Raster scales" not in graph.describe() and graph.to_dict()["raster_scales"] == {}
+
+
+def test_a_capped_large_scale_is_tiled_and_only_tiles_near_the_viewport_exist():
+    """scale(40) of a 100x100 layer in a 1280x720 frame: capped at 4 x 1280^2 px
+    (scale 25.6: a 2560 px raster), above the tiling threshold, so it is cut into tiles
+    and only those the interest rect touches are rastered."""
+    scene = Scene(1280, 720, background="#fff")
+    scene.root.add(Layer("big", (0, 0, 100, 100), "background: linear-gradient(#f06, #48f); transform-origin: 0 0; "
+                                                  "transform: scale(40)"))
+    graph = scene.plan()
+    decision = graph.raster_scales["big"]
+    assert decision.capped_from == 40.0 and decision.scale == pytest.approx(25.6)
+    (tiles,) = [t for t in graph.tiles if t.owner == "big"]
+    assert tiles.content == (2560, 2560)
+    assert tiles.kept < tiles.grid[0] * tiles.grid[1]
+
