@@ -158,6 +158,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self._reaches: dict[tuple, float] = {}  # (filter chain, colour, scale) -> its reach
         self._movers: dict[str, bool] = {}  # layer id -> moves by itself (see _moving)
         self._scaled: dict[str, object] = {}  # layer id -> its RasterScale made this frame (graph.scaled)
+        self._scaled_layers: dict[str, object] = {}  # layer id -> a weak reference to the Layer it was made for
         self._boxes: dict[int, tuple] = {}  # id(clip) -> (clip, its screen bounds)
         self._grown_memo: dict[tuple, Rect] = {}
         # Scroll containers scrolled by the compositor: their contents are one tiled
@@ -559,7 +560,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         graph.policy = self.policy
         graph.layer_info = self.out.layer_info
         graph.raster_scales = self.out.raster_scales
-        self.state.raster_scales.update(self.out.raster_scales)  # what the next frame's decisions start from
+        self.keep_raster_scales()  # what the next frame's decisions start from (graph.scaled)
         graph.routes = self.out.routes
         graph.tiles = self.out.tile_sets
         graph.validate()

@@ -12,6 +12,7 @@ graph (``FrameGraph.raster_scales``) and kept in the FrameState for the next fra
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import replace
 
 from ..compositor.raster_scale import RasterScale, ScaleInputs, decide, scale_components, scale_key
@@ -37,13 +38,26 @@ class ScaledRaster:
         left, top, right, bottom = node.ink_outsets
         inputs = ScaleInputs(scale_components(node.to_screen), (node.width + left + right, node.height + top + bottom),
                              self.frame_size, animating, self._animation_max(node) if animating else None, will_change)
-        decision = decide(inputs, self.state.raster_scales.get(node.id), self.device_scale)
+        kept = self.state.raster_scales.get(node.id)
+        # Last frame's decision for this very layer (an id reused by another scene's layer
+        # is a new layer: its history is not this one's).
+        previous = kept[1] if kept is not None and kept[0]() is node.layer else None
+        decision = decide(inputs, previous, self.device_scale)
         # (Never below 1: a layer too large at 1 is refused or tiled as it always was.)
         cap = max(1.0, self.limits.max_texture_size / max(inputs.size[0], inputs.size[1], 1.0))
         if decision.scale > cap:  # one texture side (a tile set's too) stays addressable
             decision = replace(decision, scale=cap, capped_from=decision.capped_from or decision.scale)
         self.out.raster_scales[node.id] = self._scaled[node.id] = decision
+        self._scaled_layers[node.id] = weakref.ref(node.layer)
         return decision
+
+    def keep_raster_scales(self) -> None:
+        """Record this frame's decisions for the next frame's (FrameState.raster_scales:
+        layer id -> (a weak reference to its Layer, its RasterScale))."""
+        for layer_id, decision in self.out.raster_scales.items():
+            ref = self._scaled_layers.get(layer_id)
+            if ref is not None:
+                self.state.raster_scales[layer_id] = (ref, decision)
 
     def rastered(self, node: LayerNode) -> tuple[LayerNode, float]:
         """``node`` as it is rastered (box and style zoomed by its raster scale; itself at

@@ -34,7 +34,7 @@ class FrameState:
     paints: dict[str, tuple] = field(default_factory=dict)
     last: Any = None  # graph.retained.RetainedPlan of the last frame planned, or None
     schedules: ScheduleMemo = field(default_factory=ScheduleMemo)
-    raster_scales: dict[str, Any] = field(default_factory=dict)  # layer id -> compositor.raster_scale.RasterScale
+    raster_scales: dict[str, Any] = field(default_factory=dict)  # layer id -> (weakref to its Layer, RasterScale)
     zoomed: dict[str, tuple] = field(default_factory=dict)  # layer id -> (style, raster scale, zoomed style)
     fast_frames: int = 0  # frames planned by the retained fast path (reports, tests)
     # False: plan every frame from scratch (the reference the fast path is tested against)

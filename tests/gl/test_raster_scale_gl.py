@@ -152,3 +152,15 @@ def test_will_change_with_a_changing_scale_keeps_its_raster_until_the_hint_goes(
         graph = own.render(scene).graph
         assert str(graph.raster_scales["card"]) == "settled: re-rastered at 4.0"
         assert [p for p in graph.raster_passes() if p.layer_id == "card"]
+
+
+def test_a_layer_of_another_scene_with_the_same_id_starts_without_history(fresh):
+    """Raster-scale history (a will-change layer's kept scale) belongs to its Layer, not
+    to its id: another scene's layer "card" on the same renderer is decided afresh."""
+    def scene(transform):
+        s = Scene(300, 200, background="#fff")
+        s.root.add(Layer("card", (10, 10, 40, 20), f"background: #36c; will-change: transform; transform: {transform}"))
+        return s
+
+    assert fresh.render(scene("scale(3)")).graph.raster_scales["card"].scale == 3.0
+    assert fresh.render(scene("none")).graph.raster_scales["card"].scale == 1.0
