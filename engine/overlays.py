@@ -25,7 +25,7 @@ from __future__ import annotations
 
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from .errors import InvalidValueError
 from .framegraph import FrameGraph, TextureRole
@@ -252,9 +252,10 @@ def _raster_scales(img: np.ndarray, graph: FrameGraph, quads) -> np.ndarray:
     if labels:
         picture = Image.fromarray(img)
         pen = ImageDraw.Draw(picture)
+        font = ImageFont.load_default(size=13)  # Pillow's own font: readable at DPR 1
         for _, at, text, colour in labels:
-            box = pen.textbbox(at, text)
+            box = pen.textbbox(at, text, font=font)
             pen.rectangle((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1), fill=(255, 255, 255, 255))
-            pen.text(at, text, fill=(*colour, 255))
+            pen.text(at, text, fill=(*colour, 255), font=font)
         img = np.asarray(picture).copy()
     return img
