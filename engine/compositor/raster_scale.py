@@ -31,7 +31,8 @@ The policy (``decide``), in order:
    (cc: no re-raster while the raster scale is at least the native scale, here 1), so a
    script changing the scale each frame never re-rasters; below 1 it follows the ideal.
 3. **Settled**: the first frame after an animation (or a will-change hint) ended, the layer
-   is re-rastered once at its ideal scale.
+   is re-rastered once at its ideal scale (a translation's, held at 1 and still 1, is
+   plainly "ideal": nothing about its scale changes).
 4. **Static**: the ideal scale, but a change of less than ``KEEP_RATIO`` (2%) from the
    scale it is rastered at keeps that raster (a ratio, as cc's thresholds are: a 2%
    resampling is invisible, a re-raster is not free).
@@ -214,8 +215,8 @@ def decide(inputs: ScaleInputs, previous: RasterScale | None, device_scale: floa
         else:
             scale = key
         reason = RasterScaleReason.WILL_CHANGE
-    elif was_held:
-        scale, reason = key, RasterScaleReason.SETTLED
+    elif was_held and (previous.scale != 1.0 or key != 1.0):
+        scale, reason = key, RasterScaleReason.SETTLED  # (a held 1 that stays 1 is plainly ideal)
     elif previous is not None and previous.scale / KEEP_RATIO <= key <= previous.scale * KEEP_RATIO \
             and previous.scale != key and previous.capped_from is None:
         scale, reason = previous.scale, RasterScaleReason.KEPT

@@ -194,3 +194,9 @@ def test_a_capped_large_scale_is_tiled_and_only_tiles_near_the_viewport_exist():
     assert tiles.content == (2560, 2560)
     assert tiles.kept < tiles.grid[0] * tiles.grid[1]
 
+
+
+def test_a_translation_animation_ending_at_scale_1_is_plainly_ideal():
+    held = decide(_inputs(1.0, animating=True, animation_max=1.0), None)
+    assert held.reason is RasterScaleReason.ANIMATING and held.scale == 1.0
+    assert decide(_inputs(1.0), held).reason is RasterScaleReason.IDEAL
