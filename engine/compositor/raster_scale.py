@@ -153,7 +153,9 @@ class RasterScale:
 
 
 def _num(v: float) -> str:
-    return f"{v:.3g}" if abs(v - round(v, 1)) > 1e-9 else f"{v:.1f}"
+    """3 significant digits, and a decimal point always ("3.0", "2.66", "10.1")."""
+    text = f"{v:.3g}"
+    return text if "." in text or "e" in text else f"{text}.0"
 
 
 def scale_components(matrix: Any, fallback: float = 1.0) -> tuple[float, float]:
