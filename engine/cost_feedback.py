@@ -91,7 +91,7 @@ from .named import NamedEnum
 from .textures import Executor
 
 __all__ = ["CorrectionReport", "DeviceHealth", "FeedbackState", "Move", "Observation", "Phase", "Recent", "Tuning",
-           "Verdict", "correction_report", "observe"]
+           "Verdict", "correction_report", "observe", "report_against"]
 
 
 @dataclass(frozen=True)
@@ -467,7 +467,9 @@ class CorrectionReport:
 
 
 def _placement(graph: FrameGraph) -> dict[str, tuple[Executor, str]]:
-    return {p.name: (Executor.of(p.executor), p.layer_id) for p in graph.filter_passes()}
+    of = Executor.of
+    return {p.name: (e if type(e) is Executor else of(e), p.layer_id)
+            for p in graph.filter_passes() for e in (p.executor,)}
 
 
 def correction_report(static: FrameGraph, corrected: FrameGraph, model: CorrectedModel) -> CorrectionReport | None:
@@ -475,12 +477,22 @@ def correction_report(static: FrameGraph, corrected: FrameGraph, model: Correcte
     same frame placed by ``model.base``): the passes that run elsewhere, and those moved
     last frame that are back where the plan puts them. None when nothing is corrected,
     nothing moved back and no event is to be told."""
-    plan, now = _placement(static), _placement(corrected)
-    prices = {s.name: dict(s.costs) for s in corrected.schedule.slots} if corrected.schedule is not None else {}
+    return report_against(_placement(static), corrected, model)
+
+
+def report_against(plan: Mapping[str, tuple[Executor, str]], corrected: FrameGraph,
+                   model: CorrectedModel) -> CorrectionReport | None:
+    """``correction_report`` with the uncorrected plan said as pass name -> (executor,
+    layer) of each filter pass (graph.placed.planned_on makes it without placing the
+    frame a second time)."""
+    now = _placement(corrected)
+    slots = {s.name: s for s in corrected.schedule.slots} if corrected.schedule is not None else {}
     moves = []
     for name, (where, layer) in now.items():
         planned = plan.get(name, (where, layer))[0]
         if where is not planned:
+            slot = slots.get(name)
+            prices = {} if slot is None else {name: dict(slot.costs)}
             moves.append(Move(name, layer, planned, where, False, _why(name, planned, where, model, prices)))
         elif name in model.moved and model.moved[name][1] is not where:
             moves.append(Move(name, layer, model.moved[name][1], where, True, _why_back(name, where, model)))

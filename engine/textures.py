@@ -33,6 +33,8 @@ class Executor(NamedEnum):
     @classmethod
     def of(cls, value: "Executor | str") -> "Executor":
         """The executor named by ``value`` (also its short form "cl")."""
+        if type(value) is cls:  # (most callers hold one already: an enum lookup is not free)
+            return value
         return cls.OPENCL if value == "cl" else cls(value)
 
 
