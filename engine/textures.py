@@ -146,6 +146,9 @@ class TextureRole(str, Enum):
     MASK = "mask"
 
 
+_TEXEL_BYTES = {"rgba8": 4, "rgba16f": 8, "rgba32f": 16}  # bytes per texel, by format
+
+
 @dataclass(frozen=True)
 class TextureDesc:
     """A virtual texture. Two passes naming the same desc share the same texture."""
@@ -172,7 +175,7 @@ class TextureDesc:
 
     @property
     def bytes(self) -> int:
-        return self.width * self.height * {"rgba8": 4, "rgba16f": 8, "rgba32f": 16}[self.format]
+        return self.width * self.height * _TEXEL_BYTES[self.format]
 
 
 @dataclass(frozen=True)

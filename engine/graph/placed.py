@@ -32,6 +32,7 @@ too, said by position and texture number, and named with this frame's names.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Mapping, NamedTuple, Sequence
@@ -376,12 +377,22 @@ def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: 
     number = {place: i for i, place in enumerate(_places(costs).values())}  # (in the costs' device order)
     gl = costs.names[0]
 
+    column = {name: d for d, name in enumerate(costs.names)}
+
     def pass_ms(name: str, executor: Executor) -> float:
         slot = slots[name]
-        return dict(slot.costs).get(gl if executor is Executor.GL else slot.device, 0.0)
+        c = slot.row[column[gl if executor is Executor.GL else slot.device]]
+        return c if c < math.inf else 0.0  # (a device that does not price it: as Slot.costs leaves it out)
+
+    priced: dict[tuple, float] = {}  # (copies of one size between two places cost alike)
 
     def copy_ms(t: TransferPass) -> float:
-        return costs.copy_ms(number[t.source.place], number[t.target.place], t.bytes)
+        a, b = t.source, t.target
+        key = (a.location, a.device, b.location, b.device, a.width, a.height, a.format)
+        ms = priced.get(key)
+        if ms is None:
+            ms = priced[key] = costs.copy_ms(number[a.place], number[b.place], t.bytes)
+        return ms
 
     def planned(names: tuple[str, ...]) -> float:
         return max(slots[n].finish_ms for n in names) - min(slots[n].start_ms for n in names)
