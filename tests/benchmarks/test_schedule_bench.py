@@ -31,7 +31,8 @@ from pathlib import Path
 
 import pytest
 
-from lamina import FrameRequest, Scene
+import lamina.graph.planner as planner
+from lamina import FrameRequest, Layer, Renderer, Scene
 from lamina.cost_history import DeviceCosts, HistoryModel
 from lamina.device_profile import load_profile
 from lamina.devices import Device
@@ -166,3 +167,90 @@ def _print_medians(passes: int, kind: str, scene: Scene, graphs: list) -> None:
     print(f"\n{len(graphs[0].passes)} passes, {kind}: schedule first {first:.3f} ms, steady {steady:.3f} ms "
           f"(target {TARGET_MS[passes]} ms); planning with auto: first frame {plan_first:.2f} ms, "
           f"animation frame {plan_steady:.2f} ms")
+
+
+# -- what a user pays: the stage inside scene.render ---------------------------------------
+
+def restyled(passes: int) -> Scene:
+    """The turning scene, and a card whose blur widens by about a pixel a frame: its
+    passes' footprints change every frame, so every frame is scheduled anew."""
+    scene = animation(passes)[0]
+    card = scene.root.add(Layer("widening", (600, 300, 80, 60), "background: #f84"))
+    card.animate({"from": {"filter": "blur(1px)"}, "to": {"filter": "blur(61px)"}}, duration="1s", iterations="infinite")
+    return scene
+
+
+class _StageClock:
+    """Times the frame-wide stage (graph.corrected.scheduled_with_feedback, as the
+    planner calls it) in each frame a renderer plans: wall and this thread's CPU ms, and
+    whether the renderer's ScheduleMemo reused last frame's schedule."""
+
+    def __init__(self, renderer: Renderer) -> None:
+        self.renderer, self.frames = renderer, []
+        self._call = planner.scheduled_with_feedback
+
+    def __call__(self, *args, **kwargs):
+        memo = self.renderer.state.schedules
+        hits = memo.hits
+        wall, cpu = time.perf_counter(), time.thread_time()
+        graph = self._call(*args, **kwargs)
+        self.frames.append(((time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000, memo.hits > hits))
+        return graph
+
+
+@pytest.mark.gl
+@pytest.mark.opencl
+@pytest.mark.parametrize("passes", [50, 500])
+def test_stage_in_render(benchmark, gl, monkeypatch, passes):
+    """The stage's time per frame inside ``scene.render(filter_backend="auto")`` with a
+    cost model that moves filter work to OpenCL (the renderer corrects it from what its
+    frames measure, as it does any model): a renderer's first frame, animation frames
+    that reuse last frame's schedule (the turning scene), and frames whose styles change
+    the task graph so each is scheduled anew (a widening blur). Medians in extra_info."""
+    benchmark.group = "frame-wide stage inside scene.render (auto)"
+    if benchmark.disabled and passes == 500:
+        pytest.skip("500 passes render for seconds a frame here: measured with --benchmark-enable")
+    count = 12 if passes == 50 else 8
+    model = placing_model()
+    results = {}
+
+    def run(kind: str, scene: Scene):
+        with Renderer() as renderer:
+            clock = _StageClock(renderer)
+            monkeypatch.setattr(planner, "scheduled_with_feedback", clock)
+            graphs = [scene.render(renderer, t=k / 60, filter_backend="auto", cost_model=model).graph
+                      for k in range(1, count + 1)]
+            monkeypatch.undo()
+        gl.gpu.activate()
+        results[kind] = (clock.frames, graphs)
+
+    def measure():
+        run("steady", animation(passes)[0])
+        run("restyled", restyled(passes))
+
+    benchmark.pedantic(measure, rounds=1, iterations=1)
+    steady_frames, graphs = results["steady"]
+    reused = [f for f in steady_frames[2:] if f[2]]  # (frame 1 rasters the cards, frame 2 is the first animation frame)
+    anew = [f for f in results["restyled"][0][1:] if not f[2]]
+    assert all(len(g.filter_passes()) >= passes * 3 // 5 for g in graphs) and graphs[-1].schedule is not None
+    assert any(p.executor is Executor.OPENCL for p in graphs[2].filter_passes()), "the rewrite runs"
+    assert len(reused) >= 2, "animation frames reuse the schedule (until a correction changes the prices)"
+    assert len(anew) == count - 1, "every frame of the restyled scene is scheduled anew"
+    first = steady_frames[0]
+    medians = {"first_ms": first[0], "first_cpu_ms": first[1],
+               "steady_ms": statistics.median(f[0] for f in reused), "steady_cpu_ms": statistics.median(f[1] for f in reused),
+               "rescheduled_ms": statistics.median(f[0] for f in anew),
+               "rescheduled_cpu_ms": statistics.median(f[1] for f in anew)}
+    benchmark.extra_info.update({k: round(v, 3) for k, v in medians.items()}, passes=len(graphs[-1].passes),
+                                target_ms=TARGET_MS[passes], loadavg=_loadavg())
+    assert medians["steady_cpu_ms"] < medians["rescheduled_cpu_ms"] / 4, "a reused schedule costs a fraction of one made"
+    if os.environ.get("LAMINA_SCHEDULE_TIMING"):
+        print(f"\n{passes} passes in scene.render: " + ", ".join(f"{k} {v:.2f}" for k, v in medians.items())
+              + f" (load {_loadavg()})")
+
+
+def _loadavg() -> str:
+    try:
+        return Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        return "?"
