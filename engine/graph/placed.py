@@ -204,28 +204,33 @@ class _Program:
             steps.append((_AFTER, moves(placement.after), None))
         return cls(tuple(numbered), tuple(copies), tuple(steps))
 
+    @cached_property
+    def _columns(self) -> tuple[tuple[int, ...], tuple[Place, ...], tuple[bool, ...]]:
+        """The slots' texture numbers, places, and whether each is GL's (the texture itself)."""
+        return (tuple(k for k, _ in self.slots), tuple(p for _, p in self.slots),
+                tuple(p == GL_PLACE for _, p in self.slots))
+
     def made(self, textures: Sequence[TextureDesc], last: _Made | None) -> tuple[list, list, _Made]:
-        names = tuple([textures[k].name for k, _ in self.slots])
-        bufs: list[TextureDesc] = []
-        reuse = last is not None and len(last.names) == len(names)
-        for j, (k, place) in enumerate(self.slots):
-            if place == GL_PLACE:
-                bufs.append(textures[k])
-            elif reuse and last.names[j] == names[j]:
-                bufs.append(last.bufs[j])
-            else:
-                bufs.append(_on(textures[k], place))
+        numbers, places, on_gl = self._columns
+        names = tuple([textures[k].name for k in numbers])
+        if last is not None and len(last.names) == len(names):
+            bufs = [textures[k] if gl else b if n == m else _on(textures[k], place)
+                    for k, place, gl, n, m, b in zip(numbers, places, on_gl, names, last.names, last.bufs)]
+        else:
+            bufs = [textures[k] if gl else _on(textures[k], place) for k, place, gl in zip(numbers, places, on_gl)]
         copy_names = tuple([names[c[5]] for c in self.copies])
-        copies: list[TransferPass] = []
-        reuse = last is not None and len(last.copy_names) == len(copy_names)
-        for c, (layer, k, source, target, s, t) in enumerate(self.copies):
-            name = copy_names[c]
-            if reuse and last.copy_names[c] == name:
-                copies.append(last.copies[c])
-            else:
-                copies.append(TransferPass(f"transfer:{layer}:{name}:{source.short}-{target.short}", layer,
-                                           bufs[t], bufs[s], reason=_CROSSES))
+        if last is not None and len(last.copy_names) == len(copy_names):
+            copies = [old if name == was else self._copy(c, name, bufs)
+                      for c, name, was, old in zip(self.copies, copy_names, last.copy_names, last.copies)]
+        else:
+            copies = [self._copy(c, name, bufs) for c, name in zip(self.copies, copy_names)]
         return bufs, copies, _Made(names, tuple(bufs), copy_names, tuple(copies))
+
+    @staticmethod
+    def _copy(c: tuple, name: str, bufs: Sequence[TextureDesc]) -> TransferPass:
+        layer, _, source, target, s, t = c
+        return TransferPass(f"transfer:{layer}:{name}:{source.short}-{target.short}", layer, bufs[t], bufs[s],
+                            reason=_CROSSES)
 
 
 _AFTER = 1 << 62  # the step of the copies after the last pass
@@ -422,14 +427,16 @@ class _OffloadForm:
                    tuple(index[n] for n in o.inputs), tuple(index[n] for n in o.outputs))
 
     def named(self, graph: FrameGraph, out: Sequence[Any], textures: Sequence[TextureDesc]) -> Offload:
-        names = tuple(out[i].name for i in self.cl_passes)
+        names = tuple([out[i].name for i in self.cl_passes])
         o = self.offload
         if names == o.cl_passes:  # (no texture named anew: no copy renamed)
             return o
+        passes = graph.passes
         return _edited(o, {
-            "cl_passes": names, "gl_passes": tuple(graph.passes[i] for i in self.gl_passes),
-            "inputs": tuple(textures[k].name for k in self.inputs), "outputs": tuple(textures[k].name for k in self.outputs),
-            "pass_ms": tuple((n, ms) for n, (_, ms) in zip(names, o.pass_ms))})
+            "cl_passes": names, "gl_passes": tuple([passes[i] for i in self.gl_passes]),
+            "inputs": tuple([textures[k].name for k in self.inputs]),
+            "outputs": tuple([textures[k].name for k in self.outputs]),
+            "pass_ms": tuple([(n, ms) for n, (_, ms) in zip(names, o.pass_ms)])})
 
 
 def overlaps(costs: FrameCosts) -> bool:
