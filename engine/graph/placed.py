@@ -22,7 +22,8 @@ schedule: tests render a frame under several and compare the pixels.
 
 The rewrite is made as a ``Placement`` (the copies to insert before each pass, each
 from one place to another, and the filter passes that move to a device, textures said
-by number), then applied. A frame whose task graph is last frame's
+by number), then applied (compiled once, ``_Program``: numbered buffer slots and copies,
+so a frame applying it makes each once). A frame whose task graph is last frame's
 (graph.frame_schedule.frame_key, graph.schedule_memo) under the same prices applies
 last frame's Placement to its own passes and texture names instead of scheduling and
 placing again, reusing the buffers' descriptions and copies it made for the same
