@@ -148,10 +148,12 @@ class Placement:
 
 
 class _Made(NamedTuple):
-    """What applying a Placement made for one frame, by position in its ``_Program``:
-    the name of each buffer's texture and the buffer (a TextureDesc: the texture itself
-    where the slot is GL's), the name of each copy's texture and the copy."""
+    """What applying a Placement made for one frame, by position in its ``_Program``
+    (``program``: reused only by the same one): the name of each buffer's texture and the
+    buffer (a TextureDesc: the texture itself where the slot is GL's), the name of each
+    copy's texture and the copy."""
 
+    program: "_Program"
     names: tuple[str, ...]
     bufs: tuple[TextureDesc, ...]
     copy_names: tuple[str, ...]
@@ -186,10 +188,8 @@ class _Program:
         def moves(found: tuple[_Move, ...]) -> tuple[int, ...]:
             out = []
             for layer, k, source, target in found:
-                # (target first: the order the buffers were first made in, as before)
-                t_slot = slot(k, target)
                 out.append(len(copies))
-                copies.append((layer, k, source, target, slot(k, source), t_slot))
+                copies.append((layer, k, source, target, slot(k, source), slot(k, target)))
             return tuple(out)
 
         steps = []
@@ -214,18 +214,20 @@ class _Program:
     def made(self, textures: Sequence[TextureDesc], last: _Made | None) -> tuple[list, list, _Made]:
         numbers, places, on_gl = self._columns
         names = tuple([textures[k].name for k in numbers])
-        if last is not None and len(last.names) == len(names):
+        if last is not None and last.program is not self:
+            last = None
+        if last is not None:
             bufs = [textures[k] if gl else b if n == m else _on(textures[k], place)
                     for k, place, gl, n, m, b in zip(numbers, places, on_gl, names, last.names, last.bufs)]
         else:
             bufs = [textures[k] if gl else _on(textures[k], place) for k, place, gl in zip(numbers, places, on_gl)]
         copy_names = tuple([names[c[5]] for c in self.copies])
-        if last is not None and len(last.copy_names) == len(copy_names):
+        if last is not None:
             copies = [old if name == was else self._copy(c, name, bufs)
                       for c, name, was, old in zip(self.copies, copy_names, last.copy_names, last.copies)]
         else:
             copies = [self._copy(c, name, bufs) for c, name in zip(self.copies, copy_names)]
-        return bufs, copies, _Made(names, tuple(bufs), copy_names, tuple(copies))
+        return bufs, copies, _Made(self, names, tuple(bufs), copy_names, tuple(copies))
 
     @staticmethod
     def _copy(c: tuple, name: str, bufs: Sequence[TextureDesc]) -> TransferPass:
