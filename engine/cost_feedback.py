@@ -481,10 +481,13 @@ def correction_report(static: FrameGraph, corrected: FrameGraph, model: Correcte
 
 
 def report_against(plan: Mapping[str, tuple[Executor, str]], corrected: FrameGraph,
-                   model: CorrectedModel) -> CorrectionReport | None:
+                   model: CorrectedModel, kept: dict[str, tuple] | None = None) -> CorrectionReport | None:
     """``correction_report`` with the uncorrected plan said as pass name -> (executor,
     layer) of each filter pass (graph.placed.planned_on makes it without placing the
-    frame a second time)."""
+    frame a second time). ``kept``: the moves an earlier frame reported, by pass (filled
+    here; graph.schedule_memo keeps it): a move whose words depend on the very same
+    things (what the pass measured where the plan puts it, that device's factor, its
+    prices) is that frame's, not written again."""
     now = _placement(corrected)
     slots = {s.name: s for s in corrected.schedule.slots} if corrected.schedule is not None else {}
     moves = []
@@ -492,8 +495,18 @@ def report_against(plan: Mapping[str, tuple[Executor, str]], corrected: FrameGra
         planned = plan.get(name, (where, layer))[0]
         if where is not planned:
             slot = slots.get(name)
+            seen, factor = model.seen.get((name, planned)), model.factor(planned)
+            costs = None if slot is None else (slot.names, slot.row)
+            held = kept.get(name) if kept is not None else None
+            if (held is not None and held[0] is seen and held[1] == factor and held[2] == costs
+                    and held[3] == (layer, planned, where)):
+                moves.append(held[4])
+                continue
             prices = {} if slot is None else {name: dict(slot.costs)}
-            moves.append(Move(name, layer, planned, where, False, _why(name, planned, where, model, prices)))
+            move = Move(name, layer, planned, where, False, _why(name, planned, where, model, prices))
+            if kept is not None:
+                kept[name] = (seen, factor, costs, (layer, planned, where), move)
+            moves.append(move)
         elif name in model.moved and model.moved[name][1] is not where:
             moves.append(Move(name, layer, model.moved[name][1], where, True, _why_back(name, where, model)))
     if not (model.corrections or moves or model.events):

@@ -41,7 +41,7 @@ def scheduled_with_feedback(graph: FrameGraph, model: FilterCostModel, devices: 
     placed = scheduled(graph, model, devices, memo, key)
     if model.active:
         plan = planned_on(graph, model.base, devices, None if memo is None else memo.uncorrected(), key)
-        report = report_against(plan, placed, model)
+        report = report_against(plan, placed, model, None if memo is None else memo.reported)
     else:
         report = correction_report(placed, placed, model)
     return placed if report is None else replace(placed, corrections=report)

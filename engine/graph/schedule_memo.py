@@ -48,7 +48,8 @@ class ScheduleMemo:
     """The prices and last outcome of one renderer's frame-wide schedules (FrameState
     holds one; ``scene.plan()`` starts from an empty one, as a first frame does)."""
 
-    __slots__ = ("_version", "_costs", "_prices", "_key", "_value", "_uncorrected", "made", "hits", "misses")
+    __slots__ = ("_version", "_costs", "_prices", "_key", "_value", "_uncorrected", "made", "reported", "hits",
+                 "misses")
 
     def __init__(self) -> None:
         self._version: tuple | None = None
@@ -62,6 +63,9 @@ class ScheduleMemo:
         # next frame to reuse (graph.placed). Replaced each frame (kept results are named
         # anew) and forgotten with the key.
         self.made: Any = None
+        # The corrections report's moves of the frames placed under this key, by pass
+        # (lamina.cost_feedback.report_against checks each is still what it would write).
+        self.reported: dict = {}
         self.hits = 0  # frames that reused the last frame's schedule (reports, tests)
         self.misses = 0
 
@@ -72,6 +76,7 @@ class ScheduleMemo:
             self._version, self._costs, self._prices = v, frame_costs(model, devices), {}
             self._key = self._value = None
             self.made = None
+            self.reported = {}
 
     def costs(self, model: FilterCostModel, devices: tuple[Device, ...] = ()) -> FrameCosts:
         """``frame_costs(model, devices)``, made once per version of the prices."""
@@ -101,4 +106,4 @@ class ScheduleMemo:
 
     def keep(self, model: FilterCostModel, devices: tuple[Device, ...], key: tuple, value: Any) -> None:
         self._bind(model, devices)
-        self._key, self._value, self.made = key, value, None
+        self._key, self._value, self.made, self.reported = key, value, None, {}

@@ -112,3 +112,27 @@ def test_the_uncorrected_plan_said_by_device_reports_as_its_placed_frame(graphs)
         assert report_against(plan, placed, slow) == correction_report(scheduled(graph, base), placed, slow), name
         reported += len(report_against(plan, placed, slow).moves)
     assert reported > 0, "the correction moves passes somewhere"
+
+
+def test_a_kept_move_is_written_again_when_what_it_says_changed():
+    # scheduled_with_feedback keeps last frame's moves (ScheduleMemo.reported): a frame
+    # whose pass measured otherwise, or whose factor moved, says so in its own words.
+    from dataclasses import replace
+
+    from lamina.frame_costs import PassSeen
+    from lamina.graph.corrected import scheduled_with_feedback
+    from lamina.graph.schedule_memo import ScheduleMemo
+    from tests.turning import gl_frames, turning
+
+    base, memo = model(), ScheduleMemo()
+    frames = gl_frames(turning(6, 320, 200), 6)[1:]
+    fix = DeviceCorrection(Executor.OPENCL, 4.0, 3.0, 2.0, 0.2, "slower than predicted")
+    first = scheduled_with_feedback(frames[0], CorrectedModel(base, (fix,)))
+    moved = [m.pass_name for m in first.corrections.moves]
+    assert moved, "the correction moves passes"
+    for k, graph in enumerate(frames):
+        seen = {(name, Executor.OPENCL): PassSeen(Executor.OPENCL, 1.0 + (k // 2) * 0.5, 0.4, 0.1) for name in moved}
+        m = CorrectedModel(base, (replace(fix, factor=4.0 + (k // 3)),), seen=seen, events=(f"frame {k}",))
+        reused, fresh = scheduled_with_feedback(graph, m, (), memo), scheduled_with_feedback(graph, m)
+        assert reused.corrections == fresh.corrections, k
+        assert f"it measured {1.0 + (k // 2) * 0.5:.2f} ms" in reused.corrections.moves[0].why
