@@ -28,6 +28,7 @@ from ..css.values import RGBA
 from ..named import NamedEnum
 
 # BLUR_SIGMA_CAP and MIN_SIGMA live with the ops (their reach needs them); still importable from here.
+from .svg.op import SvgFilterRef
 from .ops import (BLUR_SIGMA_CAP, MIN_SIGMA, Blur, ColorOp, DropShadow, FilterOp, Morphology, MorphologyOperator, Reach,
                   pixel_sigma)
 
@@ -729,6 +730,8 @@ def plan_chain(
         if isinstance(op, ColorOp):
             pending.append(op)
             continue
+        if isinstance(op, SvgFilterRef):
+            raise op.plan_error()  # before any pass: never a plan that renders part of the chain
         flush()
         planner = PLANNERS.get(type(op))
         if planner is None:

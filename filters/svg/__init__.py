@@ -1,0 +1,22 @@
+"""SVG filter graphs (Filter Effects 1): ``<filter>`` markup -> a typed, checked model of
+its primitives -> a DAG of primitives -> pixels.
+
+* ``parse_svg(markup)`` (``filters.svg.markup``): untrusted XML read safely (no DTD, no
+  entities) into an ``SvgDocument`` of ``FilterElement`` s, each a tuple of typed
+  primitives (``filters.svg.model``); bad markup is a typed error naming the element,
+  the attribute, the value and the line.
+* ``build_graph(element)`` (``filters.svg.graph``): inputs resolved, checked, unused
+  results pruned; ``explain()`` prints it.
+* ``filters.svg.reference``: the float64 numpy reference of every primitive, written
+  from the spec, and of whole graphs with regions, units and colour spaces.
+
+CSS reaches a filter with ``filter: url(#id)`` (``filters.ops.SvgFilterRef``).
+"""
+
+from __future__ import annotations
+
+from .graph import FilterGraph, GraphNode, build_graph
+from .markup import parse_svg
+from .model import FilterElement, Primitive, SvgDocument
+
+__all__ = ["parse_svg", "build_graph", "FilterGraph", "GraphNode", "FilterElement", "Primitive", "SvgDocument"]
