@@ -439,8 +439,11 @@ def _lighting(p: m.DiffuseLighting | m.SpecularLighting, ctx: Context, a: Result
         H = H / np.maximum(np.linalg.norm(H, axis=-1, keepdims=True), 1e-300)
         n_dot_h = np.sum(n * H, axis=-1, keepdims=True)
         rgb = np.clip(p.specular_constant * np.power(np.maximum(n_dot_h, 0.0), p.specular_exponent) * lc, 0.0, 1.0)
-        out = np.concatenate([rgb, rgb.max(axis=-1, keepdims=True)], axis=-1)
-    return _premultiply(out)  # the light's result is un-premultiplied RGBA
+        # Sa = max(Sr, Sg, Sb): the colour never exceeds alpha, and the result is meant to be
+        # added to a lit texture (feComposite arithmetic k2 = k3 = 1): it is taken as
+        # premultiplied as it stands (so Skia, Chromium's, does).
+        return np.concatenate([rgb, rgb.max(axis=-1, keepdims=True)], axis=-1)
+    return out  # diffuse: opaque, so premultiplied already
 
 
 def _displacement(p: m.DisplacementMap, ctx: Context, a: Result, b: Result) -> np.ndarray:

@@ -86,14 +86,14 @@ def _noise2(channel: int, vx: np.ndarray, vy: np.ndarray, selector: np.ndarray, 
             stitch: list[int] | None) -> np.ndarray:
     t = vx + PERLIN_N
     ti = t.astype(np.int64)  # (int)t: t > 0 here, truncation is floor
-    bx0 = ti & BM
-    bx1 = (bx0 + 1) & BM
+    bx0 = ti  # masked after stitching, as the spec's code does
+    bx1 = bx0 + 1
     rx0 = t - ti
     rx1 = rx0 - 1.0
     t = vy + PERLIN_N
     ti = t.astype(np.int64)
-    by0 = ti & BM
-    by1 = (by0 + 1) & BM
+    by0 = ti
+    by1 = by0 + 1
     ry0 = t - ti
     ry1 = ry0 - 1.0
     if stitch is not None:
