@@ -298,7 +298,6 @@ class Scene:
         self._note(None)
         return document
 
-    @property
     def layers(self) -> list[Layer]:
         """All layers in tree order, root first."""
         return list(self.root.walk())

@@ -327,7 +327,7 @@ def _read_svg(scene: Scene, value: Any, file: str | None) -> None:
 def _check_svg_references(scene: Scene, file: str | None) -> None:
     """Every ``url(#id)`` of a layer's filter or backdrop-filter names a filter of the
     scene's ``"svg"`` (checked at load, where the file can be named)."""
-    for layer in scene.layers:
+    for layer in scene.layers():
         if "url(" not in layer.style.to_css():
             continue
         computed = layer.style.computed()
