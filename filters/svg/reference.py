@@ -377,21 +377,27 @@ def surface_normals(alpha: np.ndarray, rect: tuple[int, int, int, int], surface_
     nx = np.zeros((h, w))
     ny = np.zeros((h, w))
     x0, y0, x1, y1 = rect
-    for y in range(y0, y1):
-        up, down = y > y0, y < y1 - 1
-        for x in range(x0, x1):
-            left, right = x > x0, x < x1 - 1
-            xl, xr = x - left, x + right
-            yu, yd = y - up, y + down
-            rows = [(y, 2.0)] + ([(y - 1, 1.0)] if up else []) + ([(y + 1, 1.0)] if down else [])
-            cols = [(x, 2.0)] + ([(x - 1, 1.0)] if left else []) + ([(x + 1, 1.0)] if right else [])
-            span_x, span_y = xr - xl, yd - yu
-            if span_x:
-                gx = sum(wt * (alpha[r, xr] - alpha[r, xl]) for r, wt in rows)
-                nx[y, x] = -surface_scale * 2.0 / (span_x * sum(wt for _, wt in rows)) * gx
-            if span_y:
-                gy = sum(wt * (alpha[yd, c] - alpha[yu, c]) for c, wt in cols)
-                ny[y, x] = -surface_scale * 2.0 / (span_y * sum(wt for _, wt in cols)) * gy
+    if x1 <= x0 or y1 <= y0:
+        return nx, ny
+    a = alpha[y0:y1, x0:x1]
+    rh, rw = a.shape
+    xs, ys = np.arange(rw), np.arange(rh)
+    xl, xr = np.maximum(xs - 1, 0), np.minimum(xs + 1, rw - 1)  # the centre stands in for a missing neighbour
+    yu, yd = np.maximum(ys - 1, 0), np.minimum(ys + 1, rh - 1)
+    has_l, has_r = (xs > 0).astype(float), (xs < rw - 1).astype(float)
+    has_u, has_d = (ys > 0).astype(float), (ys < rh - 1).astype(float)
+    # x: rows y (weight 2), y - 1 and y + 1 (weight 1 each, where they exist).
+    diff_x = a[:, xr] - a[:, xl]
+    gx = 2.0 * diff_x + has_u[:, None] * diff_x[yu] + has_d[:, None] * diff_x[yd]
+    span_x = (xr - xl)[None, :]
+    weight_rows = (2.0 + has_u + has_d)[:, None]
+    diff_y = a[yd, :] - a[yu, :]
+    gy = 2.0 * diff_y + has_l[None, :] * diff_y[:, xl] + has_r[None, :] * diff_y[:, xr]
+    span_y = (yd - yu)[:, None]
+    weight_cols = (2.0 + has_l + has_r)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nx[y0:y1, x0:x1] = np.where(span_x > 0, -surface_scale * 2.0 / (span_x * weight_rows) * gx, 0.0)
+        ny[y0:y1, x0:x1] = np.where(span_y > 0, -surface_scale * 2.0 / (span_y * weight_cols) * gy, 0.0)
     return nx, ny
 
 

@@ -469,3 +469,55 @@ def test_pruned_primitives_do_not_run_and_a_live_fe_image_needs_a_loader():
     assert np.allclose(out, src)
     with pytest.raises(UnsupportedFeatureError, match="feImage needs its image"):
         run("<feImage href='x.png'/>", src)
+
+
+def _spec_normal(a: np.ndarray, x: int, y: int, ss: float) -> tuple[float, float]:
+    """The spec's table of surface normals (feDiffuseLighting), case by case, written out."""
+    h, w = a.shape
+    I = lambda i, j: a[j, i]  # noqa: E731  I(x, y)
+    top, bottom, left, right = y == 0, y == h - 1, x == 0, x == w - 1
+    if top and left:
+        return (-ss * 2 / 3 * ((2 * I(x + 1, y) + I(x + 1, y + 1)) - (2 * I(x, y) + I(x, y + 1))),
+                -ss * 2 / 3 * ((2 * I(x, y + 1) + I(x + 1, y + 1)) - (2 * I(x, y) + I(x + 1, y))))
+    if top and right:
+        return (-ss * 2 / 3 * ((2 * I(x, y) + I(x, y + 1)) - (2 * I(x - 1, y) + I(x - 1, y + 1))),
+                -ss * 2 / 3 * ((I(x - 1, y + 1) + 2 * I(x, y + 1)) - (I(x - 1, y) + 2 * I(x, y))))
+    if bottom and left:
+        return (-ss * 2 / 3 * ((I(x + 1, y - 1) + 2 * I(x + 1, y)) - (I(x, y - 1) + 2 * I(x, y))),
+                -ss * 2 / 3 * ((2 * I(x, y) + I(x + 1, y)) - (2 * I(x, y - 1) + I(x + 1, y - 1))))
+    if bottom and right:
+        return (-ss * 2 / 3 * ((I(x, y - 1) + 2 * I(x, y)) - (I(x - 1, y - 1) + 2 * I(x - 1, y))),
+                -ss * 2 / 3 * ((I(x - 1, y) + 2 * I(x, y)) - (I(x - 1, y - 1) + 2 * I(x, y - 1))))
+    if top:
+        return (-ss / 3 * ((2 * I(x + 1, y) + I(x + 1, y + 1)) - (2 * I(x - 1, y) + I(x - 1, y + 1))),
+                -ss / 2 * ((I(x - 1, y + 1) + 2 * I(x, y + 1) + I(x + 1, y + 1))
+                           - (I(x - 1, y) + 2 * I(x, y) + I(x + 1, y))))
+    if bottom:
+        return (-ss / 3 * ((I(x + 1, y - 1) + 2 * I(x + 1, y)) - (I(x - 1, y - 1) + 2 * I(x - 1, y))),
+                -ss / 2 * ((I(x - 1, y) + 2 * I(x, y) + I(x + 1, y))
+                           - (I(x - 1, y - 1) + 2 * I(x, y - 1) + I(x + 1, y - 1))))
+    if left:
+        return (-ss / 2 * ((I(x + 1, y - 1) + 2 * I(x + 1, y) + I(x + 1, y + 1))
+                           - (I(x, y - 1) + 2 * I(x, y) + I(x, y + 1))),
+                -ss / 3 * ((2 * I(x, y + 1) + I(x + 1, y + 1)) - (2 * I(x, y - 1) + I(x + 1, y - 1))))
+    if right:
+        return (-ss / 2 * ((I(x, y - 1) + 2 * I(x, y) + I(x, y + 1))
+                           - (I(x - 1, y - 1) + 2 * I(x - 1, y) + I(x - 1, y + 1))),
+                -ss / 3 * ((I(x - 1, y + 1) + 2 * I(x, y + 1)) - (I(x - 1, y - 1) + 2 * I(x, y - 1))))
+    return (-ss / 4 * ((I(x + 1, y - 1) + 2 * I(x + 1, y) + I(x + 1, y + 1))
+                       - (I(x - 1, y - 1) + 2 * I(x - 1, y) + I(x - 1, y + 1))),
+            -ss / 4 * ((I(x - 1, y + 1) + 2 * I(x, y + 1) + I(x + 1, y + 1))
+                       - (I(x - 1, y - 1) + 2 * I(x, y - 1) + I(x + 1, y - 1))))
+
+
+def test_surface_normals_follow_the_specs_table_at_corners_edges_and_inside():
+    from lamina.filters.svg.reference import surface_normals
+    a = np.random.default_rng(9).random((7, 9))
+    rect = (2, 1, 7, 5)  # the input's pixels: its own edges, inside a larger canvas
+    nx, ny = surface_normals(a, rect, 1.7)
+    sub = a[1:5, 2:7]
+    for y in range(4):
+        for x in range(5):
+            ex, ey = _spec_normal(sub, x, y, 1.7)
+            assert (nx[1 + y, 2 + x], ny[1 + y, 2 + x]) == (pytest.approx(ex), pytest.approx(ey)), (x, y)
+    assert not nx[0].any() and not ny[:, :2].any(), "nothing outside the input"
