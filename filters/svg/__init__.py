@@ -9,6 +9,9 @@ its primitives -> a DAG of primitives -> pixels.
   results pruned; ``explain()`` prints it.
 * ``filters.svg.reference``: the float64 numpy reference of every primitive, written
   from the spec, and of whole graphs with regions, units and colour spaces.
+* ``filters.svg.lower``: the graphs that are exactly a chain of Lamina's planned ops
+  become those ops (GL and OpenCL run them through ``filters.apply``); the rest are a
+  typed UnsupportedFeatureError naming the primitive.
 
 CSS reaches a filter with ``filter: url(#id)`` (``filters.ops.SvgFilterRef``).
 """

@@ -302,12 +302,15 @@ def test_filters_apply_runs_an_svg_filter_on_the_reference_backend():
     assert (mixed[..., :3] == [255, 255, 0]).all()
 
 
-def test_gpu_backends_refuse_svg_graphs_at_plan_time_naming_the_primitives():
+def test_gpu_backends_refuse_what_does_not_lower_before_any_gpu_work():
     img = np.full((4, 4, 4), 255, np.uint8)
-    with pytest.raises(UnsupportedFeatureError, match=r"url\(#blue\): SVG filter graphs \(feColorMatrix\)"):
-        filters.apply(img, "blur(1px) url(#blue)", backend="gl", svg=MARKUP)
+    noise = svg("<feTurbulence baseFrequency='.1'/>", 'id="noise" color-interpolation-filters="sRGB"')
+    with pytest.raises(UnsupportedFeatureError, match=r"<feTurbulence>: this primitive does not compile"):
+        filters.apply(img, "blur(1px) url(#noise)", backend="gl", svg=noise)
     with pytest.raises(UnsupportedFeatureError, match="do not compile to GPU passes"):
         filters.parse("url(#x)").plan()
+    with pytest.raises(UnsupportedFeatureError, match="do not compile to GPU passes"):
+        filters.parse("url(#blue)").resolved_svg(parse_svg(MARKUP)).plan()
 
 
 def test_a_url_naming_no_filter_is_a_typed_error():
