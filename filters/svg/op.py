@@ -46,6 +46,12 @@ class SvgFilterRef(FilterOp):
         """The op holding the filter ``document`` has under this id."""
         return SvgFilterRef(self.id, document.filter(self.id))
 
+    def explain(self) -> str:
+        """The filter's primitive graph in plain words (``FilterGraph.explain``)."""
+        if self.element is None:
+            return f"{self.css()}: not resolved against SVG markup"
+        return build_graph(self.element).explain()
+
     def plan_error(self) -> UnsupportedFeatureError:
         """Why this op cannot be planned into GPU passes (yet)."""
         if self.element is None:

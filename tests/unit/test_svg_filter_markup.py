@@ -287,6 +287,9 @@ def test_css_url_parses_into_a_reference_and_mixes_with_functions():
     assert isinstance(chain[0], SvgFilterRef) and chain[0].element is None
     assert chain.css() == "url(#grain) blur(2px) url(#blue)"
     assert filters.parse(chain.css()) == chain, "round-trips"
+    assert chain[0].explain() == "url(#grain): not resolved against SVG markup"
+    resolved = filters.parse("url(#blue)").resolved_svg(parse_svg(MARKUP))[0]
+    assert resolved.explain().splitlines()[0] == '<filter id="blue">: 1 primitive(s), 1 used'
     # A url() list interpolates discretely (Filter Effects 1 §13).
     other = filters.parse("url(#blue) blur(4px)")
     assert chain.interpolate(other, 0.4) == chain and chain.interpolate(other, 0.6) == other
