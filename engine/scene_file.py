@@ -328,7 +328,8 @@ def _check_svg_references(scene: Scene, file: str | None) -> None:
     """Every ``url(#id)`` of a layer's filter or backdrop-filter names a filter of the
     scene's ``"svg"`` (checked at load, where the file can be named)."""
     for layer in scene.layers():
-        if "url(" not in layer.style.to_css():
+        written = (layer.style.get("filter"), layer.style.get("backdrop-filter"))
+        if not any(isinstance(v, str) and "url(" in v for v in written):
             continue
         computed = layer.style.computed()
         for chain in (computed.filter, computed.backdrop_filter):

@@ -606,6 +606,8 @@ def _turbulence(p: m.Turbulence, ctx: Context) -> np.ndarray:
     w, h = canvas.size
     px, py = np.broadcast_to(xs, (h, w)), np.broadcast_to(ys, (h, w))
     x0, y0, x1, y1 = ctx.rect
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros((h, w, 4))  # an empty subregion (stitching would divide by its size)
     fractal = p.type is m.TurbulenceType.FRACTAL_NOISE
     seed = int(p.seed)  # truncated toward zero, as the spec says
     out = np.empty((h, w, 4))

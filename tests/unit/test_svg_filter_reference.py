@@ -521,3 +521,8 @@ def test_surface_normals_follow_the_specs_table_at_corners_edges_and_inside():
             ex, ey = _spec_normal(sub, x, y, 1.7)
             assert (nx[1 + y, 2 + x], ny[1 + y, 2 + x]) == (pytest.approx(ex), pytest.approx(ey)), (x, y)
     assert not nx[0].any() and not ny[:, :2].any(), "nothing outside the input"
+
+
+def test_stitched_turbulence_in_an_empty_subregion_is_transparent():
+    out = run("<feTurbulence stitchTiles='stitch' baseFrequency='.1' width='0'/>", np.zeros((4, 4, 4)))
+    assert not out.any()
