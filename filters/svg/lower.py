@@ -2,7 +2,7 @@
 
 Filter Effects 1 describes each CSS shorthand as a primitive graph; this is the inverse,
 for the graphs where it is exact: a *chain* (each primitive reads the one before,
-the first reads SourceGraphic), every primitive in sRGB (``color-interpolation-filters``),
+the first reads SourceGraphic or SourceAlpha, which is a colour op), every primitive in sRGB (``color-interpolation-filters``),
 no primitive subregions, on an image that is the whole element box, with the filter
 region holding the box. Then:
 
@@ -121,6 +121,8 @@ def _lower(prim: m.Primitive, units: tuple[float, float]) -> tuple[FilterOp, ...
     raise _refuse(prim, "this primitive does not compile to GPU passes yet")
 
 
+_SOURCE_ALPHA = np.zeros((4, 5))
+_SOURCE_ALPHA[3, 3] = 1.0  # colour 0, alpha kept
 LOWERABLE = (m.ColorMatrix, m.ComponentTransfer, m.GaussianBlur, m.DropShadow, m.Morphology)
 
 
@@ -143,8 +145,11 @@ def lower_filter(element: m.FilterElement, size: tuple[float, float]) -> tuple[F
             raise _refuse(prim, "this primitive does not compile to GPU passes yet")
         if not box_inside:
             raise _refuse(prim, "a filter region that does not hold the element's box")
-        if node.inputs != (previous,):
-            raise _refuse(prim, "a graph that is not a chain from SourceGraphic")
+        if not ops and spatial == 0 and node.inputs == (m.StandardInput.SOURCE_ALPHA,):
+            # SourceAlpha: the source with its colour made black, a colour op (exact).
+            ops.append(SvgColorMatrix(values=tuple(float(v) for v in _SOURCE_ALPHA.reshape(-1)), source="SourceAlpha"))
+        elif node.inputs != (previous,):
+            raise _refuse(prim, "a graph that is not a chain from SourceGraphic or SourceAlpha")
         if element.space_of(prim) is not m.ColorSpace.SRGB:
             raise _refuse(prim, "color-interpolation-filters linearRGB (8-bit linear intermediates would band)")
         if any(getattr(prim.subregion, k) is not None for k in ("x", "y", "width", "height")):

@@ -35,11 +35,13 @@ GRAPHS = [
     (f"{SRGB} {BOX}", "<feDropShadow dx='2' dy='-1.5' stdDeviation='1.5' flood-color='teal' flood-opacity='.7'/>"
                       "<feMorphology operator='erode' radius='1 2'/>", "url(#f) invert(.2)"),
     (SRGB, "<feGaussianBlur stdDeviation='6'/><feColorMatrix type='hueRotate' values='120'/>", "url(#f)"),
+    (SRGB, "<feGaussianBlur in='SourceAlpha' stdDeviation='1.5'/>"
+           "<feColorMatrix values='0 0 0 0 1  0 0 0 0 .5  0 0 0 0 0  0 0 0 .8 0'/>", "url(#f) blur(1px)"),
 ]
 
 
 @pytest.mark.parametrize("attrs, body, css", GRAPHS, ids=["colour-blur-transfer", "matrix-after-sepia",
-                                                          "shadow-erode-box", "downscaled-blur-hue"])
+                                                          "shadow-erode-box", "downscaled-blur-hue", "alpha-glow"])
 def test_lowered_svg_graphs_match_the_svg_reference(gl, rng, backend, attrs, body, css):
     markup = f'<svg {NS}><filter id="f" {attrs}>{body}</filter></svg>'
     img = random_image(rng, 23, 31, transparent_border=2)
