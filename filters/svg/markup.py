@@ -551,7 +551,7 @@ READERS: dict[str, tuple[set[str], Reader, bool]] = {
 assert set(READERS) == set(m.PRIMITIVES)
 
 
-def _read_primitive(n: _Node, filter_space: m.ColorSpace) -> m.Primitive:
+def _read_primitive(n: _Node) -> m.Primitive:
     entry = READERS.get(n.tag)
     if entry is None:
         known = ", ".join(sorted(READERS))
@@ -597,7 +597,7 @@ def _read_filter(n: _Node) -> m.FilterElement:
         raise _error(n, f"has text {n.text.strip()[:40]!r}; a <filter> holds only primitives")
     if len(children) > m.MAX_PRIMITIVES:
         raise _error(n, f"has {len(children)} primitives, more than the {m.MAX_PRIMITIVES} one filter may")
-    primitives = tuple(_read_primitive(c, space) for c in children)
+    primitives = tuple(_read_primitive(c) for c in children)
     region = _region(n)
     for name in ("width", "height"):
         c = getattr(region, name)

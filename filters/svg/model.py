@@ -15,7 +15,7 @@ of the wrong size, a negative radius, a value over a limit); what needs the whol
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import ClassVar, Union
 
@@ -614,6 +614,3 @@ class SvgDocument:
                                  attribute="filter", value=f"url(#{id})")
         return found
 
-
-def primitive_fields(cls: type[Primitive]) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))
