@@ -38,6 +38,7 @@ from .plan import FilterPlan
 from .backend import APPLY_BACKENDS, FilterBackend
 from .runners import ApplyBackend, plan_runner
 from .svg import SvgDocument, parse_svg
+from .svg.compile import plan_graph
 from .svg.lower import lower_filter
 from .svg.op import SvgFilterRef
 
@@ -152,11 +153,19 @@ def apply(
     if backend is FilterBackend.REFERENCE:
         return reference.apply(image, chain, premultiplied=premultiplied, current_color=current_color)
     h, w = image.shape[:2]
+    plan = None
     if chain.svg_ids():
         # SVG graphs reach the GPU as the ops they are when that is exact for an image
-        # that is the whole element (filters.svg.lower); otherwise a typed error, now.
-        chain = FilterChain(tuple(lowered for op in chain for lowered in
-                                  (lower_filter(op.element, (w, h)) if isinstance(op, SvgFilterRef) else (op,))))
+        # that is the whole element (filters.svg.lower); a url() alone, as its own passes
+        # (filters.svg.compile); otherwise a typed error, now.
+        try:
+            chain = FilterChain(tuple(lowered for op in chain for lowered in
+                                      (lower_filter(op.element, (w, h)) if isinstance(op, SvgFilterRef) else (op,))))
+        except UnsupportedFeatureError:
+            if len(chain) != 1:
+                raise
+            plan = plan_graph(chain[0].element, (w, h))
     run = plan_runner(backend)
-    plan = chain.plan(current_color=current_color, size=(w, h))
+    if plan is None:
+        plan = chain.plan(current_color=current_color, size=(w, h))
     return run(image, plan, renderer=renderer, device=device, straight=not premultiplied)
