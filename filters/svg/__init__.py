@@ -10,8 +10,11 @@ its primitives -> a DAG of primitives -> pixels.
 * ``filters.svg.reference``: the float64 numpy reference of every primitive, written
   from the spec, and of whole graphs with regions, units and colour spaces.
 * ``filters.svg.lower``: the graphs that are exactly a chain of Lamina's planned ops
-  become those ops (GL and OpenCL run them through ``filters.apply``); the rest are a
-  typed UnsupportedFeatureError naming the primitive.
+  become those ops, fusing with the CSS functions around them;
+  ``filters.svg.compile``: a first subset of graphs (flood, offset, colour matrix, linear
+  transfer, composite, merge, blend normal, blur, morphology, drop shadow; sRGB, region
+  = box) planned as passes of their own. GL and OpenCL run both through
+  ``filters.apply``; the rest is a typed UnsupportedFeatureError naming the primitive.
 
 CSS reaches a filter with ``filter: url(#id)`` (``filters.ops.SvgFilterRef``).
 """

@@ -3,9 +3,10 @@
 Parsed from CSS it holds only the id; ``resolved_svg(document)`` gives the op holding the
 ``FilterElement`` it names (an SvgFilterError when the document has none by that id).
 Its reference runs the filter's graph (``filters.svg.reference``) with the image as the
-element's bounding box. SVG graphs do not compile to GPU passes yet: planning one raises
-UnsupportedFeatureError naming the filter and its primitives (``plan_error``), so nothing
-renders silently wrong.
+element's bounding box. A chain or a layer's filter does not plan SVG graphs yet: planning
+one raises UnsupportedFeatureError naming the filter and its primitives (``plan_error``),
+so nothing renders silently wrong; ``filters.apply`` runs them on the GPU through
+``filters.svg.lower`` and ``filters.svg.compile``.
 """
 
 from __future__ import annotations
@@ -55,13 +56,14 @@ class SvgFilterRef(FilterOp):
     def plan_error(self) -> UnsupportedFeatureError:
         """Why this op cannot be planned into GPU passes (yet)."""
         if self.element is None:
-            return UnsupportedFeatureError(f"{self.css()}: SVG filter graphs do not compile to GPU passes yet; "
-                                           "filters.apply(..., svg=markup, backend='reference') runs them",
+            return UnsupportedFeatureError(f"{self.css()}: SVG filter graphs do not compile to GPU passes yet in a "
+                                           "chain or a layer; filters.apply(..., svg=markup) runs them",
                                            property="filter", value=self.css())
         graph = build_graph(self.element)
         tags = ", ".join(dict.fromkeys(n.primitive.tag for n in graph.live_nodes())) or "no primitives"
-        return UnsupportedFeatureError(f"{self.css()}: SVG filter graphs ({tags}) do not compile to GPU passes yet; "
-                                       "filters.apply(..., backend='reference') runs them", property="filter",
+        return UnsupportedFeatureError(f"{self.css()}: SVG filter graphs ({tags}) do not compile to GPU passes yet in "
+                                       "a chain or a layer; filters.apply(..., svg=markup) runs them (the reference "
+                                       "any graph, GL and OpenCL those filters.svg.compile plans)", property="filter",
                                        value=self.css())
 
     def reference(self, premult: np.ndarray) -> np.ndarray:
