@@ -6,7 +6,8 @@ Each live primitive becomes its passes, reading the images of the primitives it 
 planned): feColorMatrix and linear feComponentTransfer as a colour pass, SourceAlpha as
 one (colour made black), feGaussianBlur as the downscaled separable blur passes,
 feMorphology and feDropShadow as their passes, feOffset as an offset pass, feFlood,
-feComposite (every operator), feMerge and feBlend normal as combine passes.
+feComposite (every operator), feMerge and feBlend normal as combine passes; feTile,
+without subregions, is its input.
 
 What is exact on images the size of the element's box: the filter region must be the
 box (``x=0 y=0 width=1 height=1`` in objectBoundingBox units, or the same in user
@@ -35,7 +36,7 @@ from ...css.values import RGBA
 __all__ = ["plan_graph", "COMPILED"]
 
 COMPILED = (m.ColorMatrix, m.ComponentTransfer, m.GaussianBlur, m.Morphology, m.DropShadow, m.Offset, m.Flood,
-            m.Composite, m.Merge, m.Blend)
+            m.Composite, m.Merge, m.Blend, m.Tile)
 _COMPOSITE = {m.CompositeOperator.OVER: CombineOperator.OVER, m.CompositeOperator.IN: CombineOperator.IN,
               m.CompositeOperator.OUT: CombineOperator.OUT, m.CompositeOperator.ATOP: CombineOperator.ATOP,
               m.CompositeOperator.XOR: CombineOperator.XOR, m.CompositeOperator.LIGHTER: CombineOperator.LIGHTER,
@@ -46,7 +47,7 @@ def _refuse(prim: m.Primitive | m.FilterElement, why: str) -> UnsupportedFeature
     return UnsupportedFeatureError(f"{prim.describe()}: {why}; SVG filter graphs compile to GPU passes only in sRGB, "
                                    "with the filter region the element's box and no subregions, from feColorMatrix, "
                                    "linear feComponentTransfer, feGaussianBlur, feMorphology, feDropShadow, feOffset, "
-                                   "feFlood, feComposite, feMerge and feBlend normal so far (backend='reference' runs "
+                                   "feFlood, feComposite, feMerge, feBlend normal and feTile so far (backend='reference' runs "
                                    "any graph)", property="filter", value=prim.describe())
 
 
@@ -140,6 +141,8 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
     if isinstance(prim, m.Composite):
         return _combine(b, ins[0], ins[1], _COMPOSITE[prim.operator], prim.tag, (prim.k1, prim.k2, prim.k3),
                         (prim.k4,) * 4)
+    if isinstance(prim, m.Tile):
+        return ins[0]  # without subregions its input already covers its region: the tile is the input
     if isinstance(prim, m.Blend):
         if prim.mode is not BlendMode.NORMAL:
             raise _refuse(prim, f"blend mode {prim.mode.value} (only normal so far)")

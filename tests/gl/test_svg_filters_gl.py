@@ -72,6 +72,7 @@ COMPILED = {
     "lighter": "<feFlood flood-color='yellow' flood-opacity='.3' result='y'/>"
                "<feComposite in='SourceGraphic' in2='y' operator='lighter'/>",
     "out": "<feOffset dx='-2' result='o'/><feComposite in='SourceGraphic' in2='o' operator='out'/>",
+    "tile": "<feOffset dx='1.5' dy='2'/><feTile/>",
 }
 
 

@@ -62,6 +62,11 @@ def test_bounding_box_units_and_blur_sizes():
     assert any(isinstance(x, BlurPass) for x in p.passes)
 
 
+def test_a_tile_without_subregions_is_its_input():
+    p = plan("<feOffset dx='2'/><feTile/>")
+    assert [type(x) for x in p.passes] == [OffsetPass] and p.output == p.passes[0].output
+
+
 def test_merge_of_nothing_is_transparent_and_of_one_is_its_input():
     empty = plan("<feMerge/>")
     assert len(empty.passes) == 1 and empty.passes[0].k4 == (0, 0, 0, 0) and empty.passes[0].k == (0, 0, 0)
