@@ -29,7 +29,7 @@ from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetP
                     _plan_shadow, color_steps)
 from . import model as m
 from .graph import build_graph
-from .lower import _SOURCE_ALPHA, SvgColorMatrix, _matrix_op, _one_sigma, _transfer_matrix
+from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, one_sigma, transfer_matrix
 from .reference import color_matrix, filter_region
 from ...css.values import RGBA
 
@@ -71,7 +71,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             return "source"
         if i is m.StandardInput.SOURCE_ALPHA:
             if not alpha:
-                alpha.append(_color(b, "source", SvgColorMatrix(values=tuple(_SOURCE_ALPHA.reshape(-1)),
+                alpha.append(_color(b, "source", SvgColorMatrix(values=tuple(SOURCE_ALPHA.reshape(-1)),
                                                                 source="SourceAlpha")))
             return alpha[0]
         return names[i]
@@ -109,13 +109,13 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
     if isinstance(prim, m.ColorMatrix):
         if prim.type is m.ColorMatrixType.LUMINANCE_TO_ALPHA:
             raise _refuse(prim, "luminanceToAlpha (alpha read from colour)")
-        return _color(b, ins[0], _matrix_op(prim, color_matrix(prim)))
+        return _color(b, ins[0], matrix_op(prim, color_matrix(prim)))
     if isinstance(prim, m.ComponentTransfer):
-        return _color(b, ins[0], _matrix_op(prim, _transfer_matrix(prim)))
+        return _color(b, ins[0], matrix_op(prim, transfer_matrix(prim)))
     if isinstance(prim, m.GaussianBlur):
         if prim.edge_mode is not m.EdgeMode.NONE:
             raise _refuse(prim, f"edgeMode {prim.edge_mode.value}")
-        sigma = _one_sigma(prim, prim.std_deviation, (ux, uy))
+        sigma = one_sigma(prim, prim.std_deviation, (ux, uy))
         return b.blur(ins[0], min(sigma, 100.0)) if sigma > 0 else ins[0]
     if isinstance(prim, m.Morphology):
         if prim.radius[0] <= 0 or prim.radius[1] <= 0:
@@ -123,7 +123,7 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
         op = Morphology(prim.operator.value, prim.radius[0] * ux, prim.radius[1] * uy)
         return _plan_morphology(b, op, ins[0], 1.0, notes)
     if isinstance(prim, m.DropShadow):
-        sigma = _one_sigma(prim, prim.std_deviation, (ux, uy))
+        sigma = one_sigma(prim, prim.std_deviation, (ux, uy))
         c = prim.flood_color
         op = DropShadow(prim.dx * ux, prim.dy * uy, sigma, RGBA(c.r, c.g, c.b, c.a * prim.flood_opacity))
         return _plan_shadow(b, op, ins[0], 1.0, notes)

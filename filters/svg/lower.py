@@ -40,7 +40,7 @@ from . import model as m
 from .graph import build_graph
 from .reference import color_matrix, filter_region
 
-__all__ = ["SvgColorMatrix", "lower_filter"]
+__all__ = ["SvgColorMatrix", "lower_filter", "matrix_op", "transfer_matrix", "one_sigma", "SOURCE_ALPHA"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -71,13 +71,13 @@ def _refuse(prim: m.Primitive, why: str) -> UnsupportedFeatureError:
                                    value=prim.describe())
 
 
-def _matrix_op(prim: m.Primitive, matrix: np.ndarray) -> SvgColorMatrix:
+def matrix_op(prim: m.Primitive, matrix: np.ndarray) -> SvgColorMatrix:
     if np.any(matrix[:3, 3] != 0) or np.any(matrix[3, [0, 1, 2, 4]] != 0) or not 0 <= matrix[3, 3] <= 1:
         raise _refuse(prim, "a colour matrix whose colour reads alpha, or whose alpha is not a scale in [0, 1]")
     return SvgColorMatrix(values=tuple(float(v) for v in matrix.reshape(-1)), source=prim.tag)
 
 
-def _transfer_matrix(prim: m.ComponentTransfer) -> np.ndarray:
+def transfer_matrix(prim: m.ComponentTransfer) -> np.ndarray:
     out = np.zeros((4, 5))
     for i, f in enumerate((prim.red, prim.green, prim.blue, prim.alpha)):
         empty_table = f.type in (m.TransferType.TABLE, m.TransferType.DISCRETE) and not f.table_values
@@ -90,7 +90,7 @@ def _transfer_matrix(prim: m.ComponentTransfer) -> np.ndarray:
     return out
 
 
-def _one_sigma(prim: m.Primitive, pair: tuple[float, float], scale_xy: tuple[float, float]) -> float:
+def one_sigma(prim: m.Primitive, pair: tuple[float, float], scale_xy: tuple[float, float]) -> float:
     sx, sy = pair[0] * scale_xy[0], pair[1] * scale_xy[1]
     if sx != sy:
         raise _refuse(prim, "a blur with two standard deviations")
@@ -101,16 +101,16 @@ def _lower(prim: m.Primitive, units: tuple[float, float]) -> tuple[FilterOp, ...
     if isinstance(prim, m.ColorMatrix):
         if prim.type is m.ColorMatrixType.LUMINANCE_TO_ALPHA:
             raise _refuse(prim, "luminanceToAlpha (alpha read from colour)")
-        return (_matrix_op(prim, color_matrix(prim)),)
+        return (matrix_op(prim, color_matrix(prim)),)
     if isinstance(prim, m.ComponentTransfer):
-        return (_matrix_op(prim, _transfer_matrix(prim)),)
+        return (matrix_op(prim, transfer_matrix(prim)),)
     if isinstance(prim, m.GaussianBlur):
         if prim.edge_mode is not m.EdgeMode.NONE:
             raise _refuse(prim, f"edgeMode {prim.edge_mode.value}")
-        sigma = _one_sigma(prim, prim.std_deviation, units)
+        sigma = one_sigma(prim, prim.std_deviation, units)
         return (Blur(sigma),) if sigma > 0 else ()
     if isinstance(prim, m.DropShadow):
-        sigma = _one_sigma(prim, prim.std_deviation, units)
+        sigma = one_sigma(prim, prim.std_deviation, units)
         c = prim.flood_color
         color = RGBA(c.r, c.g, c.b, c.a * prim.flood_opacity)
         return (DropShadow(prim.dx * units[0], prim.dy * units[1], sigma, color),)
@@ -121,8 +121,8 @@ def _lower(prim: m.Primitive, units: tuple[float, float]) -> tuple[FilterOp, ...
     raise _refuse(prim, "this primitive does not compile to GPU passes yet")
 
 
-_SOURCE_ALPHA = np.zeros((4, 5))
-_SOURCE_ALPHA[3, 3] = 1.0  # colour 0, alpha kept
+SOURCE_ALPHA = np.zeros((4, 5))
+SOURCE_ALPHA[3, 3] = 1.0  # colour 0, alpha kept
 LOWERABLE = (m.ColorMatrix, m.ComponentTransfer, m.GaussianBlur, m.DropShadow, m.Morphology)
 
 
@@ -147,7 +147,7 @@ def lower_filter(element: m.FilterElement, size: tuple[float, float]) -> tuple[F
             raise _refuse(prim, "a filter region that does not hold the element's box")
         if not ops and spatial == 0 and node.inputs == (m.StandardInput.SOURCE_ALPHA,):
             # SourceAlpha: the source with its colour made black, a colour op (exact).
-            ops.append(SvgColorMatrix(values=tuple(float(v) for v in _SOURCE_ALPHA.reshape(-1)), source="SourceAlpha"))
+            ops.append(SvgColorMatrix(values=tuple(float(v) for v in SOURCE_ALPHA.reshape(-1)), source="SourceAlpha"))
         elif node.inputs != (previous,):
             raise _refuse(prim, "a graph that is not a chain from SourceGraphic or SourceAlpha")
         if element.space_of(prim) is not m.ColorSpace.SRGB:
