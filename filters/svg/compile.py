@@ -62,7 +62,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         raise _refuse(graph.nodes[graph.output].primitive, "a filter region other than the element's box")
     units = (w / scale, h / scale) if element.primitive_units is m.Units.BOUNDING_BOX else (1.0, 1.0)
     b = _Builder(w * h)
-    notes: list[str] = []
+    notes: list[str] = [f"SVG graph {line.strip()}" for line in graph.explain().splitlines()]  # what became the passes
     names: dict[int, str] = {}
     alpha: list[str] = []  # SourceAlpha's image, once planned
 

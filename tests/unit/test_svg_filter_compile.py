@@ -53,6 +53,9 @@ def test_a_graph_becomes_its_passes_with_shared_inputs_once_and_pruned_ones_neve
     assert all(x.operator is CombineOperator.OVER for x in merge) and merge[1].inputs[0] == "source"
     assert p.output == merge[1].output and p.outsets == (0, 0, 0, 0)
     assert "combine" in str(p) and "offset  by (3, 2) px" in str(p)
+    text = str(p)  # the plan says which graph it came from, primitive by primitive
+    assert 'note: SVG graph [3] <feFlood result="unused"> reads nothing  (pruned' in text
+    assert 'note: SVG graph [6] <feMerge> reads [4], [5], SourceGraphic -> output' in text
 
 
 def test_bounding_box_units_and_blur_sizes():
