@@ -18,9 +18,14 @@ left-to-right text in one font size needs.
   below the line's top plus the ascent (of the first available family), as Blink places
   it: ascent and descent rounded to whole device px, the half-leading floored to a whole
   px (lamina.text.baseline has the rule and where in Blink it comes from).
+* Raster scale: text in a layer rastered at scale r (lamina.compositor.raster_scale) is
+  laid out at the device scale, as Blink lays it out, and the layout multiplied by r, as
+  cc rasters the recording at a larger contents scale: the same line breaks, baselines
+  and pen positions, r times further apart, so text does not move when r changes.
 
-All positions are CSS px from the content box's top-left, y down; glyphs are kept as
-arrays per line (ids, faces, pen positions), ready for lamina.text.raster.
+All positions are raster px (device px times the raster scale) from the content box's
+top-left, y down; glyphs are kept as arrays per line (ids, faces, pen positions), ready
+for lamina.text.raster.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ __all__ = [
     "WRAPPING",
     "TAB_SPACES",
     "clear_layout_cache",
+    "unzoomed",
 ]
 
 WRAPPING = frozenset({"normal", "pre-wrap", "pre-line"})
@@ -76,14 +82,19 @@ class TextSpec:
     letter_spacing: float
     white_space: str
     width: float  # the content box's width: the line length
-    # Device px per CSS px (lamina.device_scale): the lengths above are device px already
-    # (the page laid out zoomed, as Blink does); Blink's baseline rule needs the factor.
+    # Device px per CSS px (lamina.device_scale): the text is laid out at this scale, as
+    # Blink lays a page out zoomed by it; Blink's baseline rule needs the factor.
     scale: float = 1.0
     # Glyphs hinted: Chromium on Linux hints at device scale 1 and not above
     # (lamina.text.baseline.subpixel_positioning). Decided by the frame's device scale
-    # alone: a layer rastered larger for its transform (lamina.compositor.raster_scale)
-    # has ``scale`` multiplied by its raster scale but keeps the device's hinting.
+    # alone: a layer rastered larger for its transform keeps the device's hinting.
     hinted: bool = True
+    # The layer's raster scale (lamina.compositor.raster_scale): the lengths above are
+    # raster px, device px x ``zoom``. Chromium lays the text out at the device scale and
+    # the raster scale only scales the recording, so the layout is made at ``scale`` with
+    # the lengths divided by ``zoom`` and every position then multiplied by it; the
+    # glyphs are drawn at ``size`` (device size x zoom) where those positions fall.
+    zoom: float = 1.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -330,6 +341,8 @@ def clear_layout_cache() -> None:
 
 
 def _lay_out(spec: TextSpec, layer: str | None) -> TextLayout:
+    if spec.zoom != 1.0:
+        return _zoomed(lay_out(unzoomed(spec), layer), spec)
     chain = resolve_families(spec.families, spec.weight, spec.style, layer)
     # The rule takes CSS px and the device scale, and answers in device px (line_height,
     # ascent, descent) or CSS px (baseline()): this layout is in device px.
@@ -360,6 +373,26 @@ def _lay_out(spec: TextSpec, layer: str | None) -> TextLayout:
     fonts = tuple(chain.fonts)
     return TextLayout(spec, tuple(lines), fonts, tuple(_synthesis(f, spec) for f in fonts),
                       metrics.line_height, metrics.ascent, metrics.descent)
+
+
+def unzoomed(spec: TextSpec) -> TextSpec:
+    """``spec`` at raster scale 1: its lengths in device px (the layout Chromium makes)."""
+    z = spec.zoom
+    line_height = (replace(spec.line_height, value=spec.line_height.value / z)
+                   if spec.line_height.kind == "px" else spec.line_height)
+    return replace(spec, size=spec.size / z, letter_spacing=spec.letter_spacing / z, width=spec.width / z,
+                   line_height=line_height, zoom=1.0)
+
+
+def _zoomed(base: TextLayout, spec: TextSpec) -> TextLayout:
+    """The device-scale layout ``base`` drawn at ``spec.zoom``: every position and length
+    multiplied, as cc rasters a recording at a larger contents scale (line breaks,
+    baselines and pen positions are the device-scale layout's)."""
+    z = spec.zoom
+    lines = tuple(LineBox(line.text, line.baseline * z, line.left * z, line.width * z, line.faces, line.glyphs,
+                          line.x * z, line.y * z) for line in base.lines)
+    return TextLayout(spec, lines, base.fonts, base.synthetic, base.line_height * z, base.ascent * z,
+                      base.descent * z)
 
 
 def _justify(text: str, start: int, stop: int, clusters: np.ndarray, extra: float) -> np.ndarray:

@@ -68,6 +68,9 @@ def text_paint(style: ComputedStyle, content: tuple[float, float, float, float],
     if not style.text:
         return None
     check_resolved(style, layer)
+    # The style's device scale is the frame's times the layer's raster scale (a layer
+    # rastered larger is painted from its style zoomed: lamina.device_scale.zoomed_style).
+    device = device_scale.current().s
     spec = TextSpec(
         text=style.text,
         families=style.font_family,
@@ -79,8 +82,9 @@ def text_paint(style: ComputedStyle, content: tuple[float, float, float, float],
         letter_spacing=style.letter_spacing,
         white_space=style.white_space,
         width=content[2],
-        scale=style.device_scale,
-        hinted=not subpixel_positioning(device_scale.current().s),
+        scale=device,
+        hinted=not subpixel_positioning(device),
+        zoom=style.device_scale / device,
     )
     layout = lay_out(spec, layer)
     shadows = tuple(

@@ -9,6 +9,7 @@ the DejaVu fonts (``.ci/setup`` installs them); no GPU."""
 from __future__ import annotations
 
 import freetype
+import numpy as np
 import pytest
 
 from lamina import Layer, Scene, load_scene
@@ -271,3 +272,60 @@ def test_scene_file_text_round_trips_and_is_checked(tmp_path):
     with pytest.raises(SceneFileError) as info:
         load_scene(path)
     assert info.value.path == "$.layers[0].text"
+
+
+PARAGRAPH = ("Crisp text under a raster scale keeps the lines, baselines and pen positions "
+             "its layout has at the device scale, only further apart.")
+
+
+@pytest.mark.parametrize("dpr", [1.0, 2.0])
+@pytest.mark.parametrize("raster_scale", [3.0, 4.0])
+@pytest.mark.parametrize("css", [
+    "font-family: 'DejaVu Sans'; font-size: 10px",
+    "font-family: 'DejaVu Sans'; font-size: 15px",
+    "font-family: 'DejaVu Serif'; font-weight: bold; font-size: 13px; line-height: 17px",
+    "font-family: 'DejaVu Sans Mono'; font-size: 16px; line-height: 20.5px; letter-spacing: 0.3px",
+    "font-family: 'DejaVu Sans'; font-size: 11px; line-height: 1.3",
+])
+def test_text_under_a_raster_scale_is_the_device_scale_layout_multiplied(dpr, raster_scale, css):
+    """A layer rastered at r (its style zoomed, as lamina.graph.scaled paints it) lays its
+    text out as Chromium does: at the device scale d, the raster scale only multiplying
+    the recording. Each line's baseline, start, width and pen positions are r times those
+    of the same paragraph's layout at DPR d unscaled, with the same line breaks — not a
+    layout at d x r, whose rounded metrics put line 11 of a 15 px paragraph 21 raster px
+    off."""
+    from lamina.device_scale import DeviceScale, in_force, zoomed_style
+    from lamina.text.paint import text_paint
+    style = Layer("t", (0, 0, 120, 400), f"{css}; color: #000", text=PARAGRAPH).computed_style()
+    with in_force(DeviceScale(dpr)):
+        device = DeviceScale(dpr).style(style)
+        plain = text_paint(device, (0, 0, 120 * dpr, 400 * dpr), (0, 0))
+        scaled = text_paint(zoomed_style(device, raster_scale), (0, 0, 120 * dpr * raster_scale, 400), (0, 0))
+    base, big = plain.layout, scaled.layout
+    assert len(base.lines) >= 4  # a real paragraph: several lines
+    assert [line.text for line in big.lines] == [line.text for line in base.lines]
+    for a, b in zip(base.lines, big.lines):
+        assert b.baseline == pytest.approx(raster_scale * a.baseline, abs=1e-9)
+        assert (b.left, b.width) == pytest.approx((raster_scale * a.left, raster_scale * a.width), abs=1e-9)
+        np.testing.assert_allclose(b.x, raster_scale * a.x, atol=1e-9)
+        np.testing.assert_array_equal(b.glyphs, a.glyphs)
+    assert big.line_height == pytest.approx(raster_scale * base.line_height)
+    # The glyphs are drawn at the raster size, the hinting the device's.
+    assert scaled.spec.size == pytest.approx(plain.spec.size * raster_scale)
+    assert scaled.spec.hinted is plain.spec.hinted
+
+
+def test_a_layout_at_device_times_raster_scale_would_differ():
+    """What the test above guards against is real: laying a 15 px paragraph out at 1 x 3
+    rounds its line spacing at 3x, 53 raster px a line instead of 3 x 18 = 54, so line 11
+    sits 11 raster px too high."""
+    from dataclasses import replace
+    plain = TextSpec(text=PARAGRAPH * 2, families=(FontFamily("DejaVu Sans"),), size=15.0, weight=400.0,
+                     style=FontStyle(), line_height=LineHeight("normal"), align="start", letter_spacing=0.0,
+                     white_space="normal", width=120.0)
+    zoomed = replace(plain, size=45.0, width=360.0, zoom=3.0)
+    at_product = replace(plain, size=45.0, width=360.0, scale=3.0)  # the old, wrong layout
+    base, big, wrong = lay_out(plain), lay_out(zoomed), lay_out(at_product)
+    assert len(base.lines) > 11
+    assert big.lines[11].baseline == pytest.approx(3.0 * base.lines[11].baseline)
+    assert big.lines[11].baseline - wrong.lines[11].baseline == 11.0
