@@ -64,7 +64,9 @@ def text_paint(style: ComputedStyle, content: tuple[float, float, float, float],
                layer: str | None = None) -> TextPaint | None:
     """The TextPaint of a layer whose content box is ``content`` (x, y, w, h in layer
     px, inside the borders) and whose box sits at ``offset`` in its raster; None when
-    it has no text. Fonts are resolved here: FontUnavailableError names the layer."""
+    it has no text. Fonts are resolved here: FontUnavailableError names the layer.
+    The frame's device scale is the one in force (lamina.device_scale.current()); what
+    the style's device scale has beyond it is the layer's raster scale (TextSpec.zoom)."""
     if not style.text:
         return None
     check_resolved(style, layer)
