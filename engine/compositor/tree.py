@@ -128,6 +128,18 @@ class LayerNode:
         """Is it hidden because its back face is toward the viewer (backface-visibility)?"""
         return self.to_screen is BACKFACE_CULLED
 
+    def why_not_invertible(self) -> str:
+        """Why a node whose matrix is not invertible draws nothing, for the report: its
+        own back face, an ancestor's (it is flattened into that), or its transform."""
+        node: LayerNode | None = self
+        while node is not None:
+            if node.backface_culled:
+                if node is self:
+                    return "not drawn: backface-visibility: hidden and its back face is toward the viewer"
+                return f"not drawn: flattened into {node.id!r}, whose back face is toward the viewer and hidden"
+            node = node.container
+        return "not drawn: its transform is not invertible (CSS renders nothing)"
+
     @property
     def content_to_screen(self) -> Affine | Projective:
         """Where its descendants are placed: its own space, moved by its scroll offset."""
