@@ -174,3 +174,42 @@ def test_perspective_zero_is_drawn_as_one_px(gl):
     # translateZ(-1px) at 1px perspective halves the size: 10x10 around the centre.
     red = (zero[..., 0] > 200) & (zero[..., 1] < 50)
     assert red.sum() == pytest.approx(100, abs=20)
+
+
+def test_3d_compositing_reasons_have_blinks_names(fresh):
+    from lamina.compositor.backings import CompositingReason as R
+    scene = Scene(200, 100, "white")
+    stage = scene.root.add(Layer("stage", (0, 0, 200, 100), "background: #eee; perspective: 400px"))
+    stage.add(Layer("tilted", (10, 10, 60, 60), "background: red; transform: rotateY(30deg)"))
+    stage.add(Layer("hint", (80, 10, 40, 40), "background: red; transform: translateZ(0)"))
+    stage.add(Layer("hidden", (130, 10, 40, 40), "background: red; backface-visibility: hidden"))
+    rows = {row["layer"]: row for row in scene.render(fresh, policy="browser").graph.layer_table()}
+    assert rows["tilted"]["reasons"] == [R.TRANSFORM_3D_MATRIX.value]
+    assert R.TRANSFORM_3D_MATRIX.value.startswith("3DTransform")
+    assert rows["hint"]["reasons"] == [R.TRANSFORM_3D.value]
+    assert rows["hidden"]["reasons"] == [R.BACKFACE_HIDDEN.value] == ["BackfaceVisibilityHidden"]
+    assert R.PERSPECTIVE.value in rows["stage"]["reasons"]
+    assert R.PERSPECTIVE.value.startswith("PerspectiveWith3DDescendants")
+
+
+def test_animated_3d_rotation_takes_the_fast_path_and_matches_static_frames(fresh, gl):
+    """A card flipping in 3D: after the first frame nothing is rastered again, and
+    each frame equals the same card drawn with the sampled transform, still."""
+    def scene_with(card_style: str) -> tuple[Scene, Layer]:
+        scene = Scene(160, 120, "white")
+        stage = scene.root.add(Layer("stage", (0, 0, 160, 120), "perspective: 300px"))
+        card = stage.add(Layer("card", (30, 20, 100, 80), "background: linear-gradient(red, blue); " + card_style))
+        card.add(Layer("label", (10, 10, 50, 20), "background: yellow"))
+        return scene, card
+
+    animated, card = scene_with("")
+    card.animate({"0%": {"transform": "rotateY(0deg)"}, "100%": {"transform": "rotateY(160deg)"}},
+                 duration=2.0, iterations="infinite")
+    first = animated.render(fresh, t=0.0)
+    assert sorted(p.layer_id for p in first.graph.raster_passes())
+    for t in (0.25, 0.5, 0.75, 1.0):
+        frame = animated.render(fresh, t=t)
+        assert not list(frame.graph.raster_passes()), f"t={t} re-rastered"
+        still, _ = scene_with(f"transform: rotateY({160 * t / 2.0}deg)")
+        expected = still.render(gl).image
+        assert np.abs(frame.image.astype(int) - expected).max() <= 1, t

@@ -163,3 +163,29 @@ def test_slerp_takes_the_rotation_half_way():
     b = decompose3d(Matrix4.rotate3d(0, 1, 0, 120))
     mid = recompose3d(interpolate_decomposed(a, b, 0.5))
     assert np.allclose(as_np(mid), pr.rotate((0, 1, 0), 60), atol=1e-12)
+
+
+def test_animation_between_different_3d_lists_slerps_the_rotation():
+    from lamina.animation.interpolate import interpolate_field
+    a = style_of("transform: rotateX(0deg)").transform
+    b = style_of("transform: rotateY(90deg) translateZ(10px)").transform
+    (mid,) = interpolate_field("transform", a, b, 0.5, (100.0, 50.0))
+    assert mid.name == "matrix3d"
+    got = as_np(Matrix4.from_css_matrix3d(mid.args))
+    # Half way: half the rotation about y (slerp), half the translation (lerp) in the
+    # rotated frame of the recomposition (translate applied before the rotation).
+    end = pr.rotate((0, 1, 0), 90) @ pr.translate(0, 0, 10)
+    expected = pr.translate(*(end[:3, 3] / 2)) @ pr.rotate((0, 1, 0), 45)
+    assert np.allclose(got, expected, atol=1e-9)
+
+
+def test_rotate3d_about_the_same_axis_interpolates_the_angle():
+    from lamina.animation.interpolate import interpolate_field
+    a = style_of("transform: rotate3d(0, 2, 0, 0deg)").transform
+    b = style_of("transform: rotate3d(0, 1, 0, 300deg)").transform
+    (mid,) = interpolate_field("transform", a, b, 0.5, (100.0, 50.0))
+    assert mid.name == "rotate3d" and mid.args[3] == pytest.approx(150.0)
+    # Different axes go through the matrices.
+    c = style_of("transform: rotate3d(1, 0, 0, 90deg)").transform
+    (other,) = interpolate_field("transform", a, c, 0.5, (100.0, 50.0))
+    assert other.name == "matrix3d"
