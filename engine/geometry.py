@@ -204,9 +204,11 @@ class Projective:
         return m if m.__class__ is Projective else Projective(m.a, m.b, m.c, m.d, m.e, m.f, 0.0, 0.0, 1.0)
 
     def simplified(self) -> "Affine | Projective":
-        """An Affine when the bottom row is (0, 0, i != 0): every 2D consumer keeps its
+        """An Affine when the bottom row is (0, 0, i > 0): every 2D consumer keeps its
         exact affine path (translateZ without perspective changes nothing)."""
-        if self.g == 0.0 and self.h == 0.0 and self.i != 0.0:
+        # Only for i > 0: with i < 0 every point lies behind the eye (w < 0), which an
+        # Affine cannot say (dividing by i would bring the plane back in front).
+        if self.g == 0.0 and self.h == 0.0 and self.i > 0.0:
             k = 1.0 / self.i
             if k == 1.0:
                 return Affine(self.a, self.b, self.c, self.d, self.e, self.f)

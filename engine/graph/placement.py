@@ -38,7 +38,9 @@ def clean(m: Affine | Projective) -> Affine | Projective:
     recognised as such (and a projective map whose perspective cancelled, a layer drawn
     into its projected parent's backing, as the affine map it is)."""
     if m.__class__ is Projective:
-        k = 1.0 / m.i if m.i != 0.0 else 1.0  # normalised, so a cancelled one ends as i = 1
+        # Normalised by |i| (a positive scale keeps which points lie in front, w > 0), so a
+        # cancelled one ends as i = 1.
+        k = 1.0 / abs(m.i) if m.i != 0.0 else 1.0
         return Projective(*(round(v * k, 9) + 0.0 for v in m.values())).simplified()
     if m.a == 1.0 and m.b == 0.0 and m.c == 0.0 and m.d == 1.0:  # a translation (most layers): two roundings
         return Affine(1.0, 0.0, 0.0, 1.0, round(m.e, 9) + 0.0, round(m.f, 9) + 0.0)

@@ -213,3 +213,15 @@ def test_animated_3d_rotation_takes_the_fast_path_and_matches_static_frames(fres
         still, _ = scene_with(f"transform: rotateY({160 * t / 2.0}deg)")
         expected = still.render(gl).image
         assert np.abs(frame.image.astype(int) - expected).max() <= 1, t
+
+
+def test_a_layer_wholly_behind_the_viewer_draws_nothing_and_says_so(gl):
+    scene = Scene(100, 100, "white")
+    stage = scene.root.add(Layer("stage", (0, 0, 100, 100), "perspective: 300px"))
+    stage.add(Layer("behind", (20, 20, 60, 60), "background: red; transform: translateZ(500px)"))
+    stage.add(Layer("near", (20, 20, 60, 60), "background: blue; transform: translateZ(299.5px) rotateY(10deg)"))
+    frame = scene.render(gl, policy="all")
+    assert not ((frame.image[..., 0] > 200) & (frame.image[..., 2] < 50)).any(), "no red"
+    assert (frame.image[..., 2] > 200).all(), "the near card fills the frame (it reaches past the eye's plane)"
+    whys = {d.layer_id: d.text for d in frame.graph.decisions}
+    assert "behind the viewer" in whys["behind"]

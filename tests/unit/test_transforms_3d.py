@@ -189,3 +189,13 @@ def test_rotate3d_about_the_same_axis_interpolates_the_angle():
     c = style_of("transform: rotate3d(1, 0, 0, 90deg)").transform
     (other,) = interpolate_field("transform", a, c, 0.5, (100.0, 50.0))
     assert other.name == "matrix3d"
+
+
+def test_a_plane_wholly_behind_the_eye_stays_projective_and_shows_nothing():
+    from lamina.graph.placement import clean
+    behind = Projective(2, 0, 0, 2, 4, 4, 0, 0, -2)
+    assert behind.simplified() is behind, "dividing by i < 0 would bring it in front"
+    assert clean(behind).__class__ is Projective
+    assert clipped_polygon(Rect(0, 0, 10, 10), clean(behind)) == []
+    # A positive scale of a cancelled map is the affine map it is.
+    assert clean(Projective(2, 0, 0, 2, 4, 4, 0, 0, 2)) == Affine(1, 0, 0, 1, 2, 2)
