@@ -12,6 +12,9 @@
     --out DIR                               where headless frames and the window's
                                             screenshots (S) go; default ~/Pictures/lamina-demos
     --ui-scale S                            panels' font and layout times S (Ctrl+= / Ctrl+-)
+    --dpr R                                 the frames' device pixel ratio (a window: its
+                                            display's by default; headless: 1; --dpr 2
+                                            pretends a HiDPI screen)
 
 Exit status: 0 success; 2 an unknown demo (the list is printed) or a bad option; 1 no
 display for a window (the line says to use --headless or start one).
@@ -56,7 +59,8 @@ def run(args: argparse.Namespace, prog: str) -> int:
     out = (args.out or SCREENSHOTS).expanduser()
     demo = DEMOS[args.name]()
     try:
-        runner = Runner(demo, headless=args.headless, ui_scale=args.ui_scale, screenshots=out)
+        runner = Runner(demo, headless=args.headless, ui_scale=args.ui_scale, screenshots=out,
+                        device_scale_factor=args.dpr)
     except DisplayUnavailable as err:
         print(f"{prog}: {err}", file=sys.stderr)
         return 1

@@ -11,9 +11,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lamina.errors import LaminaEnvironmentError
+from lamina.device_scale import MAX_DEVICE_SCALE, parse_device_scale
+from lamina.errors import GeometryError, LaminaEnvironmentError
 
-__all__ = ["DemosUnavailableError", "SCREENSHOTS", "UI_SCALES", "INSTALL_HINT", "add_demo_arguments", "ui_scale"]
+__all__ = ["DemosUnavailableError", "SCREENSHOTS", "UI_SCALES", "INSTALL_HINT", "add_demo_arguments", "ui_scale",
+           "device_scale"]
 
 # Where headless frames and the window's screenshots (S) go unless the user names a
 # folder (--out): not the current folder, which may be a checkout or a project of the user's.
@@ -40,6 +42,18 @@ def ui_scale(text: str) -> float:
     return value
 
 
+def device_scale(text: str) -> float:
+    """``--dpr``'s value: a device pixel ratio, as lamina.device_scale checks it."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    try:
+        return parse_device_scale(value, "--dpr")
+    except GeometryError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def add_demo_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``python -m demos`` and ``lamina demo``."""
     parser.add_argument("name", nargs="?", help="the demo to run (none: list them)")
@@ -53,3 +67,7 @@ def add_demo_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ui-scale", type=ui_scale, default=1.0, metavar="S",
                         help=f"scale the panels' font and layout by S ({UI_SCALES[0]}-{UI_SCALES[-1]}, default 1; "
                              "Ctrl+= and Ctrl+- change it in the window), e.g. 1.5 for a projector")
+    parser.add_argument("--dpr", type=device_scale, default=None, metavar="R",
+                        help=f"device pixel ratio of the frames, in (0, {MAX_DEVICE_SCALE:g}] (default: the "
+                             "display's content scale in a window, 1 headless); headless --dpr 2 pretends a "
+                             "HiDPI (Retina) framebuffer")

@@ -91,7 +91,7 @@ from .named import NamedEnum
 from .textures import Executor
 
 __all__ = ["CorrectionReport", "DeviceHealth", "FeedbackState", "Move", "Observation", "Phase", "Recent", "Tuning",
-           "Verdict", "correction_report", "observe"]
+           "Verdict", "correction_report", "observe", "report_against"]
 
 
 @dataclass(frozen=True)
@@ -467,7 +467,9 @@ class CorrectionReport:
 
 
 def _placement(graph: FrameGraph) -> dict[str, tuple[Executor, str]]:
-    return {p.name: (Executor.of(p.executor), p.layer_id) for p in graph.filter_passes()}
+    of = Executor.of
+    return {p.name: (e if type(e) is Executor else of(e), p.layer_id)
+            for p in graph.filter_passes() for e in (p.executor,)}
 
 
 def correction_report(static: FrameGraph, corrected: FrameGraph, model: CorrectedModel) -> CorrectionReport | None:
@@ -475,13 +477,36 @@ def correction_report(static: FrameGraph, corrected: FrameGraph, model: Correcte
     same frame placed by ``model.base``): the passes that run elsewhere, and those moved
     last frame that are back where the plan puts them. None when nothing is corrected,
     nothing moved back and no event is to be told."""
-    plan, now = _placement(static), _placement(corrected)
-    prices = {s.name: dict(s.costs) for s in corrected.schedule.slots} if corrected.schedule is not None else {}
+    return report_against(_placement(static), corrected, model)
+
+
+def report_against(plan: Mapping[str, tuple[Executor, str]], corrected: FrameGraph,
+                   model: CorrectedModel, kept: dict[str, tuple] | None = None) -> CorrectionReport | None:
+    """``correction_report`` with the uncorrected plan said as pass name -> (executor,
+    layer) of each filter pass (graph.placed.planned_on makes it without placing the
+    frame a second time). ``kept``: the moves an earlier frame reported, by pass (filled
+    here; graph.schedule_memo keeps it): a move whose words depend on the very same
+    things (what the pass measured where the plan puts it, that device's factor, its
+    prices) is that frame's, not written again."""
+    now = _placement(corrected)
+    slots = {s.name: s for s in corrected.schedule.slots} if corrected.schedule is not None else {}
     moves = []
     for name, (where, layer) in now.items():
         planned = plan.get(name, (where, layer))[0]
         if where is not planned:
-            moves.append(Move(name, layer, planned, where, False, _why(name, planned, where, model, prices)))
+            slot = slots.get(name)
+            seen, factor = model.seen.get((name, planned)), model.factor(planned)
+            costs = None if slot is None else (slot.names, slot.row)
+            held = kept.get(name) if kept is not None else None
+            if (held is not None and held[0] is seen and held[1] == factor and held[2] == costs
+                    and held[3] == (layer, planned, where)):
+                moves.append(held[4])
+                continue
+            prices = {} if slot is None else {name: dict(slot.costs)}
+            move = Move(name, layer, planned, where, False, _why(name, planned, where, model, prices))
+            if kept is not None:
+                kept[name] = (seen, factor, costs, (layer, planned, where), move)
+            moves.append(move)
         elif name in model.moved and model.moved[name][1] is not where:
             moves.append(Move(name, layer, model.moved[name][1], where, True, _why_back(name, where, model)))
     if not (model.corrections or moves or model.events):

@@ -32,7 +32,8 @@ from typing import Any, Iterator
 
 from .errors import GeometryError, TextureTooLargeError
 
-__all__ = ["MAX_DEVICE_SCALE", "DeviceScale", "parse_device_scale", "check_frame_fits", "current", "in_force"]
+__all__ = ["MAX_DEVICE_SCALE", "DeviceScale", "parse_device_scale", "check_frame_fits", "current", "in_force",
+           "zoomed_style"]
 
 # Documented range: (0, 8]. Chromium accepts --force-device-scale-factor up to about that
 # (phones ship 4); beyond it a 1920 px wide scene would exceed GL_MAX_TEXTURE_SIZE anyway.
@@ -205,6 +206,15 @@ _ZOOMED_FIELDS = ("background_size", "background_position", "radius_top_left", "
                   "inset_right", "inset_bottom", "inset_left", "filter", "backdrop_filter", "line_height",
                   "text_shadow", "box_shadow", "clip_path", "mask_position", "mask_size", "background_image",
                   "mask_image")
+
+
+def zoomed_style(style, s: float):
+    """``style`` (a resolved ComputedStyle) with every length ``s`` times longer and its
+    device scale ``s`` times larger: a layer rastered at raster scale ``s``
+    (lamina.compositor.raster_scale) is painted from it, by the same path as the device
+    scale, so text, borders, radii, shadows and images are drawn at that size. ``s`` is
+    not range-checked here (the raster-scale policy bounds it)."""
+    return style if s == 1.0 else _zoom_style(style, s)
 
 
 def _zoom_style(style, s: float):

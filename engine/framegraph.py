@@ -190,6 +190,10 @@ class FrameGraph(GraphReport):
     # The decision for each stacking context drawn, by layer id, in paint order (graph.routes).
     routes: dict[str, ContextRoute] = field(default_factory=dict)
     tiles: list[TileSet] = field(default_factory=list)  # the tiled layers and backings
+    # The scale each layer drawn this frame is rastered at and why, by layer id (a
+    # compositor.raster_scale.RasterScale: str() and to_dict()); reports tell those not
+    # plainly at 1 (scaled_layers). A layer drawn as last frame keeps its entry.
+    raster_scales: dict[str, Any] = field(default_factory=dict)
     # The decoded images its raster passes sample, by ImagePaint.key: the graph carries
     # them, so an executor runs it with nothing beside it (lamina.images.ImageResource).
     images: dict[Any, ImageResource] = field(default_factory=dict)

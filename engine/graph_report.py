@@ -45,6 +45,8 @@ class GraphReport:
                         "applies": list(r.applies)} for r in self.routes.values()],
             "layers": self.layer_table(),
             "tiles": [t.to_dict() for t in self.tiles],
+            # Each drawn layer's raster scale and why (compositor.raster_scale), when not plainly 1.
+            "raster_scales": {k: v.to_dict() for k, v in self.scaled_layers().items()},
             **({"schedule": self.schedule.to_dict()} if self.schedule is not None else {}),
             **({"offloads": [o.to_dict() for o in self.offloads]} if self.offloads else {}),
             **({"corrections": self.corrections.to_dict()} if self.corrections is not None else {}),
@@ -68,6 +70,13 @@ class GraphReport:
             lines.extend(p.to_dot(i))
         lines.append("}")
         return "\n".join(lines) + "\n"
+
+    def scaled_layers(self) -> dict[str, Any]:
+        """The raster-scale decisions worth telling (compositor.raster_scale): every layer
+        rastered at another scale than 1, or held at one by an animation, a will-change
+        hint, a settle or the threshold."""
+        scales = getattr(self, "raster_scales", {})
+        return {k: v for k, v in scales.items() if v.scale != 1.0 or v.reason != "ideal"}
 
     def _dpr_note(self) -> str:
         dpr = getattr(self, "device_scale_factor", 1.0)
@@ -124,6 +133,12 @@ class GraphReport:
                     f"  {t.owner} ({t.kind}, {t.content[0]}x{t.content[1]} px): {t.kept} of {t.grid[0] * t.grid[1]} "
                     f"{t.tile_size} px tiles kept, {t.rastered} rastered this frame, {t.reused} reused, {_mb(t.bytes)}"
                 )
+        scaled = self.scaled_layers()
+        if scaled:
+            # Rastered at another scale than 1 device px per layer px, or held at one (cc's raster scale).
+            lines.append("Raster scales (texture px per CSS px, and why):")
+            for layer_id, decision in scaled.items():
+                lines.append(f"  {layer_id}: {decision}")
         if self.reused:
             lines.append(f"Reused from earlier frames (content unchanged, not rastered): {', '.join(self.reused)}")
         effects = [r for r in self.routes.values() if r.through_effect]

@@ -7,7 +7,11 @@
   and lightly tinted green (as Chromium's paint flashing), so the content stays visible;
 * ``overdraw``  — a heat map of how many draws touched each pixel (1 blue ... 5+ red);
 * ``surfaces``  — render surfaces outlined (filters, opacity groups, blend and isolation
-  groups, backdrop-filters) in blue, draws that read their backdrop (blend modes) in magenta.
+  groups, backdrop-filters) in blue, draws that read their backdrop (blend modes) in magenta;
+* ``raster-scale`` — each layer drawn from a raster at another scale than 1 (or held at
+  one: compositor.raster_scale) outlined in the colour of why, with its contents scale
+  written at its corner ("3x"): green ideal, yellow fixed by an animation, purple kept by
+  will-change, cyan settled (re-rastered), grey kept within the threshold, red capped by memory.
 
 Everything is derived from the executed FrameGraph: each draw's quad is mapped to the
 frame through the draws that carried its target there. Each pass says what it adds
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 from .errors import InvalidValueError
 from .framegraph import FrameGraph, TextureRole
@@ -38,6 +43,7 @@ class Overlay(NamedEnum):
     PAINT = "paint"
     OVERDRAW = "overdraw"
     SURFACES = "surfaces"
+    RASTER_SCALE = "raster-scale"
 
 
     @classmethod
@@ -58,6 +64,14 @@ _BLUE = (40, 110, 255)
 _BROWN = (150, 80, 20)  # tiles
 _MAGENTA = (230, 0, 200)  # draws that read their backdrop (blend modes)
 _FLASH = (0, 255, 0)
+_YELLOW = (230, 190, 0)
+_PURPLE = (140, 60, 200)
+_CYAN = (0, 180, 200)
+_GREY = (128, 128, 128)
+_RED = (230, 20, 20)
+# Why a layer is rastered at its scale (RasterScaleReason's value) -> its outline colour.
+_SCALE_COLOURS = {"ideal": _GREEN, "animating: fixed": _YELLOW, "will-change: transform: kept": _PURPLE,
+                  "settled: re-rastered": _CYAN, "kept: within 2% of ideal": _GREY}
 # A painted quad keeps 3/4 of its own colour under the flash: a colour animation stays
 # visible (at 1/2 a red card read as solid green), and the outline marks it for sure.
 _FLASH_KEEP = 3
@@ -82,6 +96,14 @@ LEGENDS: dict[Overlay, tuple[tuple[Colour, str], ...]] = {
     Overlay.SURFACES: (
         (_BLUE, "blue: a render surface (an offscreen pass)"),
         (_MAGENTA, "magenta: reads its backdrop (a read-back)"),
+    ),
+    Overlay.RASTER_SCALE: (
+        (_GREEN, "green: rastered at its ideal scale (label: contents scale)"),
+        (_YELLOW, "yellow: scale fixed while an animation runs"),
+        (_PURPLE, "purple: scale kept under will-change: transform"),
+        (_CYAN, "cyan: settled, re-rastered at its ideal scale"),
+        (_GREY, "grey: kept, within 2% of its ideal scale"),
+        (_RED, "red: capped by memory"),
     ),
 }
 
@@ -200,6 +222,8 @@ def overlay(frame, kind: "Overlay | str") -> np.ndarray:
         img[..., :3] = np.where(count[..., None] > 0, 0.45 * grey + 0.55 * heat, grey)
         img[..., 3] = 255
         return img.astype(np.uint8)
+    if kind is Overlay.RASTER_SCALE:
+        return _raster_scales(frame.image.copy(), graph, quads)
     img = frame.image.copy()  # outlines and flashes are exact in 8 bits: no float image
     painted = {p.target.name for p in graph.passes if p.repaints}
     # Paint flashing tints each pixel once, however many painted quads cover it (a layer
@@ -234,4 +258,31 @@ def overlay(frame, kind: "Overlay | str") -> np.ndarray:
         img[flashed, 3] = np.maximum(img[flashed, 3], 64)
         for corners in outlines:
             _outline(img, corners, _FLASH)
+    return img
+
+
+def _raster_scales(img: np.ndarray, graph: FrameGraph, quads) -> np.ndarray:
+    """The raster-scale overlay: each scaled layer's quads outlined in the colour of its
+    reason, its contents scale written once at its first quad's top-left corner."""
+    scaled = graph.scaled_layers()
+    labels = []
+    for d, _, corners in quads:
+        decision = scaled.get(d.layer_id)
+        if decision is None or d.source.role not in (TextureRole.LAYER_CONTENT, TextureRole.TILE, TextureRole.BACKING):
+            continue
+        colour = _RED if decision.capped_from is not None else _SCALE_COLOURS.get(decision.reason.value, _GREEN)
+        _outline(img, corners, colour)
+        if d.layer_id not in {l[0] for l in labels}:
+            x = min(c[0] for c in corners)
+            y = min(c[1] for c in corners)
+            labels.append((d.layer_id, (max(0, int(x)) + 3, max(0, int(y)) + 3), f"{decision.contents_scale:.3g}x", colour))
+    if labels:
+        picture = Image.fromarray(img)
+        pen = ImageDraw.Draw(picture)
+        font = ImageFont.load_default(size=13)  # Pillow's own font: readable at DPR 1
+        for _, at, text, colour in labels:
+            box = pen.textbbox(at, text, font=font)
+            pen.rectangle((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1), fill=(255, 255, 255, 255))
+            pen.text(at, text, fill=(*colour, 255), font=font)
+        img = np.asarray(picture).copy()
     return img

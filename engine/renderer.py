@@ -204,12 +204,12 @@ class Renderer:
         self._check_use()  # (planning reads this renderer's kept state)
         request = FrameRequest.of(request, **options)
         state = self.state
-        kept, fast_frames = state.cache.snapshot(), state.fast_frames
+        kept, fast_frames, scales = state.cache.snapshot(), state.fast_frames, dict(state.raster_scales)
         try:
             return self._plan(scene, request, snapshot)
         finally:
             state.cache.restore(kept)
-            state.fast_frames, state.last = fast_frames, None
+            state.fast_frames, state.last, state.raster_scales = fast_frames, None, scales
 
     def _plan(self, scene, request: FrameRequest, snapshot: ExecutorFacts | None = None) -> FrameGraph:
         """``plan``'s graph, recording what the new frame keeps (self.state): for the

@@ -33,6 +33,8 @@ class Executor(NamedEnum):
     @classmethod
     def of(cls, value: "Executor | str") -> "Executor":
         """The executor named by ``value`` (also its short form "cl")."""
+        if type(value) is cls:  # (most callers hold one already: an enum lookup is not free)
+            return value
         return cls.OPENCL if value == "cl" else cls(value)
 
 
@@ -144,6 +146,9 @@ class TextureRole(str, Enum):
     MASK = "mask"
 
 
+_TEXEL_BYTES = {"rgba8": 4, "rgba16f": 8, "rgba32f": 16}  # bytes per texel, by format
+
+
 @dataclass(frozen=True)
 class TextureDesc:
     """A virtual texture. Two passes naming the same desc share the same texture."""
@@ -170,7 +175,7 @@ class TextureDesc:
 
     @property
     def bytes(self) -> int:
-        return self.width * self.height * {"rgba8": 4, "rgba16f": 8, "rgba32f": 16}[self.format]
+        return self.width * self.height * _TEXEL_BYTES[self.format]
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,8 @@ from lamina.compositor.policy import POLICIES
 from lamina.filters.backend import FILTER_BACKENDS
 from lamina.overlays import LEGENDS, OVERLAYS, screen_quads
 
-__all__ = ["PanelState", "PanelHost", "draw_panels", "counters", "cell_text", "layer_rows", "HELP", "HISTORY"]
+__all__ = ["PanelState", "PanelHost", "draw_panels", "counters", "cell_text", "layer_rows", "highlight_quads", "HELP",
+           "HISTORY"]
 
 HELP = "H help   Space pause   Right step   R reset   S screenshot   Ctrl+= / Ctrl+- UI size   Esc quit"
 
@@ -98,19 +99,22 @@ def counters(frame: Frame) -> dict[str, float | int]:
 
 class PanelHost(Protocol):
     """What the panels read of the window runner: the demo and its scene, the window's
-    size, whether it runs headless, the UI scale and the panels' own state."""
+    size, whether it runs headless, the UI scale, the scene's viewport (window units),
+    how frame px map to window units, and the panels' own state."""
 
     demo: Any
     scene: Any
     size: tuple[int, int]
     headless: bool
     layout_scale: float
+    scene_extent: tuple[float, float]
+    display: Any  # demos.ui.display_scale.DisplayScale
     state: PanelState
 
 
 def draw_panels(runner: "PanelHost", frame: Frame, render_ms: float) -> None:
     state = runner.state
-    scene_w, _ = runner.demo.scene_size
+    scene_w, _ = runner.scene_extent
     width, height = runner.size
     x = float(scene_w)
     column = float(width - scene_w)
@@ -142,20 +146,26 @@ def draw_panels(runner: "PanelHost", frame: Frame, render_ms: float) -> None:
         _graph(runner, frame)
     imgui.end()
     if state.selected:
-        _highlight(frame, state.selected)
+        _highlight(runner, frame, state.selected)
     _legend(runner)
 
 
 SELECTED = imgui.IM_COL32(255, 210, 0, 255)
 
 
-def _highlight(frame: Frame, layer_id: str) -> None:
-    """Outline the selected layer's quads on the scene (scene px are window units here)."""
+def highlight_quads(runner: "PanelHost", frame: Frame, layer_id: str) -> list[list[tuple[float, float]]]:
+    """The selected layer's quads on the scene, in window units (the frame's corners are
+    device px: the display maps them)."""
+    return [[runner.display.units_from_device(x, y) for x, y in corners]
+            for draw, _, corners in screen_quads(frame.graph) if draw.layer_id == layer_id]
+
+
+def _highlight(runner: "PanelHost", frame: Frame, layer_id: str) -> None:
+    """Outline the selected layer's quads on the scene."""
     draw_list = imgui.get_foreground_draw_list()
-    for draw, _, corners in screen_quads(frame.graph):
-        if draw.layer_id == layer_id:
-            a, b, c, d = (imgui.ImVec2(float(x), float(y)) for x, y in corners)
-            draw_list.add_quad(a, b, c, d, SELECTED, 3.0)
+    for quad in highlight_quads(runner, frame, layer_id):
+        a, b, c, d = (imgui.ImVec2(float(x), float(y)) for x, y in quad)
+        draw_list.add_quad(a, b, c, d, SELECTED, 3.0 * runner.layout_scale)
 
 
 def cell_text(state: PanelState, text: str, colour: tuple[float, float, float, float] | None = None) -> None:
@@ -190,7 +200,7 @@ def _legend(runner: "PanelHost") -> None:
     pad, swatch, line_h = 8 * scale, imgui.get_font_size(), imgui.get_text_line_height_with_spacing()
     width = max(imgui.calc_text_size(line).x for line in lines) + swatch + 3 * pad
     height = len(lines) * line_h + 2 * pad
-    _, scene_h = runner.demo.scene_size
+    _, scene_h = runner.scene_extent
     x0, y0 = 12 * scale, scene_h - 12 * scale - height
     draw_list = imgui.get_foreground_draw_list()
     draw_list.add_rect_filled((x0, y0), (x0 + width, y0 + height), _LEGEND_BG, 6 * scale)

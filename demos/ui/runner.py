@@ -10,6 +10,12 @@ Keys (as every demo's help says): H help, Space pause, Right step one frame, R r
 S screenshot (into the runner's screenshot folder: ``--out``, by default
 ``~/Pictures/lamina-demos``), Ctrl+= and Ctrl+- a larger or smaller UI (Ctrl+0 back to
 the starting size; ``--ui-scale`` sets it at start, for a projector), Esc quit.
+
+On a HiDPI screen the scene is rendered at the display's device pixel ratio (its content
+scale) and drawn 1:1 into the framebuffer; the panels are laid out in window units and
+ImGui's font is rasterized at the framebuffer's density (demos.ui.display_scale says
+which unit is which). ``device_scale_factor`` forces the ratio (``--dpr``): headless, a
+Retina-like framebuffer; in a window, the window's units follow it.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from lamina.gpu.context import GPUContext
 from lamina.output_files import atomic_file
 
 from ..options import SCREENSHOTS, UI_SCALES
+from .display_scale import DisplayScale
 from .glfw_input import install_input
 from .imgui_gl import ImGuiRenderer
 from .panels import HELP, PanelState, draw_panels
@@ -94,7 +101,7 @@ class Runner:
     """Owns the GL context, Lamina's renderer, ImGui and the loop."""
 
     def __init__(self, demo: Demo, *, headless: bool, ui_scale: float = 1.0,
-                 screenshots: Path | None = None) -> None:
+                 screenshots: Path | None = None, device_scale_factor: float | None = None) -> None:
         if not UI_SCALES[0] <= ui_scale <= UI_SCALES[-1]:
             raise ValueError(f"ui_scale {ui_scale} is outside {UI_SCALES[0]}-{UI_SCALES[-1]}")
         self.demo = demo
@@ -102,13 +109,14 @@ class Runner:
         self.window = None
         self.ui_scale = self.start_ui_scale = ui_scale
         self.screenshot_folder = (screenshots or SCREENSHOTS).expanduser()
-        width, height = self._window_size()
-        self.scale = 1.0  # the display's content scale (HiDPI); 1 headless
+        self.forced_dpr = device_scale_factor  # None: the display's own
         if headless:
+            self.display = DisplayScale.headless(device_scale_factor)
             self.gpu = GPUContext.headless()
-            self.size = (width, height)
+            self.size = self._window_size()
         else:
-            self.gpu, self.size = self._open_window(width, height, demo.title)
+            self.display = DisplayScale.of_window(1.0, (1, 1), (1, 1), device_scale_factor)  # checked before opening
+            self.gpu, self.size = self._open_window(demo.title)
         self.ctx: moderngl.Context = self.gpu.ctx
         self.renderer = Renderer(self.gpu)
         imgui.create_context()
@@ -137,7 +145,7 @@ class Runner:
             self._install_input()
 
     # -- setup -------------------------------------------------------------------------
-    def _open_window(self, width: int, height: int, title: str):
+    def _open_window(self, title: str):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # glfw warns, then init() says no: we say why
             ready = glfw.init()
@@ -150,33 +158,70 @@ class Runner:
         glfw.window_hint(glfw.CONTEXT_VERSION_MINOR, 3)
         glfw.window_hint(glfw.OPENGL_PROFILE, glfw.OPENGL_CORE_PROFILE)
         glfw.window_hint(glfw.OPENGL_FORWARD_COMPAT, True)
-        glfw.window_hint(glfw.SCALE_TO_MONITOR, True)  # HiDPI: the window asks for scaled pixels
-        window = glfw.create_window(width, height, title, None, None)
+        # HiDPI: where window units are pixels (X11, Windows) the window asks for as many
+        # more as the monitor's content scale; a forced ratio sizes it below instead.
+        glfw.window_hint(glfw.SCALE_TO_MONITOR, self.forced_dpr is None)
+        window = glfw.create_window(*self._window_size(), title, None, None)
         if not window:
             glfw.terminate()
             raise DisplayUnavailable("the display refused an OpenGL 3.3 window: run with --headless")
         glfw.make_context_current(window)
         glfw.swap_interval(1)  # vsync
         self.window = window
-        self.scale = max(glfw.get_window_content_scale(window)[0], 1.0)
-        return GPUContext.from_current(), glfw.get_window_size(window)
+        self.display = self._window_display()
+        wanted = self._window_size()
+        if tuple(glfw.get_window_size(window)) != wanted:
+            glfw.set_window_size(window, *wanted)
+        return GPUContext.from_current(), tuple(glfw.get_window_size(window))
 
-    def _pixels(self, size: tuple[int, int]) -> tuple[int, int]:
-        return (int(size[0] * self.scale), int(size[1] * self.scale)) if self.headless else size
+    def _window_display(self) -> DisplayScale:
+        """The window's DisplayScale now (its monitor's content scale, its framebuffer)."""
+        window = self.window
+        return DisplayScale.of_window(glfw.get_window_content_scale(window)[0], glfw.get_window_size(window),
+                                      glfw.get_framebuffer_size(window), self.forced_dpr)
+
+    def _follow_display(self) -> None:
+        """A window moved to a monitor of another scale (or resized): the frames' ratio,
+        the panels' units and ImGui's font density follow."""
+        display = self._window_display()
+        if display != self.display:
+            self.display = display
+            self._apply_ui_scale()
+        self.size = tuple(glfw.get_window_size(self.window))
+
+    def _pixels(self, size: tuple[float, float]) -> tuple[int, int]:
+        """Window units -> framebuffer px."""
+        return self.display.pixels(size)
+
+    @property
+    def device_scale_factor(self) -> float:
+        """The frames' device pixel ratio (framebuffer px per scene CSS px)."""
+        return self.display.device_scale_factor
+
+    @property
+    def scene_extent(self) -> tuple[float, float]:
+        """The scene's viewport in window units (where the panels start, where the mouse is)."""
+        return self.display.units(self.demo.scene_size)
+
+    def scene_point(self, x: float, y: float) -> tuple[float, float]:
+        """A window point (glfw's cursor, ImGui's mouse) in the scene's CSS px."""
+        return self.display.css_from_units(x, y)
 
     # -- UI scale ------------------------------------------------------------------------
     @property
     def panel_width(self) -> int:
         """Width of the panels' column at the current UI scale (window units)."""
-        return round(PANEL_WIDTH * self.ui_scale)
+        return round(PANEL_WIDTH * self.layout_scale)
 
     @property
     def layout_scale(self) -> float:
-        """What ImGui's sizes are multiplied by: the UI scale times the display's own."""
-        return self.ui_scale * self.scale
+        """What ImGui's sizes are multiplied by: the UI scale times window units per CSS px."""
+        return self.ui_scale * self.display.units_per_css
 
     def _window_size(self) -> tuple[int, int]:
-        return self.demo.scene_size[0] + self.panel_width, self.demo.scene_size[1]
+        """The window (units): the scene's viewport and the panels' column beside it."""
+        scene_w, scene_h = self.scene_extent
+        return round(scene_w) + self.panel_width, round(scene_h)
 
     def _apply_ui_scale(self) -> None:
         """ImGui's sizes (padding, spacing, scrollbars...) from a default style scaled
@@ -192,7 +237,9 @@ class Runner:
             if not callable(value):
                 setattr(style, name, value)
         style.font_scale_main = self.ui_scale
-        style.font_scale_dpi = self.scale
+        style.font_scale_dpi = self.display.units_per_css
+        # ImGui rasterizes its font at this density: crisp on a Retina framebuffer.
+        imgui.get_io().display_framebuffer_scale = (self.display.pixel_ratio, self.display.pixel_ratio)
 
     def set_ui_scale(self, scale: float) -> None:
         """Scale the panels (font and layout) by ``scale`` (clamped to UI_SCALES' ends);
@@ -230,7 +277,7 @@ class Runner:
             self.step = False
         self.demo.update(self.scene, self.t)
         request = FrameRequest(t=self.t, policy=self.state.policy, filter_backend=self.state.filter_backend,
-                               **self.demo.request_options())
+                               device_scale_factor=self.device_scale_factor, **self.demo.request_options())
         started = time.perf_counter()
         frame = self.scene.render(self.renderer, request)
         render_ms = (time.perf_counter() - started) * 1000
@@ -283,12 +330,10 @@ class Runner:
         target.use()
         fw, fh = self.framebuffer_size()
         self.ctx.viewport = (0, 0, fw, fh)
-        # Only the panels' side needs the background: the frame covers the rest.
-        sw_px = int(self.demo.scene_size[0] * fw / self.size[0])
-        target.clear(0.11, 0.11, 0.13, 1.0, viewport=(sw_px, 0, fw - sw_px, fh))
-        sw, sh = self.demo.scene_size
-        scale = fw / self.size[0]
-        self.blit.draw(self.scene_texture, (0, fh - int(sh * scale), int(sw * scale), int(sh * scale)))
+        # Only the panels' side needs the background: the frame covers the rest. The frame
+        # is rendered at the framebuffer's ratio, so it is drawn 1:1, top-left.
+        target.clear(0.11, 0.11, 0.13, 1.0, viewport=(min(w, fw), 0, max(fw - w, 0), fh))
+        self.blit.draw(self.scene_texture, (0, fh - h, w, h))
 
     def snapshot(self) -> np.ndarray:
         """The picture as shown: scene and panels, (H, W, 4) uint8, top row first."""
@@ -345,7 +390,7 @@ class Runner:
         last = time.perf_counter()
         while not glfw.window_should_close(self.window) and not self.state.quit:
             glfw.poll_events()
-            self.size = glfw.get_window_size(self.window)  # the user may resize it
+            self._follow_display()  # the user may resize it, or move it to another monitor
             now = time.perf_counter()
             self.render_frame(now - last)
             last = now
@@ -368,7 +413,7 @@ class Runner:
                 Image.fromarray(self.snapshot(), "RGBA").save(stream, format="PNG")
             paths.append(path)
         if gif and paths:
-            split = self._pixels(self.demo.scene_size)[0]  # the scene's own half of each frame's palette
+            split = self._pixels(self.scene_extent)[0]  # the scene's own half of each frame's palette
             paths.append(write_gif(list(paths), out / f"{self.demo.name}.gif", fps, split=split))
         return paths
 

@@ -113,7 +113,9 @@ def make_tasks(
     open_groups: dict[CostClass, list] = {}
     for cls, bundle, run, s in pieces:
         group = open_groups.setdefault(cls, [])
-        if group and sum(g[2] for g in group) + s > budget:
+        # A relative tolerance: the budget is itself a sum of the same predictions, summed in
+        # another order, so work that exactly fills it must not spill into a task of its own.
+        if group and sum(g[2] for g in group) + s > budget * (1 + 1e-9):
             emit(cls, group)
             group = open_groups[cls] = []
         group.append((bundle, run, s))

@@ -217,6 +217,9 @@ class BackedDrawing:
                 # Keep the owner's sub-pixel position inside the backing, so the
                 # backing itself lands on whole pixels (nothing shifts or blurs).
                 space = Affine.translate(owner.e - math.floor(owner.e), owner.f - math.floor(owner.f)) @ space
+            s = self.raster_scale(e.owner).scale
+            if s != 1.0:  # painted at the owner's raster scale (graph.scaled), drawn divided by it
+                space = Affine.scale(s, s) @ space
             cache_id, label = f"backing:{e.owner.id}", e.owner.id
             sampled = moving  # drawn where the owner is, sampled: the backing stays the same
         elif e.kind is BackingKind.SQUASH:
@@ -300,11 +303,12 @@ class BackedDrawing:
             clips = tuple(reframe(c, backing_to_target) for c in p.clips)
             member_clips.append(clips)
             m = clean(Affine.translate(-origin[0], -origin[1]) @ space @ p.node.to_screen)
-            offset, _, _, snapped = raster_placement(p.node, m)
+            rastered, s = self.rastered(p.node)  # at its raster scale (graph.scaled)
+            offset, _, _, snapped = raster_placement(rastered, self.unscaled(m, s))
             # Rounded: the placement relative to the backing is recomputed from screen
             # matrices every frame, and float noise must not count as a change.
             clip_sig = tuple((c.layer_id, rounded(c.to_local), c.rect, c.radii, c.kind) for c in clips)
-            signature.append((self._paint(p.node, offset), rounded(snapped), round(p.opacity, 6), clip_sig))
+            signature.append((self._paint(rastered, offset), rounded(snapped), round(p.opacity, 6), clip_sig))
             member_bounds.append(touched(p.node.ink_rect, m))
         key = (origin, w, h, tuple(signature), fill)
         tex = self.cache.lookup(cache_id, key, self.available) if self.cache is not None else None

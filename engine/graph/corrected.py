@@ -4,19 +4,22 @@ the correction changed against the plan the uncorrected prices make (which passe
 from where to where, and why: lamina.cost_feedback.correction_report).
 
 Pure, as graph.placed is: the correction came with the executor's snapshot. The second,
-uncorrected schedule is made only while a correction is active, a pass moved last frame,
-or the last measured frame changed something worth reporting.
+uncorrected schedule is made only while a correction is active, and only as far as the
+report needs it: where it puts each filter pass (graph.placed.planned_on; the frame is
+not rewritten a second time), kept in the memo's own ``uncorrected`` memo while the task
+graph and the base prices stand. Both are keyed by one ``frame_key`` of the graph.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from ..cost_feedback import correction_report
+from ..cost_feedback import correction_report, report_against
 from ..filter_costs import FilterCostModel
 from ..frame_costs import CorrectedModel
 from ..framegraph import FrameGraph
-from .placed import scheduled
+from .frame_schedule import frame_key
+from .placed import planned_on, scheduled
 from .schedule_memo import ScheduleMemo
 
 __all__ = ["scheduled_with_feedback"]
@@ -28,13 +31,17 @@ def scheduled_with_feedback(graph: FrameGraph, model: FilterCostModel, devices: 
     scheduled, reusing ``memo``'s last frame where the task graph and prices are its
     own); where ``model`` is a CorrectedModel with anything to report, with its
     CorrectionReport attached. The uncorrected plan it is compared with (made while a
-    correction is active) is reused from the memo's own ``uncorrected`` memo, so the
-    two do not evict each other."""
+    correction is active: where each filter pass goes) is reused from the memo's own
+    ``uncorrected`` memo, so the two do not evict each other."""
     if not isinstance(model, CorrectedModel):
         return scheduled(graph, model, devices, memo)
     if not (model.active or model.moved or model.events):
         return scheduled(graph, model.base, devices, memo)
-    placed = scheduled(graph, model, devices, memo)
-    static = scheduled(graph, model.base, devices, None if memo is None else memo.uncorrected()) if model.active else placed
-    report = correction_report(static, placed, model)
+    key = frame_key(graph)  # (once: both plans are of this graph)
+    placed = scheduled(graph, model, devices, memo, key)
+    if model.active:
+        plan = planned_on(graph, model.base, devices, None if memo is None else memo.uncorrected(), key)
+        report = report_against(plan, placed, model, None if memo is None else memo.reported)
+    else:
+        report = correction_report(placed, placed, model)
     return placed if report is None else replace(placed, corrections=report)

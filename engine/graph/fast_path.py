@@ -203,6 +203,7 @@ class RetainedFastPath:
         self.cache.carry_over(but=frozenset(key for fp in effects.values() for key in fp.cache_keys))
         sites = list(last.sites)
         self.out.layer_info = dict(last.graph.layer_info)
+        self.out.raster_scales = dict(last.graph.raster_scales)
         self.out.routes = dict(last.graph.routes)  # a context redone below decides its own again
         final = list(last.final)
         # In the order planning from scratch makes them (their new textures are named in
@@ -316,7 +317,7 @@ class RetainedFastPath:
         for layer_id in layers:
             i = members.index(layer_id)
             paint, *rest = sig[i]
-            sig[i] = (self._paint(self.trees.nodes[layer_id], paint.offset), *rest)
+            sig[i] = (self._paint(self.rastered(self.trees.nodes[layer_id])[0], paint.offset), *rest)
             changed.append(i)
         key = (origin, w, h, tuple(sig), fill)
         region = changed_region([sig[i] for i in changed], [signature[i] for i in changed],

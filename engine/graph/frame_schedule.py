@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, NamedTuple
 
+from ..filters.plan import CostKind, PassKind
 from ..frame_costs import FrameCosts, PinnedKind, footprint, source_size
 from ..framegraph import FrameGraph, TextureDesc
 from ..passes import BackdropPass, CompositePass, FilterPass, Pass, RasterPass, ShadowPass, TaskKind, TransferPass
@@ -247,13 +248,18 @@ def frame_key(graph: FrameGraph) -> FrameKey:
     textures: list[TextureDesc] = []
     parts: list = []
     add = parts.append
+    number = index.get
+    color, pixel_taps = PassKind.COLOR, CostKind.PIXEL_TAPS
 
     for p in graph.passes:
-        if isinstance(p, FilterPass):
+        if type(p) is FilterPass:
             t = p.target
             step = p.step
             w, h = (t.width, t.height) if step.scale <= 1 else source_size(step, t.width, t.height)
-            add((p.name, p.layer_id, p.executor, p.device, footprint(step, w, h)))
+            kind = step.pass_kind  # (the footprint, as frame_costs.footprint writes it: a call less per pass)
+            add((p.name, p.layer_id, p.executor, p.device, (
+                kind, len(step.steps) if kind is color else 1, step.scale,
+                step.taps if step.cost is pixel_taps else 1, w, h)))
             named = (*p.inputs, t)
         elif isinstance(p, TransferPass):
             add((p.name, p.layer_id))
@@ -262,7 +268,7 @@ def frame_key(graph: FrameGraph) -> FrameKey:
             add((p.name, type(p), getattr(p, "layer_id", ""), _pinned(p)))
             named = (*p.reads(), p.target)
         for t in named:  # what it reads, then what it writes: each by number, or described where new
-            k = index.get(t.name)
+            k = number(t.name)
             if k is None:
                 index[t.name] = len(textures)
                 textures.append(t)

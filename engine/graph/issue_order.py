@@ -27,6 +27,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import replace
+from typing import Any
 
 from ..framegraph import Executor, FrameGraph, TransferPass
 
@@ -97,7 +98,18 @@ def issue_order(graph: FrameGraph) -> FrameGraph:
     issued = replace(graph, passes=[passes[i] for i in order])
     if graph.schedule is not None:  # its slots name passes by their numbers in the graph
         number = {passes[i].name: k for k, i in enumerate(order, 1)}
-        slots = tuple(replace(s, number=number[s.name]) for s in graph.schedule.slots)
+        slots = tuple(_renumbered(s, number[s.name]) for s in graph.schedule.slots)
         issued.schedule = replace(graph.schedule, slots=slots)
     issued.validate()
     return issued
+
+
+def _renumbered(slot: Any, number: int) -> Any:
+    """A schedule's slot (graph.frame_schedule.Slot: a frozen dataclass of plain values)
+    with another number, its other fields shared: ``dataclasses.replace`` runs
+    ``__init__`` over every field again, for each pass of each frame scheduled."""
+    new = object.__new__(type(slot))
+    attrs = new.__dict__
+    attrs.update(slot.__dict__)
+    attrs["number"] = number
+    return new

@@ -35,6 +35,7 @@ class FrameOutput:
     repainted: dict[str, Rect] = field(default_factory=dict)  # kept texture -> where it was repainted (its px)
     layer_info: dict[str, LayerInfo] = field(default_factory=dict)
     tile_sets: list[TileSet] = field(default_factory=list)
+    raster_scales: dict[str, Any] = field(default_factory=dict)  # layer id -> compositor.raster_scale.RasterScale
     images_seen: list[tuple] = field(default_factory=list)  # (image ref, layer id, key) looked up
     # Made this frame, by what from: each is made once.
     content: dict[tuple, TextureDesc] = field(default_factory=dict)  # (layer id, sampled) -> its raster

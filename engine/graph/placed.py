@@ -22,7 +22,8 @@ schedule: tests render a frame under several and compare the pixels.
 
 The rewrite is made as a ``Placement`` (the copies to insert before each pass, each
 from one place to another, and the filter passes that move to a device, textures said
-by number), then applied. A frame whose task graph is last frame's
+by number), then applied (compiled once, ``_Program``: numbered buffer slots and copies,
+so a frame applying it makes each once). A frame whose task graph is last frame's
 (graph.frame_schedule.frame_key, graph.schedule_memo) under the same prices applies
 last frame's Placement to its own passes and texture names instead of scheduling and
 placing again, reusing the buffers' descriptions and copies it made for the same
@@ -32,8 +33,10 @@ too, said by position and texture number, and named with this frame's names.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
-from typing import Any, Iterator, Mapping, Sequence
+from functools import cached_property
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from ..devices import Device, DeviceType
 from ..errors import LaminaInputError
@@ -43,12 +46,12 @@ from ..forced_placement import ForcedPlacement
 from ..framegraph import Decision, Executor, FilterPass, FrameGraph, TextureDesc, TransferPass
 from ..passes import Reason
 from ..textures import GL_PLACE, Place
-from .frame_schedule import Schedule, frame_key, schedule_frame
+from .frame_schedule import FrameKey, Schedule, frame_key, schedule_frame
 from .issue_order import issue_order
 from .offload import Offload, offloads
 from .schedule_memo import ScheduleMemo
 
-__all__ = ["Placement", "overlaps", "place_by", "place_frame", "placement", "scheduled"]
+__all__ = ["Placement", "overlaps", "place_by", "place_frame", "placement", "planned_on", "scheduled"]
 
 
 def _edited(value: Any, changes: Mapping[str, Any]) -> Any:
@@ -101,64 +104,139 @@ class Placement:
     why: str = ""
     reasoned: frozenset[int] = frozenset()
 
+    @cached_property
+    def _program(self) -> "_Program":
+        return _Program.of(self)
+
     def apply(self, graph: FrameGraph, textures: Sequence[TextureDesc], schedule: Schedule | None,
-              last: Mapping[Any, Any] | None = None, made: dict[Any, Any] | None = None) -> FrameGraph:
+              last: "_Made | None" = None) -> tuple[FrameGraph, "_Made"]:
         """``graph`` rewritten (``textures``: its textures by number), with ``schedule``
-        attached and the notes added. ``last``: the buffers and copies an earlier apply
-        to a graph of the same key made (``made``, filled here), reused where they name
-        the same texture (its number and name: under one key, one description)."""
-        before, moved, why, reasoned = self.before, self.moved, self.why, self.reasoned
-        last = last if last is not None else {}
-        made = made if made is not None else {}
-        bufs: dict[tuple[int, Place], TextureDesc] = {}
-
-        def at(k: int, place: Place) -> TextureDesc:
-            """Texture ``k`` as it lives on ``place`` (its buffer there, or itself on GL)."""
-            if place == GL_PLACE:
-                return textures[k]
-            b = bufs.get((k, place))
-            if b is None:
-                t = textures[k]
-                key = (k, t.name, place)
-                b = last.get(key)
-                if b is None:
-                    b = _on(t, place)
-                bufs[(k, place)] = made[key] = b
-            return b
-
-        def copies(moves: tuple[_Move, ...]) -> Iterator[TransferPass]:
-            for layer, k, source, target in moves:
-                t = textures[k]
-                key = (layer, k, t.name, source, target)
-                copy = last.get(key)
-                if copy is None:
-                    copy = TransferPass(f"transfer:{layer}:{t.name}:{source.short}-{target.short}", layer,
-                                        at(k, target), at(k, source), reason=_CROSSES)
-                made[key] = copy
-                yield copy
-
+        attached and the notes added; and what it made (the OpenCL buffers' descriptions
+        and the copies, ``_Made``). ``last``: what an earlier apply of this Placement to a
+        graph of the same key made, reused where it names the same texture (its number
+        and name: under one key, one description)."""
+        program = self._program
+        bufs, copies, made = program.made(textures, last)
+        passes = graph.passes
+        why, reasoned = self.why, self.reasoned
         out: list = []
-        for i, p in enumerate(graph.passes):
-            moves = before.get(i)
-            if moves is not None:
-                out.extend(copies(moves))
-            edit = moved.get(i)
-            if edit is not None:
-                place, numbers = edit
-                ins = [at(k, place) for k in numbers]
-                changes = {"inputs": tuple(ins[:-1]), "target": ins[-1], "executor": place.executor,
-                           "device": place.device}
-                if i in reasoned:
-                    changes["why"] = why
-                p = _edited(p, changes)
-            elif i in reasoned:
-                p = replace(p, why=why)
-            out.append(p)
-        out.extend(copies(self.after))
+        done = 0
+        for i, copied, edit in program.steps:
+            if i > done:
+                out.extend(passes[done:i])
+            if copied:
+                out.extend([copies[c] for c in copied])
+            if i < len(passes):
+                p = passes[i]
+                if edit is not None:
+                    place, slots = edit
+                    changes = {"inputs": tuple([bufs[j] for j in slots[:-1]]), "target": bufs[slots[-1]],
+                               "executor": place.executor, "device": place.device}
+                    if i in reasoned:
+                        changes["why"] = why
+                    p = _edited(p, changes)
+                elif i in reasoned:
+                    p = replace(p, why=why)
+                out.append(p)
+            done = i + 1
+        if done < len(passes):
+            out.extend(passes[done:])
         placed = replace(graph, passes=out, schedule=schedule)
         if self.notes:
             placed.decisions = [*placed.decisions, *self.notes]
-        return placed
+        return placed, made
+
+
+class _Made(NamedTuple):
+    """What applying a Placement made for one frame, by position in its ``_Program``
+    (``program``: reused only by the same one): the name of each buffer's texture and the
+    buffer (a TextureDesc: the texture itself where the slot is GL's), the name of each
+    copy's texture and the copy."""
+
+    program: "_Program"
+    names: tuple[str, ...]
+    bufs: tuple[TextureDesc, ...]
+    copy_names: tuple[str, ...]
+    copies: tuple[TransferPass, ...]
+
+
+@dataclass(frozen=True)
+class _Program:
+    """A Placement compiled once for the frames that apply it (a steady animation applies
+    last frame's to each frame): every (texture number, OpenCL place) a moved pass or a
+    copy names, as a numbered slot; every copy, with its slots; and the steps, in pass
+    order (pass index, the copies just before it, its slots when moved). Applying it
+    then makes each buffer and copy once, by slot, reusing last frame's where the
+    texture's name is the same, and edits only the passes it moves."""
+
+    slots: tuple[tuple[int, Place], ...]
+    copies: tuple[tuple[str, int, Place, Place, int, int], ...]  # layer, texture, from, to, their slots
+    steps: tuple[tuple[int, tuple[int, ...], tuple[Place, tuple[int, ...]] | None], ...]
+
+    @classmethod
+    def of(cls, placement: Placement) -> "_Program":
+        numbered: dict[tuple[int, Place], int] = {}
+
+        def slot(k: int, place: Place) -> int:
+            j = numbered.get((k, place))
+            if j is None:
+                j = numbered[k, place] = len(numbered)
+            return j
+
+        copies: list = []
+
+        def moves(found: tuple[_Move, ...]) -> tuple[int, ...]:
+            out = []
+            for layer, k, source, target in found:
+                out.append(len(copies))
+                copies.append((layer, k, source, target, slot(k, source), slot(k, target)))
+            return tuple(out)
+
+        steps = []
+        for i in sorted({*placement.before, *placement.moved, *placement.reasoned}):
+            copied = moves(placement.before.get(i, ()))
+            edit = placement.moved.get(i)
+            if edit is not None:
+                place, numbers = edit
+                edit = (place, tuple(slot(k, place) for k in numbers))
+            steps.append((i, copied, edit))
+        if placement.after:
+            # (after the last pass: an index past every pass, so nothing is edited there)
+            steps.append((_AFTER, moves(placement.after), None))
+        return cls(tuple(numbered), tuple(copies), tuple(steps))
+
+    @cached_property
+    def _columns(self) -> tuple[tuple[int, ...], tuple[Place, ...], tuple[bool, ...]]:
+        """The slots' texture numbers, places, and whether each is GL's (the texture itself)."""
+        return (tuple(k for k, _ in self.slots), tuple(p for _, p in self.slots),
+                tuple(p == GL_PLACE for _, p in self.slots))
+
+    def made(self, textures: Sequence[TextureDesc], last: _Made | None) -> tuple[list, list, _Made]:
+        numbers, places, on_gl = self._columns
+        names = tuple([textures[k].name for k in numbers])
+        if last is not None and last.program is not self:
+            last = None
+        if last is not None:
+            bufs = [textures[k] if gl else b if n == m else _on(textures[k], place)
+                    for k, place, gl, n, m, b in zip(numbers, places, on_gl, names, last.names, last.bufs)]
+        else:
+            bufs = [textures[k] if gl else _on(textures[k], place) for k, place, gl in zip(numbers, places, on_gl)]
+        copy_names = tuple([names[c[5]] for c in self.copies])
+        if last is not None:
+            copies = [old if name == was else self._copy(c, name, bufs)
+                      for c, name, was, old in zip(self.copies, copy_names, last.copy_names, last.copies)]
+        else:
+            copies = [self._copy(c, name, bufs) for c, name in zip(self.copies, copy_names)]
+        return bufs, copies, _Made(self, names, tuple(bufs), copy_names, tuple(copies))
+
+    @staticmethod
+    def _copy(c: tuple, name: str, bufs: Sequence[TextureDesc]) -> TransferPass:
+        layer, _, source, target, s, t = c
+        return TransferPass(f"transfer:{layer}:{name}:{source.short}-{target.short}", layer, bufs[t], bufs[s],
+                            reason=_CROSSES)
+
+
+_AFTER = 1 << 62  # the step of the copies after the last pass
 
 
 def _devices_note(counts: Mapping[str, int]) -> str:
@@ -270,7 +348,7 @@ def place_frame(graph: FrameGraph, schedule: Schedule, costs: FrameCosts) -> Fra
     device ``schedule`` put it on, transfers added, and the schedule attached
     (``placement``, without its decisions)."""
     key = frame_key(graph)
-    placed = replace(placement(graph, schedule, costs, key.index), notes=()).apply(graph, key.textures, schedule)
+    placed, _ = replace(placement(graph, schedule, costs, key.index), notes=()).apply(graph, key.textures, schedule)
     placed.validate()
     return placed
 
@@ -289,7 +367,7 @@ def place_by(graph: FrameGraph, placement: ForcedPlacement | str | Mapping[str, 
     why = f"forced placement {placement.label}"
     key = frame_key(graph)
     rewrite, layers = _placement(graph, on, key.index, why)
-    placed = rewrite.apply(graph, key.textures, graph.schedule)
+    placed, _ = rewrite.apply(graph, key.textures, graph.schedule)
     placed.validate()
     placed.decisions = [*placed.decisions, *(
         Decision(layer, f"filter: {why} put {n} of {m} passes on OpenCL{_devices_note(counts)}")
@@ -307,12 +385,22 @@ def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: 
     number = {place: i for i, place in enumerate(_places(costs).values())}  # (in the costs' device order)
     gl = costs.names[0]
 
+    column = {name: d for d, name in enumerate(costs.names)}
+
     def pass_ms(name: str, executor: Executor) -> float:
         slot = slots[name]
-        return dict(slot.costs).get(gl if executor is Executor.GL else slot.device, 0.0)
+        c = slot.row[column[gl if executor is Executor.GL else slot.device]]
+        return c if c < math.inf else 0.0  # (a device that does not price it: as Slot.costs leaves it out)
+
+    priced: dict[tuple, float] = {}  # (copies of one size between two places cost alike)
 
     def copy_ms(t: TransferPass) -> float:
-        return costs.copy_ms(number[t.source.place], number[t.target.place], t.bytes)
+        a, b = t.source, t.target
+        key = (a.location, a.device, b.location, b.device, a.width, a.height, a.format)
+        ms = priced.get(key)
+        if ms is None:
+            ms = priced[key] = costs.copy_ms(number[a.place], number[b.place], t.bytes)
+        return ms
 
     def planned(names: tuple[str, ...]) -> float:
         return max(slots[n].finish_ms for n in names) - min(slots[n].start_ms for n in names)
@@ -334,21 +422,24 @@ class _OffloadForm:
     outputs: tuple[int, ...]
 
     @classmethod
-    def of(cls, o: Offload, graph: FrameGraph, placed: FrameGraph, index: Mapping[str, int]) -> "_OffloadForm":
-        at_placed = {p.name: i for i, p in enumerate(placed.passes)}
-        at_graph = {p.name: i for i, p in enumerate(graph.passes)}
+    def of(cls, o: Offload, at_graph: Mapping[str, int], at_placed: Mapping[str, int],
+           index: Mapping[str, int]) -> "_OffloadForm":
+        """``o`` said by position: ``at_graph``, ``at_placed``: each pass's index in the
+        GL graph and the placed one, by name."""
         return cls(o, tuple(at_placed[n] for n in o.cl_passes), tuple(at_graph[p.name] for p in o.gl_passes),
                    tuple(index[n] for n in o.inputs), tuple(index[n] for n in o.outputs))
 
     def named(self, graph: FrameGraph, out: Sequence[Any], textures: Sequence[TextureDesc]) -> Offload:
-        names = tuple(out[i].name for i in self.cl_passes)
+        names = tuple([out[i].name for i in self.cl_passes])
         o = self.offload
         if names == o.cl_passes:  # (no texture named anew: no copy renamed)
             return o
+        passes = graph.passes
         return _edited(o, {
-            "cl_passes": names, "gl_passes": tuple(graph.passes[i] for i in self.gl_passes),
-            "inputs": tuple(textures[k].name for k in self.inputs), "outputs": tuple(textures[k].name for k in self.outputs),
-            "pass_ms": tuple((n, ms) for n, (_, ms) in zip(names, o.pass_ms))})
+            "cl_passes": names, "gl_passes": tuple([passes[i] for i in self.gl_passes]),
+            "inputs": tuple([textures[k].name for k in self.inputs]),
+            "outputs": tuple([textures[k].name for k in self.outputs]),
+            "pass_ms": tuple([(n, ms) for n, (_, ms) in zip(names, o.pass_ms)])})
 
 
 def overlaps(costs: FrameCosts) -> bool:
@@ -372,9 +463,10 @@ class _Outcome:
     offloads: tuple[_OffloadForm, ...] = ()
     order: tuple[int, ...] | None = None
 
-    def apply(self, graph: FrameGraph, textures: Sequence[TextureDesc], last: Mapping[Any, Any] | None = None,
-              made: dict[Any, Any] | None = None) -> FrameGraph:
-        """``graph`` placed as the frame this was made of was, in issue order."""
+    def apply(self, graph: FrameGraph, textures: Sequence[TextureDesc],
+              last: _Made | None = None) -> tuple[FrameGraph, _Made | None]:
+        """``graph`` placed as the frame this was made of was, in issue order; and what
+        the rewrite made (``Placement.apply``: None when every pass stays on GL)."""
         schedule = self.schedule
         if any(c.texture != textures[k].name for c, k in zip(schedule.copies, self.copied)):
             # The frame names some anew (a kept result made again): the copies say its names.
@@ -383,14 +475,14 @@ class _Outcome:
                 for c, k in zip(schedule.copies, self.copied)))
         if self.placement is None:
             # A new graph: ``graph`` is the one the RetainedPlan keeps for the next frame.
-            return replace(graph, schedule=schedule, decisions=[*graph.decisions, self.kept])
-        placed = self.placement.apply(graph, textures, schedule, last, made)
+            return replace(graph, schedule=schedule, decisions=[*graph.decisions, self.kept]), None
+        placed, made = self.placement.apply(graph, textures, schedule, last)
         out = placed.passes
         if self.offloads:
             placed.offloads = tuple(f.named(graph, out, textures) for f in self.offloads)
         if self.order is not None:
             placed.passes = [out[i] for i in self.order]
-        return placed
+        return placed, made
 
 
 def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Mapping[str, int]) -> _Outcome:
@@ -418,7 +510,9 @@ def _completed(outcome: _Outcome, graph: FrameGraph, placed: FrameGraph, costs: 
         return outcome, placed
     found = _offloads(graph, placed, outcome.schedule, costs)
     placed.offloads = found
-    forms = tuple(_OffloadForm.of(o, graph, placed, index) for o in found)
+    at_graph = {p.name: i for i, p in enumerate(graph.passes)}
+    at_placed = {p.name: i for i, p in enumerate(placed.passes)}
+    forms = tuple(_OffloadForm.of(o, at_graph, at_placed, index) for o in found)
     issued = issue_order(placed)
     order = None
     if issued is not placed:
@@ -428,7 +522,7 @@ def _completed(outcome: _Outcome, graph: FrameGraph, placed: FrameGraph, costs: 
 
 
 def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Device] = (),
-              memo: ScheduleMemo | None = None) -> FrameGraph:
+              memo: ScheduleMemo | None = None, key: FrameKey | None = None) -> FrameGraph:
     """``graph`` placed frame-wide by ``model`` (``auto``): the schedule, the rewrite,
     the offloads the executor may move back to GL at run time (``placed.offloads``), a
     decision per filtered layer saying where its passes went, and the passes in issue
@@ -437,22 +531,42 @@ def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devic
     last frame (FrameState.schedules): a frame with last frame's key (``frame_key``)
     under the same prices (graph.schedule_memo: the model's value, a corrected model's
     factors included, and the devices) gets last frame's schedule, rewrite, offloads and
-    issue order, applied to its own passes and texture names, without scheduling again."""
+    issue order, applied to its own passes and texture names, without scheduling again.
+    ``key``: ``frame_key(graph)``, when the caller has it (graph.corrected places one
+    graph twice)."""
     memo = memo if memo is not None else ScheduleMemo()
     devices = tuple(devices)
-    key = frame_key(graph)
+    key = key if key is not None else frame_key(graph)
     outcome = memo.recall(model, devices, key.key)
-    made: dict[Any, Any] = {}
     if outcome is not None:
         # Valid as last frame's was: the same passes read and write the same textures.
-        placed = outcome.apply(graph, key.textures, memo.made, made)
-        memo.made = made
+        placed, memo.made = outcome.apply(graph, key.textures, memo.made)
         return placed
     costs = memo.costs(model, devices)
     outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model, devices)), costs, key.index)
-    placed = outcome.apply(graph, key.textures, None, made)
+    placed, made = outcome.apply(graph, key.textures)
     placed.validate()
     outcome, placed = _completed(outcome, graph, placed, costs, key.index)
     memo.keep(model, devices, key.key, outcome)
     memo.made = made
     return placed
+
+
+def planned_on(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Device] = (),
+               memo: ScheduleMemo | None = None, key: FrameKey | None = None) -> Mapping[str, tuple[Executor, str]]:
+    """Where ``scheduled`` would run each filter pass of ``graph`` under ``model``: pass
+    name -> (executor, layer), without the rewrite, offloads or issue order (the plan a
+    corrected frame is compared with: graph.corrected). ``memo`` keeps it as
+    ``scheduled``'s memo keeps a placed frame: reused while the key and prices stand."""
+    memo = memo if memo is not None else ScheduleMemo()
+    devices = tuple(devices)
+    key = key if key is not None else frame_key(graph)
+    found = memo.recall(model, devices, key.key)
+    if found is None:
+        costs = memo.costs(model, devices)
+        outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model, devices)), costs, key.index)
+        moved = outcome.placement.moved if outcome.placement is not None else {}
+        found = {p.name: (moved[i][0].executor if i in moved else Executor.GL, p.layer_id)
+                 for i, p in enumerate(graph.passes) if isinstance(p, FilterPass)}
+        memo.keep(model, devices, key.key, found)
+    return found

@@ -104,6 +104,7 @@ from .effects import EffectDrawing
 from .fast_path import RetainedFastPath
 from .masks import MaskedDrawing
 from .scrolled import ScrolledContents
+from .scaled import ScaledRaster
 from .tiled import TiledDrawing
 from .tiles import grow
 
@@ -114,7 +115,7 @@ __all__ = ["build_frame_graph", "Planner", "ExecutorFacts", "with_captures"]
 
 
 
-class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, RetainedFastPath, ScrolledContents):
+class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, RetainedFastPath, ScrolledContents, ScaledRaster):
     """Plans one frame: walks the stacking contexts in paint order, decides surfaces,
     draws and (through the policy) backings, and emits the passes (see the module
     docstring). One planner per frame; what lasts between frames is in FrameState."""
@@ -156,6 +157,8 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self.tiling = request.tiling
         self._reaches: dict[tuple, float] = {}  # (filter chain, colour, scale) -> its reach
         self._movers: dict[str, bool] = {}  # layer id -> moves by itself (see _moving)
+        self._scaled: dict[str, object] = {}  # layer id -> its RasterScale made this frame (graph.scaled)
+        self._scaled_layers: dict[str, object] = {}  # layer id -> a weak reference to the Layer it was made for
         self._boxes: dict[int, tuple] = {}  # id(clip) -> (clip, its screen bounds)
         self._grown_memo: dict[tuple, Rect] = {}
         # Scroll containers scrolled by the compositor: their contents are one tiled
@@ -336,9 +339,10 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         """A layer's raster drawn into a texture whose pixel (0, 0) is ``origin`` of the
         space ``space`` maps screen px into (``sampled``: a moving layer drawn straight
         into its target, see _moving)."""
-        m = clean(space @ p.node.to_screen)
-        tex = self.content_texture(p.node, m, retained, sampled)
-        to_target = Affine.translate(-origin[0], -origin[1]) @ raster_placement(p.node, m, sampled)[3]
+        rastered, s = self.rastered(p.node)  # at its raster scale (graph.scaled)
+        m = self.unscaled(clean(space @ p.node.to_screen), s)
+        tex = self.content_texture(rastered, m, retained, sampled)
+        to_target = Affine.translate(-origin[0], -origin[1]) @ raster_placement(rastered, m, sampled)[3]
         return Draw(tex, p.node.id, to_target, p.opacity, clips)
 
     def emit_context(self, ctx: StackingContext, out: list[Draw], target: Target, opacity: float) -> None:
@@ -468,6 +472,8 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         changes = self.trees.update(self.scene, self.t, defer_scrolls=self._defers_scrolls())
         if changes.rebuilt:  # layers may have gone: so do their kept paints
             self.state.paints = {k: v for k, v in self.state.paints.items() if k in self.trees.nodes}
+            self.state.raster_scales = {k: v for k, v in self.state.raster_scales.items() if k in self.trees.nodes}
+            self.state.zoomed = {k: v for k, v in self.state.zoomed.items() if k in self.trees.nodes}
         clamped = self._note_scrollers()
         frame = TextureDesc("frame", *self.frame_size, TextureRole.FRAME, retained=self.cache is not None)
         last, self.state.last = self.state.last, None
@@ -555,6 +561,8 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         graph.device_scale_factor = self.device_scale
         graph.policy = self.policy
         graph.layer_info = self.out.layer_info
+        graph.raster_scales = self.out.raster_scales
+        self.keep_raster_scales()  # what the next frame's decisions start from (graph.scaled)
         graph.routes = self.out.routes
         graph.tiles = self.out.tile_sets
         graph.validate()

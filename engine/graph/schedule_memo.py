@@ -48,7 +48,8 @@ class ScheduleMemo:
     """The prices and last outcome of one renderer's frame-wide schedules (FrameState
     holds one; ``scene.plan()`` starts from an empty one, as a first frame does)."""
 
-    __slots__ = ("_version", "_costs", "_prices", "_key", "_value", "_uncorrected", "made", "hits", "misses")
+    __slots__ = ("_version", "_costs", "_prices", "_key", "_value", "_uncorrected", "made", "reported", "hits",
+                 "misses")
 
     def __init__(self) -> None:
         self._version: tuple | None = None
@@ -58,9 +59,13 @@ class ScheduleMemo:
         self._value: Any = None
         self._uncorrected: ScheduleMemo | None = None
         # What applying the kept outcome made last frame (OpenCL buffers' descriptions,
-        # copies), by texture number and name: under one key, one description. Replaced
-        # each frame (kept results are named anew) and emptied with the key.
-        self.made: dict = {}
+        # copies, with their textures' names: under one key, one description), for the
+        # next frame to reuse (graph.placed). Replaced each frame (kept results are named
+        # anew) and forgotten with the key.
+        self.made: Any = None
+        # The corrections report's moves of the frames placed under this key, by pass
+        # (lamina.cost_feedback.report_against checks each is still what it would write).
+        self.reported: dict = {}
         self.hits = 0  # frames that reused the last frame's schedule (reports, tests)
         self.misses = 0
 
@@ -70,7 +75,8 @@ class ScheduleMemo:
         if not _same(self._version, v):
             self._version, self._costs, self._prices = v, frame_costs(model, devices), {}
             self._key = self._value = None
-            self.made = {}
+            self.made = None
+            self.reported = {}
 
     def costs(self, model: FilterCostModel, devices: tuple[Device, ...] = ()) -> FrameCosts:
         """``frame_costs(model, devices)``, made once per version of the prices."""
@@ -100,4 +106,4 @@ class ScheduleMemo:
 
     def keep(self, model: FilterCostModel, devices: tuple[Device, ...], key: tuple, value: Any) -> None:
         self._bind(model, devices)
-        self._key, self._value, self.made = key, value, {}
+        self._key, self._value, self.made, self.reported = key, value, None, {}

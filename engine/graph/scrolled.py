@@ -163,6 +163,7 @@ class ScrolledContents:
         geometry = TiledMembers(members, space, [None] * len(members), index.bounds[order], order,
                                 self.trees.refresh, record.geometry.kept, names)
         self.out.layer_info = dict(last.graph.layer_info)
+        self.out.raster_scales = dict(last.graph.raster_scales)
         self.out.routes = dict(last.graph.routes)  # plain contents: a scroll changes no context's route
         for layer_id in gone:  # culled now
             self.out.layer_info.pop(layer_id, None)

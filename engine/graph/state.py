@@ -7,7 +7,9 @@ frame executed next: ``Renderer.plan`` is a look that leaves it as it was):
   (used by the policies that retain textures);
 * ``paints`` — each layer's LayerPaint, reused while its style, size and offset are;
 * ``last``   — the last frame's plan, for the retained fast path (graph.retained);
-* ``schedules`` — the frame-wide schedule's prices and last outcome (graph.schedule_memo).
+* ``schedules`` — the frame-wide schedule's prices and last outcome (graph.schedule_memo);
+* ``raster_scales`` — each layer's raster-scale decision of the frame it was last drawn
+  in (compositor.raster_scale: an animation's fixed scale, a settle, read from here).
 
 ``scene.plan()`` starts from an empty FrameState, so it plans what a fresh renderer's
 first frame runs.
@@ -32,6 +34,8 @@ class FrameState:
     paints: dict[str, tuple] = field(default_factory=dict)
     last: Any = None  # graph.retained.RetainedPlan of the last frame planned, or None
     schedules: ScheduleMemo = field(default_factory=ScheduleMemo)
+    raster_scales: dict[str, Any] = field(default_factory=dict)  # layer id -> (weakref to its Layer, RasterScale)
+    zoomed: dict[str, tuple] = field(default_factory=dict)  # layer id -> (style, raster scale, zoomed style)
     fast_frames: int = 0  # frames planned by the retained fast path (reports, tests)
     # False: plan every frame from scratch (the reference the fast path is tested against)
     fast_path: bool = True

@@ -93,7 +93,9 @@ class TiledDrawing:
         m = clean(space @ node.to_screen)
         # Drawn straight into its target (no ``need``), a moving layer is sampled (Planner._moving).
         sampled = need is None and self._moving(node)
-        offset, w, h, placed = raster_placement(node, m, sampled)  # its box grown by its ink (graph.ink)
+        rastered, s = self.rastered(node)  # at its raster scale (graph.scaled)
+        m = self.unscaled(m, s)
+        offset, w, h, placed = raster_placement(rastered, m, sampled)  # its box grown by its ink (graph.ink)
         if not self._tiled(f"layer {node.id!r}", w, h, node.id):
             return [self._layer_draw(p, space, origin, clips, retained, sampled)]
         to_target = Affine.translate(-origin[0], -origin[1]) @ placed  # raster px -> texture px
@@ -101,7 +103,7 @@ class TiledDrawing:
         if direct:
             need = self._interest(node, p.target).transformed_bounds(Affine.translate(-origin[0], -origin[1]) @ space)
         need_raster = need.transformed_bounds(to_target.inverse())
-        paint = self._paint(node, offset)
+        paint = self._paint(rastered, offset)
         draws = []
         if direct:
             keep = retained and self.cache is not None
@@ -194,8 +196,9 @@ class TiledDrawing:
                     clips = tuple(reframe(c, tile_to_target) for c in p.clips[baked_from:])
                     member_clips.append(clips)
                     clip_sig = tuple((c.layer_id, rounded(c.to_local), c.rect, c.radii, c.kind) for c in clips)
-                    offset, _, _, placed = raster_placement(p.node, geometry.matrix(i))
-                    signature.append((self._paint(p.node, offset), rounded(placed),
+                    zoomed, s = self.rastered(p.node)  # at its raster scale (graph.scaled)
+                    offset, _, _, placed = raster_placement(zoomed, self.unscaled(geometry.matrix(i), s))
+                    signature.append((self._paint(zoomed, offset), rounded(placed),
                                       round(p.opacity, 6), clip_sig))
                 key = (tx, ty, tw, th, tuple(signature), fill)
             made[tile_id] = ((tx, ty, tw, th), who, key)

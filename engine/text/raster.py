@@ -4,7 +4,11 @@ composited into one coverage mask of a region of the layer's raster.
 
 * Baselines snap to whole pixels and glyphs are placed at quarter-pixel horizontal
   phases (Skia's 4 subpixel positions), with FreeType's light hinting (vertical only,
-  as Chrome's "slight" hinting), so advances stay HarfBuzz's unhinted ones.
+  as Chrome's "slight" hinting), so advances stay HarfBuzz's unhinted ones. Above device
+  scale 1 glyphs are not hinted at all, as Chromium on Linux renders them there
+  (gfx::GetFontRenderParams turns subpixel positioning on and hinting off above 1:
+  lamina.text.baseline.subpixel_positioning); hinted, their x-heights and stems snapped to
+  other device rows than Chromium's.
 * Overlapping glyphs combine as source-over of their coverages (1 - (1-a)(1-b)), what
   drawing each glyph in turn gives: the mask is the product of the glyphs'
   transmittances (1 - a), summed as logarithms for all glyphs at once.
@@ -25,6 +29,7 @@ import freetype
 import numpy as np
 from PIL import Image, ImageFilter
 
+from .baseline import subpixel_positioning
 from .layout import TextLayout
 
 __all__ = ["coverage", "blurred", "SUBPIXEL_STEPS", "GlyphBitmap", "glyph_bitmap", "clear_glyph_cache"]
@@ -35,6 +40,7 @@ _GLYPHS: OrderedDict = OrderedDict()
 _glyph_bytes = 0
 _EMPTY = np.zeros((0, 0), np.uint8)
 _LOAD_FLAGS = freetype.FT_LOAD_NO_BITMAP | freetype.FT_LOAD_TARGET_LIGHT
+_UNHINTED_FLAGS = freetype.FT_LOAD_NO_BITMAP | freetype.FT_LOAD_NO_HINTING
 
 
 def clear_glyph_cache() -> None:
@@ -62,11 +68,13 @@ class GlyphBitmap:
         return self.rows.nbytes + self.dy.nbytes + self.dx.nbytes + self.log_clear.nbytes
 
 
-def glyph_bitmap(font, size: float, gid: int, phase: int, bold: bool, shear: float) -> GlyphBitmap:
+def glyph_bitmap(font, size: float, gid: int, phase: int, bold: bool, shear: float,
+                 hinted: bool = True) -> GlyphBitmap:
     """The glyph ``gid`` of ``font`` at ``size`` px, its pen ``phase`` / SUBPIXEL_STEPS px
-    right of a whole pixel, emboldened and sheared as asked (kept per process)."""
+    right of a whole pixel, emboldened and sheared as asked, lightly hinted or not at all
+    (kept per process)."""
     global _glyph_bytes
-    key = (font.file.key, size, gid, phase, bold, shear)
+    key = (font.file.key, size, gid, phase, bold, shear, hinted)
     hit = _GLYPHS.get(key)
     if hit is not None:
         _GLYPHS.move_to_end(key)
@@ -75,7 +83,7 @@ def glyph_bitmap(font, size: float, gid: int, phase: int, bold: bool, shear: flo
     face.set_char_size(max(int(round(size * 64)), 1))
     face.set_transform(freetype.Matrix(65536, int(round(shear * 65536)), 0, 65536),
                        freetype.Vector(phase * 64 // SUBPIXEL_STEPS, 0))
-    face.load_glyph(gid, _LOAD_FLAGS)
+    face.load_glyph(gid, _LOAD_FLAGS if hinted else _UNHINTED_FLAGS)
     slot = face.glyph
     if bold:
         strength = int(round(size * 64 / 24))
@@ -115,6 +123,7 @@ def coverage(layout: TextLayout, origin: tuple[float, float], shape: tuple[int, 
     reach = 2.0 * size + 4.0  # no glyph reaches further than this above or below its baseline
     synthetic = layout.synthetic
     fonts = layout.fonts
+    hinted = not subpixel_positioning(layout.spec.scale)
     glyphs: list[GlyphBitmap] = []
     x0s: list[int] = []
     y0s: list[int] = []
@@ -133,7 +142,7 @@ def coverage(layout: TextLayout, origin: tuple[float, float], shape: tuple[int, 
         faces, ids = line.faces.tolist(), line.glyphs.tolist()
         for k in range(len(ids)):
             bold, shear = synthetic[faces[k]]
-            g = glyph_bitmap(fonts[faces[k]], size, ids[k], phases[k], bold, shear)
+            g = glyph_bitmap(fonts[faces[k]], size, ids[k], phases[k], bold, shear, hinted)
             x0, y0 = whole[k] + g.left, ys[k] - g.top
             if g.log_clear.size and x0 < w and y0 < h and x0 + g.rows.shape[1] > 0 and y0 + g.rows.shape[0] > 0:
                 glyphs.append(g)

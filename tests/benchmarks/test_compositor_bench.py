@@ -131,5 +131,9 @@ def test_bare_draw_of_the_same_quads(benchmark, gl):
     # A like-for-like comparison: at rest every quad of the page is whole-pixel, unscaled,
     # unclipped, at full opacity and blended normally, so the bare program draws the
     # same picture (Lamina's coverage AA, clips and opacity are there, and cost, but
-    # change no pixel here).
-    assert np.abs(drawn.astype(int) - rendered).max() <= 1, "the bare draw is not the same work as Lamina's pass"
+    # change no pixel here) -- but card44's two: it spins while scaling to 1.3, so its
+    # raster (and its title's) is at that scale (compositor.raster_scale) and drawn
+    # scaled down, where Lamina's edge AA and the bare bilinear quad differ.
+    diff = np.abs(drawn.astype(int) - rendered)
+    diff[292 - 2:292 + 58 + 2, 520 - 2:520 + 110 + 2] = 0  # card44 at (520, 292), 110x58
+    assert diff.max() <= 1, "the bare draw is not the same work as Lamina's pass"

@@ -21,6 +21,9 @@ text goes into its div, the root's style onto <body>, where its fonts are inheri
 ``--write-pages DIR`` only writes the cases' pages (to open in any browser). Without a chromium
 binary it prints why and exits 0 (``--require-chromium`` makes that exit 1).
 
+tests/chromium/compare_dpr.py runs named sets of scene files (static scale, text,
+backdrop-filter combinations) at DPR 1 and 2 in one command and prints one table.
+
 Chromium is Debian's (``apt-get install chromium``), driven by ``demos.chromium`` (its
 flags are documented there). ``--chromium-gpu swiftshader`` drops ``--disable-gpu`` and composites with SwiftShader
 (viz's GPU path, as on a real GPU) instead of the software compositor.

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from imgui_bundle import imgui
 from PIL import Image
 
 from demos.registry import DEMOS
-from demos.ui.panels import counters
+from demos.ui.panels import counters, highlight_quads
 from demos.ui.runner import PANEL_WIDTH, Runner
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,3 +147,45 @@ def test_selected_layer_lights_up(headless):
     card = runner.scene["opacity-card"].box  # the outline hugs the card (it is not rotated)
     assert abs(xs.min() - card.x) <= 2 and abs(xs.max() - (card.x + card.width)) <= 2
     assert abs(ys.min() - card.y) <= 2 and abs(ys.max() - (card.y + card.height)) <= 2
+
+
+def _shown_at(gl, dpr: float | None) -> dict:
+    """One frame of layer-promotion headless at ``dpr`` (None: 1), without its overlay: the
+    picture, the frame presented, the selected card's outline and the panels' sizes."""
+    runner = Runner(DEMOS["layer-promotion"](), headless=True, device_scale_factor=dpr)
+    try:
+        runner.state.overlay = None
+        frame = runner.render_frame(0.0)
+        picture = runner.snapshot()
+        runner.state.selected = "card0"
+        return {"picture": picture, "frame": frame.premultiplied.copy(), "quads": highlight_quads(runner, frame, "card0"),
+                "font": runner.state.font_px, "size": runner.size, "extent": runner.scene_extent,
+                "framebuffer_scale": tuple(imgui.get_io().display_framebuffer_scale)}
+    finally:
+        runner.close()
+        gl.gpu.activate()
+
+
+def test_headless_dpr2_renders_the_scene_at_2_and_the_panels_at_retina_density(gl):
+    """--dpr 2 headless pretends a Retina framebuffer: the same window (units) with twice the
+    px; the scene is rendered at device_scale_factor 2 and drawn 1:1; overlays drawn over
+    the scene (the selected layer's outline) land where they do at 1, in window units; the
+    panels keep their layout and ImGui rasterizes its font at density 2 (its text edges are
+    as sharp as at 1, on twice the rows, not the picture at 1 enlarged)."""
+    at1, at2 = _shown_at(gl, None), _shown_at(gl, 2)
+    scene_w, scene_h = DEMOS["layer-promotion"]().scene_size
+    assert at2["size"] == at1["size"] and at2["extent"] == at1["extent"] == (scene_w, scene_h)
+    assert at2["picture"].shape[:2] == (2 * at1["picture"].shape[0], 2 * at1["picture"].shape[1])
+    assert at2["frame"].shape[:2] == (2 * scene_h, 2 * scene_w), "the frame is rendered at DPR 2"
+    shown = np.abs(at2["picture"][:2 * scene_h, :2 * scene_w, :3].astype(int) - at2["frame"][..., :3]).max()
+    assert shown <= 2, "the frame is drawn 1:1 into the framebuffer"
+    assert at2["quads"] == at1["quads"] and at1["quads"], "the outline is in window units either way"
+    assert at2["font"] == at1["font"] and at2["framebuffer_scale"] == (2.0, 2.0)
+
+    def strong_edges(picture, k):  # the panels' title and lesson text: static from frame to frame
+        text = picture[: 60 * k, scene_w * k:, :3].astype(float).mean(axis=-1)
+        return int((np.abs(np.diff(text, axis=1)) > 100).sum())
+
+    # At 1: ~2500 such edges; at 2 twice as many (sharp on twice the rows); the picture at 1
+    # enlarged bilinearly has fewer than at 1 (each edge spread over two px).
+    assert strong_edges(at2["picture"], 2) >= 1.6 * strong_edges(at1["picture"], 1)

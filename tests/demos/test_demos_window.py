@@ -31,11 +31,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.gl]
 
 @pytest.fixture(scope="module")
 def display():
-    """A private X server; its display name."""
+    """A private X server (large enough for a window at DPR 1.5); its display name."""
     if shutil.which("Xvfb") is None or shutil.which("xdotool") is None:
         pytest.fail("Xvfb and xdotool are needed (.ci/setup installs Debian's xvfb and xdotool)")
     read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1600x900x24", "-nolisten", "tcp"],
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "2400x1300x24", "-nolisten", "tcp"],
                               pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write)
     with os.fdopen(read) as pipe:
@@ -50,17 +50,17 @@ def display():
 def driven(display, tmp_path_factory):
     """Runs the driver on a demo once (later tests of the same demo read the same run):
     (what it reported, the folder of its pictures)."""
-    runs: dict[str, tuple[dict, Path]] = {}
+    runs: dict[tuple[str, float | None], tuple[dict, Path]] = {}
 
-    def drive(name: str) -> tuple[dict, Path]:
-        if name not in runs:
+    def drive(name: str, dpr: float | None = None) -> tuple[dict, Path]:
+        if (name, dpr) not in runs:
             out = tmp_path_factory.mktemp(f"window-{name}")
             env = {**os.environ, "DISPLAY": display, "PYTHONPATH": str(ROOT)}
-            proc = subprocess.run([sys.executable, str(DRIVER), name, str(out)], cwd=ROOT, env=env,
-                                  capture_output=True, text=True, timeout=300)
+            proc = subprocess.run([sys.executable, str(DRIVER), name, str(out), *([str(dpr)] if dpr else [])],
+                                  cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
             assert proc.returncode == 0, proc.stderr
-            runs[name] = json.loads(proc.stdout.strip().splitlines()[-1]), out
-        return runs[name]
+            runs[name, dpr] = json.loads(proc.stdout.strip().splitlines()[-1]), out
+        return runs[name, dpr]
 
     return drive
 
@@ -132,3 +132,34 @@ def test_animation_cost_in_a_real_window_labels_legend_and_paused_costs(driven):
     table = result["paused_table"]
     assert table["caption"].startswith("paused")
     assert table["rows"]["filter"]["filter passes"] >= 2 and table["rows"]["filter"]["ms"] > 0, table
+
+
+def test_window_at_dpr_1_5_renders_frames_at_it_and_maps_the_mouse(driven):
+    """A window forced to DPR 1.5 on X (window units are pixels, as on a 150 % HiDPI X11 or
+    Windows screen): it is 1.5 times as large, the scene's frame is rendered at
+    device_scale_factor 1.5 and drawn 1:1 (the window shows that very frame, not one at 1
+    stretched), the panels' font and column are 1.5 times as large, and real X mouse events
+    (window pixels) still drag the slider ImGui laid out there."""
+    at1, _ = driven("layer-promotion")
+    result, tmp_path = driven("layer-promotion", 1.5)
+    display = result["display"]
+    assert display["dpr"] == 1.5 and display["units_per_css"] == 1.5
+    w1, h1 = at1["size"]
+    scene_w, scene_h = (round(v) for v in display["scene_extent"])
+    assert [scene_w, scene_h] == [round(1.5 * at1["scene_width"]), round(1.5 * h1)]
+    assert result["size"] == [scene_w + round(1.5 * PANEL_WIDTH), scene_h], "the window is 1.5 times the size"
+    assert display["frame_shape"] == [scene_h, scene_w], "the frame has the viewport's pixels"
+    before = np.asarray(Image.open(tmp_path / "before.png"))
+    assert before.shape[:2] == (scene_h, result["size"][0])
+    frame = np.asarray(Image.open(tmp_path / "before-frame.png"))
+    assert frame.shape[:2] == (scene_h, scene_w)
+    drift = np.abs(before[:scene_h, :scene_w, :3].astype(int) - frame[..., :3].astype(int)).max(axis=-1)
+    if result["shown"]["legend_box"]:  # the legend is drawn over the frame, in window units
+        x0, y0, x1, y1 = (int(v) for v in result["shown"]["legend_box"])
+        assert x1 <= scene_w and scene_h - 40 < y1 <= scene_h, "the legend sits on the scene's bottom-left"
+        drift[max(y0 - 1, 0):y1 + 1, max(x0 - 1, 0):x1 + 1] = 0
+    assert drift.max() <= 2, "the window shows the DPR-1.5 frame, 1:1"
+    # ImGui sizes its font in whole units: 13 px x 1.5 is drawn at 20.
+    assert abs(result["ui_scale"]["font"][0] - 1.5 * at1["ui_scale"]["font"][0]) <= 0.5, "the font is 1.5x"
+    assert result["slider_changed"] and result["paused"] and result["resumed"], result
+    assert result["ui_scale"]["window"] == [scene_w + round(1.5 * PANEL_WIDTH * result["ui_scale"]["to"]), scene_h]

@@ -1,6 +1,9 @@
 """Drives one demo in a real glfw window (run under Xvfb by test_demos_window.py).
 
-Usage: python tests/demos/window_driver.py NAME OUT_DIR. Renders a few frames, then
+Usage: python tests/demos/window_driver.py NAME OUT_DIR [DPR]. DPR forces the window's
+device pixel ratio (the runner's --dpr: on X11 its units are pixels, so the window, the
+scene's frame and the panels are DPR times larger and the mouse is still in window units).
+Renders a few frames, then
 sends real X input through xdotool (XTEST): a Space key press with the pointer over the
 window, a drag of the demo's main slider, and Ctrl+= then Ctrl+- (the UI scale). Prints
 one JSON line with what happened; writes before.png, after.png and scaled.png (at the
@@ -68,8 +71,9 @@ def xdotool(*args: str) -> None:
 
 def main() -> None:
     name, out = sys.argv[1], Path(sys.argv[2])
+    dpr = float(sys.argv[3]) if len(sys.argv) > 3 else None
     demo = DEMOS[name]()
-    runner = Runner(demo, headless=False)
+    runner = Runner(demo, headless=False, device_scale_factor=dpr)
     x, y = glfw.get_window_pos(runner.window)
     costs = isinstance(demo, AnimationCost)
     if costs:
@@ -107,6 +111,8 @@ def main() -> None:
     changed = demo.probe_value != value
     Image.fromarray(after, "RGBA").save(out / "after.png")
     size = list(runner.size)
+    display = {"dpr": runner.device_scale_factor, "units_per_css": runner.display.units_per_css,
+               "frame_shape": list(runner.last_frame.image.shape[:2]), "scene_extent": list(runner.scene_extent)}
     shown = {"counters": runner.state.shown.get("counters"), "legend": runner.state.legend,
              "legend_box": runner.state.legend_box}
     boxes = {v: runner.scene[f"{v}-label"].box for v in VARIANTS} if costs else {}
@@ -129,7 +135,8 @@ def main() -> None:
     print(json.dumps({"paused": paused, "resumed": resumed, "slider_changed": changed, "size": size,
                       "slider": [value, demo.probe_value],
                       "quit": quit_requested, "scene_width": demo.scene_size[0], "panel_bg": panel_bg,
-                      "shown": shown, "labels": labels, "paused_table": paused_table, "ui_scale": scale}))
+                      "shown": shown, "labels": labels, "paused_table": paused_table, "ui_scale": scale,
+                      "display": display}))
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ def test_huge_animation_numbers(options):
         animation = layer.animate({"from": {"opacity": "0"}, "to": {"opacity": "1"}}, **options)
         for t in (0.0, 0.5, 1.0, 1e6):
             animation.progress(t)
-    _verdict(run, "MAX_TIME", "MIN_DURATION", "MAX_ITERATIONS", "MAX_BEZIER_Y", "MAX_STEPS")
+    _verdict(run, "MAX_TIME", "MIN_DURATION", "MAX_ITERATIONS", "MAX_BEZIER_Y", "MAX_STEPS", "not finite")
 
 
 @settings(max_examples=60)

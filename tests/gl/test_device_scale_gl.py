@@ -29,6 +29,7 @@ import pytest
 from lamina import FrameRequest, Layer, Renderer, Scene
 from lamina.device_scale import DeviceScale
 from lamina.errors import TextureTooLargeError
+from lamina.text import raster as text_raster
 from lamina.text.layout import TextSpec, lay_out
 
 pytestmark = pytest.mark.gl
@@ -120,14 +121,19 @@ def test_dpr2_frame_is_the_doubled_scene_at_dpr1(gl, effect):
 
 
 @pytest.mark.parametrize("case", sorted(TEXTS))
-def test_dpr2_text_is_the_doubled_font_moved_by_blinks_rule(gl, case):
+def test_dpr2_text_is_the_doubled_font_moved_by_blinks_rule(gl, case, monkeypatch):
     """Text at k = 2 is not a 2x font at 1: Blink rounds the font's ascent and descent in
     device px at the device scale (and positions glyphs at subpixels above 1), so the
-    baseline may land a device pixel off the doubled font's. The glyphs are the same, at
-    the same x; the rows differ by exactly what the rule says (its k = 2 rows are
-    Chromium's: test_dpr2_baselines_on_chromiums_rows)."""
+    baseline may land a device pixel off the doubled font's, and above 1 glyphs are not
+    hinted (Chromium's font render params on Linux). The glyphs are the doubled font's
+    rendered unhinted, at the same x; the rows differ by exactly what the rule says (its
+    k = 2 rows are Chromium's: test_dpr2_baselines_on_chromiums_rows)."""
     at2 = _scene(TEXTS[case], k=2).render(gl).image
-    doubled = _scene(TEXTS[case], k=1, scale_lengths=True).render(gl).image
+    with monkeypatch.context() as patch, Renderer() as own:  # the doubled font at 1, unhinted as at 2
+        patch.setattr(text_raster, "subpixel_positioning", lambda scale: True)
+        doubled = own.render(_scene(TEXTS[case], k=1, scale_lengths=True)).image
+    hinted = _scene(TEXTS[case], k=1, scale_lengths=True).render(gl).image
+    assert _diff(doubled, hinted) != (0, 0), "at 1 glyphs are hinted: the two differ"
     spec = TEXTS[case][0]
     doubled_spec = (spec[0], tuple(v * 2 for v in spec[1]), _doubled(spec[2]), (), spec[4])
     shift = _first_baseline(spec, 2) - _first_baseline(doubled_spec, 1)

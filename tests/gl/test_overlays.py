@@ -88,3 +88,21 @@ def test_cli_overlay(tmp_path, gl):
     assert main(["render", str(scene), "-o", str(out), "--overlay", "borders"]) == 0
     img = np.asarray(Image.open(out).convert("RGBA"))
     assert tuple(img[10, 5, :3]) == (0, 200, 0)
+
+
+def test_raster_scale_overlay_outlines_scaled_layers_by_why_and_labels_their_scale(fresh):
+    """A layer under scale(3) is outlined green (ideal) with "3x" written at its corner;
+    an animated one, yellow (its scale fixed); an unscaled layer is not outlined."""
+    scene = Scene(200, 120, "white")
+    scene.root.add(Layer("still", (10, 10, 20, 10), "background: #ddd; transform-origin: 0 0; transform: scale(3)"))
+    moving = scene.root.add(Layer("moving", (110, 10, 20, 10), "background: #ddd; transform-origin: 0 0"))
+    moving.animate({"from": {"transform": "scale(1)"}, "to": {"transform": "scale(2)"}}, duration=1)
+    scene.root.add(Layer("plain", (10, 80, 40, 20), "background: #ddd"))
+    frame = scene.render(fresh, t=0.5)
+    img = frame.overlay("raster-scale")
+    assert tuple(img[10, 40, :3]) == (0, 200, 0), "the static scaled layer's top edge is green"
+    label = img[12:24, 12:30, :3].astype(int)
+    assert ((label[..., 1] > label[..., 0] + 60) & (label[..., 1] > label[..., 2] + 60)).sum() > 5, \
+        "its label is written in green"
+    assert (img[12:40, 112:150, :3] == (230, 190, 0)).all(-1).any(), "the animated one is outlined yellow"
+    assert np.array_equal(img[80:100, 10:50], frame.image[80:100, 10:50]), "an unscaled layer is left alone"

@@ -116,13 +116,16 @@ def draw_of(scene: Scene, layer_id: str, t: float) -> Draw:
 
 def layer_to_target(scene: Scene, layer_id: str, t: float):
     """Layer px -> frame px at t. A translated-only layer is rastered at its sub-pixel
-    offset and drawn at a whole pixel, so the raster's offset is part of the matrix."""
+    offset and drawn at a whole pixel, so the raster's offset is part of the matrix; a
+    scaled one at its raster scale s (compositor.raster_scale), so the raster's px are
+    s layer px: that scale is part of it too."""
     graph = scene.plan(t=t)
     found = draws(graph, layer_id)
     assert len(found) == 1, f"{layer_id} at t={t}: {len(found)} draws"
     raster = [p for p in graph.raster_passes() if p.layer_id == layer_id]
     assert len(raster) == 1
-    return mul(found[0].transform.values(), T(*raster[0].paint.offset))
+    s = graph.raster_scales[layer_id].scale
+    return mul(mul(found[0].transform.values(), T(*raster[0].paint.offset)), (s, 0.0, 0.0, s, 0.0, 0.0))
 
 
 def raster_of(scene: Scene, layer_id: str, t: float) -> RasterPass:

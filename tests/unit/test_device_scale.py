@@ -15,7 +15,7 @@ from lamina.cli import main
 from lamina.device_scale import MAX_DEVICE_SCALE, DeviceScale, check_frame_fits, device_size, parse_device_scale
 from lamina.errors import GeometryError, SceneFileError, TextureTooLargeError
 from lamina.geometry import Rect
-from lamina.scene_file import scene_from_dict
+from lamina.scene_file import load_scene, scene_from_dict
 
 BAD = [0, -1, 0.0, -0.5, 8.000001, 9, math.nan, math.inf, -math.inf, "2", None, True, False, [2], 1e308]
 
@@ -102,6 +102,37 @@ def test_cli_dpr_too_large_for_a_texture(tmp_path, capsys):
     path.write_text(json.dumps({"width": 5000, "height": 20}))
     assert main(["explain", str(path), "--plan-only", "--dpr", "4"]) == 2
     assert "--dpr" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e400", "true", "0", "8.5"])
+def test_scene_file_text_with_a_bad_value_is_refused_by_file_and_cli(tmp_path, capsys, literal):
+    """The JSON text as a user writes it (Python's json reads NaN and Infinity, and 1e400 is
+    inf): load_scene and ``lamina render`` refuse it, naming the key's JSON path."""
+    path = tmp_path / "s.json"
+    path.write_text(f'{{"lamina": 1, "width": 20, "height": 20, "device_scale_factor": {literal}, "layers": []}}')
+    with pytest.raises(SceneFileError, match="device_scale_factor") as err:
+        load_scene(path)
+    assert err.value.path == "$.device_scale_factor"
+    assert main(["render", str(path), "-o", str(tmp_path / "o.png")]) == 2
+    assert "$.device_scale_factor" in capsys.readouterr().err
+    assert not (tmp_path / "o.png").exists()
+
+
+def test_cli_frame_past_the_texture_limit_by_file_flag_and_batch(tmp_path, capsys):
+    """A frame that would exceed the texture limit (the frame is one texture): ``render``
+    with the scene file's ratio, with --dpr, and a batch job (--out) each refuse it naming
+    where the ratio came from, and write nothing."""
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"lamina": 1, "width": 5000, "height": 20, "device_scale_factor": 4, "layers": []}))
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps({"lamina": 1, "width": 5000, "height": 20, "layers": []}))
+    assert main(["render", str(big), "-o", str(tmp_path / "a.png")]) == 2
+    assert "$.device_scale_factor" in capsys.readouterr().err
+    assert main(["render", str(plain), "-o", str(tmp_path / "b.png"), "--dpr", "4"]) == 2
+    assert "--dpr 4 makes the 5000x20 CSS px frame 20000x80 device px" in capsys.readouterr().err
+    assert main(["render", str(big), "--out", str(tmp_path / "batch")]) == 2
+    assert "$.device_scale_factor" in capsys.readouterr().out
+    assert not list(tmp_path.glob("*.png")) and not list((tmp_path / "batch").glob("*.png"))
 
 
 def test_zoom_box_and_identity():

@@ -49,6 +49,13 @@ def draw_of(graph: FrameGraph, layer_id: str) -> Draw:
     return found[0]
 
 
+def layer_matrix(graph: FrameGraph, layer_id: str) -> Affine:
+    """Layer px -> frame px of a layer's one draw: its raster is at its raster scale s
+    (compositor.raster_scale), so the draw maps s raster px to one layer px."""
+    s = graph.raster_scales[layer_id].scale
+    return draw_of(graph, layer_id).transform @ Affine.scale(s, s)
+
+
 def close(m: Affine, expected: Affine, tol: float = 1e-9) -> bool:
     return m.almost_equal(expected, tol)
 
@@ -557,14 +564,14 @@ def test_translate_and_scale_with_origin_at_top_left():
     scene = Scene(100, 100)
     scene.root.add(Layer("t", (5, 7, 10, 10), RED + "; transform: translate(10px, 20px) scale(2); "
                          "transform-origin: 0 0"))
-    assert close(draw_of(scene.plan(policy="none"), "t").transform, Affine(2, 0, 0, 2, 15, 27))
+    assert close(layer_matrix(scene.plan(policy="none"), "t"), Affine(2, 0, 0, 2, 15, 27))
 
 
 def test_rotate_90_about_the_centre():
     scene = Scene(100, 100)
     scene.root.add(Layer("r", (30, 40, 10, 20), RED + "; transform: rotate(90deg)"))
     # (x, y) -> (45 - y, x + 45): rotate about (5, 10) then move by (30, 40)
-    m = draw_of(scene.plan(policy="none"), "r").transform
+    m = layer_matrix(scene.plan(policy="none"), "r")
     assert m.values() == (0.0, 1.0, -1.0, 0.0, 45.0, 45.0)
 
 
@@ -575,7 +582,7 @@ def test_rotate_30_degrees_about_the_default_origin():
     ox, oy = 20, 10
     e = ox - (c * ox - s * oy) + 10
     f = oy - (s * ox + c * oy) + 10
-    assert close(draw_of(scene.plan(policy="none"), "r").transform, Affine(c, s, -s, c, e, f))
+    assert close(layer_matrix(scene.plan(policy="none"), "r"), Affine(c, s, -s, c, e, f))
 
 
 def test_percentage_translate_and_matrix():
@@ -583,8 +590,8 @@ def test_percentage_translate_and_matrix():
     scene.root.add(Layer("p", (0, 0, 40, 20), RED + "; transform: translate(50%, 25%)"))
     scene.root.add(Layer("m", (3, 4, 10, 10), RED + "; transform: matrix(1, 2, 3, 4, 5, 6); transform-origin: 0 0"))
     graph = scene.plan(policy="none")
-    assert close(draw_of(graph, "p").transform, Affine.translate(20, 5))
-    assert close(draw_of(graph, "m").transform, Affine(1, 2, 3, 4, 8, 10))
+    assert close(layer_matrix(graph, "p"), Affine.translate(20, 5))
+    assert close(layer_matrix(graph, "m"), Affine(1, 2, 3, 4, 8, 10))
 
 
 def test_parent_transform_composes_with_child_offset():
@@ -593,8 +600,8 @@ def test_parent_transform_composes_with_child_offset():
     p.add(Layer("c", (5, 5, 10, 10), RED))
     p.add(Layer("cr", (0, 0, 10, 10), RED + "; transform: rotate(90deg); transform-origin: 0 0"))
     graph = scene.plan(policy="none")
-    assert close(draw_of(graph, "c").transform, Affine(2, 0, 0, 2, 20, 10))
-    assert close(draw_of(graph, "cr").transform, Affine(0, 2, -2, 0, 10, 0))
+    assert close(layer_matrix(graph, "c"), Affine(2, 0, 0, 2, 20, 10))
+    assert close(layer_matrix(graph, "cr"), Affine(0, 2, -2, 0, 10, 0))
 
 
 def test_transformed_layer_in_a_surface_is_offset_by_the_surface_origin():
@@ -608,8 +615,8 @@ def test_transformed_layer_in_a_surface_is_offset_by_the_surface_origin():
     assert surface.origin == (50, 60)
     assert (surface.target.width, surface.target.height) == (65, 55)
     # screen matrix of r: (x, y) -> (115 - y, x + 95); minus the surface origin
-    assert close(draw_of(graph, "r").transform, Affine(0, 1, -1, 0, 65, 35))
-    assert close(draw_of(graph, "a").transform, Affine())
+    assert close(layer_matrix(graph, "r"), Affine(0, 1, -1, 0, 65, 35))
+    assert close(layer_matrix(graph, "a"), Affine())
 
 
 def test_surface_is_cut_to_the_viewport():
@@ -621,7 +628,7 @@ def test_surface_is_cut_to_the_viewport():
     surface = next(p for p in graph.composite_passes() if p.reason is SurfaceReason.OPACITY_GROUP)
     assert surface.origin == (0, 80)
     assert (surface.target.width, surface.target.height) == (100, 20)
-    assert close(draw_of(graph, "a").transform, Affine.translate(-30, 0))
+    assert close(layer_matrix(graph, "a"), Affine.translate(-30, 0))
 
 
 def test_group_entirely_outside_the_viewport_is_not_drawn():

@@ -14,7 +14,7 @@ from lamina import FrameRequest, Scene
 from lamina.filter_costs import CostModel
 from lamina.filters.plan import Axis, BlurPass, ColorPass, ColorStep
 from lamina.devices import Device
-from lamina.frame_costs import CorrectedModel, DeviceCorrection, ExecutorCosts, footprint
+from lamina.frame_costs import CorrectedModel, DeviceCorrection, ExecutorCosts, footprint, source_size
 from lamina.framegraph import Executor, FilterPass, TextureDesc
 from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
 from lamina.graph.frame_schedule import frame_key
@@ -116,6 +116,15 @@ def test_the_key_holds_every_texture_field_but_the_name():
     renamed = replace(g, passes=[*g.passes[:i], replace(p, target=replace(p.target, name="elsewhere")), *g.passes[i + 1:]])
     assert frame_key(renamed).key != key, "a pass writing another texture than its readers read: another graph"
     # (Every texture renamed alike keeps the key: test_a_reused_schedule_is_the_one_made_from_scratch.)
+
+
+def test_the_key_holds_each_filter_pass_footprint():
+    # frame_key writes the footprint inline (a call less per pass): as footprint() does.
+    graph = gl_frames(animated(), 2)[1]
+    parts = set(frame_key(graph).key)
+    for p in graph.filter_passes():
+        size = source_size(p.step, p.target.width, p.target.height)
+        assert (p.name, p.layer_id, p.executor, p.device, footprint(p.step, *size)) in parts, p.name
 
 
 def test_a_footprint_says_what_a_pass_costs():

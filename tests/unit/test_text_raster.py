@@ -18,15 +18,17 @@ from lamina.text.raster import blurred, coverage
 MONO = (FontFamily("DejaVu Sans Mono"),)
 
 
-def spec(text: str, spacing: float = 0.0) -> TextSpec:
-    return TextSpec(text, MONO, 40.0, 400.0, FontStyle(), LineHeight("px", 50.0), "start", spacing, "pre", 400.0)
+def spec(text: str, spacing: float = 0.0, scale: float = 1.0) -> TextSpec:
+    return TextSpec(text, MONO, 40.0, 400.0, FontStyle(), LineHeight("px", 50.0), "start", spacing, "pre", 400.0,
+                    scale=scale)
 
 
-def freetype_bitmap(layout, char: str, phase: int) -> tuple[np.ndarray, int, int]:
+def freetype_bitmap(layout, char: str, phase: int, hinting: int = freetype.FT_LOAD_TARGET_LIGHT):
+    """FreeType's bitmap of ``char`` at 40 px and pen phase ``phase`` / 4 px, hinted as asked."""
     face = freetype.Face(layout.fonts[0].file.path)
     face.set_char_size(40 * 64)
     face.set_transform(freetype.Matrix(65536, 0, 0, 65536), freetype.Vector(phase * 16, 0))
-    face.load_char(char, freetype.FT_LOAD_TARGET_LIGHT | freetype.FT_LOAD_NO_BITMAP)
+    face.load_char(char, hinting | freetype.FT_LOAD_NO_BITMAP)
     face.glyph.render(freetype.FT_RENDER_MODE_NORMAL)
     bm = face.glyph.bitmap
     rows = np.array(bm.buffer, np.uint8).reshape(bm.rows, bm.pitch)[:, : bm.width]
@@ -45,6 +47,26 @@ def test_one_glyph_is_freetypes_bitmap_at_its_pen(origin_x):
     y0, x0 = baseline - top, whole + left
     expected[y0 : y0 + rows.shape[0], x0 : x0 + rows.shape[1]] = rows
     np.testing.assert_array_equal(mask, expected)
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+def test_glyphs_are_unhinted_above_device_scale_1(scale):
+    """Chromium on Linux hints glyphs lightly at device scale 1 and not at all above it
+    (subpixel positioning on, hinting off): a 40 px font at scale 2 (a 20 px font at
+    DPR 2) is FreeType's unhinted bitmap; at 1 its light-hinted one. The two differ, so the
+    test tells them apart."""
+    layout = lay_out(spec("a", scale=scale))
+    mask = coverage(layout, (3.0, 2.0), (60, 60))
+    baseline = math.floor(layout.lines[0].baseline + 2.0 + 0.5)
+    light, unhinted = (freetype_bitmap(layout, "a", 0, flags) for flags in
+                       (freetype.FT_LOAD_TARGET_LIGHT, freetype.FT_LOAD_NO_HINTING))
+    masks = []
+    for rows, left, top in (light, unhinted):
+        expected = np.zeros_like(mask)
+        expected[baseline - top: baseline - top + rows.shape[0], 3 + left: 3 + left + rows.shape[1]] = rows
+        masks.append(expected)
+    assert not np.array_equal(masks[0], masks[1])
+    np.testing.assert_array_equal(mask, masks[1] if scale > 1 else masks[0])
 
 
 def test_overlapping_glyphs_combine_source_over():

@@ -1,0 +1,202 @@
+"""Raster scale (lamina.compositor.raster_scale and the planner's use of it): the ideal
+scale per axis as cc's ComputeTransform2dScaleComponents measures it (rotation, skew,
+a 4x4 fed as it is), the policy (animation held at its maximum, settle, will-change,
+threshold, memory cap), and what the plan does with it (texture size = bounds x scale,
+the draw divided by it, the report) -- without a GPU."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from lamina import Layer, Scene
+from lamina.compositor.raster_scale import (
+    ANIMATION_ADJUST_RATIO,
+    KEEP_RATIO,
+    MIN_VIEWPORT_DIMENSION,
+    RasterScaleReason,
+    ScaleInputs,
+    decide,
+    memory_cap,
+    scale_components,
+    scale_key,
+)
+from lamina.geometry import Affine
+
+VIEW = (800, 600)
+
+
+def _close(a, b, tol=1e-9):
+    return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+
+def test_scale_components_per_axis_of_a_scale_and_its_product():
+    assert _close(scale_components(Affine.scale(3, 0.5)), (3.0, 0.5))
+    m = Affine.translate(7, -2) @ Affine.scale(2, 2) @ Affine.scale(1.5, 4)
+    assert _close(scale_components(m), (3.0, 8.0))
+
+
+@pytest.mark.parametrize("degrees", [0, 17, 45, 90, 210])
+def test_rotation_keeps_each_axis_scale(degrees):
+    """A rotation maps unit vectors to unit vectors: rotate+scale(2, 3) is (2, 3)."""
+    m = Affine.rotate(degrees) @ Affine.scale(2, 3)
+    assert _close(scale_components(m), (2.0, 3.0))
+
+
+def test_skew_lengthens_the_y_axis_by_its_secant():
+    """skewX(a) maps (0, 1) to (tan a, 1): length 1/cos a; (1, 0) stays a unit."""
+    sx, sy = scale_components(Affine.skew(30, 0))
+    assert _close((sx, sy), (1.0, 1.0 / math.cos(math.radians(30))))
+
+
+def test_a_4x4_without_perspective_is_measured_by_its_columns_and_with_it_falls_back():
+    rng = np.random.default_rng(25)
+    a = rng.normal(size=(3, 3))
+    m4 = np.eye(4)
+    m4[:3, :3] = a
+    m4[:3, 3] = (5, 6, 7)
+    expect = (np.linalg.norm(a[:, 0]), np.linalg.norm(a[:, 1]))
+    assert _close(scale_components(m4), expect, 1e-12)
+    m3 = [[2, 0, 9], [0, 5, 1], [0, 0, 1]]
+    assert _close(scale_components(m3), (2.0, 5.0))
+    m4[3, 2] = -0.01  # perspective
+    assert scale_components(m4, fallback=1.0) == (1.0, 1.0)
+    with pytest.raises(ValueError):
+        scale_components([[1, 0], [0, 1]])
+
+
+def test_scale_key_is_the_larger_axis_held_in_range():
+    assert scale_key((3.0, 0.5)) == 3.0
+    assert scale_key((0.0, 0.0)) == 1 / 16
+    assert scale_key((float("nan"), 1.0)) == 1.0
+    assert scale_key((1e9, 1.0)) == 10000.0
+
+
+def _inputs(ideal, **kw):
+    return ScaleInputs((ideal, ideal), kw.pop("size", (100.0, 50.0)), VIEW, **kw)
+
+
+def test_a_static_layer_is_rastered_at_its_ideal_scale_with_dpr_in_the_report():
+    d = decide(_inputs(3.0), None, device_scale=2.0)
+    assert d.scale == 3.0 and d.reason is RasterScaleReason.IDEAL
+    assert d.contents_scale == 6.0 and str(d) == "ideal 6.0"
+
+
+def test_an_animation_fixes_the_scale_at_its_maximum_then_settles_once():
+    first = decide(_inputs(1.0, animating=True, animation_max=3.0), None)
+    assert first.scale == 3.0 and first.reason is RasterScaleReason.ANIMATING
+    assert str(first).startswith("animating: fixed at 3.0")
+    held = first
+    for ideal in np.linspace(1.0, 3.0, 20):
+        held = decide(_inputs(float(ideal), animating=True, animation_max=3.0), held)
+        assert held.scale == 3.0
+    settled = decide(_inputs(3.0), held)
+    assert settled.reason is RasterScaleReason.SETTLED and settled.scale == 3.0
+    after = decide(_inputs(3.0), settled)
+    assert after.reason is RasterScaleReason.IDEAL
+
+
+def test_an_animation_of_unknown_maximum_keeps_the_start_scale_until_ideal_outgrows_it_by_the_ratio():
+    first = decide(_inputs(1.0, animating=True), None)
+    assert first.scale == 1.0
+    kept = decide(_inputs(ANIMATION_ADJUST_RATIO * 0.99, animating=True), first)
+    assert kept.scale == 1.0
+    grown = decide(_inputs(ANIMATION_ADJUST_RATIO * 1.01, animating=True), kept)
+    assert grown.scale == pytest.approx(ANIMATION_ADJUST_RATIO * 1.01)
+
+
+def test_will_change_keeps_its_first_scale_and_settles_when_the_hint_goes():
+    first = decide(_inputs(2.0, will_change=True), None)
+    assert first.scale == 2.0
+    for ideal in (1.2, 3.0, 5.0):
+        first = decide(_inputs(ideal, will_change=True), first)
+        assert first.scale == 2.0 and first.reason is RasterScaleReason.WILL_CHANGE
+    settled = decide(_inputs(5.0), first)
+    assert settled.scale == 5.0 and settled.reason is RasterScaleReason.SETTLED
+
+
+def test_a_small_change_keeps_the_raster_and_a_larger_one_does_not():
+    at2 = decide(_inputs(2.0), None)
+    kept = decide(_inputs(2.0 * (KEEP_RATIO - 0.005)), at2)
+    assert kept.scale == 2.0 and kept.reason is RasterScaleReason.KEPT
+    moved = decide(_inputs(2.0 * (KEEP_RATIO + 0.01)), kept)
+    assert moved.scale == pytest.approx(2.0 * (KEEP_RATIO + 0.01)) and moved.reason is RasterScaleReason.IDEAL
+
+
+def test_the_memory_cap_bounds_the_raster_area():
+    """Static: at most 4 D^2 px (D the viewport's longer side); animating: D^2 (cc)."""
+    d = max(*VIEW, MIN_VIEWPORT_DIMENSION)
+    assert memory_cap((100.0, 50.0), VIEW, False) == pytest.approx(math.sqrt(4 * d * d / 5000))
+    assert memory_cap((100.0, 50.0), VIEW, True) == pytest.approx(math.sqrt(d * d / 5000))
+    capped = decide(_inputs(40.0), None)
+    w, h = 100 * capped.scale, 50 * capped.scale
+    assert capped.capped_from == 40.0 and w * h == pytest.approx(4 * d * d)
+    assert "capped by memory" in str(capped)
+    assert decide(_inputs(4.0), None).capped_from is None
+
+
+def _card(transform: str, **style) -> Scene:
+    scene = Scene(300, 200, background="#fff")
+    extra = "".join(f"; {k.replace('_', '-')}: {v}" for k, v in style.items())
+    scene.root.add(Layer("card", (10, 10, 40, 20), f"background: #36c; transform-origin: 0 0; transform: {transform}{extra}"))
+    return scene
+
+
+@pytest.mark.parametrize("transform, scale", [("scale(4)", 4.0), ("scale(2, 3)", 3.0), ("rotate(30deg) scale(2.5)", 2.5),
+                                              ("none", 1.0)])
+def test_the_plan_rasters_bounds_times_scale_and_draws_divided_by_it(transform, scale):
+    graph = _card(transform).plan()
+    (raster,) = [p for p in graph.raster_passes() if p.layer_id == "card"]
+    assert (raster.target.width, raster.target.height) == (math.ceil(40 * scale), math.ceil(20 * scale))
+    (draw,) = [d for c in graph.composite_passes() for d in c.draws if d.layer_id == "card"]
+    # The draw maps the raster's px back: its image of the raster's corner is the box's.
+    x, y = draw.transform.apply(raster.target.width, raster.target.height)
+    m = Affine.translate(10, 10) @ _matrix(transform)
+    ex, ey = m.apply(40, 20)
+    assert abs(x - ex) < 1.0 and abs(y - ey) < 1.0
+    assert graph.raster_scales["card"].scale == scale
+
+
+def _matrix(transform: str) -> Affine:
+    return {"scale(4)": Affine.scale(4, 4), "scale(2, 3)": Affine.scale(2, 3),
+            "rotate(30deg) scale(2.5)": Affine.rotate(30) @ Affine.scale(2.5, 2.5), "none": Affine()}[transform]
+
+
+def test_dpr_and_the_layer_scale_multiply_in_the_report():
+    scene = _card("scale(3)")
+    scene.device_scale_factor = 2
+    graph = scene.plan()
+    assert graph.raster_scales["card"].contents_scale == 6.0
+    assert "card: ideal 6.0" in graph.describe()
+    assert graph.to_dict()["raster_scales"]["card"]["raster_scale"] == 6.0
+    (raster,) = [p for p in graph.raster_passes() if p.layer_id == "card"]
+    assert (raster.target.width, raster.target.height) == (240, 120)
+
+
+def test_an_unscaled_scene_reports_no_raster_scales():
+    graph = _card("translate(3px, 4px)").plan()
+    assert "Raster scales" not in graph.describe() and graph.to_dict()["raster_scales"] == {}
+
+
+def test_a_capped_large_scale_is_tiled_and_only_tiles_near_the_viewport_exist():
+    """scale(40) of a 100x100 layer in a 1280x720 frame: capped at 4 x 1280^2 px
+    (scale 25.6: a 2560 px raster), above the tiling threshold, so it is cut into tiles
+    and only those the interest rect touches are rastered."""
+    scene = Scene(1280, 720, background="#fff")
+    scene.root.add(Layer("big", (0, 0, 100, 100), "background: linear-gradient(#f06, #48f); transform-origin: 0 0; "
+                                                  "transform: scale(40)"))
+    graph = scene.plan()
+    decision = graph.raster_scales["big"]
+    assert decision.capped_from == 40.0 and decision.scale == pytest.approx(25.6)
+    (tiles,) = [t for t in graph.tiles if t.owner == "big"]
+    assert tiles.content == (2560, 2560)
+    assert tiles.kept < tiles.grid[0] * tiles.grid[1]
+
+
+
+def test_a_translation_animation_ending_at_scale_1_is_plainly_ideal():
+    held = decide(_inputs(1.0, animating=True, animation_max=1.0), None)
+    assert held.reason is RasterScaleReason.ANIMATING and held.scale == 1.0
+    assert decide(_inputs(1.0), held).reason is RasterScaleReason.IDEAL
