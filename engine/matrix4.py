@@ -12,7 +12,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from .geometry import Affine, Projective
+from .geometry3d import is_back_face_visible
 
 __all__ = ["Matrix4", "Decomposed3D", "decompose3d", "recompose3d", "interpolate_decomposed"]
 
@@ -104,15 +107,14 @@ class Matrix4:
 
     def is_back_facing(self) -> bool:
         """CSS Transforms 2 §backface-visibility: the back face shows when the matrix is
-        "inverted in the z-direction": the inverse's (2, 2) entry is negative (Chromium's
-        gfx::Transform::IsBackFaceVisible tests the same, as cofactor over determinant).
-        A non-invertible matrix draws nothing anyway: reported as not back-facing."""
-        det = self.determinant()
-        if det == 0.0 or not math.isfinite(det):
-            return False
-        p = self.m
-        cof = _det3((p[0], p[1], p[3], p[4], p[5], p[7], p[12], p[13], p[15]))
-        return cof / det < 0.0
+        "inverted in the z-direction" (cc's gfx::Transform::IsBackFaceVisible, as
+        lamina.geometry3d tests it for 3D contexts: the sign of cofactor(2,2) / det). A
+        non-invertible matrix draws nothing anyway: reported as not back-facing."""
+        return self.is_finite() and is_back_face_visible(self)
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        """The 4x4 as numpy reads it (row-major): what lamina.geometry3d takes."""
+        return np.array(self.m, dtype=dtype or np.float64).reshape(4, 4)
 
     def is_finite(self) -> bool:
         return all(math.isfinite(v) for v in self.m)
