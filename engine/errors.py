@@ -29,6 +29,7 @@ __all__ = [
     "InvalidValueError",
     "FilterSyntaxError",
     "UnsupportedFeatureError",
+    "SvgFilterError",
     "GeometryError",
     "LayerTreeError",
     "SceneFileError",
@@ -423,3 +424,28 @@ class OpenCLDevicesError(LaminaInputError):
         self.value = value
         self.where = where
         super().__init__(message)
+
+
+class SvgFilterError(InvalidValueError):
+    """SVG filter markup that cannot be used: malformed or unsafe XML (a DTD or entity is
+    refused at once), an unknown element or attribute, a bad attribute value, a reference
+    to a result or filter that does not exist, a kernel of the wrong size, a value over
+    a limit. ``element`` names the element as written (``<feGaussianBlur result="b">``),
+    ``property`` the attribute and ``value`` its value; ``line`` the line in the markup."""
+
+    def __init__(self, message: str, *, element: str | None = None, attribute: str | None = None,
+                 value: str | None = None, line: int | None = None) -> None:
+        self.element = element
+        super().__init__(message, property=attribute, value=value, line=line)
+
+    def _format(self) -> str:
+        where = [f"line {self.line}"] if self.line is not None else []
+        element = getattr(self, "element", None)  # absent on a copy made by located()
+        if element:
+            where.append(element)
+        if self.property is not None:
+            where.append(f"attribute {self.property!r}")
+        text = f"{', '.join(where)}: {self.reason}" if where else self.reason
+        if self.value is not None and self.value.strip():
+            text += f" (in {self.value.strip()!r})"
+        return text

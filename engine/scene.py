@@ -20,9 +20,10 @@ from typing import Any, Iterator
 from .graph import ExecutorFacts, build_frame_graph
 from .limits import MAX_LAYERS
 from .errors import (FontUnavailableError, GeometryError, ImageLoadError, LaminaError, LaminaInputError, LayerTreeError,
-                     SceneFileError, StyleError, TextureTooLargeError)
+                     SceneFileError, StyleError, SvgFilterError, TextureTooLargeError)
 from .device_scale import check_frame_fits, device_size, parse_device_scale
 from .file_access import FileAccess
+from .filters.svg import SvgDocument, parse_svg
 from .frame import Frame
 from .framegraph import FrameGraph
 from .images import ImageStore
@@ -117,6 +118,8 @@ class Scene:
         self.filter_backend = "gl"  # where filter passes run: "gl", "opencl", "auto"
         # How golden tests render and compare it: {"t", "policy", "max_diff", ...}
         self.golden: dict = {}
+        self._svg: SvgDocument | None = None  # its SVG <filter> elements (add_svg)
+        self.svg_markup: list[str] = []  # each markup given to add_svg, as given (scene files keep it)
         self._ids: dict[str, Layer] = {}
         # What changed, for renderers that keep resolved state between frames (property
         # trees): (scene version, layer) per change, None for a change of the tree's
@@ -272,6 +275,28 @@ class Scene:
         shown = ", ".join(repr(i) for i in ids[:_IDS_LISTED])
         more = f" and {len(ids) - _IDS_LISTED} more" if len(ids) > _IDS_LISTED else ""
         return f"no layer with id {id!r}" + (f"; {hint}" if hint else "") + f" (the layers: {shown}{more})"
+
+    # -- SVG filters --------------------------------------------------------------------
+    @property
+    def svg(self) -> SvgDocument | None:
+        """The scene's SVG filters (``add_svg``), or None."""
+        return self._svg
+
+    def add_svg(self, markup: str) -> SvgDocument:
+        """Add SVG markup (an ``<svg>`` holding ``<filter>`` elements, as a page inlines
+        it) whose filters layers name with ``filter: url(#id)``. It is read and checked now
+        (a typed error names the element, attribute and line); its filters join those
+        added before, and an id given twice is refused."""
+        document = parse_svg(markup)
+        if self._svg is not None:
+            twice = sorted(set(self._svg.filters) & set(document.filters))
+            if twice:
+                raise SvgFilterError(f"the scene already has a <filter id={twice[0]!r}>", attribute="id", value=twice[0])
+            document = SvgDocument({**self._svg.filters, **document.filters})
+        self._svg = document
+        self.svg_markup.append(markup)
+        self._note(None)
+        return document
 
     def layers(self) -> list[Layer]:
         """All layers in tree order, root first."""

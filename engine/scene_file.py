@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .compositor.policy import POLICIES
-from .errors import GeometryError, GoldenError, LayerTreeError, SceneFileError, StyleError, TextureTooLargeError
+from .errors import (GeometryError, GoldenError, LayerTreeError, SceneFileError, StyleError, SvgFilterError,
+                     TextureTooLargeError, UnsupportedFeatureError)
 from .limits import MAX_SCENE_FILE_BYTES
 from .bounded_read import InputTooLarge, read_bounded
 from .css.bounds import lone_surrogate_at
@@ -31,7 +32,7 @@ __all__ = ["load_scene", "scene_from_dict", "scene_to_dict", "SCHEMA_PATH", "FOR
 
 SCHEMA_PATH = Path(__file__).parent / "schema" / "scene.schema.json"
 _TOP_KEYS = {"$schema", "lamina", "width", "height", "device_scale_factor", "background", "style", "layers", "description", "golden",
-             "filter_backend"}
+             "filter_backend", "svg"}
 _GOLDEN_KEYS = {"t", "policy", "max_diff", "max_pixels", "max_alpha_diff", "max_pixel_ratio"}
 _LAYER_KEYS = {"id", "box", "style", "children", "animations", "content", "text"}
 _ANIMATION_KEYS = {"keyframes", "duration", "delay", "easing", "iterations", "direction", "fill", "name"}
@@ -292,6 +293,8 @@ def scene_from_dict(
             raise SceneFileError(f"filter_backend must be one of {', '.join(FILTER_BACKENDS)}, got "
                                  f"{json.dumps(data['filter_backend'])}", path="$.filter_backend", file=file)
         scene.filter_backend = data["filter_backend"]
+    if "svg" in data:
+        _read_svg(scene, data["svg"], file)
     layers = data.get("layers", [])
     if not isinstance(layers, list):
         raise SceneFileError("layers must be an array", path="$.layers", file=file)
@@ -303,7 +306,39 @@ def scene_from_dict(
             scene.root.add(layer)
         except LayerTreeError as err:
             raise SceneFileError(str(err), path=where, file=file) from None
+    _check_svg_references(scene, file)
     return scene
+
+
+def _read_svg(scene: Scene, value: Any, file: str | None) -> None:
+    """``"svg"``: SVG markup holding ``<filter>`` elements, or a list of such markups."""
+    items = value if isinstance(value, list) else [value]
+    for i, markup in enumerate(items):
+        path = f"$.svg[{i}]" if isinstance(value, list) else "$.svg"
+        if not isinstance(markup, str):
+            raise SceneFileError(f"svg must be SVG markup (a string) or a list of them, got {json.dumps(markup)[:60]}",
+                                 path=path, file=file)
+        try:
+            scene.add_svg(markup)
+        except (SvgFilterError, UnsupportedFeatureError) as err:
+            raise SceneFileError(str(err), path=path, file=file) from None
+
+
+def _check_svg_references(scene: Scene, file: str | None) -> None:
+    """Every ``url(#id)`` of a layer's filter or backdrop-filter names a filter of the
+    scene's ``"svg"`` (checked at load, where the file can be named)."""
+    for layer in scene.layers():
+        written = (layer.style.get("filter"), layer.style.get("backdrop-filter"))
+        if not any(isinstance(v, str) and "url(" in v for v in written):
+            continue
+        computed = layer.style.computed()
+        for chain in (computed.filter, computed.backdrop_filter):
+            for ident in chain.svg_ids() if chain is not None else ():
+                if scene.svg is None or ident not in scene.svg.filters:
+                    known = ", ".join(f"#{k}" for k in sorted(scene.svg.filters)) if scene.svg else "no \"svg\" markup"
+                    path = scene.source.layers.get(layer.id, "$") + ".style" if scene.source else "$"
+                    raise SceneFileError(f"url(#{ident}) names no <filter> of the scene's SVG ({known})", path=path,
+                                         file=file)
 
 
 def _golden_options(obj: Any, file: str | None) -> dict[str, Any]:

@@ -76,5 +76,8 @@ def scene_to_dict(scene, *, embed_images: bool = False) -> dict[str, Any]:
         out["filter_backend"] = scene.filter_backend
     if scene.golden:
         out["golden"] = dict(scene.golden)
+    markups = scene.svg_markup  # as given to add_svg: re-read on load
+    if markups:
+        out["svg"] = markups[0] if len(markups) == 1 else list(markups)
     out["layers"] = [_layer_to_dict(c, scene.file_access, embed_images) for c in scene.root.children]
     return out

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import FilterSyntaxError, LaminaInputError
+from ..errors import FilterSyntaxError, LaminaInputError, SvgFilterError, UnsupportedFeatureError
 from ..css.values import RGBA
 
 from .chain import FilterChain
@@ -37,6 +37,10 @@ from .parse import parse
 from .plan import FilterPlan
 from .backend import APPLY_BACKENDS, FilterBackend
 from .runners import ApplyBackend, plan_runner
+from .svg import SvgDocument, parse_svg
+from .svg.compile import plan_graph
+from .svg.lower import lower_filter
+from .svg.op import SvgFilterRef
 
 __all__ = [
     "parse",
@@ -61,6 +65,9 @@ __all__ = [
     "BACKENDS",
     "FilterBackend",
     "ApplyBackend",
+    "SvgFilterRef",
+    "SvgDocument",
+    "parse_svg",
 ]
 
 BACKENDS = tuple(b.value for b in APPLY_BACKENDS)  # what filters.apply's backend= takes
@@ -98,6 +105,7 @@ def apply(
     renderer: object | None = None,
     device: object | None = None,
     grow: bool = False,
+    svg: str | SvgDocument | None = None,
 ) -> np.ndarray | Grown:
     """Filter an (H, W, 4) uint8 RGBA image; same size out, transparent outside it —
     or, with ``grow``, the whole result (what a blur or shadow spreads past the input's
@@ -121,9 +129,19 @@ def apply(
         raise LaminaInputError(f"device= chooses an OpenCL device; it does nothing with backend {backend.value!r}")
     if renderer is not None and backend is not FilterBackend.GL:
         raise LaminaInputError(f"renderer= chooses the GL renderer; it does nothing with backend {backend.value!r}")
+    if svg is not None:
+        document = svg if isinstance(svg, SvgDocument) else parse_svg(svg)
+        chain = chain.resolved_svg(document)
+    elif chain.svg_ids():
+        # Named before any pixel work: a url() with nothing to resolve it in.
+        raise SvgFilterError(f"url(#{chain.svg_ids()[0]}) names an SVG filter: give its markup (svg=)",
+                             attribute="filter", value=chain.css())
     image = _check_image(image)
     if not isinstance(current_color, RGBA):
         raise LaminaInputError(f"current_color must be an lamina.style.RGBA, got {current_color!r}")
+    if grow and chain.svg_ids():
+        raise UnsupportedFeatureError("filters.apply(grow=True) with a url() filter is not supported yet: the "
+                                      "filter region's growth is not planned", property="filter", value=chain.css())
     if grow:
         # The input is transparent outside its edges, so filtering it padded with
         # transparent pixels by the plan's reach gives exactly the grown result.
@@ -134,7 +152,20 @@ def apply(
         return Grown(out, (-left, -top))
     if backend is FilterBackend.REFERENCE:
         return reference.apply(image, chain, premultiplied=premultiplied, current_color=current_color)
-    run = plan_runner(backend)
     h, w = image.shape[:2]
-    plan = chain.plan(current_color=current_color, size=(w, h))
+    plan = None
+    if chain.svg_ids():
+        # SVG graphs reach the GPU as the ops they are when that is exact for an image
+        # that is the whole element (filters.svg.lower); a url() alone, as its own passes
+        # (filters.svg.compile); otherwise a typed error, now.
+        try:
+            chain = FilterChain(tuple(lowered for op in chain for lowered in
+                                      (lower_filter(op.element, (w, h)) if isinstance(op, SvgFilterRef) else (op,))))
+        except UnsupportedFeatureError:
+            if len(chain) != 1:
+                raise
+            plan = plan_graph(chain[0].element, (w, h))
+    run = plan_runner(backend)
+    if plan is None:
+        plan = chain.plan(current_color=current_color, size=(w, h))
     return run(image, plan, renderer=renderer, device=device, straight=not premultiplied)

@@ -12,6 +12,8 @@ from ..css.values import RGBA
 
 from .ops import FilterOp
 from .plan import FilterPlan, plan_chain
+from .svg.model import SvgDocument
+from .svg.op import SvgFilterRef
 from .syntax import chain_growth, parse_ops
 from ..limits import MAX_FILTER_FUNCTIONS, MAX_FILTER_GROWTH
 
@@ -66,6 +68,15 @@ class FilterChain:
     def is_none(self) -> bool:
         return not self.ops
 
+    def svg_ids(self) -> tuple[str, ...]:
+        """The ids of the SVG filters its ``url(#id)`` ops name, in order."""
+        return tuple(op.id for op in self.ops if isinstance(op, SvgFilterRef))
+
+    def resolved_svg(self, document: SvgDocument) -> "FilterChain":
+        """The chain with each ``url(#id)`` holding the ``<filter>`` of ``document`` it
+        names (an SvgFilterError for an id the document lacks)."""
+        return FilterChain(tuple(op.resolved_svg(document) if isinstance(op, SvgFilterRef) else op for op in self.ops))
+
     def plan(self, *, current_color: RGBA = BLACK, scale: float = 1.0, size: tuple[int, int] | None = None) -> FilterPlan:
         """The GPU passes this chain compiles to (``print`` it to read them).
 
@@ -84,6 +95,8 @@ class FilterChain:
         if not math.isfinite(t):
             raise InvalidValueError(f"interpolation progress must be finite, got {t!r}", property="filter")
         a, b = self.ops, other.ops
+        if any(isinstance(op, SvgFilterRef) for op in a + b):
+            return self if t < 0.5 else other  # a url() filter has no interpolation (Filter Effects 1 §13)
         short, long_ = (a, b) if len(a) <= len(b) else (b, a)
         if all(type(x) is type(y) for x, y in zip(short, long_)):
             pad = tuple(type(op).initial() for op in long_[len(short) :])

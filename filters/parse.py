@@ -2,7 +2,7 @@
 
 The grammar is in ``filters.syntax`` (text -> ops); this module wraps the ops in a chain.
 Errors are ``FilterSyntaxError`` with the 1-based column of the offending token and what
-was expected there; ``url()`` references raise UnsupportedFeatureError.
+was expected there; ``url(#id)`` names an SVG filter (filters.svg.op.SvgFilterRef).
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ from ..css.values import RGBA
 from ..named import NamedEnum
 
 # BLUR_SIGMA_CAP and MIN_SIGMA live with the ops (their reach needs them); still importable from here.
+from .svg.op import SvgFilterRef
 from .ops import (BLUR_SIGMA_CAP, MIN_SIGMA, Blur, ColorOp, DropShadow, FilterOp, Morphology, MorphologyOperator, Reach,
                   pixel_sigma)
 
@@ -48,6 +49,9 @@ __all__ = [
     "BlurPass",
     "ShadowPass",
     "MorphologyPass",
+    "CombineOperator",
+    "CombinePass",
+    "OffsetPass",
     "FilterPlan",
     "ProgramCall",
     "KernelArg",
@@ -100,6 +104,8 @@ class PassKind(NamedEnum):
     UPSAMPLE = "up"
     SHADOW = "shadow"
     MORPHOLOGY = "morphology"
+    COMBINE = "combine"
+    OFFSET = "offset"
 
 
 class Axis(NamedEnum):
@@ -139,6 +145,8 @@ class FilterShader(Enum):
     UPSAMPLE = "upsample"
     SHADOW = "shadow"
     MORPHOLOGY = "morphology"
+    COMBINE = "combine"
+    OFFSET = "offset"
 
 
 # Fused colour passes compile for these step counts; other counts are padded with
@@ -536,9 +544,94 @@ class MorphologyPass:
         return f"{self.label}  radius {self.radius}px, {how} of {self.taps} taps"
 
 
-PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass]
+class CombineOperator(Enum):
+    """How a combine pass joins its two premultiplied inputs A (``in``) and B (``in2``):
+    feComposite's operators (Filter Effects 1), ``over`` also being feMerge's and feBlend
+    normal's; ARITHMETIC is k1 A B + k2 A + k3 B + k4, clamped, colour to alpha (feFlood
+    is ARITHMETIC with only k4). The value is the shaders' number for it."""
+
+    OVER = 0
+    IN = 1
+    OUT = 2
+    ATOP = 3
+    XOR = 4
+    LIGHTER = 5
+    ARITHMETIC = 6
+
+
+@dataclass(frozen=True)
+class CombinePass:
+    """Two images of an SVG filter graph joined per pixel (``CombineOperator``)."""
+
+    inputs: tuple[str, ...]  # (A, B)
+    output: str
+    operator: CombineOperator
+    k: tuple[float, float, float] = (0.0, 0.0, 0.0)  # k1, k2, k3 (ARITHMETIC)
+    k4: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # per channel (ARITHMETIC)
+    source: str = ""  # the primitive it runs, for describe()
+    scale: int = 1
+    kind: ClassVar[str] = "combine"  # the pass type's name in frame-graph pass names
+    pass_kind: ClassVar[PassKind] = PassKind.COMBINE
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> tuple["CombinePass", ...]:
+        return (cls(("source", "source"), "out", CombineOperator.ARITHMETIC, (0.5, 0.5, 0.5), (0.1,) * 4),)
+
+    def gl(self) -> ProgramCall:
+        return ProgramCall(FilterProgram(FilterShader.COMBINE),
+                           (("u_operator", self.operator.value), ("u_k", self.k), ("u_k4", self.k4)),
+                           ("u_source", "u_second"))
+
+    def cl(self) -> KernelCall:
+        return KernelCall("combine", (KernelArg(Arg.INPUT, 0, "src"), KernelArg(Arg.INPUT, 1, "second"),
+                                      *_images("dst", "w", "h"), KernelArg(Arg.INT, self.operator.value, "op"),
+                                      *(KernelArg(Arg.FLOAT, v, f"k{i}") for i, v in enumerate(self.k, 1)),
+                                      KernelArg(Arg.FLOAT4, tuple(self.k4), "k4")))
+
+    label = "combine"
+
+    def describe(self) -> str:
+        how = self.operator.name.lower()
+        if self.operator is CombineOperator.ARITHMETIC:
+            how += " k " + " ".join(f"{v:.4g}" for v in self.k) + " k4 (" + " ".join(f"{v:.4g}" for v in self.k4) + ")"
+        return f"{self.label}  {self.source + ': ' if self.source else ''}{self.inputs[0]} {how} {self.inputs[1]}"
+
+
+@dataclass(frozen=True)
+class OffsetPass:
+    """An image moved by ``offset`` px (bilinear where fractional), transparent black
+    coming in: feOffset."""
+
+    inputs: tuple[str, ...]
+    output: str
+    offset: tuple[float, float]
+    scale: int = 1
+    kind: ClassVar[str] = "offset"  # the pass type's name in frame-graph pass names
+    pass_kind: ClassVar[PassKind] = PassKind.OFFSET
+    cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS  # four bilinear taps: a straight source is converted first
+    taps: ClassVar[int] = 4
+
+    @classmethod
+    def samples(cls) -> tuple["OffsetPass", ...]:
+        return (cls(("source",), "out", (2.5, -1.5)),)
+
+    def gl(self) -> ProgramCall:
+        return ProgramCall(FilterProgram(FilterShader.OFFSET), (("u_offset", self.offset),))
+
+    def cl(self) -> KernelCall:
+        return KernelCall("offset", (*_images("src", "dst", "w", "h"), KernelArg(Arg.FLOAT, self.offset[0], "dx"),
+                                     KernelArg(Arg.FLOAT, self.offset[1], "dy")))
+
+    label = "offset"
+
+    def describe(self) -> str:
+        return f"{self.label}  by ({self.offset[0]:g}, {self.offset[1]:g}) px"
+
+
+PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass]
 # Every planned pass type: calibration measures each one's samples(); a new one is added here.
-PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass)
+PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass, CombinePass, OffsetPass)
 
 
 @dataclass(frozen=True)
@@ -729,6 +822,8 @@ def plan_chain(
         if isinstance(op, ColorOp):
             pending.append(op)
             continue
+        if isinstance(op, SvgFilterRef):
+            raise op.plan_error()  # before any pass: never a plan that renders part of the chain
         flush()
         planner = PLANNERS.get(type(op))
         if planner is None:

@@ -5,7 +5,8 @@ filter function adds nothing here. ``filters.parse`` wraps the ops in a FilterCh
 this module knows nothing of chains, so the chain can parse the CSS it is given too.
 
 Errors are ``FilterSyntaxError`` with the 1-based column of the offending token and
-what was expected there; ``url()`` references raise UnsupportedFeatureError.
+what was expected there. ``url(#id)`` is an ``SvgFilterRef`` (filters.svg.op), naming
+an SVG ``<filter>``; a reference into another file raises UnsupportedFeatureError.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from typing import Sequence
 import tinycss2
 from tinycss2 import ast
 
-from ..errors import FilterSyntaxError, UnsupportedFeatureError
+from ..errors import FilterSyntaxError
 from ..css.bounds import check_css_text
 from ..css.tokens import TokenStream, describe
 from ..limits import MAX_FILTER_FUNCTIONS, MAX_FILTER_GROWTH
 
 from .arguments import MAX_AMOUNT, error as _error
 from .ops import OPS, FilterOp
+from .svg.op import read_url_op
 
 __all__ = ["parse_ops", "parse_op_tokens", "chain_growth", "MAX_AMOUNT"]
 
@@ -46,7 +48,8 @@ def parse_op_tokens(tokens: Sequence[ast.Node], prop: str = "filter") -> tuple[F
     while not ts.at_end():
         tok = ts.next()
         if isinstance(tok, ast.URLToken) or (isinstance(tok, ast.FunctionBlock) and tok.lower_name == "url"):
-            raise ts.error("SVG filter references (url()) are not supported yet", tok, UnsupportedFeatureError)
+            ops.append(read_url_op(tok, ts))
+            continue
         if not isinstance(tok, ast.FunctionBlock):
             if isinstance(tok, ast.LiteralToken) and tok.value == ",":
                 raise _error(ts, "filter functions are separated by spaces, not commas", tok)

@@ -79,6 +79,11 @@ class TextSpec:
     # Device px per CSS px (lamina.device_scale): the lengths above are device px already
     # (the page laid out zoomed, as Blink does); Blink's baseline rule needs the factor.
     scale: float = 1.0
+    # Glyphs hinted: Chromium on Linux hints at device scale 1 and not above
+    # (lamina.text.baseline.subpixel_positioning). Decided by the frame's device scale
+    # alone: a layer rastered larger for its transform (lamina.compositor.raster_scale)
+    # has ``scale`` multiplied by its raster scale but keeps the device's hinting.
+    hinted: bool = True
 
 
 @dataclass(frozen=True, eq=False)

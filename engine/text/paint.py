@@ -13,9 +13,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .. import device_scale
 from ..filters.plan import BLUR_SIGMA_CAP
 from ..style.properties import ComputedStyle
 from ..style.text import check_resolved
+from .baseline import subpixel_positioning
 from .layout import TextLayout, TextSpec, lay_out
 
 __all__ = ["ShadowPaint", "TextPaint", "text_paint"]
@@ -78,6 +80,7 @@ def text_paint(style: ComputedStyle, content: tuple[float, float, float, float],
         white_space=style.white_space,
         width=content[2],
         scale=style.device_scale,
+        hinted=not subpixel_positioning(device_scale.current().s),
     )
     layout = lay_out(spec, layer)
     shadows = tuple(

@@ -29,7 +29,6 @@ import freetype
 import numpy as np
 from PIL import Image, ImageFilter
 
-from .baseline import subpixel_positioning
 from .layout import TextLayout
 
 __all__ = ["coverage", "blurred", "SUBPIXEL_STEPS", "GlyphBitmap", "glyph_bitmap", "clear_glyph_cache"]
@@ -123,7 +122,7 @@ def coverage(layout: TextLayout, origin: tuple[float, float], shape: tuple[int, 
     reach = 2.0 * size + 4.0  # no glyph reaches further than this above or below its baseline
     synthetic = layout.synthetic
     fonts = layout.fonts
-    hinted = not subpixel_positioning(layout.spec.scale)
+    hinted = layout.spec.hinted
     glyphs: list[GlyphBitmap] = []
     x0s: list[int] = []
     y0s: list[int] = []

@@ -196,3 +196,43 @@ __kernel void filter_unpremultiply(__global const uchar4* src, __global uchar4* 
     c.w = a;
     dst[i] = convert_uchar4(c);
 }
+
+// SVG filter graphs: two premultiplied images joined per pixel (shaders/filters/combine.frag,
+// filters/plan.py CombineOperator: 0 over, 1 in, 2 out, 3 atop, 4 xor, 5 lighter, 6 arithmetic).
+__kernel void filter_combine(__global const uchar4* src, __global const uchar4* second, __global uchar4* dst,
+                             int w, int h, int op, float k1, float k2, float k3, float4 k4) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 a = texel(src, y * w + x), b = texel(second, y * w + x), o;
+    if (op == 0) o = a + b * (1.0f - a.w);
+    else if (op == 1) o = a * b.w;
+    else if (op == 2) o = a * (1.0f - b.w);
+    else if (op == 3) o = a * b.w + b * (1.0f - a.w);
+    else if (op == 4) o = a * (1.0f - b.w) + b * (1.0f - a.w);
+    else if (op == 5) o = fmin(a + b, (float4)(1.0f));
+    else {
+        o = clamp(k1 * a * b + k2 * a + k3 * b + k4, 0.0f, 1.0f);
+        o.xyz = fmin(o.xyz, (float3)(o.w));
+    }
+    store(dst, w, x, y, o);
+}
+
+// feOffset (shaders/filters/offset.frag): the image moved by (dx, dy) px, bilinear where
+// fractional, transparent black coming in.
+__kernel void filter_offset(__global const uchar4* src, __global uchar4* dst, int w, int h, float dx, float dy) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float2 q = (float2)(x - dx, y - dy);
+    float2 f = floor(q);
+    float2 t = q - f;
+    int ix = (int)f.x, iy = (int)f.y;
+    float4 v;
+    if (t.x == 0.0f && t.y == 0.0f) {
+        v = load_or_clear(src, w, h, ix, iy);
+    } else {
+        float4 v00 = load_or_clear(src, w, h, ix, iy), v10 = load_or_clear(src, w, h, ix + 1, iy);
+        float4 v01 = load_or_clear(src, w, h, ix, iy + 1), v11 = load_or_clear(src, w, h, ix + 1, iy + 1);
+        v = mix(mix(v00, v10, t.x), mix(v01, v11, t.x), t.y);
+    }
+    store(dst, w, x, y, v);
+}

@@ -200,7 +200,7 @@ CSS_ERRORS = [
     ("backdrop-filter: hue-rotate(10px)", FSE, "backdrop-filter", None, "10px", 0),
     ("backdrop-filter: drop-shadow(1px)", FSE, "backdrop-filter", None, "1px", 0),  # where the y offset is missing
     ("backdrop-filter: blur", FSE, "backdrop-filter", None, "blur", 0),
-    ("backdrop-filter: url(#f)", Unsupported, "backdrop-filter", None, "url(", 0),
+    ("backdrop-filter: url(f.svg#f)", Unsupported, "backdrop-filter", None, "url(", 0),
 ]
 
 

@@ -17,6 +17,8 @@ from lamina import filters
 from lamina.errors import LaminaInputError
 from lamina.filters.backend import FilterBackend
 from lamina.filters.ops import Morphology
+from lamina.filters.svg import parse_svg
+from lamina.filters.svg.compile import plan_graph
 from lamina.filters.plan import SHADER_CONSTANTS, MAX_BLUR_RADIUS, BlurPass, PassKind, ResamplePass, image_size
 from lamina.filter_costs import KINDS, Placement, place
 from lamina.graph.filter_tasks import apply_graph, filter_tasks
@@ -35,7 +37,15 @@ CHAINS = [
 ]
 
 
+# An SVG filter graph planned as its own passes (filters.svg.compile): offset and combine.
+SVG_GRAPH = parse_svg('<svg xmlns="http://www.w3.org/2000/svg"><filter id="f" x="0" y="0" width="1" height="1" '
+                      'color-interpolation-filters="sRGB"><feOffset dx="2" result="o"/><feFlood flood-color="red"/>'
+                      '<feComposite in2="o" operator="in"/></filter></svg>').filter("f")
+
+
 def plan_of(chain: "str | filters.FilterChain", w: int = 300, h: int = 200):
+    if chain is SVG_GRAPH:
+        return plan_graph(SVG_GRAPH, (w, h))
     return (chain if isinstance(chain, filters.FilterChain) else filters.parse(chain)).plan(size=(w, h))
 
 
@@ -44,7 +54,7 @@ def plan_of(chain: "str | filters.FilterChain", w: int = 300, h: int = 200):
 def test_every_planned_pass_kind_has_a_handler_on_every_executor():
     assert set(gl_filters.HANDLERS) == set(PassKind) == set(cl_filters.HANDLERS)
     assert set(FILTER_EXECUTORS) == set(Executor)
-    seen = {p.pass_kind for chain in CHAINS for p in plan_of(chain).passes}
+    seen = {p.pass_kind for chain in (*CHAINS, SVG_GRAPH) for p in plan_of(chain).passes}
     assert seen == set(PassKind), "the chains above exercise every kind"
     assert set(KINDS) == {k.value for k in PassKind}, "the cost model prices every kind"
 

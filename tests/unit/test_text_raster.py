@@ -18,9 +18,9 @@ from lamina.text.raster import blurred, coverage
 MONO = (FontFamily("DejaVu Sans Mono"),)
 
 
-def spec(text: str, spacing: float = 0.0, scale: float = 1.0) -> TextSpec:
+def spec(text: str, spacing: float = 0.0, scale: float = 1.0, hinted: bool = True) -> TextSpec:
     return TextSpec(text, MONO, 40.0, 400.0, FontStyle(), LineHeight("px", 50.0), "start", spacing, "pre", 400.0,
-                    scale=scale)
+                    scale=scale, hinted=hinted)
 
 
 def freetype_bitmap(layout, char: str, phase: int, hinting: int = freetype.FT_LOAD_TARGET_LIGHT):
@@ -55,7 +55,7 @@ def test_glyphs_are_unhinted_above_device_scale_1(scale):
     (subpixel positioning on, hinting off): a 40 px font at scale 2 (a 20 px font at
     DPR 2) is FreeType's unhinted bitmap; at 1 its light-hinted one. The two differ, so the
     test tells them apart."""
-    layout = lay_out(spec("a", scale=scale))
+    layout = lay_out(spec("a", scale=scale, hinted=scale <= 1))
     mask = coverage(layout, (3.0, 2.0), (60, 60))
     baseline = math.floor(layout.lines[0].baseline + 2.0 + 0.5)
     light, unhinted = (freetype_bitmap(layout, "a", 0, flags) for flags in
@@ -94,3 +94,21 @@ def test_blur_keeps_the_mass_and_sigma_zero_is_identity():
     soft = blurred(mask, 3.0)
     assert soft.sum() == pytest.approx(mask.sum(), rel=0.02)
     assert soft.max() < mask.max()
+
+
+@pytest.mark.parametrize("dpr, raster_scale, hinted", [(1.0, 1.0, True), (2.0, 1.0, False), (1.0, 4.0, True),
+                                                       (2.0, 2.0, False)])
+def test_hinting_follows_the_device_scale_not_the_raster_scale(dpr, raster_scale, hinted):
+    """The text paint of a layer hints its glyphs exactly when the frame's device scale is 1
+    (Chromium's font render params depend on the device scale factor alone): a layer
+    rastered at 4 for its transform (its style zoomed, lamina.compositor.raster_scale) at
+    DPR 1 stays hinted; at DPR 2 nothing is."""
+    from lamina import Layer
+    from lamina.device_scale import DeviceScale, in_force, zoomed_style
+    from lamina.text.paint import text_paint
+    style = Layer("t", (0, 0, 100, 40), "font-size: 16px; font-family: 'DejaVu Sans'", text="Hi").computed_style()
+    with in_force(DeviceScale(dpr)):
+        device = DeviceScale(dpr).style(style) if dpr != 1 else style
+        paint = text_paint(zoomed_style(device, raster_scale), (0, 0, 100 * dpr * raster_scale, 40), (0, 0))
+    assert paint.spec.scale == dpr * raster_scale
+    assert paint.spec.hinted is hinted

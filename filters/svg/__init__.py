@@ -1,0 +1,28 @@
+"""SVG filter graphs (Filter Effects 1): ``<filter>`` markup -> a typed, checked model of
+its primitives -> a DAG of primitives -> pixels.
+
+* ``parse_svg(markup)`` (``filters.svg.markup``): untrusted XML read safely (no DTD, no
+  entities) into an ``SvgDocument`` of ``FilterElement`` s, each a tuple of typed
+  primitives (``filters.svg.model``); bad markup is a typed error naming the element,
+  the attribute, the value and the line.
+* ``build_graph(element)`` (``filters.svg.graph``): inputs resolved, checked, unused
+  results pruned; ``explain()`` prints it.
+* ``filters.svg.reference``: the float64 numpy reference of every primitive, written
+  from the spec, and of whole graphs with regions, units and colour spaces.
+* ``filters.svg.lower``: the graphs that are exactly a chain of Lamina's planned ops
+  become those ops, fusing with the CSS functions around them;
+  ``filters.svg.compile``: a first subset of graphs (flood, offset, colour matrix, linear
+  transfer, composite, merge, blend normal, blur, morphology, drop shadow; sRGB, region
+  = box) planned as passes of their own. GL and OpenCL run both through
+  ``filters.apply``; the rest is a typed UnsupportedFeatureError naming the primitive.
+
+CSS reaches a filter with ``filter: url(#id)`` (``filters.ops.SvgFilterRef``).
+"""
+
+from __future__ import annotations
+
+from .graph import FilterGraph, GraphNode, build_graph
+from .markup import parse_svg
+from .model import FilterElement, Primitive, SvgDocument
+
+__all__ = ["parse_svg", "build_graph", "FilterGraph", "GraphNode", "FilterElement", "Primitive", "SvgDocument"]

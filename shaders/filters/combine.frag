@@ -1,0 +1,30 @@
+// SVG filter graphs: two premultiplied images joined per pixel (filters/plan.py
+// CombinePass): feComposite's Porter-Duff operators and arithmetic, feMerge's and feBlend
+// normal's over; feFlood is arithmetic with only k4.
+#include "common/alpha.glsl"
+
+uniform sampler2D u_source;  // A: in
+uniform sampler2D u_second;  // B: in2
+uniform int u_operator;      // filters.plan.CombineOperator
+uniform vec3 u_k;            // k1, k2, k3
+uniform vec4 u_k4;           // k4, per channel
+
+out vec4 frag_color;
+
+void main() {
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    vec4 a = SOURCE_VALUE(texelFetch(u_source, p, 0));
+    vec4 b = texelFetch(u_second, p, 0);
+    vec4 o;
+    if (u_operator == 0) o = a + b * (1.0 - a.a);
+    else if (u_operator == 1) o = a * b.a;
+    else if (u_operator == 2) o = a * (1.0 - b.a);
+    else if (u_operator == 3) o = a * b.a + b * (1.0 - a.a);
+    else if (u_operator == 4) o = a * (1.0 - b.a) + b * (1.0 - a.a);
+    else if (u_operator == 5) o = min(a + b, vec4(1.0));
+    else {
+        o = clamp(u_k.x * a * b + u_k.y * a + u_k.z * b + u_k4, 0.0, 1.0);
+        o.rgb = min(o.rgb, vec3(o.a));  // premultiplied colour cannot exceed alpha
+    }
+    frag_color = OUTPUT_VALUE(o);
+}
