@@ -25,7 +25,7 @@ SCENES = Path(__file__).resolve().parents[1] / "scenes"
 @pytest.mark.parametrize("name, mean, over_24", [
     ("transform-3d-card-flip", 0.2, 0.15),            # measured 0.10, 0.05%
     ("transform-3d-eye-plane", 0.5, 1.2),             # measured 0.34, 0.73%: the cut edges
-    ("transform-3d-functions", 0.45, 0.5),            # measured 0.30, 0.30%
+    ("transform-3d-functions", 0.45, 0.6),            # measured 0.31, 0.42% (card 0 rastered at its ideal 0.77)
 ])
 def test_projected_layers_land_where_chromium_draws_them(chromium, tmp_path, name, mean, over_24):
     case = scene_file_case(SCENES / f"{name}.json")
