@@ -77,7 +77,7 @@ class MaskedDrawing:
         node = ctx.node
         what = describe_mask(node)
         if not node.to_screen.is_invertible():
-            self.out.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
+            self.out.decisions.append(Decision(node.id, node.why_not_invertible()))
             return True
         drawing = ctx.drawing_nodes()
         if route.surface is None:  # alone: its one drawing layer is itself
