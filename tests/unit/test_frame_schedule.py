@@ -213,6 +213,40 @@ def test_auto_keeps_gl_when_the_schedule_only_pays_off_overlapped_on_devices_sha
     assert apart.schedule.applied and any(p.executor is Executor.OPENCL for p in apart.filter_passes())
 
 
+def test_work_leaves_gl_on_devices_sharing_the_cpu_only_for_a_clear_gain_and_stays_by_hysteresis():
+    # One pass after another (devices sharing the CPU) OpenCL at 0.5, 0.8, 0.9 of GL's
+    # per-pixel price gains 20%, 6% and 2% over all on GL here (checked below).
+    from lamina.graph.placed import SHARED_CPU_MARGIN, scheduled
+    from lamina.graph.schedule_memo import ScheduleMemo
+
+    graph = scene().plan(filter_backend="gl")
+    shared = {f: replace(model(cl_factor=f, transfer_ms=0.01), shares_cpu=True) for f in (0.5, 0.8, 0.9)}
+    gains = {}
+    for f, m in shared.items():
+        sched = schedule_frame(graph, ExecutorCosts(m))
+        gains[f] = 1 - sched.serial_ms / sched.gl_serial_ms
+    assert gains[0.5] > SHARED_CPU_MARGIN.enter > gains[0.8] > SHARED_CPU_MARGIN.stay > gains[0.9] > 0, gains
+
+    def frame(memo: ScheduleMemo, f: float):
+        placed = scheduled(graph, shared[f], (), memo)
+        on_cl = sum(p.executor is Executor.OPENCL for p in placed.filter_passes())
+        (note,) = [d.text for d in placed.decisions if d.layer_id == "root" and "auto" in d.text]
+        return on_cl, note
+
+    memo = ScheduleMemo()
+    on_cl, note = frame(memo, 0.8)  # a first frame: 6% is below the 10% needed to leave GL
+    assert on_cl == 0 and f"predicted gain {gains[0.8]:.0%} below the 10% (and 1 ms) needed to move work" in note
+    assert "share the CPU" in note
+    on_cl, note = frame(memo, 0.5)  # 20%: work leaves GL, and the decision says by how much
+    assert on_cl > 0 and note.startswith("filter: auto moved work off GL") and f"{gains[0.5]:.0%}" in note
+    on_cl, note = frame(memo, 0.8)  # 6% once off GL: kept off (5% to stay), no flip back
+    assert on_cl > 0 and "5% needed to keep work off GL" in note
+    on_cl, note = frame(memo, 0.9)  # 2%: below the line to stay, back on GL
+    assert on_cl == 0 and "below the 5% needed to keep work off GL" in note
+    on_cl, _ = frame(memo, 0.8)  # and 6% does not move it off again
+    assert on_cl == 0
+
+
 def test_a_schedule_kept_on_gl_is_reported_as_proposed_and_not_carried_to_later_frames():
     # The graph the next frame's fast path keeps is not the one auto returns: a later frame
     # that runs no filter pass (its kept results drawn) says nothing of a schedule.
