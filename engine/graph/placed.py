@@ -504,6 +504,10 @@ class SharedCpuMargin:
     at least ``enter`` of the all-GL frame and ``enter_ms``. Hysteresis: a frame whose
     last frame ran work off GL keeps it off while the gain is at least ``stay`` (below
     ``enter``), so a prediction near the line does not flip placements frame to frame.
+    The hysteresis holds only while a correction from measurement prices a device (its
+    factors change frame to frame: what could flip a placement); at the base prices
+    every frame is placed alike, by ``enter``, so a frame whose correction is lifted
+    does not stay off GL on a gain that would not have moved it there.
     A device slowed by a competing load is corrected by factors of 1.5 and more
     (cost_feedback), far beyond either line: the margin delays no real move."""
 
@@ -568,6 +572,12 @@ def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Ma
     return _Outcome(schedule, copied, replace(plan, notes=(*plan.notes, ran)))
 
 
+def _corrected(model: FilterCostModel) -> bool:
+    """Does ``model`` price any device otherwise than its base (a CorrectedModel with a
+    factor): the frames SharedCpuMargin's hysteresis holds for."""
+    return isinstance(model, CorrectedModel) and model.active
+
+
 def _probed(model: FilterCostModel) -> str:
     """The OpenCL devices ``model`` (a CorrectedModel) prices up from measurement, in
     words ("OpenCL x1.31"); "" when none."""
@@ -625,7 +635,7 @@ def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devic
         return placed
     costs = memo.costs(model, devices)
     outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model, devices)), costs, key.index,
-                       memo.off_gl, _probed(model))
+                       memo.off_gl and _corrected(model), _probed(model))
     memo.off_gl = _runs_off_gl(outcome)
     placed, made = outcome.apply(graph, key.textures)
     placed.validate()
@@ -648,7 +658,7 @@ def planned_on(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devi
     if found is None:
         costs = memo.costs(model, devices)
         outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model, devices)), costs, key.index,
-                           memo.off_gl, _probed(model))
+                           memo.off_gl and _corrected(model), _probed(model))
         memo.off_gl = _runs_off_gl(outcome)
         moved = outcome.placement.moved if outcome.placement is not None else {}
         found = {p.name: (moved[i][0].executor if i in moved else Executor.GL, p.layer_id)
