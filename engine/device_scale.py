@@ -162,8 +162,21 @@ def _zoom(value: Any, s: float) -> Any:
         args = value.args
         if value.name == "matrix":  # e, f are px
             return replace(value, args=args[:4] + (args[4] * s, args[5] * s))
-        if value.name == "translate3d":  # z is a bare length: no perspective, it moves nothing
-            return replace(value, args=(_zoom(args[0], s), _zoom(args[1], s), args[2]))
+        if value.name == "translate3d":  # z is a bare px length
+            return replace(value, args=(_zoom(args[0], s), _zoom(args[1], s), args[2] * s))
+        if value.name == "perspective":  # a depth in px (None: perspective(none))
+            return value if args[0] is None else replace(value, args=(args[0] * s,))
+        if value.name == "matrix3d":
+            # S M S^-1 with S = diag(s, s, s, 1): the translation column (a4 b4 c4) grows
+            # by s, the perspective row (d1 d2 d3) shrinks by it (column-major order).
+            out = list(args)
+            for k in (12, 13, 14):
+                out[k] = args[k] * s
+            for k in (3, 7, 11):
+                out[k] = args[k] / s
+            return replace(value, args=tuple(out))
+        if value.name in ("rotate3d", "scale3d"):
+            return value
         return replace(value, args=_zoom(args, s))
     if from_name == "FilterChain":
         ops = _zoom(value.ops, s)
@@ -188,7 +201,8 @@ def _zoom(value: Any, s: float) -> Any:
 
 
 _ZOOMED_FIELDS = ("background_size", "background_position", "radius_top_left", "radius_top_right",
-                  "radius_bottom_right", "radius_bottom_left", "transform", "transform_origin", "inset_top",
+                  "radius_bottom_right", "radius_bottom_left", "transform", "transform_origin", "perspective",
+                  "perspective_origin", "inset_top",
                   "inset_right", "inset_bottom", "inset_left", "filter", "backdrop_filter", "line_height",
                   "text_shadow", "box_shadow", "clip_path", "mask_position", "mask_size", "background_image",
                   "mask_image")

@@ -29,7 +29,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from .errors import InvalidValueError
 from .framegraph import FrameGraph, TextureRole
-from .geometry import Affine
+from .geometry import Affine, Rect, clipped_polygon
 from .named import NamedEnum
 
 __all__ = ["Overlay", "OVERLAYS", "LEGENDS", "overlay", "screen_quads", "overdraw_counts"]
@@ -122,10 +122,37 @@ def screen_quads(graph: FrameGraph):
         part = p.overlay(m_target)
         for d, m in part.quads:
             w, h = d.quad_size
-            out.append((d, p, [m.apply(x, y) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]))
+            # A projected quad is clipped where it reaches behind the eye, and then to
+            # (a margin around) the frame: the cut may reach very far out.
+            corners = _within(clipped_polygon(Rect(0, 0, w, h), m), graph.width, graph.height)
+            if len(corners) >= 3:
+                out.append((d, p, corners))
         for t, m in part.sources:
             to_frame.setdefault(t.name, m)
     return out
+
+
+def _within(points: list[tuple[float, float]], width: int, height: int, margin: float = 4.0) -> list[tuple[float, float]]:
+    """A convex polygon cut to the frame grown by ``margin`` (Sutherland-Hodgman, one
+    edge of the box at a time); the same points when it lies inside."""
+    lo_x, lo_y, hi_x, hi_y = -margin, -margin, width + margin, height + margin
+    if all(lo_x <= x <= hi_x and lo_y <= y <= hi_y for x, y in points):
+        return points
+    for axis, bound, keep_below in ((0, lo_x, False), (0, hi_x, True), (1, lo_y, False), (1, hi_y, True)):
+        out = []
+        for k, p in enumerate(points):
+            q = points[(k + 1) % len(points)]
+            p_in = p[axis] <= bound if keep_below else p[axis] >= bound
+            q_in = q[axis] <= bound if keep_below else q[axis] >= bound
+            if p_in:
+                out.append(p)
+            if p_in != q_in:
+                t = (bound - p[axis]) / (q[axis] - p[axis])
+                out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+        points = out
+        if not points:
+            break
+    return points
 
 
 def overdraw_counts(graph: FrameGraph) -> np.ndarray:

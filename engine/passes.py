@@ -17,7 +17,7 @@ from typing import Any, Protocol, Union, get_args
 
 from .blending import BlendMode
 from .filters.plan import PlannedPass
-from .geometry import Affine
+from .geometry import Affine, Projective
 from .textures import Draw, Executor, Place, TextureDesc, TextureRole, Transfer
 from .named import NamedEnum
 
@@ -332,7 +332,9 @@ def _describe_draw(d: Draw) -> str:
     bits = []
     if d.opacity < 1.0:
         bits.append(f"opacity {d.opacity:.3g}")
-    if not d.transform.is_translation():
+    if d.transform.__class__ is Projective:
+        bits.append("projected: a 3D transform under perspective")
+    elif not d.transform.is_translation():
         bits.append("transformed")
     if d.clips:
         bits.append("clipped by " + ", ".join(c.layer_id for c in d.clips))

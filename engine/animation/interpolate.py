@@ -6,7 +6,9 @@ type of its property's record (style.registry.AnimationType):
   ``auto`` discretely) by their parts;
 * colours in premultiplied sRGB (CSS Color 4 §12 for legacy colours);
 * transform lists pairwise when their functions match (none counts as identity
-  functions), else by decomposing both 2D matrices (CSS Transforms 1 §9);
+  functions), else by decomposing both 2D matrices (CSS Transforms 1 §9), or both 4x4
+  matrices when either list is 3D (CSS Transforms 2 §"Interpolation of 3D matrices":
+  translate, scale, skew and perspective linearly, the rotation by quaternion slerp);
 * filter chains (filter, backdrop-filter) with FilterChain.interpolate (Filter
   Effects 1 §13; Filter Effects 2 gives backdrop-filter the same rules);
 * box-shadow lists shadow by shadow (style.box_shadow.interpolate_box_shadows);
@@ -24,11 +26,12 @@ from typing import Any, Callable
 from ..css.values import RGBA, LengthPercentage, TransformFunction
 from ..filters.chain import FilterChain
 from ..geometry import Affine
+from ..matrix4 import Matrix4, decompose3d, interpolate_decomposed, recompose3d
 from ..style.box_shadow import interpolate_box_shadows
 from ..style.properties import LONGHANDS
 from ..style.registry import AnimationType, StyleProperty
 from ..style.text import interpolate_text_field
-from ..style.transforms import transform_matrix
+from ..style.transforms import is_3d, transform_matrix
 
 __all__ = ["interpolate_field", "decompose", "recompose"]
 
@@ -57,7 +60,31 @@ _IDENTITY_ARGS = {
     "rotate": (0.0,),
     "skew": (0.0, 0.0),
     "matrix": (1.0, 0.0, 0.0, 1.0, 0.0, 0.0),
+    "scale3d": (1.0, 1.0, 1.0),
+    "perspective": (None,),
+    "matrix3d": (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0),
 }
+# Interpolated through their matrices, never argument by argument.
+_MATRIX_ONLY = frozenset({"matrix", "matrix3d", "perspective"})
+
+
+def _identity(f: TransformFunction) -> TransformFunction:
+    """The identity function of ``f``'s kind (rotate3d keeps its axis, CSS Transforms 2)."""
+    if f.name == "rotate3d":
+        return TransformFunction("rotate3d", f.args[:3] + (0.0,))
+    return TransformFunction(f.name, _IDENTITY_ARGS[f.name])
+
+
+def _pairwise(x: TransformFunction, y: TransformFunction) -> bool:
+    """Can these two interpolate argument by argument? The same kind, not a matrix, and
+    rotate3d about the same (normalised) axis."""
+    if x.name != y.name or x.name in _MATRIX_ONLY:
+        return False
+    if x.name == "rotate3d":
+        ax, ay = x.args[:3], y.args[:3]
+        nx, ny = math.sqrt(sum(v * v for v in ax)), math.sqrt(sum(v * v for v in ay))
+        return nx > 0 and ny > 0 and all(abs(p / nx - q / ny) < 1e-9 for p, q in zip(ax, ay))
+    return True
 
 
 def _function(a: TransformFunction, b: TransformFunction, t: float) -> TransformFunction:
@@ -94,14 +121,16 @@ def _transforms(a: tuple, b: tuple, t: float, box: tuple[float, float]) -> tuple
     if not a and not b:
         return ()
     if not a:
-        a = tuple(TransformFunction(f.name, _IDENTITY_ARGS[f.name]) for f in b)
+        a = tuple(_identity(f) for f in b)
     if not b:
-        b = tuple(TransformFunction(f.name, _IDENTITY_ARGS[f.name]) for f in a)
-    if len(a) == len(b) and all(x.name == y.name and x.name != "matrix" for x, y in zip(a, b)):
+        b = tuple(_identity(f) for f in a)
+    if len(a) == len(b) and all(_pairwise(x, y) for x, y in zip(a, b)):
         return tuple(_function(x, y, t) for x, y in zip(a, b))
     # Different lists: interpolate the decomposed matrices (about the origin; the
     # transform-origin is applied around the result by transform_matrix).
     zero = (LengthPercentage(), LengthPercentage())
+    if is_3d(a) or is_3d(b):
+        return _matrices_3d(a, b, t, box, zero)
     ma = transform_matrix(a, zero, *box)
     mb = transform_matrix(b, zero, *box)
     da, db = decompose(ma), decompose(mb)
@@ -116,6 +145,19 @@ def _transforms(a: tuple, b: tuple, t: float, box: tuple[float, float]) -> tuple
     parts = [_lerp(x, y, t) for x, y in zip(da[:5], db[:5])] + [_lerp(angle_a, angle_b, t)]
     m = recompose(*parts)
     return (TransformFunction("matrix", m.values()),)
+
+
+def _matrices_3d(a: tuple, b: tuple, t: float, box: tuple[float, float], zero) -> tuple:
+    """Both lists as 4x4 matrices, decomposed, interpolated and recomposed (a matrix3d);
+    discrete when either cannot be decomposed (CSS Transforms 2)."""
+    ma, mb = transform_matrix(a, zero, *box), transform_matrix(b, zero, *box)
+    ma = ma if isinstance(ma, Matrix4) else Matrix4.from_affine(ma)
+    mb = mb if isinstance(mb, Matrix4) else Matrix4.from_affine(mb)
+    da, db = decompose3d(ma), decompose3d(mb)
+    if da is None or db is None:
+        return a if t < 0.5 else b
+    m = recompose3d(interpolate_decomposed(da, db, t))
+    return (TransformFunction("matrix3d", tuple(m.rc(row, col) for col in range(4) for row in range(4))),)
 
 
 def _discrete(record: StyleProperty, a: Any, b: Any, t: float, box) -> Any:

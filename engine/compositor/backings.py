@@ -3,8 +3,9 @@ to a backing of their own and why, overlap testing, and squashing.
 
 Works on the draws of one target (the frame or a render surface) in paint order:
 
-* a layer with a direct reason (will-change, a 3D transform hint, an active animation of
-  transform / opacity / filter) gets its own backing; its non-promoted descendants paint
+* a layer with a direct reason (will-change, a 3D transform or a 3D transform hint, a
+  perspective over a 3D-transformed child, backface-visibility: hidden, an active
+  animation of transform / opacity / filter) gets its own backing; its non-promoted descendants paint
   into it;
 * any other layer paints into the backing of its nearest promoted ancestor, or into the
   target's base backing (the root backing, for the frame) — unless that would put it
@@ -26,7 +27,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..geometry import Rect
-from ..style.transforms import has_3d_hint
+from ..css.values import BackfaceVisibility
+from ..style.transforms import has_3d_hint, is_3d
 from ..named import NamedEnum
 
 __all__ = ["CompositingReason", "BackingKind", "Backing", "partition", "direct_reasons", "SQUASH_SPARSITY"]
@@ -40,6 +42,11 @@ class CompositingReason(str, Enum):
     WILL_CHANGE_OPACITY = "will-change: opacity"
     WILL_CHANGE_FILTER = "will-change: filter"
     TRANSFORM_3D = "3D transform hint (translateZ / translate3d)"
+    # Blink's CompositingReason names (compositing_reasons.h): a real 3D transform, a
+    # perspective that reaches a 3D-transformed child, a hidden back face.
+    TRANSFORM_3D_MATRIX = "3DTransform: its transform is 3D"
+    PERSPECTIVE = "PerspectiveWith3DDescendants: its perspective projects a 3D-transformed child"
+    BACKFACE_HIDDEN = "BackfaceVisibilityHidden"
     ACTIVE_TRANSFORM_ANIMATION = "active transform animation"
     ACTIVE_OPACITY_ANIMATION = "active opacity animation"
     ACTIVE_FILTER_ANIMATION = "active filter animation"
@@ -68,8 +75,14 @@ def direct_reasons(node, t: float) -> tuple[CompositingReason, ...]:
     for prop, reason in _WILL_CHANGE_REASONS:
         if prop in s.will_change:
             out.append(reason)
-    if has_3d_hint(s.transform):
+    if s.transform and is_3d(s.transform):
+        out.append(CompositingReason.TRANSFORM_3D_MATRIX)
+    elif has_3d_hint(s.transform):
         out.append(CompositingReason.TRANSFORM_3D)
+    if s.perspective is not None and _has_3d_child(node):
+        out.append(CompositingReason.PERSPECTIVE)
+    if s.backface_visibility is _HIDDEN:
+        out.append(CompositingReason.BACKFACE_HIDDEN)
     if node.layer.content in ("video", "canvas"):
         out.append(CompositingReason.EXTERNAL_CONTENT)
     for animation in node.layer.animations:
@@ -83,6 +96,16 @@ def direct_reasons(node, t: float) -> tuple[CompositingReason, ...]:
                 if prop in props and reason not in out:
                     out.append(reason)
     return tuple(out)
+
+
+_HIDDEN = BackfaceVisibility.HIDDEN
+
+
+def _has_3d_child(node) -> bool:
+    """Does a child of ``node`` have a 3D transform (what its perspective projects)?
+    Asked only of layers with a perspective."""
+    parent = node.inherited_style
+    return any(is_3d(child.computed_style(parent).transform) for child in node.layer.children)
 
 
 class BackingKind(NamedEnum):
@@ -125,6 +148,9 @@ _USEFULNESS = {
     CompositingReason.ACTIVE_OPACITY_ANIMATION: 3,
     CompositingReason.ACTIVE_FILTER_ANIMATION: 3,
     CompositingReason.TRANSFORM_3D: 2,
+    CompositingReason.TRANSFORM_3D_MATRIX: 2,
+    CompositingReason.PERSPECTIVE: 2,
+    CompositingReason.BACKFACE_HIDDEN: 2,
     CompositingReason.FIXED_POSITION: 2,
     CompositingReason.STICKY_POSITION: 2,
     CompositingReason.EXTERNAL_CONTENT: 2,

@@ -7,9 +7,10 @@
 * a ``polygon()`` clip-path is a PolygonPaint: its vertices in the mask texture's px and
   its fill rule; the polygon shader writes each texel's area coverage.
 
-Mask textures are in the masking layer's own px (one texel per px, at the layer's
-sub-pixel offset plus a transparent texel all round, so a sampled edge fades to
-nothing), so moving the layer reuses them, as it reuses the layer's own raster.
+Mask textures are in the masking layer's own px times its raster scale (one texel per
+px at scale 1; graph.masks zooms the lengths as the layer's raster is zoomed), at the
+layer's sub-pixel offset plus a transparent texel all round, so a sampled edge fades to
+nothing; moving the layer reuses them, as it reuses the layer's own raster.
 """
 
 from __future__ import annotations

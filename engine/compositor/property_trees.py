@@ -271,4 +271,4 @@ def _place(node: LayerNode) -> None:
     an ancestor, may have moved it), as resolve_tree places it."""
     if node.is_sticky:
         node.sticky = sticky_offset(node.layer, node.style, node.container)
-    node.to_screen = world(node.container, node.layer, node.local, node.is_fixed, node.sticky)
+    node.to_screen = world(node.container, node.layer, node.local, node.is_fixed, node.sticky, node.style)

@@ -9,7 +9,8 @@ columns). The frame is already in device px (lamina.device_scale zooms the scene
 this), so the contents scale cc would report is ``device_scale x ideal``; the decisions
 here are relative to the device-px raster (1 = no extra scale).
 
-``scale_components`` takes any matrix: an ``Affine`` (a, b, c, d, e, f), or a 3x3 or
+``scale_components`` takes any matrix: an ``Affine`` (a, b, c, d, e, f), a
+``Projective`` (a flattened 3D transform: the fallback under perspective), or a 3x3 or
 4x4 row-major array-like (a 4x4 with perspective has no 2D scale: the fallback), so a
 3D transform can be fed to it as it is.
 
@@ -53,7 +54,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..geometry import Affine
+from ..geometry import Affine, Projective
 from ..named import NamedEnum
 
 __all__ = [
@@ -165,6 +166,10 @@ def scale_components(matrix: Any, fallback: float = 1.0) -> tuple[float, float]:
     last entry, or w != 1) gives (fallback, fallback), as cc does."""
     if isinstance(matrix, Affine):
         return (math.hypot(matrix.a, matrix.b), math.hypot(matrix.c, matrix.d))
+    if isinstance(matrix, Projective):  # a flattened 3D transform: perspective (g, h) has no 2D scale
+        if matrix.g or matrix.h or matrix.i <= 0.0:
+            return (fallback, fallback)
+        return (math.hypot(matrix.a, matrix.b) / matrix.i, math.hypot(matrix.c, matrix.d) / matrix.i)
     rows = [[float(v) for v in row] for row in matrix]
     n = len(rows)
     if n not in (3, 4) or any(len(r) != n for r in rows):

@@ -6,7 +6,15 @@ A scroll container's descendants are placed in its *contents space*: its own spa
 moved by minus its scroll offset (``LayerNode.content_to_screen``), while the clip it
 applies stays put. A ``position: fixed`` layer is placed in its containing block's own
 space instead (the viewport's, or the nearest transformed ancestor's), so it does not
-scroll with the content it sits in."""
+scroll with the content it sits in.
+
+3D (CSS Transforms 2, flat elements only): a layer's own transform is a ``Matrix4``
+when it is 3D, and a container's ``perspective`` is applied to its children; the
+child's matrix is then flattened into the container's plane (a ``Projective``), so
+every layer's ``to_screen`` is a 2D map, affine wherever no perspective reaches it. A
+layer with ``backface-visibility: hidden`` whose back face is toward the viewer is
+placed with ``BACKFACE_CULLED`` (a singular matrix: it and what is flattened into it
+draw nothing, and the report says why)."""
 
 from __future__ import annotations
 
@@ -14,9 +22,10 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from .. import device_scale
-from ..geometry import Affine, Rect
+from ..geometry import Affine, Projective, Rect
 from ..errors import StyleError, UnsupportedFeatureError
-from ..css.values import ClipKind, Overflow, Position
+from ..css.values import BackfaceVisibility, ClipKind, Overflow, Position
+from ..matrix4 import Matrix4
 from ..layer import Layer
 from ..style import ComputedStyle
 from ..style.properties import LONGHANDS, SHORTHANDS, STACKING_FIELDS
@@ -34,7 +43,11 @@ _STACKING_POSITIONS = (Position.FIXED, Position.STICKY)
 
 __all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree", "own_transform", "world", "clips_below",
            "clip_chain", "containing_block", "scroll_range", "used_scroll", "nearest_scroller", "sticky_offset",
-           "STACKING_WILL_CHANGE"]
+           "STACKING_WILL_CHANGE", "BACKFACE_CULLED", "perspective_matrix"]
+
+# The matrix a layer showing a hidden back face is placed with (compared by identity).
+BACKFACE_CULLED = Affine(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+_HIDDEN = BackfaceVisibility.HIDDEN
 
 # A field other than its initial value makes a stacking context (the records say which);
 # read all at once and compared as one tuple (every layer asks, on every rebuild).
@@ -57,7 +70,7 @@ class Clip:
     (kind CLIP_PATH: applied to the layer itself and its descendants)."""
 
     layer_id: str
-    to_screen: Affine
+    to_screen: Affine | Projective
     rect: Rect
     radii: tuple[tuple[float, float], ...]
     kind: ClipKind = ClipKind.OVERFLOW
@@ -76,10 +89,10 @@ class LayerNode:
 
     layer: Layer
     style: ComputedStyle
-    to_screen: Affine
+    to_screen: Affine | Projective
     clips: tuple[Clip, ...]
     depth: int
-    local: Affine = Affine()
+    local: Affine | Matrix4 = Affine()
     box: Rect | None = None
     container: "LayerNode | None" = None
     scroller: str | None = None
@@ -111,7 +124,24 @@ class LayerNode:
         return self.css_style if self.css_style is not None else self.style
 
     @property
-    def content_to_screen(self) -> Affine:
+    def backface_culled(self) -> bool:
+        """Is it hidden because its back face is toward the viewer (backface-visibility)?"""
+        return self.to_screen is BACKFACE_CULLED
+
+    def why_not_invertible(self) -> str:
+        """Why a node whose matrix is not invertible draws nothing, for the report: its
+        own back face, an ancestor's (it is flattened into that), or its transform."""
+        node: LayerNode | None = self
+        while node is not None:
+            if node.backface_culled:
+                if node is self:
+                    return "not drawn: backface-visibility: hidden and its back face is toward the viewer"
+                return f"not drawn: flattened into {node.id!r}, whose back face is toward the viewer and hidden"
+            node = node.container
+        return "not drawn: its transform is not invertible (CSS renders nothing)"
+
+    @property
+    def content_to_screen(self) -> Affine | Projective:
         """Where its descendants are placed: its own space, moved by its scroll offset."""
         sx, sy = self.scroll
         return self.to_screen if sx == 0.0 and sy == 0.0 else self.to_screen @ Affine.translate(-sx, -sy)
@@ -233,24 +263,49 @@ class StackingContext:
         return out
 
 
-def own_transform(layer: Layer, style: ComputedStyle) -> Affine:
-    """The layer's transform about its transform-origin, in its own px."""
+def own_transform(layer: Layer, style: ComputedStyle) -> Affine | Matrix4:
+    """The layer's transform about its transform-origin, in its own px (a Matrix4 when
+    it is 3D)."""
     box = device_scale.current().box(layer.box)
     return transform_matrix(style.transform, style.transform_origin, box.width, box.height)
 
 
-def world(container: LayerNode | None, layer: Layer, local: Affine, fixed: bool = False,
-          sticky: tuple[float, float] = (0.0, 0.0)) -> Affine:
+def perspective_matrix(node: LayerNode) -> Matrix4 | None:
+    """The perspective ``node`` gives its children, in its px (CSS Transforms 2 §8:
+    translate(origin) * perspective(d) * translate(-origin)); None for none."""
+    depth = node.style.perspective
+    if depth is None:
+        return None
+    ox, oy = node.style.perspective_origin[0].resolve(node.width), node.style.perspective_origin[1].resolve(node.height)
+    return Matrix4.translate(ox, oy) @ Matrix4.perspective(depth.px) @ Matrix4.translate(-ox, -oy)
+
+
+def world(container: LayerNode | None, layer: Layer, local: Affine | Matrix4, fixed: bool = False,
+          sticky: tuple[float, float] = (0.0, 0.0), style: ComputedStyle | None = None) -> Affine | Projective:
     """Layer px -> screen px: the container's matrix (its scrolled contents space, or
     for a fixed layer its own), the box offset (plus a sticky layer's shift), the own
     transform (multiplied in this order, so an update gives the very floats a rebuild
-    does)."""
+    does). With a 3D transform or the container's perspective, the product is taken in
+    4x4 (the accumulated 3D matrix of CSS Transforms 2) and flattened into the
+    container's plane; ``style`` (the layer's) says whether a back face is hidden."""
     box = device_scale.current().box(layer.box)
     if container is None:
         base = Affine()
     else:
         base = container.to_screen if fixed else container.content_to_screen
-    return base @ Affine.translate(box.x + sticky[0], box.y + sticky[1]) @ local
+    persp = perspective_matrix(container) if container is not None and container.style.perspective is not None else None
+    if persp is None and local.__class__ is Affine:
+        return base @ Affine.translate(box.x + sticky[0], box.y + sticky[1]) @ local
+    sx, sy = (0.0, 0.0) if fixed or container is None else container.scroll
+    local4 = local if local.__class__ is Matrix4 else Matrix4.from_affine(local)
+    accumulated = Matrix4.translate(box.x + sticky[0] - sx, box.y + sticky[1] - sy) @ local4
+    if persp is not None:
+        accumulated = persp @ accumulated
+    if style is not None and style.backface_visibility is _HIDDEN and accumulated.is_back_facing():
+        return BACKFACE_CULLED
+    outer = container.to_screen if container is not None else Affine()
+    flat = outer @ accumulated.flattened()
+    return flat.simplified() if flat.__class__ is Projective else flat
 
 
 def nearest_scroller(container: LayerNode) -> LayerNode:
@@ -327,7 +382,7 @@ def containing_block(parent: LayerNode) -> LayerNode:
     node = parent
     while node.container is not None:
         s = node.style
-        if s.transform or "transform" in s.will_change or s.filter is not None:
+        if s.transform or "transform" in s.will_change or s.filter is not None or s.perspective is not None:
             return node
         node = node.container
     return node
@@ -406,7 +461,7 @@ def resolve_tree(root: Layer, t: float = 0.0, nodes: dict[str, LayerNode] | None
         if container is not None:
             scroller = container.scroller if fixed else (
                 container.id if container.style.overflow.is_scroll_container else container.scroller)
-        node = LayerNode(layer, style, world(container, layer, local, fixed, shift), clips_below(container), depth,
+        node = LayerNode(layer, style, world(container, layer, local, fixed, shift, style), clips_below(container), depth,
                          local, zoom.box(layer.box), container, scroller)
         node.sticky = shift
         node.css_style = None if style is css_style else css_style

@@ -31,6 +31,8 @@ __all__ = [
     "Overflow",
     "Position",
     "ClipKind",
+    "BackfaceVisibility",
+    "TransformStyle",
 ]
 
 
@@ -84,6 +86,22 @@ class Position(str, Enum):
     STATIC = "static"
     FIXED = "fixed"
     STICKY = "sticky"
+
+
+class BackfaceVisibility(str, Enum):
+    """``backface-visibility`` (CSS Transforms 2 §11): ``hidden`` draws nothing of the
+    element (and what is flattened into it) while its back face is toward the viewer."""
+
+    VISIBLE = "visible"
+    HIDDEN = "hidden"
+
+
+class TransformStyle(str, Enum):
+    """``transform-style`` (CSS Transforms 2 §10): ``flat`` draws the children into the
+    element's plane; ``preserve-3d`` (a shared 3D rendering context) is not drawn yet."""
+
+    FLAT = "flat"
+    PRESERVE_3D = "preserve-3d"
 
 
 @dataclass(frozen=True)

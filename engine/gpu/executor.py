@@ -24,7 +24,7 @@ from ..blending import BlendMode
 from ..compositor.mask_paint import PolygonPaint
 from ..css.values import ClipKind
 from ..compositor.paint_data import ImagePaint
-from ..geometry import Affine
+from ..geometry import Affine, Projective, Rect, clipped_polygon
 from ..framegraph import (
     ShadowPass,
     BackdropPass,
@@ -913,7 +913,9 @@ FILTER_EXECUTORS: dict[Executor, Callable[[GLExecutor, _Execution, FilterPass, A
 def _touches(d: Draw, rect: tuple[int, int, int, int]) -> bool:
     m = d.transform
     w, h = d.source.width, d.source.height
-    pts = [m.apply(x, y) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+    pts = clipped_polygon(Rect(0, 0, w, h), m)  # projected: what lies in front of the eye
+    if not pts:
+        return False
     x, y, rw, rh = rect
     return (
         max(p[0] for p in pts) >= x - 2
@@ -934,6 +936,8 @@ def _draw_rect(d: Draw, target_size: tuple[int, int]) -> tuple[float, float, flo
     axis), then cut to the part that maps into the target. None if nothing does."""
     m = d.transform
     w, h = float(d.source.width), float(d.source.height)
+    if m.__class__ is Projective:
+        return _projected_draw_rect(m, w, h)
     if m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer():
         ex = ey = 0.0
     else:
@@ -966,3 +970,17 @@ def _draw_rect(d: Draw, target_size: tuple[int, int]) -> tuple[float, float, flo
     if x0 >= x1 or y0 >= y1:
         return None
     return (x0, y0, x1, y1)
+
+
+def _projected_draw_rect(m: Projective, w: float, h: float) -> tuple[float, float, float, float] | None:
+    """A projected quad's part to draw: all of it, grown by ~1.5 target px at the corner
+    where it is drawn smallest. GL clips it in homogeneous space (w > 0 and the target's
+    edges) before the divide, so corners behind the eye need no cutting here; the
+    target cannot cut it in source px either (its preimage is unbounded past the
+    horizon)."""
+    scales = [m.jacobian_scale(x, y) for x, y in ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))]
+    shown = [s for s in scales if s > 0.0]
+    if not shown:
+        return None
+    grow = min(1.5 / max(min(shown), 1e-6), max(w, h))
+    return (-grow, -grow, w + grow, h + grow)

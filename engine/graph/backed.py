@@ -361,7 +361,7 @@ class BackedDrawing:
         elif node.width <= 0 or node.height <= 0:
             why = None  # an empty box is a plain container: nothing to explain
         elif not node.to_screen.is_invertible():
-            why = "not drawn: its transform is not invertible (CSS renders nothing)"
+            why = node.why_not_invertible()
         else:
             why = None  # paints nothing of its own (no background, image or border)
         if why:

@@ -245,7 +245,7 @@ class EffectDrawing:
         chain = s.backdrop_filter
         m = node.to_screen
         if not m.is_invertible():
-            self.out.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
+            self.out.decisions.append(Decision(node.id, node.why_not_invertible()))
             return True
         to_target = target.from_screen() @ m  # element px -> target texels
         region, plan = backdrop_region(to_target, m, (node.width, node.height), target.size, chain, s.color)
@@ -349,7 +349,7 @@ class EffectDrawing:
         node = ctx.node
         m = node.to_screen
         if not m.is_invertible():
-            self.out.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
+            self.out.decisions.append(Decision(node.id, node.why_not_invertible()))
             return True
         if m.is_translation() and target.space.is_translation():
             space, scale, where = target.space, 1.0, "screen space"

@@ -151,7 +151,8 @@ class Schedule:
         """The schedule as describe() shows it: the makespans, then each pass with its
         device, predicted start and finish, and (filter passes) why it went there."""
         proposed = "" if self.applied else (" — proposed, not run: its devices share the CPU, and one pass after "
-                                            "another it is slower than all on GL, so every pass ran on GL")
+                                            "another it gains less than auto needs over all on GL (the decisions "
+                                            "say how much), so every pass ran on GL")
         lines = [f"Frame-wide schedule ({self.method}; costs: {self.costs}){proposed}:",
                  f"  {self.summary()}",
                  f"  predicted with nothing overlapping (devices sharing the CPU): {self.serial_ms:.2f} ms"]

@@ -8,7 +8,8 @@ has one job): ``mask-image`` and ``clip-path`` (CSS Masking 1).
 * A ``mask-image`` or a ``polygon()`` clip-path is a mask: the layer and its
   descendants are flattened into a render surface (reason "mask") and the surface is
   drawn with the mask multiplied in (a DrawMask: the mask texture, rastered in the
-  layer's own px and kept while it is unchanged, read through the draw's own
+  layer's own px times its raster scale (graph.scaled: a scaled layer's mask is as
+  sharp as its content) and kept while it is unchanged, read through the draw's own
   mapping). With one drawing layer (the element itself, no descendants) the mask goes
   into that layer's draw instead: no surface, as viz draws a single quad with a mask.
   A filtered element's mask is applied to the filtered result (filter, clip, mask,
@@ -77,7 +78,7 @@ class MaskedDrawing:
         node = ctx.node
         what = describe_mask(node)
         if not node.to_screen.is_invertible():
-            self.out.decisions.append(Decision(node.id, "not drawn: its transform is not invertible"))
+            self.out.decisions.append(Decision(node.id, node.why_not_invertible()))
             return True
         drawing = ctx.drawing_nodes()
         if route.surface is None:  # alone: its one drawing layer is itself
@@ -114,22 +115,23 @@ class MaskedDrawing:
         if not has_mask(node.style):
             return draw
         to_target = clean(target.from_screen() @ node.to_screen)  # layer px -> target px
-        to_local = clean(to_target.inverse())
-        offset = subpixel(to_target)
         masks = []
         s = node.style
         if s.mask_image is not None:
-            tex = self._mask_image_texture(node, offset)
-            to_texel = snap(Affine.translate(offset[0] + MASK_PAD, offset[1] + MASK_PAD) @ to_local)
+            k = self._mask_scale(node, node.width, node.height)
+            m = self.unscaled(to_target, k)  # mask px (layer px x k) -> target px
+            offset = subpixel(m)
+            tex = self._mask_image_texture(self.at_scale(node, k), offset)
+            to_texel = snap(Affine.translate(offset[0] + MASK_PAD, offset[1] + MASK_PAD) @ clean(m.inverse()))
             masks.append(DrawMask(tex, node.id, to_texel, s.mask_mode.luminance, MaskKind.MASK_IMAGE))
         if s.clip_path is not None and s.clip_path.is_polygon:
-            made = self._polygon_texture(ctx, offset)
+            made = self._polygon_texture(ctx, to_target)
             if made is None:
                 self.out.decisions.append(Decision(node.id, (
                     f"not drawn: its {describe_clip_path(s.clip_path)} covers nothing it paints")))
                 return None
-            tex, origin = made
-            to_texel = snap(Affine.translate(-origin[0], -origin[1]) @ to_local)
+            tex, origin, m = made
+            to_texel = snap(Affine.translate(-origin[0], -origin[1]) @ clean(m.inverse()))
             masks.append(DrawMask(tex, node.id, to_texel, False, MaskKind.CLIP_PATH))
         if len(draw.masks) + len(masks) > MAX_MASKS_PER_DRAW:
             raise UnsupportedFeatureError(
@@ -139,8 +141,9 @@ class MaskedDrawing:
 
     # -- mask textures --------------------------------------------------------------------
     def _mask_image_texture(self, node: LayerNode, offset: tuple[float, float]) -> TextureDesc:
-        """The mask-image rastered like a background into the layer's border box, at the
-        layer's sub-pixel ``offset`` (so an unscaled draw reads whole texels)."""
+        """The mask-image rastered like a background into the border box of ``node``
+        (the layer zoomed to its mask's scale: graph.scaled.at_scale), at its sub-pixel
+        ``offset`` (so a draw that is a translation reads whole texels)."""
         ox, oy = offset
         w = math.ceil(ox + node.width) + 2 * MASK_PAD
         h = math.ceil(oy + node.height) + 2 * MASK_PAD
@@ -151,9 +154,10 @@ class MaskedDrawing:
             self.out.images_seen.append((paint.image.ref, node.id, paint.image.key))
         return self._mask_texture(node, MaskKind.MASK_IMAGE, paint, w, h, f"mask-image of layer {node.id}")
 
-    def _polygon_texture(self, ctx: StackingContext, offset: tuple[float, float]):
-        """A polygon clip-path's coverage texture and the layer px of its texel (0, 0)'s
-        corner; None when the polygon misses everything the context can paint. The
+    def _polygon_texture(self, ctx: StackingContext, to_target: Affine):
+        """A polygon clip-path's coverage texture, the mask px of its texel (0, 0)'s
+        corner and the mapping of mask px (layer px times the mask's scale) to the
+        target; None when the polygon misses everything the context can paint. The
         texture covers the polygon where the context paints (descendants may overflow
         the box), found in the layer's own space, so moving the layer keeps it."""
         node = ctx.node
@@ -167,18 +171,33 @@ class MaskedDrawing:
         bounds = bounds.intersect(extent)
         if bounds.is_empty():
             return None
-        ox, oy = offset
+        # At the layer's raster scale, as its content: the polygon's lengths (px and
+        # percentages of the box alike) are k times longer, so its points are.
+        k = self._mask_scale(node, bounds.width, bounds.height)
+        m = self.unscaled(to_target, k)
+        ox, oy = subpixel(m)
+        bounds = Rect(bounds.x * k, bounds.y * k, bounds.width * k, bounds.height * k)
         kx, ky = math.floor(bounds.x + ox) - MASK_PAD, math.floor(bounds.y + oy) - MASK_PAD
         w = math.ceil(bounds.right + ox) + MASK_PAD - kx
         h = math.ceil(bounds.bottom + oy) + MASK_PAD - ky
         self._check_size(f"the clip-path polygon of layer {node.id!r}", w, h, node.id)
         # Rounded: the offset comes from screen matrices, and float noise must not make
         # a new texture of the same polygon.
-        texel_points = tuple((round(x + ox - kx, 6), round(y + oy - ky, 6)) for x, y in points)
+        texel_points = tuple((round(x * k + ox - kx, 6), round(y * k + oy - ky, 6)) for x, y in points)
         paint = PolygonPaint(texel_points, clip.shape.fill_rule is FillRule.EVENODD, w, h)
         tex = self._mask_texture(node, MaskKind.CLIP_PATH, paint, w, h,
                                  f"clip-path polygon of layer {node.id} ({clip.shape.fill_rule.value})")
-        return tex, (kx - ox, ky - oy)
+        return tex, (kx - ox, ky - oy), m
+
+    def _mask_scale(self, node: LayerNode, width: float, height: float) -> float:
+        """The scale a mask of ``width`` x ``height`` layer px is rastered at: the
+        layer's raster scale (graph.scaled), so a scaled layer's mask edge is as sharp
+        as its content's; lowered (never below 1) where the mask would outgrow the
+        largest texture (a polygon around overflowing descendants can be larger than
+        the layer's box, which bounds the raster scale)."""
+        k = self.raster_scale(node).scale
+        room = self.limits.max_texture_size - 2 * MASK_PAD - 1  # the pad and a sub-pixel offset
+        return max(1.0, min(k, room / max(width, height, 1.0)))
 
     def _mask_extent(self, ctx: StackingContext) -> Rect | None:
         """What the context can paint, in its root's own px, uncut by the viewport or by

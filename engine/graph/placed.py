@@ -40,7 +40,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from ..devices import Device, DeviceType
 from ..errors import LaminaInputError
-from ..frame_costs import FrameCosts
+from ..frame_costs import CorrectedModel, FrameCosts, device_name
 from ..filter_costs import FilterCostModel
 from ..forced_placement import ForcedPlacement
 from ..framegraph import Decision, Executor, FilterPass, FrameGraph, TextureDesc, TransferPass
@@ -51,7 +51,7 @@ from .issue_order import issue_order
 from .offload import Offload, offloads
 from .schedule_memo import ScheduleMemo
 
-__all__ = ["Placement", "overlaps", "place_by", "place_frame", "placement", "planned_on", "scheduled"]
+__all__ = ["Placement", "SHARED_CPU_MARGIN", "SharedCpuMargin", "overlaps", "place_by", "place_frame", "placement", "planned_on", "scheduled"]
 
 
 def _edited(value: Any, changes: Mapping[str, Any]) -> Any:
@@ -485,21 +485,112 @@ class _Outcome:
         return placed, made
 
 
-def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Mapping[str, int]) -> _Outcome:
+@dataclass(frozen=True)
+class SharedCpuMargin:
+    """How much faster than all on GL a placement must be predicted, one pass after
+    another (``Schedule.serial_ms`` against ``gl_serial_ms``), before auto moves work
+    off GL on devices that share the CPU (``overlaps`` false), and how much it must stay
+    faster to keep work off GL once it runs there.
+
+    Why a margin: on this machine llvmpipe and PoCL run on the same 2 cores, and whole
+    frames on either vary by a third from run to run; the calibrated prices of the two
+    are within ~10% of each other and which one is faster flips between runs. A
+    placement predicted a few per cent faster is within that noise, and acting on it
+    costs for sure: copies between devices, a device's first frame waking it (buffers,
+    threads), and the feedback correction (lamina.cost_feedback) moving the work back
+    when the prediction misses, frame after frame (measured: auto 1.12x the best fixed
+    placement, the mixed placement predicted 3% faster). As StarPU-style schedulers and
+    compilers' cost thresholds do, work leaves the default device only for a clear gain:
+    at least ``enter`` of the all-GL frame and ``enter_ms``. Hysteresis: a frame whose
+    last frame ran work off GL keeps it off while the gain is at least ``stay`` (below
+    ``enter``), so a prediction near the line does not flip placements frame to frame.
+    The hysteresis holds only while a correction from measurement prices a device (its
+    factors change frame to frame: what could flip a placement); at the base prices
+    every frame is placed alike, by ``enter``, so a frame whose correction is lifted
+    does not stay off GL on a gain that would not have moved it there.
+    A device slowed by a competing load is corrected by factors of 1.5 and more
+    (cost_feedback), far beyond either line: the margin delays no real move."""
+
+    enter: float = 0.10
+    enter_ms: float = 1.0
+    stay: float = 0.05
+
+    def needed(self, gl_serial_ms: float, off_gl: bool) -> float:
+        """The gain (ms) a placement needs over all on GL; ``off_gl``: last frame ran work off GL."""
+        return self.stay * gl_serial_ms if off_gl else max(self.enter * gl_serial_ms, self.enter_ms)
+
+    def words(self, off_gl: bool) -> str:
+        return (f"{self.stay:.0%} needed to keep work off GL" if off_gl else
+                f"{self.enter:.0%} (and {self.enter_ms:g} ms) needed to move work off GL")
+
+
+SHARED_CPU_MARGIN = SharedCpuMargin()
+
+
+def _gain(schedule: Schedule) -> tuple[float, float]:
+    """The predicted gain of ``schedule`` run one pass after another over all on GL, in
+    ms and as a share of the all-GL frame."""
+    gl = schedule.gl_serial_ms
+    gain = gl - schedule.serial_ms
+    return gain, (gain / gl if gl > 0 else 0.0)
+
+
+def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Mapping[str, int],
+             off_gl: bool = False, probed: str = "", margin: SharedCpuMargin = SHARED_CPU_MARGIN) -> _Outcome:
+    """What auto makes of ``schedule``: placed as it says, or (devices sharing the CPU, a
+    gain below ``margin``'s: SharedCpuMargin) every pass kept on GL, with a decision
+    saying which and why. ``off_gl``: the frame before ran work off GL (the hysteresis).
+    ``probed``: the OpenCL devices a correction from measurement prices up, in words
+    (``_probed``); while one is, no margin is asked: its decaying factor is a probe
+    (lamina.cost_feedback) that brings back only the passes that gain most from it, to
+    measure it, and what it still wins at the corrected price is no noise of the base
+    prices."""
     copied = tuple(index[c.texture] for c in schedule.copies)
-    if not overlaps(costs) and schedule.serial_ms > schedule.gl_serial_ms:
-        # HEFT's makespan counts on GL and OpenCL running at once. The executor does run
-        # them at once (gpu.cl_queue), but devices that both run on the CPU share its
-        # cores: one's work slows the other's, so the frame costs about the sum of the
-        # two. A placement that only pays off overlapped would then be slower than all
-        # on GL: keep GL.
+    gl = costs.names[0]
+    if overlaps(costs) or all(s.pinned or s.device == gl for s in schedule.slots):
+        return _Outcome(schedule, copied, placement(graph, schedule, costs, index))
+    # HEFT's makespan counts on GL and OpenCL running at once. The executor does run
+    # them at once (gpu.cl_queue), but devices that both run on the CPU share its
+    # cores: one's work slows the other's, so the frame costs about the sum of the
+    # two. A placement pays off only if that sum is clearly below all on GL.
+    gain, share = _gain(schedule)
+    needed = 0.0 if probed else margin.needed(schedule.gl_serial_ms, off_gl)
+    words = f"0% needed while a correction prices up {probed} (a probe)" if probed else margin.words(off_gl)
+    said = (f"one after another it predicts {schedule.serial_ms:.2f} ms against {schedule.gl_serial_ms:.2f} ms all "
+            f"on GL: a gain of {share:.0%} ({gain:.2f} ms)")
+    if gain < needed:
         kept = Decision("root", (
-            f"filter: auto kept every filter pass on GL: the frame-wide schedule's predicted "
-            f"{schedule.makespan_ms:.2f} ms needs GL and OpenCL to work at once, but both run on the CPU and share "
-            f"its cores; one after another it predicts {schedule.serial_ms:.2f} ms against "
-            f"{schedule.gl_serial_ms:.2f} ms all on GL"))
+            f"filter: auto kept every filter pass on GL: predicted gain {share:.0%} below the "
+            f"{words} when devices share the CPU (GL and OpenCL both run on its cores, so the "
+            f"schedule's {schedule.makespan_ms:.2f} ms, which counts on them working at once, is not what the frame "
+            f"costs; {said})"))
         return _Outcome(replace(schedule, applied=False), copied, None, kept)
-    return _Outcome(schedule, copied, placement(graph, schedule, costs, index))
+    ran = Decision("root", (
+        f"filter: auto moved work off GL though the devices share the CPU: {said}, at least the "
+        f"{words}"))
+    plan = placement(graph, schedule, costs, index)
+    return _Outcome(schedule, copied, replace(plan, notes=(*plan.notes, ran)))
+
+
+def _corrected(model: FilterCostModel) -> bool:
+    """Does ``model`` price any device otherwise than its base (a CorrectedModel with a
+    factor): the frames SharedCpuMargin's hysteresis holds for."""
+    return isinstance(model, CorrectedModel) and model.active
+
+
+def _probed(model: FilterCostModel) -> str:
+    """The OpenCL devices ``model`` (a CorrectedModel) prices up from measurement, in
+    words ("OpenCL x1.31"); "" when none."""
+    if not isinstance(model, CorrectedModel):
+        return ""
+    return ", ".join(f"{device_name(c.executor)} x{c.factor:.2f}" for c in model.corrections
+                     if c.executor is not Executor.GL and c.factor != 1.0)
+
+
+def _runs_off_gl(outcome: _Outcome) -> bool:
+    """Does the frame ``outcome`` places run any filter pass off GL (the hysteresis of
+    SharedCpuMargin: ScheduleMemo.off_gl)?"""
+    return outcome.placement is not None and bool(outcome.placement.moved)
 
 
 def _completed(outcome: _Outcome, graph: FrameGraph, placed: FrameGraph, costs: FrameCosts,
@@ -543,7 +634,9 @@ def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devic
         placed, memo.made = outcome.apply(graph, key.textures, memo.made)
         return placed
     costs = memo.costs(model, devices)
-    outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model, devices)), costs, key.index)
+    outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model, devices)), costs, key.index,
+                       memo.off_gl and _corrected(model), _probed(model))
+    memo.off_gl = _runs_off_gl(outcome)
     placed, made = outcome.apply(graph, key.textures)
     placed.validate()
     outcome, placed = _completed(outcome, graph, placed, costs, key.index)
@@ -564,7 +657,9 @@ def planned_on(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devi
     found = memo.recall(model, devices, key.key)
     if found is None:
         costs = memo.costs(model, devices)
-        outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model, devices)), costs, key.index)
+        outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model, devices)), costs, key.index,
+                           memo.off_gl and _corrected(model), _probed(model))
+        memo.off_gl = _runs_off_gl(outcome)
         moved = outcome.placement.moved if outcome.placement is not None else {}
         found = {p.name: (moved[i][0].executor if i in moved else Executor.GL, p.layer_id)
                  for i, p in enumerate(graph.passes) if isinstance(p, FilterPass)}

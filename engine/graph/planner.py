@@ -75,7 +75,7 @@ from ..framegraph import (
     TileSet,
 )
 from ..css.values import ImageRef
-from ..geometry import Affine, Rect
+from ..geometry import Affine, Projective, Rect, clipped_polygon
 from ..images import ImageStore
 from ..layer import MAX_TREE_DEPTH
 from ..passes import CapturePass
@@ -322,7 +322,9 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
             self._why_not_drawn(node)
             return
         if self.visible_rect(node, target.cull, target.cull_from) is None:
-            self.out.decisions.append(Decision(node.id, "not drawn: outside the viewport or its clips (not rastered)"))
+            behind = node.to_screen.__class__ is Projective and not clipped_polygon(node.ink_rect, node.to_screen)
+            self.out.decisions.append(Decision(node.id, "not drawn: all of it lies behind the viewer (w <= 0)" if behind
+                                               else "not drawn: outside the viewport or its clips (not rastered)"))
             return
         clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
         if clips is None:

@@ -63,8 +63,14 @@ class ScaledRaster:
         """``node`` as it is rastered (box and style zoomed by its raster scale; itself at
         scale 1) and that scale."""
         s = self.raster_scale(node).scale
+        return self.at_scale(node, s), s
+
+    def at_scale(self, node: LayerNode, s: float) -> LayerNode:
+        """``node`` with its box and style zoomed by ``s`` (its raster scale, or a mask's
+        scale lowered to fit a texture: graph.masks); the zoomed style is kept while the
+        style and scale are unchanged."""
         if s == 1.0:
-            return node, 1.0
+            return node
         memo = self.state.zoomed.get(node.id)
         if memo is not None and memo[0] is node.style and memo[1] == s:
             style = memo[2]
@@ -74,7 +80,7 @@ class ScaledRaster:
         box = node.box if node.box is not None else node.layer.box
         zoomed = replace(node, style=style, box=Rect(box.x * s, box.y * s, box.width * s, box.height * s),
                          to_screen=node.to_screen @ Affine.scale(1.0 / s, 1.0 / s), _clip_memo=None, _paints_memo=None)
-        return zoomed, s
+        return zoomed
 
     @staticmethod
     def unscaled(m: Affine, s: float) -> Affine:

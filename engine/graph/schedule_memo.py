@@ -48,7 +48,7 @@ class ScheduleMemo:
     """The prices and last outcome of one renderer's frame-wide schedules (FrameState
     holds one; ``scene.plan()`` starts from an empty one, as a first frame does)."""
 
-    __slots__ = ("_version", "_costs", "_prices", "_key", "_value", "_uncorrected", "made", "reported", "hits",
+    __slots__ = ("_version", "_costs", "_prices", "_key", "_value", "_uncorrected", "made", "reported", "off_gl", "hits",
                  "misses")
 
     def __init__(self) -> None:
@@ -66,6 +66,10 @@ class ScheduleMemo:
         # The corrections report's moves of the frames placed under this key, by pass
         # (lamina.cost_feedback.report_against checks each is still what it would write).
         self.reported: dict = {}
+        # Whether the last frame placed ran filter work off GL: graph.placed.SharedCpuMargin
+        # asks less gain to keep it there than to move it (hysteresis). Kept across new
+        # prices and keys: it is what the last frame did, whatever priced it.
+        self.off_gl = False
         self.hits = 0  # frames that reused the last frame's schedule (reports, tests)
         self.misses = 0
 

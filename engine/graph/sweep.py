@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 
 from .. import device_scale
-from ..compositor.tree import LayerNode
-from ..geometry import Affine, Rect
+from ..compositor.tree import BACKFACE_CULLED, LayerNode, world
+from ..geometry import Affine, Projective, Rect, clipped_polygon
 from ..layer import Layer
 from ..style.transforms import transform_matrix
 from .placement import touched
@@ -21,16 +21,16 @@ __all__ = ["SWEEP_SAMPLES", "sample_sweep", "sweep_bounds"]
 SWEEP_SAMPLES = 16  # samples of one iteration of a transform animation
 
 
-def sample_sweep(layer: Layer, node: LayerNode, t: float) -> list[Affine]:
+def sample_sweep(layer: Layer, node: LayerNode, t: float) -> list[Affine | Projective]:
     """Layer px -> screen px of ``layer`` (resolved as ``node`` at ``t``) at
     SWEEP_SAMPLES + 1 points of the current iteration of each running transform
-    animation, its parent where it is now; [] when none runs."""
+    animation, its container where it is now (placed as the trees place it: a 3D one
+    under its container's perspective; a sample showing a hidden back face or not
+    invertible draws nothing and is left out); [] when none runs."""
     running = [a for a in layer.animations if is_transform_animation_running(a, t)]
-    box = node.box if node.box is not None else layer.box  # device px (lamina.device_scale)
-    placed = Affine.translate(box.x, box.y) @ node.local
-    if not running or not placed.is_invertible():
+    if not running or not node.to_screen.is_invertible():
         return []
-    parent = node.to_screen @ placed.inverse()
+    box = node.box if node.box is not None else layer.box  # device px (lamina.device_scale)
     base = layer.computed_style(None)
     zoom = device_scale.current()
     matrices = []
@@ -38,12 +38,15 @@ def sample_sweep(layer: Layer, node: LayerNode, t: float) -> list[Affine]:
         start = a.delay + a.duration * math.floor(max(t - a.delay, 0.0) / a.duration)
         for i in range(SWEEP_SAMPLES + 1):
             style = zoom.style(layer.sampled_style(base, start + a.duration * i / SWEEP_SAMPLES * 0.999999))
-            matrices.append(parent @ Affine.translate(box.x, box.y)
-                            @ transform_matrix(style.transform, style.transform_origin, box.width, box.height))
+            local = transform_matrix(style.transform, style.transform_origin, box.width, box.height)
+            m = world(node.container, layer, local, node.is_fixed, node.sticky, style)
+            if m is not BACKFACE_CULLED and m.is_invertible():
+                matrices.append(m)
     return matrices
 
 
-def sweep_bounds(samples: list[Affine], rel: Affine, size: tuple[float, float] | Rect, to_target: Affine) -> Rect:
+def sweep_bounds(samples: list[Affine | Projective], rel: Affine | Projective, size: tuple[float, float] | Rect,
+                 to_target: Affine) -> Rect:
     """Target pixels a quad of ``size`` (a size, or a rect: a layer's ink rect; placed
     ``rel`` in the animated layer's px) can touch over the samples: each sample grown
     like a transformed quad (``touched``), and the union by a quarter of the longest step
@@ -54,10 +57,12 @@ def sweep_bounds(samples: list[Affine], rel: Affine, size: tuple[float, float] |
     for m in samples:
         m = to_target @ m @ rel
         rects.append(touched(rect, m))
-        corners = [m.apply(x, y) for x, y in rect.corners()]
-        if previous is not None:
+        corners = clipped_polygon(rect, m)
+        if previous is not None and len(previous) == len(corners):
             step = max(step, max(math.hypot(a[0] - b[0], a[1] - b[1]) for a, b in zip(corners, previous)))
         previous = corners
     r = Rect.union(rects)
+    if r is None:
+        return Rect(0, 0, 0, 0)
     g = step / 4
     return Rect(r.x - g, r.y - g, r.width + 2 * g, r.height + 2 * g).rounded_out()

@@ -38,11 +38,13 @@ from ..css.shapes import ClipPath, MaskMode
 from ..css.values import (
     RGBA,
     TRANSPARENT,
+    BackfaceVisibility,
     BackgroundSize,
     CornerRadius,
     LengthPercentage,
     Overflow,
     Position,
+    TransformStyle,
 )
 
 __all__ = ["ComputedStyle", "ImageRendering", "BackgroundBox", "PROPERTIES", "LONGHANDS", "SHORTHANDS", "NOT_YET_SUPPORTED",
@@ -123,7 +125,14 @@ class ComputedStyle:
     radius_bottom_left: CornerRadius = _ZERO_RADIUS
     opacity: float = 1.0
     transform: tuple = ()
-    transform_origin: tuple[LengthPercentage, LengthPercentage] = (CENTER, CENTER)
+    # (x, y), or (x, y, z) when a z length was written (z: px only; CSS Transforms 2).
+    transform_origin: tuple[LengthPercentage, ...] = (CENTER, CENTER)
+    # CSS Transforms 2: the perspective the children are seen with (px; None = none),
+    # about perspective_origin (in this box); the back face rule; flat or preserve-3d.
+    perspective: LengthPercentage | None = None
+    perspective_origin: tuple[LengthPercentage, LengthPercentage] = (CENTER, CENTER)
+    backface_visibility: BackfaceVisibility = BackfaceVisibility.VISIBLE
+    transform_style: TransformStyle = TransformStyle.FLAT
     overflow: Overflow = Overflow.VISIBLE
     position: Position = Position.STATIC
     # The inset properties (top, right, bottom, left; None = auto). Lamina places boxes
@@ -448,9 +457,52 @@ def _parse_transform_origin(ts: TokenStream) -> dict:
     if pos is None:
         raise ts.error(f"expected a position, got {describe(tok)}", tok)
     if not ts.at_end():
-        ts.expect_length()  # z offset: no visible effect without perspective
+        # The z offset (a <length>, CSS Transforms 2): used where the transform is 3D.
+        z = ts.expect_length()
+        ts.expect_end()
+        return {"transform_origin": (pos[0], pos[1], LengthPercentage(px=z))}
     ts.expect_end()
     return {"transform_origin": pos}
+
+
+def _parse_perspective(ts: TokenStream) -> dict:
+    """``none | <length [0,inf]>`` (CSS Transforms 2 §8): a negative length is an
+    error; 0 is valid and, like anything under 1px, is used as 1px when drawn (the spec's
+    rule, which Chromium follows)."""
+    if ts.ident("none"):
+        ts.expect_end()
+        return {"perspective": None}
+    tok = ts.peek()
+    if isinstance(tok, ast.PercentageToken):
+        raise ts.error(f"perspective takes a length, not a percentage (got {token_text([tok])})", tok)
+    depth = ts.expect_length(minimum=0.0)
+    ts.expect_end()
+    return {"perspective": LengthPercentage(px=depth)}
+
+
+def _parse_perspective_origin(ts: TokenStream) -> dict:
+    tok = ts.peek()
+    pos = read_position(ts)
+    if pos is None:
+        raise ts.error(f"expected a position, got {describe(tok)}", tok)
+    ts.expect_end()
+    return {"perspective_origin": pos}
+
+
+def _parse_backface_visibility(ts: TokenStream) -> dict:
+    word = ts.expect_ident(*(v.value for v in BackfaceVisibility))
+    ts.expect_end()
+    return {"backface_visibility": BackfaceVisibility(word)}
+
+
+def _parse_transform_style(ts: TokenStream) -> dict:
+    tok = ts.peek()
+    word = ts.expect_ident(*(v.value for v in TransformStyle))
+    ts.expect_end()
+    if word == TransformStyle.PRESERVE_3D.value:
+        raise ts.error("transform-style: preserve-3d (3D rendering contexts: depth sorting and plane splitting) "
+                       "is not supported yet; flat is", tok, UnsupportedFeatureError)
+    return {"transform_style": TransformStyle(word)}
 
 
 def _parse_overflow(ts: TokenStream) -> dict:
@@ -627,6 +679,12 @@ _RECORDS: tuple[StyleProperty | Shorthand, ...] = (
               stacking=True),
     _longhand("transform", _parse_transform, "transform", _A.TRANSFORM_LIST, _I.TRANSFORM, stacking=True),
     _longhand("transform-origin", _parse_transform_origin, "transform_origin", _A.DISCRETE, _I.TRANSFORM),
+    # A perspective places the children: a change moves them as a transform does (a
+    # value other than none also makes a stacking context, CSS Transforms 2 §8).
+    _longhand("perspective", _parse_perspective, "perspective", _A.DISCRETE, _I.TRANSFORM, stacking=True),
+    _longhand("perspective-origin", _parse_perspective_origin, "perspective_origin", _A.DISCRETE, _I.TRANSFORM),
+    _longhand("backface-visibility", _parse_backface_visibility, "backface_visibility", _A.DISCRETE, _TREE),
+    _longhand("transform-style", _parse_transform_style, "transform_style", _A.DISCRETE, _TREE),
     _longhand("overflow", _parse_overflow, "overflow", _A.DISCRETE, _TREE),
     _longhand("position", _parse_position, "position", _A.DISCRETE, _TREE),
     *(_longhand(side, _inset(f"inset_{side}"), f"inset_{side}", _A.LENGTH_PERCENTAGE, _TREE) for side in _SIDES),
@@ -695,7 +753,7 @@ def fields_invalidating(what: Invalidation) -> frozenset[str]:
 # (not "unknown property") so the user knows the name is right but the feature missing.
 NOT_YET_SUPPORTED = frozenset(
     {
-        "mask-clip", "mask-origin", "mask-composite", "mask-type", "mask-border", "perspective", "transform-style", "backface-visibility",
+        "mask-clip", "mask-origin", "mask-composite", "mask-type", "mask-border",
         "border-top", "border-right", "border-bottom", "border-left",
         "border-top-color", "border-right-color", "border-bottom-color", "border-left-color",
         "border-top-style", "border-right-style", "border-bottom-style", "border-left-style",

@@ -1,25 +1,24 @@
-"""The ``transform`` property: parsing 2D transform functions and composing the matrix
-(CSS Transforms 1 §6-§7).
+"""The ``transform`` property: parsing the 2D and 3D transform functions and composing
+the matrix (CSS Transforms 1 §6-§7, CSS Transforms 2 §12).
 
-translate3d()/translateZ() are accepted because, without perspective, a z translation
-changes nothing visible; the compositor still sees them (a 3D hint). Functions that
-really need 3D (rotateX, perspective, matrix3d, ...) raise UnsupportedFeatureError.
+A list of 2D functions composes to an ``Affine`` (the exact 2D path every consumer
+knows); a list with a 3D function (rotateX/Y, rotate3d, scale3d/scaleZ, perspective(),
+matrix3d, a translate3d/translateZ with a z other than 0) composes to a ``Matrix4``.
 """
 
 from __future__ import annotations
 
 from tinycss2 import ast
 
-from ..errors import UnsupportedFeatureError
 from ..geometry import Affine
+from ..matrix4 import Matrix4
 from ..css.tokens import TokenStream, describe, split_commas, token_text
 from ..css.values import LengthPercentage, TransformFunction
 
-__all__ = ["read_transform_list", "transform_matrix", "has_3d_hint"]
+__all__ = ["read_transform_list", "transform_matrix", "has_3d_hint", "is_3d", "function_is_3d"]
 
-_THREE_D = {
-    "rotatex", "rotatey", "rotate3d", "perspective", "matrix3d", "scale3d", "scalez",
-}
+# The typed names a 3D function is kept as (rotateX/Y become rotate3d, scaleZ scale3d).
+_THREE_D_NAMES = frozenset({"rotate3d", "scale3d", "perspective", "matrix3d"})
 
 
 def _args(fn: ast.FunctionBlock, ts: TokenStream, count: tuple[int, int]) -> list[TokenStream]:
@@ -87,8 +86,29 @@ def _read_function(fn: ast.FunctionBlock, ts: TokenStream) -> TransformFunction:
     if name == "matrix":
         args = [_one(a, number) for a in _args(fn, ts, (6, 6))]
         return TransformFunction("matrix", tuple(args))
-    if name in _THREE_D:
-        raise ts.error(f"{fn.name}() needs 3D rendering, which Lamina does not do yet", fn, UnsupportedFeatureError)
+    if name in ("rotatex", "rotatey"):
+        (value,) = [_one(a, angle) for a in _args(fn, ts, (1, 1))]
+        return TransformFunction("rotate3d", (1.0, 0.0, 0.0, value) if name == "rotatex" else (0.0, 1.0, 0.0, value))
+    if name == "rotate3d":
+        a = _args(fn, ts, (4, 4))
+        return TransformFunction("rotate3d", (_one(a[0], number), _one(a[1], number), _one(a[2], number),
+                                              _one(a[3], angle)))
+    if name == "scale3d":
+        a = _args(fn, ts, (3, 3))
+        return TransformFunction("scale3d", tuple(_one(s, _scale_arg) for s in a))
+    if name == "scalez":
+        (value,) = [_one(a, _scale_arg) for a in _args(fn, ts, (1, 1))]
+        return TransformFunction("scale3d", (1.0, 1.0, value))
+    if name == "perspective":
+        (stream,) = _args(fn, ts, (1, 1))
+        if stream.ident("none"):  # CSS Transforms 2: perspective(none) is the identity
+            stream.expect_end()
+            return TransformFunction("perspective", (None,))
+        # <length [0,inf]>: negative is an error; under 1px is used as 1px (Matrix4.perspective).
+        return TransformFunction("perspective", (_one(stream, lambda s: s.expect_length(minimum=0.0)),))
+    if name == "matrix3d":
+        args = [_one(a, number) for a in _args(fn, ts, (16, 16))]
+        return TransformFunction("matrix3d", tuple(args))
     raise ts.error(f"unknown transform function {fn.name}()", fn)
 
 
@@ -108,6 +128,30 @@ def read_transform_list(ts: TokenStream) -> tuple[TransformFunction, ...]:
     return tuple(out)
 
 
+def function_is_3d(fn: TransformFunction) -> bool:
+    """Does this function need a 4x4 matrix? (translate3d with z = 0 is 2D.)"""
+    return fn.name in _THREE_D_NAMES or (fn.name == "translate3d" and fn.args[2] != 0.0)
+
+
+def is_3d(functions: tuple[TransformFunction, ...]) -> bool:
+    """Does this list need a 4x4 matrix? (transform-origin's z matters only then.)"""
+    return any(function_is_3d(fn) for fn in functions)
+
+
+def _function_matrix4(fn: TransformFunction, width: float, height: float) -> Matrix4:
+    if fn.name == "translate3d":
+        return Matrix4.translate(fn.args[0].resolve(width), fn.args[1].resolve(height), fn.args[2])
+    if fn.name == "scale3d":
+        return Matrix4.scale(*fn.args)
+    if fn.name == "rotate3d":
+        return Matrix4.rotate3d(*fn.args)
+    if fn.name == "perspective":
+        return Matrix4() if fn.args[0] is None else Matrix4.perspective(fn.args[0])
+    if fn.name == "matrix3d":
+        return Matrix4.from_css_matrix3d(fn.args)
+    return Matrix4.from_affine(_function_matrix(fn, width, height))
+
+
 def _function_matrix(fn: TransformFunction, width: float, height: float) -> Affine:
     if fn.name in ("translate", "translate3d"):
         return Affine.translate(fn.args[0].resolve(width), fn.args[1].resolve(height))
@@ -124,14 +168,21 @@ def _function_matrix(fn: TransformFunction, width: float, height: float) -> Affi
 
 def transform_matrix(
     functions: tuple[TransformFunction, ...],
-    origin: tuple[LengthPercentage, LengthPercentage],
+    origin: tuple[LengthPercentage, ...],
     width: float,
     height: float,
-) -> Affine:
-    """The layer-local transform: translate(origin) * f1 * f2 ... * translate(-origin)."""
+) -> Affine | Matrix4:
+    """The layer-local transform: translate(origin) * f1 * f2 ... * translate(-origin);
+    a Matrix4 when a function is 3D (the origin's z, ``origin[2]``, counts then)."""
     if not functions:
         return Affine()
     ox, oy = origin[0].resolve(width), origin[1].resolve(height)
+    if is_3d(functions):
+        oz = origin[2].px if len(origin) > 2 else 0.0
+        m4 = Matrix4.translate(ox, oy, oz)
+        for fn in functions:
+            m4 = m4 @ _function_matrix4(fn, width, height)
+        return m4 @ Matrix4.translate(-ox, -oy, -oz)
     m = Affine.translate(ox, oy)
     for fn in functions:
         m = m @ _function_matrix(fn, width, height)

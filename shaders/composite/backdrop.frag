@@ -24,7 +24,8 @@ void main() {
     if (u_mirror.z > u_mirror.x && u_mirror.w > u_mirror.y) {
         c = vec2(fold(c.x, u_mirror.x, u_mirror.z), fold(c.y, u_mirror.y, u_mirror.w));
     }
-    vec2 p = (u_to_source * vec3(c, 1.0)).xy;
+    vec3 ph = u_to_source * vec3(c, 1.0);
+    vec2 p = ph.xy / ph.z;  // z is 1 but where the element is projected (3D)
     vec2 size = vec2(textureSize(u_source, 0));
     if (u_exact == 1) {
         ivec2 q = ivec2(floor(p));

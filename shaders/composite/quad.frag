@@ -37,7 +37,8 @@ uniform vec2 u_mask_mode[MASK_COUNT];       // x: 1 = luminance (else alpha); y:
 // premultiplied, so its weighted colour already is): CSS Masking 1 §6.3 with the
 // luminanceToAlpha coefficients, in sRGB. Nothing outside the mask texture shows.
 float mask_value(sampler2D mask, mat3 to_texel, vec2 mode) {
-    vec2 q = (to_texel * vec3(gl_FragCoord.xy, 1.0)).xy;
+    vec3 qh = to_texel * vec3(gl_FragCoord.xy, 1.0);
+    vec2 q = qh.xy / qh.z;  // z is 1 but under a projected (3D) mask
     vec2 size = vec2(textureSize(mask, 0));
     vec4 m;
     if (mode.y > 0.5) {
@@ -68,7 +69,8 @@ void main() {
               * span_coverage(p.y, -widen.y, u_quad_size.y + widen.w, 0.5 * px.y);
 #if CLIP_COUNT > 0
     for (int i = 0; i < CLIP_COUNT; ++i) {
-        vec2 q = (u_clip_to_local[i] * vec3(gl_FragCoord.xy, 1.0)).xy;
+        vec3 qh = u_clip_to_local[i] * vec3(gl_FragCoord.xy, 1.0);
+        vec2 q = qh.xy / qh.z;  // z is 1 but for the clip of a projected (3D) layer
         if (u_clip_kind[i] > 0.5) {
             cov *= shape_coverage(q, u_clip_rect[i], u_clip_rx[i], u_clip_ry[i], mat2(u_clip_to_local[i]));
         } else {

@@ -1,5 +1,7 @@
-// A layer's (or surface's) texture as a quad, mapped into the target by an affine
-// matrix. The part drawn (u_draw_rect, in source px) is the quad grown by about one
+// A layer's (or surface's) texture as a quad, mapped into the target by a 2D affine or
+// projective matrix (a flattened 3D transform: its third row is w). w goes to
+// gl_Position.w, so GL clips the quad in homogeneous space where it reaches behind the
+// eye (w <= 0) before the divide, and v_local is interpolated perspective-correctly. The part drawn (u_draw_rect, in source px) is the quad grown by about one
 // target pixel, so the fragment shader can anti-alias rotated or fractional edges, and
 // cut to what can reach the target, so huge scales keep float precision.
 uniform mat3 u_transform;     // source px -> target px
@@ -11,8 +13,9 @@ out vec2 v_local;
 void main() {
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
     vec2 local = mix(u_draw_rect.xy, u_draw_rect.zw, corner);
-    vec2 target = (u_transform * vec3(local, 1.0)).xy;
+    vec3 target = u_transform * vec3(local, 1.0);   // (x w, y w, w) in target px
     v_local = local;
-    // Row 0 of every Lamina texture is the top of the image (CSS y down).
-    gl_Position = vec4(target / u_target_size * 2.0 - 1.0, 0.0, 1.0);
+    // Row 0 of every Lamina texture is the top of the image (CSS y down). For an affine
+    // matrix w = 1 and this is target / size * 2 - 1, the very floats of a 2D draw.
+    gl_Position = vec4(target.xy / u_target_size * 2.0 - target.z, 0.0, target.z);
 }

@@ -71,7 +71,11 @@ CASES = {
     "everything": ("filter: saturate(2); mask-image: linear-gradient(90deg, black, transparent); opacity: 0.7; "
                    "mix-blend-mode: screen",
                    dict(filter="saturate(2)", mask=_mask_columns(lambda i: 1 - (i + 0.5) / BOX[2]), opacity=0.7,
-                        blend_mode="screen"), 2),
+                        blend_mode="screen"),
+                   # 3: saturate(2)'s rows sum to 2.57 in absolute value, so the half level of
+                   # T' stored in 8 bits comes out as up to 1.3, and the mask, opacity and blend
+                   # each round once more (seen: 3 in one pixel of 1,920 for some seeds)
+                   3),
 }
 
 

@@ -1,7 +1,8 @@
 """Raster scale on the GPU (lamina.compositor.raster_scale, graph.scaled): a layer under a
 static scale is rastered at that scale, so it equals the same content drawn directly at
 the larger size (every length times the scale, no transform) -- text, a rounded disc,
-borders, a gradient, a box shadow, a filter -- and a disc's edge matches its analytic
+borders, a gradient, a box shadow, a filter, mask-images (gradients, tiles, an image, by
+luminance) and polygon clip-paths, also at DPR 2 and on a backdrop-filter -- and a disc's edge matches its analytic
 area coverage computed in float64 (an independent computation), where a scale-1 raster
 stretched by the composite would blur it over several pixels. Rotation+scale and skew are
 compared with the same content drawn at the larger size under the rotation or skew alone.
@@ -17,11 +18,14 @@ import freetype
 import numpy as np
 import pytest
 
+from pathlib import Path
+
 from lamina import Layer, Renderer, Scene
 
 pytestmark = pytest.mark.gl
 
 SANS = "font-family: 'DejaVu Sans'"
+IMAGES = Path(__file__).resolve().parents[1] / "scenes" / "images"
 _PX = re.compile(r"(-?\d+(?:\.\d+)?)px")
 
 
@@ -51,6 +55,16 @@ CASES = {
     "gradient": ("background: linear-gradient(90deg, red 5px, blue 30px, green)", (10, 10, 50, 20), {}),
     "box-shadow": ("background: #fff; border-radius: 4px; box-shadow: 3px 2px 4px rgba(0,0,0,.6)", (12, 12, 40, 25), {}),
     "blur": ("background: #c30; filter: blur(2px)", (12, 12, 30, 20), {}),
+    "mask-linear": ("background: #c30; mask-image: linear-gradient(90deg, #000, transparent)", (12, 12, 30, 20), {}),
+    "mask-radial": ("background: #c30; mask-image: radial-gradient(circle 8px, #000 90%, transparent 100%)",
+                    (12, 12, 30, 20), {}),
+    "mask-tiles": ("background: #c30; mask-image: linear-gradient(#000 50%, transparent 50%); mask-size: 10px 8px; "
+                   "mask-position: 3px 2px; mask-repeat: repeat", (12, 12, 30, 20), {}),
+    "mask-image-luminance": (f"background: #c30; mask-image: url('{IMAGES / 'quad-16.png'}'); mask-size: 30px 20px; "
+                             "mask-mode: luminance", (12, 12, 30, 20), {}),
+    "clip-path-polygon": ("background: #c30; clip-path: polygon(0 0, 30px 0, 0 20px)", (12, 12, 30, 20), {}),
+    "clip-path-polygon-percent": ("background: #c30; clip-path: polygon(evenodd, 10% 0, 100% 50%, 0 100%)",
+                                  (12, 12, 30, 20), {}),
 }
 
 
@@ -82,6 +96,46 @@ def test_a_static_scale_equals_the_content_drawn_at_that_size(gl, case):
     assert scaled.plan().raster_scales["a"].scale == 4.0
 
 
+def _mask_sizes(scene: Scene) -> dict[str, tuple[int, int]]:
+    """The mask textures rastered for the scene: kind -> (width, height)."""
+    return {p.target.name.split(":")[0]: (p.target.width, p.target.height) for p in scene.plan().passes
+            if getattr(p, "target", None) is not None and p.target.name.startswith(("mask-image", "clip-path"))}
+
+
+def test_masks_under_dpr_2_and_scale_3_equal_them_drawn_6_times_larger(gl):
+    """DPR 2 zooms the layer's box into device px; scale(3) is then its raster scale: the
+    mask and the polygon are rastered 6x (one texel per device px of the drawn layer, and
+    a transparent texel all round), so the edges equal those of the layer drawn 6x."""
+    css = ("background: #c30; clip-path: polygon(0 0, 30px 0, 0 20px); "
+           "mask-image: linear-gradient(90deg, #000, transparent 80%)")
+    scaled = Scene(180, 130, background="#fff", device_scale_factor=2)
+    scaled.root.add(Layer("a", (10, 10, 30, 20), f"{css}; transform-origin: 0 0; transform: scale(3)"))
+    direct = Scene(360, 260, background="#fff")
+    direct.root.add(Layer("a", (20, 20, 180, 120), _times(css, 6)))
+    worst, over = _diff(scaled.render(gl).image, direct.render(gl).image)
+    assert worst <= 2 and over == 0, f"max diff {worst}, {over} px off by more than 2"
+    assert _mask_sizes(scaled) == {"mask-image": (182, 122), "clip-path": (182, 122)}
+
+
+def _stripes(scene: Scene) -> None:
+    for i in range(0, 360, 20):
+        scene.root.add(Layer(f"stripe{i}", (i, 0, 10, 260), "background: #048"))
+
+
+@pytest.mark.parametrize("mask", ["mask-image: linear-gradient(#000, transparent)",
+                                  "clip-path: polygon(0 0, 40px 0, 0 30px)"])
+def test_a_scaled_backdrop_filter_is_masked_like_the_larger_element(gl, mask):
+    """The mask of a backdrop-filter element applies to its surface (the filtered
+    backdrop and the element): rastered at the element's scale, as the direct one's."""
+    css = f"backdrop-filter: blur(2px); background: rgba(255, 255, 255, .3); {mask}"
+    scaled, direct = Scene(360, 260, background="#fff"), Scene(360, 260, background="#fff")
+    _stripes(scaled), _stripes(direct)
+    scaled.root.add(Layer("a", (10, 10, 40, 30), f"{css}; transform-origin: 0 0; transform: scale(4)"))
+    direct.root.add(Layer("a", (10, 10, 160, 120), _times(css, 4)))
+    worst, over = _diff(scaled.render(gl).image, direct.render(gl).image)
+    assert worst <= 2 and over == 0, f"{mask}: max diff {worst}, {over} px off by more than 2"
+
+
 def test_a_scaled_disc_edge_has_the_analytic_coverage(gl):
     """A 20 px disc under scale(4) at (10, 10): a circle of radius 40 centred at (50, 50).
     Its alpha per pixel is the area of the pixel inside the circle (float64, 16x16
@@ -111,6 +165,18 @@ def test_rotation_or_skew_with_scale_draws_like_the_larger_content_under_it(gl, 
     a, b = scaled.render(gl).image, direct.render(gl).image
     worst, over = _diff(a, b)
     # Both are sampled through the same rotation or skew from rasters of the same size.
+    assert worst <= 2 and over == 0, f"{transform}: max diff {worst}, {over} px off by more than 2"
+
+
+MASKED = ("background: #c30; clip-path: polygon(0 0, 30px 0, 0 20px); "
+          "mask-image: linear-gradient(#000 50%, transparent 50%); mask-size: 10px 8px")
+
+
+@pytest.mark.parametrize("transform", ["rotate(30deg)", "skewX(20deg)"])
+def test_masks_under_rotation_or_skew_with_scale_draw_like_the_larger_masks_under_it(gl, transform):
+    scaled, direct = _pair(MASKED, (80, 10, 30, 20), 3, transform)
+    worst, over = _diff(scaled.render(gl).image, direct.render(gl).image)
+    # The masks are rastered at 3 (as the layer) and read through the rotation or skew.
     assert worst <= 2 and over == 0, f"{transform}: max diff {worst}, {over} px off by more than 2"
 
 

@@ -30,7 +30,7 @@ FOLDERS = {"engine": "lamina", "filters": "lamina.filters", "demos": "lamina.dem
 # (test_each_package_is_one_layer), so the prefixes that reach into one are top-level
 # modules beside it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("core", ("lamina.version", "lamina.named", "lamina.errors", "lamina.limits", "lamina.tiling", "lamina.recursion", "lamina.geometry", "lamina.geometry3d", "lamina.device_scale", "lamina.css", "lamina.images",
+    ("core", ("lamina.version", "lamina.named", "lamina.errors", "lamina.limits", "lamina.tiling", "lamina.recursion", "lamina.geometry", "lamina.matrix4", "lamina.geometry3d", "lamina.device_scale", "lamina.css", "lamina.images",
               "lamina.file_access", "lamina.bounded_read", "lamina.image_formats", "lamina.output_files", "lamina.blending", "lamina.progress", "lamina.png", "lamina.suggest")),
     ("filters", ("lamina.filters",)),
     ("style and layer tree", ("lamina.style", "lamina.animation", "lamina.layer")),

@@ -111,6 +111,44 @@ def test_mask_image_is_a_mask_surface_rastered_like_a_background():
     assert (mask.texture.width, mask.texture.height) == (102, 82)
 
 
+def test_a_scaled_layers_masks_are_rastered_at_its_raster_scale():
+    """Under scale(2) the card is rastered at 2 (graph.scaled) and so are its masks: every
+    length of the mask and the polygon twice as long, the textures twice the size, read
+    texel for texel (the surface is drawn untransformed, as the card's own raster is)."""
+    graph = card(f"mask-image: {GRADIENT}; clip-path: polygon(evenodd, 0 0, 100% 0, 50% 150%); "
+                 "transform-origin: 0 0; transform: scale(2)").plan(policy="none")
+    assert graph.raster_scales["card"].scale == 2.0
+    (surface,) = surfaces(graph, SurfaceReason.MASK)
+    (draw,) = [d for d in graph.passes[-1].draws if d.source is surface.target]
+    image, polygon = sorted(draw.masks, key=lambda m: m.what, reverse=True)
+    assert (image.what, polygon.what) == ("mask-image", "clip-path")
+    painted = {p.target.name: p.paint for p in graph.raster_passes()}
+    assert painted[image.texture.name].tile == (0.0, 0.0, 200.0, 160.0)
+    assert (image.texture.width, image.texture.height) == (200 + 2 * MASK_PAD, 160 + 2 * MASK_PAD)
+    # The polygon where the card and its child paint (100 x 100 layer px), at 2.
+    assert (polygon.texture.width, polygon.texture.height) == (200 + 2 * MASK_PAD, 200 + 2 * MASK_PAD)
+    assert painted[polygon.texture.name].points[:2] == ((MASK_PAD, MASK_PAD), (200 + MASK_PAD, MASK_PAD))
+    for mask in (image, polygon):
+        assert mask.to_texel == Affine.translate(-20 + MASK_PAD, -30 + MASK_PAD)
+
+
+def test_a_scaled_polygon_too_large_for_a_texture_is_rastered_at_a_lower_scale():
+    """A polygon around an overflowing child can outgrow the largest texture at the
+    layer's raster scale (which the layer's own box bounds): its mask is then rastered
+    at the largest scale that fits (here 509 / 300 texels per px), not refused."""
+    scene = Scene(200, 150, "white")
+    box = scene.root.add(Layer("card", (0, 0, 20, 20), "background: #36c; clip-path: polygon(0 0, 300px 0, 0 300px); "
+                                                         "transform-origin: 0 0; transform: scale(4)"))
+    box.add(Layer("child", (0, 0, 300, 300), "background: orange"))
+    graph = scene.plan(policy="none", limits=Limits(max_texture_size=512))
+    assert graph.raster_scales["card"].scale == 4.0
+    (surface,) = surfaces(graph, SurfaceReason.MASK)
+    (draw,) = [d for d in graph.passes[-1].draws if d.source is surface.target]
+    (mask,) = draw.masks
+    assert 509 + 2 * MASK_PAD <= mask.texture.width == mask.texture.height <= 512
+    assert mask.to_texel.a == pytest.approx(509 / 300 / 4)
+
+
 def test_one_drawing_layer_takes_the_mask_in_its_own_draw():
     graph = card(f"mask-image: {GRADIENT}; clip-path: polygon(0 0, 100% 0, 0 100%); opacity: .5",
                  child=False).plan(policy="none")

@@ -55,7 +55,7 @@ def test_inherited_set_and_css_wide_keywords_follow_the_records():
 
 
 def test_property_tree_field_sets_are_made_from_the_records():
-    assert TRANSFORM_FIELDS == {"transform", "transform_origin"}
+    assert TRANSFORM_FIELDS == {"transform", "transform_origin", "perspective", "perspective_origin"}
     assert SCROLL_FIELDS == {"scroll_left", "scroll_top"}
     assert PAINT_FIELDS == {"background_color", "background_position", "background_repeat", "background_size",
                             "background_origin", "background_clip", "border_color", "text"}
@@ -84,7 +84,7 @@ def test_interpolation_follows_each_records_animation_type():
 
 def test_stacking_contexts_follow_the_records():
     assert set(STACKING_FIELDS) == {"z_index", "opacity", "transform", "filter", "backdrop_filter",
-                                    "mix_blend_mode", "isolation", "clip_path", "mask_image"}
+                                    "mix_blend_mode", "isolation", "clip_path", "mask_image", "perspective"}
     assert STACKING_WILL_CHANGE == {
         "opacity", "transform", "translate", "rotate", "scale", "filter", "backdrop-filter", "mix-blend-mode",
         "isolation", "mask", "mask-image", "clip-path", "perspective", "z-index", "contain",

@@ -738,7 +738,7 @@ def test_3d_hint():
         ("bottom", (pct(50), pct(100))),
         ("left", (pct(0), pct(50))),
         ("10px 20%", (px(10), pct(20))),
-        ("left 10px 5px", (pct(0), px(10))),  # z offset accepted, ignored
+        ("left 10px 5px", (pct(0), px(10), px(5))),  # the z offset (CSS Transforms 2)
         ("right 25%", (pct(100), pct(25))),
     ],
 )
