@@ -786,6 +786,12 @@ def plan_chain(
         raise InvalidValueError(f"filter scale must be a positive number, got {scale!r}", property="filter")
     if not isinstance(current_color, RGBA):
         raise InvalidValueError(f"current_color must be an RGBA colour, got {current_color!r}", property="filter")
+    if any(isinstance(op, SvgFilterRef) for op in ops):
+        from .svg.route import route_svg  # (it imports this module)
+        routed = route_svg(tuple(ops), size=size, scale=scale)
+        if isinstance(routed, FilterPlan):
+            return routed
+        ops = routed
     pixels = size[0] * size[1] if size else None
     b = _Builder(pixels)
     notes: list[str] = []
