@@ -25,6 +25,7 @@ from .routes import route_context
 from ..filter_costs import Placement, place
 from ..textures import Executor
 from .filter_tasks import filter_tasks
+from .svg_refs import svg_decisions
 
 __all__ = ["EffectDrawing", "FRAME_WIDE", "LARGE_GROUP_SHARE", "opacity_in_draw"]
 
@@ -260,6 +261,7 @@ class EffectDrawing:
         copy = TextureDesc(name, cw, ch, TextureRole.BACKDROP)
         to_source, mirror = region.to_source, region.mirror
         plan = chain.plan(current_color=s.color, scale=scale, size=(cw, ch))
+        self.out.decisions.extend(svg_decisions(node.id, "backdrop-filter", chain, plan))
         self._filter_key = None  # what lies under an element is read anew every frame
         filter_passes, result = self._filter_passes(node, plan, copy)
         # The element's surface, in the target's space: the filtered backdrop (clipped to
@@ -400,6 +402,7 @@ class EffectDrawing:
             return True
         # Plan again knowing the surface size (cost rules depend on the pixel count).
         plan = chain.plan(current_color=node.style.color, scale=scale, size=(int(bounds.width), int(bounds.height)))
+        self.out.decisions.extend(svg_decisions(node.id, "filter", chain, plan))
         detail = f"filter: {chain} in {where}, grown by {top}/{right}/{bottom}/{left} px"
         surface = self._surface_pass(ctx, bounds, space, cull, SurfaceReason.FILTER, detail, inner_from)
         result = self._cached_filter_result(node, plan, surface, space)
