@@ -77,12 +77,15 @@ class FilterChain:
         names (an SvgFilterError for an id the document lacks)."""
         return FilterChain(tuple(op.resolved_svg(document) if isinstance(op, SvgFilterRef) else op for op in self.ops))
 
-    def plan(self, *, current_color: RGBA = BLACK, scale: float = 1.0, size: tuple[int, int] | None = None) -> FilterPlan:
+    def plan(self, *, current_color: RGBA = BLACK, scale: float = 1.0, size: tuple[int, int] | None = None,
+             box: tuple[float, float] | None = None) -> FilterPlan:
         """The GPU passes this chain compiles to (``print`` it to read them).
 
         ``current_color`` resolves drop-shadow's default colour; ``scale`` is pixels per
-        CSS px of the space the filter runs in; ``size`` is the input's (cost rules)."""
-        return plan_chain(self.ops, current_color=current_color, scale=scale, size=size)
+        CSS px of the space the filter runs in; ``size`` is the input's (cost rules);
+        ``box`` the element's box in CSS px, where the input is that box grown by the
+        plan's outsets (a layer's filter: an SVG filter region then grows the bounds)."""
+        return plan_chain(self.ops, current_color=current_color, scale=scale, size=size, box=box)
 
     def interpolate(self, other: "FilterChain | str", t: float) -> "FilterChain":
         """The chain at progress ``t`` from self (0) to ``other`` (1), per Filter

@@ -644,6 +644,9 @@ class FilterPlan:
     outsets: tuple[int, int, int, int]  # top, right, bottom, left (px)
     notes: tuple[str, ...] = field(default=())
     spread: tuple[Reach, ...] = field(default=(), repr=False)  # each planned spatial op's reach, in order
+    # The input must be exactly the element's box grown by ``outsets`` (an SVG filter
+    # region, filters.svg.route): every pixel of it can matter, and nothing past it.
+    region: bool = False
 
     def needed_input(self, rect: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
         """The input region (x0, y0, x1, y1) that can affect ``rect`` of the output,
@@ -779,16 +782,19 @@ def plan_chain(
     current_color: RGBA,
     scale: float = 1.0,
     size: tuple[int, int] | None = None,
+    box: tuple[float, float] | None = None,
 ) -> FilterPlan:
     """Plan ``ops`` for an input in a space where one CSS px is ``scale`` pixels.
-    ``size`` (the input's, when known) lets cost rules depend on the pixel count."""
+    ``size`` (the input's, when known) lets cost rules depend on the pixel count;
+    ``box`` (CSS px) is the element's box when the input is it grown by the outsets
+    (``filters.svg.route``: an SVG filter's region)."""
     if not (math.isfinite(scale) and scale > 0):
         raise InvalidValueError(f"filter scale must be a positive number, got {scale!r}", property="filter")
     if not isinstance(current_color, RGBA):
         raise InvalidValueError(f"current_color must be an RGBA colour, got {current_color!r}", property="filter")
     if any(isinstance(op, SvgFilterRef) for op in ops):
         from .svg.route import route_svg  # (it imports this module)
-        routed = route_svg(tuple(ops), size=size, scale=scale)
+        routed = route_svg(tuple(ops), size=size, scale=scale, box=box)
         if isinstance(routed, FilterPlan):
             return routed
         ops = routed

@@ -9,8 +9,11 @@ an unresolved ``url(#id)`` is resolved against it. Then, for each ``url(#id)``:
   op of the chain, becomes those colour ops: they fuse with the CSS functions around it
   and are exact anywhere (the filter region, holding the box, clips nothing a colour op
   can make visible: transparent pixels stay transparent);
-* a filter that is the whole chain compiles as its own passes (``filters.svg.compile``:
-  region the element's box, so the layer's bounds do not grow);
+* a filter that is the whole chain compiles as its own passes (``filters.svg.compile``);
+  on a layer, whose box is known, they run on the filter region (filterUnits, x, y,
+  width, height) around the box, rounded out to pixels: the plan's outsets grow the
+  layer's bounds by it, and the plan is marked ``region`` so the surface is exactly
+  that (elsewhere the region must be the box);
 * anything else (a spatial SVG filter mixed with CSS functions, whose filter region
   would have to clip a surface grown for the others) is an UnsupportedFeatureError naming
   the filter and its first primitive, before any pass runs.
@@ -18,13 +21,16 @@ an unresolved ``url(#id)`` is resolved against it. Then, for each ``url(#id)``:
 
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
+from dataclasses import replace
 from contextvars import ContextVar
 from typing import Iterator
 
 from ...errors import UnsupportedFeatureError
 
 from ..ops import ColorOp, FilterOp
+from ..plan import FilterPlan
 from . import model as m
 from .compile import plan_graph
 from .graph import build_graph
@@ -68,8 +74,8 @@ def _box(element: m.FilterElement, size: tuple[int, int] | None, scale: float) -
         return size[0] / scale, size[1] / scale
     if element.filter_units is m.Units.BOUNDING_BOX:
         return 64.0, 64.0
-    x, y, w, h = filter_region(element, (0.0, 0.0, 64.0, 64.0))
-    return max(1.0, x + w), max(1.0, y + h)
+    _, _, x1, y1 = filter_region(element, (0.0, 0.0, 64.0, 64.0))
+    return max(1.0, x1), max(1.0, y1)
 
 
 def _first_primitive(op: SvgFilterRef) -> str:
@@ -78,9 +84,32 @@ def _first_primitive(op: SvgFilterRef) -> str:
     return live[0].primitive.describe() if live else op.element.describe()
 
 
-def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale: float):
+def _region_plan(element: m.FilterElement, box: tuple[float, float], size: tuple[int, int] | None,
+                 scale: float) -> FilterPlan:
+    """The graph run on its filter region around ``box``: the outsets are the region's
+    past the box, rounded out to whole pixels (the region must hold the box)."""
+    bw, bh = box
+    x0, y0, x1, y1 = filter_region(element, (0.0, 0.0, bw, bh))
+    past = (-y0 * scale, (x1 - bw) * scale, (y1 - bh) * scale, -x0 * scale)  # top, right, bottom, left
+    if min(past) < -1e-9:
+        first = build_graph(element).live_nodes()
+        prim = first[0].primitive if first else element
+        raise UnsupportedFeatureError(f"{prim.describe()}: a filter region that does not hold the element's box "
+                                      "(in a layer, the region grows the bounds; clipping inside the box is not "
+                                      "planned yet)", property="filter", value=prim.describe())
+    top, right, bottom, left = (max(0, math.ceil(v - 1e-6)) for v in past)
+    if size is None:
+        size = (math.ceil(bw * scale - 1e-6) + left + right, math.ceil(bh * scale - 1e-6) + top + bottom)
+    plan = plan_graph(element, size, scale, box=box)
+    return replace(plan, outsets=(top, right, bottom, left), region=True,
+                   notes=(*plan.notes, f"the filter region grows the input by {top}/{right}/{bottom}/{left} px"))
+
+
+def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale: float,
+              box: tuple[float, float] | None = None):
     """``ops`` with each ``url(#id)`` replaced by the colour ops it lowers to, or the
-    FilterPlan of a chain that is one SVG filter; UnsupportedFeatureError otherwise."""
+    FilterPlan of a chain that is one SVG filter (on its filter region when ``box``, the
+    element's, is given: a layer's filter); UnsupportedFeatureError otherwise."""
     out: list[FilterOp] = []
     spatial_before = False
     for op in ops:
@@ -89,16 +118,18 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
             out.append(op)
             continue
         op = _resolved(op)
-        box = _box(op.element, size, scale)
+        element_box = box if box is not None and len(ops) == 1 else _box(op.element, size, scale)
         try:
-            lowered = lower_filter(op.element, box)
+            lowered = lower_filter(op.element, element_box)
         except UnsupportedFeatureError:
             lowered = None
         if lowered is not None and all(isinstance(o, ColorOp) for o in lowered) and not spatial_before:
             out.extend(lowered)
             continue
+        if len(ops) == 1 and box is not None:
+            return _region_plan(op.element, box, size, scale)
         if len(ops) == 1:
-            px = size if size is not None else (max(1, round(box[0] * scale)), max(1, round(box[1] * scale)))
+            px = size if size is not None else (max(1, round(element_box[0] * scale)), max(1, round(element_box[1] * scale)))
             return plan_graph(op.element, px, scale)
         raise UnsupportedFeatureError(
             f"{op.css()} ({_first_primitive(op)}) mixed with other filter functions: an SVG filter with spatial "

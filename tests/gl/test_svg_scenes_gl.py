@@ -89,3 +89,29 @@ def test_a_backdrop_filter_graph_matches_the_svg_reference(gl, rng, backend, nam
     assert np.abs(expected - plain).max() > 0.1  # the graph changes the backdrop
     diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
     assert diff.max() <= _bar(body), f"{name} on {backend}: {diff.max()}"
+
+
+@pytest.mark.parametrize("region", ["", "x='-20%' y='-5%' width='150%' height='130%'",
+                                    "filterUnits='userSpaceOnUse' x='-4' y='-2' width='40' height='30'"])
+def test_a_layer_grows_by_its_filter_region_and_is_clipped_to_it(gl, rng, backend, region):
+    """A shadow blurred and offset past the box shows up to the region's edge, no further
+    (the region of a 30x20 box at whole pixels, as the reference's canvas)."""
+    markup = (f"<svg {NS}><filter id='f' color-interpolation-filters='sRGB' {region}>{COMPILED['classic-drop-shadow']}"
+              f"</filter>{DUP}</svg>")
+    x, y, w, h = 12, 8, 30, 20
+    scene = Scene(56, 40, "transparent")
+    scene.add_svg(markup)
+    image = _straight(rng, h, w)
+    scene.root.add(Layer("picture", (x, y, w, h), image=image))
+    plain = scene.render(gl).premultiplied.astype(np.float64) / 255.0
+    scene.find("picture").style["filter"] = "url(#f)"
+    frame = scene.render(gl, filter_backend=backend)
+    filtered, (ox, oy) = apply_filter(parse_svg(markup).filter("f"), plain[y:y + h, x:x + w], grow=True)
+    expected = np.zeros_like(plain)
+    fh, fw = filtered.shape[:2]
+    expected[y + oy:y + oy + fh, x + ox:x + ox + fw] = filtered
+    past = expected[..., 3].copy()
+    past[y:y + h, x:x + w] = 0
+    assert (ox, oy) != (0, 0) and past.max() > 0.05  # the shadow reaches past the box
+    diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
+    assert diff.max() <= 2, f"{region or 'default region'} on {backend}: {diff.max()}"
