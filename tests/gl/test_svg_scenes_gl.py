@@ -115,3 +115,32 @@ def test_a_layer_grows_by_its_filter_region_and_is_clipped_to_it(gl, rng, backen
     assert (ox, oy) != (0, 0) and past.max() > 0.05  # the shadow reaches past the box
     diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
     assert diff.max() <= 2, f"{region or 'default region'} on {backend}: {diff.max()}"
+
+
+def test_damaged_and_retained_frames_with_a_grown_svg_filter_equal_frames_from_scratch(fresh, gl):
+    """Moving, recolouring and animating next to a layer whose SVG filter grows it by its
+    region: each frame (damaged, or kept from the last) equals the same state drawn with
+    nothing kept — the damage covers the region, not only the box."""
+    from lamina.scene_file import scene_from_dict
+
+    markup = (f"<svg {NS}><filter id='glow' color-interpolation-filters='sRGB'>{COMPILED['classic-drop-shadow']}"
+              "</filter></svg>")
+    scene = Scene(120, 80, "#f4f1ea")
+    scene.add_svg(markup)
+    scene.root.add(Layer("card", (20, 20, 40, 30), "background: #357; border-radius: 5px; filter: url(#glow)"))
+    scene.root.add(Layer("other", (80, 30, 20, 20), "background: teal"))
+    steps = [lambda: None,
+             lambda: setattr(scene.find("card"), "box", (26, 24, 40, 30)),
+             lambda: scene.find("card").style.__setitem__("background", "#a35"),
+             lambda: setattr(scene.find("other"), "box", (62, 40, 20, 20)),  # under the card's region
+             lambda: None]
+    damaged = []
+    for i, step in enumerate(steps):
+        step()
+        frame = scene.render(fresh)
+        damaged += [p.damage for p in frame.graph.passes if p.target.name == frame.graph.output.name and p.damage]
+        fresh_pixels = frame.premultiplied.copy()
+        gl.drop_caches()
+        scratch = scene_from_dict(scene.to_dict()).render(gl).premultiplied
+        assert np.array_equal(fresh_pixels, scratch), f"step {i}"
+    assert damaged, "some frames were drawn only where they changed"
