@@ -14,6 +14,7 @@ from .ops import FilterOp
 from .plan import FilterPlan, plan_chain
 from .svg.model import SvgDocument
 from .svg.op import SvgFilterRef
+from .svg.route import route_svg
 from .syntax import chain_growth, parse_ops
 from ..limits import MAX_FILTER_FUNCTIONS, MAX_FILTER_GROWTH
 
@@ -85,7 +86,13 @@ class FilterChain:
         CSS px of the space the filter runs in; ``size`` is the input's (cost rules);
         ``box`` the element's box in CSS px, where the input is that box grown by the
         plan's outsets (a layer's filter: an SVG filter region then grows the bounds)."""
-        return plan_chain(self.ops, current_color=current_color, scale=scale, size=size, box=box)
+        ops = self.ops
+        if any(isinstance(op, SvgFilterRef) for op in ops):
+            routed = route_svg(ops, size=size, scale=scale, box=box)  # lowered to ops, or a graph's own plan
+            if isinstance(routed, FilterPlan):
+                return routed
+            ops = routed
+        return plan_chain(ops, current_color=current_color, scale=scale, size=size)
 
     def interpolate(self, other: "FilterChain | str", t: float) -> "FilterChain":
         """The chain at progress ``t`` from self (0) to ``other`` (1), per Filter

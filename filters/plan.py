@@ -782,22 +782,14 @@ def plan_chain(
     current_color: RGBA,
     scale: float = 1.0,
     size: tuple[int, int] | None = None,
-    box: tuple[float, float] | None = None,
 ) -> FilterPlan:
     """Plan ``ops`` for an input in a space where one CSS px is ``scale`` pixels.
-    ``size`` (the input's, when known) lets cost rules depend on the pixel count;
-    ``box`` (CSS px) is the element's box when the input is it grown by the outsets
-    (``filters.svg.route``: an SVG filter's region)."""
+    ``size`` (the input's, when known) lets cost rules depend on the pixel count.
+    (``url(#id)`` ops are routed first by ``FilterChain.plan``: filters.svg.route.)"""
     if not (math.isfinite(scale) and scale > 0):
         raise InvalidValueError(f"filter scale must be a positive number, got {scale!r}", property="filter")
     if not isinstance(current_color, RGBA):
         raise InvalidValueError(f"current_color must be an RGBA colour, got {current_color!r}", property="filter")
-    if any(isinstance(op, SvgFilterRef) for op in ops):
-        from .svg.route import route_svg  # (it imports this module)
-        routed = route_svg(tuple(ops), size=size, scale=scale, box=box)
-        if isinstance(routed, FilterPlan):
-            return routed
-        ops = routed
     pixels = size[0] * size[1] if size else None
     b = _Builder(pixels)
     notes: list[str] = []
