@@ -14,6 +14,7 @@ from .ops import FilterOp
 from .plan import FilterPlan, plan_chain
 from .svg.model import SvgDocument
 from .svg.op import SvgFilterRef
+from .svg.route import route_svg
 from .syntax import chain_growth, parse_ops
 from ..limits import MAX_FILTER_FUNCTIONS, MAX_FILTER_GROWTH
 
@@ -77,12 +78,21 @@ class FilterChain:
         names (an SvgFilterError for an id the document lacks)."""
         return FilterChain(tuple(op.resolved_svg(document) if isinstance(op, SvgFilterRef) else op for op in self.ops))
 
-    def plan(self, *, current_color: RGBA = BLACK, scale: float = 1.0, size: tuple[int, int] | None = None) -> FilterPlan:
+    def plan(self, *, current_color: RGBA = BLACK, scale: float = 1.0, size: tuple[int, int] | None = None,
+             box: tuple[float, float] | None = None) -> FilterPlan:
         """The GPU passes this chain compiles to (``print`` it to read them).
 
         ``current_color`` resolves drop-shadow's default colour; ``scale`` is pixels per
-        CSS px of the space the filter runs in; ``size`` is the input's (cost rules)."""
-        return plan_chain(self.ops, current_color=current_color, scale=scale, size=size)
+        CSS px of the space the filter runs in; ``size`` is the input's (cost rules);
+        ``box`` the element's box in CSS px, where the input is that box grown by the
+        plan's outsets (a layer's filter: an SVG filter region then grows the bounds)."""
+        ops = self.ops
+        if any(isinstance(op, SvgFilterRef) for op in ops):
+            routed = route_svg(ops, size=size, scale=scale, box=box)  # lowered to ops, or a graph's own plan
+            if isinstance(routed, FilterPlan):
+                return routed
+            ops = routed
+        return plan_chain(ops, current_color=current_color, scale=scale, size=size)
 
     def interpolate(self, other: "FilterChain | str", t: float) -> "FilterChain":
         """The chain at progress ``t`` from self (0) to ``other`` (1), per Filter

@@ -644,6 +644,9 @@ class FilterPlan:
     outsets: tuple[int, int, int, int]  # top, right, bottom, left (px)
     notes: tuple[str, ...] = field(default=())
     spread: tuple[Reach, ...] = field(default=(), repr=False)  # each planned spatial op's reach, in order
+    # The input must be exactly the element's box grown by ``outsets`` (an SVG filter
+    # region, filters.svg.route): every pixel of it can matter, and nothing past it.
+    region: bool = False
 
     def needed_input(self, rect: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
         """The input region (x0, y0, x1, y1) that can affect ``rect`` of the output,
@@ -781,7 +784,8 @@ def plan_chain(
     size: tuple[int, int] | None = None,
 ) -> FilterPlan:
     """Plan ``ops`` for an input in a space where one CSS px is ``scale`` pixels.
-    ``size`` (the input's, when known) lets cost rules depend on the pixel count."""
+    ``size`` (the input's, when known) lets cost rules depend on the pixel count.
+    (``url(#id)`` ops are routed first by ``FilterChain.plan``: filters.svg.route.)"""
     if not (math.isfinite(scale) and scale > 0):
         raise InvalidValueError(f"filter scale must be a positive number, got {scale!r}", property="filter")
     if not isinstance(current_color, RGBA):

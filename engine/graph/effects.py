@@ -25,6 +25,7 @@ from .routes import route_context
 from ..filter_costs import Placement, place
 from ..textures import Executor
 from .filter_tasks import filter_tasks
+from .svg_refs import svg_decisions
 
 __all__ = ["EffectDrawing", "FRAME_WIDE", "LARGE_GROUP_SHARE", "opacity_in_draw"]
 
@@ -120,7 +121,7 @@ class EffectDrawing:
             if c is not ctx and c.node.style.filter is not None:
                 m = c.node.to_screen
                 scale = m.max_scale()
-                grow += self._reach(c.node.style.filter, c.node.style.color, scale)
+                grow += self._reach(c.node.style.filter, c.node.style.color, scale, (c.node.width, c.node.height))
             g = grow * space_scale
             here = cull if cull is None or not grow else Rect(cull.x - grow, cull.y - grow, cull.width + 2 * grow, cull.height + 2 * grow)
             for n in [c.node, *(i for i in c.items if not isinstance(i, StackingContext))]:
@@ -146,13 +147,13 @@ class EffectDrawing:
             bounds = bounds.intersect(cull.transformed_bounds(space))  # cut to what can show
         return bounds
 
-    def _reach(self, chain, color, scale: float) -> float:
+    def _reach(self, chain, color, scale: float, box: tuple[float, float]) -> float:
         """How far a filter's output reaches past its input (planned once per frame:
         nested filters ask for it once per enclosing surface)."""
-        key = (chain, color, scale)
+        key = (chain, color, scale, box)
         reach = self._reaches.get(key)
         if reach is None:
-            reach = self._reaches[key] = max(chain.plan(current_color=color, scale=scale).outsets)
+            reach = self._reaches[key] = max(chain.plan(current_color=color, scale=scale, box=box).outsets)
         return reach
 
     def _surface_pass(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str,
@@ -260,6 +261,7 @@ class EffectDrawing:
         copy = TextureDesc(name, cw, ch, TextureRole.BACKDROP)
         to_source, mirror = region.to_source, region.mirror
         plan = chain.plan(current_color=s.color, scale=scale, size=(cw, ch))
+        self.out.decisions.extend(svg_decisions(node.id, "backdrop-filter", chain, plan))
         self._filter_key = None  # what lies under an element is read anew every frame
         filter_passes, result = self._filter_passes(node, plan, copy)
         # The element's surface, in the target's space: the filtered backdrop (clipped to
@@ -358,7 +360,8 @@ class EffectDrawing:
             scale = m.max_scale()
             space, where = Affine.scale(scale, scale) @ m.inverse(), f"the layer's own space at scale {scale:.3g}"
         chain = node.style.filter
-        plan = chain.plan(current_color=node.style.color, scale=scale)
+        element_box = (node.width, node.height)
+        plan = chain.plan(current_color=node.style.color, scale=scale, box=element_box)
         if not plan.passes:
             self.out.decisions.append(Decision(node.id, f"filter: {chain} does nothing: no surface"))
             return False
@@ -380,9 +383,15 @@ class EffectDrawing:
             v = visible.transformed_bounds(space)
             x0, y0, x1, y1 = plan.needed_input((v.x, v.y, v.right, v.bottom))
             needed = Rect(x0, y0, x1 - x0, y1 - y0)
+        if plan.region:
+            # An SVG filter region: the surface is the element's box grown by it, all of
+            # it (the graph's offsets and floods reach anywhere in it), nothing past it.
+            needed = None
         cull = needed.transformed_bounds(space.inverse()) if needed is not None else None
         inner_from = len(node.clips)
         content = self._content_bounds(ctx, space, cull, inner_from)
+        if plan.region:
+            content = Rect(0, 0, node.width, node.height).transformed_bounds(space @ node.to_screen)
         if content is None:
             self.out.decisions.append(Decision(node.id, "not drawn: nothing to filter on screen"))
             return True
@@ -399,7 +408,9 @@ class EffectDrawing:
             self.out.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))
             return True
         # Plan again knowing the surface size (cost rules depend on the pixel count).
-        plan = chain.plan(current_color=node.style.color, scale=scale, size=(int(bounds.width), int(bounds.height)))
+        plan = chain.plan(current_color=node.style.color, scale=scale, size=(int(bounds.width), int(bounds.height)),
+                          box=element_box)
+        self.out.decisions.extend(svg_decisions(node.id, "filter", chain, plan))
         detail = f"filter: {chain} in {where}, grown by {top}/{right}/{bottom}/{left} px"
         surface = self._surface_pass(ctx, bounds, space, cull, SurfaceReason.FILTER, detail, inner_from)
         result = self._cached_filter_result(node, plan, surface, space)

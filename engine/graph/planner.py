@@ -98,6 +98,8 @@ from .issue_order import issue_order
 from .placed import place_by
 from ..filters.backend import FilterBackend
 from .state import FrameState
+from .svg_refs import check_svg_references
+from ..filters.svg.route import svg_document
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
 from .backed import BackedDrawing
 from .effects import EffectDrawing
@@ -636,7 +638,8 @@ def build_frame_graph(
     scale = request.device_scale_for(scene)
     check_frame_fits(scene.width, scene.height, scale, min(limits.max_texture_size, MAX_VIEWPORT_PX))
     # The trees, the sweep and the scroll code resolve CSS px to device px through it.
-    with room_for(MAX_TREE_DEPTH), device_scale.in_force(DeviceScale.of(scale)):
+    check_svg_references(scene)  # a dangling url(#id): typed, named, before any work
+    with room_for(MAX_TREE_DEPTH), device_scale.in_force(DeviceScale.of(scale)), svg_document(scene.svg):
         graph = _build(scene, request, limits, images, state, facts)
     graph.images = graph_images(graph, images, scene.base_dir)  # it carries its images (graph.resources)
     return graph

@@ -16,7 +16,8 @@ its primitives -> a DAG of primitives -> pixels.
   = box) planned as passes of their own. GL and OpenCL run both through
   ``filters.apply``; the rest is a typed UnsupportedFeatureError naming the primitive.
 
-CSS reaches a filter with ``filter: url(#id)`` (``filters.ops.SvgFilterRef``).
+CSS reaches a filter with ``filter: url(#id)`` (``filters.svg.op.SvgFilterRef``);
+``filters.svg.route`` plans it inside a chain or a scene layer's filter/backdrop-filter.
 """
 
 from __future__ import annotations

@@ -51,16 +51,21 @@ def _refuse(prim: m.Primitive | m.FilterElement, why: str) -> UnsupportedFeature
                                    "any graph)", property="filter", value=prim.describe())
 
 
-def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1.0) -> FilterPlan:
-    """The passes of ``element`` on an image of ``size`` px that is the element's box."""
+def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1.0,
+               box: tuple[float, float] | None = None) -> FilterPlan:
+    """The passes of ``element`` on an image of ``size`` px that is the element's box —
+    or, given ``box`` (the element's, CSS px), that is the filter region of that box
+    (rounded out to whole pixels; ``filters.svg.route`` sizes it)."""
     w, h = size
     graph = build_graph(element)
     if graph.output is None:
         raise _refuse(element, "no primitives (the element is not drawn)")
-    region = filter_region(element, (0.0, 0.0, w / scale, h / scale))
-    if not np.allclose(region, (0.0, 0.0, w / scale, h / scale), rtol=0, atol=1e-9):
-        raise _refuse(graph.nodes[graph.output].primitive, "a filter region other than the element's box")
-    units = (w / scale, h / scale) if element.primitive_units is m.Units.BOUNDING_BOX else (1.0, 1.0)
+    if box is None:
+        box = (w / scale, h / scale)
+        region = filter_region(element, (0.0, 0.0, w / scale, h / scale))
+        if not np.allclose(region, (0.0, 0.0, w / scale, h / scale), rtol=0, atol=1e-9):
+            raise _refuse(graph.nodes[graph.output].primitive, "a filter region other than the element's box")
+    units = box if element.primitive_units is m.Units.BOUNDING_BOX else (1.0, 1.0)
     b = _Builder(w * h)
     notes: list[str] = [f"SVG graph {line.strip()}" for line in graph.explain().splitlines()]  # what became the passes
     names: dict[int, str] = {}

@@ -21,8 +21,8 @@ OpenCL from one plan. The region matters between spatial primitives (the spec cl
 result to it; a chain keeps what spreads past the box): more than one spatial primitive
 needs the region to be exactly the box. Anything else raises UnsupportedFeatureError
 naming the primitive and why, before any pass runs — never a plan that renders it wrong.
-Only ``filters.apply`` (same size out, not grown) uses this route; layers in scenes
-refuse SVG graphs until they compile as graphs (item 5 of issue 27).
+``filters.apply`` (same size out, not grown) uses this route; in a layer's chain only
+colour-only lowerings are used (``filters.svg.route``: the region would clip spatial ones).
 """
 
 from __future__ import annotations

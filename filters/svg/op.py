@@ -3,10 +3,10 @@
 Parsed from CSS it holds only the id; ``resolved_svg(document)`` gives the op holding the
 ``FilterElement`` it names (an SvgFilterError when the document has none by that id).
 Its reference runs the filter's graph (``filters.svg.reference``) with the image as the
-element's bounding box. A chain or a layer's filter does not plan SVG graphs yet: planning
-one raises UnsupportedFeatureError naming the filter and its primitives (``plan_error``),
-so nothing renders silently wrong; ``filters.apply`` runs them on the GPU through
-``filters.svg.lower`` and ``filters.svg.compile``.
+element's bounding box. ``FilterChain.plan`` routes resolved ones to GPU passes
+(``filters.svg.route``: lowered ops, or a graph's own passes on its filter region); an
+unresolved one with no scene document in force raises UnsupportedFeatureError
+(``plan_error``), so nothing renders silently wrong.
 """
 
 from __future__ import annotations

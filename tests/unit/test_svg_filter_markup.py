@@ -312,8 +312,9 @@ def test_gpu_backends_refuse_what_does_not_lower_before_any_gpu_work():
         filters.apply(img, "blur(1px) url(#noise)", backend="gl", svg=noise)
     with pytest.raises(UnsupportedFeatureError, match="do not compile to GPU passes"):
         filters.parse("url(#x)").plan()
-    with pytest.raises(UnsupportedFeatureError, match="do not compile to GPU passes"):
-        filters.parse("url(#blue)").resolved_svg(parse_svg(MARKUP)).plan()
+    # Resolved, a filter that lowers plans like the ops it is (filters.svg.route).
+    plan = filters.parse("url(#blue)").resolved_svg(parse_svg(MARKUP)).plan()
+    assert [p.kind for p in plan.passes] == ["color"]
 
 
 def test_a_url_naming_no_filter_is_a_typed_error():
@@ -367,9 +368,8 @@ def test_scene_file_svg_errors_name_the_json_path(tmp_path, svg_value, style, pa
     assert info.value.path == path and words in str(info.value), str(info.value)
 
 
-def test_a_scene_with_a_url_filter_is_refused_when_planned_not_rendered_wrong():
+def test_a_scene_with_a_url_filter_plans_it_into_filter_passes():
     scene = Scene(20, 10)
     scene.add_svg(MARKUP)
     scene.root.add(__import__("lamina").Layer("a", (0, 0, 10, 10), "background: red; filter: url(#blue)"))
-    with pytest.raises(UnsupportedFeatureError, match="do not compile to GPU passes yet"):
-        scene.plan()
+    assert [p.name for p in scene.plan().filter_passes()] == ["filter:a:1:color"]

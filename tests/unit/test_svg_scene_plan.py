@@ -1,0 +1,83 @@
+"""SVG filters on scene layers, planned without a GPU (issue 27 item 5): ``url(#id)`` in
+``filter`` and ``backdrop-filter`` becomes frame-graph filter passes, ``lamina explain``
+says which primitive graph each is and the passes it became, and what cannot be planned
+is a typed error raised by ``scene.plan()`` before any GPU work: a dangling id an
+SvgFilterError naming layer, property and id; a primitive not compiled yet an
+UnsupportedFeatureError naming it."""
+
+from __future__ import annotations
+
+import pytest
+
+from lamina import Layer, Scene
+from lamina.errors import SvgFilterError, UnsupportedFeatureError
+
+NS = 'xmlns="http://www.w3.org/2000/svg"'
+SRGB_BOX = 'color-interpolation-filters="sRGB" x="0" y="0" width="1" height="1"'
+MARKUP = (f"<svg {NS}><filter id='shadow' {SRGB_BOX}><feOffset dx='3' dy='2' result='o'/>"
+          "<feFlood flood-color='navy'/><feComposite in2='o' operator='in'/>"
+          "<feMerge><feMergeNode/><feMergeNode in='SourceGraphic'/></feMerge></filter>"
+          "<filter id='dup' color-interpolation-filters='sRGB'><feColorMatrix type='saturate' values='.3'/></filter>"
+          "<filter id='noise' color-interpolation-filters='sRGB'><feTurbulence baseFrequency='.1'/></filter>"
+          "<filter id='linear'><feGaussianBlur stdDeviation='2'/></filter></svg>")
+
+
+def scene(style: str, backdrop: str | None = None) -> Scene:
+    s = Scene(60, 40)
+    s.add_svg(MARKUP)
+    s.root.add(Layer("card", (10, 10, 30, 20), f"background: teal; {style}"))
+    if backdrop is not None:
+        s.root.add(Layer("glass", (5, 5, 40, 30), f"backdrop-filter: {backdrop}"))
+    return s
+
+
+def kinds(graph, layer: str) -> list[str]:
+    return [p.step.kind for p in graph.filter_passes() if p.name.split(":")[1] == layer]
+
+
+def test_a_graph_alone_becomes_its_offset_and_combine_passes_and_explains_itself():
+    graph = scene("filter: url(#shadow)").plan()
+    assert kinds(graph, "card") == ["offset", "combine", "combine", "combine"]
+    said = [d.text for d in graph.decisions if d.layer_id == "card" and "url(#shadow)" in d.text]
+    assert len(said) == 1
+    for words in ("<feOffset result=\"o\"> reads SourceGraphic", "<feMerge> reads [2], SourceGraphic -> output",
+                  "4 filter pass(es): 1 offset, 3 combine"):
+        assert words in said[0], said[0]
+
+
+def test_a_url_that_lowers_fuses_with_the_css_functions_around_it():
+    graph = scene("filter: sepia(.5) url(#dup) blur(2px)").plan()
+    assert kinds(graph, "card") == ["color", "blur", "blur"]  # sepia and #dup in one colour pass
+    surface = next(d for d in graph.decisions if d.layer_id == "card" and "url(#dup) is the SVG filter graph" in d.text)
+    assert "<feColorMatrix> reads SourceGraphic -> output" in surface.text
+
+
+def test_backdrop_filter_url_plans_and_explains():
+    graph = scene("", backdrop="url(#shadow)").plan()
+    assert kinds(graph, "glass") == ["offset", "combine", "combine", "combine"]
+    assert any(d.layer_id == "glass" and d.text.startswith("backdrop-filter: url(#shadow) is the SVG filter graph")
+               for d in graph.decisions)
+
+
+@pytest.mark.parametrize("style, backdrop, prop", [("filter: url(#nope)", None, "filter"),
+                                                     ("filter: blur(1px)", "url(#nope) blur(2px)", "backdrop-filter")])
+def test_a_url_naming_no_filter_is_an_svg_filter_error_naming_layer_property_and_id(style, backdrop, prop):
+    s = scene(style, backdrop)
+    with pytest.raises(SvgFilterError) as info:
+        s.plan()
+    err = info.value
+    layer = "card" if backdrop is None else "glass"
+    assert err.layer == layer and err.property == prop and err.value == "url(#nope)"
+    assert f"layer {layer!r}: {prop}: url(#nope) names no <filter>" in str(err) and "#shadow" in str(err)
+
+
+@pytest.mark.parametrize("style, words", [
+    ("filter: url(#noise)", "<feTurbulence>: this primitive does not compile"),
+    ("filter: url(#linear)", "linearRGB"),
+    ("filter: url(#shadow) blur(2px)", "url(#shadow) (<feOffset result=\"o\">) mixed with other filter functions"),
+    ("filter: blur(2px) url(#dup)", "url(#dup) (<feColorMatrix>) mixed with other filter functions"),
+])
+def test_what_does_not_plan_is_an_unsupported_feature_error_naming_the_primitive(style, words):
+    with pytest.raises(UnsupportedFeatureError) as info:
+        scene(style).plan()
+    assert words in str(info.value), str(info.value)
