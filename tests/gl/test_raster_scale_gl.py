@@ -116,23 +116,77 @@ def test_text_under_rotation_or_skew_and_scale_is_as_sharp_as_the_larger_text(gl
     assert 0.9 <= soft / reference <= 1.1, (soft, reference)
 
 
-def test_a_scale_animation_keeps_one_raster_and_settles_into_the_static_scene(gl):
+def _animate_frames(scene, frames):
+    """(raster passes of layer "a", its raster-scale text) for frames i/60, i < frames,
+    on one renderer, and the last frame's image."""
+    with Renderer() as own:
+        rasters, reasons = [], []
+        for i in range(frames):
+            frame = own.render(scene, t=i / 60)
+            rasters.append(sum(1 for p in frame.graph.raster_passes() if p.layer_id == "a"))
+            reasons.append(str(frame.graph.raster_scales["a"]))
+        return rasters, reasons, frame.image
+
+
+def test_a_scale_animation_ending_at_its_maximum_keeps_its_one_raster_at_rest(gl):
+    """1 -> 3: one raster at the held 3 (float noise leaves it 2.999998, the same
+    texture as 3's); at rest the ideal is that scale: no re-raster, "ideal 3.0", and the
+    frame is the static scene's."""
     css, box, extra = CASES["text"]
     scene = Scene(360, 260, background="#fff")
     layer = scene.root.add(Layer("a", box, f"{css}; background: #eef; transform-origin: 0 0", **extra))
     layer.animate({"from": {"transform": "scale(1)"}, "to": {"transform": "scale(3)"}}, duration=1, fill="forwards")
     static, _ = _pair(f"{css}; background: #eef", box, 3, **extra)
-    with Renderer() as own:
-        rasters, reasons = [], []
-        for i in range(62):
-            frame = own.render(scene, t=i / 60)
-            rasters.append(sum(1 for p in frame.graph.raster_passes() if p.layer_id == "a"))
-            reasons.append(str(frame.graph.raster_scales["a"]))
-        last = frame.image
-    assert rasters[0] == 1 and sum(rasters[1:60]) == 0, rasters
-    assert rasters[60] == 1 and rasters[61] == 0, rasters
-    assert reasons[0].startswith("animating: fixed at 3") and reasons[60] == "settled: re-rastered at 3.0"
+    rasters, reasons, last = _animate_frames(scene, 63)
+    assert rasters[0] == 1 and sum(rasters[1:]) == 0, rasters
+    assert reasons[0].startswith("animating: fixed at 3") and reasons[60:] == ["ideal 3.0"] * 3, reasons[58:]
     assert _diff(last, static.render(gl).image)[0] == 0
+
+
+def test_a_scale_animation_settling_below_its_maximum_re_rasters_once(gl):
+    """1 -> 3 -> 2: held at 3 throughout; at rest 2 differs from the held 3, so the
+    first frame at rest re-rasters once ("settled"), the frames after it say "ideal 2.0"
+    and re-raster nothing, and the frame is the static scene's."""
+    css, box, extra = CASES["text"]
+    scene = Scene(360, 260, background="#fff")
+    layer = scene.root.add(Layer("a", box, f"{css}; background: #eef; transform-origin: 0 0", **extra))
+    layer.animate({"from": {"transform": "scale(1)"}, "50%": {"transform": "scale(3)"}, "to": {"transform": "scale(2)"}},
+                  duration=1, fill="forwards")
+    static, _ = _pair(f"{css}; background: #eef", box, 2, **extra)
+    rasters, reasons, last = _animate_frames(scene, 63)
+    assert rasters[0] == 1 and sum(rasters[1:60]) == 0 and rasters[60:] == [1, 0, 0], rasters
+    assert reasons[0].startswith("animating: fixed at 3")
+    assert reasons[60:] == ["settled: re-rastered at 2.0", "ideal 2.0", "ideal 2.0"], reasons[58:]
+    assert _diff(last, static.render(gl).image)[0] == 0
+
+
+def test_an_animation_ending_at_the_held_scale_never_says_settled(gl):
+    """rotate(0 -> 90deg) scale(2): the scale is 2 throughout; the frames at rest
+    (planned or carried by the fast path) re-raster nothing and say "ideal 2.0"."""
+    css, box, extra = CASES["text"]
+    scene = Scene(360, 260, background="#fff")
+    layer = scene.root.add(Layer("a", box, f"{css}; background: #eef; transform-origin: 0 0", **extra))
+    layer.animate({"from": {"transform": "rotate(0deg) scale(2)"}, "to": {"transform": "rotate(90deg) scale(2)"}},
+                  duration=1, fill="forwards")
+    with Renderer() as own:
+        for t in (0.9, 1.0, 1.1, 1.2, 1.3):
+            graph = own.render(scene, t=t).graph
+            if t >= 1.0:
+                assert str(graph.raster_scales["a"]) == "ideal 2.0", t
+                assert "settled" not in graph.describe()
+                assert not [p for p in graph.raster_passes() if p.layer_id == "a"], t
+
+
+def test_an_animation_ending_within_two_percent_keeps_its_raster(gl):
+    """1 -> 1.01: held at its maximum 1.01 (float noise aside); at rest the ideal is within
+    the 2% threshold of it, so the rest keeps the raster."""
+    css, box, extra = CASES["text"]
+    scene = Scene(360, 260, background="#fff")
+    layer = scene.root.add(Layer("a", box, f"{css}; background: #eef; transform-origin: 0 0", **extra))
+    layer.animate({"from": {"transform": "scale(1)"}, "to": {"transform": "scale(1.01)"}}, duration=1, fill="forwards")
+    rasters, reasons, _ = _animate_frames(scene, 63)
+    assert rasters[0] == 1 and sum(rasters[1:]) == 0, rasters
+    assert reasons[60:] == ["ideal 1.01"] * 3, reasons[60:]
 
 
 def test_will_change_with_a_changing_scale_keeps_its_raster_until_the_hint_goes():
@@ -152,6 +206,9 @@ def test_will_change_with_a_changing_scale_keeps_its_raster_until_the_hint_goes(
         graph = own.render(scene).graph
         assert str(graph.raster_scales["card"]) == "settled: re-rastered at 4.0"
         assert [p for p in graph.raster_passes() if p.layer_id == "card"]
+        graph = own.render(scene).graph
+        assert str(graph.raster_scales["card"]) == "ideal 4.0"
+        assert not [p for p in graph.raster_passes() if p.layer_id == "card"]
 
 
 def test_a_layer_of_another_scene_with_the_same_id_starts_without_history(fresh):
