@@ -221,3 +221,25 @@ def test_a_layer_of_another_scene_with_the_same_id_starts_without_history(fresh)
 
     assert fresh.render(scene("scale(3)")).graph.raster_scales["card"].scale == 3.0
     assert fresh.render(scene("none")).graph.raster_scales["card"].scale == 1.0
+
+
+@pytest.mark.parametrize("x", [10.0, 10.3])
+def test_a_kept_raster_is_reused_when_a_script_changes_the_scale_within_two_percent(x):
+    """A promoted layer at a fractional x, scale(4) changed by a script within 2% (4.03,
+    3.95, back to 4): "kept at 4.0" reuses the one raster (its offset is the layer's,
+    not the composite's), and the frame stays what the ideal raster draws within
+    resampling (the kept raster is sampled by the 0.75% left)."""
+    scene = Scene(360, 260, background="#fff")
+    a = scene.root.add(Layer("a", (x, 10, 20, 20), "background: #0a4; border-radius: 50%; transform-origin: 0 0; "
+                                                   "transform: scale(4); will-change: opacity"))
+    with Renderer() as own:
+        first = own.render(scene)
+        assert [p for p in first.graph.raster_passes() if p.layer_id == "a"]
+        for k in (4.03, 3.95, 4.0, 4.01):
+            a.style["transform"] = f"scale({k})"
+            frame = own.render(scene)
+            assert not [p for p in frame.graph.raster_passes() if p.layer_id == "a"], k
+            reason = str(frame.graph.raster_scales["a"])
+            assert reason == ("ideal 4.0" if k == 4.0 else f"kept at 4.0: within 2% of ideal {k:.3g}"), reason
+            if k == 4.0:  # back at 4: the kept raster drawn as the first frame drew it
+                assert _diff(frame.image, first.image)[0] == 0
