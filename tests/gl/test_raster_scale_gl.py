@@ -11,12 +11,15 @@ once when it ends; its last frame then equals the static scene at the final scal
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from lamina import Layer, Renderer, Scene
+from lamina.cli import main
 
 pytestmark = pytest.mark.gl
 
@@ -243,3 +246,47 @@ def test_a_kept_raster_is_reused_when_a_script_changes_the_scale_within_two_perc
             assert reason == ("ideal 4.0" if k == 4.0 else f"kept at 4.0: within 2% of ideal {k:.3g}"), reason
             if k == 4.0:  # back at 4: the kept raster drawn as the first frame drew it
                 assert _diff(frame.image, first.image)[0] == 0
+
+
+_ANIMATED = {"width": 200, "height": 120, "background": "#fff",
+             "layers": [{"id": "card", "box": [10, 10, 40, 20], "style": "background: #36c; transform-origin: 0 0",
+                         "animations": [{"keyframes": {"from": {"transform": "scale(1)"}, "50%": {"transform": "scale(3)"},
+                                                       "to": {"transform": "scale(2)"}},
+                                         "duration": 1, "fill": "forwards"}]}]}
+
+
+def test_cli_explain_from_renders_the_animation_in_order_and_shows_the_settle(tmp_path, capsys):
+    """``explain -t 1 --from 0``: the frames 0..1 s on one renderer, the last explained --
+    the settle appears; without --from the one frame at 1 s has no history (plainly ideal)."""
+    path = tmp_path / "anim.json"
+    path.write_text(json.dumps(_ANIMATED))
+    assert main(["explain", str(path), "-t", "1.0", "--from", "0", "--fps", "10"]) == 0
+    text = capsys.readouterr().out
+    assert "Rendered 11 frame(s) in order on one renderer" in text and "card: settled: re-rastered at 2.0" in text
+    assert main(["explain", str(path), "-t", "1.0", "--from", "0", "--fps", "10", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["frames_rendered"]["count"] == 11
+    assert report["graph"]["raster_scales"]["card"]["reason"] == "settled: re-rastered"
+    assert main(["explain", str(path), "-t", "1.0"]) == 0
+    assert "card: ideal 2.0" in capsys.readouterr().out
+
+
+def test_cli_render_frames_with_dpr_overlay_and_a_json_report(tmp_path, capsys):
+    """``render --frames 58:62 --dpr 2 --overlay raster-scale --report r.json``: the
+    frames in order on one renderer, each PNG at 2x with the overlay, and each frame's
+    report (held at 6 = 3 x DPR 2, settled once at 4, then ideal)."""
+    path = tmp_path / "anim.json"
+    path.write_text(json.dumps(_ANIMATED))
+    out = tmp_path / "out"
+    out.mkdir()
+    assert main(["render", str(path), "--frames", "58:63", "--out", str(out), "--dpr", "2",
+                 "--overlay", "raster-scale", "--report", str(tmp_path / "r.json")]) == 0
+    pngs = sorted(p.name for p in out.iterdir())
+    assert pngs == [f"anim-{i:06d}.png" for i in range(58, 63)]
+    with Image.open(out / pngs[0]) as im:
+        assert im.size == (400, 240)
+    frames = json.loads((tmp_path / "r.json").read_text())["frames"]
+    texts = [f["report"]["graph"]["raster_scales"]["card"]["text"] for f in frames]
+    assert texts[0].startswith("animating: fixed at 6.0")
+    assert texts[2:] == ["settled: re-rastered at 4.0", "ideal 4.0", "ideal 4.0"]
+    assert [f["report"]["graph"]["raster_scales"]["card"]["raster_scale"] for f in frames][3] == 4.0

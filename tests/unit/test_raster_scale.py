@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from lamina import Layer, Scene
+from lamina.cli import main
 from lamina.compositor.raster_scale import (
     ANIMATION_ADJUST_RATIO,
     KEEP_RATIO,
@@ -238,3 +239,31 @@ def test_a_translation_animation_ending_at_scale_1_is_plainly_ideal():
     held = decide(_inputs(1.0, animating=True, animation_max=1.0), None)
     assert held.reason is RasterScaleReason.ANIMATING and held.scale == 1.0
     assert decide(_inputs(1.0), held).reason is RasterScaleReason.IDEAL
+
+
+def _scene_file(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text('{"width": 20, "height": 20}')
+    return str(path)
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["explain", "S", "--plan-only", "--from", "0", "-t", "1"], "--from renders the frames"),
+    (["explain", "S", "--fps", "30"], "--fps needs --from"),
+    (["explain", "S", "--from", "2", "-t", "1"], "--from 2: must be a finite time no later than -t 1"),
+    (["explain", "S", "--from", "0", "-t", "1000", "--fps", "60"], "at most 10000"),
+    (["render", "S", "--frames", "0:2", "--out", "D", "--dpr", "2", "--trace", "x.json"], "--trace is for one frame"),
+])
+def test_cli_frame_sequences_refuse_what_they_cannot_do(tmp_path, capsys, argv, says):
+    """explain --from and render --frames (in order) say what is wrong, before any GPU work."""
+    argv = [_scene_file(tmp_path) if a == "S" else str(tmp_path) if a == "D" else a for a in argv]
+    assert main(argv) == 2
+    assert says in capsys.readouterr().err
+
+
+def test_cli_batch_dpr_error_does_not_ask_for_an_out_already_given(tmp_path, capsys):
+    """Several scenes with --dpr: the error says what --dpr goes with, never "give --out DIR"."""
+    scene = _scene_file(tmp_path)
+    assert main(["render", scene, scene, "--out", str(tmp_path), "--dpr", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--dpr is for one frame" in err and "give --out" not in err and "one scene's --frames" in err
