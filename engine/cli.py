@@ -3,11 +3,15 @@
     lamina render scene.json -o out.png [--explain] [--report report.json] [--trace trace.json]
                                        [--dump-textures DIR]
     lamina render scene.json --frames START:STOP[:STEP] --out DIR [--fps 60]   an animation's frames
+        with --dpr, --overlay or --report frames.json: rendered in order on one renderer
     lamina render a.json b.json ... --out DIR         many scenes (batch: lamina.batch)
         batch jobs take --workers N (a LocalCluster Lamina starts and stops) or
         --scheduler tcp://HOST:PORT (a running dask cluster), and --report perf.html
     lamina explain scene.json              render, then print what the compositor did
     lamina explain scene.json --plan-only  the same decisions and passes, planned without the GPU
+    lamina explain scene.json -t 1.0 --from 0 [--fps 60]   the frames from 0 to 1 s rendered in
+                                           order on one renderer, the last explained (an
+                                           animation's raster scale, its settle)
     render and explain take --placement NAME[:SEED] (all-opencl, alternate, random:7...): each
         filter pass forced onto a device (lamina.forced_placement), for comparing pixels
     lamina info [--json] [--recalibrate]   renderer fingerprint and limits, the devices with their
@@ -37,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -66,7 +71,7 @@ from .gpu.device_set import DEVICES_ENV
 from .device_profile import load_profile, record_profile
 from .gantt import save_gantt
 from .simulate import simulate
-from .renderer import default_renderer
+from .renderer import Renderer, default_renderer
 from .device_scale import check_frame_fits, parse_device_scale
 from .request import FrameRequest
 from .scene import MAX_VIEWPORT
@@ -91,14 +96,28 @@ def _cluster(args: argparse.Namespace) -> ClusterSpec | None:
     return ClusterSpec(workers=args.workers, scheduler=args.scheduler, dashboard=not args.no_dashboard)
 
 
+def _in_order(args: argparse.Namespace) -> bool:
+    """One scene's --frames with --dpr, --overlay or a JSON --report and no cluster: its
+    frames rendered in order on one renderer (_render_frames), so what carries from frame
+    to frame (an animation's raster scale, its settle) is what a browser shows."""
+    json_report = args.report is not None and Path(args.report).suffix.lower() != ".html"
+    return (args.frames is not None and len(args.scene) == 1 and args.workers is None and args.scheduler is None
+            and bool(args.dpr is not None or args.overlay or json_report))
+
+
 def _render_batch(args: argparse.Namespace) -> int:
+    if _in_order(args):
+        return _render_frames(args)
     for flag, given in (("-o", args.output), ("--explain", args.explain), ("--trace", args.trace),
                         ("--overlay", args.overlay), ("--dump-textures", args.dump_textures),
                         ("--filter-backend", args.filter_backend), ("--placement", args.placement),
                         ("--dpr", args.dpr)):
         if given:
-            raise LaminaInputError(f"{flag} is for one frame; a batch job (several scenes, --frames, --out, --workers "
-                                   "or --scheduler) writes OUT/NAME.png or OUT/NAME-000123.png: give --out DIR")
+            hint = "" if flag in ("--overlay", "--dpr") else " (OUT: --out DIR)"
+            also = "; --dpr and --overlay also go with one scene's --frames on no cluster (frames rendered in order)" \
+                if flag in ("--overlay", "--dpr") else ""
+            raise LaminaInputError(f"{flag} is for one frame: a batch job (several scenes, --frames, --out, "
+                                   f"--workers or --scheduler) writes OUT/NAME.png or OUT/NAME-000123.png{hint}{also}")
     if args.report is not None and Path(args.report).suffix.lower() != ".html":
         raise LaminaInputError(f"--report {args.report}: in a batch job --report writes dask's performance "
                                "report, an HTML file (perf.html)")
@@ -131,6 +150,46 @@ def _render_batch(args: argparse.Namespace) -> int:
     if kinds - {FailureKind.BAD_INPUT}:
         return EXIT_INTERNAL
     return EXIT_BAD_INPUT if kinds else EXIT_OK
+
+
+def _render_frames(args: argparse.Namespace) -> int:
+    """One scene's --frames in order on one renderer: OUT/NAME-000123.png each (its
+    --overlay drawn on it when given), at --dpr, and a JSON --report of every frame's."""
+    for flag, given in (("-o", args.output), ("--explain", args.explain), ("--trace", args.trace),
+                        ("--dump-textures", args.dump_textures)):
+        if given:
+            raise LaminaInputError(f"{flag} is for one frame; --frames writes OUT/NAME-000123.png (OUT: --out DIR)")
+    frames = parse_frames(args.frames)
+    placement = _placement(args)
+    out = Path(args.out or ".")
+    if not out.is_dir():
+        raise LaminaInputError(f"cannot write into {out}: "
+                               + ("it is not a folder" if out.exists() else "folder does not exist"))
+    if args.report is not None:
+        check_output(args.report)
+    scene_path = args.scene[0]
+    scene = load_scene(scene_path, allow_files=args.allow_files)
+    _dpr(args, scene)
+    name = Path(scene_path).stem
+    reports = []
+    with _progress(args), Renderer() as renderer:
+        for index in frames:
+            t = index / args.fps
+            frame = renderer.render(scene, t=t, policy=args.policy, filter_backend=args.filter_backend,
+                                    placement=placement)
+            target = out / f"{name}-{index:06d}.png"
+            if args.overlay:
+                with atomic_file(target) as stream:
+                    Image.fromarray(frame.overlay(args.overlay), "RGBA").save(stream, format="PNG")
+            else:
+                frame.save(target)
+            if args.report is not None:
+                reports.append({"frame": index, "t": t, "report": frame.report})
+    if args.report is not None:
+        write_text(args.report, json.dumps({"scene": scene_path, "frames": reports}, indent=2) + "\n")
+    print(f"rendered {len(frames)} frame(s) of {scene_path} in order on one renderer -> {out}/{name}-NNNNNN.png"
+          + (f"; reports: {args.report}" if args.report is not None else ""))
+    return EXIT_OK
 
 
 def _render(args: argparse.Namespace) -> int:
@@ -189,11 +248,26 @@ def _explain(args: argparse.Namespace) -> int:
     placement = _placement(args)
     scene = load_scene(args.scene, allow_files=args.allow_files)
     _dpr(args, scene)
+    if args.start is not None and args.plan_only:
+        raise LaminaInputError("--from renders the frames before -t (what carries between them is what it shows): "
+                               "not with --plan-only")
+    if args.start is None and args.fps != 60.0:
+        raise LaminaInputError("--fps needs --from (the frames from --from to -t, 1/fps apart)")
     if args.plan_only:  # what scene.plan() returns: no GL context, no pass executed
         graph = scene.plan(t=args.t, policy=args.policy, filter_backend=args.filter_backend, placement=placement)
         report = {"planned_only": True, "graph": graph.to_dict()}
         text = ("Planned only (lamina explain --plan-only): no GPU work was done, so there are no timings.\n"
                 + graph.describe())
+    elif args.start is not None:  # the animation up to t, in order on one renderer: explain its last frame
+        times = _frame_times(args.start, args.t, args.fps)
+        with _progress(args), Renderer() as renderer:
+            for t in times:
+                frame = renderer.render(scene, t=t, policy=args.policy, filter_backend=args.filter_backend,
+                                        placement=placement)
+        graph, report = frame.graph, frame.report
+        report = {**report, "frames_rendered": {"from": args.start, "to": args.t, "fps": args.fps, "count": len(times)}}
+        text = (f"Rendered {len(times)} frame(s) in order on one renderer, t = {args.start:g} .. {args.t:g} s "
+                f"at {args.fps:g} fps; the last (t = {args.t:g}):\n" + frame.explain())
     else:
         with _progress(args):
             frame = scene.render(t=args.t, policy=args.policy, filter_backend=args.filter_backend,
@@ -206,6 +280,28 @@ def _explain(args: argparse.Namespace) -> int:
     else:
         print(text if text is not None else frame.explain())
     return EXIT_OK
+
+
+MAX_EXPLAIN_FRAMES = 10000  # explain --from: frames rendered before the one explained, at most
+
+
+def _frame_times(start: float, end: float, fps: float) -> list[float]:
+    """The frame times from ``start`` to ``end`` (both included) at ``fps``: ``start``,
+    ``start + 1/fps``, ... and ``end`` last; a typed error naming --from or --fps."""
+    if not (math.isfinite(start) and math.isfinite(end)) or start > end:
+        raise LaminaInputError(f"--from {start:g}: must be a finite time no later than -t {end:g}")
+    if not math.isfinite(fps) or fps <= 0:
+        raise LaminaInputError(f"--fps {fps:g}: must be a positive number of frames per second")
+    steps = math.floor((end - start) * fps + 1e-9)
+    if steps + 1 > MAX_EXPLAIN_FRAMES:
+        raise LaminaInputError(f"--from {start:g} to -t {end:g} at --fps {fps:g} is {steps + 1} frames; "
+                               f"at most {MAX_EXPLAIN_FRAMES}")
+    times = [start + i / fps for i in range(steps + 1)]
+    if times[-1] < end - 1e-9:
+        times.append(end)
+    else:
+        times[-1] = end
+    return times
 
 
 def _placement(args: argparse.Namespace) -> ForcedPlacement | None:
@@ -467,6 +563,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plan-only", action="store_true",
                    help="only plan the frame (scene.plan()): decisions and passes with no GPU work and no timings")
     p.add_argument("--dot", metavar="FILE", help="also write the frame graph as Graphviz DOT")
+    p.add_argument("--from", dest="start", type=float, default=None, metavar="SECONDS",
+                   help="render the frames from this time up to -t in order on one renderer (at --fps) and "
+                        "explain the last: what carries between frames (an animation's raster scale) shows")
+    p.add_argument("--fps", type=float, default=60.0, help="frames per second of --from (default 60)")
     _frame_options(p)
     _file_options(p)
     p.set_defaults(run=_explain)

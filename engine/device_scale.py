@@ -32,23 +32,28 @@ from typing import Any, Iterator
 
 from .errors import GeometryError, TextureTooLargeError
 
-__all__ = ["MAX_DEVICE_SCALE", "DeviceScale", "parse_device_scale", "check_frame_fits", "current", "in_force",
+__all__ = ["MIN_DEVICE_SCALE", "MAX_DEVICE_SCALE", "DeviceScale", "parse_device_scale", "check_frame_fits", "current", "in_force",
            "zoomed_style"]
 
-# Documented range: (0, 8]. Chromium accepts --force-device-scale-factor up to about that
-# (phones ship 4); beyond it a 1920 px wide scene would exceed GL_MAX_TEXTURE_SIZE anyway.
+# Documented range: [0.25, 8]. Chromium accepts --force-device-scale-factor up to about
+# that (phones ship 4); beyond it a 1920 px wide scene would exceed GL_MAX_TEXTURE_SIZE
+# anyway. Its flag parses any positive number; the lower bound is Chromium's smallest page
+# zoom (25%, blink's kMinimumPageZoomFactor), the smallest factor a page is shown at --
+# below it a frame is a handful of px (1e-9 would make any scene one px).
+MIN_DEVICE_SCALE = 0.25
 MAX_DEVICE_SCALE = 8.0
 
 
 def parse_device_scale(value: Any, where: str = "device_scale_factor") -> float:
-    """``value`` as a device scale factor: a finite real number in (0, 8]; else a
+    """``value`` as a device scale factor: a finite real number in [0.25, 8]; else a
     GeometryError naming ``where`` and the value."""
+    span = f"[{MIN_DEVICE_SCALE:g}, {MAX_DEVICE_SCALE:g}]"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise GeometryError(f"{where} must be a number in (0, {MAX_DEVICE_SCALE:g}], got {value!r}"[:200])
+        raise GeometryError(f"{where} must be a number in {span}, got {value!r}"[:200])
     v = float(value)
-    if not math.isfinite(v) or not 0.0 < v <= MAX_DEVICE_SCALE:
-        raise GeometryError(f"{where} must be a finite number in (0, {MAX_DEVICE_SCALE:g}] "
-                            f"(lamina.device_scale.MAX_DEVICE_SCALE), got {value!r}"[:200])
+    if not math.isfinite(v) or not MIN_DEVICE_SCALE <= v <= MAX_DEVICE_SCALE:
+        raise GeometryError(f"{where} must be a finite number in {span} (lamina.device_scale."
+                            f"MIN_DEVICE_SCALE, MAX_DEVICE_SCALE), got {value!r}"[:200])
     return v
 
 

@@ -11,7 +11,8 @@
 * ``raster-scale`` — each layer drawn from a raster at another scale than 1 (or held at
   one: compositor.raster_scale) outlined in the colour of why, with its contents scale
   written at its corner ("3x"): green ideal, yellow fixed by an animation, purple kept by
-  will-change, cyan settled (re-rastered), grey kept within the threshold, red capped by memory.
+  will-change, cyan settled (re-rastered), grey kept within the threshold, red capped (an
+  animating layer by memory, any by a texture side).
 
 Everything is derived from the executed FrameGraph: each draw's quad is mapped to the
 frame through the draws that carried its target there. Each pass says what it adds
@@ -103,7 +104,7 @@ LEGENDS: dict[Overlay, tuple[tuple[Colour, str], ...]] = {
         (_PURPLE, "purple: scale kept under will-change: transform"),
         (_CYAN, "cyan: settled, re-rastered at its ideal scale"),
         (_GREY, "grey: kept, within 2% of its ideal scale"),
-        (_RED, "red: capped by memory"),
+        (_RED, "red: capped (memory, animating; texture size)"),
     ),
 }
 

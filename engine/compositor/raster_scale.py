@@ -26,32 +26,33 @@ The policy (``decide``), in order:
    (cc's ``MaximumAnimationToScreenScale``: here the animation's sampled matrices), else
    at the scale of the frame it started in. It changes only when the ideal outgrows it by
    more than ``ANIMATION_ADJUST_RATIO`` (cc's kRatioToAdjustRasterScaleForTransformAnimation,
-   1.5). cc's memory rule for animations holds: the raster is at most the area of the
-   viewport's longer side squared (at least ``MIN_VIEWPORT_DIMENSION``).
+   1.5), under cc's memory cap (below).
 2. **will-change: transform** (not animating): the scale it was first rastered at is kept
    (cc: no re-raster while the raster scale is at least the native scale, here 1), so a
    script changing the scale each frame never re-rasters; below 1 it follows the ideal.
 3. **Settled**: the first frame after an animation (or a will-change hint) ended, the layer
-   is re-rastered once at its ideal scale (a translation's, held at 1 and still 1, is
-   plainly "ideal": nothing about its scale changes).
+   is re-rastered once at its ideal scale -- only when that differs from the held scale by
+   more than ``KEEP_RATIO`` (cc re-rasters when the raster scale would change); else the
+   held raster is kept and the reason says "ideal" (or "kept"), never "settled".
 4. **Static**: the ideal scale, but a change of less than ``KEEP_RATIO`` (2%) from the
    scale it is rastered at keeps that raster (a ratio, as cc's thresholds are: a 2%
    resampling is invisible, a re-raster is not free).
 
-Then the **memory cap** for every layer: the raster's area is at most ``STATIC_AREA_FACTOR``
-(4) times the square of the viewport's longer side (1 time for an animating layer, cc's
-rule); a larger ideal is capped to that ("capped by memory"). A capped raster larger than
-the tiling threshold is still cut into tiles (lamina.tiling), so only the tiles near the
-viewport are rastered; the cap bounds what an off-screen part could cost and keeps every
-raster inside what textures and tiles can address. Scales are also held in
-[``MIN_SCALE``, ``MAX_SCALE``] (cc clamps its ideal to 10000 and its minimum to 1/16 or one
-px).
+The **memory cap** is cc's and applies to animating layers only: the raster is at most the
+area of the viewport's longer side squared (``memory_cap``; "capped by memory at X
+(wanted Y)"). A static layer rasters at its ideal, as cc's does (up to ``MAX_SCALE``): a
+raster larger than the tiling threshold is cut into tiles (lamina.tiling) and only the
+tiles near the viewport are rastered, so its memory is bounded by the viewport, not by
+its scale -- a cap there would blur what is on screen and save nothing. graph.scaled
+still holds one texture side within what textures and tiles can address ("capped by
+texture size"). Scales are held in [``MIN_SCALE``, ``MAX_SCALE``] (cc clamps its ideal
+to 10000 and its minimum to 1/16 or one px).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..geometry import Affine, Projective
@@ -61,7 +62,6 @@ __all__ = [
     "ANIMATION_ADJUST_RATIO",
     "KEEP_RATIO",
     "MIN_VIEWPORT_DIMENSION",
-    "STATIC_AREA_FACTOR",
     "MIN_SCALE",
     "MAX_SCALE",
     "RasterScaleReason",
@@ -71,12 +71,12 @@ __all__ = [
     "scale_key",
     "memory_cap",
     "decide",
+    "carried",
 ]
 
 ANIMATION_ADJUST_RATIO = 1.5  # cc: kRatioToAdjustRasterScaleForTransformAnimation
 KEEP_RATIO = 1.02  # a static layer's ideal within 2% of its raster scale keeps its raster
 MIN_VIEWPORT_DIMENSION = 500  # cc: AdjustRasterScaleForTransformAnimation's kMinViewportDimension
-STATIC_AREA_FACTOR = 4.0  # a static raster may cover 4x the squared viewport side (animating: 1x, cc)
 MIN_SCALE = 1.0 / 16.0  # cc's min_contents_scale default (0.0625)
 MAX_SCALE = 10000.0  # cc: kMaxIdealContentsScale
 
@@ -123,6 +123,7 @@ class RasterScale:
     capped_from: float | None = None
     animating: bool = False
     will_change: bool = False
+    capped_by: str = "memory"  # what cut it: "memory" (an animation's, cc) or "texture size"
 
     @property
     def contents_scale(self) -> float:
@@ -143,13 +144,15 @@ class RasterScale:
         else:
             text = f"kept at {s}: within {KEEP_RATIO - 1:.0%} of ideal {ideal}"
         if self.capped_from is not None:
-            text += f"; capped by memory (wanted {_num(self.capped_from * self.device_scale)})"
+            wanted = _num(self.capped_from * self.device_scale)
+            text += f"; capped by {self.capped_by} at {s} ({'wanted' if self.animating else 'ideal'} {wanted})"
         return text
 
     def to_dict(self) -> dict[str, Any]:
         return {"raster_scale": round(self.contents_scale, 6), "reason": self.reason.value,
                 "ideal": [round(v * self.device_scale, 6) for v in self.ideal],
                 "capped_from": None if self.capped_from is None else round(self.capped_from * self.device_scale, 6),
+                "capped_by": None if self.capped_from is None else self.capped_by,
                 "text": str(self)}
 
 
@@ -192,47 +195,66 @@ def scale_key(scales: tuple[float, float]) -> float:
     return min(max(k, MIN_SCALE), MAX_SCALE)
 
 
-def memory_cap(size: tuple[float, float], viewport: tuple[int, int], animating: bool) -> float:
-    """The largest raster scale the memory rule allows a layer of ``size`` (device px at
-    scale 1): its raster's area at most ``factor x D^2``, D the viewport's longer side (at
-    least MIN_VIEWPORT_DIMENSION; factor 1 animating, as cc, else STATIC_AREA_FACTOR). As
-    cc, the layer's sides count up to D (a huge layer's far parts are tiles never rastered)."""
+def memory_cap(size: tuple[float, float], viewport: tuple[int, int]) -> float:
+    """The largest raster scale an animating layer of ``size`` (device px at scale 1) may
+    have (cc's AdjustRasterScaleForTransformAnimation): its raster's area at most D^2, D
+    the viewport's longer side (at least MIN_VIEWPORT_DIMENSION). As cc, the layer's sides
+    count up to D (a huge layer's far parts are tiles never rastered). A static layer has
+    no such cap: it rasters at its ideal and tiles bound its memory to what is near the
+    viewport."""
     d = float(max(viewport[0], viewport[1], MIN_VIEWPORT_DIMENSION))
     w, h = min(max(size[0], 1.0), d), min(max(size[1], 1.0), d)
-    factor = 1.0 if animating else STATIC_AREA_FACTOR
-    return math.sqrt(factor * d * d / (w * h))
+    return math.sqrt(d * d / (w * h))
+
+
+def _near(a: float, b: float) -> bool:
+    """``a`` and ``b`` within KEEP_RATIO of each other (a raster at one serves the other)."""
+    return b / KEEP_RATIO <= a <= b * KEEP_RATIO
 
 
 def decide(inputs: ScaleInputs, previous: RasterScale | None, device_scale: float = 1.0) -> RasterScale:
     """The raster scale of one layer this frame, from ``inputs`` and the decision of the
     frame it was last rastered in (None: never). Pure: the same inputs give the same
-    decision (see the module docstring for the rules)."""
+    decision (see the module docstring for the rules). The reason says what this frame
+    does: "settled" only on the frame whose scale changes when a held scale is let go."""
     ideal = inputs.ideal
     key = scale_key(ideal)
     was_held = previous is not None and (previous.animating or previous.will_change)
+    capped_from = None
     if inputs.animating:
         if previous is not None and previous.animating and key <= previous.scale * ANIMATION_ADJUST_RATIO:
             scale = previous.capped_from if previous.capped_from is not None else previous.scale
         else:
             scale = max(key, inputs.animation_max) if inputs.animation_max is not None else key
         reason = RasterScaleReason.ANIMATING
+        scale = min(max(scale, MIN_SCALE), MAX_SCALE)
+        cap = memory_cap(inputs.size, inputs.viewport)  # cc caps only animation scales
+        if scale > cap:
+            capped_from, scale = scale, cap
     elif inputs.will_change:
         if previous is not None and previous.will_change and previous.scale >= 1.0:
-            scale = previous.capped_from if previous.capped_from is not None else previous.scale
+            scale = previous.scale
         else:
             scale = key
         reason = RasterScaleReason.WILL_CHANGE
-    elif was_held and (previous.scale != 1.0 or key != 1.0):
-        scale, reason = key, RasterScaleReason.SETTLED  # (a held 1 that stays 1 is plainly ideal)
-    elif previous is not None and previous.scale / KEEP_RATIO <= key <= previous.scale * KEEP_RATIO \
-            and previous.scale != key and previous.capped_from is None:
-        scale, reason = previous.scale, RasterScaleReason.KEPT
+    elif previous is not None and previous.capped_from is None and _near(key, previous.scale):
+        # The raster made last frame serves this one (cc re-rasters only when the raster
+        # scale would change): plainly "ideal" when it is the ideal, else "kept" -- also
+        # on the frame a held scale is let go, as its ideal is that held scale.
+        scale = previous.scale
+        reason = RasterScaleReason.IDEAL if math.isclose(scale, key, rel_tol=1e-6) else RasterScaleReason.KEPT
+    elif was_held:
+        scale, reason = key, RasterScaleReason.SETTLED
     else:
         scale, reason = key, RasterScaleReason.IDEAL
-    scale = min(max(scale, MIN_SCALE), MAX_SCALE)
-    cap = memory_cap(inputs.size, inputs.viewport, inputs.animating)
-    capped_from = None
-    if scale > cap:
-        capped_from, scale = scale, cap
     return RasterScale(scale, reason, ideal, device_scale, capped_from, inputs.animating,
                        inputs.will_change and not inputs.animating)
+
+
+def carried(decision: RasterScale) -> RasterScale:
+    """``decision`` as it holds on a later frame that re-made nothing (graph.fast_path,
+    graph.scrolled reuse last frame's rasters): the settle is over, the scale it settled at
+    is the layer's ideal."""
+    if decision.reason is RasterScaleReason.SETTLED:
+        return replace(decision, reason=RasterScaleReason.IDEAL)
+    return decision

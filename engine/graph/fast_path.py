@@ -18,6 +18,7 @@ from ..framegraph import BackdropPass, Draw, FrameGraph, RasterPass, ShadowPass,
 from ..blending import BlendMode
 from ..geometry import Affine, Rect
 from ..compositor.backings import BackingKind
+from ..compositor.raster_scale import carried
 from ..compositor.property_trees import PAINT_FIELDS, TRANSFORM_FIELDS, TreeChanges
 from ..compositor.tree import StackingContext
 from .damage import changed_region
@@ -203,7 +204,8 @@ class RetainedFastPath:
         self.cache.carry_over(but=frozenset(key for fp in effects.values() for key in fp.cache_keys))
         sites = list(last.sites)
         self.out.layer_info = dict(last.graph.layer_info)
-        self.out.raster_scales = dict(last.graph.raster_scales)
+        # Last frame's decisions hold (a settle is over: compositor.raster_scale.carried).
+        self.out.raster_scales = {k: carried(v) for k, v in last.graph.raster_scales.items()}
         self.out.routes = dict(last.graph.routes)  # a context redone below decides its own again
         final = list(last.final)
         # In the order planning from scratch makes them (their new textures are named in

@@ -25,10 +25,27 @@ def raster_placement(node: LayerNode, m: Affine, sampled: bool = False) -> tuple
     raster (the LayerPaint offset), the raster's size, and texture px -> target.
     ``sampled``: a moving layer is rastered at no sub-pixel offset and drawn where it
     is, sampled (as cc rasters animating layers), so its raster is the same each frame."""
-    ox, oy = (0.0, 0.0) if sampled else subpixel(m)
+    ox, oy = (0.0, 0.0) if sampled else _offset(m)
     left, top, right, bottom = node.ink_outsets
     w, h = math.ceil(ox + left + node.width + right), math.ceil(oy + top + node.height + bottom)
-    placed = m if sampled else whole_pixel(m)
+    if sampled:
+        placed = m
+    elif m.is_translation():
+        placed = whole_pixel(m)
+    else:
+        placed = m @ Affine.translate(-ox, -oy)  # (0 for other transforms)
     if left or top:
         placed = placed @ Affine.translate(-left, -top)
     return (ox + left, oy + top), w, h, placed
+
+
+def _offset(m: Affine) -> tuple[float, float]:
+    """The sub-pixel offset a layer drawn with ``m`` is rastered at. A translation's
+    (placement.subpixel). An axis-aligned scale -- a raster kept at a scale near its
+    ideal (compositor.raster_scale: "kept") resampled by the little left -- is rastered
+    at its translation's offset too: the raster then depends on where the layer is, not
+    on the scale it is composited with, so a script's scale change within the keep
+    threshold reuses it (and a frame at the ideal, a translation, rasters the same)."""
+    if not m.is_translation() and m.b == 0.0 and m.c == 0.0 and m.a > 0.0 and m.d > 0.0:
+        return (m.e - math.floor(m.e), m.f - math.floor(m.f))
+    return subpixel(m)

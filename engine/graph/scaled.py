@@ -46,7 +46,8 @@ class ScaledRaster:
         # (Never below 1: a layer too large at 1 is refused or tiled as it always was.)
         cap = max(1.0, self.limits.max_texture_size / max(inputs.size[0], inputs.size[1], 1.0))
         if decision.scale > cap:  # one texture side (a tile set's too) stays addressable
-            decision = replace(decision, scale=cap, capped_from=decision.capped_from or decision.scale)
+            decision = replace(decision, scale=cap, capped_from=decision.capped_from or decision.scale,
+                               capped_by="texture size")
         self.out.raster_scales[node.id] = self._scaled[node.id] = decision
         self._scaled_layers[node.id] = weakref.ref(node.layer)
         return decision

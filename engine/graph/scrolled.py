@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..compositor.backings import Backing, BackingKind, CompositingReason
+from ..compositor.raster_scale import carried
 from ..compositor.property_trees import SCROLL_FIELDS, TreeChanges
 from ..compositor.tree import LayerNode, clips_below
 from ..css.values import ImageRef
@@ -163,7 +164,8 @@ class ScrolledContents:
         geometry = TiledMembers(members, space, [None] * len(members), index.bounds[order], order,
                                 self.trees.refresh, record.geometry.kept, names)
         self.out.layer_info = dict(last.graph.layer_info)
-        self.out.raster_scales = dict(last.graph.raster_scales)
+        # Last frame's decisions hold (a settle is over: compositor.raster_scale.carried).
+        self.out.raster_scales = {k: carried(v) for k, v in last.graph.raster_scales.items()}
         self.out.routes = dict(last.graph.routes)  # plain contents: a scroll changes no context's route
         for layer_id in gone:  # culled now
             self.out.layer_info.pop(layer_id, None)

@@ -12,15 +12,18 @@ once when it ends; its last frame then equals the static scene at the final scal
 
 from __future__ import annotations
 
+import json
 import re
 
 import freetype
 import numpy as np
 import pytest
+from PIL import Image
 
 from pathlib import Path
 
 from lamina import Layer, Renderer, Scene
+from lamina.cli import main
 
 pytestmark = pytest.mark.gl
 
@@ -198,23 +201,77 @@ def test_text_under_rotation_or_skew_and_scale_is_as_sharp_as_the_larger_text(gl
     assert 0.9 <= soft / reference <= 1.1, (soft, reference)
 
 
-def test_a_scale_animation_keeps_one_raster_and_settles_into_the_static_scene(gl):
+def _animate_frames(scene, frames):
+    """(raster passes of layer "a", its raster-scale text) for frames i/60, i < frames,
+    on one renderer, and the last frame's image."""
+    with Renderer() as own:
+        rasters, reasons = [], []
+        for i in range(frames):
+            frame = own.render(scene, t=i / 60)
+            rasters.append(sum(1 for p in frame.graph.raster_passes() if p.layer_id == "a"))
+            reasons.append(str(frame.graph.raster_scales["a"]))
+        return rasters, reasons, frame.image
+
+
+def test_a_scale_animation_ending_at_its_maximum_keeps_its_one_raster_at_rest(gl):
+    """1 -> 3: one raster at the held 3 (float noise leaves it 2.999998, the same
+    texture as 3's); at rest the ideal is that scale: no re-raster, "ideal 3.0", and the
+    frame is the static scene's."""
     css, box, extra = CASES["text"]
     scene = Scene(360, 260, background="#fff")
     layer = scene.root.add(Layer("a", box, f"{css}; background: #eef; transform-origin: 0 0", **extra))
     layer.animate({"from": {"transform": "scale(1)"}, "to": {"transform": "scale(3)"}}, duration=1, fill="forwards")
     static, _ = _pair(f"{css}; background: #eef", box, 3, **extra)
-    with Renderer() as own:
-        rasters, reasons = [], []
-        for i in range(62):
-            frame = own.render(scene, t=i / 60)
-            rasters.append(sum(1 for p in frame.graph.raster_passes() if p.layer_id == "a"))
-            reasons.append(str(frame.graph.raster_scales["a"]))
-        last = frame.image
-    assert rasters[0] == 1 and sum(rasters[1:60]) == 0, rasters
-    assert rasters[60] == 1 and rasters[61] == 0, rasters
-    assert reasons[0].startswith("animating: fixed at 3") and reasons[60] == "settled: re-rastered at 3.0"
+    rasters, reasons, last = _animate_frames(scene, 63)
+    assert rasters[0] == 1 and sum(rasters[1:]) == 0, rasters
+    assert reasons[0].startswith("animating: fixed at 3") and reasons[60:] == ["ideal 3.0"] * 3, reasons[58:]
     assert _diff(last, static.render(gl).image)[0] == 0
+
+
+def test_a_scale_animation_settling_below_its_maximum_re_rasters_once(gl):
+    """1 -> 3 -> 2: held at 3 throughout; at rest 2 differs from the held 3, so the
+    first frame at rest re-rasters once ("settled"), the frames after it say "ideal 2.0"
+    and re-raster nothing, and the frame is the static scene's."""
+    css, box, extra = CASES["text"]
+    scene = Scene(360, 260, background="#fff")
+    layer = scene.root.add(Layer("a", box, f"{css}; background: #eef; transform-origin: 0 0", **extra))
+    layer.animate({"from": {"transform": "scale(1)"}, "50%": {"transform": "scale(3)"}, "to": {"transform": "scale(2)"}},
+                  duration=1, fill="forwards")
+    static, _ = _pair(f"{css}; background: #eef", box, 2, **extra)
+    rasters, reasons, last = _animate_frames(scene, 63)
+    assert rasters[0] == 1 and sum(rasters[1:60]) == 0 and rasters[60:] == [1, 0, 0], rasters
+    assert reasons[0].startswith("animating: fixed at 3")
+    assert reasons[60:] == ["settled: re-rastered at 2.0", "ideal 2.0", "ideal 2.0"], reasons[58:]
+    assert _diff(last, static.render(gl).image)[0] == 0
+
+
+def test_an_animation_ending_at_the_held_scale_never_says_settled(gl):
+    """rotate(0 -> 90deg) scale(2): the scale is 2 throughout; the frames at rest
+    (planned or carried by the fast path) re-raster nothing and say "ideal 2.0"."""
+    css, box, extra = CASES["text"]
+    scene = Scene(360, 260, background="#fff")
+    layer = scene.root.add(Layer("a", box, f"{css}; background: #eef; transform-origin: 0 0", **extra))
+    layer.animate({"from": {"transform": "rotate(0deg) scale(2)"}, "to": {"transform": "rotate(90deg) scale(2)"}},
+                  duration=1, fill="forwards")
+    with Renderer() as own:
+        for t in (0.9, 1.0, 1.1, 1.2, 1.3):
+            graph = own.render(scene, t=t).graph
+            if t >= 1.0:
+                assert str(graph.raster_scales["a"]) == "ideal 2.0", t
+                assert "settled" not in graph.describe()
+                assert not [p for p in graph.raster_passes() if p.layer_id == "a"], t
+
+
+def test_an_animation_ending_within_two_percent_keeps_its_raster(gl):
+    """1 -> 1.01: held at its maximum 1.01 (float noise aside); at rest the ideal is within
+    the 2% threshold of it, so the rest keeps the raster."""
+    css, box, extra = CASES["text"]
+    scene = Scene(360, 260, background="#fff")
+    layer = scene.root.add(Layer("a", box, f"{css}; background: #eef; transform-origin: 0 0", **extra))
+    layer.animate({"from": {"transform": "scale(1)"}, "to": {"transform": "scale(1.01)"}}, duration=1, fill="forwards")
+    rasters, reasons, _ = _animate_frames(scene, 63)
+    assert rasters[0] == 1 and sum(rasters[1:]) == 0, rasters
+    assert reasons[60:] == ["ideal 1.01"] * 3, reasons[60:]
 
 
 def test_will_change_with_a_changing_scale_keeps_its_raster_until_the_hint_goes():
@@ -234,6 +291,9 @@ def test_will_change_with_a_changing_scale_keeps_its_raster_until_the_hint_goes(
         graph = own.render(scene).graph
         assert str(graph.raster_scales["card"]) == "settled: re-rastered at 4.0"
         assert [p for p in graph.raster_passes() if p.layer_id == "card"]
+        graph = own.render(scene).graph
+        assert str(graph.raster_scales["card"]) == "ideal 4.0"
+        assert not [p for p in graph.raster_passes() if p.layer_id == "card"]
 
 
 def test_a_layer_of_another_scene_with_the_same_id_starts_without_history(fresh):
@@ -246,3 +306,69 @@ def test_a_layer_of_another_scene_with_the_same_id_starts_without_history(fresh)
 
     assert fresh.render(scene("scale(3)")).graph.raster_scales["card"].scale == 3.0
     assert fresh.render(scene("none")).graph.raster_scales["card"].scale == 1.0
+
+
+@pytest.mark.parametrize("x", [10.0, 10.3])
+def test_a_kept_raster_is_reused_when_a_script_changes_the_scale_within_two_percent(x):
+    """A promoted layer at a fractional x, scale(4) changed by a script within 2% (4.03,
+    3.95, back to 4): "kept at 4.0" reuses the one raster (its offset is the layer's,
+    not the composite's), and the frame stays what the ideal raster draws within
+    resampling (the kept raster is sampled by the 0.75% left)."""
+    scene = Scene(360, 260, background="#fff")
+    a = scene.root.add(Layer("a", (x, 10, 20, 20), "background: #0a4; border-radius: 50%; transform-origin: 0 0; "
+                                                   "transform: scale(4); will-change: opacity"))
+    with Renderer() as own:
+        first = own.render(scene)
+        assert [p for p in first.graph.raster_passes() if p.layer_id == "a"]
+        for k in (4.03, 3.95, 4.0, 4.01):
+            a.style["transform"] = f"scale({k})"
+            frame = own.render(scene)
+            assert not [p for p in frame.graph.raster_passes() if p.layer_id == "a"], k
+            reason = str(frame.graph.raster_scales["a"])
+            assert reason == ("ideal 4.0" if k == 4.0 else f"kept at 4.0: within 2% of ideal {k:.3g}"), reason
+            if k == 4.0:  # back at 4: the kept raster drawn as the first frame drew it
+                assert _diff(frame.image, first.image)[0] == 0
+
+
+_ANIMATED = {"width": 200, "height": 120, "background": "#fff",
+             "layers": [{"id": "card", "box": [10, 10, 40, 20], "style": "background: #36c; transform-origin: 0 0",
+                         "animations": [{"keyframes": {"from": {"transform": "scale(1)"}, "50%": {"transform": "scale(3)"},
+                                                       "to": {"transform": "scale(2)"}},
+                                         "duration": 1, "fill": "forwards"}]}]}
+
+
+def test_cli_explain_from_renders_the_animation_in_order_and_shows_the_settle(tmp_path, capsys):
+    """``explain -t 1 --from 0``: the frames 0..1 s on one renderer, the last explained --
+    the settle appears; without --from the one frame at 1 s has no history (plainly ideal)."""
+    path = tmp_path / "anim.json"
+    path.write_text(json.dumps(_ANIMATED))
+    assert main(["explain", str(path), "-t", "1.0", "--from", "0", "--fps", "10"]) == 0
+    text = capsys.readouterr().out
+    assert "Rendered 11 frame(s) in order on one renderer" in text and "card: settled: re-rastered at 2.0" in text
+    assert main(["explain", str(path), "-t", "1.0", "--from", "0", "--fps", "10", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["frames_rendered"]["count"] == 11
+    assert report["graph"]["raster_scales"]["card"]["reason"] == "settled: re-rastered"
+    assert main(["explain", str(path), "-t", "1.0"]) == 0
+    assert "card: ideal 2.0" in capsys.readouterr().out
+
+
+def test_cli_render_frames_with_dpr_overlay_and_a_json_report(tmp_path, capsys):
+    """``render --frames 58:62 --dpr 2 --overlay raster-scale --report r.json``: the
+    frames in order on one renderer, each PNG at 2x with the overlay, and each frame's
+    report (held at 6 = 3 x DPR 2, settled once at 4, then ideal)."""
+    path = tmp_path / "anim.json"
+    path.write_text(json.dumps(_ANIMATED))
+    out = tmp_path / "out"
+    out.mkdir()
+    assert main(["render", str(path), "--frames", "58:63", "--out", str(out), "--dpr", "2",
+                 "--overlay", "raster-scale", "--report", str(tmp_path / "r.json")]) == 0
+    pngs = sorted(p.name for p in out.iterdir())
+    assert pngs == [f"anim-{i:06d}.png" for i in range(58, 63)]
+    with Image.open(out / pngs[0]) as im:
+        assert im.size == (400, 240)
+    frames = json.loads((tmp_path / "r.json").read_text())["frames"]
+    texts = [f["report"]["graph"]["raster_scales"]["card"]["text"] for f in frames]
+    assert texts[0].startswith("animating: fixed at 6.0")
+    assert texts[2:] == ["settled: re-rastered at 4.0", "ideal 4.0", "ideal 4.0"]
+    assert [f["report"]["graph"]["raster_scales"]["card"]["raster_scale"] for f in frames][3] == 4.0

@@ -1,6 +1,6 @@
 """The device pixel ratio's input (lamina.device_scale): Scene(device_scale_factor=),
 FrameRequest(device_scale_factor=), a scene file's "device_scale_factor", the CLI's --dpr
--- a finite number in (0, 8] whose frame fits one texture, else a typed error naming it --
+-- a finite number in [0.25, 8] whose frame fits one texture, else a typed error naming it --
 and the zoom of a resolved style into device px (no GPU here)."""
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ import pytest
 
 from lamina import FrameRequest, Layer, Scene
 from lamina.cli import main
-from lamina.device_scale import MAX_DEVICE_SCALE, DeviceScale, check_frame_fits, device_size, parse_device_scale
+from lamina.device_scale import MAX_DEVICE_SCALE, MIN_DEVICE_SCALE, DeviceScale, check_frame_fits, device_size, parse_device_scale
 from lamina.errors import GeometryError, SceneFileError, TextureTooLargeError
 from lamina.geometry import Rect
 from lamina.scene_file import load_scene, scene_from_dict
 
-BAD = [0, -1, 0.0, -0.5, 8.000001, 9, math.nan, math.inf, -math.inf, "2", None, True, False, [2], 1e308]
+BAD = [0, -1, 0.0, -0.5, 1e-9, 1e-3, 0.2499, 8.000001, 9, math.nan, math.inf, -math.inf, "2", None, True, False, [2], 1e308]
 
 
-@pytest.mark.parametrize("value", [1, 2, 1.5, 0.25, 3, MAX_DEVICE_SCALE, 1e-3])
+@pytest.mark.parametrize("value", [1, 2, 1.5, MIN_DEVICE_SCALE, 0.25, 3, MAX_DEVICE_SCALE])
 def test_good_values(value):
     assert parse_device_scale(value) == float(value)
     assert Scene(10, 10, device_scale_factor=value).device_scale_factor == float(value)

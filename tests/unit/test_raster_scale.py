@@ -12,12 +12,14 @@ import numpy as np
 import pytest
 
 from lamina import Layer, Scene
+from lamina.cli import main
 from lamina.compositor.raster_scale import (
     ANIMATION_ADJUST_RATIO,
     KEEP_RATIO,
     MIN_VIEWPORT_DIMENSION,
     RasterScaleReason,
     ScaleInputs,
+    carried,
     decide,
     memory_cap,
     scale_components,
@@ -84,18 +86,54 @@ def test_a_static_layer_is_rastered_at_its_ideal_scale_with_dpr_in_the_report():
     assert d.contents_scale == 6.0 and str(d) == "ideal 6.0"
 
 
-def test_an_animation_fixes_the_scale_at_its_maximum_then_settles_once():
-    first = decide(_inputs(1.0, animating=True, animation_max=3.0), None)
-    assert first.scale == 3.0 and first.reason is RasterScaleReason.ANIMATING
+def test_an_animation_fixes_the_scale_at_its_maximum_and_keeps_it_when_it_ends_there():
+    """1 -> 3: held at 3 throughout; at rest the ideal is the held 3 (as float noise
+    leaves it, 2.999998 or 3.0), so nothing is re-rastered and nothing says "settled"."""
+    first = decide(_inputs(1.0, animating=True, animation_max=2.999998), None)
+    assert first.scale == 2.999998 and first.reason is RasterScaleReason.ANIMATING
     assert str(first).startswith("animating: fixed at 3.0")
     held = first
     for ideal in np.linspace(1.0, 3.0, 20):
-        held = decide(_inputs(float(ideal), animating=True, animation_max=3.0), held)
-        assert held.scale == 3.0
-    settled = decide(_inputs(3.0), held)
-    assert settled.reason is RasterScaleReason.SETTLED and settled.scale == 3.0
-    after = decide(_inputs(3.0), settled)
-    assert after.reason is RasterScaleReason.IDEAL
+        held = decide(_inputs(float(ideal), animating=True, animation_max=2.999998), held)
+        assert held.scale == 2.999998
+    rest = decide(_inputs(3.0), held)
+    assert rest.scale == 2.999998 and rest.reason is RasterScaleReason.IDEAL and str(rest) == "ideal 3.0"
+    after = decide(_inputs(3.0), rest)
+    assert after.scale == rest.scale and after.reason is RasterScaleReason.IDEAL
+
+
+def test_an_animation_settles_once_when_its_rest_differs_from_the_held_maximum():
+    """1 -> 3 -> 2: held at 3; at rest 2 is re-rastered once ("settled"), and the frames
+    after it say "ideal 2.0", never "settled" again."""
+    held = decide(_inputs(1.0, animating=True, animation_max=3.0), None)
+    for ideal in (1.5, 3.0, 2.5, 2.0):
+        held = decide(_inputs(ideal, animating=True, animation_max=3.0), held)
+    settled = decide(_inputs(2.0), held)
+    assert settled.scale == 2.0 and settled.reason is RasterScaleReason.SETTLED
+    assert str(settled) == "settled: re-rastered at 2.0"
+    later = settled
+    for _ in range(3):
+        later = decide(_inputs(2.0), later)
+        assert later.scale == 2.0 and str(later) == "ideal 2.0"
+
+
+@pytest.mark.parametrize("rest", [1.01, 1.0 * KEEP_RATIO * 0.999, 1.0 / KEEP_RATIO * 1.001])
+def test_a_settle_within_the_keep_ratio_keeps_the_held_raster(rest):
+    """An animation held at 1 ending within 2% of it (1 -> 1.01) keeps its raster: the
+    settle obeys the same threshold as a static change."""
+    held = decide(_inputs(1.0, animating=True, animation_max=1.0), None)
+    held = decide(_inputs(rest, animating=True, animation_max=1.0), held)
+    kept = decide(_inputs(rest), held)
+    assert kept.scale == 1.0 and kept.reason is RasterScaleReason.KEPT
+
+
+def test_a_carried_decision_is_no_longer_a_settle():
+    """A frame that re-made nothing (fast path, scroll) carries last frame's decisions:
+    a settle there is the layer's ideal, other reasons stand."""
+    held = decide(_inputs(3.0, animating=True, animation_max=3.0), None)
+    settled = decide(_inputs(2.0), held)
+    assert carried(settled).reason is RasterScaleReason.IDEAL and carried(settled).scale == 2.0
+    assert carried(held) is held
 
 
 def test_an_animation_of_unknown_maximum_keeps_the_start_scale_until_ideal_outgrows_it_by_the_ratio():
@@ -125,16 +163,17 @@ def test_a_small_change_keeps_the_raster_and_a_larger_one_does_not():
     assert moved.scale == pytest.approx(2.0 * (KEEP_RATIO + 0.01)) and moved.reason is RasterScaleReason.IDEAL
 
 
-def test_the_memory_cap_bounds_the_raster_area():
-    """Static: at most 4 D^2 px (D the viewport's longer side); animating: D^2 (cc)."""
+def test_the_memory_cap_bounds_an_animating_raster_only():
+    """Animating: at most D^2 px (D the viewport's longer side), cc's rule, and the text
+    says the scale it wanted; a static layer rasters at its ideal (tiles bound its memory)."""
     d = max(*VIEW, MIN_VIEWPORT_DIMENSION)
-    assert memory_cap((100.0, 50.0), VIEW, False) == pytest.approx(math.sqrt(4 * d * d / 5000))
-    assert memory_cap((100.0, 50.0), VIEW, True) == pytest.approx(math.sqrt(d * d / 5000))
-    capped = decide(_inputs(40.0), None)
+    assert memory_cap((100.0, 50.0), VIEW) == pytest.approx(math.sqrt(d * d / 5000))
+    capped = decide(_inputs(1.0, animating=True, animation_max=40.0), None)
     w, h = 100 * capped.scale, 50 * capped.scale
-    assert capped.capped_from == 40.0 and w * h == pytest.approx(4 * d * d)
-    assert "capped by memory" in str(capped)
-    assert decide(_inputs(4.0), None).capped_from is None
+    assert capped.capped_from == 40.0 and w * h == pytest.approx(d * d)
+    assert str(capped).endswith(f"capped by memory at {capped.scale:.3g} (wanted 40.0)")
+    static = decide(_inputs(40.0), None)
+    assert static.scale == 40.0 and static.capped_from is None and str(static) == "ideal 40.0"
 
 
 def _card(transform: str, **style) -> Scene:
@@ -180,18 +219,18 @@ def test_an_unscaled_scene_reports_no_raster_scales():
     assert "Raster scales" not in graph.describe() and graph.to_dict()["raster_scales"] == {}
 
 
-def test_a_capped_large_scale_is_tiled_and_only_tiles_near_the_viewport_exist():
-    """scale(40) of a 100x100 layer in a 1280x720 frame: capped at 4 x 1280^2 px
-    (scale 25.6: a 2560 px raster), above the tiling threshold, so it is cut into tiles
-    and only those the interest rect touches are rastered."""
+def test_a_large_static_scale_is_tiled_and_only_tiles_near_the_viewport_exist():
+    """scale(40) of a 100x100 layer in a 1280x720 frame: rastered at 40 (a 4000 px
+    raster, no memory cap for a static layer), above the tiling threshold, so it is cut
+    into tiles and only those the interest rect touches are rastered."""
     scene = Scene(1280, 720, background="#fff")
     scene.root.add(Layer("big", (0, 0, 100, 100), "background: linear-gradient(#f06, #48f); transform-origin: 0 0; "
                                                   "transform: scale(40)"))
     graph = scene.plan()
     decision = graph.raster_scales["big"]
-    assert decision.capped_from == 40.0 and decision.scale == pytest.approx(25.6)
+    assert decision.capped_from is None and decision.scale == 40.0
     (tiles,) = [t for t in graph.tiles if t.owner == "big"]
-    assert tiles.content == (2560, 2560)
+    assert tiles.content == (4000, 4000)
     assert tiles.kept < tiles.grid[0] * tiles.grid[1]
 
 
@@ -200,3 +239,31 @@ def test_a_translation_animation_ending_at_scale_1_is_plainly_ideal():
     held = decide(_inputs(1.0, animating=True, animation_max=1.0), None)
     assert held.reason is RasterScaleReason.ANIMATING and held.scale == 1.0
     assert decide(_inputs(1.0), held).reason is RasterScaleReason.IDEAL
+
+
+def _scene_file(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text('{"width": 20, "height": 20}')
+    return str(path)
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["explain", "S", "--plan-only", "--from", "0", "-t", "1"], "--from renders the frames"),
+    (["explain", "S", "--fps", "30"], "--fps needs --from"),
+    (["explain", "S", "--from", "2", "-t", "1"], "--from 2: must be a finite time no later than -t 1"),
+    (["explain", "S", "--from", "0", "-t", "1000", "--fps", "60"], "at most 10000"),
+    (["render", "S", "--frames", "0:2", "--out", "D", "--dpr", "2", "--trace", "x.json"], "--trace is for one frame"),
+])
+def test_cli_frame_sequences_refuse_what_they_cannot_do(tmp_path, capsys, argv, says):
+    """explain --from and render --frames (in order) say what is wrong, before any GPU work."""
+    argv = [_scene_file(tmp_path) if a == "S" else str(tmp_path) if a == "D" else a for a in argv]
+    assert main(argv) == 2
+    assert says in capsys.readouterr().err
+
+
+def test_cli_batch_dpr_error_does_not_ask_for_an_out_already_given(tmp_path, capsys):
+    """Several scenes with --dpr: the error says what --dpr goes with, never "give --out DIR"."""
+    scene = _scene_file(tmp_path)
+    assert main(["render", scene, scene, "--out", str(tmp_path), "--dpr", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--dpr is for one frame" in err and "give --out" not in err and "one scene's --frames" in err
