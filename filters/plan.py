@@ -54,6 +54,7 @@ __all__ = [
     "OffsetPass",
     "SvgColorPass",
     "SvgColorStep",
+    "TurbulencePass",
     "ChannelTransfer",
     "TransferKind",
     "FilterPlan",
@@ -87,6 +88,7 @@ SHADER_CONSTANTS: dict[str, int] = {
     "SVG_TABLE_SIZE": 256,  # vec4s of feComponentTransfer table / discrete values in one svg colour pass
     "SVG_COLOR_STEPS": 8,  # SVG colour primitives fused into one svg colour pass
     "SVG_STEP_FLOATS": 45,  # one svg colour step for the OpenCL kernel (SvgColorPass.cl)
+    "PERLIN_N": 0x1000,  # feTurbulence: the spec's PerlinN (filters/svg/turbulence.py)
 }
 
 
@@ -114,6 +116,7 @@ class PassKind(NamedEnum):
     COMBINE = "combine"
     OFFSET = "offset"
     SVG_COLOR = "svg-color"
+    TURBULENCE = "turbulence"
 
 
 class Axis(NamedEnum):
@@ -156,6 +159,7 @@ class FilterShader(Enum):
     COMBINE = "combine"
     OFFSET = "offset"
     SVG_COLOR = "svg_color"
+    TURBULENCE = "turbulence"
 
 
 # Fused colour passes compile for these step counts; other counts are padded with
@@ -687,6 +691,54 @@ class SvgColorStep:
         return f"{self.source + ' ' if self.source else ''}{' then '.join(what) or 'identity'} in {space}"
 
 
+def svg_step_tables(steps: tuple[SvgColorStep, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(SVG_TABLE_SIZE * 4,) float32 of every table value of ``steps``, and (steps, 4)
+    int32: where each step's channel starts in it (both executors upload these)."""
+    flat = np.zeros(4 * SHADER_CONSTANTS["SVG_TABLE_SIZE"], np.float32)
+    first = np.zeros((len(steps), 4), np.int32)
+    at = 0
+    for i, step in enumerate(steps):
+        for c, t in enumerate(step.transfers):
+            first[i, c] = at
+            flat[at:at + len(t.table)] = t.table
+            at += len(t.table)
+    return flat, first
+
+
+def svg_step_uniforms(steps: tuple[SvgColorStep, ...]) -> tuple[tuple[str, object], ...]:
+    """The uniforms of shaders/filters/svg_color_steps.glsl for ``steps``."""
+    pad = [SvgColorStep()] * (SHADER_CONSTANTS["SVG_COLOR_STEPS"] - len(steps))  # uniform arrays are written whole
+    padded = [*steps, *pad]
+    flat, first = svg_step_tables(steps)
+    firsts = [*map(tuple, first.tolist()), *[(0, 0, 0, 0)] * len(pad)]
+    mats = [np.array(st.matrix, np.float64).reshape(4, 5) for st in padded]
+    return (("u_steps", len(steps)),
+            ("u_step_linear", [int(st.linear) for st in padded]),
+            ("u_matrix", [tuple(float(v) for v in mm[:, :4].T.reshape(-1)) for mm in mats]),  # mat4: column-major
+            ("u_bias", [tuple(float(v) for v in mm[:, 4]) for mm in mats]),
+            ("u_types", [tuple(f.kind.value for f in st.transfers) for st in padded]),
+            ("u_first", firsts),
+            ("u_counts", [tuple(len(f.table) for f in st.transfers) for st in padded]),
+            *((f"u_p{i}", [tuple(float(f.params[i]) for f in st.transfers) for st in padded]) for i in range(3)),
+            ("u_table", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)]))
+
+
+def svg_step_args(steps: tuple[SvgColorStep, ...]) -> tuple[KernelArg, ...]:
+    """The kernel arguments (steps, n_steps, table) of ``steps`` (shaders/opencl/filters.cl
+    svg_color_steps: SVG_STEP_FLOATS a step)."""
+    flat, first = svg_step_tables(steps)
+    head = [0.0]  # an empty buffer cannot be made: one unused float when there are no steps
+    if steps:
+        head = []
+    for i, st in enumerate(steps):
+        head.extend(float(v) for v in st.matrix)
+        for c, f in enumerate(st.transfers):
+            head.extend((f.kind.value, int(first[i, c]), len(f.table), *f.params))
+        head.append(float(st.linear))
+    return (KernelArg(Arg.FLOATS, tuple(head), "steps"), KernelArg(Arg.INT, len(steps), "n_steps"),
+            KernelArg(Arg.FLOATS, tuple(float(v) for v in flat), "table"))
+
+
 @dataclass(frozen=True)
 class SvgColorPass:
     """Consecutive SVG colour primitives (``SvgColorStep``) in one pass, on straight colour
@@ -725,49 +777,11 @@ class SvgColorPass:
                                        ChannelTransfer()), linear=True)
         return (cls(("source",), "out", (step,)),)
 
-    def tables(self) -> tuple[np.ndarray, np.ndarray]:
-        """(SVG_TABLE_SIZE * 4,) float32 of every table value, and (steps, 4) int32: where
-        each step's channel starts in it (both executors upload these)."""
-        flat = np.zeros(4 * SHADER_CONSTANTS["SVG_TABLE_SIZE"], np.float32)
-        first = np.zeros((len(self.steps), 4), np.int32)
-        at = 0
-        for i, step in enumerate(self.steps):
-            for c, t in enumerate(step.transfers):
-                first[i, c] = at
-                flat[at:at + len(t.table)] = t.table
-                at += len(t.table)
-        return flat, first
-
     def gl(self) -> ProgramCall:
-        n = SHADER_CONSTANTS["SVG_COLOR_STEPS"]
-        pad = [SvgColorStep()] * (n - len(self.steps))  # uniform arrays are written whole
-        steps = [*self.steps, *pad]
-        flat, first = self.tables()
-        first = [*map(tuple, first.tolist()), *[(0, 0, 0, 0)] * len(pad)]
-        mats = [np.array(st.matrix, np.float64).reshape(4, 5) for st in steps]
-        return ProgramCall(FilterProgram(FilterShader.SVG_COLOR), (
-            ("u_steps", len(self.steps)),
-            ("u_linear", [int(st.linear) for st in steps]),
-            ("u_matrix", [tuple(float(v) for v in mm[:, :4].T.reshape(-1)) for mm in mats]),  # mat4: column-major
-            ("u_bias", [tuple(float(v) for v in mm[:, 4]) for mm in mats]),
-            ("u_types", [tuple(f.kind.value for f in st.transfers) for st in steps]),
-            ("u_first", first),
-            ("u_counts", [tuple(len(f.table) for f in st.transfers) for st in steps]),
-            *((f"u_p{i}", [tuple(float(f.params[i]) for f in st.transfers) for st in steps]) for i in range(3)),
-            ("u_table", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)])))
+        return ProgramCall(FilterProgram(FilterShader.SVG_COLOR), svg_step_uniforms(self.steps))
 
     def cl(self) -> KernelCall:
-        flat, first = self.tables()
-        head = []
-        for i, st in enumerate(self.steps):
-            head.extend(float(v) for v in st.matrix)
-            for c, f in enumerate(st.transfers):
-                head.extend((f.kind.value, int(first[i, c]), len(f.table), *f.params))
-            head.append(float(st.linear))
-        return KernelCall("svg_color", (*_images("src", "dst", "w", "h"),
-                                        KernelArg(Arg.FLOATS, tuple(head), "steps"),
-                                        KernelArg(Arg.INT, len(self.steps), "n_steps"),
-                                        KernelArg(Arg.FLOATS, tuple(float(v) for v in flat), "table")))
+        return KernelCall("svg_color", (*_images("src", "dst", "w", "h"), *svg_step_args(self.steps)))
 
     label = "svg colour"
 
@@ -775,11 +789,82 @@ class SvgColorPass:
         return f"{self.label}  {' -> '.join(st.describe() for st in self.steps)}"
 
 
+@dataclass(frozen=True)
+class TurbulencePass:
+    """feTurbulence (Filter Effects 1's Perlin noise): the lattice ``selector`` (256 ints)
+    and ``gradients`` (4 channels x 256 x 2) computed on the host by the spec's code
+    (filters/svg/turbulence.py) and uploaded; each pixel sums ``octaves`` octaves. Pixel
+    (i, j) samples user-space point ((i + .5) / ``pixel_scale``, (j + .5) / ...);
+    ``base`` is the base frequency after stitching adjusted it; ``stitch`` (width, height,
+    wrap x, wrap y) of the first octave, or None. In linearRGB the noise is linear colour
+    and the pass writes it as sRGB. It reads no image (``inputs`` name the source only
+    so that it has a size)."""
+
+    inputs: tuple[str, ...]
+    output: str
+    selector: tuple[int, ...]
+    gradients: tuple[float, ...]  # channel, entry, (x, y)
+    base: tuple[float, float]
+    octaves: int
+    fractal: bool
+    stitch: tuple[int, int, int, int] | None = None
+    pixel_scale: float = 1.0
+    linear: bool = False
+    steps: tuple[SvgColorStep, ...] = ()  # colour primitives that alone read the noise, fused after it
+    source: str = "feTurbulence"
+    scale: int = 1
+    kind: ClassVar[str] = "turbulence"
+    pass_kind: ClassVar[PassKind] = PassKind.TURBULENCE
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> tuple["TurbulencePass", ...]:
+        rng = np.random.default_rng(0)
+        return (cls(("source",), "out", tuple(int(v) for v in rng.permutation(256)),
+                    tuple(float(v) for v in rng.uniform(-1, 1, 2048)), (0.05, 0.05), 4, True),)
+
+    def gl(self) -> ProgramCall:
+        sel = np.array(self.selector, np.int32).reshape(-1, 4)
+        grad = np.array(self.gradients, np.float32).reshape(-1, 4)
+        stitch = self.stitch or (0, 0, 0, 0)
+        return ProgramCall(FilterProgram(FilterShader.TURBULENCE), (
+            ("u_selector", [tuple(int(v) for v in row) for row in sel]),
+            ("u_gradient", [tuple(float(v) for v in row) for row in grad]),
+            ("u_base", self.base), ("u_octaves", self.octaves), ("u_fractal", int(self.fractal)),
+            ("u_stitching", int(self.stitch is not None)), ("u_stitch", stitch),
+            ("u_pixel_scale", self.pixel_scale), ("u_linear", int(self.linear)), *svg_step_uniforms(self.steps)))
+
+    def cl(self) -> KernelCall:
+        stitch = self.stitch or (0, 0, 0, 0)
+        return KernelCall("turbulence", (*_images("dst", "w", "h"),
+                                         KernelArg(Arg.FLOATS, tuple(float(v) for v in self.selector), "selector"),
+                                         KernelArg(Arg.FLOATS, self.gradients, "gradient"),
+                                         KernelArg(Arg.FLOAT, self.base[0], "base_x"),
+                                         KernelArg(Arg.FLOAT, self.base[1], "base_y"),
+                                         KernelArg(Arg.INT, self.octaves, "octaves"),
+                                         KernelArg(Arg.INT, int(self.fractal), "fractal"),
+                                         KernelArg(Arg.INT, int(self.stitch is not None), "stitching"),
+                                         *(KernelArg(Arg.INT, v, n) for v, n in zip(stitch, ("sw", "sh", "wx", "wy"))),
+                                         KernelArg(Arg.FLOAT, self.pixel_scale, "pixel_scale"),
+                                         KernelArg(Arg.INT, int(self.linear), "linear_rgb"),
+                                         *svg_step_args(self.steps)))
+
+    label = "turbulence"
+
+    def describe(self) -> str:
+        kind = "fractalNoise" if self.fractal else "turbulence"
+        stitch = ", stitched" if self.stitch else ""
+        space = "linearRGB" if self.linear else "sRGB"
+        then = "".join(f" -> {st.describe()}" for st in self.steps)
+        return (f"{self.label}  {kind} base frequency ({self.base[0]:g}, {self.base[1]:g}), {self.octaves} "
+                f"octave(s){stitch}, in {space}{then}")
+
+
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                    SvgColorPass]
+                    SvgColorPass, TurbulencePass]
 # Every planned pass type: calibration measures each one's samples(); a new one is added here.
 PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                                SvgColorPass)
+                                SvgColorPass, TurbulencePass)
 
 
 @dataclass(frozen=True)

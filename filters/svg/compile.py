@@ -31,6 +31,7 @@ from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetP
                     _plan_shadow, color_steps)
 from . import model as m
 from .compile_color import SpacePlanner
+from .compile_noise import plan_turbulence
 from .graph import build_graph
 from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, one_sigma, transfer_matrix
 from .reference import color_matrix, filter_region
@@ -39,7 +40,7 @@ from ...css.values import RGBA
 __all__ = ["plan_graph", "COMPILED"]
 
 COMPILED = (m.ColorMatrix, m.ComponentTransfer, m.GaussianBlur, m.Morphology, m.DropShadow, m.Offset, m.Flood,
-            m.Composite, m.Merge, m.Blend, m.Tile)
+            m.Composite, m.Merge, m.Blend, m.Tile, m.Turbulence)
 _COMPOSITE = {m.CompositeOperator.OVER: CombineOperator.OVER, m.CompositeOperator.IN: CombineOperator.IN,
               m.CompositeOperator.OUT: CombineOperator.OUT, m.CompositeOperator.ATOP: CombineOperator.ATOP,
               m.CompositeOperator.XOR: CombineOperator.XOR, m.CompositeOperator.LIGHTER: CombineOperator.LIGHTER,
@@ -92,6 +93,8 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             raise _refuse(prim, "a primitive subregion")
         ins = [image(i) for i in node.inputs]
         out = spaces.plan(prim, node.index, node.inputs, ins[0] if ins else None, linear)
+        if isinstance(prim, m.Turbulence):  # compile_noise
+            out = plan_turbulence(b, prim, (0.0, 0.0, w / scale, h / scale), scale, linear)
         names[node.index] = out if out is not None else _plan_primitive(b, prim, ins, units, scale, notes)
         spaces.planned(prim, node.index, node.inputs, linear)
     return FilterPlan(tuple(b.passes), names[graph.output], (0, 0, 0, 0), tuple(notes))

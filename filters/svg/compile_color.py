@@ -13,7 +13,9 @@ registers these; it plans everything else).
   by the GLSL passes and the OpenCL kernels). That is exact where the pass is per pixel:
   colour primitives, feComposite, feMerge and feBlend normal (combine passes with
   ``linear``). feFlood, feTile and whole-pixel feOffset give the same pixels in either
-  space. Spatial primitives that mix pixels (blurs, morphology, fractional offsets)
+  space. The colour primitives that alone read an feTurbulence run in its pass too (its
+  noise, low in alpha, loses most of its colour to 8 premultiplied bits: up to 6 levels
+  off before a linearRGB colour matrix, measured). Spatial primitives that mix pixels (blurs, morphology, fractional offsets)
   run in linearRGB only on images whose colour is black (SourceAlpha and what blurs,
   offsets, erodes or tiles it): their colour is 0 in both spaces, so the space does not
   matter. Anything else in linearRGB is refused (``refusal`` says why).
@@ -23,7 +25,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..plan import SHADER_CONSTANTS, ChannelTransfer, CombinePass, SvgColorPass, SvgColorStep, TransferKind, _Builder
+from ..plan import (SHADER_CONSTANTS, ChannelTransfer, CombinePass, SvgColorPass, SvgColorStep, TransferKind,
+                    TurbulencePass, _Builder)
 from . import model as m
 from .graph import FilterGraph, NodeInput
 from .reference import color_matrix
@@ -75,7 +78,7 @@ class SpacePlanner:
             if values > size:
                 return f"transfer tables of {values} values in all (a GPU pass takes {size})"
         if not linear or isinstance(prim, (m.ColorMatrix, m.ComponentTransfer, m.Composite, m.Merge, m.Blend,
-                                           m.Flood, m.Tile)):
+                                           m.Flood, m.Tile, m.Turbulence)):
             return None
         black = all(i in self.black for i in inputs)
         if isinstance(prim, m.Offset):
@@ -104,10 +107,11 @@ class SpacePlanner:
         before = inputs[0]
         at = self.color_passes.get(before) if isinstance(before, int) and self.uses.get(before) == 1 else None
         if at is not None and SvgColorPass.fits((*self.b.passes[at].steps, step)):
-            # The only reader of an svg colour pass's result: one more step of that pass
-            # (it stays where it was: its input was ready there, and nothing else reads it).
+            # The only reader of an svg colour (or turbulence) pass's result: one more step
+            # of that pass (it stays where it was: its input was ready there, and nothing
+            # else reads it).
             previous = self.b.passes[at]
-            self.b.passes[at] = SvgColorPass(previous.inputs, previous.output, (*previous.steps, step))
+            self.b.passes[at] = replace(previous, steps=(*previous.steps, step))
             self.color_passes[index] = at
             return previous.output
         out = self.b.name("svgcolor")
@@ -123,3 +127,5 @@ class SpacePlanner:
                                           for p in self.b.passes[self.start:]]
         if isinstance(prim, _ALPHA_KEEPING) and inputs and all(i in self.black for i in inputs):
             self.black.add(index)
+        if isinstance(prim, m.Turbulence) and isinstance(self.b.passes[-1], TurbulencePass):
+            self.color_passes[index] = len(self.b.passes) - 1  # colour primitives may run in its pass

@@ -250,15 +250,8 @@ __kernel void filter_offset(__global const uchar4* src, __global uchar4* dst, in
 // SvgColorPass): `n_steps` steps of SVG_STEP_FLOATS floats each: the 4x5 matrix row by
 // row, then per channel (type, first table value, table values, p0, p1, p2), then 1 for
 // linearRGB; `table` every table value.
-__kernel void filter_svg_color(__global const uchar4* src, __global uchar4* dst, int w, int h,
-                               __constant float* steps, int n_steps, __constant float* table) {
-    int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h) return;
-    float4 p = texel(src, y * w + x);
-    float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (p.w > 0.0f) {
-        c[0] = fmin(p.x / p.w, 1.0f); c[1] = fmin(p.y / p.w, 1.0f); c[2] = fmin(p.z / p.w, 1.0f); c[3] = p.w;
-    }
+// The steps of SVG colour primitives on straight RGBA `c` (shaders/filters/svg_color_steps.glsl).
+inline void svg_color_steps(float* c, __constant float* steps, int n_steps, __constant float* table) {
     for (int s = 0; s < n_steps; ++s) {
         __constant float* step = steps + SVG_STEP_FLOATS * s;
         if (c[3] <= 0.0f) c[0] = c[1] = c[2] = c[3] = 0.0f;  // premultiplied between primitives
@@ -285,5 +278,45 @@ __kernel void filter_svg_color(__global const uchar4* src, __global uchar4* dst,
         }
         for (int i = 0; i < 4; ++i) c[i] = o[i];
     }
+}
+
+__kernel void filter_svg_color(__global const uchar4* src, __global uchar4* dst, int w, int h,
+                               __constant float* steps, int n_steps, __constant float* table) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 p = texel(src, y * w + x);
+    float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (p.w > 0.0f) {
+        c[0] = fmin(p.x / p.w, 1.0f); c[1] = fmin(p.y / p.w, 1.0f); c[2] = fmin(p.z / p.w, 1.0f); c[3] = p.w;
+    }
+    svg_color_steps(c, steps, n_steps, table);
+    store(dst, w, x, y, (float4)(c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]));
+}
+
+// feTurbulence (shaders/filters/turbulence.frag, filters/plan.py TurbulencePass):
+// `selector` 256 values, `gradient` 4 x 256 x 2; common/turbulence.h does the octaves.
+#define SVG_SELECTOR(n) ((int)selector[(n)])
+#define SVG_GRADIENT_X(c, n) gradient[2 * (256 * (c) + (n))]
+#define SVG_GRADIENT_Y(c, n) gradient[2 * (256 * (c) + (n)) + 1]
+#define SVG_TABLES_DECL __constant float* selector, __constant float* gradient,
+#define SVG_TABLES_ARGS selector, gradient,
+#include "common/turbulence.h"
+
+__kernel void filter_turbulence(__global uchar4* dst, int w, int h, __constant float* selector,
+                                __constant float* gradient, float base_x, float base_y, int octaves, int fractal,
+                                int stitching, int sw, int sh, int wx, int wy, float pixel_scale, int linear_rgb,
+                                __constant float* steps, int n_steps, __constant float* table) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float px = (x + 0.5f) / pixel_scale, py = (y + 0.5f) / pixel_scale;
+    float c[4];
+    for (int ch = 0; ch < 4; ++ch) {
+        c[ch] = svg_turbulence(selector, gradient, ch, px, py, base_x, base_y, octaves, fractal, stitching, sw, sh,
+                               wx, wy);
+    }
+    if (linear_rgb) {
+        for (int i = 0; i < 3; ++i) c[i] = svg_linear_to_srgb(c[i]);
+    }
+    svg_color_steps(c, steps, n_steps, table);  // the colour primitives fused after the noise
     store(dst, w, x, y, (float4)(c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]));
 }

@@ -83,3 +83,27 @@ def test_a_linear_composite_of_a_linear_colour_result_is_off_by_what_8_bit_srgb_
         ref = filters.apply(img, "url(#f)", "reference", premultiplied=True, svg=markup).astype(int)
         diff = np.abs(out - ref).max(axis=-1)
         assert diff.max() <= max_diff and (diff > 1).mean() <= max_pixels, (space, diff.max(), (diff > 1).mean())
+
+
+TURBULENCE = {
+    "turbulence-linear": ("", "<feTurbulence baseFrequency='.05' numOctaves='3' seed='7'/>"),
+    "fractal-stitched-srgb": ("color-interpolation-filters='sRGB'",
+                              "<feTurbulence type='fractalNoise' baseFrequency='.13 .07' numOctaves='5' seed='-3.7' "
+                              "stitchTiles='stitch'/>"),
+    "fractal-stitched-low-frequency": ("", "<feTurbulence type='fractalNoise' baseFrequency='.02' numOctaves='2' "
+                                           "stitchTiles='stitch'/>"),
+    "noise-coloured-and-clipped": ("", "<feTurbulence baseFrequency='.1 .03' numOctaves='2' seed='3'/>"
+                                       "<feColorMatrix type='hueRotate' values='90'/>"
+                                       "<feComposite in2='SourceGraphic' operator='in'/>"),
+}
+
+
+@pytest.mark.parametrize("name", TURBULENCE)
+def test_turbulence_matches_the_specs_code(gl, rng, backend, name):
+    attrs, body = TURBULENCE[name]
+    markup = f'<svg {NS}><filter id="f" {BOX} {attrs}>{body}</filter></svg>'
+    img = random_image(rng, 30, 47)
+    out = filters.apply(img, "url(#f)", backend, premultiplied=True, svg=markup).astype(int)
+    ref = filters.apply(img, "url(#f)", "reference", premultiplied=True, svg=markup).astype(int)
+    assert ref[..., 3].std() > 5, "the noise varies"
+    assert np.abs(out - ref).max() <= 1, f"{name} on {backend}"  # the colour matrix runs in the noise's pass

@@ -10,7 +10,7 @@ import pytest
 
 from lamina.errors import InvalidValueError, UnsupportedFeatureError
 from lamina.filters.plan import (BlurPass, ChannelTransfer, CombinePass, SvgColorPass, SvgColorStep, TransferKind,
-                                 SHADER_CONSTANTS)
+                                 SHADER_CONSTANTS, TurbulencePass, svg_step_tables)
 from lamina.filters.svg import parse_svg
 from lamina.filters.svg.compile import plan_graph
 
@@ -76,7 +76,7 @@ def test_an_svg_colour_pass_says_what_it_cannot_hold():
         SvgColorPass(("source",), "out", (SvgColorStep(),) * (n + 1))
     big = SvgColorStep(transfers=(ChannelTransfer(TransferKind.TABLE, table=(0.5,) * size),) * 4)
     assert SvgColorPass.fits((big,)) and not SvgColorPass.fits((big, big))
-    flat, first = SvgColorPass(("source",), "out", (big,)).tables()
+    flat, first = svg_step_tables((big,))
     assert first.tolist() == [[0, size, 2 * size, 3 * size]] and np.all(flat == 0.5)
 
 
@@ -84,3 +84,14 @@ def test_long_colour_chains_split_into_passes_of_at_most_the_step_limit():
     n = SHADER_CONSTANTS["SVG_COLOR_STEPS"]
     p = plan("<feColorMatrix type='saturate' values='.9'/>" * (n + 3))
     assert [len(x.steps) for x in p.passes] == [n, 3]
+
+
+def test_colour_primitives_reading_only_a_turbulence_run_in_its_pass():
+    p = plan("<feTurbulence baseFrequency='.05' result='t'/><feColorMatrix type='saturate' values='0'/>"
+             "<feComponentTransfer><feFuncA type='table' tableValues='0 1 0'/></feComponentTransfer>"
+             "<feComposite in2='SourceGraphic' operator='in'/>")
+    assert isinstance(p.passes[0], TurbulencePass) and len(p.passes[0].steps) == 2
+    assert [type(x) for x in p.passes[1:]] == [CombinePass]
+    shared = plan("<feTurbulence baseFrequency='.05' result='t'/><feColorMatrix type='saturate' values='0'/>"
+                  "<feComposite in2='t'/>")
+    assert isinstance(shared.passes[0], TurbulencePass) and shared.passes[0].steps == (), "the noise is read twice"
