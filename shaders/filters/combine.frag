@@ -5,6 +5,7 @@
 #define float4 vec4
 #define SVG_INT(x) int(x)
 #define SVG_INT_TO_FLOAT(x) float(x)
+#define SVG_POW(x, y) pow((x), (y))
 #include "common/svg_color.h"
 
 uniform sampler2D u_source;  // A: in

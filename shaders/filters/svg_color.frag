@@ -8,6 +8,7 @@
 #define float4 vec4
 #define SVG_INT(x) int(x)
 #define SVG_INT_TO_FLOAT(x) float(x)
+#define SVG_POW(x, y) pow((x), (y))
 #include "common/svg_color.h"
 
 #include "filters/svg_color_steps.glsl"

@@ -8,6 +8,7 @@
 #define fabs abs
 #define SVG_INT(x) int(x)
 #define SVG_INT_TO_FLOAT(x) float(x)
+#define SVG_POW(x, y) pow((x), (y))
 #define SVG_SELECTOR(n) u_selector[(n) >> 2][(n) & 3]
 #define SVG_GRADIENT_X(c, n) gradient_at(c, n).x
 #define SVG_GRADIENT_Y(c, n) gradient_at(c, n).y

@@ -11,6 +11,7 @@
 
 #define SVG_INT(x) ((int)(x))
 #define SVG_INT_TO_FLOAT(x) ((float)(x))
+#define SVG_POW(x, y) native_exp2((y) * native_log2(x))
 #include "common/svg_color.h"
 
 inline float4 texel(__global const uchar4* img, int i) {
