@@ -52,6 +52,11 @@ __all__ = [
     "CombineOperator",
     "CombinePass",
     "OffsetPass",
+    "SvgColorPass",
+    "SvgColorStep",
+    "TurbulencePass",
+    "ChannelTransfer",
+    "TransferKind",
     "FilterPlan",
     "ProgramCall",
     "KernelArg",
@@ -80,6 +85,10 @@ SHADER_CONSTANTS: dict[str, int] = {
     "MAX_COLOR_STEPS": MAX_COLOR_STEPS,
     "MAX_BLUR_RADIUS": MAX_BLUR_RADIUS,
     "COLOR_STEP_FLOATS": 12,  # one clamped colour step: a 3x4 matrix, row by row
+    "SVG_TABLE_SIZE": 256,  # vec4s of feComponentTransfer table / discrete values in one svg colour pass
+    "SVG_COLOR_STEPS": 8,  # SVG colour primitives fused into one svg colour pass
+    "SVG_STEP_FLOATS": 45,  # one svg colour step for the OpenCL kernel (SvgColorPass.cl)
+    "PERLIN_N": 0x1000,  # feTurbulence: the spec's PerlinN (filters/svg/turbulence.py)
 }
 
 
@@ -106,6 +115,8 @@ class PassKind(NamedEnum):
     MORPHOLOGY = "morphology"
     COMBINE = "combine"
     OFFSET = "offset"
+    SVG_COLOR = "svg-color"
+    TURBULENCE = "turbulence"
 
 
 class Axis(NamedEnum):
@@ -147,6 +158,8 @@ class FilterShader(Enum):
     MORPHOLOGY = "morphology"
     COMBINE = "combine"
     OFFSET = "offset"
+    SVG_COLOR = "svg_color"
+    TURBULENCE = "turbulence"
 
 
 # Fused colour passes compile for these step counts; other counts are padded with
@@ -570,6 +583,7 @@ class CombinePass:
     k4: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # per channel (ARITHMETIC)
     source: str = ""  # the primitive it runs, for describe()
     scale: int = 1
+    linear: bool = False  # joined in linearRGB: inputs converted from, the result to, sRGB in the pass
     kind: ClassVar[str] = "combine"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.COMBINE
     cost: ClassVar[CostKind] = CostKind.PIXELS
@@ -580,14 +594,16 @@ class CombinePass:
 
     def gl(self) -> ProgramCall:
         return ProgramCall(FilterProgram(FilterShader.COMBINE),
-                           (("u_operator", self.operator.value), ("u_k", self.k), ("u_k4", self.k4)),
+                           (("u_operator", self.operator.value), ("u_k", self.k), ("u_k4", self.k4),
+                            ("u_linear", int(self.linear))),
                            ("u_source", "u_second"))
 
     def cl(self) -> KernelCall:
         return KernelCall("combine", (KernelArg(Arg.INPUT, 0, "src"), KernelArg(Arg.INPUT, 1, "second"),
                                       *_images("dst", "w", "h"), KernelArg(Arg.INT, self.operator.value, "op"),
                                       *(KernelArg(Arg.FLOAT, v, f"k{i}") for i, v in enumerate(self.k, 1)),
-                                      KernelArg(Arg.FLOAT4, tuple(self.k4), "k4")))
+                                      KernelArg(Arg.FLOAT4, tuple(self.k4), "k4"),
+                                      KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
 
     label = "combine"
 
@@ -595,7 +611,8 @@ class CombinePass:
         how = self.operator.name.lower()
         if self.operator is CombineOperator.ARITHMETIC:
             how += " k " + " ".join(f"{v:.4g}" for v in self.k) + " k4 (" + " ".join(f"{v:.4g}" for v in self.k4) + ")"
-        return f"{self.label}  {self.source + ': ' if self.source else ''}{self.inputs[0]} {how} {self.inputs[1]}"
+        space = " in linearRGB" if self.linear else ""
+        return f"{self.label}  {self.source + ': ' if self.source else ''}{self.inputs[0]} {how} {self.inputs[1]}{space}"
 
 
 @dataclass(frozen=True)
@@ -629,9 +646,225 @@ class OffsetPass:
         return f"{self.label}  by ({self.offset[0]:g}, {self.offset[1]:g}) px"
 
 
-PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass]
+class TransferKind(Enum):
+    """An feFunc's type as the svg_color pass numbers it (shaders/common/svg_color.h)."""
+
+    IDENTITY = 0
+    TABLE = 1
+    DISCRETE = 2
+    LINEAR = 3
+    GAMMA = 4
+
+
+@dataclass(frozen=True)
+class ChannelTransfer:
+    """One channel's transfer function: its kind, its parameters (slope and intercept for
+    LINEAR; amplitude, exponent and offset for GAMMA) and its table values."""
+
+    kind: TransferKind = TransferKind.IDENTITY
+    params: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    table: tuple[float, ...] = ()
+
+
+_IDENTITY_4X5 = tuple(float(v) for v in np.eye(4, 5).reshape(-1))
+
+
+@dataclass(frozen=True)
+class SvgColorStep:
+    """One SVG colour primitive: a 4x5 matrix of straight RGBA (which may read and write
+    alpha: feColorMatrix of any type) then a transfer function per channel
+    (feComponentTransfer), each clamped to [0, 1], in linearRGB when ``linear``."""
+
+    matrix: tuple[float, ...] = _IDENTITY_4X5  # 4x5 row by row
+    transfers: tuple[ChannelTransfer, ...] = (ChannelTransfer(),) * 4  # R, G, B, A
+    linear: bool = False
+    source: str = ""  # the primitive, for describe()
+
+    def describe(self) -> str:
+        what = []
+        if self.matrix != _IDENTITY_4X5:
+            what.append("4x5 matrix")
+        kinds = [f.kind.name.lower() for f in self.transfers]
+        if any(k != "identity" for k in kinds):
+            what.append("transfer " + "/".join(kinds))
+        space = "linearRGB" if self.linear else "sRGB"
+        return f"{self.source + ' ' if self.source else ''}{' then '.join(what) or 'identity'} in {space}"
+
+
+def svg_step_tables(steps: tuple[SvgColorStep, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(SVG_TABLE_SIZE * 4,) float32 of every table value of ``steps``, and (steps, 4)
+    int32: where each step's channel starts in it (both executors upload these)."""
+    flat = np.zeros(4 * SHADER_CONSTANTS["SVG_TABLE_SIZE"], np.float32)
+    first = np.zeros((len(steps), 4), np.int32)
+    at = 0
+    for i, step in enumerate(steps):
+        for c, t in enumerate(step.transfers):
+            first[i, c] = at
+            flat[at:at + len(t.table)] = t.table
+            at += len(t.table)
+    return flat, first
+
+
+def svg_step_uniforms(steps: tuple[SvgColorStep, ...]) -> tuple[tuple[str, object], ...]:
+    """The uniforms of shaders/filters/svg_color_steps.glsl for ``steps``."""
+    pad = [SvgColorStep()] * (SHADER_CONSTANTS["SVG_COLOR_STEPS"] - len(steps))  # uniform arrays are written whole
+    padded = [*steps, *pad]
+    flat, first = svg_step_tables(steps)
+    firsts = [*map(tuple, first.tolist()), *[(0, 0, 0, 0)] * len(pad)]
+    mats = [np.array(st.matrix, np.float64).reshape(4, 5) for st in padded]
+    return (("u_steps", len(steps)),
+            ("u_step_linear", [int(st.linear) for st in padded]),
+            ("u_matrix", [tuple(float(v) for v in mm[:, :4].T.reshape(-1)) for mm in mats]),  # mat4: column-major
+            ("u_bias", [tuple(float(v) for v in mm[:, 4]) for mm in mats]),
+            ("u_types", [tuple(f.kind.value for f in st.transfers) for st in padded]),
+            ("u_first", firsts),
+            ("u_counts", [tuple(len(f.table) for f in st.transfers) for st in padded]),
+            *((f"u_p{i}", [tuple(float(f.params[i]) for f in st.transfers) for st in padded]) for i in range(3)),
+            ("u_table", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)]))
+
+
+def svg_step_args(steps: tuple[SvgColorStep, ...]) -> tuple[KernelArg, ...]:
+    """The kernel arguments (steps, n_steps, table) of ``steps`` (shaders/opencl/filters.cl
+    svg_color_steps: SVG_STEP_FLOATS a step)."""
+    flat, first = svg_step_tables(steps)
+    head = [0.0]  # an empty buffer cannot be made: one unused float when there are no steps
+    if steps:
+        head = []
+    for i, st in enumerate(steps):
+        head.extend(float(v) for v in st.matrix)
+        for c, f in enumerate(st.transfers):
+            head.extend((f.kind.value, int(first[i, c]), len(f.table), *f.params))
+        head.append(float(st.linear))
+    return (KernelArg(Arg.FLOATS, tuple(head), "steps"), KernelArg(Arg.INT, len(steps), "n_steps"),
+            KernelArg(Arg.FLOATS, tuple(float(v) for v in flat), "table"))
+
+
+@dataclass(frozen=True)
+class SvgColorPass:
+    """Consecutive SVG colour primitives (``SvgColorStep``) in one pass, on straight colour
+    kept in float between them, so the spaces they compute in convert exactly: each
+    linearRGB step converts the colour it reads from sRGB and its result back (what
+    Filter Effects 1 does between primitives), and the images around the pass stay
+    premultiplied 8-bit sRGB. At most SVG_COLOR_STEPS steps and SVG_TABLE_SIZE x 4 table
+    values in all."""
+
+    inputs: tuple[str, ...]
+    output: str
+    steps: tuple[SvgColorStep, ...]
+    scale: int = 1
+    kind: ClassVar[str] = "svg-color"
+    pass_kind: ClassVar[PassKind] = PassKind.SVG_COLOR
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    def __post_init__(self) -> None:
+        values = sum(len(t.table) for step in self.steps for t in step.transfers)
+        if not 0 < len(self.steps) <= SHADER_CONSTANTS["SVG_COLOR_STEPS"] or values > 4 * SHADER_CONSTANTS["SVG_TABLE_SIZE"] \
+                or any(len(st.matrix) != 20 or len(st.transfers) != 4 for st in self.steps):
+            raise InvalidValueError(f"an svg-color pass takes 1 to {SHADER_CONSTANTS['SVG_COLOR_STEPS']} steps of a 4x5 "
+                                    f"matrix and 4 transfer functions, {4 * SHADER_CONSTANTS['SVG_TABLE_SIZE']} table "
+                                    f"values in all (got {len(self.steps)} steps, {values} values)", property="filter")
+
+    @classmethod
+    def fits(cls, steps: tuple[SvgColorStep, ...]) -> bool:
+        """Can one pass run ``steps``?"""
+        values = sum(len(t.table) for step in steps for t in step.transfers)
+        return len(steps) <= SHADER_CONSTANTS["SVG_COLOR_STEPS"] and values <= 4 * SHADER_CONSTANTS["SVG_TABLE_SIZE"]
+
+    @classmethod
+    def samples(cls) -> tuple["SvgColorPass", ...]:
+        step = SvgColorStep(transfers=(ChannelTransfer(TransferKind.TABLE, table=(0.0, 0.6, 1.0)),
+                                       ChannelTransfer(TransferKind.GAMMA, (1.0, 0.5, 0.0)), ChannelTransfer(),
+                                       ChannelTransfer()), linear=True)
+        return (cls(("source",), "out", (step,)),)
+
+    def gl(self) -> ProgramCall:
+        return ProgramCall(FilterProgram(FilterShader.SVG_COLOR), svg_step_uniforms(self.steps))
+
+    def cl(self) -> KernelCall:
+        return KernelCall("svg_color", (*_images("src", "dst", "w", "h"), *svg_step_args(self.steps)))
+
+    label = "svg colour"
+
+    def describe(self) -> str:
+        return f"{self.label}  {' -> '.join(st.describe() for st in self.steps)}"
+
+
+@dataclass(frozen=True)
+class TurbulencePass:
+    """feTurbulence (Filter Effects 1's Perlin noise): the lattice ``selector`` (256 ints)
+    and ``gradients`` (4 channels x 256 x 2) computed on the host by the spec's code
+    (filters/svg/turbulence.py) and uploaded; each pixel sums ``octaves`` octaves. Pixel
+    (i, j) samples user-space point ((i + .5) / ``pixel_scale``, (j + .5) / ...);
+    ``base`` is the base frequency after stitching adjusted it; ``stitch`` (width, height,
+    wrap x, wrap y) of the first octave, or None. In linearRGB the noise is linear colour
+    and the pass writes it as sRGB. It reads no image (``inputs`` name the source only
+    so that it has a size)."""
+
+    inputs: tuple[str, ...]
+    output: str
+    selector: tuple[int, ...]
+    gradients: tuple[float, ...]  # channel, entry, (x, y)
+    base: tuple[float, float]
+    octaves: int
+    fractal: bool
+    stitch: tuple[int, int, int, int] | None = None
+    pixel_scale: float = 1.0
+    linear: bool = False
+    steps: tuple[SvgColorStep, ...] = ()  # colour primitives that alone read the noise, fused after it
+    source: str = "feTurbulence"
+    scale: int = 1
+    kind: ClassVar[str] = "turbulence"
+    pass_kind: ClassVar[PassKind] = PassKind.TURBULENCE
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> tuple["TurbulencePass", ...]:
+        rng = np.random.default_rng(0)
+        return (cls(("source",), "out", tuple(int(v) for v in rng.permutation(256)),
+                    tuple(float(v) for v in rng.uniform(-1, 1, 2048)), (0.05, 0.05), 4, True),)
+
+    def gl(self) -> ProgramCall:
+        sel = np.array(self.selector, np.int32).reshape(-1, 4)
+        grad = np.array(self.gradients, np.float32).reshape(-1, 4)
+        stitch = self.stitch or (0, 0, 0, 0)
+        return ProgramCall(FilterProgram(FilterShader.TURBULENCE), (
+            ("u_selector", [tuple(int(v) for v in row) for row in sel]),
+            ("u_gradient", [tuple(float(v) for v in row) for row in grad]),
+            ("u_base", self.base), ("u_octaves", self.octaves), ("u_fractal", int(self.fractal)),
+            ("u_stitching", int(self.stitch is not None)), ("u_stitch", stitch),
+            ("u_pixel_scale", self.pixel_scale), ("u_linear", int(self.linear)), *svg_step_uniforms(self.steps)))
+
+    def cl(self) -> KernelCall:
+        stitch = self.stitch or (0, 0, 0, 0)
+        return KernelCall("turbulence", (*_images("dst", "w", "h"),
+                                         KernelArg(Arg.FLOATS, tuple(float(v) for v in self.selector), "selector"),
+                                         KernelArg(Arg.FLOATS, self.gradients, "gradient"),
+                                         KernelArg(Arg.FLOAT, self.base[0], "base_x"),
+                                         KernelArg(Arg.FLOAT, self.base[1], "base_y"),
+                                         KernelArg(Arg.INT, self.octaves, "octaves"),
+                                         KernelArg(Arg.INT, int(self.fractal), "fractal"),
+                                         KernelArg(Arg.INT, int(self.stitch is not None), "stitching"),
+                                         *(KernelArg(Arg.INT, v, n) for v, n in zip(stitch, ("sw", "sh", "wx", "wy"))),
+                                         KernelArg(Arg.FLOAT, self.pixel_scale, "pixel_scale"),
+                                         KernelArg(Arg.INT, int(self.linear), "linear_rgb"),
+                                         *svg_step_args(self.steps)))
+
+    label = "turbulence"
+
+    def describe(self) -> str:
+        kind = "fractalNoise" if self.fractal else "turbulence"
+        stitch = ", stitched" if self.stitch else ""
+        space = "linearRGB" if self.linear else "sRGB"
+        then = "".join(f" -> {st.describe()}" for st in self.steps)
+        return (f"{self.label}  {kind} base frequency ({self.base[0]:g}, {self.base[1]:g}), {self.octaves} "
+                f"octave(s){stitch}, in {space}{then}")
+
+
+PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
+                    SvgColorPass, TurbulencePass]
 # Every planned pass type: calibration measures each one's samples(); a new one is added here.
-PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass, CombinePass, OffsetPass)
+PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
+                                SvgColorPass, TurbulencePass)
 
 
 @dataclass(frozen=True)

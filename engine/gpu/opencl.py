@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import LaminaInputError, OpenCLUnavailableError
 from ..filters.plan import KERNEL_CONSTANTS, MAX_BLUR_RADIUS, SHADER_CONSTANTS, Arg, KernelCall, PassKind, PlannedPass
 from .cl_queue import DeviceQueue, Ticket
-from .shader_source import load_source
+from .shader_source import expand
 
 __all__ = [
     "CLAIMS",
@@ -142,7 +142,7 @@ def _device_program(cl, device, label: str):
         try:
             context = cl.Context([device])
             options = ["-cl-std=CL1.2", *(f"-D{k}={v}" for k, v in sorted(KERNEL_DEFINES.items()))]
-            program = cl.Program(context, load_source("opencl/filters.cl")).build(options=options)
+            program = cl.Program(context, expand("opencl/filters.cl")).build(options=options)
         except cl.Error as exc:
             raise OpenCLUnavailableError(f"the filter kernels do not build on {label}: {exc}") from None
         entry = _PROGRAMS[device.int_ptr] = (context, program)

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
-__all__ = ["shaders_dir", "load_source", "assemble"]
+__all__ = ["shaders_dir", "load_source", "expand", "assemble"]
 
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
 
@@ -40,6 +40,12 @@ def _expand(name: str, seen: set[str]) -> str:
     seen.add(name)
     text = load_source(name)
     return _INCLUDE.sub(lambda m: _expand(m.group(1), seen), text)
+
+
+def expand(name: str) -> str:
+    """``name`` with its includes expanded (each file once): what an OpenCL program
+    builds from, so kernels can share code with the GLSL passes."""
+    return _expand(name, set())
 
 
 def assemble(name: str, defines: Mapping[str, object] | None = None) -> str:

@@ -11,9 +11,10 @@ its primitives -> a DAG of primitives -> pixels.
   from the spec, and of whole graphs with regions, units and colour spaces.
 * ``filters.svg.lower``: the graphs that are exactly a chain of Lamina's planned ops
   become those ops, fusing with the CSS functions around them;
-  ``filters.svg.compile``: a first subset of graphs (flood, offset, colour matrix, linear
-  transfer, composite, merge, blend normal, blur, morphology, drop shadow; sRGB, region
-  = box) planned as passes of their own. GL and OpenCL run both through
+  ``filters.svg.compile``: a subset of graphs (flood, offset, colour matrix and
+  component transfer of every type, turbulence, composite, merge, blend normal, blur,
+  morphology, drop shadow; region = box; linearRGB as ``compile_color`` says) planned as
+  passes of their own (``compile_color``, ``compile_noise``). GL and OpenCL run both through
   ``filters.apply``; the rest is a typed UnsupportedFeatureError naming the primitive.
 
 CSS reaches a filter with ``filter: url(#id)`` (``filters.svg.op.SvgFilterRef``);

@@ -3,7 +3,9 @@ for graphs that are not the chains ``filters.svg.lower`` turns into ops.
 
 Each live primitive becomes its passes, reading the images of the primitives it names
 (inputs shared by several primitives are computed once; pruned results are never
-planned): feColorMatrix and linear feComponentTransfer as a colour pass, SourceAlpha as
+planned): feColorMatrix and feComponentTransfer as svg colour passes, fused while one
+alone reads the other (``filters.svg.compile_color``, which also says what runs in
+linearRGB and how), SourceAlpha as
 one (colour made black), feGaussianBlur as the downscaled separable blur passes,
 feMorphology and feDropShadow as their passes, feOffset as an offset pass, feFlood,
 feComposite (every operator), feMerge and feBlend normal as combine passes; feTile,
@@ -12,8 +14,8 @@ without subregions, is its input.
 What is exact on images the size of the element's box: the filter region must be the
 box (``x=0 y=0 width=1 height=1`` in objectBoundingBox units, or the same in user
 space) — a larger region keeps content past the box that offsets and blurs bring back,
-which box-sized images do not hold — every primitive in sRGB (8-bit linearRGB
-intermediates would band), and no primitive subregions. Anything else is an
+which box-sized images do not hold — primitives in linearRGB only as compile_color
+allows, and no primitive subregions. Anything else is an
 UnsupportedFeatureError naming the primitive and why, before any pass runs.
 """
 
@@ -28,6 +30,8 @@ from ..ops import DropShadow, Morphology
 from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetPass, _Builder, _plan_morphology,
                     _plan_shadow, color_steps)
 from . import model as m
+from .compile_color import SpacePlanner
+from .compile_noise import plan_turbulence
 from .graph import build_graph
 from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, one_sigma, transfer_matrix
 from .reference import color_matrix, filter_region
@@ -36,7 +40,7 @@ from ...css.values import RGBA
 __all__ = ["plan_graph", "COMPILED"]
 
 COMPILED = (m.ColorMatrix, m.ComponentTransfer, m.GaussianBlur, m.Morphology, m.DropShadow, m.Offset, m.Flood,
-            m.Composite, m.Merge, m.Blend, m.Tile)
+            m.Composite, m.Merge, m.Blend, m.Tile, m.Turbulence)
 _COMPOSITE = {m.CompositeOperator.OVER: CombineOperator.OVER, m.CompositeOperator.IN: CombineOperator.IN,
               m.CompositeOperator.OUT: CombineOperator.OUT, m.CompositeOperator.ATOP: CombineOperator.ATOP,
               m.CompositeOperator.XOR: CombineOperator.XOR, m.CompositeOperator.LIGHTER: CombineOperator.LIGHTER,
@@ -44,9 +48,9 @@ _COMPOSITE = {m.CompositeOperator.OVER: CombineOperator.OVER, m.CompositeOperato
 
 
 def _refuse(prim: m.Primitive | m.FilterElement, why: str) -> UnsupportedFeatureError:
-    return UnsupportedFeatureError(f"{prim.describe()}: {why}; SVG filter graphs compile to GPU passes only in sRGB, "
+    return UnsupportedFeatureError(f"{prim.describe()}: {why}; SVG filter graphs compile to GPU passes only "
                                    "with the filter region the element's box and no subregions, from feColorMatrix, "
-                                   "linear feComponentTransfer, feGaussianBlur, feMorphology, feDropShadow, feOffset, "
+                                   "feComponentTransfer, feGaussianBlur, feMorphology, feDropShadow, feOffset, "
                                    "feFlood, feComposite, feMerge, feBlend normal and feTile so far (backend='reference' runs "
                                    "any graph)", property="filter", value=prim.describe())
 
@@ -70,6 +74,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
     notes: list[str] = [f"SVG graph {line.strip()}" for line in graph.explain().splitlines()]  # what became the passes
     names: dict[int, str] = {}
     alpha: list[str] = []  # SourceAlpha's image, once planned
+    spaces = SpacePlanner(b, (units[0] * scale, units[1] * scale), graph)  # colour primitives, linearRGB (compile_color)
 
     def image(i) -> str:
         if i is m.StandardInput.SOURCE_GRAPHIC:
@@ -85,12 +90,18 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         prim = node.primitive
         if not isinstance(prim, COMPILED):
             raise _refuse(prim, "this primitive does not compile to GPU passes yet")
-        if element.space_of(prim) is not m.ColorSpace.SRGB:
-            raise _refuse(prim, "color-interpolation-filters linearRGB (8-bit linear intermediates would band)")
+        linear = element.space_of(prim) is m.ColorSpace.LINEAR_RGB
+        why = spaces.refusal(prim, node.inputs, linear)
+        if why:
+            raise _refuse(prim, why)
         if any(getattr(prim.subregion, k) is not None for k in ("x", "y", "width", "height")):
             raise _refuse(prim, "a primitive subregion")
         ins = [image(i) for i in node.inputs]
-        names[node.index] = _plan_primitive(b, prim, ins, units, scale, notes)
+        out = spaces.plan(prim, node.index, node.inputs, ins[0] if ins else None, linear)
+        if isinstance(prim, m.Turbulence):  # compile_noise
+            out = plan_turbulence(b, prim, (0.0, 0.0, w / scale, h / scale), scale, linear)
+        names[node.index] = out if out is not None else _plan_primitive(b, prim, ins, units, scale, notes)
+        spaces.planned(prim, node.index, node.inputs, linear)
     return FilterPlan(tuple(b.passes), names[graph.output], (0, 0, 0, 0), tuple(notes))
 
 

@@ -2,12 +2,18 @@
 // CombinePass): feComposite's Porter-Duff operators and arithmetic, feMerge's and feBlend
 // normal's over; feFlood is arithmetic with only k4.
 #include "common/alpha.glsl"
+#define float4 vec4
+#define SVG_INT(x) int(x)
+#define SVG_INT_TO_FLOAT(x) float(x)
+#define SVG_POW(x, y) pow((x), (y))
+#include "common/svg_color.h"
 
 uniform sampler2D u_source;  // A: in
 uniform sampler2D u_second;  // B: in2
 uniform int u_operator;      // filters.plan.CombineOperator
 uniform vec3 u_k;            // k1, k2, k3
 uniform vec4 u_k4;           // k4, per channel
+uniform int u_linear;        // 1: joined in linearRGB (inputs and result converted here)
 
 out vec4 frag_color;
 
@@ -15,6 +21,10 @@ void main() {
     ivec2 p = ivec2(gl_FragCoord.xy);
     vec4 a = SOURCE_VALUE(texelFetch(u_source, p, 0));
     vec4 b = texelFetch(u_second, p, 0);
+    if (u_linear != 0) {
+        a = svg_premultiplied_to_linear(a);
+        b = svg_premultiplied_to_linear(b);
+    }
     vec4 o;
     if (u_operator == 0) o = a + b * (1.0 - a.a);
     else if (u_operator == 1) o = a * b.a;
@@ -26,5 +36,6 @@ void main() {
         o = clamp(u_k.x * a * b + u_k.y * a + u_k.z * b + u_k4, 0.0, 1.0);
         o.rgb = min(o.rgb, vec3(o.a));  // premultiplied colour cannot exceed alpha
     }
+    if (u_linear != 0) o = svg_premultiplied_to_srgb(o);
     frag_color = OUTPUT_VALUE(o);
 }

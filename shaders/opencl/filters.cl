@@ -9,6 +9,11 @@
 // COLOR_STEP_FLOATS) and DOWN_RUN come as -D build options from one Python source
 // (filters/plan.py SHADER_CONSTANTS, filters/opencl.py KERNEL_DEFINES): never define them here.
 
+#define SVG_INT(x) ((int)(x))
+#define SVG_INT_TO_FLOAT(x) ((float)(x))
+#define SVG_POW(x, y) native_exp2((y) * native_log2(x))
+#include "common/svg_color.h"
+
 inline float4 texel(__global const uchar4* img, int i) {
     return convert_float4(img[i]) * (1.0f / 255.0f);
 }
@@ -200,10 +205,14 @@ __kernel void filter_unpremultiply(__global const uchar4* src, __global uchar4* 
 // SVG filter graphs: two premultiplied images joined per pixel (shaders/filters/combine.frag,
 // filters/plan.py CombineOperator: 0 over, 1 in, 2 out, 3 atop, 4 xor, 5 lighter, 6 arithmetic).
 __kernel void filter_combine(__global const uchar4* src, __global const uchar4* second, __global uchar4* dst,
-                             int w, int h, int op, float k1, float k2, float k3, float4 k4) {
+                             int w, int h, int op, float k1, float k2, float k3, float4 k4, int linear_rgb) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     float4 a = texel(src, y * w + x), b = texel(second, y * w + x), o;
+    if (linear_rgb) {
+        a = svg_premultiplied_to_linear(a);
+        b = svg_premultiplied_to_linear(b);
+    }
     if (op == 0) o = a + b * (1.0f - a.w);
     else if (op == 1) o = a * b.w;
     else if (op == 2) o = a * (1.0f - b.w);
@@ -214,6 +223,7 @@ __kernel void filter_combine(__global const uchar4* src, __global const uchar4* 
         o = clamp(k1 * a * b + k2 * a + k3 * b + k4, 0.0f, 1.0f);
         o.xyz = fmin(o.xyz, (float3)(o.w));
     }
+    if (linear_rgb) o = svg_premultiplied_to_srgb(o);
     store(dst, w, x, y, o);
 }
 
@@ -235,4 +245,79 @@ __kernel void filter_offset(__global const uchar4* src, __global uchar4* dst, in
         v = mix(mix(v00, v10, t.x), mix(v01, v11, t.x), t.y);
     }
     store(dst, w, x, y, v);
+}
+
+// Consecutive SVG colour primitives (shaders/filters/svg_color.frag, filters/plan.py
+// SvgColorPass): `n_steps` steps of SVG_STEP_FLOATS floats each: the 4x5 matrix row by
+// row, then per channel (type, first table value, table values, p0, p1, p2), then 1 for
+// linearRGB; `table` every table value.
+// The steps of SVG colour primitives on straight RGBA `c` (shaders/filters/svg_color_steps.glsl).
+inline void svg_color_steps(float* c, __constant float* steps, int n_steps, __constant float* table) {
+    for (int s = 0; s < n_steps; ++s) {
+        __constant float* step = steps + SVG_STEP_FLOATS * s;
+        if (c[3] <= 0.0f) c[0] = c[1] = c[2] = c[3] = 0.0f;  // premultiplied between primitives
+        int linear_rgb = step[44] != 0.0f;
+        if (linear_rgb) {
+            for (int i = 0; i < 3; ++i) c[i] = svg_srgb_to_linear(c[i]);
+        }
+        float o[4];
+        for (int i = 0; i < 4; ++i) {
+            __constant float* row = step + 5 * i;
+            o[i] = clamp(row[0] * c[0] + row[1] * c[1] + row[2] * c[2] + row[3] * c[3] + row[4], 0.0f, 1.0f);
+        }
+        for (int ch = 0; ch < 4; ++ch) {
+            __constant float* f = step + 20 + 6 * ch;
+            int type = (int)f[0];
+            if (type == 0) continue;
+            int first = (int)f[1], n = (int)f[2];
+            int k = svg_table_index(o[ch], type, n);
+            float v0 = table[first + k], v1 = table[first + min(k + 1, max(n - 1, 0))];
+            o[ch] = svg_transfer(o[ch], type, n, k, v0, v1, f[3], f[4], f[5]);
+        }
+        if (linear_rgb) {
+            for (int i = 0; i < 3; ++i) o[i] = svg_linear_to_srgb(o[i]);
+        }
+        for (int i = 0; i < 4; ++i) c[i] = o[i];
+    }
+}
+
+__kernel void filter_svg_color(__global const uchar4* src, __global uchar4* dst, int w, int h,
+                               __constant float* steps, int n_steps, __constant float* table) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 p = texel(src, y * w + x);
+    float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (p.w > 0.0f) {
+        c[0] = fmin(p.x / p.w, 1.0f); c[1] = fmin(p.y / p.w, 1.0f); c[2] = fmin(p.z / p.w, 1.0f); c[3] = p.w;
+    }
+    svg_color_steps(c, steps, n_steps, table);
+    store(dst, w, x, y, (float4)(c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]));
+}
+
+// feTurbulence (shaders/filters/turbulence.frag, filters/plan.py TurbulencePass):
+// `selector` 256 values, `gradient` 4 x 256 x 2; common/turbulence.h does the octaves.
+#define SVG_SELECTOR(n) ((int)selector[(n)])
+#define SVG_GRADIENT_X(c, n) gradient[2 * (256 * (c) + (n))]
+#define SVG_GRADIENT_Y(c, n) gradient[2 * (256 * (c) + (n)) + 1]
+#define SVG_TABLES_DECL __constant float* selector, __constant float* gradient,
+#define SVG_TABLES_ARGS selector, gradient,
+#include "common/turbulence.h"
+
+__kernel void filter_turbulence(__global uchar4* dst, int w, int h, __constant float* selector,
+                                __constant float* gradient, float base_x, float base_y, int octaves, int fractal,
+                                int stitching, int sw, int sh, int wx, int wy, float pixel_scale, int linear_rgb,
+                                __constant float* steps, int n_steps, __constant float* table) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float px = (x + 0.5f) / pixel_scale, py = (y + 0.5f) / pixel_scale;
+    float c[4];
+    for (int ch = 0; ch < 4; ++ch) {
+        c[ch] = svg_turbulence(selector, gradient, ch, px, py, base_x, base_y, octaves, fractal, stitching, sw, sh,
+                               wx, wy);
+    }
+    if (linear_rgb) {
+        for (int i = 0; i < 3; ++i) c[i] = svg_linear_to_srgb(c[i]);
+    }
+    svg_color_steps(c, steps, n_steps, table);  // the colour primitives fused after the noise
+    store(dst, w, x, y, (float4)(c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]));
 }

@@ -79,13 +79,15 @@ def test_merge_of_nothing_is_transparent_and_of_one_is_its_input():
 
 @pytest.mark.parametrize("body, attrs, why", [
     ("<feOffset dx='1'/>", 'color-interpolation-filters="sRGB"', "a filter region other than the element's box"),
-    ("<feOffset dx='1'/>", 'x="0" y="0" width="1" height="1"', "linearRGB"),
+    ("<feGaussianBlur stdDeviation='1'/>", 'x="0" y="0" width="1" height="1"', "linearRGB"),
+    ("<feOffset dx='1.5'/>", 'x="0" y="0" width="1" height="1"', "a fractional feOffset in linearRGB"),
+    ("<feDropShadow/>", 'x="0" y="0" width="1" height="1"', "linearRGB"),
     ("<feOffset dx='1' width='5'/>", BOX, "a primitive subregion"),
     ("<feBlend in2='SourceAlpha' mode='multiply'/>", BOX, "blend mode multiply"),
-    ("<feTurbulence/>", BOX, "does not compile to GPU passes yet"),
-    ("<feColorMatrix type='luminanceToAlpha'/>", BOX, "luminanceToAlpha"),
+    ("<feConvolveMatrix kernelMatrix='0 1 0 1 1 1 0 1 0'/>", BOX, "does not compile to GPU passes yet"),
     ("<feGaussianBlur stdDeviation='1 2'/>", BOX, "two standard deviations"),
-    ("<feComponentTransfer><feFuncR type='table' tableValues='0 1'/></feComponentTransfer>", BOX, "a table transfer"),
+    ("<feComponentTransfer>" + "".join(f"<feFunc{c} type='table' tableValues='{'0 ' * 300}'/>" for c in "RGBA")
+     + "</feComponentTransfer>", BOX, "transfer tables of 1200 values"),
     ("", BOX, "no primitives"),
 ])
 def test_what_does_not_compile_is_refused_naming_the_primitive(body, attrs, why):
@@ -96,8 +98,8 @@ def test_what_does_not_compile_is_refused_naming_the_primitive(body, attrs, why)
 
 def test_filters_apply_plans_a_url_alone_as_a_graph_and_refuses_before_any_gpu_work():
     img = np.zeros((6, 6, 4), np.uint8)
-    turbulent = markup("<feTurbulence/><feComposite in2='SourceGraphic'/>")
-    with pytest.raises(UnsupportedFeatureError, match="<feTurbulence>: this primitive does not compile"):
+    turbulent = markup("<feSpecularLighting><feDistantLight/></feSpecularLighting><feComposite in2='SourceGraphic'/>")
+    with pytest.raises(UnsupportedFeatureError, match="<feSpecularLighting>: this primitive does not compile"):
         filters.apply(img, "url(#f)", "gl", svg=turbulent)
     # With CSS functions around it, a url() must lower to ops (filters.svg.lower).
     with pytest.raises(UnsupportedFeatureError, match=r"<feOffset result=\"moved\">: this primitive does not compile"):

@@ -1,0 +1,131 @@
+"""Colour spaces and colour primitives of SVG filter graphs -> passes (``filters.svg.compile``
+registers these; it plans everything else).
+
+* feColorMatrix of every type (luminanceToAlpha and matrices that read or write alpha
+  included) and feComponentTransfer of every feFunc type (table, discrete, linear,
+  gamma) become ``SvgColorPass`` steps, in either space. A colour primitive that alone reads another's result
+  joins its pass (up to SVG_COLOR_STEPS): the colour between them stays float, which
+  matters in linearRGB, where an 8-bit sRGB image between two of them would cost up to
+  ~25 levels on dark colours mixed from bright ones (measured: hueRotate then saturate).
+* ``color-interpolation-filters: linearRGB`` (the SVG default): images between passes
+  stay premultiplied 8-bit sRGB; a linearRGB primitive converts the colour it reads to
+  linear and its result back inside its own pass (``shaders/common/svg_color.h``, shared
+  by the GLSL passes and the OpenCL kernels). That is exact where the pass is per pixel:
+  colour primitives, feComposite, feMerge and feBlend normal (combine passes with
+  ``linear``). feFlood, feTile and whole-pixel feOffset give the same pixels in either
+  space. The colour primitives that alone read an feTurbulence run in its pass too (its
+  noise, low in alpha, loses most of its colour to 8 premultiplied bits: up to 6 levels
+  off before a linearRGB colour matrix, measured). Spatial primitives that mix pixels (blurs, morphology, fractional offsets)
+  run in linearRGB only on images whose colour is black (SourceAlpha and what blurs,
+  offsets, erodes or tiles it): their colour is 0 in both spaces, so the space does not
+  matter. Anything else in linearRGB is refused (``refusal`` says why).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..plan import (SHADER_CONSTANTS, ChannelTransfer, CombinePass, SvgColorPass, SvgColorStep, TransferKind,
+                    TurbulencePass, _Builder)
+from . import model as m
+from .graph import FilterGraph, NodeInput
+from .reference import color_matrix
+
+__all__ = ["SpacePlanner", "channel_transfer"]
+
+_KINDS = {m.TransferType.IDENTITY: TransferKind.IDENTITY, m.TransferType.TABLE: TransferKind.TABLE,
+          m.TransferType.DISCRETE: TransferKind.DISCRETE, m.TransferType.LINEAR: TransferKind.LINEAR,
+          m.TransferType.GAMMA: TransferKind.GAMMA}
+_ALPHA_KEEPING = (m.GaussianBlur, m.Offset, m.Morphology, m.Tile)  # black colour in -> black colour out
+
+
+def channel_transfer(f: m.TransferFunction) -> ChannelTransfer:
+    """One feFunc as the svg_color pass runs it (a table or discrete function with no
+    values is the identity, as the spec says)."""
+    kind = _KINDS[f.type]
+    if kind in (TransferKind.TABLE, TransferKind.DISCRETE):
+        if not f.table_values:
+            return ChannelTransfer()
+        return ChannelTransfer(kind, table=tuple(float(v) for v in f.table_values))
+    if kind is TransferKind.LINEAR:
+        return ChannelTransfer(kind, (f.slope, f.intercept, 0.0))
+    if kind is TransferKind.GAMMA:
+        return ChannelTransfer(kind, (f.amplitude, f.exponent, f.offset))
+    return ChannelTransfer()
+
+
+class SpacePlanner:
+    """Plans a graph's colour primitives and keeps what its colour spaces need: which
+    images have black colour (so a spatial primitive may run on them in linearRGB)."""
+
+    def __init__(self, builder: _Builder, pixels_per_unit: tuple[float, float], graph: FilterGraph) -> None:
+        self.b = builder
+        self.pixels_per_unit = pixels_per_unit
+        self.black: set[NodeInput] = {m.StandardInput.SOURCE_ALPHA}  # inputs whose colour is 0
+        self.start = 0
+        self.uses: dict[NodeInput, int] = {}  # live readers of each node's result
+        for node in graph.live_nodes():
+            for i in node.inputs:
+                self.uses[i] = self.uses.get(i, 0) + 1
+        self.color_passes: dict[int, int] = {}  # node index -> where its svg colour pass is in the plan
+
+    def refusal(self, prim: m.Primitive, inputs: tuple[NodeInput, ...], linear: bool) -> str | None:
+        """Why ``prim`` cannot run in its colour space here (None: it can)."""
+        self.start = len(self.b.passes)
+        if isinstance(prim, m.ComponentTransfer):
+            size = 4 * SHADER_CONSTANTS["SVG_TABLE_SIZE"]
+            values = sum(len(f.table_values) for f in (prim.red, prim.green, prim.blue, prim.alpha))
+            if values > size:
+                return f"transfer tables of {values} values in all (a GPU pass takes {size})"
+        if not linear or isinstance(prim, (m.ColorMatrix, m.ComponentTransfer, m.Composite, m.Merge, m.Blend,
+                                           m.Flood, m.Tile, m.Turbulence)):
+            return None
+        black = all(i in self.black for i in inputs)
+        if isinstance(prim, m.Offset):
+            dx, dy = prim.dx * self.pixels_per_unit[0], prim.dy * self.pixels_per_unit[1]
+            if black or (dx == int(dx) and dy == int(dy)):
+                return None  # a whole-pixel move copies pixels: the same in either space
+            return "a fractional feOffset in linearRGB (bilinear in linear light) of an image with colour"
+        if isinstance(prim, (m.GaussianBlur, m.Morphology)) and black:
+            return None
+        return "color-interpolation-filters linearRGB (GPU passes run it for colour primitives, feComposite, " \
+               "feMerge, feBlend normal, feFlood, feTile, whole-pixel feOffset, and blurs / morphology of SourceAlpha)"
+
+    def plan(self, prim: m.Primitive, index: int, inputs: tuple[NodeInput, ...], source: str | None,
+             linear: bool) -> str | None:
+        """The image ``prim`` (node ``index``) writes when it is a colour primitive this
+        module plans (None: ``filters.svg.compile`` plans it)."""
+        if not isinstance(prim, (m.ColorMatrix, m.ComponentTransfer)):
+            return None
+        assert source is not None
+        if isinstance(prim, m.ColorMatrix):
+            step = SvgColorStep(matrix=tuple(float(v) for v in color_matrix(prim).reshape(-1)), linear=linear,
+                                source=prim.tag)
+        else:
+            transfers = tuple(channel_transfer(f) for f in (prim.red, prim.green, prim.blue, prim.alpha))
+            step = SvgColorStep(transfers=transfers, linear=linear, source=prim.tag)
+        before = inputs[0]
+        at = self.color_passes.get(before) if isinstance(before, int) and self.uses.get(before) == 1 else None
+        if at is not None and SvgColorPass.fits((*self.b.passes[at].steps, step)):
+            # The only reader of an svg colour (or turbulence) pass's result: one more step
+            # of that pass (it stays where it was: its input was ready there, and nothing
+            # else reads it).
+            previous = self.b.passes[at]
+            self.b.passes[at] = replace(previous, steps=(*previous.steps, step))
+            self.color_passes[index] = at
+            return previous.output
+        out = self.b.name("svgcolor")
+        self.color_passes[index] = len(self.b.passes)
+        self.b.passes.append(SvgColorPass((source,), out, (step,)))
+        return out
+
+    def planned(self, prim: m.Primitive, index: int, inputs: tuple[NodeInput, ...], linear: bool) -> None:
+        """After ``prim`` (node ``index``) is planned: its combine passes join in its space,
+        and its result is noted black when it keeps its black inputs' colour."""
+        if linear and isinstance(prim, (m.Composite, m.Merge, m.Blend)):  # not feFlood: its colour is sRGB
+            self.b.passes[self.start:] = [replace(p, linear=True) if isinstance(p, CombinePass) else p
+                                          for p in self.b.passes[self.start:]]
+        if isinstance(prim, _ALPHA_KEEPING) and inputs and all(i in self.black for i in inputs):
+            self.black.add(index)
+        if isinstance(prim, m.Turbulence) and isinstance(self.b.passes[-1], TurbulencePass):
+            self.color_passes[index] = len(self.b.passes) - 1  # colour primitives may run in its pass
