@@ -134,3 +134,16 @@ def test_lamina_schedule_refuses_a_bad_profile(capsys, tmp_path):
     assert main(["schedule", str(SCENE), "--devices", str(path)]) == 2
     err = capsys.readouterr().err
     assert "$.devices[1].speeds.blur" in err and "positive" in err and "Traceback" not in err
+
+
+def test_every_hand_written_profile_prices_every_filter_pass_kind_on_gl():
+    """A pass kind the GL device has no speed for cannot be placed anywhere in a simulated
+    frame (HEFT: no finite cost); a new kind (an SVG primitive's pass) must come with a
+    speed in each profile of profiles/, else `lamina schedule` fails on scenes that use it."""
+    import json
+    from pathlib import Path
+    from lamina.filters.plan import PassKind
+    for path in sorted((Path(__file__).resolve().parents[2] / "profiles").glob("*.json")):
+        gl = next(d for d in json.loads(path.read_text())["devices"] if d["kind"] == "gl")
+        missing = {k.value for k in PassKind} - set(gl["speeds"])
+        assert not missing, f"{path.name}: GL has no speed for {sorted(missing)}"
