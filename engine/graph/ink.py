@@ -46,6 +46,7 @@ def _offset(m: Affine) -> tuple[float, float]:
     at its translation's offset too: the raster then depends on where the layer is, not
     on the scale it is composited with, so a script's scale change within the keep
     threshold reuses it (and a frame at the ideal, a translation, rasters the same)."""
-    if not m.is_translation() and m.b == 0.0 and m.c == 0.0 and m.a > 0.0 and m.d > 0.0:
+    if (isinstance(m, Affine) and not m.is_translation() and m.b == 0.0 and m.c == 0.0 and m.a > 0.0
+            and m.d > 0.0):  # (a projected layer's matrix is a Projective: its offset is subpixel's)
         return (m.e - math.floor(m.e), m.f - math.floor(m.f))
     return subpixel(m)
