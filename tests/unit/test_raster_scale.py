@@ -17,6 +17,7 @@ from lamina.compositor.raster_scale import (
     ANIMATION_ADJUST_RATIO,
     KEEP_RATIO,
     MIN_VIEWPORT_DIMENSION,
+    RasterScale,
     RasterScaleReason,
     ScaleInputs,
     carried,
@@ -298,3 +299,12 @@ def test_a_scaled_layer_in_a_shared_backing_rasters_only_what_the_backing_shows(
     frame_bytes = 400 * 300 * 4
     assert _texture_bytes(graph) <= 40 * frame_bytes  # was 1250x (scale 50) / 218x (scale 20)
     assert all(p.target.width <= 4096 and p.target.height <= 4096 for p in graph.passes)
+
+
+def test_a_layer_capped_by_texture_size_does_not_say_ideal_at_the_capped_scale():
+    """A static layer cut by the texture-size cap says only the cap and its ideal
+    ("capped by texture size at 10.9 (ideal 12.0)"), never "ideal 10.9; ... (ideal 12.0)"."""
+    capped = RasterScale(5.46, RasterScaleReason.IDEAL, (6.0, 6.0), 2.0, capped_from=6.0, capped_by="texture size")
+    assert str(capped) == "capped by texture size at 10.9 (ideal 12.0)"
+    held = RasterScale(2.0, RasterScaleReason.ANIMATING, (4.0, 4.0), 1.0, capped_from=3.0, animating=True)
+    assert str(held) == "animating: fixed at 2.0 (ideal now 4.0); capped by memory at 2.0 (wanted 3.0)"
