@@ -194,6 +194,10 @@ class FrameGraph(GraphReport):
     # compositor.raster_scale.RasterScale: str() and to_dict()); reports tell those not
     # plainly at 1 (scaled_layers). A layer drawn as last frame keeps its entry.
     raster_scales: dict[str, Any] = field(default_factory=dict)
+    # Where each layer of scaled_layers() is on this frame (its ink rect under its screen
+    # matrix: 4 corners in frame px), by layer id -- also on a frame that re-made nothing
+    # (the raster-scale overlay outlines from it, not from this frame's passes).
+    scaled_quads: dict[str, tuple[tuple[float, float], ...]] = field(default_factory=dict)
     # The decoded images its raster passes sample, by ImagePaint.key: the graph carries
     # them, so an executor runs it with nothing beside it (lamina.images.ImageResource).
     images: dict[Any, ImageResource] = field(default_factory=dict)

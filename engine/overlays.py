@@ -193,12 +193,36 @@ def _inside_box(corners, width: int, height: int):
     return (slice(y0, y1), slice(x0, x1)), inside_pos | inside_neg
 
 
+def _clip_segment(p0, p1, left: float, top: float, right: float, bottom: float):
+    """The part of the segment p0-p1 inside the rect (Liang-Barsky), or None."""
+    (x0, y0), (x1, y1) = p0, p1
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, x0 - left), (dx, right - x0), (-dy, y0 - top), (dy, bottom - y0)):
+        if p == 0.0:
+            if q < 0.0:
+                return None
+            continue
+        t = q / p
+        if p < 0.0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    return (x0 + t0 * dx, y0 + t0 * dy), (x0 + t1 * dx, y0 + t1 * dy)
+
+
 def _outline(img: np.ndarray, corners, color, width: int = 2) -> None:
     """A ``width``-pixel line along each edge of the quad: two samples per pixel of the
     edge's length, each setting the pixels of a small square (vectorised per edge)."""
     h, w = img.shape[:2]
     offsets = np.arange(-(width // 2), (width + 1) // 2)
-    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1]):
+    for edge in zip(corners, corners[1:] + corners[:1]):
+        clipped = _clip_segment(*edge, -width, -width, w + width, h + width)
+        if clipped is None:
+            continue  # off the image
+        (x0, y0), (x1, y1) = clipped  # (a huge layer's edge is sampled only where it shows)
         n = int(max(abs(x1 - x0), abs(y1 - y0))) * 2 + 2
         s = np.linspace(0.0, 1.0, n)
         xi = np.floor(x0 + (x1 - x0) * s).astype(int)
@@ -263,20 +287,30 @@ def overlay(frame, kind: "Overlay | str") -> np.ndarray:
 
 
 def _raster_scales(img: np.ndarray, graph: FrameGraph, quads) -> np.ndarray:
-    """The raster-scale overlay: each scaled layer's quads outlined in the colour of its
-    reason, its contents scale written once at its first quad's top-left corner."""
+    """The raster-scale overlay: each scaled layer outlined where it is on this frame
+    (FrameGraph.scaled_quads: its ink rect under its screen matrix, so also on a frame that
+    reuses its raster or backing and draws no pass of it) in the colour of its reason, its
+    contents scale written at its top-left corner (held inside the frame). ``quads`` (this
+    frame's draws) serve a graph made without scaled_quads."""
+    h, w = img.shape[:2]
     scaled = graph.scaled_layers()
+    where = dict(getattr(graph, "scaled_quads", {}) or {})
+    for d, _, corners in quads:  # a graph without scaled_quads: this frame's draws of the layer
+        if (d.layer_id in scaled and d.layer_id not in where
+                and d.source.role in (TextureRole.LAYER_CONTENT, TextureRole.TILE, TextureRole.BACKING)):
+            where[d.layer_id] = tuple(corners)
     labels = []
-    for d, _, corners in quads:
-        decision = scaled.get(d.layer_id)
-        if decision is None or d.source.role not in (TextureRole.LAYER_CONTENT, TextureRole.TILE, TextureRole.BACKING):
+    for layer_id, decision in scaled.items():
+        corners = where.get(layer_id)
+        if corners is None:
             continue
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        if max(xs) < 0 or max(ys) < 0 or min(xs) >= w or min(ys) >= h:
+            continue  # off the frame
         colour = _RED if decision.capped_from is not None else _SCALE_COLOURS.get(decision.reason.value, _GREEN)
-        _outline(img, corners, colour)
-        if d.layer_id not in {l[0] for l in labels}:
-            x = min(c[0] for c in corners)
-            y = min(c[1] for c in corners)
-            labels.append((d.layer_id, (max(0, int(x)) + 3, max(0, int(y)) + 3), f"{decision.contents_scale:.3g}x", colour))
+        _outline(img, list(corners), colour)
+        at = (min(max(0, int(min(xs))), w - 1) + 3, min(max(0, int(min(ys))), h - 1) + 3)
+        labels.append((layer_id, at, f"{decision.contents_scale:.3g}x", colour))
     if labels:
         picture = Image.fromarray(img)
         pen = ImageDraw.Draw(picture)

@@ -145,7 +145,9 @@ class RasterScale:
             text = f"kept at {s}: within {KEEP_RATIO - 1:.0%} of ideal {ideal}"
         if self.capped_from is not None:
             wanted = _num(self.capped_from * self.device_scale)
-            text += f"; capped by {self.capped_by} at {s} ({'wanted' if self.animating else 'ideal'} {wanted})"
+            capped = f"capped by {self.capped_by} at {s} ({'wanted' if self.animating else 'ideal'} {wanted})"
+            # A capped "ideal" is not its ideal: the cap alone says what it is and what it wanted.
+            text = capped if self.reason is RasterScaleReason.IDEAL else f"{text}; {capped}"
         return text
 
     def to_dict(self) -> dict[str, Any]:

@@ -321,9 +321,12 @@ class BackedDrawing:
             self._bounds_memo[cache_id] = member_bounds
             self._repaint(e, space, origin, member_clips.__getitem__, member_bounds, damage, tex, label, fill)
         else:
-            draws = tuple(
-                self._layer_draw(p, space, origin, clips, retained=False) for p, clips in zip(e.members, member_clips)
-            )
+            # A member above the tiling threshold (a layer under a large raster scale) is
+            # rastered only where this backing shows it (graph.tiled): its memory is bounded
+            # by the backing's, never by its scale.
+            whole = Rect(0, 0, w, h)
+            draws = tuple(d for p, clips in zip(e.members, member_clips)
+                          for d in self._layer_draws(p, space, origin, clips, retained=False, need=whole))
             if self.cache is not None:
                 tex = TextureDesc(self.cache.new_name(label, prefix="backing"), w, h, TextureRole.BACKING, retained=True)
                 self.cache.store(cache_id, key, tex)
@@ -344,8 +347,9 @@ class BackedDrawing:
         kept. ``clips_of(i)`` gives member i's clips in the backing's target."""
         self.out.repainted[tex.name] = Rect(*damage)
         self.out.reused.append(tex.name)
-        draws = tuple(self._layer_draw(e.members[i], space, origin, clips_of(i), retained=False)
-                      for i in touching(self.cache.boxes(member_bounds), damage))
+        whole = Rect(0, 0, tex.width, tex.height)  # a large member: only the part the backing shows (graph.tiled)
+        draws = tuple(d for i in touching(self.cache.boxes(member_bounds), damage)
+                      for d in self._layer_draws(e.members[i], space, origin, clips_of(i), retained=False, need=whole))
         dx, dy, dw, dh = damage
         reasons = ", ".join(r.value for r in e.reasons) or "paints layers that are not composited"
         self.out.passes.append(

@@ -51,6 +51,7 @@ parts share the planner's inputs, its memos of pure functions, and the one Frame
 
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -564,11 +565,26 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         graph.policy = self.policy
         graph.layer_info = self.out.layer_info
         graph.raster_scales = self.out.raster_scales
+        graph.scaled_quads = self._scaled_quads(graph)
         self.keep_raster_scales()  # what the next frame's decisions start from (graph.scaled)
         graph.routes = self.out.routes
         graph.tiles = self.out.tile_sets
         graph.validate()
         return graph
+
+    def _scaled_quads(self, graph: FrameGraph) -> dict[str, tuple[tuple[float, float], ...]]:
+        """Each scaled layer's ink rect on this frame (FrameGraph.scaled_quads): from this
+        frame's trees, so a layer drawn from kept rasters is where it is now."""
+        quads = {}
+        for layer_id in graph.scaled_layers():
+            node = self.trees.nodes.get(layer_id)
+            if node is None:
+                continue
+            corners = tuple(node.to_screen.apply(x, y) for x, y in node.ink_rect.corners())
+            if all(math.isfinite(v) for c in corners for v in c):
+                quads[layer_id] = corners
+        return quads
+
 
 def with_captures(graph: FrameGraph) -> FrameGraph:
     """``graph`` and, after its passes, a CapturePass for each texture its composite

@@ -106,3 +106,25 @@ def test_raster_scale_overlay_outlines_scaled_layers_by_why_and_labels_their_sca
         "its label is written in green"
     assert (img[12:40, 112:150, :3] == (230, 190, 0)).all(-1).any(), "the animated one is outlined yellow"
     assert np.array_equal(img[80:100, 10:50], frame.image[80:100, 10:50]), "an unscaled layer is left alone"
+
+
+def test_raster_scale_overlay_outlines_scaled_layers_on_frames_that_reuse_their_rasters(fresh):
+    """On a frame that re-rasters nothing (its rasters and backings kept), every scaled
+    layer is still outlined, where it is on that frame: a static one painted into the
+    page's kept backing (this frame draws only the backing), and one whose transform
+    animation moves it at the position of that frame."""
+    scene = Scene(200, 120, "white")
+    scene.root.add(Layer("still", (10, 10, 20, 10), "background: #ddd; transform-origin: 0 0; transform: scale(3)"))
+    scene.root.add(Layer("plain", (10, 80, 40, 20), "background: #ddd"))  # shares the page's backing
+    moving = scene.root.add(Layer("moving", (100, 60, 20, 10), "background: #ddd; transform-origin: 0 0"))
+    moving.animate({"from": {"transform": "translate(0px, 0px) scale(2)"},
+                    "to": {"transform": "translate(40px, 0px) scale(2)"}}, duration=1)
+    scene.render(fresh, t=0.0)
+    frame = scene.render(fresh, t=0.5)
+    assert not [p for p in frame.graph.raster_passes() if p.layer_id in ("still", "moving")], "both rasters kept"
+    assert [p.name for p in frame.graph.passes] == ["composite:frame"], "the page's backing is kept"
+    img = frame.overlay("raster-scale")
+    assert tuple(img[10, 40, :3]) == (0, 200, 0), "the static scaled layer's top edge is green"
+    # At t=0.5 the moving layer's box is 40x20 at (120, 60): its top edge is yellow there.
+    assert tuple(img[60, 140, :3]) == (230, 190, 0), "the moving one is outlined where it is now"
+    assert tuple(img[60, 105, :3]) != (230, 190, 0), "not where it was when rastered"

@@ -372,3 +372,23 @@ def test_cli_render_frames_with_dpr_overlay_and_a_json_report(tmp_path, capsys):
     assert texts[0].startswith("animating: fixed at 6.0")
     assert texts[2:] == ["settled: re-rastered at 4.0", "ideal 4.0", "ideal 4.0"]
     assert [f["report"]["graph"]["raster_scales"]["card"]["raster_scale"] for f in frames][3] == 4.0
+
+
+def test_a_scaled_layer_in_a_shared_backing_draws_the_part_the_backing_shows(gl):
+    """Layer "a" under scale(50) shares the page's backing with "b": only the part of its
+    raster the backing shows is rastered, and the frame is "a"'s colour everywhere but
+    where "b" is drawn over it, and white outside its top-left corner: a circle of radius
+    8 x 50 = 400 px about (400, 400) (edge pixels, within 1 px of it, are not compared)."""
+    scene = Scene(400, 300, background="#fff")
+    scene.root.add(Layer("a", (0, 0, 300, 200), "background:#eef; border-radius:8px; transform-origin:0 0; transform: scale(50)"))
+    scene.root.add(Layer("b", (350, 250, 20, 20), "background:#00f"))
+    image = scene.render(gl).image[..., :3].astype(int)
+    expected = np.empty_like(image)
+    expected[...] = (0xEE, 0xEE, 0xFF)
+    ys, xs = np.mgrid[0:300, 0:400] + 0.5
+    r = np.hypot(xs - 400.0, ys - 400.0)
+    outside = (xs < 400) & (ys < 400) & (r > 400.0)
+    expected[outside] = (0xFF, 0xFF, 0xFF)
+    expected[250:270, 350:370] = (0, 0, 0xFF)
+    edge = (xs < 400) & (ys < 400) & (np.abs(r - 400.0) <= 1.0)
+    assert outside[0, 0] and np.abs(image - expected)[~edge].max() <= 1

@@ -17,6 +17,7 @@ from lamina.compositor.raster_scale import (
     ANIMATION_ADJUST_RATIO,
     KEEP_RATIO,
     MIN_VIEWPORT_DIMENSION,
+    RasterScale,
     RasterScaleReason,
     ScaleInputs,
     carried,
@@ -267,3 +268,43 @@ def test_cli_batch_dpr_error_does_not_ask_for_an_out_already_given(tmp_path, cap
     assert main(["render", scene, scene, "--out", str(tmp_path), "--dpr", "2"]) == 2
     err = capsys.readouterr().err
     assert "--dpr is for one frame" in err and "give --out" not in err and "one scene's --frames" in err
+
+
+def _texture_bytes(graph) -> int:
+    """The bytes of every texture the frame's passes write (each counted once)."""
+    return sum(t.bytes for t in {p.target.name: p.target for p in graph.passes}.values())
+
+
+def _shared_scaled(k: float, child: bool) -> Scene:
+    """A 400x300 frame where layer "a" under scale(k) shares a backing: with a sibling,
+    or (``child``) as a card with a backgrounded child."""
+    scene = Scene(400, 300, background="#fff")
+    a = scene.root.add(Layer("a", (0, 0, 300, 200),
+                             f"background:#eef; border-radius:8px; transform-origin:0 0; transform: scale({k})"))
+    if child:
+        a.add(Layer("child", (10, 10, 100, 50), "background:#f00"))
+    else:
+        scene.root.add(Layer("b", (350, 250, 20, 20), "background:#00f"))
+    return scene
+
+
+@pytest.mark.parametrize("k, child", [(50, False), (20, True)])
+def test_a_scaled_layer_in_a_shared_backing_rasters_only_what_the_backing_shows(k, child):
+    """A statically scaled layer painted into a shared backing keeps its ideal scale (no
+    blur) but its memory is bounded by the frame, not by its scale: only the part the
+    backing shows is rastered (issue 25, review A: scale(50) rastered 15000x10000, 601 MB)."""
+    graph = _shared_scaled(k, child).plan()
+    decision = graph.raster_scales["a"]
+    assert decision.scale == k and decision.capped_from is None and str(decision) == f"ideal {k}.0"
+    frame_bytes = 400 * 300 * 4
+    assert _texture_bytes(graph) <= 40 * frame_bytes  # was 1250x (scale 50) / 218x (scale 20)
+    assert all(p.target.width <= 4096 and p.target.height <= 4096 for p in graph.passes)
+
+
+def test_a_layer_capped_by_texture_size_does_not_say_ideal_at_the_capped_scale():
+    """A static layer cut by the texture-size cap says only the cap and its ideal
+    ("capped by texture size at 10.9 (ideal 12.0)"), never "ideal 10.9; ... (ideal 12.0)"."""
+    capped = RasterScale(5.46, RasterScaleReason.IDEAL, (6.0, 6.0), 2.0, capped_from=6.0, capped_by="texture size")
+    assert str(capped) == "capped by texture size at 10.9 (ideal 12.0)"
+    held = RasterScale(2.0, RasterScaleReason.ANIMATING, (4.0, 4.0), 1.0, capped_from=3.0, animating=True)
+    assert str(held) == "animating: fixed at 2.0 (ideal now 4.0); capped by memory at 2.0 (wanted 3.0)"
