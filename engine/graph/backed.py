@@ -20,7 +20,7 @@ from .damage import changed_region
 from .ink import raster_placement
 from .placement import clean, reframe, rounded, snap, touched
 from .retained import OverlapRecord, Site
-from .sweep import sample_sweep, sweep_bounds
+from .sweep import animated_sweep, sweep_bounds
 from .targets import PendingDraw, Target
 from .tiles import grow
 
@@ -255,21 +255,10 @@ class BackedDrawing:
         """Target pixels a layer can touch over this iteration of the transform
         animations running on it or on an ancestor (graph.sweep), or None when none
         runs. Each animated layer is sampled once a frame."""
-        layer = node.layer
-        while layer is not None:
-            samples = self._sweeps.get(layer.id)
-            if samples is None:
-                anim = self.trees.nodes.get(layer.id)
-                samples = self._sweeps[layer.id] = sample_sweep(layer, anim, self.t) if anim is not None else []
-            if samples:
-                break
-            layer = layer.parent
-        if layer is None:
+        swept = animated_sweep(node, self.trees.nodes, self._sweeps, self.t)
+        if swept is None:
             return None
-        anim = self.trees.nodes[layer.id]
-        if not anim.to_screen.is_invertible():
-            return None
-        rel = Affine() if anim is node else anim.to_screen.inverse() @ node.to_screen
+        samples, rel = swept
         return sweep_bounds(samples, rel, node.ink_rect, to_target)
 
     def _backing(self, e, space: Affine, target: Target, cache_id: str, label: str,

@@ -21,7 +21,7 @@ from ..device_scale import zoomed_style
 from ..geometry import Affine, Rect
 from .placement import clean
 from .retained import runs_transform_animation
-from .sweep import sample_sweep
+from .sweep import animated_sweep
 
 __all__ = ["ScaledRaster"]
 
@@ -110,19 +110,8 @@ class ScaledRaster:
         """The largest scale key the layer's screen matrix reaches over the iteration of
         the transform animation running on it or its nearest animated ancestor (cc's
         MaximumAnimationToScreenScale), from the animation's samples; None: unknown."""
-        layer = node.layer
-        while layer is not None:
-            samples = self._sweeps.get(layer.id)
-            if samples is None:
-                anim = self.trees.nodes.get(layer.id)
-                samples = self._sweeps[layer.id] = sample_sweep(layer, anim, self.t) if anim is not None else []
-            if samples:
-                break
-            layer = layer.parent
-        if layer is None:
+        swept = animated_sweep(node, self.trees.nodes, self._sweeps, self.t)
+        if swept is None:
             return None
-        anim = self.trees.nodes[layer.id]
-        if not anim.to_screen.is_invertible():
-            return None
-        rel = Affine() if anim is node else anim.to_screen.inverse() @ node.to_screen
+        samples, rel = swept
         return max(scale_key(scale_components(m @ rel)) for m in samples)

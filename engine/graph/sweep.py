@@ -16,7 +16,7 @@ from ..style.transforms import transform_matrix
 from .placement import touched
 from .retained import is_transform_animation_running
 
-__all__ = ["SWEEP_SAMPLES", "sample_sweep", "sweep_bounds"]
+__all__ = ["SWEEP_SAMPLES", "animated_sweep", "sample_sweep", "sweep_bounds"]
 
 SWEEP_SAMPLES = 16  # samples of one iteration of a transform animation
 
@@ -43,6 +43,30 @@ def sample_sweep(layer: Layer, node: LayerNode, t: float) -> list[Affine | Proje
             if m is not BACKFACE_CULLED and m.is_invertible():
                 matrices.append(m)
     return matrices
+
+
+def animated_sweep(node: LayerNode, nodes: dict, sweeps: dict[str, list], t: float
+                   ) -> tuple[list[Affine | Projective], Affine | Projective] | None:
+    """The sampled screen matrices of the transform animation running on ``node``'s
+    layer or its nearest animated ancestor, with ``node``'s matrix relative to that
+    layer (apply it after each sample); None when none runs or the animated layer is not
+    invertible. ``nodes``: the property trees' nodes by layer id; ``sweeps`` caches each
+    layer's samples for the frame (each animated layer is sampled once)."""
+    layer = node.layer
+    while layer is not None:
+        samples = sweeps.get(layer.id)
+        if samples is None:
+            anim = nodes.get(layer.id)
+            samples = sweeps[layer.id] = sample_sweep(layer, anim, t) if anim is not None else []
+        if samples:
+            break
+        layer = layer.parent
+    if layer is None:
+        return None
+    anim = nodes[layer.id]
+    if not anim.to_screen.is_invertible():
+        return None
+    return samples, (Affine() if anim is node else anim.to_screen.inverse() @ node.to_screen)
 
 
 def sweep_bounds(samples: list[Affine | Projective], rel: Affine | Projective, size: tuple[float, float] | Rect,
