@@ -164,6 +164,25 @@ def shift(img: np.ndarray, dx: float, dy: float) -> np.ndarray:
     )
 
 
+def morphology(img: np.ndarray, rx: int, ry: int, *, dilate: bool) -> np.ndarray:
+    """Max (dilate) or min (erode) over a (2 rx + 1) x (2 ry + 1) window, one axis at a
+    time, of ``img`` padded with transparent black (float64 reference)."""
+    pick = np.maximum if dilate else np.minimum
+    out = np.asarray(img, dtype=np.float64)
+    for axis, r in ((1, rx), (0, ry)):
+        if r == 0:
+            continue
+        pad = [(0, 0)] * out.ndim
+        pad[axis] = (r, r)
+        padded = np.pad(out, pad)
+        n = out.shape[axis]
+        result = np.take(padded, np.arange(0, n), axis=axis)
+        for i in range(1, 2 * r + 1):
+            result = pick(result, np.take(padded, np.arange(i, i + n), axis=axis))
+        out = result
+    return out
+
+
 def _num(v: float) -> str:
     """The shortest text that parses back to exactly ``v`` (so repr round-trips)."""
     v = float(v)
@@ -672,20 +691,8 @@ class Morphology(FilterOp):
 
     def reference(self, premult: np.ndarray) -> np.ndarray:
         """Min or max over each axis in turn, of the input padded with transparent black."""
-        pick = np.maximum if self.operator is MorphologyOperator.DILATE else np.minimum
-        out = np.asarray(premult, dtype=np.float64)
-        for axis, r in ((1, self.pixel_radii(1.0)[0]), (0, self.pixel_radii(1.0)[1])):
-            if r == 0:
-                continue
-            pad = [(0, 0)] * out.ndim
-            pad[axis] = (r, r)
-            padded = np.pad(out, pad)
-            n = out.shape[axis]
-            result = np.take(padded, np.arange(0, n), axis=axis)
-            for i in range(1, 2 * r + 1):
-                result = pick(result, np.take(padded, np.arange(i, i + n), axis=axis))
-            out = result
-        return out
+        rx, ry = self.pixel_radii(1.0)
+        return morphology(premult, rx, ry, dilate=self.operator is MorphologyOperator.DILATE)
 
     def interpolate(self, other: "FilterOp", t: float) -> "FilterOp":
         # SVG animates the radii as numbers and the operator discretely.

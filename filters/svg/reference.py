@@ -38,7 +38,7 @@ from ...errors import SvgFilterError, UnsupportedFeatureError
 from ...css.values import RGBA
 from ...blending import reference as blending
 
-from ..ops import HueRotate, Saturate, color_op, gaussian_kernel, shift
+from ..ops import HueRotate, Saturate, color_op, gaussian_kernel, morphology, shift
 from . import model as m
 from .graph import FilterGraph, build_graph
 from .turbulence import turbulence
@@ -570,20 +570,8 @@ def _morphology(p: m.Morphology, ctx: Context, a: Result) -> np.ndarray:
     ry = math.floor(_length(ctx.canvas, ctx.units, p.radius[1], "y") + 1e-9)
     if p.radius[0] <= 0 or p.radius[1] <= 0:
         return a.pixels.copy()  # "a negative or zero value disables the effect": the input
-    pick = np.maximum if p.operator is m.MorphologyOperator.DILATE else np.minimum
-    out = a.pixels
-    for axis, r in ((1, rx), (0, ry)):
-        if r == 0:
-            continue
-        pad = [(0, 0)] * 3
-        pad[axis] = (r, r)
-        padded = np.pad(out, pad)  # transparent black outside the canvas
-        n = out.shape[axis]
-        result = np.take(padded, np.arange(0, n), axis=axis)
-        for i in range(1, 2 * r + 1):
-            result = pick(result, np.take(padded, np.arange(i, i + n), axis=axis))
-        out = result
-    return out
+    # transparent black outside the canvas
+    return morphology(a.pixels, rx, ry, dilate=p.operator is m.MorphologyOperator.DILATE)
 
 
 def _offset(p: m.Offset, ctx: Context, a: Result) -> np.ndarray:
