@@ -39,7 +39,7 @@ import uharfbuzz as hb
 
 from ..errors import UnsupportedFeatureError
 from ..style.text import FontFamily, FontStyle, LineHeight
-from .baseline import line_metrics
+from .baseline import line_metrics, subpixel_positioning
 from .fonts import Font, FontChain, resolve_families
 
 __all__ = [
@@ -85,16 +85,19 @@ class TextSpec:
     # Device px per CSS px (lamina.device_scale): the text is laid out at this scale, as
     # Blink lays a page out zoomed by it; Blink's baseline rule needs the factor.
     scale: float = 1.0
-    # Glyphs hinted: Chromium on Linux hints at device scale 1 and not above
-    # (lamina.text.baseline.subpixel_positioning). Decided by the frame's device scale
-    # alone: a layer rastered larger for its transform keeps the device's hinting.
-    hinted: bool = True
     # The layer's raster scale (lamina.compositor.raster_scale): the lengths above are
     # raster px, device px x ``zoom``. Chromium lays the text out at the device scale and
     # the raster scale only scales the recording, so the layout is made at ``scale`` with
     # the lengths divided by ``zoom`` and every position then multiplied by it; the
     # glyphs are drawn at ``size`` (device size x zoom) where those positions fall.
     zoom: float = 1.0
+
+    @property
+    def hinted(self) -> bool:
+        """Glyphs hinted: Chromium on Linux hints at device scale 1 and not above
+        (lamina.text.baseline.subpixel_positioning), by the device scale alone: a layer
+        rastered larger for its transform (``zoom``) keeps the device's hinting."""
+        return not subpixel_positioning(self.scale)
 
 
 @dataclass(frozen=True, eq=False)

@@ -17,7 +17,6 @@ from .. import device_scale
 from ..filters.plan import BLUR_SIGMA_CAP
 from ..style.properties import ComputedStyle
 from ..style.text import check_resolved
-from .baseline import subpixel_positioning
 from .layout import TextLayout, TextSpec, lay_out
 
 __all__ = ["ShadowPaint", "TextPaint", "text_paint"]
@@ -85,7 +84,6 @@ def text_paint(style: ComputedStyle, content: tuple[float, float, float, float],
         white_space=style.white_space,
         width=content[2],
         scale=device,
-        hinted=not subpixel_positioning(device),
         zoom=style.device_scale / device,
     )
     layout = lay_out(spec, layer)

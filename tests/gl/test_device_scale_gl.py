@@ -29,7 +29,7 @@ import pytest
 from lamina import FrameRequest, Layer, Renderer, Scene
 from lamina.device_scale import DeviceScale
 from lamina.errors import TextureTooLargeError
-from lamina.text import paint as text_paint
+from lamina.text import layout as text_layout
 from lamina.text.layout import TextSpec, lay_out
 
 pytestmark = pytest.mark.gl
@@ -130,7 +130,7 @@ def test_dpr2_text_is_the_doubled_font_moved_by_blinks_rule(gl, case, monkeypatc
     k = 2 rows are Chromium's: test_dpr2_baselines_on_chromiums_rows)."""
     at2 = _scene(TEXTS[case], k=2).render(gl).image
     with monkeypatch.context() as patch, Renderer() as own:  # the doubled font at 1, unhinted as at 2
-        patch.setattr(text_paint, "subpixel_positioning", lambda scale: True)
+        patch.setattr(text_layout, "subpixel_positioning", lambda scale: True)
         doubled = own.render(_scene(TEXTS[case], k=1, scale_lengths=True)).image
     hinted = _scene(TEXTS[case], k=1, scale_lengths=True).render(gl).image
     assert _diff(doubled, hinted) != (0, 0), "at 1 glyphs are hinted: the two differ"

@@ -18,9 +18,9 @@ from lamina.text.raster import blurred, coverage
 MONO = (FontFamily("DejaVu Sans Mono"),)
 
 
-def spec(text: str, spacing: float = 0.0, scale: float = 1.0, hinted: bool = True) -> TextSpec:
+def spec(text: str, spacing: float = 0.0, scale: float = 1.0) -> TextSpec:
     return TextSpec(text, MONO, 40.0, 400.0, FontStyle(), LineHeight("px", 50.0), "start", spacing, "pre", 400.0,
-                    scale=scale, hinted=hinted)
+                    scale=scale)
 
 
 def freetype_bitmap(layout, char: str, phase: int, hinting: int = freetype.FT_LOAD_TARGET_LIGHT):
@@ -55,7 +55,7 @@ def test_glyphs_are_unhinted_above_device_scale_1(scale):
     (subpixel positioning on, hinting off): a 40 px font at scale 2 (a 20 px font at
     DPR 2) is FreeType's unhinted bitmap; at 1 its light-hinted one. The two differ, so the
     test tells them apart."""
-    layout = lay_out(spec("a", scale=scale, hinted=scale <= 1))
+    layout = lay_out(spec("a", scale=scale))
     mask = coverage(layout, (3.0, 2.0), (60, 60))
     baseline = math.floor(layout.lines[0].baseline + 2.0 + 0.5)
     light, unhinted = (freetype_bitmap(layout, "a", 0, flags) for flags in
