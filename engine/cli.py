@@ -52,7 +52,7 @@ from typing import Iterator
 
 from PIL import Image
 
-from .batch import ClusterSpec, FailureKind, open_client, parse_frames, plan_job, run_job
+from .batch import ClusterSpec, FailureKind, frame_path, open_client, parse_frames, plan_job, run_job
 from .compositor.policy import POLICIES
 from .demos.options import INSTALL_HINT as DEMOS_INSTALL_HINT
 from .demos.options import DemosUnavailableError, add_demo_arguments
@@ -177,7 +177,7 @@ def _render_frames(args: argparse.Namespace) -> int:
             t = index / args.fps
             frame = renderer.render(scene, t=t, policy=args.policy, filter_backend=args.filter_backend,
                                     placement=placement)
-            target = out / f"{name}-{index:06d}.png"
+            target = frame_path(out, name, index)  # as a batch job names it
             if args.overlay:
                 with atomic_file(target) as stream:
                     Image.fromarray(frame.overlay(args.overlay), "RGBA").save(stream, format="PNG")
