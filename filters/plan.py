@@ -55,6 +55,8 @@ __all__ = [
     "SvgColorPass",
     "SvgColorStep",
     "TurbulencePass",
+    "LightKind",
+    "LightingPass",
     "ChannelTransfer",
     "TransferKind",
     "FilterPlan",
@@ -117,6 +119,7 @@ class PassKind(NamedEnum):
     OFFSET = "offset"
     SVG_COLOR = "svg-color"
     TURBULENCE = "turbulence"
+    LIGHTING = "lighting"
 
 
 class Axis(NamedEnum):
@@ -160,6 +163,7 @@ class FilterShader(Enum):
     OFFSET = "offset"
     SVG_COLOR = "svg_color"
     TURBULENCE = "turbulence"
+    LIGHTING = "lighting"
 
 
 # Fused colour passes compile for these step counts; other counts are padded with
@@ -860,11 +864,85 @@ class TurbulencePass:
                 f"octave(s){stitch}, in {space}{then}")
 
 
+class LightKind(Enum):
+    """An SVG light source as the lighting pass runs it (its value is the shaders' ``kind``)."""
+
+    DISTANT = 0
+    POINT = 1
+    SPOT = 2
+
+
+@dataclass(frozen=True)
+class LightingPass:
+    """feDiffuseLighting / feSpecularLighting (Filter Effects 1's normal and light
+    equations; shaders/common/lighting.h, shared by the GLSL pass and the OpenCL kernel):
+    the surface is ``surface_scale`` times the input's alpha, its normal the spec's Sobel
+    kernels (reduced at the image's edges and corners). ``light`` is the unit vector to a
+    DISTANT light, or the POINT / SPOT light's position in this image's pixels (x, y from
+    its top-left corner, z scaled alike); ``spot`` the unit direction a SPOT light points
+    along; ``cone_cos`` the cosine of its limiting cone (-2: none). ``constant`` is kd or
+    ks, ``exponent`` the specular exponent (1 for diffuse), ``color`` the lighting colour
+    in the primitive's space; in linearRGB the pass writes its linear result as sRGB."""
+
+    inputs: tuple[str, ...]
+    output: str
+    specular: bool
+    light_kind: LightKind
+    light: tuple[float, float, float]
+    surface_scale: float
+    constant: float
+    color: tuple[float, float, float]
+    exponent: float = 1.0
+    spot: tuple[float, float, float] = (0.0, 0.0, -1.0)
+    spot_exponent: float = 1.0
+    cone_cos: float = -2.0
+    linear: bool = False
+    source: str = "feDiffuseLighting"
+    scale: int = 1
+    kind: ClassVar[str] = "lighting"
+    pass_kind: ClassVar[PassKind] = PassKind.LIGHTING
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> tuple["LightingPass", ...]:
+        return (cls(("source",), "out", True, LightKind.SPOT, (40.0, 30.0, 60.0), 3.0, 1.2, (1.0, .9, .8), 12.0,
+                    (0.0, 0.6, -0.8), 2.0, 0.5),)
+
+    def values(self) -> tuple[float, ...]:
+        """The pass's numbers in the order both executors read them (OpenCL ``light``)."""
+        return (*self.light, *self.spot, self.spot_exponent, self.cone_cos, self.surface_scale, self.constant,
+                self.exponent, *self.color)
+
+    def gl(self) -> ProgramCall:
+        return ProgramCall(FilterProgram(FilterShader.LIGHTING), (
+            ("u_kind", self.light_kind.value), ("u_specular", int(self.specular)), ("u_linear", int(self.linear)),
+            ("u_light", self.light), ("u_spot", self.spot), ("u_spot_exponent", self.spot_exponent),
+            ("u_cone_cos", self.cone_cos), ("u_surface_scale", self.surface_scale), ("u_constant", self.constant),
+            ("u_exponent", self.exponent), ("u_color", self.color)))
+
+    def cl(self) -> KernelCall:
+        return KernelCall("lighting", (*_images("src", "dst", "w", "h"),
+                                       KernelArg(Arg.FLOATS, tuple(float(v) for v in self.values()), "light"),
+                                       KernelArg(Arg.INT, self.light_kind.value, "kind"),
+                                       KernelArg(Arg.INT, int(self.specular), "specular"),
+                                       KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+
+    label = "lighting"
+
+    def describe(self) -> str:
+        what = (f"specular ks {self.constant:g} exponent {self.exponent:g}" if self.specular
+                else f"diffuse kd {self.constant:g}")
+        where = ("towards ({:.3g}, {:.3g}, {:.3g})" if self.light_kind is LightKind.DISTANT
+                 else "at ({:.4g}, {:.4g}, {:.4g}) px").format(*self.light)
+        space = "linearRGB" if self.linear else "sRGB"
+        return f"{self.label}  {what}, surface scale {self.surface_scale:g}, {self.light_kind.name.lower()} light {where}, in {space}"
+
+
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                    SvgColorPass, TurbulencePass]
+                    SvgColorPass, TurbulencePass, LightingPass]
 # Every planned pass type: calibration measures each one's samples(); a new one is added here.
 PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                                SvgColorPass, TurbulencePass)
+                                SvgColorPass, TurbulencePass, LightingPass)
 
 
 @dataclass(frozen=True)

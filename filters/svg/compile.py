@@ -31,16 +31,17 @@ from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetP
                     _plan_shadow, color_steps)
 from . import model as m
 from .compile_color import SpacePlanner
+from .compile_lighting import plan_lighting
 from .compile_noise import plan_turbulence
 from .graph import build_graph
 from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, one_sigma, transfer_matrix
-from .reference import color_matrix, filter_region
+from .reference import color_matrix, filter_region, make_canvas
 from ...css.values import RGBA
 
 __all__ = ["plan_graph", "COMPILED"]
 
 COMPILED = (m.ColorMatrix, m.ComponentTransfer, m.GaussianBlur, m.Morphology, m.DropShadow, m.Offset, m.Flood,
-            m.Composite, m.Merge, m.Blend, m.Tile, m.Turbulence)
+            m.Composite, m.Merge, m.Blend, m.Tile, m.Turbulence, m.DiffuseLighting, m.SpecularLighting)
 _COMPOSITE = {m.CompositeOperator.OVER: CombineOperator.OVER, m.CompositeOperator.IN: CombineOperator.IN,
               m.CompositeOperator.OUT: CombineOperator.OUT, m.CompositeOperator.ATOP: CombineOperator.ATOP,
               m.CompositeOperator.XOR: CombineOperator.XOR, m.CompositeOperator.LIGHTER: CombineOperator.LIGHTER,
@@ -51,7 +52,7 @@ def _refuse(prim: m.Primitive | m.FilterElement, why: str) -> UnsupportedFeature
     return UnsupportedFeatureError(f"{prim.describe()}: {why}; SVG filter graphs compile to GPU passes only "
                                    "with the filter region the element's box and no subregions, from feColorMatrix, "
                                    "feComponentTransfer, feGaussianBlur, feMorphology, feDropShadow, feOffset, "
-                                   "feFlood, feComposite, feMerge, feBlend normal and feTile so far (backend='reference' runs "
+                                   "feFlood, feComposite, feMerge, feBlend normal, feTile, feTurbulence and lighting so far (backend='reference' runs "
                                    "any graph)", property="filter", value=prim.describe())
 
 
@@ -69,6 +70,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         region = filter_region(element, (0.0, 0.0, w / scale, h / scale))
         if not np.allclose(region, (0.0, 0.0, w / scale, h / scale), rtol=0, atol=1e-9):
             raise _refuse(graph.nodes[graph.output].primitive, "a filter region other than the element's box")
+    canvas = make_canvas(element, (0.0, 0.0, *box), scale)  # where the image's pixel (0, 0) lies (lighting)
     units = box if element.primitive_units is m.Units.BOUNDING_BOX else (1.0, 1.0)
     b = _Builder(w * h)
     notes: list[str] = [f"SVG graph {line.strip()}" for line in graph.explain().splitlines()]  # what became the passes
@@ -100,6 +102,8 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         out = spaces.plan(prim, node.index, node.inputs, ins[0] if ins else None, linear)
         if isinstance(prim, m.Turbulence):  # compile_noise
             out = plan_turbulence(b, prim, (0.0, 0.0, w / scale, h / scale), scale, linear)
+        if isinstance(prim, (m.DiffuseLighting, m.SpecularLighting)):  # compile_lighting
+            out = plan_lighting(b, prim, ins[0], canvas, element.primitive_units, linear)
         names[node.index] = out if out is not None else _plan_primitive(b, prim, ins, units, scale, notes)
         spaces.planned(prim, node.index, node.inputs, linear)
     return FilterPlan(tuple(b.passes), names[graph.output], (0, 0, 0, 0), tuple(notes))

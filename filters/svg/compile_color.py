@@ -78,7 +78,8 @@ class SpacePlanner:
             if values > size:
                 return f"transfer tables of {values} values in all (a GPU pass takes {size})"
         if not linear or isinstance(prim, (m.ColorMatrix, m.ComponentTransfer, m.Composite, m.Merge, m.Blend,
-                                           m.Flood, m.Tile, m.Turbulence)):
+                                           m.Flood, m.Tile, m.Turbulence, m.DiffuseLighting,
+                                           m.SpecularLighting)):
             return None
         black = all(i in self.black for i in inputs)
         if isinstance(prim, m.Offset):

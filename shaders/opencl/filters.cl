@@ -321,3 +321,22 @@ __kernel void filter_turbulence(__global uchar4* dst, int w, int h, __constant f
     svg_color_steps(c, steps, n_steps, table);  // the colour primitives fused after the noise
     store(dst, w, x, y, (float4)(c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]));
 }
+
+// feDiffuseLighting / feSpecularLighting (shaders/filters/lighting.frag, filters/plan.py
+// LightingPass): `light` is LightingPass.values(); common/lighting.h does the maths.
+#define SVG_FLOAT4(r, g, b, a) ((float4)((r), (g), (b), (a)))
+#include "common/lighting.h"
+
+__kernel void filter_lighting(__global const uchar4* src, __global uchar4* dst, int w, int h,
+                              __constant float* light, int kind, int specular, int linear_rgb) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    int xl = max(x - 1, 0), xr = min(x + 1, w - 1), yu = max(y - 1, 0), yd = min(y + 1, h - 1);
+#define A(cx, cy) (src[(cy) * w + (cx)].w * (1.0f / 255.0f))
+    float4 c = svg_lighting(A(xl, yu), A(x, yu), A(xr, yu), A(xl, y), A(x, y), A(xr, y), A(xl, yd), A(x, yd), A(xr, yd),
+                            (float)(x > 0), (float)(x < w - 1), (float)(y > 0), (float)(y < h - 1), x + 0.5f, y + 0.5f,
+                            kind, light[0], light[1], light[2], light[3], light[4], light[5], light[6], light[7],
+                            light[8], specular, light[9], light[10], light[11], light[12], light[13], linear_rgb);
+#undef A
+    store(dst, w, x, y, c);
+}

@@ -41,7 +41,8 @@ CHAINS = [
 SVG_GRAPH = parse_svg('<svg xmlns="http://www.w3.org/2000/svg"><filter id="f" x="0" y="0" width="1" height="1" '
                       'color-interpolation-filters="sRGB"><feOffset dx="2" result="o"/><feFlood flood-color="red"/>'
                       '<feComposite in2="o" operator="in"/><feColorMatrix type="luminanceToAlpha" result="l"/>'
-                      '<feTurbulence/><feComposite in2="l"/></filter></svg>').filter("f")
+                      '<feTurbulence/><feComposite in2="l" result="t"/><feDiffuseLighting in="o"><feDistantLight/>'
+                      '</feDiffuseLighting><feComposite in2="t"/></filter></svg>').filter("f")
 
 
 def plan_of(chain: "str | filters.FilterChain", w: int = 300, h: int = 200):
