@@ -10,7 +10,7 @@ import pytest
 
 from lamina import filters
 from lamina.errors import UnsupportedFeatureError
-from lamina.filters.plan import BlurPass, ColorPass, CombineOperator, CombinePass, OffsetPass
+from lamina.filters.plan import BlurPass, ColorPass, CombineOperator, CombinePass, LightingPass, LightKind, OffsetPass
 from lamina.filters.svg import parse_svg
 from lamina.filters.svg.compile import plan_graph
 
@@ -104,3 +104,31 @@ def test_filters_apply_plans_a_url_alone_as_a_graph_and_refuses_before_any_gpu_w
     # With CSS functions around it, a url() must lower to ops (filters.svg.lower).
     with pytest.raises(UnsupportedFeatureError, match=r"<feOffset result=\"moved\">: this primitive does not compile"):
         filters.apply(img, "url(#f) blur(1px)", "gl", svg=markup(SHADOW))
+
+
+def test_lighting_plans_one_pass_with_its_light_in_the_images_pixels():
+    """A point light in objectBoundingBox units at scale 2 on a filter region past the
+    box: x, y fractions of the box, z of its normalised diagonal, all in pixels, moved by
+    the region's origin (here 10% of a 40 x 30 box: 4 and 3 user units, 8 and 6 px)."""
+    body = ("<feSpecularLighting in='SourceAlpha' surfaceScale='3' specularConstant='.5' specularExponent='9' "
+            "lighting-color='rgb(255 0 0)'><fePointLight x='.25' y='.5' z='.2'/></feSpecularLighting>")
+    element = parse_svg(markup(body, "primitiveUnits='objectBoundingBox'")).filter("f")
+    p = plan_graph(element, (96, 72), 2.0, box=(40.0, 30.0))
+    (alpha, lit) = p.passes
+    assert isinstance(lit, LightingPass) and lit.inputs == (alpha.output,) and p.output == lit.output
+    diagonal = np.sqrt((40.0 ** 2 + 30.0 ** 2) / 2)
+    assert lit.light_kind is LightKind.POINT and lit.specular and lit.linear
+    np.testing.assert_allclose(lit.light, (.25 * 40 * 2 + 8, .5 * 30 * 2 + 6, .2 * diagonal * 2))
+    assert (lit.constant, lit.exponent, lit.surface_scale, lit.color) == (.5, 9.0, 3.0, (1.0, 0.0, 0.0))
+    assert "specular ks 0.5 exponent 9" in lit.describe() and "point light at (28, 36, 14.14) px" in lit.describe()
+
+
+def test_a_spot_light_plans_its_direction_and_cone_and_a_distant_light_its_unit_vector():
+    spot = plan("<feDiffuseLighting diffuseConstant='2'><feSpotLight x='10' y='0' z='10' pointsAtX='10' pointsAtY='10' "
+                "pointsAtZ='0' limitingConeAngle='-60' specularExponent='4'/></feDiffuseLighting>").passes[0]
+    assert spot.light_kind is LightKind.SPOT and not spot.specular and spot.constant == 2.0
+    np.testing.assert_allclose(spot.spot, (0.0, np.sqrt(.5), -np.sqrt(.5)))
+    assert spot.cone_cos == pytest.approx(.5) and spot.spot_exponent == 4.0
+    distant = plan("<feDiffuseLighting><feDistantLight azimuth='90' elevation='60'/></feDiffuseLighting>").passes[0]
+    np.testing.assert_allclose(distant.light, (0.0, .5, np.sqrt(.75)), atol=1e-12)
+    assert distant.cone_cos == -2.0  # no cone
