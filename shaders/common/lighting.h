@@ -17,7 +17,7 @@
 // linear_rgb (the colour the light gives is linear light there).
 
 float svg_light_pow(float x, float e) {
-    return x > 0.0f ? pow(x, e) : (e == 0.0f ? 1.0f : 0.0f);
+    return x > 0.0f ? SVG_POW(x, e) : (e == 0.0f ? 1.0f : 0.0f);
 }
 
 float4 svg_lighting(float a00, float a10, float a20, float a01, float a11, float a21, float a02, float a12, float a22,
@@ -54,10 +54,11 @@ float4 svg_lighting(float a00, float a10, float a20, float a01, float a11, float
     if (specular == 0) {
         float d = k * (nx * Lx + ny * Ly + nz * Lz);
         float r = clamp(d * fr, 0.0f, 1.0f), g = clamp(d * fg, 0.0f, 1.0f), b = clamp(d * fb, 0.0f, 1.0f);
-        if (linear_rgb != 0) {
-            r = svg_linear_to_srgb(r);
-            g = svg_linear_to_srgb(g);
-            b = svg_linear_to_srgb(b);
+        if (linear_rgb != 0) {  // a grey light (white, most often) converts once
+            float r1 = svg_linear_to_srgb(r);
+            g = g == r ? r1 : svg_linear_to_srgb(g);
+            b = b == r ? r1 : svg_linear_to_srgb(b);
+            r = r1;
         }
         return SVG_FLOAT4(r, g, b, 1.0f);  // opaque
     }
@@ -68,10 +69,11 @@ float4 svg_lighting(float a00, float a10, float a20, float a01, float a11, float
     float sp = k * svg_light_pow(max((nx * hx + ny * hy + nz * hz) * hs, 0.0f), exponent);
     float r = clamp(sp * fr, 0.0f, 1.0f), g = clamp(sp * fg, 0.0f, 1.0f), b = clamp(sp * fb, 0.0f, 1.0f);
     float a = max(r, max(g, b));
-    if (linear_rgb != 0 && a > 0.0f) {
-        r = svg_linear_to_srgb(r / a) * a;
-        g = svg_linear_to_srgb(g / a) * a;
-        b = svg_linear_to_srgb(b / a) * a;
+    if (linear_rgb != 0 && a > 0.0f) {  // straight colour: 1 in the brightest channel (a grey light: all three)
+        float r1 = r == a ? a : svg_linear_to_srgb(r / a) * a;
+        g = g == a ? a : svg_linear_to_srgb(g / a) * a;
+        b = b == a ? a : svg_linear_to_srgb(b / a) * a;
+        r = r1;
     }
     return SVG_FLOAT4(r, g, b, a);
 }
