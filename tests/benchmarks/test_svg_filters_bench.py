@@ -35,6 +35,14 @@ GRAPHS = {
     "fractalNoise 4 octaves + colour matrix fused": ("<feTurbulence type='fractalNoise' baseFrequency='.01' "
                                                      "numOctaves='4'/><feColorMatrix type='saturate' values='0'/>"),
 }
+SPOT = "<feSpotLight x='900' y='400' z='300' pointsAtX='1000' pointsAtY='600' specularExponent='3' limitingConeAngle='40'/>"
+LIGHTS = {"distant": "<feDistantLight azimuth='45' elevation='40'/>", "point": "<fePointLight x='900' y='400' z='300'/>",
+          "spot": SPOT}
+for _light, _element in LIGHTS.items():
+    GRAPHS[f"diffuse lighting {_light} (linearRGB)"] = (f"<feDiffuseLighting surfaceScale='4' lighting-color='#fed'>"
+                                                        f"{_element}</feDiffuseLighting>")
+    GRAPHS[f"specular lighting {_light} (linearRGB)"] = (f"<feSpecularLighting surfaceScale='4' specularExponent='20'>"
+                                                         f"{_element}</feSpecularLighting>")
 
 
 def markup(body: str) -> str:
@@ -80,3 +88,34 @@ def test_linear_rgb_costs_a_colour_primitive_its_conversions_only(gl, backend):
     print(f"\n{backend}: luminanceToAlpha 1080p linearRGB {t_linear:.1f} ms, sRGB {t_srgb:.1f} ms "
           f"({t_linear / t_srgb:.2f}x)")
     assert t_linear <= 8.0 * t_srgb, (t_linear, t_srgb)
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("backend", ["gl", "opencl"])
+def test_what_limits_a_lighting_pass(gl, backend):
+    """Each lighting primitive at 1080p against a one-pass sRGB colour matrix (the same
+    upload, one full-screen pass, read-back), in one run; and sRGB against linearRGB. On
+    GL (llvmpipe) the nine alpha fetches a pixel and the normal dominate: every light and
+    both spaces cost about the same. On OpenCL (PoCL) the powers do: linearRGB's sRGB
+    encoding of the light and the specular exponent, each an exp2 / log2 pair (PoCL's
+    are slow: ~0.3 s a 1080p pass each, measured). Measured (1080p, median, 2 loaded
+    cores): GL colour matrix 68 ms, lighting 176-217 ms; OpenCL colour matrix 85 ms,
+    diffuse sRGB 184 ms, diffuse linearRGB 550-790 ms, specular linearRGB 0.65 s (white
+    light: no encoding; 1.5-1.9 s before the exponent used the native powers)."""
+    image = make_image()
+    rounds = max(3, ROUNDS // 5)
+    one_pass = _median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=markup(
+        "<feColorMatrix type='hueRotate' values='60' color-interpolation-filters='sRGB'/>")), rounds)
+    times = {}
+    for kind, extra in (("Diffuse", ""), ("Specular", " specularExponent='20'")):
+        for space in ("sRGB", "linearRGB"):
+            svg = markup(f"<fe{kind}Lighting surfaceScale='4' color-interpolation-filters='{space}'{extra}>"
+                         f"{LIGHTS['distant']}</fe{kind}Lighting>")
+            times[kind, space] = _median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True,
+                                                                  svg=svg), rounds)
+    print(f"\n{backend}: 1080p one colour pass {one_pass:.0f} ms; " +
+          ", ".join(f"{k.lower()} {sp} {t:.0f} ms ({t / one_pass:.1f}x)" for (k, sp), t in times.items()))
+    if backend == "gl":  # fetch-bound: the light's maths and the colour space barely count
+        assert max(times.values()) <= 2.0 * min(times.values()), times
+    else:  # power-bound: linearRGB's encoding costs more than the whole sRGB pass over the one-pass floor
+        assert times["Diffuse", "linearRGB"] - one_pass > times["Diffuse", "sRGB"] - one_pass, times
