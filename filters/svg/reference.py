@@ -22,7 +22,9 @@ The pixel model (Filter Effects 1 §"Filter region", §"Filter primitive subregi
 Choices the spec leaves open, made here and said so: feOffset and feImage sample
 bilinearly; feDisplacementMap samples the nearest pixel; feConvolveMatrix adds ``bias``
 to every component (as Skia, Chromium's, does) and clamps colour to alpha; feSpotLight's
-cone has a hard edge; percentages in userSpaceOnUse (relative to a viewport Lamina
+cone edge is smoothed (the spec asks for "a smoothing technique such as anti-aliasing"):
+the light fades to 0 over the last CONE_SMOOTHING of -L.S inside it, as Skia (Chromium's)
+does; percentages in userSpaceOnUse (relative to a viewport Lamina
 does not have) are refused.
 """
 
@@ -46,6 +48,7 @@ from .turbulence import turbulence
 __all__ = ["Canvas", "Result", "run_filter", "apply_filter", "srgb_to_linear", "linear_to_srgb", "PRIMITIVE_REFERENCES",
            "MAX_CANVAS"]
 
+CONE_SMOOTHING = 0.016  # feSpotLight: -L.S over which the cone's edge fades (Skia's kAntiAliasThreshold)
 MAX_CANVAS = 16384  # px on a side: the GL texture limit (DESIGN "Facts")
 ImageLoader = Callable[[str], np.ndarray]  # href -> (H, W, 4) float64 premultiplied sRGB
 
@@ -434,7 +437,9 @@ def _lighting(p: m.DiffuseLighting | m.SpecularLighting, ctx: Context, a: Result
             minus_l_dot_s = -(L @ S)
             factor = np.power(np.maximum(minus_l_dot_s, 0.0), light.specular_exponent)
             if light.limiting_cone_angle is not None:
-                factor = np.where(minus_l_dot_s < math.cos(math.radians(abs(light.limiting_cone_angle))), 0.0, factor)
+                cos_cone = math.cos(math.radians(abs(light.limiting_cone_angle)))
+                smooth = np.clip((minus_l_dot_s - cos_cone) / CONE_SMOOTHING, 0.0, 1.0)
+                factor = np.where(minus_l_dot_s < cos_cone, 0.0, factor * smooth)
             lc = color * factor[..., None]
     if isinstance(p, m.DiffuseLighting):
         n_dot_l = np.sum(n * L, axis=-1, keepdims=True)

@@ -16,6 +16,8 @@
 // Returns premultiplied RGBA: colour in the primitive's space, written as sRGB when
 // linear_rgb (the colour the light gives is linear light there).
 
+#define SVG_CONE_SMOOTHING 0.016f  // filters/svg/reference.py CONE_SMOOTHING (a unit test keeps them equal)
+
 float svg_light_pow(float x, float e) {
     return x > 0.0f ? SVG_POW(x, e) : (e == 0.0f ? 1.0f : 0.0f);
 }
@@ -47,7 +49,9 @@ float4 svg_lighting(float a00, float a10, float a20, float a01, float a11, float
         Lx *= s; Ly *= s; Lz *= s;
         if (kind == 2) {
             float minus_l_dot_s = -(Lx * sx + Ly * sy + Lz * sz);
-            float f = minus_l_dot_s < cone_cos ? 0.0f : svg_light_pow(max(minus_l_dot_s, 0.0f), spot_exponent);
+            // the cone's edge fades over the last SVG_CONE_SMOOTHING of -L.S (reference.py CONE_SMOOTHING)
+            float f = minus_l_dot_s < cone_cos ? 0.0f : svg_light_pow(max(minus_l_dot_s, 0.0f), spot_exponent) *
+                      min((minus_l_dot_s - cone_cos) * (1.0f / SVG_CONE_SMOOTHING), 1.0f);
             fr *= f; fg *= f; fb *= f;
         }
     }

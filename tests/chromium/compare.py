@@ -66,6 +66,7 @@ class Case:
     probes: list = field(default_factory=list)  # (x, y, label)
     note: str = ""
     style: str = ""  # the root layer's style: on <body> in the page (inherited font and text properties)
+    svg: str = ""  # a scene's "svg" markup (filters for url(#id)): inline in the page, out of sight
 
 
 def L(id_, box, style="", children=(), html_style=None, text=None):
@@ -302,7 +303,7 @@ def scene_file_case(path: Path) -> Case:
     root's style goes on <body>, where its inherited properties reach the layers; no
     url() images)."""
     data = json.loads(Path(path).read_text())
-    if "animations" in json.dumps(data) or "url(" in json.dumps(data):
+    if "animations" in json.dumps(data) or "url(" in json.dumps(data).replace("url(#", ""):
         raise ValueError(f"{path}: animations and url() images are not written to HTML here")
 
     def conv(layer):
@@ -311,7 +312,7 @@ def scene_file_case(path: Path) -> Case:
 
     return Case(f"scene-{Path(path).stem}", "scene", data["width"], data["height"],
                 [conv(x) for x in data.get("layers", [])], background=data.get("background", "white"),
-                note=data.get("description", "")[:120], style=_style_text(data.get("style")))
+                note=data.get("description", "")[:120], style=_style_text(data.get("style")), svg=data.get("svg", ""))
 
 
 # --------------------------------------------------------------------------------------
@@ -334,6 +335,8 @@ def _div(layer, indent=1):
 
 def case_html(case: Case) -> str:
     divs = "".join(_div(layer) for layer in case.layers)
+    if case.svg:  # the filters url(#id) names, in a box of no size (a display: none one may not be referenced)
+        divs = f'<div style="width: 0; height: 0; overflow: hidden">{case.svg}</div>\n{divs}'
     return (
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><style>\n"
         f"html {{ background: {case.background}; }}\n"
@@ -354,7 +357,7 @@ def lamina_render(case: Case, dpr: float = 1) -> tuple[np.ndarray, str]:
     scene = scene_from_dict({"lamina": 1, "width": case.width, "height": case.height,
                              "background": case.background, "layers": scene_layers(case.layers),
                              **({"device_scale_factor": dpr} if dpr != 1 else {}),
-                             **({"style": case.style} if case.style else {})})
+                             **({"style": case.style} if case.style else {}), **({"svg": case.svg} if case.svg else {})})
     # A renderer of its own per case: a shared one keeps the last frame and matches layers
     # by id, so a case that differs from the one before only in its blend mode (all the
     # blend-* cases) would be drawn as nothing-changed (a retained-frame bug seen in

@@ -6,13 +6,14 @@ transliteration of the spec's C code."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from lamina.filters.svg import parse_svg
 from lamina.filters.svg import model as m
-from lamina.filters.svg.reference import apply_filter, linear_to_srgb, run_filter, srgb_to_linear
+from lamina.filters.svg.reference import CONE_SMOOTHING, apply_filter, linear_to_srgb, run_filter, srgb_to_linear
 from lamina.filters.svg.turbulence import lattice, random, setup_seed, turbulence
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
@@ -526,3 +527,17 @@ def test_surface_normals_follow_the_specs_table_at_corners_edges_and_inside():
 def test_stitched_turbulence_in_an_empty_subregion_is_transparent():
     out = run("<feTurbulence stitchTiles='stitch' baseFrequency='.1' width='0'/>", np.zeros((4, 4, 4)))
     assert not out.any()
+
+
+def test_a_spot_lights_cone_edge_fades_over_the_smoothing_band():
+    """Within CONE_SMOOTHING of the cone's cosine the light fades linearly (Skia's soft
+    edge; the spec asks for smoothing): half way in, half the light; the GPU header uses
+    the same band."""
+    inside = 3 / math.sqrt(10)  # -L.S at pixel (2, 4) of the spot above
+    angle = math.degrees(math.acos(inside - CONE_SMOOTHING / 2))
+    spot = run("<feDiffuseLighting><feSpotLight x='3.5' y='2.5' z='4' pointsAtX='3.5' pointsAtY='2.5' pointsAtZ='0' "
+               f"specularExponent='2' limitingConeAngle='{angle!r}'/></feDiffuseLighting>", FLAT)
+    assert spot[2, 4, 0] == pytest.approx(inside ** 3 / 2)
+    assert spot[2, 3, 0] == pytest.approx(1.0), "on the axis, past the band: all of it"
+    header = (Path(__file__).resolve().parents[2] / "shaders" / "common" / "lighting.h").read_text()
+    assert f"#define SVG_CONE_SMOOTHING {CONE_SMOOTHING}f" in header
