@@ -882,7 +882,9 @@ class LightingPass:
     its top-left corner, z scaled alike); ``spot`` the unit direction a SPOT light points
     along; ``cone_cos`` the cosine of its limiting cone (-2: none). ``constant`` is kd or
     ks, ``exponent`` the specular exponent (1 for diffuse), ``color`` the lighting colour
-    in the primitive's space; in linearRGB the pass writes its linear result as sRGB."""
+    in the primitive's space; in linearRGB the pass writes its linear result as sRGB.
+    ``unit`` is the normal's kernel step in pixels (kernelUnitLength; neighbours read
+    bilinearly when it is not 1)."""
 
     inputs: tuple[str, ...]
     output: str
@@ -897,6 +899,7 @@ class LightingPass:
     spot_exponent: float = 1.0
     cone_cos: float = -2.0
     linear: bool = False
+    unit: tuple[float, float] = (1.0, 1.0)
     source: str = "feDiffuseLighting"
     scale: int = 1
     kind: ClassVar[str] = "lighting"
@@ -911,14 +914,14 @@ class LightingPass:
     def values(self) -> tuple[float, ...]:
         """The pass's numbers in the order both executors read them (OpenCL ``light``)."""
         return (*self.light, *self.spot, self.spot_exponent, self.cone_cos, self.surface_scale, self.constant,
-                self.exponent, *self.color)
+                self.exponent, *self.color, *self.unit)
 
     def gl(self) -> ProgramCall:
         return ProgramCall(FilterProgram(FilterShader.LIGHTING), (
             ("u_kind", self.light_kind.value), ("u_specular", int(self.specular)), ("u_linear", int(self.linear)),
             ("u_light", self.light), ("u_spot", self.spot), ("u_spot_exponent", self.spot_exponent),
             ("u_cone_cos", self.cone_cos), ("u_surface_scale", self.surface_scale), ("u_constant", self.constant),
-            ("u_exponent", self.exponent), ("u_color", self.color)))
+            ("u_exponent", self.exponent), ("u_color", self.color), ("u_unit", self.unit)))
 
     def cl(self) -> KernelCall:
         return KernelCall("lighting", (*_images("src", "dst", "w", "h"),
@@ -935,7 +938,9 @@ class LightingPass:
         where = ("towards ({:.3g}, {:.3g}, {:.3g})" if self.light_kind is LightKind.DISTANT
                  else "at ({:.4g}, {:.4g}, {:.4g}) px").format(*self.light)
         space = "linearRGB" if self.linear else "sRGB"
-        return f"{self.label}  {what}, surface scale {self.surface_scale:g}, {self.light_kind.name.lower()} light {where}, in {space}"
+        unit = f", kernel unit {self.unit[0]:g} x {self.unit[1]:g} px" if self.unit != (1.0, 1.0) else ""
+        return (f"{self.label}  {what}, surface scale {self.surface_scale:g}{unit}, {self.light_kind.name.lower()} "
+                f"light {where}, in {space}")
 
 
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,

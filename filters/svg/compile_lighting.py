@@ -3,8 +3,8 @@ registers it): the light source in the pass image's pixels, computed on the host
 a point or spot light's position (primitiveUnits, objectBoundingBox's z by the box's
 normalised diagonal, as ``filters.svg.reference`` does) scaled to pixels and moved by
 the image's origin (the filter region's corner in the element's pixels); a distant
-light's unit vector; a spot light's unit direction and cone cosine; the lighting colour
-in the primitive's space. Each pixel then runs shaders/common/lighting.h. Lighting reads
+light's unit vector; a spot light's unit direction and cone cosine; kernelUnitLength in
+pixels; the lighting colour in the primitive's space. Each pixel then runs shaders/common/lighting.h. Lighting reads
 only its input's alpha, which is the same in either colour space: it runs in linearRGB on
 any input, and writes its linear light as sRGB."""
 
@@ -16,7 +16,7 @@ import numpy as np
 
 from ..plan import LightingPass, LightKind, _Builder
 from . import model as m
-from .reference import Canvas, _position, srgb_to_linear
+from .reference import Canvas, _length, _position, srgb_to_linear
 
 __all__ = ["plan_lighting"]
 
@@ -53,10 +53,14 @@ def plan_lighting(b: _Builder, prim: m.DiffuseLighting | m.SpecularLighting, sou
             spot_exponent = light.specular_exponent
             if light.limiting_cone_angle is not None:
                 cone = math.cos(math.radians(abs(light.limiting_cone_angle)))
+    unit = (1.0, 1.0)
+    if prim.kernel_unit_length is not None:
+        unit = (_length(canvas, units, prim.kernel_unit_length[0], "x"),
+                _length(canvas, units, prim.kernel_unit_length[1], "y"))
     specular = isinstance(prim, m.SpecularLighting)
     out = b.name("lighting")
     b.passes.append(LightingPass(
         (source,), out, specular, kind, at, prim.surface_scale,
         prim.specular_constant if specular else prim.diffuse_constant, tuple(float(v) for v in rgb),
-        prim.specular_exponent if specular else 1.0, spot, spot_exponent, cone, linear, prim.tag))
+        prim.specular_exponent if specular else 1.0, spot, spot_exponent, cone, linear, unit, prim.tag))
     return out

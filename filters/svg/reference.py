@@ -370,12 +370,15 @@ def _convolve(p: m.ConvolveMatrix, ctx: Context, a: Result) -> np.ndarray:
     return out
 
 
-def surface_normals(alpha: np.ndarray, rect: tuple[int, int, int, int], surface_scale: float
-                    ) -> tuple[np.ndarray, np.ndarray]:
+def surface_normals(alpha: np.ndarray, rect: tuple[int, int, int, int], surface_scale: float,
+                    unit: tuple[float, float] = (1.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
     """(Nx, Ny) of the spec's Sobel-like normal at every pixel of ``rect``, with its
     reduced kernels at edges and corners (where a neighbour is missing, the centre
     stands in and the factor grows: 2 / (span * row weight), which is the spec's table
-    of 1/4, 1/3, 1/2 and 2/3)."""
+    of 1/4, 1/3, 1/2 and 2/3). ``unit`` is the kernel's dx, dy in pixels
+    (kernelUnitLength; 1 without it): the neighbours are read that far away, bilinearly
+    between pixel centres, and one is missing where it falls past the rect's first or
+    last pixel centre (a choice: the spec leaves open how the image is resampled)."""
     h, w = alpha.shape
     nx = np.zeros((h, w))
     ny = np.zeros((h, w))
@@ -384,19 +387,30 @@ def surface_normals(alpha: np.ndarray, rect: tuple[int, int, int, int], surface_
         return nx, ny
     a = alpha[y0:y1, x0:x1]
     rh, rw = a.shape
-    xs, ys = np.arange(rw), np.arange(rh)
-    xl, xr = np.maximum(xs - 1, 0), np.minimum(xs + 1, rw - 1)  # the centre stands in for a missing neighbour
-    yu, yd = np.maximum(ys - 1, 0), np.minimum(ys + 1, rh - 1)
-    has_l, has_r = (xs > 0).astype(float), (xs < rw - 1).astype(float)
-    has_u, has_d = (ys > 0).astype(float), (ys < rh - 1).astype(float)
-    # x: rows y (weight 2), y - 1 and y + 1 (weight 1 each, where they exist).
-    diff_x = a[:, xr] - a[:, xl]
-    gx = 2.0 * diff_x + has_u[:, None] * diff_x[yu] + has_d[:, None] * diff_x[yd]
-    span_x = (xr - xl)[None, :]
+    ux, uy = unit
+    xs, ys = np.arange(rw, dtype=np.float64), np.arange(rh, dtype=np.float64)
+    has_l, has_r = (xs - ux >= 0).astype(float), (xs + ux <= rw - 1).astype(float)
+    has_u, has_d = (ys - uy >= 0).astype(float), (ys + uy <= rh - 1).astype(float)
+    cols = [np.where(has_l > 0, xs - ux, xs), xs, np.where(has_r > 0, xs + ux, xs)]  # the centre stands in
+    rows = [np.where(has_u > 0, ys - uy, ys), ys, np.where(has_d > 0, ys + uy, ys)]
+
+    def sample(yq: np.ndarray, xq: np.ndarray) -> np.ndarray:
+        """``a`` bilinearly at rows ``yq`` (H,) and columns ``xq`` (W,), pixel centres at integers."""
+        yi = np.minimum(np.floor(yq).astype(int), rh - 1)
+        xi = np.minimum(np.floor(xq).astype(int), rw - 1)
+        fy, fx = (yq - yi)[:, None], (xq - xi)[None, :]
+        y1_, x1_ = np.minimum(yi + 1, rh - 1), np.minimum(xi + 1, rw - 1)
+        top = a[yi][:, xi] * (1 - fx) + a[yi][:, x1_] * fx
+        bottom = a[y1_][:, xi] * (1 - fx) + a[y1_][:, x1_] * fx
+        return top * (1 - fy) + bottom * fy
+
+    k = [[sample(rows[j], cols[i]) for i in range(3)] for j in range(3)]  # k[row][column]
+    # x: rows y (weight 2), y - dy and y + dy (weight 1 each, where they exist).
+    gx = 2.0 * (k[1][2] - k[1][0]) + has_u[:, None] * (k[0][2] - k[0][0]) + has_d[:, None] * (k[2][2] - k[2][0])
+    gy = 2.0 * (k[2][1] - k[0][1]) + has_l[None, :] * (k[2][0] - k[0][0]) + has_r[None, :] * (k[2][2] - k[0][2])
+    span_x = (has_l + has_r)[None, :]
+    span_y = (has_u + has_d)[:, None]
     weight_rows = (2.0 + has_u + has_d)[:, None]
-    diff_y = a[yd, :] - a[yu, :]
-    gy = 2.0 * diff_y + has_l[None, :] * diff_y[:, xl] + has_r[None, :] * diff_y[:, xr]
-    span_y = (yd - yu)[:, None]
     weight_cols = (2.0 + has_l + has_r)[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
         nx[y0:y1, x0:x1] = np.where(span_x > 0, -surface_scale * 2.0 / (span_x * weight_rows) * gx, 0.0)
@@ -408,7 +422,11 @@ def _lighting(p: m.DiffuseLighting | m.SpecularLighting, ctx: Context, a: Result
     canvas = ctx.canvas
     alpha = a.pixels[..., 3]
     in_rect = canvas.pixel_rect(a.rect)
-    nx, ny = surface_normals(alpha, in_rect, p.surface_scale)
+    unit = (1.0, 1.0)
+    if p.kernel_unit_length is not None:
+        unit = (_length(canvas, ctx.units, p.kernel_unit_length[0], "x"),
+                _length(canvas, ctx.units, p.kernel_unit_length[1], "y"))
+    nx, ny = surface_normals(alpha, in_rect, p.surface_scale, unit)
     norm = np.sqrt(nx * nx + ny * ny + 1.0)
     n = np.stack([nx / norm, ny / norm, 1.0 / norm], axis=-1)
     xs, ys = canvas.centres()

@@ -2,7 +2,8 @@
 LightingPass, shaders/common/lighting.h) against the float64 SVG reference
 (lamina.filters.svg.reference: the spec's normal and light equations), through
 ``filters.apply`` and on scene layers, on seeded random bump maps: within 2 levels
-(issue 27's bar for lighting), for each light source, several attribute combinations,
+(issue 27's bar for lighting), for each light source, several attribute combinations
+(kernelUnitLength too),
 both colour spaces, objectBoundingBox primitive units, a filter region past the box and
 a device scale (light positions move with the region's origin and scale to pixels)."""
 
@@ -39,6 +40,10 @@ LIGHTS = {
     "specular-spot-high-exponent": "<feSpecularLighting surfaceScale='10' specularConstant='3' specularExponent='64'>"
                                    "<feSpotLight x='20' y='15' z='20' pointsAtX='20' pointsAtY='18' pointsAtZ='0' "
                                    "specularExponent='.5' limitingConeAngle='-70'/></feSpecularLighting>",
+    "diffuse-kernel-unit": "<feDiffuseLighting surfaceScale='6' kernelUnitLength='2 1.5'>"
+                           "<feDistantLight azimuth='120' elevation='35'/></feDiffuseLighting>",
+    "specular-kernel-unit-fraction": "<feSpecularLighting surfaceScale='8' specularExponent='6' kernelUnitLength='.6'>"
+                                     "<fePointLight x='25' y='5' z='20'/></feSpecularLighting>",
     "bounding-box-units": ("primitiveUnits='objectBoundingBox'",
                            "<feSpecularLighting surfaceScale='3' specularExponent='8'><fePointLight x='.3' y='.6' "
                            "z='.5'/></feSpecularLighting>"),

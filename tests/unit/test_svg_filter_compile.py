@@ -132,3 +132,13 @@ def test_a_spot_light_plans_its_direction_and_cone_and_a_distant_light_its_unit_
     distant = plan("<feDiffuseLighting><feDistantLight azimuth='90' elevation='60'/></feDiffuseLighting>").passes[0]
     np.testing.assert_allclose(distant.light, (0.0, .5, np.sqrt(.75)), atol=1e-12)
     assert distant.cone_cos == -2.0  # no cone
+
+
+def test_kernel_unit_length_is_planned_in_pixels():
+    """kernelUnitLength in objectBoundingBox units: fractions of the box's width and
+    height, at the scale, as the pass's kernel step."""
+    body = "<feDiffuseLighting kernelUnitLength='.05 .1'><feDistantLight/></feDiffuseLighting>"
+    element = parse_svg(markup(body, BOX + " primitiveUnits='objectBoundingBox'")).filter("f")
+    (lit,) = plan_graph(element, (80, 60), 2.0).passes
+    assert lit.unit == pytest.approx((.05 * 40 * 2, .1 * 30 * 2)) and "kernel unit 4 x 6 px" in lit.describe()
+    assert plan("<feDiffuseLighting><feDistantLight/></feDiffuseLighting>").passes[0].unit == (1.0, 1.0)

@@ -541,3 +541,19 @@ def test_a_spot_lights_cone_edge_fades_over_the_smoothing_band():
     assert spot[2, 3, 0] == pytest.approx(1.0), "on the axis, past the band: all of it"
     header = (Path(__file__).resolve().parents[2] / "shaders" / "common" / "lighting.h").read_text()
     assert f"#define SVG_CONE_SMOOTHING {CONE_SMOOTHING}f" in header
+
+
+def test_kernel_unit_length_spaces_the_normals_taps():
+    """The normal's kernel reads neighbours kernelUnitLength away (the spec's dx, dy),
+    with no division by it: on an alpha ramp of slope s a pixel, taps 2 apart see slope
+    2 s (the x normal doubles); 1 is the plain kernel; the edge kernels start where a tap
+    would fall past the image (2 columns in from each side here)."""
+    ramp = np.zeros((5, 12, 4))
+    ramp[..., 3] = np.arange(12)[None, :] * 0.05
+    body = "<feDiffuseLighting surfaceScale='4' {}><feDistantLight azimuth='0' elevation='90'/></feDiffuseLighting>"
+    plain, one, two = (run(body.format(k), ramp) for k in ("", "kernelUnitLength='1'", "kernelUnitLength='2 1'"))
+    np.testing.assert_allclose(one, plain)
+    nz = lambda slope: 1 / math.sqrt((2 * 4 * slope) ** 2 + 1)  # noqa: E731  (N.L, L straight up: Nx = -2 ss slope)
+    np.testing.assert_allclose(plain[2, 1:-1, 0], nz(0.05))
+    np.testing.assert_allclose(two[2, 2:-2, 0], nz(0.1))
+    np.testing.assert_allclose(two[2, [0, 1, -2, -1], 0], nz(0.1))  # edge kernel: one tap 2 away, factor doubled
