@@ -331,12 +331,21 @@ __kernel void filter_lighting(__global const uchar4* src, __global uchar4* dst, 
                               __constant float* light, int kind, int specular, int linear_rgb) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
+#define A(cx, cy) (src[(cy) * w + (cx)].w * (1.0f / 255.0f))
+#define LIGHT_ARGS x + 0.5f, y + 0.5f, kind, light[0], light[1], light[2], light[3], light[4], light[5], light[6], \
+                   light[7], light[8], specular, light[9], light[10], light[11], light[12], light[13], linear_rgb
     float ux = light[14], uy = light[15];  // the normal's kernel step in px (kernelUnitLength)
+    if (ux == 1.0f && uy == 1.0f) {  // whole pixels, without kernelUnitLength (half the time of the loop below on PoCL)
+        int xl = max(x - 1, 0), xr = min(x + 1, w - 1), yu = max(y - 1, 0), yd = min(y + 1, h - 1);
+        store(dst, w, x, y, svg_lighting(A(xl, yu), A(x, yu), A(xr, yu), A(xl, y), A(x, y), A(xr, y), A(xl, yd),
+                                         A(x, yd), A(xr, yd), (float)(x > 0), (float)(x < w - 1), (float)(y > 0),
+                                         (float)(y < h - 1), LIGHT_ARGS));
+        return;
+    }
     float has_l = x - ux >= 0.0f, has_r = x + ux <= w - 1, has_u = y - uy >= 0.0f, has_d = y + uy <= h - 1;
     float xs[3] = {has_l > 0.0f ? x - ux : x, x, has_r > 0.0f ? x + ux : x};  // the centre stands in
     float ys[3] = {has_u > 0.0f ? y - uy : y, y, has_d > 0.0f ? y + uy : y};
     float a[9];
-#define A(cx, cy) (src[(cy) * w + (cx)].w * (1.0f / 255.0f))
     for (int j = 0; j < 3; ++j) {
         for (int i = 0; i < 3; ++i) {  // bilinear between pixel centres (exact at whole pixels)
             int x0 = min((int)floor(xs[i]), w - 1), y0 = min((int)floor(ys[j]), h - 1);
@@ -346,10 +355,8 @@ __kernel void filter_lighting(__global const uchar4* src, __global uchar4* dst, 
             a[3 * j + i] = mix(top, bottom, fy);
         }
     }
-    float4 c = svg_lighting(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], has_l, has_r, has_u, has_d,
-                            x + 0.5f, y + 0.5f,
-                            kind, light[0], light[1], light[2], light[3], light[4], light[5], light[6], light[7],
-                            light[8], specular, light[9], light[10], light[11], light[12], light[13], linear_rgb);
+    store(dst, w, x, y, svg_lighting(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], has_l, has_r, has_u, has_d,
+                                     LIGHT_ARGS));
+#undef LIGHT_ARGS
 #undef A
-    store(dst, w, x, y, c);
 }
