@@ -9,6 +9,7 @@ conversions per pixel in the pass) against the same primitive in sRGB, in one ru
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 
@@ -90,6 +91,18 @@ def test_linear_rgb_costs_a_colour_primitive_its_conversions_only(gl, backend):
     assert t_linear <= 8.0 * t_srgb, (t_linear, t_srgb)
 
 
+def _best_ms(fn, rounds: int) -> float:
+    """The fastest of ``rounds`` runs (after one to compile): the pass's own cost, with
+    the load of the other users of the shared cores left out as far as one can."""
+    fn()
+    best = math.inf
+    for _ in range(rounds):
+        t = time.perf_counter()
+        fn()
+        best = min(best, (time.perf_counter() - t) * 1e3)
+    return best
+
+
 @pytest.mark.gl
 @pytest.mark.parametrize("backend", ["gl", "opencl"])
 def test_what_limits_a_lighting_pass(gl, backend):
@@ -98,24 +111,25 @@ def test_what_limits_a_lighting_pass(gl, backend):
     GL (llvmpipe) the nine alpha fetches a pixel and the normal dominate: every light and
     both spaces cost about the same. On OpenCL (PoCL) the powers do: linearRGB's sRGB
     encoding of the light and the specular exponent, each an exp2 / log2 pair (PoCL's
-    are slow: ~0.3 s a 1080p pass each, measured). Measured (1080p, median, 2 loaded
-    cores): GL colour matrix 68 ms, lighting 176-217 ms; OpenCL colour matrix 85 ms,
-    diffuse sRGB 184 ms, diffuse linearRGB 550-790 ms, specular linearRGB 0.65 s (white
-    light: no encoding; 1.5-1.9 s before the exponent used the native powers)."""
+    are slow, measured). Ratios use each graph's fastest run (the cores are shared).
+    Measured (1080p, 2 shared cores, quiet to loaded): GL colour matrix 13-94 ms,
+    lighting 51-260 ms (ratio 3-4); OpenCL colour matrix 14-136 ms, diffuse sRGB 37-360 ms,
+    diffuse linearRGB 84-600 ms, specular linearRGB 81-650 ms (1.5-1.9 s loaded before the
+    exponent used the native powers)."""
     image = make_image()
-    rounds = max(3, ROUNDS // 5)
-    one_pass = _median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=markup(
+    rounds = max(5, ROUNDS // 3)
+    one_pass = _best_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=markup(
         "<feColorMatrix type='hueRotate' values='60' color-interpolation-filters='sRGB'/>")), rounds)
     times = {}
     for kind, extra in (("Diffuse", ""), ("Specular", " specularExponent='20'")):
         for space in ("sRGB", "linearRGB"):
             svg = markup(f"<fe{kind}Lighting surfaceScale='4' color-interpolation-filters='{space}'{extra}>"
                          f"{LIGHTS['distant']}</fe{kind}Lighting>")
-            times[kind, space] = _median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True,
+            times[kind, space] = _best_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True,
                                                                   svg=svg), rounds)
     print(f"\n{backend}: 1080p one colour pass {one_pass:.0f} ms; " +
           ", ".join(f"{k.lower()} {sp} {t:.0f} ms ({t / one_pass:.1f}x)" for (k, sp), t in times.items()))
     if backend == "gl":  # fetch-bound: the light's maths and the colour space barely count
-        assert max(times.values()) <= 2.0 * min(times.values()), times
+        assert max(times.values()) <= 2.5 * min(times.values()), times
     else:  # power-bound: linearRGB's encoding costs more than the whole sRGB pass over the one-pass floor
         assert times["Diffuse", "linearRGB"] - one_pass > times["Diffuse", "sRGB"] - one_pass, times
