@@ -55,6 +55,9 @@ __all__ = [
     "SvgColorPass",
     "SvgColorStep",
     "TurbulencePass",
+    "DisplacePass",
+    "ConvolvePass",
+    "EdgeMode",
     "ChannelTransfer",
     "TransferKind",
     "FilterPlan",
@@ -89,6 +92,7 @@ SHADER_CONSTANTS: dict[str, int] = {
     "SVG_COLOR_STEPS": 8,  # SVG colour primitives fused into one svg colour pass
     "SVG_STEP_FLOATS": 45,  # one svg colour step for the OpenCL kernel (SvgColorPass.cl)
     "PERLIN_N": 0x1000,  # feTurbulence: the spec's PerlinN (filters/svg/turbulence.py)
+    "CONVOLVE_WEIGHTS": 1024,  # weights of one convolve pass: feConvolveMatrix's 32 x 32 (MAX_KERNEL_ORDER)
 }
 
 
@@ -117,6 +121,8 @@ class PassKind(NamedEnum):
     OFFSET = "offset"
     SVG_COLOR = "svg-color"
     TURBULENCE = "turbulence"
+    DISPLACE = "displace"
+    CONVOLVE = "convolve"
 
 
 class Axis(NamedEnum):
@@ -160,6 +166,8 @@ class FilterShader(Enum):
     OFFSET = "offset"
     SVG_COLOR = "svg_color"
     TURBULENCE = "turbulence"
+    DISPLACE = "displace"
+    CONVOLVE = "convolve"
 
 
 # Fused colour passes compile for these step counts; other counts are padded with
@@ -860,11 +868,122 @@ class TurbulencePass:
                 f"octave(s){stitch}, in {space}{then}")
 
 
+@dataclass(frozen=True)
+class DisplacePass:
+    """feDisplacementMap: each pixel copies the pixel of image A (``inputs[0]``) nearest to
+    itself moved by ``scale`` px x (the map's un-premultiplied channel - 0.5), the map
+    being ``inputs[1]``, its channels ``channels`` (x, y: 0 R .. 3 A), its colour read in
+    linearRGB when ``linear`` (A is copied, so its space does not matter); transparent
+    outside."""
+
+    inputs: tuple[str, ...]  # (image, map)
+    output: str
+    amount: tuple[float, float]  # the primitive's scale, in px along x and y
+    channels: tuple[int, int]
+    linear: bool = False
+    scale: int = 1
+    kind: ClassVar[str] = "displace"
+    pass_kind: ClassVar[PassKind] = PassKind.DISPLACE
+    cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS  # a dependent read: a straight source is converted first
+    taps: ClassVar[int] = 1
+
+    @classmethod
+    def samples(cls) -> tuple["DisplacePass", ...]:
+        return (cls(("source", "source"), "out", (20.0, 20.0), (0, 1)),)
+
+    def gl(self) -> ProgramCall:
+        return ProgramCall(FilterProgram(FilterShader.DISPLACE), (("u_amount", self.amount), ("u_channels", self.channels),
+                                                                   ("u_linear", int(self.linear))),
+                           ("u_source", "u_second"))
+
+    def cl(self) -> KernelCall:
+        return KernelCall("displace", (KernelArg(Arg.INPUT, 0, "src"), KernelArg(Arg.INPUT, 1, "map"),
+                                       *_images("dst", "w", "h"), KernelArg(Arg.FLOAT, self.amount[0], "sx"),
+                                       KernelArg(Arg.FLOAT, self.amount[1], "sy"),
+                                       KernelArg(Arg.INT, self.channels[0], "cx"),
+                                       KernelArg(Arg.INT, self.channels[1], "cy"),
+                                       KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+
+    label = "displace"
+
+    def describe(self) -> str:
+        return (f"{self.label}  {self.inputs[0]} by map {self.inputs[1]} channels {'RGBA'[self.channels[0]]}"
+                f"{'RGBA'[self.channels[1]]} scale ({self.amount[0]:g}, {self.amount[1]:g}) px"
+                f"{' (map in linearRGB)' if self.linear else ''}")
+
+
+class EdgeMode(Enum):
+    """How a convolve pass reads past the image's edge, as shaders/common/convolve.h numbers it."""
+
+    NONE = 0  # transparent black
+    DUPLICATE = 1  # the nearest edge pixel
+    WRAP = 2  # the opposite edge's
+
+
+@dataclass(frozen=True)
+class ConvolvePass:
+    """feConvolveMatrix (and feGaussianBlur's edgeMode as a 1-D one along each axis): each
+    pixel is the sum of ``weights`` (``order`` x by y, row by row) times the pixels at
+    offset (j - target x, i - target y) for weight i * order x + j, read past the edge as
+    ``edge`` says; then / ``divisor`` + ``bias``, clamped (colour to alpha). With
+    ``preserve_alpha`` the sum is of straight colour and alpha is the pixel's own; with
+    ``linear`` each tap is read in linearRGB and the result written back as sRGB."""
+
+    inputs: tuple[str, ...]
+    output: str
+    order: tuple[int, int]
+    weights: tuple[float, ...]
+    target: tuple[int, int]
+    divisor: float = 1.0
+    bias: float = 0.0
+    edge: EdgeMode = EdgeMode.NONE
+    preserve_alpha: bool = False
+    linear: bool = False
+    source: str = "feConvolveMatrix"
+    scale: int = 1
+    kind: ClassVar[str] = "convolve"
+    pass_kind: ClassVar[PassKind] = PassKind.CONVOLVE
+    cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
+
+    @property
+    def taps(self) -> int:
+        return self.order[0] * self.order[1]
+
+    @classmethod
+    def samples(cls) -> tuple["ConvolvePass", ...]:
+        return (cls(("source",), "out", (3, 3), (0.0, -1.0, 0.0, -1.0, 5.0, -1.0, 0.0, -1.0, 0.0), (1, 1)),)
+
+    def gl(self) -> ProgramCall:
+        flat = np.zeros(SHADER_CONSTANTS["CONVOLVE_WEIGHTS"], np.float32)  # uniform arrays are written whole
+        flat[:len(self.weights)] = self.weights
+        return ProgramCall(FilterProgram(FilterShader.CONVOLVE), (
+            ("u_weights", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)]), ("u_order", self.order),
+            ("u_target", self.target), ("u_divisor", self.divisor), ("u_bias", self.bias),
+            ("u_edge", self.edge.value), ("u_preserve_alpha", int(self.preserve_alpha)), ("u_linear", int(self.linear))))
+
+    def cl(self) -> KernelCall:
+        return KernelCall("convolve", (*_images("src", "dst", "w", "h"), KernelArg(Arg.FLOATS, self.weights, "weights"),
+                                       *(KernelArg(Arg.INT, v, n) for v, n in zip((*self.order, *self.target),
+                                                                                 ("ox", "oy", "tx", "ty"))),
+                                       KernelArg(Arg.FLOAT, self.divisor, "divisor"), KernelArg(Arg.FLOAT, self.bias, "bias"),
+                                       KernelArg(Arg.INT, self.edge.value, "edge"),
+                                       KernelArg(Arg.INT, int(self.preserve_alpha), "preserve_alpha"),
+                                       KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+
+    label = "convolve"
+
+    def describe(self) -> str:
+        how = (f"{self.order[0]}x{self.order[1]} target ({self.target[0]}, {self.target[1]}) / {self.divisor:g} + "
+               f"{self.bias:g}, edge {self.edge.name.lower()}")
+        return (f"{self.label}  {self.source}: {how}{', alpha kept' if self.preserve_alpha else ''}"
+                f"{' in linearRGB' if self.linear else ''}")
+
+
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                    SvgColorPass, TurbulencePass]
+                    SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass]
 # Every planned pass type: calibration measures each one's samples(); a new one is added here.
 PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                                SvgColorPass, TurbulencePass)
+                                SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass)
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,9 @@ Each live primitive becomes its passes, reading the images of the primitives it 
 planned): feColorMatrix and feComponentTransfer as svg colour passes, fused while one
 alone reads the other (``filters.svg.compile_color``, which also says what runs in
 linearRGB and how), SourceAlpha as
-one (colour made black), feGaussianBlur as the downscaled separable blur passes,
-feMorphology and feDropShadow as their passes, feOffset as an offset pass, feFlood,
+one (colour made black), feGaussianBlur as the downscaled separable blur passes
+(with edgeMode duplicate or wrap, as convolve passes: ``filters.svg.compile_spatial``,
+which also plans feDisplacementMap and feConvolveMatrix), feMorphology and feDropShadow as their passes, feOffset as an offset pass, feFlood,
 feComposite (every operator), feMerge and feBlend normal as combine passes; feTile,
 without subregions, is its input.
 
@@ -32,6 +33,7 @@ from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetP
 from . import model as m
 from .compile_color import SpacePlanner
 from .compile_noise import plan_turbulence
+from .compile_spatial import edge_blur_refusal, plan_convolve, plan_displacement, plan_edge_blur
 from .graph import build_graph
 from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, one_sigma, transfer_matrix
 from .reference import color_matrix, filter_region
@@ -40,7 +42,7 @@ from ...css.values import RGBA
 __all__ = ["plan_graph", "COMPILED"]
 
 COMPILED = (m.ColorMatrix, m.ComponentTransfer, m.GaussianBlur, m.Morphology, m.DropShadow, m.Offset, m.Flood,
-            m.Composite, m.Merge, m.Blend, m.Tile, m.Turbulence)
+            m.Composite, m.Merge, m.Blend, m.Tile, m.Turbulence, m.DisplacementMap, m.ConvolveMatrix)
 _COMPOSITE = {m.CompositeOperator.OVER: CombineOperator.OVER, m.CompositeOperator.IN: CombineOperator.IN,
               m.CompositeOperator.OUT: CombineOperator.OUT, m.CompositeOperator.ATOP: CombineOperator.ATOP,
               m.CompositeOperator.XOR: CombineOperator.XOR, m.CompositeOperator.LIGHTER: CombineOperator.LIGHTER,
@@ -51,7 +53,8 @@ def _refuse(prim: m.Primitive | m.FilterElement, why: str) -> UnsupportedFeature
     return UnsupportedFeatureError(f"{prim.describe()}: {why}; SVG filter graphs compile to GPU passes only "
                                    "with the filter region the element's box and no subregions, from feColorMatrix, "
                                    "feComponentTransfer, feGaussianBlur, feMorphology, feDropShadow, feOffset, "
-                                   "feFlood, feComposite, feMerge, feBlend normal and feTile so far (backend='reference' runs "
+                                   "feFlood, feComposite, feMerge, feBlend normal, feTile, feTurbulence, feDisplacementMap and "
+                                   "feConvolveMatrix so far (backend='reference' runs "
                                    "any graph)", property="filter", value=prim.describe())
 
 
@@ -100,6 +103,16 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         out = spaces.plan(prim, node.index, node.inputs, ins[0] if ins else None, linear)
         if isinstance(prim, m.Turbulence):  # compile_noise
             out = plan_turbulence(b, prim, (0.0, 0.0, w / scale, h / scale), scale, linear)
+        if isinstance(prim, m.DisplacementMap):  # compile_spatial
+            out = plan_displacement(b, prim, ins, (units[0] * scale, units[1] * scale), linear)
+        if isinstance(prim, m.ConvolveMatrix):
+            out = plan_convolve(b, prim, ins[0], linear)
+        if isinstance(prim, m.GaussianBlur) and prim.edge_mode is not m.EdgeMode.NONE:
+            sigmas = (prim.std_deviation[0] * units[0] * scale, prim.std_deviation[1] * units[1] * scale)
+            why = edge_blur_refusal(prim, sigmas)
+            if why:
+                raise _refuse(prim, why)
+            out = plan_edge_blur(b, prim, ins[0], sigmas, linear) if max(sigmas) > 0 else ins[0]
         names[node.index] = out if out is not None else _plan_primitive(b, prim, ins, units, scale, notes)
         spaces.planned(prim, node.index, node.inputs, linear)
     return FilterPlan(tuple(b.passes), names[graph.output], (0, 0, 0, 0), tuple(notes))
@@ -129,8 +142,6 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
     if isinstance(prim, m.ComponentTransfer):
         return _color(b, ins[0], matrix_op(prim, transfer_matrix(prim)))
     if isinstance(prim, m.GaussianBlur):
-        if prim.edge_mode is not m.EdgeMode.NONE:
-            raise _refuse(prim, f"edgeMode {prim.edge_mode.value}")
         sigma = one_sigma(prim, prim.std_deviation, (ux, uy))
         return b.blur(ins[0], min(sigma, 100.0)) if sigma > 0 else ins[0]
     if isinstance(prim, m.Morphology):

@@ -46,6 +46,7 @@ from .turbulence import turbulence
 __all__ = ["Canvas", "Result", "run_filter", "apply_filter", "srgb_to_linear", "linear_to_srgb", "PRIMITIVE_REFERENCES",
            "MAX_CANVAS"]
 
+DISPLACE_TIE = 1e-9  # px: lifts feDisplacementMap moves of exactly half a pixel over the tie
 MAX_CANVAS = 16384  # px on a side: the GL texture limit (DESIGN "Facts")
 ImageLoader = Callable[[str], np.ndarray]  # href -> (H, W, 4) float64 premultiplied sRGB
 
@@ -460,8 +461,10 @@ def _displacement(p: m.DisplacementMap, ctx: Context, a: Result, b: Result) -> n
     h, w = dmap.shape[:2]
     dx = sx * (dmap[..., p.x_channel.index] - 0.5)
     dy = sy * (dmap[..., p.y_channel.index] - 0.5)
-    xs = np.floor(np.arange(w)[None, :] + 0.5 + dx).astype(np.int64)
-    ys = np.floor(np.arange(h)[:, None] + 0.5 + dy).astype(np.int64)
+    # An 8-bit map often moves by exactly half a pixel (e.g. 7.5 x (17/30 - .5)); such ties
+    # round up, whatever float64 made of them (the GPU passes snap the same way).
+    xs = np.floor(np.arange(w)[None, :] + 0.5 + dx + DISPLACE_TIE).astype(np.int64)
+    ys = np.floor(np.arange(h)[:, None] + 0.5 + dy + DISPLACE_TIE).astype(np.int64)
     inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
     out = a.pixels[np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)]
     return np.where(inside[..., None], out, 0.0)

@@ -321,3 +321,44 @@ __kernel void filter_turbulence(__global uchar4* dst, int w, int h, __constant f
     svg_color_steps(c, steps, n_steps, table);  // the colour primitives fused after the noise
     store(dst, w, x, y, (float4)(c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]));
 }
+
+// feDisplacementMap (shaders/filters/displace.frag, filters/plan.py DisplacePass).
+__kernel void filter_displace(__global const uchar4* src, __global const uchar4* map, __global uchar4* dst, int w,
+                              int h, float sx, float sy, int cx, int cy, int linear_rgb) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 m = texel(map, y * w + x);
+    float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (m.w > 0.0f) {
+        c[0] = fmin(m.x / m.w, 1.0f); c[1] = fmin(m.y / m.w, 1.0f); c[2] = fmin(m.z / m.w, 1.0f); c[3] = m.w;
+    }
+    if (linear_rgb) {
+        for (int i = 0; i < 3; ++i) c[i] = svg_srgb_to_linear(c[i]);
+    }
+    // the move apart from the position, snapped (shaders/filters/displace.frag DISPLACE_SNAP)
+    int qx = x + (int)floor(sx * (c[cx] - 0.5f) + 0.5f + 1.0e-5f), qy = y + (int)floor(sy * (c[cy] - 0.5f) + 0.5f + 1.0e-5f);
+    store(dst, w, x, y, load_or_clear(src, w, h, qx, qy));
+}
+
+// feConvolveMatrix and feGaussianBlur's edge modes (shaders/filters/convolve.frag,
+// filters/plan.py ConvolvePass); common/convolve.h does the maths.
+#include "common/convolve.h"
+
+__kernel void filter_convolve(__global const uchar4* src, __global uchar4* dst, int w, int h,
+                              __constant float* weights, int ox, int oy, int tx, int ty, float divisor, float bias,
+                              int edge, int preserve_alpha, int linear_rgb) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 total = (float4)(0.0f);
+    for (int i = 0; i < oy; ++i) {
+        int sy = svg_edge_index(y - ty + i, h, edge);
+        if (sy < 0) continue;
+        for (int j = 0; j < ox; ++j) {
+            float weight = weights[i * ox + j];
+            int sx = svg_edge_index(x - tx + j, w, edge);
+            if (weight != 0.0f && sx >= 0) total += weight * svg_convolve_tap(texel(src, sy * w + sx), preserve_alpha, linear_rgb);
+        }
+    }
+    float4 own = svg_convolve_tap(texel(src, y * w + x), preserve_alpha, linear_rgb);
+    store(dst, w, x, y, svg_convolve_result(total, own, divisor, bias, preserve_alpha, linear_rgb));
+}

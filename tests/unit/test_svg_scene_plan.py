@@ -18,7 +18,7 @@ MARKUP = (f"<svg {NS}><filter id='shadow' {SRGB_BOX}><feOffset dx='3' dy='2' res
           "<feFlood flood-color='navy'/><feComposite in2='o' operator='in'/>"
           "<feMerge><feMergeNode/><feMergeNode in='SourceGraphic'/></feMerge></filter>"
           "<filter id='dup' color-interpolation-filters='sRGB'><feColorMatrix type='saturate' values='.3'/></filter>"
-          "<filter id='edges' color-interpolation-filters='sRGB'><feConvolveMatrix order='3' kernelMatrix='0 -1 0 -1 4 -1 0 -1 0'/></filter>"
+          "<filter id='lit' color-interpolation-filters='sRGB'><feDiffuseLighting><feDistantLight/></feDiffuseLighting></filter>"
           "<filter id='linear'><feGaussianBlur stdDeviation='2'/></filter></svg>")
 
 
@@ -72,7 +72,7 @@ def test_a_url_naming_no_filter_is_an_svg_filter_error_naming_layer_property_and
 
 
 @pytest.mark.parametrize("style, words", [
-    ("filter: url(#edges)", "<feConvolveMatrix>: this primitive does not compile"),
+    ("filter: url(#lit)", "<feDiffuseLighting>: this primitive does not compile"),
     ("filter: url(#linear)", "linearRGB"),
     ("filter: url(#shadow) blur(2px)", "url(#shadow) (<feOffset result=\"o\">) mixed with other filter functions"),
     ("filter: blur(2px) url(#dup)", "url(#dup) (<feColorMatrix>) mixed with other filter functions"),
