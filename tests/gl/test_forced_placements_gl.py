@@ -33,7 +33,7 @@ FILTERED = [
     "filter-blur-small", "filter-brightness", "filter-chain-fused", "filter-clipped", "filter-contrast",
     "filter-drop-shadow", "filter-grayscale", "filter-hue-rotate", "filter-invert", "filter-on-group",
     "filter-on-transformed-layer", "filter-opacity", "filter-saturate", "filter-sepia", "mask-gradient",
-    "policy-all-layers", "svg-filter-graph", "svg-filter-mixed", "text-filter-effects",
+    "policy-all-layers", "svg-filter-graph", "svg-filter-mixed", "svg-filter-spatial", "text-filter-effects",
 ]
 PLACEMENTS = ["all-opencl", "alternate", "alternate-layers", "random:1", "random:2"]
 
