@@ -168,6 +168,7 @@ class FilterShader(Enum):
     TURBULENCE = "turbulence"
     DISPLACE = "displace"
     CONVOLVE = "convolve"
+    CONVOLVE_CONVERTED = "convolve_converted"  # preserveAlpha / linearRGB taps
 
 
 # Fused colour passes compile for these step counts; other counts are padded with
@@ -956,7 +957,9 @@ class ConvolvePass:
     def gl(self) -> ProgramCall:
         flat = np.zeros(SHADER_CONSTANTS["CONVOLVE_WEIGHTS"], np.float32)  # uniform arrays are written whole
         flat[:len(self.weights)] = self.weights
-        return ProgramCall(FilterProgram(FilterShader.CONVOLVE), (
+        converted = self.preserve_alpha or self.linear
+        shader = FilterShader.CONVOLVE_CONVERTED if converted else FilterShader.CONVOLVE
+        return ProgramCall(FilterProgram(shader), (
             ("u_weights", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)]), ("u_order", self.order),
             ("u_target", self.target), ("u_divisor", self.divisor), ("u_bias", self.bias),
             ("u_edge", self.edge.value), ("u_preserve_alpha", int(self.preserve_alpha)), ("u_linear", int(self.linear))))

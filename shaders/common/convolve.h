@@ -3,14 +3,19 @@
 // shaders/opencl/filters.cl in the subset both compile (see common/svg_color.h, which
 // each includer includes first). Edge modes: 0 none, 1 duplicate, 2 wrap.
 
-// The index read for position i of a row or column of n pixels; -1: transparent (none).
+// Position i of a row or column of n pixels read past the edge: the index read, and
+// whether it counts (0: transparent, edge mode none). Selects, not branches: llvmpipe
+// runs both sides of a branch in a loop this hot.
 int svg_edge_index(int i, int n, int mode) {
-    if (i >= 0 && i < n) return i;
-    if (mode == 1) return clamp(i, 0, n - 1);
+    int clamped = clamp(i, 0, n - 1);
     // % of a negative int is undefined in GLSL: floor of the float quotient instead
     // (exact: a non-integer quotient of ints below 2^24 is at least 1 / n from one).
-    if (mode == 2) return i - n * SVG_INT(floor(SVG_INT_TO_FLOAT(i) / SVG_INT_TO_FLOAT(n)));
-    return -1;
+    int wrapped = i - n * SVG_INT(floor(SVG_INT_TO_FLOAT(i) / SVG_INT_TO_FLOAT(n)));
+    return mode == 2 ? wrapped : clamped;
+}
+
+float svg_edge_inside(int i, int n, int mode) {
+    return (mode != 0 || (i >= 0 && i < n)) ? 1.0f : 0.0f;
 }
 
 // A premultiplied sRGB texel as the sum reads it: straight with preserveAlpha, and in

@@ -349,14 +349,24 @@ __kernel void filter_convolve(__global const uchar4* src, __global uchar4* dst, 
                               int edge, int preserve_alpha, int linear_rgb) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
+    int converted = preserve_alpha || linear_rgb;
     float4 total = (float4)(0.0f);
     for (int i = 0; i < oy; ++i) {
-        int sy = svg_edge_index(y - ty + i, h, edge);
-        if (sy < 0) continue;
+        int sy = y - ty + i;
+        if (sy < 0 || sy >= h) {  // past the edge (a branch costs a CPU little, unlike llvmpipe)
+            if (edge == 0) continue;
+            sy = svg_edge_index(sy, h, edge);
+        }
         for (int j = 0; j < ox; ++j) {
+            int sx = x - tx + j;
             float weight = weights[i * ox + j];
-            int sx = svg_edge_index(x - tx + j, w, edge);
-            if (weight != 0.0f && sx >= 0) total += weight * svg_convolve_tap(texel(src, sy * w + sx), preserve_alpha, linear_rgb);
+            if (weight == 0.0f) continue;
+            if (sx < 0 || sx >= w) {
+                if (edge == 0) continue;
+                sx = svg_edge_index(sx, w, edge);
+            }
+            float4 t = texel(src, sy * w + sx);
+            total += weight * (converted ? svg_convolve_tap(t, preserve_alpha, linear_rgb) : t);
         }
     }
     float4 own = svg_convolve_tap(texel(src, y * w + x), preserve_alpha, linear_rgb);

@@ -1,5 +1,5 @@
 """Benchmarks: SVG filter primitives compiled to GPU passes (lamina.filters.svg.compile,
-compile_color, compile_noise) on a 1920x1080 premultiplied image through ``filters.apply``,
+compile_color, compile_noise, compile_spatial) on a 1920x1080 premultiplied image through ``filters.apply``,
 GL and OpenCL, in the same run; each round runs the whole graph (upload, its passes,
 read-back). The ratio test measures what linearRGB adds to a colour primitive (two
 conversions per pixel in the pass) against the same primitive in sRGB, in one run.
@@ -34,6 +34,18 @@ GRAPHS = {
     "turbulence 4 octaves (linearRGB)": "<feTurbulence baseFrequency='.01' numOctaves='4'/>",
     "fractalNoise 4 octaves + colour matrix fused": ("<feTurbulence type='fractalNoise' baseFrequency='.01' "
                                                      "numOctaves='4'/><feColorMatrix type='saturate' values='0'/>"),
+    # compile_spatial: one dependent read a pixel; order x order taps; 2 x (8 sigma + 1) taps
+    "displacement map by the source (linearRGB map)": ("<feDisplacementMap in2='SourceGraphic' scale='30' "
+                                                       "xChannelSelector='R' yChannelSelector='G'/>"),
+    "convolve matrix 3x3 (sRGB)": ("<feConvolveMatrix kernelMatrix='-2 -1 0 -1 1 1 0 1 2' "
+                                   "color-interpolation-filters='sRGB'/>"),
+    "convolve matrix 3x3 (linearRGB)": "<feConvolveMatrix kernelMatrix='-2 -1 0 -1 1 1 0 1 2'/>",
+    "convolve matrix 7x7 wrap (sRGB)": ("<feConvolveMatrix order='7' edgeMode='wrap' kernelMatrix='"
+                                        + " ".join(["1"] * 49) + "' color-interpolation-filters='sRGB'/>"),
+    "gaussian blur sigma 4 edgeMode wrap (sRGB)": ("<feGaussianBlur stdDeviation='4' edgeMode='wrap' "
+                                                  "color-interpolation-filters='sRGB'/>"),
+    "gaussian blur sigma 4 edgeMode none (sRGB, downscaled passes)": (
+        "<feGaussianBlur stdDeviation='4' color-interpolation-filters='sRGB'/>"),
 }
 
 
@@ -80,3 +92,61 @@ def test_linear_rgb_costs_a_colour_primitive_its_conversions_only(gl, backend):
     print(f"\n{backend}: luminanceToAlpha 1080p linearRGB {t_linear:.1f} ms, sRGB {t_srgb:.1f} ms "
           f"({t_linear / t_srgb:.2f}x)")
     assert t_linear <= 8.0 * t_srgb, (t_linear, t_srgb)
+
+
+# Issue 27's six-primitive graph, in sRGB so that both sides do the same work (skia-python's
+# image filters do no colour-space conversion of their own).
+SIX = ("<feTurbulence type='fractalNoise' baseFrequency='.01' numOctaves='3' result='noise'/>"
+       "<feDisplacementMap in='SourceGraphic' in2='noise' scale='30' xChannelSelector='R' yChannelSelector='G' "
+       "result='moved'/>"
+       "<feGaussianBlur in='moved' stdDeviation='3' result='soft'/>"
+       "<feColorMatrix in='soft' type='saturate' values='1.5' result='vivid'/>"
+       "<feComposite in='vivid' in2='SourceGraphic' operator='in' result='clipped'/>"
+       "<feMerge><feMergeNode in='SourceGraphic'/><feMergeNode in='clipped'/></feMerge>")
+
+
+def skia_six(skia, size: tuple[int, int]):
+    """SIX as skia-python image filters: the noise a picture of a Perlin-noise shader
+    (recorded once, rasterised by every draw), then DisplacementMap, Blur, a colour
+    matrix, Xfermode srcIn (vivid in the source) and Merge."""
+    from .test_filters_bench import skia_draw
+
+    w, h = size
+    recorder = skia.PictureRecorder()
+    canvas = recorder.beginRecording(skia.Rect.MakeWH(w, h))
+    canvas.drawRect(skia.Rect.MakeWH(w, h), skia.Paint(Shader=skia.PerlinNoiseShader.MakeFractalNoise(.01, .01, 3, 0)))
+    noise = skia.ImageFilters.Picture(recorder.finishRecordingAsPicture())
+    source = skia.ImageFilters.Offset(0.0, 0.0)  # the binding takes no None for the colour input
+    moved = skia.ImageFilters.DisplacementMap(skia.ColorChannel.kR, skia.ColorChannel.kG, 30.0, noise, source)
+    soft = skia.ImageFilters.Blur(3.0, 3.0, skia.TileMode.kDecal, moved)
+    s = 1.5  # feColorMatrix saturate, as Filter Effects 1 writes it
+    sat = [.213 + .787 * s, .715 - .715 * s, .072 - .072 * s, 0, 0,
+           .213 - .213 * s, .715 + .285 * s, .072 - .072 * s, 0, 0,
+           .213 - .213 * s, .715 - .715 * s, .072 + .928 * s, 0, 0,
+           0, 0, 0, 1, 0]
+    vivid = skia.ImageFilters.ColorFilter(skia.ColorFilters.Matrix(sat), soft)
+    clipped = skia.ImageFilters.Xfermode(skia.BlendMode.kSrcIn, None, vivid)  # foreground vivid in the source
+    return skia_draw(skia, skia.Paint(ImageFilter=skia.ImageFilters.Merge([None, clipped])))
+
+
+@pytest.mark.gl
+def test_six_primitive_graph_vs_skia_python(gl):
+    """Issue 27's target: Lamina's time for the six-primitive graph at 1080p at most 0.5x
+    skia-python's (CPU raster) for the same graph, both including wrapping the array and
+    making the output. Measured, medians in one run, printed; the assertion is only that
+    both ran the graph (llvmpipe / PoCL share this machine's CPU cores with skia, so the
+    0.5x target is for a GPU: the note reports the ratio here)."""
+    skia = pytest.importorskip("skia", reason="skia-python is not installed (pip install -e '.[bench]')")
+    image, svg = make_image(), markup(SIX.replace("<feTurbulence", "<feTurbulence color-interpolation-filters='sRGB'"))
+    svg = svg.replace('<filter id="f" ', '<filter id="f" color-interpolation-filters="sRGB" ')
+    h, w = image.shape[:2]
+    draw = skia_six(skia, (w, h))
+    rounds = max(3, ROUNDS // 3)
+    times = {"skia": _median_ms(lambda: draw(image), rounds)}
+    for backend in ("gl", "opencl"):
+        times[backend] = _median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=svg),
+                                    rounds)
+    print("\nsix-primitive graph 1080p, median ms: " + ", ".join(f"{k} {v:.1f}" for k, v in times.items())
+          + f"; ratios gl/skia {times['gl'] / times['skia']:.2f}x, opencl/skia {times['opencl'] / times['skia']:.2f}x")
+    ours, theirs = filters.apply(image, "url(#f)", "gl", premultiplied=True, svg=svg), draw(image)
+    assert ours.shape == theirs.shape and ours.any() and theirs.any(), "both drew the graph"
