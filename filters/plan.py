@@ -940,6 +940,7 @@ class ConvolvePass:
     edge: EdgeMode = EdgeMode.NONE
     preserve_alpha: bool = False
     linear: bool = False
+    spacing: tuple[int, int] = (1, 1)  # px between kernel cells (kernelUnitLength)
     source: str = "feConvolveMatrix"
     scale: int = 1
     kind: ClassVar[str] = "convolve"
@@ -961,13 +962,13 @@ class ConvolvePass:
         shader = FilterShader.CONVOLVE_CONVERTED if converted else FilterShader.CONVOLVE
         return ProgramCall(FilterProgram(shader), (
             ("u_weights", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)]), ("u_order", self.order),
-            ("u_target", self.target), ("u_divisor", self.divisor), ("u_bias", self.bias),
+            ("u_target", self.target), ("u_spacing", self.spacing), ("u_divisor", self.divisor), ("u_bias", self.bias),
             ("u_edge", self.edge.value), ("u_preserve_alpha", int(self.preserve_alpha)), ("u_linear", int(self.linear))))
 
     def cl(self) -> KernelCall:
         return KernelCall("convolve", (*_images("src", "dst", "w", "h"), KernelArg(Arg.FLOATS, self.weights, "weights"),
-                                       *(KernelArg(Arg.INT, v, n) for v, n in zip((*self.order, *self.target),
-                                                                                 ("ox", "oy", "tx", "ty"))),
+                                       *(KernelArg(Arg.INT, v, n) for v, n in zip(
+                                           (*self.order, *self.target, *self.spacing), ("ox", "oy", "tx", "ty", "spx", "spy"))),
                                        KernelArg(Arg.FLOAT, self.divisor, "divisor"), KernelArg(Arg.FLOAT, self.bias, "bias"),
                                        KernelArg(Arg.INT, self.edge.value, "edge"),
                                        KernelArg(Arg.INT, int(self.preserve_alpha), "preserve_alpha"),
@@ -976,7 +977,8 @@ class ConvolvePass:
     label = "convolve"
 
     def describe(self) -> str:
-        how = (f"{self.order[0]}x{self.order[1]} target ({self.target[0]}, {self.target[1]}) / {self.divisor:g} + "
+        spread = f" every {self.spacing[0]}x{self.spacing[1]} px" if self.spacing != (1, 1) else ""
+        how = (f"{self.order[0]}x{self.order[1]}{spread} target ({self.target[0]}, {self.target[1]}) / {self.divisor:g} + "
                f"{self.bias:g}, edge {self.edge.name.lower()}")
         return (f"{self.label}  {self.source}: {how}{', alpha kept' if self.preserve_alpha else ''}"
                 f"{' in linearRGB' if self.linear else ''}")

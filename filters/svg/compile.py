@@ -36,7 +36,7 @@ from .compile_noise import plan_turbulence
 from .compile_spatial import edge_blur_refusal, plan_convolve, plan_displacement, plan_edge_blur
 from .graph import build_graph
 from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, one_sigma, transfer_matrix
-from .reference import color_matrix, filter_region
+from .reference import color_matrix, filter_region, kernel_spacing
 from ...css.values import RGBA
 
 __all__ = ["plan_graph", "COMPILED"]
@@ -106,7 +106,8 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         if isinstance(prim, m.DisplacementMap):  # compile_spatial
             out = plan_displacement(b, prim, ins, (units[0] * scale, units[1] * scale), linear)
         if isinstance(prim, m.ConvolveMatrix):
-            out = plan_convolve(b, prim, ins[0], linear)
+            pixels_per_unit = (units[0] * scale, units[1] * scale)
+            out = plan_convolve(b, prim, ins[0], linear, kernel_spacing(prim, pixels_per_unit))
         if isinstance(prim, m.GaussianBlur) and prim.edge_mode is not m.EdgeMode.NONE:
             sigmas = (prim.std_deviation[0] * units[0] * scale, prim.std_deviation[1] * units[1] * scale)
             why = edge_blur_refusal(prim, sigmas)

@@ -5,7 +5,8 @@
   does not matter; the map is read in the primitive's).
 * feConvolveMatrix: one ``ConvolvePass``, its kernel flipped here into the order the pass
   reads it (offset (j - targetX, i - targetY) at i * orderX + j), weights as uniforms /
-  a buffer, so no program is compiled per kernel; in linearRGB each tap is converted
+  a buffer, so no program is compiled per kernel; kernelUnitLength spreads the cells
+  over whole pixels (``reference.kernel_spacing``); in linearRGB each tap is converted
   inside the pass, which is exact.
 * feGaussianBlur with edgeMode duplicate or wrap: two ``ConvolvePass`` es of the
   reference's full-size Gaussian weights (``filters.ops.gaussian_kernel``), along x then
@@ -34,12 +35,13 @@ def plan_displacement(b: _Builder, prim: m.DisplacementMap, ins: list[str], pixe
     return out
 
 
-def plan_convolve(b: _Builder, prim: m.ConvolveMatrix, source: str, linear: bool) -> str:
-    """The pass of ``prim`` on ``source``; the image it writes."""
+def plan_convolve(b: _Builder, prim: m.ConvolveMatrix, source: str, linear: bool, spacing: tuple[int, int]) -> str:
+    """The pass of ``prim`` on ``source``, its cells ``spacing`` px apart
+    (``reference.kernel_spacing``); the image it writes."""
     out = b.name("convolve")
     weights = tuple(float(v) for v in reversed(prim.kernel))  # kernel[oy-1-i][ox-1-j] at i * ox + j
     b.passes.append(ConvolvePass((source,), out, prim.order, weights, prim.targets(), float(prim.resolved_divisor()),
-                                 float(prim.bias), _EDGES[prim.edge_mode], prim.preserve_alpha, linear))
+                                 float(prim.bias), _EDGES[prim.edge_mode], prim.preserve_alpha, linear, spacing))
     return out
 
 

@@ -341,24 +341,45 @@ def _composite(p: m.Composite, ctx: Context, a: Result, b: Result) -> np.ndarray
     return out
 
 
+def kernel_spacing(p: m.ConvolveMatrix, pixels_per_unit: tuple[float, float]) -> tuple[int, int]:
+    """Pixels between feConvolveMatrix's kernel cells (x, y): kernelUnitLength as pixels,
+    1 without it. Lamina reads it as a kernel spread over whole pixels (cell (i, j) reads
+    the pixel (j - targetX, i - targetY) x that away), which is what resampling the image
+    to kernel units and back is where they are whole pixels; other lengths are refused."""
+    if p.kernel_unit_length is None:
+        return 1, 1
+    out = []
+    for v, per_unit in zip(p.kernel_unit_length, pixels_per_unit):
+        px = v * per_unit
+        if abs(px - round(px)) > 1e-6 or round(px) < 1:
+            raise UnsupportedFeatureError(f"{p.describe()}: kernelUnitLength {v:g} is {px:g} px; only whole "
+                                          "numbers of pixels are supported", property="kernelUnitLength",
+                                          value=f"{v:g}")
+        out.append(int(round(px)))
+    return out[0], out[1]
+
+
 def _convolve(p: m.ConvolveMatrix, ctx: Context, a: Result) -> np.ndarray:
     ox, oy = p.order
     tx, ty = p.targets()
+    sx, sy = kernel_spacing(p, (_length(ctx.canvas, ctx.units, 1.0, "x"), _length(ctx.canvas, ctx.units, 1.0, "y")))
     kernel = np.array(p.kernel, dtype=np.float64).reshape(oy, ox)
     src = a.pixels
     if p.preserve_alpha:
         src = _unpremultiply(src)
     in_rect = ctx.canvas.pixel_rect(a.rect)
-    pad = max(ox, oy)
+    pad = max(ox, oy) * max(sx, sy)
     padded = extended(src, in_rect, p.edge_mode, pad, pad)
     h, w = src.shape[:2]
     total = np.zeros_like(src)
     # RESULT(x, y) = sum_{i, j} SOURCE(x - targetX + j, y - targetY + i) kernel[orderY-i-1][orderX-j-1]
+    # (offsets times the kernel spacing)
     for i in range(oy):
         for j in range(ox):
             k = kernel[oy - i - 1, ox - j - 1]
             if k:
-                total += k * padded[pad - ty + i: pad - ty + i + h, pad - tx + j: pad - tx + j + w]
+                y0, x0 = pad + (i - ty) * sy, pad + (j - tx) * sx
+                total += k * padded[y0: y0 + h, x0: x0 + w]
     out = total / p.resolved_divisor() + p.bias
     if p.preserve_alpha:
         out[..., 3] = src[..., 3]

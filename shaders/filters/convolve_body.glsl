@@ -1,6 +1,6 @@
 // The body of shaders/filters/convolve.frag and convolve_converted.frag (filters/plan.py
 // ConvolvePass): u_order.x x u_order.y weights from uniforms (no program per kernel),
-// weight i * u_order.x + j for the texel at offset (j, i) - u_target; the maths in
+// weight i * u_order.x + j for the texel at offset ((j, i) - u_target) u_spacing; the maths in
 // common/convolve.h, shared with the OpenCL kernel. CONVOLVE_CONVERTED 1 reads each tap
 // through svg_convolve_tap (preserveAlpha, linearRGB); 0 sums premultiplied sRGB texels
 // as they are (llvmpipe would run the conversions' pow() on every tap even where a
@@ -17,6 +17,7 @@ uniform sampler2D u_source;
 uniform vec4 u_weights[CONVOLVE_WEIGHTS / 4];
 uniform ivec2 u_order;
 uniform ivec2 u_target;
+uniform ivec2 u_spacing;       // px between kernel cells (kernelUnitLength)
 uniform float u_divisor;
 uniform float u_bias;
 uniform int u_edge;            // 0 none, 1 duplicate, 2 wrap
@@ -37,11 +38,11 @@ void main() {
     vec4 total = vec4(0.0);
     int k = 0;
     for (int i = 0; i < u_order.y; ++i) {
-        int yi = p.y - u_target.y + i;
+        int yi = p.y + (i - u_target.y) * u_spacing.y;
         int y = svg_edge_index(yi, size.y, u_edge);
         float row = svg_edge_inside(yi, size.y, u_edge);
         for (int j = 0; j < u_order.x; ++j, ++k) {
-            int xi = p.x - u_target.x + j;
+            int xi = p.x + (j - u_target.x) * u_spacing.x;
             float weight = u_weights[k >> 2][k & 3] * row * svg_edge_inside(xi, size.x, u_edge);
             total += weight * TAP(texelFetch(u_source, ivec2(svg_edge_index(xi, size.x, u_edge), y), 0));
         }

@@ -345,20 +345,21 @@ __kernel void filter_displace(__global const uchar4* src, __global const uchar4*
 #include "common/convolve.h"
 
 __kernel void filter_convolve(__global const uchar4* src, __global uchar4* dst, int w, int h,
-                              __constant float* weights, int ox, int oy, int tx, int ty, float divisor, float bias,
+                              __constant float* weights, int ox, int oy, int tx, int ty, int spx, int spy, float divisor,
+                              float bias,
                               int edge, int preserve_alpha, int linear_rgb) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     int converted = preserve_alpha || linear_rgb;
     float4 total = (float4)(0.0f);
     for (int i = 0; i < oy; ++i) {
-        int sy = y - ty + i;
+        int sy = y + (i - ty) * spy;
         if (sy < 0 || sy >= h) {  // past the edge (a branch costs a CPU little, unlike llvmpipe)
             if (edge == 0) continue;
             sy = svg_edge_index(sy, h, edge);
         }
         for (int j = 0; j < ox; ++j) {
-            int sx = x - tx + j;
+            int sx = x + (j - tx) * spx;
             float weight = weights[i * ox + j];
             if (weight == 0.0f) continue;
             if (sx < 0 || sx >= w) {

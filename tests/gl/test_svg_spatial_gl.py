@@ -59,6 +59,8 @@ CONVOLUTIONS = {
     "preserve-alpha-linear": ("linearRGB", "order='3' kernelMatrix='1 1 1 1 -3 1 1 1 1' preserveAlpha='true' "
                                            "divisor='3' bias='-.05'"),
     "box-5x5-linear-wrap": ("linearRGB", "order='5' kernelMatrix='" + " ".join(["1"] * 25) + "' edgeMode='wrap'"),
+    "spread-by-kernel-unit-length-wrap": ("sRGB", "order='3 2' kernelMatrix='1 -2 .5 3 0 -1' targetX='2' divisor='2' "
+                                                  "kernelUnitLength='2 3' edgeMode='wrap'"),
 }
 
 
