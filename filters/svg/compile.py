@@ -33,10 +33,10 @@ from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetP
 from . import model as m
 from .compile_color import SpacePlanner
 from .compile_noise import plan_turbulence
-from .compile_spatial import edge_blur_refusal, plan_convolve, plan_displacement, plan_edge_blur
+from .compile_spatial import plan_spatial, spatial_refusal
 from .graph import build_graph
 from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, one_sigma, transfer_matrix
-from .reference import color_matrix, filter_region, kernel_spacing
+from .reference import color_matrix, filter_region
 from ...css.values import RGBA
 
 __all__ = ["plan_graph", "COMPILED"]
@@ -94,7 +94,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         if not isinstance(prim, COMPILED):
             raise _refuse(prim, "this primitive does not compile to GPU passes yet")
         linear = element.space_of(prim) is m.ColorSpace.LINEAR_RGB
-        why = spaces.refusal(prim, node.inputs, linear)
+        why = spaces.refusal(prim, node.inputs, linear) or spatial_refusal(prim, (units[0] * scale, units[1] * scale))
         if why:
             raise _refuse(prim, why)
         if any(getattr(prim.subregion, k) is not None for k in ("x", "y", "width", "height")):
@@ -103,17 +103,8 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         out = spaces.plan(prim, node.index, node.inputs, ins[0] if ins else None, linear)
         if isinstance(prim, m.Turbulence):  # compile_noise
             out = plan_turbulence(b, prim, (0.0, 0.0, w / scale, h / scale), scale, linear)
-        if isinstance(prim, m.DisplacementMap):  # compile_spatial
-            out = plan_displacement(b, prim, ins, (units[0] * scale, units[1] * scale), linear)
-        if isinstance(prim, m.ConvolveMatrix):
-            pixels_per_unit = (units[0] * scale, units[1] * scale)
-            out = plan_convolve(b, prim, ins[0], linear, kernel_spacing(prim, pixels_per_unit))
-        if isinstance(prim, m.GaussianBlur) and prim.edge_mode is not m.EdgeMode.NONE:
-            sigmas = (prim.std_deviation[0] * units[0] * scale, prim.std_deviation[1] * units[1] * scale)
-            why = edge_blur_refusal(prim, sigmas)
-            if why:
-                raise _refuse(prim, why)
-            out = plan_edge_blur(b, prim, ins[0], sigmas, linear) if max(sigmas) > 0 else ins[0]
+        if out is None:  # compile_spatial's primitives (None: not one of them)
+            out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear)
         names[node.index] = out if out is not None else _plan_primitive(b, prim, ins, units, scale, notes)
         spaces.planned(prim, node.index, node.inputs, linear)
     return FilterPlan(tuple(b.passes), names[graph.output], (0, 0, 0, 0), tuple(notes))

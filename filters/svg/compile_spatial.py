@@ -20,10 +20,43 @@ from __future__ import annotations
 from ..ops import gaussian_kernel
 from ..plan import SHADER_CONSTANTS, ConvolvePass, DisplacePass, EdgeMode, _Builder
 from . import model as m
+from .reference import kernel_spacing, kernel_spacing_refusal
 
-__all__ = ["plan_displacement", "plan_convolve", "plan_edge_blur", "edge_blur_refusal"]
+__all__ = ["plan_spatial", "spatial_refusal"]
 
 _EDGES = {m.EdgeMode.NONE: EdgeMode.NONE, m.EdgeMode.DUPLICATE: EdgeMode.DUPLICATE, m.EdgeMode.WRAP: EdgeMode.WRAP}
+
+
+def _sigmas(prim: m.GaussianBlur, pixels_per_unit: tuple[float, float]) -> tuple[float, float]:
+    return prim.std_deviation[0] * pixels_per_unit[0], prim.std_deviation[1] * pixels_per_unit[1]
+
+
+def spatial_refusal(prim: m.Primitive, pixels_per_unit: tuple[float, float]) -> str | None:
+    """Why ``prim`` cannot run as this module's passes (None: it can, or it is not one of
+    them)."""
+    if isinstance(prim, m.ConvolveMatrix):
+        return kernel_spacing_refusal(prim, pixels_per_unit)
+    if isinstance(prim, m.GaussianBlur) and prim.edge_mode is not m.EdgeMode.NONE:
+        sigmas = _sigmas(prim, pixels_per_unit)
+        longest = max(len(_kernel(s)) for s in sigmas)
+        if longest > SHADER_CONSTANTS["CONVOLVE_WEIGHTS"]:
+            return (f"edgeMode {prim.edge_mode.value} with a standard deviation of {max(sigmas):g} px (a kernel of "
+                    f"{longest} taps; a convolve pass takes {SHADER_CONSTANTS['CONVOLVE_WEIGHTS']})")
+    return None
+
+
+def plan_spatial(b: _Builder, prim: m.Primitive, ins: list[str], pixels_per_unit: tuple[float, float],
+                 linear: bool) -> str | None:
+    """The image the passes of ``prim`` write, ``linear`` its colour space being linearRGB
+    (None: ``prim`` is not one of this module's)."""
+    if isinstance(prim, m.DisplacementMap):
+        return plan_displacement(b, prim, ins, pixels_per_unit, linear)
+    if isinstance(prim, m.ConvolveMatrix):
+        return plan_convolve(b, prim, ins[0], linear, kernel_spacing(prim, pixels_per_unit))
+    if isinstance(prim, m.GaussianBlur) and prim.edge_mode is not m.EdgeMode.NONE:
+        sigmas = _sigmas(prim, pixels_per_unit)
+        return plan_edge_blur(b, prim, ins[0], sigmas, linear) if max(sigmas) > 0 else ins[0]
+    return None
 
 
 def plan_displacement(b: _Builder, prim: m.DisplacementMap, ins: list[str], pixels_per_unit: tuple[float, float],
@@ -47,15 +80,6 @@ def plan_convolve(b: _Builder, prim: m.ConvolveMatrix, source: str, linear: bool
 
 def _kernel(sigma: float) -> tuple[float, ...]:
     return tuple(float(v) for v in gaussian_kernel(sigma)) if sigma > 0 else (1.0,)
-
-
-def edge_blur_refusal(prim: m.GaussianBlur, sigmas: tuple[float, float]) -> str | None:
-    """Why a blur with an edge mode cannot run as convolve passes (None: it can)."""
-    longest = max(len(_kernel(s)) for s in sigmas)
-    if longest > SHADER_CONSTANTS["CONVOLVE_WEIGHTS"]:
-        return (f"edgeMode {prim.edge_mode.value} with a standard deviation of {max(sigmas):g} px (a kernel of "
-                f"{longest} taps; a convolve pass takes {SHADER_CONSTANTS['CONVOLVE_WEIGHTS']})")
-    return None
 
 
 def plan_edge_blur(b: _Builder, prim: m.GaussianBlur, source: str, sigmas: tuple[float, float], linear: bool) -> str:

@@ -346,17 +346,23 @@ def kernel_spacing(p: m.ConvolveMatrix, pixels_per_unit: tuple[float, float]) ->
     1 without it. Lamina reads it as a kernel spread over whole pixels (cell (i, j) reads
     the pixel (j - targetX, i - targetY) x that away), which is what resampling the image
     to kernel units and back is where they are whole pixels; other lengths are refused."""
+    why = kernel_spacing_refusal(p, pixels_per_unit)
+    if why:
+        raise UnsupportedFeatureError(f"{p.describe()}: {why}", property="kernelUnitLength",
+                                      value=" ".join(f"{v:g}" for v in p.kernel_unit_length))
     if p.kernel_unit_length is None:
         return 1, 1
-    out = []
-    for v, per_unit in zip(p.kernel_unit_length, pixels_per_unit):
+    sx, sy = (int(round(v * per_unit)) for v, per_unit in zip(p.kernel_unit_length, pixels_per_unit))
+    return sx, sy
+
+
+def kernel_spacing_refusal(p: m.ConvolveMatrix, pixels_per_unit: tuple[float, float]) -> str | None:
+    """Why ``kernel_spacing`` refuses ``p`` (None: it does not)."""
+    for v, per_unit in zip(p.kernel_unit_length or (), pixels_per_unit):
         px = v * per_unit
         if abs(px - round(px)) > 1e-6 or round(px) < 1:
-            raise UnsupportedFeatureError(f"{p.describe()}: kernelUnitLength {v:g} is {px:g} px; only whole "
-                                          "numbers of pixels are supported", property="kernelUnitLength",
-                                          value=f"{v:g}")
-        out.append(int(round(px)))
-    return out[0], out[1]
+            return f"kernelUnitLength {v:g} is {px:g} px; only whole numbers of pixels are supported"
+    return None
 
 
 def _convolve(p: m.ConvolveMatrix, ctx: Context, a: Result) -> np.ndarray:
