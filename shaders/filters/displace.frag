@@ -23,15 +23,10 @@ out vec4 frag_color;
 void main() {
     ivec2 p = ivec2(gl_FragCoord.xy);
     vec4 m = texelFetch(u_second, p, 0);
-    vec4 c = m.a > 0.0 ? vec4(min(m.rgb / m.a, vec3(1.0)), m.a) : vec4(0.0);
-    if (u_linear != 0) {
-        c.r = svg_srgb_to_linear(c.r);
-        c.g = svg_srgb_to_linear(c.g);
-        c.b = svg_srgb_to_linear(c.b);
-    }
+    vec2 c = vec2(svg_map_channel(m, u_channels.x, u_linear), svg_map_channel(m, u_channels.y, u_linear));
     // The move apart from the pixel's position (float error ~|amount| 1e-7, not x 1e-7),
     // snapped by DISPLACE_SNAP: an 8-bit map often moves to exactly half a pixel.
-    vec2 d = floor(u_amount * (vec2(c[u_channels.x], c[u_channels.y]) - 0.5) + 0.5 + DISPLACE_SNAP);
+    vec2 d = floor(u_amount * (c - 0.5) + 0.5 + DISPLACE_SNAP);
     ivec2 size = textureSize(u_source, 0);
     ivec2 s = p + ivec2(d);
     vec4 v = (s.x >= 0 && s.y >= 0 && s.x < size.x && s.y < size.y) ? SOURCE_VALUE(texelFetch(u_source, s, 0)) : vec4(0.0);

@@ -328,15 +328,9 @@ __kernel void filter_displace(__global const uchar4* src, __global const uchar4*
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     float4 m = texel(map, y * w + x);
-    float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (m.w > 0.0f) {
-        c[0] = fmin(m.x / m.w, 1.0f); c[1] = fmin(m.y / m.w, 1.0f); c[2] = fmin(m.z / m.w, 1.0f); c[3] = m.w;
-    }
-    if (linear_rgb) {
-        for (int i = 0; i < 3; ++i) c[i] = svg_srgb_to_linear(c[i]);
-    }
+    float vx = svg_map_channel(m, cx, linear_rgb), vy = svg_map_channel(m, cy, linear_rgb);
     // the move apart from the position, snapped (shaders/filters/displace.frag DISPLACE_SNAP)
-    int qx = x + (int)floor(sx * (c[cx] - 0.5f) + 0.5f + 1.0e-5f), qy = y + (int)floor(sy * (c[cy] - 0.5f) + 0.5f + 1.0e-5f);
+    int qx = x + (int)floor(sx * (vx - 0.5f) + 0.5f + 1.0e-5f), qy = y + (int)floor(sy * (vy - 0.5f) + 0.5f + 1.0e-5f);
     store(dst, w, x, y, load_or_clear(src, w, h, qx, qy));
 }
 
