@@ -58,6 +58,7 @@ CONVOLUTIONS = {
                                    "targetY='0' edgeMode='none'"),
     "preserve-alpha-linear": ("linearRGB", "order='3' kernelMatrix='1 1 1 1 -3 1 1 1 1' preserveAlpha='true' "
                                            "divisor='3' bias='-.05'"),
+    "preserve-alpha-soft-srgb": ("sRGB", "kernelMatrix='0 .2 0 .2 .2 .2 0 .2 0' preserveAlpha='true' bias='.02'"),
     "box-5x5-linear-wrap": ("linearRGB", "order='5' kernelMatrix='" + " ".join(["1"] * 25) + "' edgeMode='wrap'"),
     "spread-by-kernel-unit-length-wrap": ("sRGB", "order='3 2' kernelMatrix='1 -2 .5 3 0 -1' targetX='2' divisor='2' "
                                                   "kernelUnitLength='2 3' edgeMode='wrap'"),
@@ -72,6 +73,8 @@ def test_convolve_matrix_matches_the_svg_reference(gl, rng, backend, name):
     out, ref = _run(markup, img, backend)
     assert np.abs(out - img).max() > 32, "the kernel changes the image"
     assert np.abs(out - ref).max() <= 1, f"{name} on {backend}"
+    if "preserveAlpha='true'" in attrs:
+        assert np.array_equal(out[..., 3], img[..., 3]), "preserveAlpha keeps each pixel's alpha"
 
 
 EDGE_BLURS = {
