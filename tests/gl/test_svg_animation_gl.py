@@ -95,3 +95,20 @@ def test_an_animated_scene_filter_renders_as_the_markup_with_those_values(gl, fr
     assert shapes[0] and all(s == shapes[0] for s in shapes), shapes
     # The static scenes drew the same programs: nothing new was compiled for any frame.
     assert len(set(compiles[1:])) == 1, compiles
+
+
+def test_an_attribute_frame_reruns_the_filter_not_the_raster(fresh):
+    """A property-only change, as a CSS filter amount is: the next time re-runs the
+    filter passes on the kept raster; the same time again reuses the filter's result."""
+    scene = Scene(64, 48, background="#fff")
+    scene.add_svg(_markup("<feColorMatrix type='saturate' values='.5' result='sat'/><feOffset dx='1' result='off'/>"))
+    scene.root.add(Layer("a", box=(8, 8, 40, 30), style="background: linear-gradient(#f06, #48f); filter: url(#f)"))
+    scene.animate_svg("#f", {"0%": {"sat.values": .2, "off.dx": 1}, "100%": {"sat.values": 2, "off.dx": 3}},
+                      duration="1s")
+    first = scene.render(fresh, t=0.1)
+    moved = scene.render(fresh, t=0.6)
+    again = scene.render(fresh, t=0.6)
+    assert first.graph.raster_passes() and not moved.graph.raster_passes(), "the layer is not rastered again"
+    assert len(moved.graph.filter_passes()) == len(first.graph.filter_passes()) == 2
+    assert not again.graph.filter_passes() and np.array_equal(again.image, moved.image), "unchanged: reused"
+    assert not np.array_equal(first.image, moved.image)
