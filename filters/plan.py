@@ -200,7 +200,7 @@ class FilterProgram:
     program's name in reports ("filter.color4.straight-in")."""
 
     shader: FilterShader
-    steps: int = 0  # COLOR: a color_step_bucket; SVG_COLOR: an svg_step_bucket; TURBULENCE: 0 or SVG_COLOR_STEPS
+    steps: int = 0  # COLOR: a color_step_bucket; SVG_COLOR, TURBULENCE: an svg_step_bucket (turbulence: 0 too)
     straight_source: bool = False
     straight_output: bool = False
     svg_linear: bool = False  # SVG_COLOR: compiled with the linearRGB conversions
@@ -214,12 +214,11 @@ class FilterProgram:
     @classmethod
     def svg_color(cls, shader: FilterShader, steps: tuple["SvgColorStep", ...]) -> "FilterProgram":
         """The program of ``shader`` (SVG_COLOR, or TURBULENCE with ``steps`` fused after
-        its noise) for ``steps``: only the code they need is compiled in (llvmpipe pays for
+        its noise, none being a form of its own) for ``steps``: only the code they need is compiled in (llvmpipe pays for
         every branch). Values never pick the program, only structure: a kind of transfer
         function (identity or not) and a colour space, so animating values never compiles."""
-        if shader is FilterShader.TURBULENCE:  # one general program when steps are fused
-            return cls(shader, SHADER_CONSTANTS["SVG_COLOR_STEPS"] if steps else 0, svg_linear=bool(steps),
-                       svg_transfer=bool(steps))
+        if shader is FilterShader.TURBULENCE and not steps:
+            return cls(shader)
         return cls(shader, svg_step_bucket(len(steps)), svg_linear=any(st.linear for st in steps),
                    svg_transfer=any(f.kind is not TransferKind.IDENTITY for st in steps for f in st.transfers))
 

@@ -130,15 +130,13 @@ def _enumerate() -> dict[ProgramKey, ProgramVariant]:
     add(TEXT_RASTER, "common/fullscreen.vert", "raster/text.frag")
     # Filter passes get the constants they share with the OpenCL kernels (filters.plan),
     # each in four alpha forms; colour passes one program per step bucket.
-    # SVG colour passes one per step bucket and form, turbulence one without fused steps
-    # and one general (FilterProgram.svg_color).
+    # SVG colour passes one per step bucket and form; turbulence the same with the colour
+    # steps fused after its noise, and one without (FilterProgram.svg_color).
     buckets = [b for b in COLOR_STEP_BUCKETS if b <= color_step_bucket(MAX_COLOR_STEPS)]
-    svg_forms = {FilterShader.SVG_COLOR: [FilterProgram(FilterShader.SVG_COLOR, b, svg_linear=lin, svg_transfer=tr)
-                                          for b, lin, tr in itertools.product(SVG_STEP_BUCKETS, (False, True),
-                                                                              (False, True))],
-                 FilterShader.TURBULENCE: [FilterProgram(FilterShader.TURBULENCE),
-                                           FilterProgram(FilterShader.TURBULENCE, SHADER_CONSTANTS["SVG_COLOR_STEPS"],
-                                                         svg_linear=True, svg_transfer=True)]}
+    svg_forms = {shader: [FilterProgram(shader, b, svg_linear=lin, svg_transfer=tr)
+                          for b, lin, tr in itertools.product(SVG_STEP_BUCKETS, (False, True), (False, True))]
+                 for shader in (FilterShader.SVG_COLOR, FilterShader.TURBULENCE)}
+    svg_forms[FilterShader.TURBULENCE].insert(0, FilterProgram(FilterShader.TURBULENCE))  # no fused steps
     for shader in FilterShader:
         forms = svg_forms.get(shader, [FilterProgram(shader, steps) for steps in
                                        (buckets if shader is FilterShader.COLOR else (0,))])
