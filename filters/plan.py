@@ -184,6 +184,17 @@ def color_step_bucket(steps: int) -> int:
     return next(b for b in COLOR_STEP_BUCKETS if b >= steps)
 
 
+# SVG colour passes compile for these step counts (padded with identity steps, exact as
+# for colour passes), each with and without linearRGB and transfer functions
+# (FilterProgram.svg_color: shaders/filters/svg_color_steps.glsl says why).
+SVG_STEP_BUCKETS = (1, 2, 4, 8)
+
+
+def svg_step_bucket(steps: int) -> int:
+    """The SVG colour program's step count for ``steps`` fused steps."""
+    return next(b for b in SVG_STEP_BUCKETS if b >= steps)
+
+
 # The program-name suffix of each alpha form: (straight source, straight output).
 _ALPHA_SUFFIX = {(False, False): "", (True, False): ".straight-in", (False, True): ".straight-out",
                  (True, True): ".straight-in-out"}
@@ -198,20 +209,38 @@ class FilterProgram:
     program's name in reports ("filter.color4.straight-in")."""
 
     shader: FilterShader
-    steps: int = 0  # COLOR: a color_step_bucket; 0 for the others
+    steps: int = 0  # COLOR: a color_step_bucket; SVG_COLOR, TURBULENCE: an svg_step_bucket (turbulence: 0 too)
     straight_source: bool = False
     straight_output: bool = False
+    svg_linear: bool = False  # SVG_COLOR: compiled with the linearRGB conversions
+    svg_transfer: bool = False  # SVG_COLOR: compiled with the transfer functions
 
     @classmethod
     def color(cls, steps: int) -> "FilterProgram":
         """The colour program that runs ``steps`` fused steps (padded to its bucket)."""
         return cls(FilterShader.COLOR, color_step_bucket(steps))
 
+    @classmethod
+    def svg_color(cls, shader: FilterShader, steps: tuple["SvgColorStep", ...]) -> "FilterProgram":
+        """The program of ``shader`` (SVG_COLOR, or TURBULENCE with ``steps`` fused after
+        its noise, none being a form of its own) for ``steps``: only the code they need is compiled in (llvmpipe pays for
+        every branch). Values never pick the program, only structure: a kind of transfer
+        function (identity or not) and a colour space, so animating values never compiles."""
+        if shader is FilterShader.TURBULENCE and not steps:
+            return cls(shader)
+        return cls(shader, svg_step_bucket(len(steps)), svg_linear=any(st.linear for st in steps),
+                   svg_transfer=any(f.kind is not TransferKind.IDENTITY for st in steps for f in st.transfers))
+
+    def svg_defines(self) -> tuple[tuple[str, int], ...]:
+        """The #defines of shaders/filters/svg_color_steps.glsl for this program."""
+        return (("STEPS", self.steps), ("SVG_LINEAR", int(self.svg_linear)), ("SVG_TRANSFER", int(self.svg_transfer)))
+
     def with_alpha(self, straight_source: bool, straight_output: bool) -> "FilterProgram":
         return replace(self, straight_source=bool(straight_source), straight_output=bool(straight_output))
 
     def __str__(self) -> str:
-        steps = str(self.steps) if self.shader is FilterShader.COLOR else ""
+        steps = str(self.steps) if self.shader is FilterShader.COLOR or self.steps else ""
+        steps += ".linear" * self.svg_linear + ".transfer" * self.svg_transfer
         return f"filter.{self.shader.value}{steps}{_ALPHA_SUFFIX[self.straight_source, self.straight_output]}"
 
 
@@ -714,22 +743,30 @@ def svg_step_tables(steps: tuple[SvgColorStep, ...]) -> tuple[np.ndarray, np.nda
     return flat, first
 
 
-def svg_step_uniforms(steps: tuple[SvgColorStep, ...]) -> tuple[tuple[str, object], ...]:
-    """The uniforms of shaders/filters/svg_color_steps.glsl for ``steps``."""
-    pad = [SvgColorStep()] * (SHADER_CONSTANTS["SVG_COLOR_STEPS"] - len(steps))  # uniform arrays are written whole
-    padded = [*steps, *pad]
-    flat, first = svg_step_tables(steps)
-    firsts = [*map(tuple, first.tolist()), *[(0, 0, 0, 0)] * len(pad)]
-    mats = [np.array(st.matrix, np.float64).reshape(4, 5) for st in padded]
-    return (("u_steps", len(steps)),
-            ("u_step_linear", [int(st.linear) for st in padded]),
-            ("u_matrix", [tuple(float(v) for v in mm[:, :4].T.reshape(-1)) for mm in mats]),  # mat4: column-major
-            ("u_bias", [tuple(float(v) for v in mm[:, 4]) for mm in mats]),
-            ("u_types", [tuple(f.kind.value for f in st.transfers) for st in padded]),
-            ("u_first", firsts),
-            ("u_counts", [tuple(len(f.table) for f in st.transfers) for st in padded]),
-            *((f"u_p{i}", [tuple(float(f.params[i]) for f in st.transfers) for st in padded]) for i in range(3)),
-            ("u_table", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)]))
+def svg_step_uniforms(steps: tuple[SvgColorStep, ...], program: FilterProgram) -> tuple[tuple[str, object], ...]:
+    """The uniforms of shaders/filters/svg_color_steps.glsl for ``steps`` in ``program``
+    (FilterProgram.svg_color): arrays of its step count, padded with identity steps (the
+    values are clamped already: exact), and only those its form compiles in."""
+    if not program.steps:
+        return ()
+    padded = [*steps, *[SvgColorStep()] * (program.steps - len(steps))]  # uniform arrays are written whole
+    mats = np.array([st.matrix for st in padded], np.float64).reshape(-1, 4, 5)
+    out: list[tuple[str, object]] = [
+        ("u_matrix", [tuple(m) for m in mats[:, :, :4].transpose(0, 2, 1).reshape(-1, 16).tolist()]),  # column-major
+        ("u_bias", [tuple(b) for b in mats[:, :, 4].tolist()])]
+    if program.svg_linear:
+        out.append(("u_step_linear", [int(st.linear) for st in padded]))
+    if program.svg_transfer:
+        flat, first = svg_step_tables(steps)
+        firsts = [*map(tuple, first.tolist()), *[(0, 0, 0, 0)] * (len(padded) - len(steps))]
+        out += [("u_types", [tuple(f.kind.value for f in st.transfers) for st in padded]),
+                ("u_first", firsts),
+                ("u_counts", [tuple(len(f.table) for f in st.transfers) for st in padded]),
+                *((f"u_p{i}", [tuple(float(f.params[i]) for f in st.transfers) for st in padded]) for i in range(3)),
+                ("u_table", [tuple(row) for row in flat.reshape(-1, 4).tolist()])]
+    if program.steps == 1:  # an array of one is set as its element (moderngl)
+        out = [(name, value[0] if name != "u_table" else value) for name, value in out]
+    return tuple(out)
 
 
 def svg_step_args(steps: tuple[SvgColorStep, ...]) -> tuple[KernelArg, ...]:
@@ -787,7 +824,8 @@ class SvgColorPass:
         return (cls(("source",), "out", (step,)),)
 
     def gl(self) -> ProgramCall:
-        return ProgramCall(FilterProgram(FilterShader.SVG_COLOR), svg_step_uniforms(self.steps))
+        program = FilterProgram.svg_color(FilterShader.SVG_COLOR, self.steps)
+        return ProgramCall(program, svg_step_uniforms(self.steps, program))
 
     def cl(self) -> KernelCall:
         return KernelCall("svg_color", (*_images("src", "dst", "w", "h"), *svg_step_args(self.steps)))
@@ -836,12 +874,14 @@ class TurbulencePass:
         sel = np.array(self.selector, np.int32).reshape(-1, 4)
         grad = np.array(self.gradients, np.float32).reshape(-1, 4)
         stitch = self.stitch or (0, 0, 0, 0)
-        return ProgramCall(FilterProgram(FilterShader.TURBULENCE), (
+        program = FilterProgram.svg_color(FilterShader.TURBULENCE, self.steps)
+        return ProgramCall(program, (
             ("u_selector", [tuple(int(v) for v in row) for row in sel]),
             ("u_gradient", [tuple(float(v) for v in row) for row in grad]),
             ("u_base", self.base), ("u_octaves", self.octaves), ("u_fractal", int(self.fractal)),
             ("u_stitching", int(self.stitch is not None)), ("u_stitch", stitch),
-            ("u_pixel_scale", self.pixel_scale), ("u_linear", int(self.linear)), *svg_step_uniforms(self.steps)))
+            ("u_pixel_scale", self.pixel_scale), ("u_linear", int(self.linear)),
+            *svg_step_uniforms(self.steps, program)))
 
     def cl(self) -> KernelCall:
         stitch = self.stitch or (0, 0, 0, 0)

@@ -17,6 +17,10 @@ its primitives -> a DAG of primitives -> pixels.
   passes of their own (``compile_color``, ``compile_noise``). GL and OpenCL run both through
   ``filters.apply``; the rest is a typed UnsupportedFeatureError naming the primitive.
 
+``filters.svg.attributes``: the attributes a scene may animate (``PRIMITIVE.ATTRIBUTE``
+paths, typed values, the filter with values set; ``lamina.animation.svg_attributes``
+samples them over time).
+
 CSS reaches a filter with ``filter: url(#id)`` (``filters.svg.op.SvgFilterRef``);
 ``filters.svg.route`` plans it inside a chain or a scene layer's filter/backdrop-filter.
 """
