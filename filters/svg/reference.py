@@ -43,7 +43,7 @@ from . import model as m
 from .graph import FilterGraph, build_graph
 from .turbulence import turbulence
 
-__all__ = ["Canvas", "Result", "run_filter", "apply_filter", "srgb_to_linear", "linear_to_srgb", "PRIMITIVE_REFERENCES",
+__all__ = ["Canvas", "Result", "subregion", "make_canvas", "run_filter", "apply_filter", "srgb_to_linear", "linear_to_srgb", "PRIMITIVE_REFERENCES",
            "MAX_CANVAS"]
 
 MAX_CANVAS = 16384  # px on a side: the GL texture limit (DESIGN "Facts")
@@ -180,13 +180,20 @@ def _position(canvas: Canvas, units: m.Units, value: float, axis: str) -> float:
     return value
 
 
-def subregion(prim: m.Primitive, element: m.FilterElement, canvas: Canvas, inputs: list[Result | None]) -> Rect:
-    """The primitive's subregion in user units, clipped to the filter region."""
+def subregion(prim: m.Primitive, element: m.FilterElement, canvas: Canvas, inputs: list[Rect | None]) -> Rect:
+    """The primitive's subregion in user units, clipped to the filter region; ``inputs``
+    the subregions of the nodes it reads (None for SourceGraphic / SourceAlpha).
+
+    Filter Effects 1 §"filter primitive subregion": x, y, width and height not written
+    default to the union of the inputs' subregions; to the filter region when there is
+    no input (feFlood, feImage, feTurbulence), when an input is a keyword
+    (SourceGraphic, SourceAlpha), and for feTile (whose job is to fill more than its
+    input's subregion)."""
     region = canvas.region
     node_inputs = [r for r in inputs if r is not None]
     if inputs and len(node_inputs) == len(inputs) and not isinstance(prim, m.Tile):
-        default = (min(r.rect[0] for r in node_inputs), min(r.rect[1] for r in node_inputs),
-                   max(r.rect[2] for r in node_inputs), max(r.rect[3] for r in node_inputs))
+        default = (min(r[0] for r in node_inputs), min(r[1] for r in node_inputs),
+                   max(r[2] for r in node_inputs), max(r[3] for r in node_inputs))
     else:
         default = region
     x0, y0, x1, y1 = default
@@ -676,7 +683,7 @@ def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
         prim = node.primitive
         space = element.space_of(prim)
         raw = [keywords[i] if isinstance(i, m.StandardInput) else results[i] for i in node.inputs]
-        rect = subregion(prim, element, canvas, [None if isinstance(i, m.StandardInput) else results[i]
+        rect = subregion(prim, element, canvas, [None if isinstance(i, m.StandardInput) else results[i].rect
                                                  for i in node.inputs])
         if isinstance(prim, m.DisplacementMap):
             # Only the map is converted; the displaced image keeps its space (and so does the result).

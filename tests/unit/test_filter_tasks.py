@@ -39,7 +39,7 @@ CHAINS = [
 
 # An SVG filter graph planned as its own passes (filters.svg.compile): offset and combine.
 SVG_GRAPH = parse_svg('<svg xmlns="http://www.w3.org/2000/svg"><filter id="f" x="0" y="0" width="1" height="1" '
-                      'color-interpolation-filters="sRGB"><feOffset dx="2" result="o"/><feFlood flood-color="red"/>'
+                      'color-interpolation-filters="sRGB"><feOffset dx="2" result="o"/><feFlood flood-color="red" x="10" width="100"/>'
                       '<feComposite in2="o" operator="in"/><feColorMatrix type="luminanceToAlpha" result="l"/>'
                       '<feTurbulence/><feComposite in2="l"/></filter></svg>').filter("f")
 

@@ -132,7 +132,7 @@ def test_every_filter_key_is_named_as_before():
     keys = {k for k in VARIANTS if isinstance(k, FilterProgram)}
     bases = [legacy_color_filter(n) for n in sorted(set(_LEGACY_BUCKETS))] + [
         f"filter.{kind}" for kind in ("blur", "downsample", "upsample", "shadow", "morphology", "combine", "offset",
-                                              "svg_color", "turbulence")]
+                                              "svg_color", "turbulence", "region")]
     legacy = {legacy_filter(b, s, o) for b in bases for s, o in _LEGACY_STRAIGHT}
     assert {str(k) for k in keys} == legacy and len(keys) == len(legacy)
     for steps in range(17):
