@@ -88,7 +88,7 @@ class FilterChain:
         plan's outsets (a layer's filter: an SVG filter region then grows the bounds)."""
         ops = self.ops
         if any(isinstance(op, SvgFilterRef) for op in ops):
-            routed = route_svg(ops, size=size, scale=scale, box=box)  # lowered to ops, or a graph's own plan
+            routed = route_svg(ops, size=size, scale=scale, box=box, current_color=current_color)  # lowered to ops, or a graph's own plan
             if isinstance(routed, FilterPlan):
                 return routed
             ops = routed

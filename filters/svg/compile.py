@@ -74,17 +74,17 @@ def _refuse(prim: m.Primitive | m.FilterElement, why: str) -> UnsupportedFeature
 
 
 def graph_canvas(element: m.FilterElement, size: tuple[int, int], scale: float,
-                 box: tuple[float, float] | None) -> Canvas:
+                 box: tuple[float, float] | None, origin: tuple[int, int] | None = None) -> Canvas:
     """Where the plan's images lie, as the reference's Canvas: the element's box from
     (0, 0), ``scale`` pixels per user unit, image pixel (0, 0) at the element's pixel
-    ``origin`` (the filter region's corner, rounded out, when ``box`` is given; the box's
-    otherwise, whose region must then be the box)."""
+    ``origin`` — given (an image grown for a whole chain, ``filters.svg.route``), or the
+    filter region's corner rounded out when ``box`` is given, or the box's (whose region
+    must then be the box)."""
     w, h = size
     bw, bh = box if box is not None else (w / scale, h / scale)
     region = filter_region(element, (0.0, 0.0, bw, bh))
-    if box is None:
-        return Canvas((0.0, 0.0, bw, bh), scale, (0, 0), (w, h), region)
-    origin = (math.floor(region[0] * scale + 1e-9), math.floor(region[1] * scale + 1e-9))
+    if origin is None:
+        origin = (0, 0) if box is None else (math.floor(region[0] * scale + 1e-9), math.floor(region[1] * scale + 1e-9))
     return Canvas((0.0, 0.0, bw, bh), scale, origin, (w, h), region)
 
 
@@ -101,10 +101,15 @@ def _hull(rects: list[PixelRect]) -> PixelRect:
 
 
 def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1.0,
-               box: tuple[float, float] | None = None) -> FilterPlan:
+               box: tuple[float, float] | None = None, origin: tuple[int, int] | None = None,
+               source_reach: tuple[int, int, int, int] | None = None) -> FilterPlan:
     """The passes of ``element`` on an image of ``size`` px that is the element's box —
     or, given ``box`` (the element's, CSS px), that is the filter region of that box
-    (rounded out to whole pixels; ``filters.svg.route`` sizes it)."""
+    (rounded out to whole pixels; ``filters.svg.route`` sizes it) — or, given ``origin``
+    too, whose pixel (0, 0) is the element's pixel ``origin``: an image holding the
+    region and more (a chain's other functions grew it), where SourceGraphic is cleared
+    outside the region first, as the spec's canvas is only the region (unless
+    ``source_reach``, the pixels of the input that may not be transparent, lies inside it)."""
     w, h = size
     graph = build_graph(element)
     if graph.output is None:
@@ -113,7 +118,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         region = filter_region(element, (0.0, 0.0, w / scale, h / scale))
         if not np.allclose(region, (0.0, 0.0, w / scale, h / scale), rtol=0, atol=1e-9):
             raise _refuse(graph.nodes[graph.output].primitive, "a filter region other than the element's box")
-    canvas = graph_canvas(element, size, scale, box)
+    canvas = graph_canvas(element, size, scale, box, origin)
     bw, bh = canvas.bbox[2], canvas.bbox[3]
     units = (bw, bh) if element.primitive_units is m.Units.BOUNDING_BOX else (1.0, 1.0)
     b = _Builder(w * h)
@@ -122,16 +127,24 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
     rects: dict[int, Rect] = {}  # each node's subregion, user units (reference.subregion)
     reach: dict[int, PixelRect] = {}  # where each node's image may be other than transparent
     full: PixelRect = (0, 0, w, h)
+    region_px = canvas.pixel_rect(canvas.region)
+    source: list[str] = []  # SourceGraphic on the region, once planned (the input itself when the region is all of it)
     alpha: list[str] = []  # SourceAlpha's image, once planned
     spaces = SpacePlanner(b, (units[0] * scale, units[1] * scale), graph)  # colour primitives, linearRGB (compile_color)
 
+    def source_graphic() -> str:
+        if not source:
+            inside = _within(source_reach if source_reach is not None else full, region_px)
+            source.append("source" if inside else _clip(b, "source", region_px, element))
+        return source[0]
+
     def image(i) -> str:
         if i is m.StandardInput.SOURCE_GRAPHIC:
-            return "source"
+            return source_graphic()
         if i is m.StandardInput.SOURCE_ALPHA:
             if not alpha:
-                alpha.append(_color(b, "source", SvgColorMatrix(values=tuple(SOURCE_ALPHA.reshape(-1)),
-                                                                source="SourceAlpha")))
+                alpha.append(_color(b, source_graphic(), SvgColorMatrix(values=tuple(SOURCE_ALPHA.reshape(-1)),
+                                                                        source="SourceAlpha")))
             return alpha[0]
         return names[i]
 
@@ -147,7 +160,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
                                                  for i in node.inputs])
         kept = canvas.pixel_rect(rect)
         ins = [image(i) for i in node.inputs]
-        in_reach = [full if isinstance(i, m.StandardInput) else reach[i] for i in node.inputs]
+        in_reach = [region_px if isinstance(i, m.StandardInput) else reach[i] for i in node.inputs]
         keeps_clear = _colour_keeps_clear(prim)
         if keeps_clear and not _within(in_reach[0], kept) and not _fuses(spaces, node.inputs[0]):
             # Clear what lies outside before the colour work, not after: the colour pass
@@ -159,8 +172,8 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             x0, y0, x1, y1 = rect
             out = plan_turbulence(b, prim, (x0, y0, x1 - x0, y1 - y0), scale, linear, canvas.origin)
         if isinstance(prim, m.Tile):
-            source = node.inputs[0]
-            tile = full if isinstance(source, m.StandardInput) else canvas.pixel_rect(rects[source])
+            read = node.inputs[0]
+            tile = region_px if isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
             out = _tile(b, prim, ins[0], tile, kept, full)
             out_reach = kept
         else:
@@ -177,7 +190,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
     return FilterPlan(tuple(b.passes), names[graph.output], (0, 0, 0, 0), tuple(notes))
 
 
-def _clip(b: _Builder, image: str, kept: PixelRect, prim: m.Primitive) -> str:
+def _clip(b: _Builder, image: str, kept: PixelRect, prim: m.Primitive | m.FilterElement) -> str:
     """``image`` transparent outside ``kept``: a region pass."""
     out = b.name("region")
     b.passes.append(RegionPass((image,), out, kept, None, prim.describe()))

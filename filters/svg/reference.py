@@ -651,10 +651,13 @@ def make_canvas(element: m.FilterElement, bbox: tuple[float, float, float, float
 
 def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
                bbox: tuple[float, float, float, float] | None = None, scale: float = 1.0,
-               image_loader: ImageLoader | None = None) -> tuple[np.ndarray, Canvas]:
+               image_loader: ImageLoader | None = None,
+               source_origin: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, Canvas]:
     """Run a filter on ``source`` (float64 premultiplied sRGB, (H, W, 4), pixel (0, 0) at
-    the element's pixel origin); the result (premultiplied sRGB) over the canvas, and
-    the canvas. ``bbox`` defaults to the source's extent in user units."""
+    the element's pixel ``source_origin``: (0, 0), the user space's origin, unless the
+    source holds more than the element, as a chain grown by other functions does); the
+    result (premultiplied sRGB) over the canvas, and the canvas. ``bbox`` defaults to
+    the source's extent in user units."""
     graph = element if isinstance(element, FilterGraph) else build_graph(element)
     element = graph.filter
     src = np.asarray(source, dtype=np.float64)
@@ -663,9 +666,9 @@ def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
         bbox = (0.0, 0.0, sw / scale, sh / scale)
     canvas = make_canvas(element, bbox, scale)
     w, h = canvas.size
-    # SourceGraphic on the canvas: transparent outside the element's pixels.
+    # SourceGraphic on the canvas: transparent outside the source's pixels.
     placed = np.zeros((h, w, 4))
-    ox, oy = canvas.origin
+    ox, oy = canvas.origin[0] - source_origin[0], canvas.origin[1] - source_origin[1]  # in source pixels
     sx0, sy0 = max(0, ox), max(0, oy)
     sx1, sy1 = min(sw, ox + w), min(sh, oy + h)
     if sx1 > sx0 and sy1 > sy0:

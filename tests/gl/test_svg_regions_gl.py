@@ -12,9 +12,8 @@ import numpy as np
 import pytest
 
 from lamina import Layer, Scene, filters
-from lamina.filters.plan import RegionPass
+from lamina.errors import UnsupportedFeatureError
 from lamina.filters.svg import parse_svg
-from lamina.filters.svg.compile import plan_graph
 from lamina.filters.svg.reference import apply_filter
 
 from .test_filters_gl import random_image
@@ -118,19 +117,59 @@ def test_a_layer_filter_region_with_subregions_matches_the_reference(gl, rng, ba
     assert diff.max() <= 1, f"{name} on {backend}: {diff.max()}"
 
 
-def test_region_passes_only_where_a_subregion_can_clip():
-    """A clip after a primitive whose subregion is smaller than the image; none where it
-    is the whole image, nor after a merge of inputs already inside its subregion."""
-    def regions(body: str) -> list[RegionPass]:
-        plan = plan_graph(parse_svg(_markup("", body)).filter("f"), (40, 30))
-        return [p for p in plan.passes if isinstance(p, RegionPass)]
+# -- SVG filters mixed with CSS functions (issue 27: "graphs mixed with CSS functions") --
 
-    assert regions("<feOffset dx='2'/>") == []
-    assert regions("<feOffset dx='2' width='100' height='100'/>") == [], "clipped to the filter region: the image"
-    (clip,) = regions("<feOffset dx='2' x='3.5' y='2' width='10' height='20.2'/>")
-    assert clip.rect == (3, 2, 14, 23) and clip.tile is None, "rounded out to whole pixels"
-    merged = regions("<feOffset dx='2' x='3' width='10' result='a'/><feFlood x='5' width='4' result='b'/>"
-                     "<feMerge><feMergeNode in='a'/><feMergeNode in='b'/></feMerge>")
-    assert [p.rect for p in merged] == [(3, 0, 13, 30), (5, 0, 9, 30)], "the merge inside their union is not clipped"
-    (tile,) = regions("<feOffset x='4' y='5' width='6' height='7'/><feTile/>")[1:]
-    assert tile.tile == (4, 5, 10, 12) and tile.rect == (0, 0, 40, 30)
+GRAIN = ("<filter id='grain' color-interpolation-filters='sRGB' x='-5%' y='-10%' width='110%' height='115%'>"
+         "<feTurbulence baseFrequency='.3' seed='4' type='fractalNoise' result='n'/>"
+         "<feColorMatrix in='n' values='0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  0 0 0 .5 0' result='g'/>"
+         "<feComposite in='g' in2='SourceGraphic' operator='in' result='s'/>"
+         "<feMerge><feMergeNode in='SourceGraphic'/><feMergeNode in='s'/></feMerge></filter>")
+GLOW = ("<filter id='glow' color-interpolation-filters='sRGB'>"
+        "<feMorphology operator='dilate' radius='1' in='SourceAlpha'/><feOffset dx='2' dy='1' result='d'/>"
+        "<feFlood flood-color='orange'/><feComposite in2='d' operator='in'/>"
+        "<feMerge><feMergeNode/><feMergeNode in='SourceGraphic'/></feMerge></filter>")
+INSET = ("<filter id='inset' color-interpolation-filters='sRGB' x='.1' y='.15' width='.7' height='.6'>"
+         "<feOffset dx='-1.5' dy='1'/></filter>")
+MIXED_SVG = f"<svg {NS}>{GRAIN}{GLOW}{INSET}</svg>"
+MIXED = ["url(#grain) blur(2px)", "blur(1.5px) url(#glow)", "url(#glow) sepia(.5) url(#inset)",
+         "drop-shadow(3px 2px 1px teal) url(#inset) url(#grain)", "url(#inset) blur(3px) url(#glow)"]
+CUT_TO_INSET = {"url(#glow) sepia(.5) url(#inset)", "drop-shadow(3px 2px 1px teal) url(#inset) url(#grain)"}
+
+
+@pytest.mark.parametrize("css", MIXED)
+def test_svg_filters_mixed_with_functions_on_a_layer_match_the_chain_reference(gl, rng, backend, css):
+    """Each url() runs on its filter region of the layer's box, on what the chain made so
+    far; the layer grows to hold every stage. The reference: the CSS functions' float64
+    references and the SVG graph's, in order, on the scene-sized image
+    (filters.reference.apply_on_element)."""
+    from lamina.filters.reference import apply_on_element
+
+    scene = Scene(64, 48, "transparent")
+    scene.add_svg(MIXED_SVG)
+    image = rng.integers(0, 256, (H, W, 4), dtype=np.uint8)
+    image[..., 3] = np.maximum(image[..., 3], 40)
+    scene.root.add(Layer("picture", (X + 4, Y + 4, W, H), image=image))
+    plain = scene.render(gl).premultiplied.astype(np.float64) / 255.0
+    scene.find("picture").style["filter"] = css
+    frame = scene.render(gl, filter_backend=backend)
+    chain = filters.parse(css).resolved_svg(parse_svg(MIXED_SVG))
+    expected = apply_on_element(plain, chain, (X + 4, Y + 4, W, H))
+    past = expected[..., 3].copy()
+    past[Y + 4:Y + 4 + H, X + 4:X + 4 + W] = 0
+    assert np.abs(expected - plain).max() > 0.1, "the chain changes the layer"
+    assert (past.max() > 0.05) == (css not in CUT_TO_INSET), "it draws past the box unless #inset's region cuts it"
+    diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
+    assert diff.max() <= 2, f"{css} on {backend}: {diff.max()} (blurs: 2 levels)"
+
+
+@pytest.mark.parametrize("css", ["url(#inset) blur(2px)", "saturate(.3) blur(1px) url(#inset) url(#inset)"])
+def test_svg_filters_mixed_with_functions_in_filters_apply_match_the_reference(gl, rng, backend, css):
+    img = random_image(rng, 23, 31)
+    out = filters.apply(img, css, backend, premultiplied=True, svg=MIXED_SVG).astype(int)
+    ref = filters.apply(img, css, "reference", premultiplied=True, svg=MIXED_SVG).astype(int)
+    assert np.abs(out - ref).max() <= 2, f"{css} on {backend}"
+
+
+def test_filters_apply_refuses_a_mixed_region_past_the_image(gl):
+    with pytest.raises(UnsupportedFeatureError, match="glow.*reaches past the image"):
+        filters.apply(np.zeros((8, 8, 4), np.uint8), "url(#glow) blur(1px)", "gl", svg=MIXED_SVG)
