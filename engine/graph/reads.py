@@ -92,7 +92,7 @@ def backdrop_region(to_target: Affine, to_screen: Affine, size: tuple[float, flo
     else:
         scale = to_screen.max_scale()
         element_to_filter, where = Affine.scale(scale, scale), f"the element's own space at scale {scale:.3g}"
-    plan = chain.plan(current_color=current_color, scale=scale)
+    plan = chain.plan(current_color=current_color, scale=scale, backdrop=True)
     if not plan.passes:
         return None, plan
     box = Rect(0, 0, *size).transformed_bounds(element_to_filter)

@@ -26,6 +26,8 @@ an unresolved ``url(#id)`` is resolved against it. Then, for each ``url(#id)``:
 from __future__ import annotations
 
 import math
+
+import numpy as np
 from contextlib import contextmanager
 from dataclasses import replace
 from contextvars import ContextVar
@@ -107,11 +109,11 @@ def _region_plan(element: m.FilterElement, box: tuple[float, float], size: tuple
 
 
 def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale: float,
-              box: tuple[float, float] | None = None, current_color: RGBA = BLACK):
+              box: tuple[float, float] | None = None, current_color: RGBA = BLACK, backdrop: bool = False):
     """``ops`` with each ``url(#id)`` replaced by the colour ops it lowers to, or the
     FilterPlan of a chain with an SVG filter that does not (on its filter region when
     ``box``, the element's, is given: a layer's filter); UnsupportedFeatureError when
-    that cannot be exact."""
+    that cannot be exact (``backdrop``: a backdrop-filter's chain, see ``_backdrop_refusal``)."""
     out: list[FilterOp] = []
     spatial_before = False
     for op in ops:
@@ -125,6 +127,8 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
         if lowered is not None and not spatial_before:
             out.extend(lowered)
             continue
+        if backdrop:
+            _backdrop_refusal(op, ops, size, scale)
         if len(ops) == 1 and box is not None:
             return _region_plan(op.element, box, size, scale)
         if len(ops) == 1:
@@ -132,11 +136,38 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
             return plan_graph(op.element, px, scale)
         if box is None and size is None:
             raise UnsupportedFeatureError(
-                f"{op.css()} mixed with other filter functions where the element's box is not known (a backdrop-filter, "
-                "whose read-back is sized by its functions' reach with mirrored edges, and the filter of its element): "
-                "not planned yet; on a layer's filter it is", property="filter", value=op.css())
+                f"{op.css()} mixed with other filter functions where the element's box is not known (the filter of an "
+                "element with a backdrop-filter, which acts on its backdrop and content together): not planned yet; "
+                "a layer's filter is", property="filter", value=op.css())
         return _chain_plan(ops, box=box, size=size, scale=scale, current_color=current_color)
     return tuple(out)
+
+
+def _backdrop_refusal(op: SvgFilterRef, ops: tuple[FilterOp, ...], size: tuple[int, int] | None,
+                      scale: float) -> None:
+    """Raise for a backdrop-filter SVG graph Lamina does not plan: one mixed with other
+    functions, or one whose filter region is not the element's box.
+
+    Filter Effects 2 (backdrop-filter): the backdrop is copied within the border box,
+    filtered, and the result clipped to the border box. Chromium 156 (measured with
+    tests/chromium/compare.py's headless Chromium: feOffset dx=4 dy=3 under the default
+    region, over 2 px stripes) fills the region past the box with the backdrop mirrored
+    at the box's edges, as it does for a blur's reach, and clips the result to the box;
+    Lamina's read-back mirrors only by a CSS chain's reach (``needed_input``), which an
+    SVG graph does not give yet. The region being the box is exact: nothing moves in."""
+    if len(ops) > 1:
+        raise UnsupportedFeatureError(
+            f"backdrop-filter: {op.css()} ({op.element.describe()}) mixed with other filter functions: not planned yet "
+            "(the read-back would have to hold each graph's filter region, mirrored past the box as Chromium does); "
+            "as the whole backdrop-filter, with its filter region the element's box, it is", property="backdrop-filter",
+            value=op.css())
+    bw, bh = _box(op.element, size, scale)
+    if not np.allclose(filter_region(op.element, (0.0, 0.0, bw, bh)), (0.0, 0.0, bw, bh), rtol=0, atol=1e-9):
+        raise UnsupportedFeatureError(
+            f"backdrop-filter: {op.css()}: its filter region is not the element's box (the default is -10%/-10%/120%/"
+            "120%); Chromium runs such a graph on the backdrop mirrored past the box's edges and clips the result to "
+            "the box, which Lamina's read-back does not plan yet: write x=\"0\" y=\"0\" width=\"1\" height=\"1\" "
+            "on the <filter>", property="backdrop-filter", value=op.css())
 
 
 def _lowered(element: m.FilterElement, box: tuple[float, float]) -> tuple[FilterOp, ...] | None:
