@@ -68,20 +68,6 @@ def test_subregions_match_the_svg_reference(gl, rng, backend, name):
     assert diff.max() <= (2 if "Blur" in body else 1), f"{name} on {backend}: {diff.max()}"
 
 
-def test_a_subregion_changes_what_the_graph_draws(gl, rng):
-    """The reference (what the tests hold the passes to) really clips: the same graph
-    without the subregion differs outside it, and is transparent there with it."""
-    img = random_image(rng, 23, 31)
-    clipped = _markup("", "<feFlood flood-color='teal' x='4' y='3' width='13' height='9'/>")
-    whole = _markup("", "<feFlood flood-color='teal'/>")
-    a = filters.apply(img, "url(#f)", "reference", premultiplied=True, svg=clipped)
-    b = filters.apply(img, "url(#f)", "reference", premultiplied=True, svg=whole)
-    assert a[3:12, 4:17, 3].min() == b[3:12, 4:17, 3].min() == 255
-    outside = np.ones(a.shape[:2], bool)
-    outside[3:12, 4:17] = False
-    assert a[outside][:, 3].max() == 0 and b[outside][:, 3].min() == 255
-
-
 X, Y, W, H = 12, 8, 30, 20
 
 

@@ -6,9 +6,11 @@ stages' reach, each filter region of the element's box)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from lamina.errors import UnsupportedFeatureError
+from lamina import filters
 from lamina.filters import parse
 from lamina.filters.plan import RegionPass
 from lamina.filters.svg import build_graph, parse_svg
@@ -55,6 +57,21 @@ def test_object_bounding_box_units_are_fractions_or_percentages_of_the_box():
 def test_a_percentage_in_user_space_is_refused_naming_the_primitive():
     with pytest.raises(UnsupportedFeatureError, match="<feFlood>: a percentage x"):
         rects("", "<feFlood x='10%'/>")
+
+
+def test_a_subregion_changes_what_the_graph_draws(rng):
+    """The reference (what the tests hold the passes to) really clips: the same graph
+    without the subregion differs outside it, and is transparent there with it."""
+    img = rng.integers(0, 256, (23, 31, 4), dtype=np.uint8)
+    img[..., :3] = np.minimum(img[..., :3], img[..., 3:4])
+    clipped = _markup("", "<feFlood flood-color='teal' x='4' y='3' width='13' height='9'/>")
+    whole = _markup("", "<feFlood flood-color='teal'/>")
+    a = filters.apply(img, "url(#f)", "reference", premultiplied=True, svg=clipped)
+    b = filters.apply(img, "url(#f)", "reference", premultiplied=True, svg=whole)
+    assert a[3:12, 4:17, 3].min() == b[3:12, 4:17, 3].min() == 255
+    outside = np.ones(a.shape[:2], bool)
+    outside[3:12, 4:17] = False
+    assert a[outside][:, 3].max() == 0 and b[outside][:, 3].min() == 255
 
 
 def regions(body: str) -> list[RegionPass]:
