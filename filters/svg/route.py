@@ -109,11 +109,18 @@ def _region_plan(element: m.FilterElement, box: tuple[float, float], size: tuple
 
 
 def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale: float,
-              box: tuple[float, float] | None = None, current_color: RGBA = BLACK, backdrop: bool = False):
+              box: tuple[float, float] | None = None, current_color: RGBA = BLACK, backdrop: bool = False,
+              device_scale: float = 1.0):
     """``ops`` with each ``url(#id)`` replaced by the colour ops it lowers to, or the
     FilterPlan of a chain with an SVG filter that does not (on its filter region when
     ``box``, the element's, is given: a layer's filter); UnsupportedFeatureError when
-    that cannot be exact (``backdrop``: a backdrop-filter's chain, see ``_backdrop_refusal``)."""
+    that cannot be exact (``backdrop``: a backdrop-filter's chain, see ``_backdrop_refusal``).
+    ``device_scale``: device px per CSS px of ``box`` and of the CSS lengths; SVG user
+    units are CSS px, so graphs run at ``scale * device_scale`` pixels per user unit."""
+    css_scale = scale
+    scale = scale * device_scale  # pixels per SVG user unit
+    if box is not None:
+        box = (box[0] / device_scale, box[1] / device_scale)  # the box in user units
     out: list[FilterOp] = []
     spatial_before = False
     for op in ops:
@@ -139,7 +146,7 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
                 f"{op.css()} mixed with other filter functions where the element's box is not known (the filter of an "
                 "element with a backdrop-filter, which acts on its backdrop and content together): not planned yet; "
                 "a layer's filter is", property="filter", value=op.css())
-        return _chain_plan(ops, box=box, size=size, scale=scale, current_color=current_color)
+        return _chain_plan(ops, box=box, size=size, scale=scale, current_color=current_color, css_scale=css_scale)
     return tuple(out)
 
 
@@ -220,7 +227,7 @@ def _region_pixels(element: m.FilterElement, box: tuple[float, float], scale: fl
 
 
 def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, size: tuple[int, int] | None,
-                scale: float, current_color: RGBA) -> FilterPlan:
+                scale: float, current_color: RGBA, css_scale: float | None = None) -> FilterPlan:
     """A chain mixing SVG filter graphs with CSS functions, as one plan on one image
     size. Each SVG filter runs on its own filter region (of the element's box, whatever
     the functions before did to the image: Filter Effects 1 computes the region from the
@@ -229,7 +236,10 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
     image is the box grown to hold every stage's reach: the functions' outsets and each
     region (the plan is marked ``region``: the surface is exactly that). Without a box
     (``filters.apply``) the image is the input, and each region must lie inside it (a
-    region past the image would hold content the image does not): refused otherwise."""
+    region past the image would hold content the image does not): refused otherwise.
+    ``scale`` is pixels per SVG user unit (``box``'s unit); ``css_scale`` (default
+    ``scale``) pixels per unit of the CSS functions' lengths."""
+    css_scale = scale if css_scale is None else css_scale
     grow = box is not None
     if box is None:
         element = next(op for op in ops if isinstance(op, SvgFilterRef))
@@ -251,7 +261,7 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
                     "region reaches past the image, which would have to hold what lies there (on a layer the bounds "
                     "grow by it; filters.apply keeps the image's size)", property="filter", value=segment.describe())
         else:
-            t, r, b, l = plan_chain(segment, current_color=current_color, scale=scale).outsets
+            t, r, b, l = plan_chain(segment, current_color=current_color, scale=css_scale).outsets
             extent = (extent[0] - l, extent[1] - t, extent[2] + r, extent[3] + b)
         hull = (min(hull[0], extent[0]), min(hull[1], extent[1]), max(hull[2], extent[2]), max(hull[3], extent[3]))
     if not grow:
@@ -271,7 +281,7 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
             notes.append(f"{segment.describe()} runs on its filter region: pixels {_region_pixels(segment, box, scale)} "
                          "of the element")
         else:
-            plan = plan_chain(segment, current_color=current_color, scale=scale, size=size)
+            plan = plan_chain(segment, current_color=current_color, scale=css_scale, size=size)
             t, r, b, l = plan.outsets
             reach = (reach[0] - l, reach[1] - t, reach[2] + r, reach[3] + b)
         names = {"source": current}

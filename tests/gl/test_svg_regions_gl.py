@@ -159,3 +159,27 @@ def test_svg_filters_mixed_with_functions_in_filters_apply_match_the_reference(g
 def test_filters_apply_refuses_a_mixed_region_past_the_image(gl):
     with pytest.raises(UnsupportedFeatureError, match="glow.*reaches past the image"):
         filters.apply(np.zeros((8, 8, 4), np.uint8), "url(#glow) blur(1px)", "gl", svg=MIXED_SVG)
+
+
+@pytest.mark.parametrize("css", ["url(#glow) sepia(.5) url(#inset)", "blur(1.5px) url(#glow)"])
+def test_svg_filters_at_device_scale_2_keep_user_units_in_css_px(gl, rng, backend, css):
+    """At a device scale factor of 2 the layer's box and the CSS lengths are zoomed into
+    device px (lamina.device_scale) while SVG markup stays in CSS px: a graph runs at 2
+    pixels per user unit (its offsets, radii and regions twice as many pixels)."""
+    from lamina.device_scale import _zoom
+    from lamina.filters.reference import apply_on_element
+
+    s = 2
+    scene = Scene(64, 48, "transparent", device_scale_factor=s)
+    scene.add_svg(MIXED_SVG)
+    image = rng.integers(0, 256, (H, W, 4), dtype=np.uint8)
+    image[..., 3] = np.maximum(image[..., 3], 40)
+    scene.root.add(Layer("picture", (X + 4, Y + 4, W, H), image=image))
+    plain = scene.render(gl).premultiplied.astype(np.float64) / 255.0
+    scene.find("picture").style["filter"] = css
+    frame = scene.render(gl, filter_backend=backend)
+    chain = _zoom(filters.parse(css), s).resolved_svg(parse_svg(MIXED_SVG))  # CSS lengths in device px
+    expected = apply_on_element(plain, chain, ((X + 4) * s, (Y + 4) * s, W * s, H * s), scale=s)
+    assert np.abs(expected - plain).max() > 0.1, "the chain changes the layer"
+    diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
+    assert diff.max() <= 2, f"{css} at DPR 2 on {backend}: {diff.max()}"
