@@ -58,6 +58,7 @@ __all__ = [
     "DisplacePass",
     "ConvolvePass",
     "EdgeMode",
+    "RegionPass",
     "ChannelTransfer",
     "TransferKind",
     "FilterPlan",
@@ -123,6 +124,7 @@ class PassKind(NamedEnum):
     TURBULENCE = "turbulence"
     DISPLACE = "displace"
     CONVOLVE = "convolve"
+    REGION = "region"
 
 
 class Axis(NamedEnum):
@@ -169,6 +171,7 @@ class FilterShader(Enum):
     DISPLACE = "displace"
     CONVOLVE = "convolve"
     CONVOLVE_CONVERTED = "convolve_converted"  # preserveAlpha / linearRGB taps
+    REGION = "region"
 
 
 # Fused colour passes compile for these step counts; other counts are padded with
@@ -859,6 +862,7 @@ class TurbulencePass:
     linear: bool = False
     steps: tuple[SvgColorStep, ...] = ()  # colour primitives that alone read the noise, fused after it
     source: str = "feTurbulence"
+    origin: tuple[float, float] = (0.0, 0.0)  # the element's pixel of image pixel (0, 0) (a filter region's corner)
     scale: int = 1
     kind: ClassVar[str] = "turbulence"
     pass_kind: ClassVar[PassKind] = PassKind.TURBULENCE
@@ -880,7 +884,7 @@ class TurbulencePass:
             ("u_gradient", [tuple(float(v) for v in row) for row in grad]),
             ("u_base", self.base), ("u_octaves", self.octaves), ("u_fractal", int(self.fractal)),
             ("u_stitching", int(self.stitch is not None)), ("u_stitch", stitch),
-            ("u_pixel_scale", self.pixel_scale), ("u_linear", int(self.linear)),
+            ("u_pixel_scale", self.pixel_scale), ("u_linear", int(self.linear)), ("u_origin", self.origin),
             *svg_step_uniforms(self.steps, program)))
 
     def cl(self) -> KernelCall:
@@ -896,6 +900,8 @@ class TurbulencePass:
                                          *(KernelArg(Arg.INT, v, n) for v, n in zip(stitch, ("sw", "sh", "wx", "wy"))),
                                          KernelArg(Arg.FLOAT, self.pixel_scale, "pixel_scale"),
                                          KernelArg(Arg.INT, int(self.linear), "linear_rgb"),
+                                         KernelArg(Arg.FLOAT, self.origin[0], "origin_x"),
+                                         KernelArg(Arg.FLOAT, self.origin[1], "origin_y"),
                                          *svg_step_args(self.steps)))
 
     label = "turbulence"
@@ -1024,11 +1030,59 @@ class ConvolvePass:
                 f"{' in linearRGB' if self.linear else ''}")
 
 
+@dataclass(frozen=True)
+class RegionPass:
+    """An SVG primitive subregion (Filter Effects 1 §"filter primitive subregion"):
+    the input kept inside ``rect`` (x0, y0, x1, y1, whole pixels of the image) and
+    transparent black outside it; with ``tile`` (a pixel rect of the input), the
+    input's ``tile`` rect repeated across ``rect`` from its corner (feTile).
+
+    A pass of its own after the primitive's passes, rather than a rect uniform on every
+    pass kind: only primitives with a subregion that can clip something pay for it, and
+    the other passes (shared with CSS chains, and changed by others) stay as they are."""
+
+    inputs: tuple[str, ...]
+    output: str
+    rect: tuple[int, int, int, int]
+    tile: tuple[int, int, int, int] | None = None
+    source: str = ""  # the primitive it clips, for describe()
+    scale: int = 1
+    kind: ClassVar[str] = "region"
+    pass_kind: ClassVar[PassKind] = PassKind.REGION
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> tuple["RegionPass", ...]:
+        return (cls(("source",), "out", (2, 3, 40, 30)), cls(("source",), "out", (0, 0, 64, 64), (3, 4, 19, 12)))
+
+    def gl(self) -> ProgramCall:
+        tile = self.tile or (0, 0, 0, 0)
+        return ProgramCall(FilterProgram(FilterShader.REGION),
+                           (("u_rect", tuple(self.rect)), ("u_tile", tuple(tile)), ("u_tiled", int(self.tile is not None))))
+
+    def cl(self) -> KernelCall:
+        tile = self.tile or (0, 0, 0, 0)
+        return KernelCall("region", (*_images("src", "dst", "w", "h"),
+                                     *(KernelArg(Arg.INT, int(v), n) for v, n in zip(self.rect, ("x0", "y0", "x1", "y1"))),
+                                     KernelArg(Arg.INT, int(self.tile is not None), "tiled"),
+                                     *(KernelArg(Arg.INT, int(v), n) for v, n in zip(tile, ("tx0", "ty0", "tx1", "ty1")))))
+
+    label = "region"
+
+    def describe(self) -> str:
+        x0, y0, x1, y1 = self.rect
+        what = f"{self.source}: " if self.source else ""
+        if self.tile is not None:
+            tx0, ty0, tx1, ty1 = self.tile
+            return f"{self.label}  {what}tiles [{tx0}, {ty0}, {tx1}, {ty1}) across [{x0}, {y0}, {x1}, {y1}) px"
+        return f"{self.label}  {what}keeps [{x0}, {y0}, {x1}, {y1}) px, transparent outside"
+
+
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                    SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass]
+                    SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass]
 # Every planned pass type: calibration measures each one's samples(); a new one is added here.
 PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                                SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass)
+                                SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ from . import model as m
 from .graph import FilterGraph, build_graph
 from .turbulence import turbulence
 
-__all__ = ["Canvas", "Result", "run_filter", "apply_filter", "srgb_to_linear", "linear_to_srgb", "PRIMITIVE_REFERENCES",
+__all__ = ["Canvas", "Result", "subregion", "make_canvas", "run_filter", "apply_filter", "srgb_to_linear", "linear_to_srgb", "PRIMITIVE_REFERENCES",
            "MAX_CANVAS"]
 
 DISPLACE_TIE = 1e-9  # px: lifts feDisplacementMap moves of exactly half a pixel over the tie
@@ -181,13 +181,20 @@ def _position(canvas: Canvas, units: m.Units, value: float, axis: str) -> float:
     return value
 
 
-def subregion(prim: m.Primitive, element: m.FilterElement, canvas: Canvas, inputs: list[Result | None]) -> Rect:
-    """The primitive's subregion in user units, clipped to the filter region."""
+def subregion(prim: m.Primitive, element: m.FilterElement, canvas: Canvas, inputs: list[Rect | None]) -> Rect:
+    """The primitive's subregion in user units, clipped to the filter region; ``inputs``
+    the subregions of the nodes it reads (None for SourceGraphic / SourceAlpha).
+
+    Filter Effects 1 §"filter primitive subregion": x, y, width and height not written
+    default to the union of the inputs' subregions; to the filter region when there is
+    no input (feFlood, feImage, feTurbulence), when an input is a keyword
+    (SourceGraphic, SourceAlpha), and for feTile (whose job is to fill more than its
+    input's subregion)."""
     region = canvas.region
     node_inputs = [r for r in inputs if r is not None]
     if inputs and len(node_inputs) == len(inputs) and not isinstance(prim, m.Tile):
-        default = (min(r.rect[0] for r in node_inputs), min(r.rect[1] for r in node_inputs),
-                   max(r.rect[2] for r in node_inputs), max(r.rect[3] for r in node_inputs))
+        default = (min(r[0] for r in node_inputs), min(r[1] for r in node_inputs),
+                   max(r[2] for r in node_inputs), max(r[3] for r in node_inputs))
     else:
         default = region
     x0, y0, x1, y1 = default
@@ -674,10 +681,13 @@ def make_canvas(element: m.FilterElement, bbox: tuple[float, float, float, float
 
 def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
                bbox: tuple[float, float, float, float] | None = None, scale: float = 1.0,
-               image_loader: ImageLoader | None = None) -> tuple[np.ndarray, Canvas]:
+               image_loader: ImageLoader | None = None,
+               source_origin: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, Canvas]:
     """Run a filter on ``source`` (float64 premultiplied sRGB, (H, W, 4), pixel (0, 0) at
-    the element's pixel origin); the result (premultiplied sRGB) over the canvas, and
-    the canvas. ``bbox`` defaults to the source's extent in user units."""
+    the element's pixel ``source_origin``: (0, 0), the user space's origin, unless the
+    source holds more than the element, as a chain grown by other functions does); the
+    result (premultiplied sRGB) over the canvas, and the canvas. ``bbox`` defaults to
+    the source's extent in user units."""
     graph = element if isinstance(element, FilterGraph) else build_graph(element)
     element = graph.filter
     src = np.asarray(source, dtype=np.float64)
@@ -686,9 +696,9 @@ def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
         bbox = (0.0, 0.0, sw / scale, sh / scale)
     canvas = make_canvas(element, bbox, scale)
     w, h = canvas.size
-    # SourceGraphic on the canvas: transparent outside the element's pixels.
+    # SourceGraphic on the canvas: transparent outside the source's pixels.
     placed = np.zeros((h, w, 4))
-    ox, oy = canvas.origin
+    ox, oy = canvas.origin[0] - source_origin[0], canvas.origin[1] - source_origin[1]  # in source pixels
     sx0, sy0 = max(0, ox), max(0, oy)
     sx1, sy1 = min(sw, ox + w), min(sh, oy + h)
     if sx1 > sx0 and sy1 > sy0:
@@ -706,7 +716,7 @@ def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
         prim = node.primitive
         space = element.space_of(prim)
         raw = [keywords[i] if isinstance(i, m.StandardInput) else results[i] for i in node.inputs]
-        rect = subregion(prim, element, canvas, [None if isinstance(i, m.StandardInput) else results[i]
+        rect = subregion(prim, element, canvas, [None if isinstance(i, m.StandardInput) else results[i].rect
                                                  for i in node.inputs])
         if isinstance(prim, m.DisplacementMap):
             # Only the map is converted; the displaced image keeps its space (and so does the result).

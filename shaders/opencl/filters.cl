@@ -306,10 +306,11 @@ __kernel void filter_svg_color(__global const uchar4* src, __global uchar4* dst,
 __kernel void filter_turbulence(__global uchar4* dst, int w, int h, __constant float* selector,
                                 __constant float* gradient, float base_x, float base_y, int octaves, int fractal,
                                 int stitching, int sw, int sh, int wx, int wy, float pixel_scale, int linear_rgb,
+                                float origin_x, float origin_y,
                                 __constant float* steps, int n_steps, __constant float* table) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
-    float px = (x + 0.5f) / pixel_scale, py = (y + 0.5f) / pixel_scale;
+    float px = (x + origin_x + 0.5f) / pixel_scale, py = (y + origin_y + 0.5f) / pixel_scale;
     float c[4];
     for (int ch = 0; ch < 4; ++ch) {
         c[ch] = svg_turbulence(selector, gradient, ch, px, py, base_x, base_y, octaves, fractal, stitching, sw, sh,
@@ -366,4 +367,28 @@ __kernel void filter_convolve(__global const uchar4* src, __global uchar4* dst, 
     }
     float4 own = svg_convolve_tap(texel(src, y * w + x), preserve_alpha, linear_rgb);
     store(dst, w, x, y, svg_convolve_result(total, own, divisor, bias, preserve_alpha, linear_rgb));
+}
+
+// An SVG primitive subregion (shaders/filters/region.frag, filters/plan.py RegionPass):
+// src inside [x0, x1) x [y0, y1), transparent black outside; with `tiled`, src's
+// [tx0, tx1) x [ty0, ty1) repeated across it from the tile's corner (feTile).
+__kernel void filter_region(__global const uchar4* src, __global uchar4* dst, int w, int h, int x0, int y0, int x1,
+                            int y1, int tiled, int tx0, int ty0, int tx1, int ty1) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    if (x < x0 || y < y0 || x >= x1 || y >= y1) {
+        dst[y * w + x] = (uchar4)(0);
+        return;
+    }
+    int sx = x, sy = y;
+    if (tiled) {
+        int tw = tx1 - tx0, th = ty1 - ty0;
+        if (tw <= 0 || th <= 0) {
+            dst[y * w + x] = (uchar4)(0);
+            return;
+        }
+        sx = tx0 + ((x - tx0) % tw + tw) % tw;
+        sy = ty0 + ((y - ty0) % th + th) % th;
+    }
+    dst[y * w + x] = src[sy * w + sx];
 }

@@ -134,7 +134,7 @@ def test_every_filter_key_is_named_as_before():
     keys = {k for k in VARIANTS if isinstance(k, FilterProgram)}
     bases = [legacy_color_filter(n) for n in sorted(set(_LEGACY_BUCKETS))] + [
         f"filter.{kind}" for kind in ("blur", "downsample", "upsample", "shadow", "morphology", "combine", "offset",
-                                              "turbulence", "displace", "convolve", "convolve_converted")]
+                                              "turbulence", "displace", "convolve", "convolve_converted", "region")]
     # SVG colour programs: one per step bucket and form; turbulence's also with fused steps.
     bases += [f"filter.{shader}{n}{lin}{tr}" for shader in ("svg_color", "turbulence") for n in (1, 2, 4, 8)
               for lin in ("", ".linear") for tr in ("", ".transfer")]
