@@ -442,15 +442,11 @@ def schedule_dag(fd: FrameDAG, costs: FrameCosts, ranks: Sequence[float],
                  repair: tuple[Sequence[int], frozenset[int]] | None = None) -> Schedule:
     """``schedule_frame`` of the task graph ``fd``, its upward ranks given (computed anew,
     or updated from last frame's: ``heft.updated_ranks``). ``repair``: an earlier
-    schedule's device per task and the tasks to place anew (graph.rescheduled); the
-    repaired schedule (``heft.repaired``) is taken where its makespan is at most HEFT's
-    (both are made: what the frame gets is never predicted slower than HEFT's)."""
+    schedule's device per task and the tasks to place anew: HEFT with repair
+    (``heft.repaired``, graph.rescheduled says how far from HEFT it may be) instead of
+    HEFT."""
     dag, names = fd.dag, tuple(costs.names)
-    placed = heft(dag, ranks)
-    if repair is not None:
-        kept = repaired(dag, ranks, *repair)
-        if kept.makespan <= placed.makespan:
-            placed = kept
+    placed = heft(dag, ranks) if repair is None else repaired(dag, ranks, *repair)
     device, start, finish, eft, ready = placed.device, placed.start, placed.finish, placed.eft, placed.ready
     slots = []
     for i, p in enumerate(fd.tasks):

@@ -3,8 +3,8 @@ a task graph repriced in place equals the one built anew, updated upward ranks e
 ranks computed anew, HEFT-with-repair makes valid schedules that keep every task it is
 not asked to re-place where it was (and how far its makespan is from HEFT's, on seeded
 random DAGs), and frames whose styles change some sizes (a widening blur) are scheduled
-incrementally: never predicted slower than scheduled from nothing, identical to it
-where the repair is not taken, and identical with or without last frame's rewrite."""
+incrementally: near the same frames scheduled from nothing by HEFT, identical to them
+where every pass lands alike, and identical with or without last frame's rewrite."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
 from lamina.graph.frame_schedule import frame_key
 from lamina.graph.heft import Edge, TaskDAG, check, heft, repaired, updated_ranks, upward_ranks
 from lamina.graph.placed import scheduled
-from lamina.graph.rescheduled import basis_of
+from lamina.graph.rescheduled import HEFT_EVERY, basis_of
 from lamina.graph.schedule_memo import ScheduleMemo
 from lamina.images import ImageStore
 from lamina.limits import Limits
@@ -85,8 +85,7 @@ def test_repair_is_valid_keeps_what_it_does_not_replace_and_stays_near_heft():
     """On 200 seeded random DAGs (2-3 devices, 20-80 tasks), last frame's HEFT schedule
     repaired after a few tasks' prices change: valid, every task outside the repriced
     ones and their dependants on its old device; its makespan against HEFT's of the new
-    prices measured (median and worst ratio asserted), and the better of the two never
-    worse than HEFT (what graph.frame_schedule.schedule_dag takes)."""
+    prices measured (median, 90th percentile and worst ratio asserted)."""
     ratios = []
     for seed in range(200):
         rng = random.Random(seed)
@@ -101,7 +100,6 @@ def test_repair_is_valid_keeps_what_it_does_not_replace_and_stays_near_heft():
         assert all(fixed_up.device[i] == before.device[i] for i in range(len(new)) if i not in replace)
         full = heft(new, ranks)
         ratios.append(fixed_up.makespan / full.makespan)
-        assert min(fixed_up.makespan, full.makespan) <= full.makespan
     # Measured (2026-12-03, these seeds): median 1.000, 90th percentile 1.043, worst
     # 1.128, best 0.915 (repair better than HEFT on 43 DAGs, equal on 91, worse on 66).
     assert statistics.median(ratios) <= 1.01
@@ -148,15 +146,17 @@ def test_changes_finds_the_passes_and_textures_resized_and_nothing_else():
     assert basis_of(key, basis.fd, basis.ranks, basis.devices).changes(key) == (frozenset(), frozenset())
 
 
-def test_rescheduled_frames_are_never_predicted_slower_and_equal_a_fresh_rewrite():
-    """Each restyled frame through one renderer's memo: valid, its predicted makespan at
-    most that of the same frame scheduled from nothing (an empty memo), identical to it
-    when the repair is not taken; and the same whether last frame's rewrite was reused or
-    made again (a second memo that forgets it each frame)."""
+def test_rescheduled_frames_stay_near_heft_and_equal_a_fresh_rewrite():
+    """Each restyled frame through one renderer's memo: valid, its predicted makespan
+    within 6% of the same frame scheduled from nothing by HEFT (an empty memo; measured
+    at most 5.1% on the benchmark's frames), identical to it where every pass is on the
+    same device; the same whether last frame's rewrite was reused or made again (a
+    second memo that forgets it each frame); and, after HEFT_EVERY repaired frames, one
+    placed whole by HEFT again."""
     frames = _restyled_frames(8)
     cost_model = model(cl_factor=0.3, transfer_ms=0.01)
     memo, forgetful = ScheduleMemo(), ScheduleMemo()
-    incremental = 0
+    incremental = reused = 0
     for graph in frames:
         incremental += memo.basis is not None and memo.basis.changes(frame_key(graph)) is not None
         if forgetful.basis is not None:
@@ -167,7 +167,11 @@ def test_rescheduled_frames_are_never_predicted_slower_and_equal_a_fresh_rewrite
         placed.validate()
         assert (placed.passes, placed.decisions, placed.schedule, placed.offloads) == \
             (again.passes, again.decisions, again.schedule, again.offloads), "a reused rewrite is the one made anew"
-        assert placed.schedule.makespan_ms <= fresh.schedule.makespan_ms + 1e-9
+        assert placed.schedule.makespan_ms <= fresh.schedule.makespan_ms * 1.06
         if [s.device for s in placed.schedule.slots] == [s.device for s in fresh.schedule.slots]:
             assert placed.schedule == fresh.schedule
+        reused += memo.basis.reuse is not None and memo.basis.repairs > 0
     assert incremental >= len(frames) // 2, "most frames were repriced, not scheduled from nothing"
+    assert reused >= 1, "and some reused last frame's rewrite"
+    memo.basis = replace(memo.basis, repairs=HEFT_EVERY)
+    assert memo.basis.changes(frame_key(frames[-1])) is None, "placed whole by HEFT again"
