@@ -37,11 +37,11 @@ Pure: plain data and arithmetic; the executor (gpu.executor) calls ``choose``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from ..framegraph import Executor, FilterPass, FrameGraph, TransferPass
 
-__all__ = ["LATE_FRACTION", "LATE_MIN_MS", "Choice", "Offload", "choose", "offloads"]
+__all__ = ["LATE_FRACTION", "LATE_MIN_MS", "Choice", "Offload", "choose", "offloads", "priced"]
 
 LATE_FRACTION = 0.25  # behind plan: the expected remaining time exceeds the planned by a quarter...
 LATE_MIN_MS = 0.5  # ...and by at least this (a millisecond's jitter is not lateness)
@@ -193,20 +193,33 @@ def offloads(gl_graph: FrameGraph, placed: FrameGraph, pass_ms, copy_ms, planned
             # in between), or a texture drawn in several passes (which of its states the
             # GL version would read depends on when it runs): it has no GL version.
             continue
-        gl_version = tuple([on_gl[p.name] for p in filters])
-        copy_in, copy_out = sum([copy_ms(t) for t in ins]), sum([copy_ms(t) for t in outs])
-        names = tuple([p.name for p in passes])
-        cl = {p.name: pass_ms(p.name, opencl) for p in filters}
-        layers = "+".join(dict.fromkeys(p.layer_id for p in filters))
-        out.append(Offload(
-            name=f"offload {len(out) + 1} ({layers})",
-            cl_passes=names, gl_passes=gl_version,
-            inputs=tuple(dict.fromkeys(t.source.name for t in ins)),
-            outputs=tuple(dict.fromkeys(t.target.name for t in outs)),
-            gl_ms=sum([pass_ms(p.name, Executor.GL) for p in filters]),
-            cl_ms=sum(cl.values()),
-            copy_in_ms=copy_in, copy_out_ms=copy_out,
-            planned_ms=planned(tuple(cl)) + copy_in + copy_out,
-            pass_ms=tuple([(n, cl[n] if n in cl else copy_ms(p)) for n, p in zip(names, passes)]),
-            device=devices.pop()))
+        out.append(priced(len(out) + 1, passes, tuple([on_gl[p.name] for p in filters]), pass_ms, copy_ms, planned))
     return tuple(out)
+
+
+def priced(number: int, passes: Sequence[Any], gl_version: tuple[FilterPass, ...], pass_ms, copy_ms,
+           planned) -> Offload:
+    """The ``number``-th offload of a frame: its placed ``passes`` (OpenCL filter passes
+    and the copies into and out of them, in the placed order), its GL version, priced by
+    ``pass_ms``, ``copy_ms`` and ``planned`` (``offloads``). A frame placed as the last
+    one was (graph.rescheduled) has last frame's offloads, by position: only their names
+    and prices are made again, by this."""
+    opencl, gl = Executor.OPENCL, Executor.GL
+    filters = [p for p in passes if isinstance(p, FilterPass)]
+    ins = [p for p in passes if not isinstance(p, FilterPass) and p.source.location is gl]
+    outs = [p for p in passes if not isinstance(p, FilterPass) and p.target.location is gl]
+    copy_in, copy_out = sum([copy_ms(t) for t in ins]), sum([copy_ms(t) for t in outs])
+    names = tuple([p.name for p in passes])
+    cl = {p.name: pass_ms(p.name, opencl) for p in filters}
+    layers = "+".join(dict.fromkeys(p.layer_id for p in filters))
+    return Offload(
+        name=f"offload {number} ({layers})",
+        cl_passes=names, gl_passes=gl_version,
+        inputs=tuple(dict.fromkeys(t.source.name for t in ins)),
+        outputs=tuple(dict.fromkeys(t.target.name for t in outs)),
+        gl_ms=sum([pass_ms(p.name, gl) for p in filters]),
+        cl_ms=sum(cl.values()),
+        copy_in_ms=copy_in, copy_out_ms=copy_out,
+        planned_ms=planned(tuple(cl)) + copy_in + copy_out,
+        pass_ms=tuple([(n, cl[n] if n in cl else copy_ms(p)) for n, p in zip(names, passes)]),
+        device=filters[0].device)

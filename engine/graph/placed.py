@@ -49,7 +49,7 @@ from ..textures import GL_PLACE, Place
 from .frame_schedule import FrameKey, Schedule, frame_dag, frame_key, repriced_dag, schedule_dag
 from .heft import updated_ranks, upward_ranks
 from .issue_order import Dependencies, dependencies, issue_order
-from .offload import Offload, offloads
+from .offload import Offload, offloads, priced
 from .rescheduled import Basis, basis_of
 from .schedule_memo import ScheduleMemo
 
@@ -403,10 +403,14 @@ def place_by(graph: FrameGraph, placement: ForcedPlacement | str | Mapping[str, 
     return placed
 
 
-def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: FrameCosts) -> tuple[Offload, ...]:
+def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: FrameCosts,
+              forms: "tuple[_OffloadForm, ...] | None" = None) -> tuple[Offload, ...]:
     """The OpenCL work of ``placed`` the executor may still move to GL (graph.offload),
     priced as the schedule priced it: each pass on the device it was placed on, each
-    copy between the two devices it joins."""
+    copy between the two devices it joins. ``forms``: the offloads of last frame, whose
+    rewrite placed this one (graph.rescheduled): the same units by position, priced anew."""
+    if forms is not None and not forms:
+        return ()
     slots = {s.name: s for s in schedule.slots}
     if not any(p.executor is Executor.OPENCL for p in placed.filter_passes()):
         return ()
@@ -420,19 +424,23 @@ def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: 
         c = slot.row[column[gl if executor is Executor.GL else slot.device]]
         return c if c < math.inf else 0.0  # (a device that does not price it: as Slot.costs leaves it out)
 
-    priced: dict[tuple, float] = {}  # (copies of one size between two places cost alike)
+    copy_prices: dict[tuple, float] = {}  # (copies of one size between two places cost alike)
 
     def copy_ms(t: TransferPass) -> float:
         a, b = t.source, t.target
         key = (a.location, a.device, b.location, b.device, a.width, a.height, a.format)
-        ms = priced.get(key)
+        ms = copy_prices.get(key)
         if ms is None:
-            ms = priced[key] = costs.copy_ms(number[a.place], number[b.place], t.bytes)
+            ms = copy_prices[key] = costs.copy_ms(number[a.place], number[b.place], t.bytes)
         return ms
 
     def planned(names: tuple[str, ...]) -> float:
         return max(slots[n].finish_ms for n in names) - min(slots[n].start_ms for n in names)
 
+    if forms is not None:
+        out, passes = placed.passes, graph.passes
+        return tuple([priced(k, [out[i] for i in f.cl_passes], tuple([passes[i] for i in f.gl_passes]),
+                             pass_ms, copy_ms, planned) for k, f in enumerate(forms, 1)])
     return offloads(graph, placed, pass_ms, copy_ms, planned)
 
 
@@ -623,18 +631,23 @@ def _runs_off_gl(outcome: _Outcome) -> bool:
 
 
 def _completed(outcome: _Outcome, graph: FrameGraph, placed: FrameGraph, costs: FrameCosts,
-               index: Mapping[str, int], deps: Dependencies | None = None) -> tuple[_Outcome, FrameGraph, Dependencies | None]:
+               index: Mapping[str, int], deps: Dependencies | None = None,
+               forms: "tuple[_OffloadForm, ...] | None" = None) -> tuple[_Outcome, FrameGraph, Dependencies | None]:
     """A first placement's offloads (graph.offload) and issue order (graph.issue_order)
     made, the graph given them, and both kept in the outcome for the frames that reuse it;
-    and the placed passes' issue dependencies (``deps``, when the caller has them: a
-    rewrite reused from last frame places the passes alike)."""
+    and the placed passes' issue dependencies. ``deps``, ``forms``: the issue
+    dependencies and offloads of last frame, when its rewrite placed this one
+    (graph.rescheduled): the passes are placed alike, by position."""
     if outcome.placement is None:
         return outcome, placed, None
-    found = _offloads(graph, placed, outcome.schedule, costs)
+    found = _offloads(graph, placed, outcome.schedule, costs, forms)
     placed.offloads = found
-    at_graph = {p.name: i for i, p in enumerate(graph.passes)}
-    at_placed = {p.name: i for i, p in enumerate(placed.passes)}
-    forms = tuple(_OffloadForm.of(o, at_graph, at_placed, index) for o in found)
+    if forms is not None:
+        forms = tuple([_edited(f, {"offload": o}) for f, o in zip(forms, found)])
+    else:
+        at_graph = {p.name: i for i, p in enumerate(graph.passes)}
+        at_placed = {p.name: i for i, p in enumerate(placed.passes)}
+        forms = tuple(_OffloadForm.of(o, at_graph, at_placed, index) for o in found)
     deps = deps if deps is not None else dependencies(placed.passes)
     issued = issue_order(placed, deps)
     order = None
@@ -645,12 +658,13 @@ def _completed(outcome: _Outcome, graph: FrameGraph, placed: FrameGraph, costs: 
 
 
 def _schedule(graph: FrameGraph, costs: FrameCosts, prices: dict, memo: ScheduleMemo,
-              key: FrameKey) -> tuple[Schedule, Basis | None, Placement | None, Dependencies | None, frozenset[int]]:
+              key: FrameKey) -> tuple[Schedule, Basis | None, tuple | None, frozenset[int]]:
     """``graph``'s frame-wide schedule, incrementally where its key differs from the
     memo's last frame's only in some passes' footprints and textures' sizes
-    (graph.rescheduled: the same schedule, fewer steps); the new basis; last frame's
-    rewrite and issue dependencies where every pass is on the device it had then (None
-    otherwise); and the texture numbers resized since last frame."""
+    (graph.rescheduled: repriced, and placed by HEFT with repair); the new basis; last
+    frame's rewrite, issue dependencies and offloads (``Basis.reuse``) where every pass
+    is on the device it had then (None otherwise); and the texture numbers resized since
+    last frame."""
     basis = memo.basis
     found = basis.changes(key) if basis is not None else None
     if found is None:
@@ -658,7 +672,7 @@ def _schedule(graph: FrameGraph, costs: FrameCosts, prices: dict, memo: Schedule
         ranks = upward_ranks(fd.dag)
         schedule = schedule_dag(fd, costs, ranks)
         on = tuple(s.device for s in schedule.slots)
-        return schedule, basis_of(key, fd, ranks, on), None, None, frozenset()
+        return schedule, basis_of(key, fd, ranks, on), None, frozenset()
     tasks, resized = found
     fd, dirty = repriced_dag(basis.fd, graph, costs, prices, tasks, basis.carried, key.textures, resized)
     ranks = updated_ranks(fd.dag, basis.ranks, dirty)
@@ -666,8 +680,8 @@ def _schedule(graph: FrameGraph, costs: FrameCosts, prices: dict, memo: Schedule
     schedule = schedule_dag(fd, costs, ranks, ([column[d] for d in basis.devices], _downstream(fd, dirty, resized,
                                                                                               basis.carried)))
     on = tuple(s.device for s in schedule.slots)
-    rewrite, deps = basis.reuse if basis.reuse is not None and on == basis.devices else (None, None)
-    return schedule, basis.next(key.key, fd, ranks, on), rewrite, deps, resized
+    reuse = basis.reuse if basis.reuse is not None and on == basis.devices else None
+    return schedule, basis.next(key.key, fd, ranks, on), reuse, resized
 
 
 def _downstream(fd: Any, dirty: frozenset[int], resized: frozenset[int], carried: Sequence[int]) -> frozenset[int]:
@@ -708,18 +722,21 @@ def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devic
         placed, memo.made = outcome.apply(graph, key.textures, memo.made)
         return placed
     costs = memo.costs(model, devices)
-    schedule, basis, rewrite, deps, resized = _schedule(graph, costs, memo.prices(model, devices), memo, key)
+    schedule, basis, reuse, resized = _schedule(graph, costs, memo.prices(model, devices), memo, key)
+    rewrite, deps, forms = reuse if reuse is not None else (None, None, None)
     outcome = _outcome(graph, schedule, costs, key.index, memo.off_gl and _corrected(model), _probed(model),
                        reuse=rewrite)
     memo.off_gl = _runs_off_gl(outcome)
-    last = memo.made.without(resized) if rewrite is not None and memo.made is not None else None
+    if outcome.placement is None:
+        deps = forms = None
+    last = memo.made.without(resized) if deps is not None and memo.made is not None else None
     placed, made = outcome.apply(graph, key.textures, last)
     placed.validate()
-    outcome, placed, deps = _completed(outcome, graph, placed, costs, key.index, deps)
+    outcome, placed, deps = _completed(outcome, graph, placed, costs, key.index, deps, forms)
     memo.keep(model, devices, key.key, outcome)
     memo.made = made
     if basis is not None and outcome.placement is not None:
-        basis = basis.reused(outcome.placement, deps)
+        basis = basis.reused(outcome.placement, deps, outcome.offloads)
     memo.basis = basis
     return placed
 
@@ -737,15 +754,15 @@ def planned_on(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devi
     found = memo.recall(model, devices, key.key)
     if found is None:
         costs = memo.costs(model, devices)
-        schedule, basis, rewrite, _, _ = _schedule(graph, costs, memo.prices(model, devices), memo, key)
+        schedule, basis, reuse, _ = _schedule(graph, costs, memo.prices(model, devices), memo, key)
         outcome = _outcome(graph, schedule, costs, key.index, memo.off_gl and _corrected(model), _probed(model),
-                           reuse=rewrite)
+                           reuse=None if reuse is None else reuse[0])
         memo.off_gl = _runs_off_gl(outcome)
         moved = outcome.placement.moved if outcome.placement is not None else {}
         found = {p.name: (moved[i][0].executor if i in moved else Executor.GL, p.layer_id)
                  for i, p in enumerate(graph.passes) if isinstance(p, FilterPass)}
         memo.keep(model, devices, key.key, found)
         if basis is not None and outcome.placement is not None:
-            basis = basis.reused(outcome.placement, None)
+            basis = basis.reused(outcome.placement, None, None)
         memo.basis = basis
     return found

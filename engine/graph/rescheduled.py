@@ -61,8 +61,9 @@ class Basis:
     description (``described_at``), its task graph (``fd``) with the number of the
     texture each edge carries (``carried``; -1: an order edge), the upward ranks, the
     device of each task (``devices``), and what graph.placed made of them (``reuse``:
-    the rewrite, graph.placed.Placement, and the placed passes' issue dependencies,
-    graph.issue_order.dependencies; None when the frame stayed on GL)."""
+    the rewrite, graph.placed.Placement, the placed passes' issue dependencies,
+    graph.issue_order.dependencies, and the offloads by position; None when the frame
+    stayed on GL)."""
 
     key: tuple
     pass_at: tuple[int, ...]
@@ -103,11 +104,11 @@ class Basis:
         devices; nothing placed yet."""
         return Basis(key, self.pass_at, self.described_at, fd, self.carried, ranks, devices, None, self.repairs + 1)
 
-    def reused(self, rewrite: Any, deps: Any) -> "Basis":
-        """This basis with what graph.placed made of its frame: the rewrite and the
-        placed passes' issue dependencies (None: not made)."""
+    def reused(self, rewrite: Any, deps: Any, offloads: Any) -> "Basis":
+        """This basis with what graph.placed made of its frame: the rewrite, the placed
+        passes' issue dependencies and its offloads by position (None: not made)."""
         return Basis(self.key, self.pass_at, self.described_at, self.fd, self.carried, self.ranks, self.devices,
-                     (rewrite, deps), self.repairs)
+                     (rewrite, deps, offloads), self.repairs)
 
     @cached_property
     def _described(self) -> dict[int, int]:
