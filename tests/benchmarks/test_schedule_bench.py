@@ -18,6 +18,11 @@ Measured, steady frames also report this thread's CPU time (median and best) aga
 first schedule's, and assert that a reused schedule costs under a third of one made and,
 where this loaded machine meets it robustly (``ROBUST_TARGETS``), the issue's target.
 
+``test_rescheduled_schedule``: frames whose task graph changes sizes every frame (a
+widening blur beside the turning cards), scheduled incrementally (graph.rescheduled:
+repriced, HEFT with repair, last frame's rewrite reused where it still places the frame)
+against the same frames scheduled from nothing, in the same run.
+
 ``test_stage_in_render``: what a user pays, the same stage timed inside
 ``scene.render(filter_backend="auto", cost_model=...)`` (GL and OpenCL): a renderer's
 first frame, animation frames that reuse the schedule, and frames whose styles change the
@@ -238,8 +243,10 @@ def test_rescheduled_schedule(benchmark, passes, kind):
     the same run, interleaved; this thread's CPU ms per frame. Asserts the incremental
     frames cost less, and are predicted within 6% of HEFT's makespan (graph.rescheduled:
     measured at most 1% at 500 passes, 5% at 50)."""
+    if benchmark.disabled and passes == 500:
+        pytest.skip("500 passes plan for seconds here: measured with --benchmark-enable")
     graphs = _restyled_graphs(passes, 12 if passes < 100 else 8)
-    rounds = 6 if passes < 100 else 3
+    rounds = 1 if benchmark.disabled else 6 if passes < 100 else 3
     times: dict[bool, list[float]] = {True: [], False: []}
     spans: dict[bool, list[float]] = {True: [], False: []}
     repriced = 0
@@ -263,6 +270,8 @@ def test_rescheduled_schedule(benchmark, passes, kind):
     benchmark.pedantic(lambda: [run(flag) for _ in range(rounds) for flag in (True, False)], rounds=1, iterations=1)
     assert repriced >= rounds * (len(graphs) - 1) // 2, "most frames are repriced incrementally"
     assert all(a <= b * 1.06 for a, b in zip(spans[True], spans[False])), "near HEFT's makespan"
+    if benchmark.disabled:
+        return  # (one round, in a suite run: what it schedules is checked, not its time)
     incremental, anew = statistics.median(times[True]), statistics.median(times[False])
     benchmark.extra_info.update(incremental_cpu_median_ms=round(incremental, 3), anew_cpu_median_ms=round(anew, 3),
                                 incremental_cpu_min_ms=round(min(times[True]), 3), ratio=round(anew / incremental, 2),
