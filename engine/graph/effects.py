@@ -439,7 +439,11 @@ class EffectDrawing:
         if self.cache is None or not all(d.source.retained and d.source.name not in self.out.repainted and d.backdrop is None
                                          for d in surface.draws):
             return None  # only inputs that are kept, unchanged, can prove "unchanged"
-        key = (surface.origin, surface.target.width, surface.target.height, space, plan, surface.draws, self.filter_backend)
+        # The placement forced on the frame (lamina.forced_placement) is part of the key: a
+        # result computed on OpenCL is not served to a frame placed on GL (8-bit rounding
+        # differs by executor, and forced-placement tests compare exactly).
+        key = (surface.origin, surface.target.width, surface.target.height, space, plan, surface.draws, self.filter_backend,
+               self.request.placement)
         self._filter_key = key
         cached = self.cache.lookup(f"filter:{node.id}", key, self.available)
         if cached is not None:
