@@ -66,7 +66,7 @@ class Case:
     probes: list = field(default_factory=list)  # (x, y, label)
     note: str = ""
     style: str = ""  # the root layer's style: on <body> in the page (inherited font and text properties)
-    svg: str = ""  # a scene's "svg" markup (filters for url(#id)): inline in the page, out of sight
+    svg: str = ""  # the scene's SVG markup (its <filter>s, for filter: url(#id)): inline in the page, drawing nothing
 
 
 def L(id_, box, style="", children=(), html_style=None, text=None):
@@ -303,7 +303,8 @@ def scene_file_case(path: Path) -> Case:
     root's style goes on <body>, where its inherited properties reach the layers; no
     url() images)."""
     data = json.loads(Path(path).read_text())
-    if "animations" in json.dumps(data) or "url(" in json.dumps(data).replace("url(#", ""):
+    layers_text = json.dumps(data.get("layers", []))
+    if "animations" in json.dumps(data) or "url(" in layers_text.replace("url(#", ""):
         raise ValueError(f"{path}: animations and url() images are not written to HTML here")
 
     def conv(layer):
@@ -333,6 +334,14 @@ def _div(layer, indent=1):
     return f'{pad}<div id="{html.escape(layer["id"])}" style="{pos} {html.escape(style)}">{text}{body}</div>\n'
 
 
+def _hidden_svg(markup: str) -> str:
+    """The scene's SVG in the page: its filters resolve url(#id); it draws nothing and
+    takes no space (width and height 0, absolutely placed)."""
+    if not markup:
+        return ""
+    return markup.replace("<svg ", '<svg width="0" height="0" style="position: absolute" ', 1) + "\n"
+
+
 def case_html(case: Case) -> str:
     divs = "".join(_div(layer) for layer in case.layers)
     if case.svg:  # the filters url(#id) names, in a box of no size (a display: none one may not be referenced)
@@ -342,7 +351,7 @@ def case_html(case: Case) -> str:
         f"html {{ background: {case.background}; }}\n"
         f"html, body {{ margin: 0; padding: 0; width: {case.width}px; height: {case.height}px; overflow: hidden; }}\n"
         "div { position: absolute; box-sizing: border-box; }\n"
-        f"</style></head><body style=\"{html.escape(case.style)}\">\n{divs}</body></html>\n"
+        f"</style></head><body style=\"{html.escape(case.style)}\">\n{_hidden_svg(case.svg)}{divs}</body></html>\n"
     )
 
 
@@ -357,7 +366,8 @@ def lamina_render(case: Case, dpr: float = 1) -> tuple[np.ndarray, str]:
     scene = scene_from_dict({"lamina": 1, "width": case.width, "height": case.height,
                              "background": case.background, "layers": scene_layers(case.layers),
                              **({"device_scale_factor": dpr} if dpr != 1 else {}),
-                             **({"style": case.style} if case.style else {}), **({"svg": case.svg} if case.svg else {})})
+                             **({"style": case.style} if case.style else {}),
+                             **({"svg": case.svg} if case.svg else {})})
     # A renderer of its own per case: a shared one keeps the last frame and matches layers
     # by id, so a case that differs from the one before only in its blend mode (all the
     # blend-* cases) would be drawn as nothing-changed (a retained-frame bug seen in

@@ -3,9 +3,9 @@ LightingPass, shaders/common/lighting.h) against the float64 SVG reference
 (lamina.filters.svg.reference: the spec's normal and light equations), through
 ``filters.apply`` and on scene layers, on seeded random bump maps: within 2 levels
 (issue 27's bar for lighting), for each light source, several attribute combinations
-(kernelUnitLength too),
-both colour spaces, objectBoundingBox primitive units, a filter region past the box and
-a device scale (light positions move with the region's origin and scale to pixels)."""
+(kernelUnitLength too), both colour spaces, objectBoundingBox primitive units, a filter
+region past the box at device scales 1 and 2 (light positions move with the region's
+origin and scale to pixels)."""
 
 from __future__ import annotations
 
@@ -93,30 +93,32 @@ def test_the_edge_and_corner_kernels_light_a_ramp_as_its_interior(gl, backend):
     assert np.ptp(out[..., 0]) == 0 and np.abs(out - ref).max() <= 1, f"{backend}: {np.unique(out[..., 0])}"
 
 
-def test_a_layer_lit_by_a_point_light_in_a_grown_region_matches_the_reference(gl, rng, backend):
-    """The default filter region grows the layer; the light's user-space position is
-    moved by the region's origin, as the reference's. (The lighting is linearRGB, the
-    sum sRGB: a linearRGB arithmetic composite would read the light through 8-bit sRGB,
-    5 levels off, as test_svg_color_gl says of such composites. At a device scale a scene
-    plans SVG filters with user units as device px, for every primitive so far.)"""
+@pytest.mark.parametrize("dpr", [1, 2])
+def test_a_layer_lit_by_a_point_light_in_a_grown_region_matches_the_reference(gl, rng, backend, dpr):
+    """The default filter region grows the layer; the light's user-space position (CSS
+    px) is scaled to device pixels and moved by the region's origin, as the reference's.
+    (The lighting is linearRGB, the sum sRGB: a linearRGB arithmetic composite would read
+    the light through 8-bit sRGB, 5 levels off, as test_svg_color_gl says of such
+    composites.)"""
     markup = (f"<svg {NS}><filter id='f'><feSpecularLighting in='SourceAlpha' surfaceScale='4' specularExponent='6' "
               "lighting-color='gold'><fePointLight x='10' y='6' z='12'/></feSpecularLighting>"
               "<feComposite in2='SourceGraphic' operator='arithmetic' k2='1' k3='1' color-interpolation-filters='sRGB'/>"
               "</filter></svg>")
     x, y, w, h = 12, 8, 30, 20
-    scene = Scene(56, 40, "transparent")
+    scene = Scene(56, 40, "transparent", device_scale_factor=dpr)
     scene.add_svg(markup)
-    scene.root.add(Layer("picture", (x, y, w, h), image=bumps(rng, h, w)))
+    scene.root.add(Layer("picture", (x, y, w, h), image=bumps(rng, h * dpr, w * dpr)))
     plain = scene.render(gl).premultiplied.astype(np.float64) / 255.0
     scene.find("picture").style["filter"] = "url(#f)"
     frame = scene.render(gl, filter_backend=backend)
-    filtered, (ox, oy) = apply_filter(parse_svg(markup).filter("f"), plain[y:y + h, x:x + w], grow=True)
+    x, y, w, h = (v * dpr for v in (x, y, w, h))
+    filtered, (ox, oy) = apply_filter(parse_svg(markup).filter("f"), plain[y:y + h, x:x + w], scale=dpr, grow=True)
     expected = np.zeros_like(plain)
     fh, fw = filtered.shape[:2]
     expected[y + oy:y + oy + fh, x + ox:x + ox + fw] = filtered
-    assert (ox, oy) == (-3, -2) and expected[..., 3].std() > .1
+    assert (ox, oy) == (-3 * dpr, -2 * dpr) and expected[..., 3].std() > .1
     diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
-    assert diff.max() <= 2, f"on {backend}: {diff.max()}"
+    assert diff.max() <= 2, f"DPR {dpr} on {backend}: {diff.max()}"
 
 
 def test_lighting_a_blur_is_exact_on_the_blurs_8_bits(gl, backend):

@@ -37,12 +37,13 @@ CHAINS = [
 ]
 
 
-# An SVG filter graph planned as its own passes (filters.svg.compile): offset and combine.
+# An SVG filter graph planned as its own passes (filters.svg.compile): every SVG pass kind.
 SVG_GRAPH = parse_svg('<svg xmlns="http://www.w3.org/2000/svg"><filter id="f" x="0" y="0" width="1" height="1" '
-                      'color-interpolation-filters="sRGB"><feOffset dx="2" result="o"/><feFlood flood-color="red"/>'
+                      'color-interpolation-filters="sRGB"><feOffset dx="2" result="o"/><feFlood flood-color="red" x="10" width="100"/>'
                       '<feComposite in2="o" operator="in"/><feColorMatrix type="luminanceToAlpha" result="l"/>'
-                      '<feTurbulence/><feComposite in2="l" result="t"/><feDiffuseLighting in="o"><feDistantLight/>'
-                      '</feDiffuseLighting><feComposite in2="t"/></filter></svg>').filter("f")
+                      '<feTurbulence/><feComposite in2="l"/><feDisplacementMap in2="SourceGraphic" scale="4"/>'
+                      '<feConvolveMatrix kernelMatrix="0 1 0 1 1 1 0 1 0" result="c"/>'
+                      '<feDiffuseLighting><feDistantLight/></feDiffuseLighting><feComposite in2="c"/></filter></svg>').filter("f")
 
 
 def plan_of(chain: "str | filters.FilterChain", w: int = 300, h: int = 200):
