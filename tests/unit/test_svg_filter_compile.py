@@ -147,3 +147,12 @@ def test_kernel_unit_length_is_planned_in_pixels():
     (lit,) = plan_graph(element, (80, 60), 2.0).passes
     assert lit.unit == pytest.approx((.05 * 40 * 2, .1 * 30 * 2)) and "kernel unit 4 x 6 px" in lit.describe()
     assert plan("<feDiffuseLighting><feDistantLight/></feDiffuseLighting>").passes[0].unit == (1.0, 1.0)
+
+
+def test_lighting_an_input_with_a_subregion_is_refused():
+    """The spec's edge kernels start at the input's subregion; the pass's at the image's
+    edge: refused before any pass runs, naming the primitive."""
+    body = ("<feOffset dx='1' x='5' y='5' width='10' height='10' result='o'/>"
+            "<feDiffuseLighting in='o'><feDistantLight/></feDiffuseLighting>")
+    with pytest.raises(UnsupportedFeatureError, match="<feDiffuseLighting>: lighting an input whose subregion"):
+        plan(body)
