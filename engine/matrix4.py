@@ -77,6 +77,14 @@ class Matrix4:
     def from_affine(m: Affine) -> "Matrix4":
         return Matrix4((m.a, m.c, 0.0, m.e, m.b, m.d, 0.0, m.f, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0))
 
+    @staticmethod
+    def from_plane_map(m: Affine | Projective) -> "Matrix4":
+        """A flat layer's 2D map (its plane to the screen) as a 4x4 that leaves z alone:
+        what a 3D rendering context is placed with inside a flat parent (flattening it
+        again gives ``m`` back)."""
+        p = Projective.of(m)
+        return Matrix4((p.a, p.c, 0.0, p.e, p.b, p.d, 0.0, p.f, 0.0, 0.0, 1.0, 0.0, p.g, p.h, 0.0, p.i))
+
     # -- algebra -----------------------------------------------------------------------
     def __matmul__(self, other: "Matrix4") -> "Matrix4":
         if other.__class__ is not Matrix4:

@@ -343,6 +343,8 @@ def _describe_draw(d: Draw) -> str:
             f"{m.texture.name} ({m.what} of {m.layer_id}, {'luminance' if m.luminance else 'alpha'})" for m in d.masks))
     if d.blend is not BlendMode.NORMAL:
         bits.append(f"mix-blend-mode {d.blend}, reading {d.backdrop.name if d.backdrop else '?'}")
+    if d.split_planes:
+        bits.append(f"a split piece, cut by {len(d.split_planes)} plane{'s' if len(d.split_planes) != 1 else ''}")
     if d.note:
         bits.append(d.note)
     return d.source.name + (f" ({'; '.join(bits)})" if bits else "")
@@ -356,6 +358,7 @@ def _draw_dict(d: Draw) -> dict[str, Any]:
         "transform": [round(v, 6) for v in d.transform.values()],
         "clips": [c.layer_id for c in d.clips],
         **({"note": d.note} if d.note else {}),
+        **({"split_planes": [[round(v, 6) for v in plane] for plane in d.split_planes]} if d.split_planes else {}),
         **({"masks": [{"texture": m.texture.name, "layer": m.layer_id, "what": m.what,
                        "mode": "luminance" if m.luminance else "alpha"} for m in d.masks]}
            if d.masks else {}),
