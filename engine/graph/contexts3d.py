@@ -95,13 +95,17 @@ def order_3d_contexts(draws: Sequence[Draw], nodes: Mapping[str, LayerNode], to_
     sorted and split; ``to_target`` maps screen px to the target's px. Draws of no
     context keep their places."""
     chains = [_chain(nodes.get(d.layer_id)) for d in draws]
-    contexts = {c for chain in chains for c in chain}
-    if not contexts:
+    first_at: dict[str, int] = {}
+    for i, chain in enumerate(chains):
+        for c in chain:
+            first_at.setdefault(c, i)
+    if not first_at:
         return tuple(draws), ()
     out = list(draws)
     records = []
-    # Innermost first: an inner context's sorted run is then one member's draws in the outer.
-    for root in sorted(contexts, key=lambda c: -nodes[c].depth if c in nodes else 0):
+    # Innermost first: an inner context's sorted run is then one member's draws in the
+    # outer; contexts side by side in paint order.
+    for root in sorted(first_at, key=lambda c: (-nodes[c].depth if c in nodes else 0, first_at[c])):
         out, chains, record = _order_one(out, chains, root, nodes, to_target, target, strategy)
         records.append(record)
     return tuple(out), tuple(records)
