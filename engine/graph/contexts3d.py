@@ -60,13 +60,14 @@ class Context3D:
     dropped: tuple[tuple[str, str], ...]
     splitter_tests: int
     trees: int
+    sweep_steps: int = 0  # polygons visited by the partition's sorts (geometry3d.context_order)
     outlines: tuple[tuple[tuple[float, float], ...], ...] = ()
 
     def to_dict(self) -> dict:
         return {"root": self.root, "target": self.target, "order": list(self.order), "split": list(self.split),
                 "splits": self.splits, "layers_split": list(self.layers_split),
                 "dropped": [{"layer": layer, "reason": why} for layer, why in self.dropped],
-                "splitter_tests": self.splitter_tests, "bsp_trees": self.trees}
+                "splitter_tests": self.splitter_tests, "sweep_steps": self.sweep_steps, "bsp_trees": self.trees}
 
     def describe(self) -> str:
         names = [f"{layer} (piece)" if cut else layer for layer, cut in zip(self.order, self.split)]
@@ -122,8 +123,9 @@ def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[
             groups[member.id] = []
             members.append(member)
         groups[member.id].append(i)
-    to_target4 = Matrix4.from_plane_map(to_target)
-    made = project_layer_rects([(m.id, k, (0.0, 0.0, m.width, m.height), np.asarray(to_target4 @ screen_matrix3d(m)))
+    to_target4 = np.asarray(Matrix4.from_plane_map(to_target))
+    matrices = to_target4 @ np.stack([np.asarray(screen_matrix3d(m)) for m in members])
+    made = project_layer_rects([(m.id, k, (0.0, 0.0, m.width, m.height), matrices[k])
                                 for k, m in enumerate(members)])
     polygons = [p for p in made if isinstance(p, DrawPolygon)]
     whole = {p.layer_id: p for p in polygons}
@@ -154,7 +156,7 @@ def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[
     merged = list(zip(draws[:lo], chains[:lo])) + between + run + list(zip(draws[hi + 1:], chains[hi + 1:]))
     record = Context3D(root, target, tuple(str(f.layer_id) for f in order.fragments),
                        tuple(f.is_split for f in order.fragments), tuple(map(str, order.layers_split())),
-                       order.splits, tuple(dropped), order.splitter_tests, order.trees, tuple(outlines))
+                       order.splits, tuple(dropped), order.splitter_tests, order.trees, order.sweep_steps, tuple(outlines))
     return [d for d, _ in merged], [c for _, c in merged], record
 
 
