@@ -112,3 +112,17 @@ def test_cube_drops_its_hidden_back_faces_and_shows_three(gl):
         assert shown in colours, f"face colour {shown} is on screen"
     for hidden in ((0x33, 0xee, 0x33), (0x33, 0x33, 0xee), (0xee, 0x33, 0xee)):
         assert hidden not in colours, f"face colour {hidden} (a back face) is not"
+
+
+def test_splits_overlay_outlines_each_split_piece(gl):
+    """The splits overlay draws red along the pieces' edges: on the cut line (x = 80, the
+    cards' shared centre line under a centred perspective) and nowhere outside the cards."""
+    from lamina.overlays import overlay
+
+    scene, _, _ = crossed_planes(40, 200, "center")
+    frame = scene.render(gl)
+    img = overlay(frame, "splits")
+    red = (img[..., 0] == 230) & (img[..., 1] == 20) & (img[..., 2] == 20)
+    assert red[30:90, 77:83].any(axis=1).all(), "the cut line is outlined"
+    assert not red[:, :20].any() and not red[:, 140:].any(), "nothing outlined off the cards"
+    assert (frame.image != img).any(axis=-1).sum() == red.sum(), "only the outlines change"
