@@ -80,6 +80,9 @@ class SurfaceReason(Reason, Enum):
     BACKDROP_FILTER = "backdrop-filter: the filtered backdrop, then the element"
     BACKDROP_ROOT = "backdrop root: what a backdrop-filtered descendant reads"
     MASK = "mask"  # a mask-image or a polygon clip-path: flattened, then drawn through the mask
+    # cc's k3dTransformFlattening: a flat member of a 3D rendering context with drawing
+    # descendants is flattened into its plane first, then sorted (and split) as one plane.
+    FLATTENING_3D = "3D flattening"
 
     __str__ = str.__str__
     __format__ = str.__format__

@@ -52,7 +52,9 @@ class BackedDrawing:
         if not self.trees.has_3d_contexts:
             return draws
         where = "frame" if base_id == "root" else f"surface {base_id}"
-        draws, records = order_3d_contexts(draws, self.trees.nodes, target.from_screen(), where)
+        owner = self.trees.nodes.get(target.owner)
+        skip = frozenset(_chain_contexts(owner))  # a surface flattening a member: sorted where it is drawn
+        draws, records = order_3d_contexts(draws, self.trees.nodes, target.from_screen(), where, skip=skip)
         for record in records:
             self.out.contexts3d.append(record)
             self.out.decisions.append(Decision(record.root, record.describe()))
@@ -373,3 +375,13 @@ class BackedDrawing:
             why = None  # paints nothing of its own (no background, image or border)
         if why:
             self.out.decisions.append(Decision(node.id, why))
+
+
+def _chain_contexts(node: LayerNode | None) -> set[str]:
+    """The 3D rendering contexts ``node`` or an ancestor is a member of."""
+    out = set()
+    while node is not None:
+        if node.context3d is not None:
+            out.add(node.context3d)
+        node = node.container
+    return out

@@ -4,10 +4,14 @@ its layers split where they intersect, as Chromium cc draws a sorting context (i
 
 A target's draws come in paint order (graph.backed: one per backing, surface or
 layer). Each draw lies in the plane of one *member* of each context it is in (the
-nearest member on its layer's ancestor chain: a member's flat descendants are drawn
-into its plane, which is cc's "3D flattening"; here their draws go, in paint order,
-wherever the member's fragments go, each cut to the fragment, instead of through a
-surface of their own). Per context, innermost first:
+nearest member on its layer's ancestor chain). A flat member that is a stacking context
+with drawing descendants is drawn through a surface in its plane first (graph.routes:
+cc's "3D flattening"), and that surface's draw is the member's; the draws of a flat
+member without a stacking context of its own go, in paint order, wherever the member's
+fragments go, each cut to the fragment. A member's polygon is its box grown to all the
+draws in its plane (cc sorts a flattened surface's rect). Contexts whose member a surface
+flattens are not sorted inside that surface, only where it is drawn (``skip``).
+Per context, innermost first:
 
 1. every member with draws is a polygon: its box through its accumulated 4x4
    (compositor.tree.screen_matrix3d) into the target's px (lamina.geometry3d);
@@ -30,7 +34,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..compositor.tree import LayerNode, screen_matrix3d
-from ..geometry import Affine
+from ..geometry import Affine, Rect, clipped_polygon
 from ..geometry3d import DrawPolygon, DropReason, SortStrategy, sort_polygons
 from ..geometry3d.polygon import project_layer_rects
 from ..limits import MAX_SPLIT_PLANES
@@ -91,15 +95,18 @@ def _chain(node: LayerNode | None) -> dict[str, LayerNode]:
 
 
 def order_3d_contexts(draws: Sequence[Draw], nodes: Mapping[str, LayerNode], to_target: Affine, target: str = "frame",
-                      strategy: SortStrategy = SortStrategy.PARTITIONED) -> tuple[tuple[Draw, ...], tuple[Context3D, ...]]:
+                      strategy: SortStrategy = SortStrategy.PARTITIONED, skip: frozenset[str] = frozenset()
+                      ) -> tuple[tuple[Draw, ...], tuple[Context3D, ...]]:
     """``draws`` (a target's, paint order) with every 3D rendering context among them
     sorted and split; ``to_target`` maps screen px to the target's px. Draws of no
-    context keep their places."""
+    context keep their places; contexts in ``skip`` are not sorted here (the target is a
+    surface flattening one of their members: it is sorted where that surface is drawn)."""
     chains = [_chain(nodes.get(d.layer_id)) for d in draws]
     first_at: dict[str, int] = {}
     for i, chain in enumerate(chains):
         for c in chain:
-            first_at.setdefault(c, i)
+            if c not in skip:
+                first_at.setdefault(c, i)
     if not first_at:
         return tuple(draws), ()
     out = list(draws)
@@ -125,7 +132,7 @@ def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[
         groups[member.id].append(i)
     to_target4 = np.asarray(Matrix4.from_plane_map(to_target))
     matrices = to_target4 @ np.stack([np.asarray(screen_matrix3d(m)) for m in members])
-    made = project_layer_rects([(m.id, k, (0.0, 0.0, m.width, m.height), matrices[k])
+    made = project_layer_rects([(m.id, k, _plane_rect(m, [draws[i] for i in groups[m.id]], to_target), matrices[k])
                                 for k, m in enumerate(members)])
     polygons = [p for p in made if isinstance(p, DrawPolygon)]
     whole = {p.layer_id: p for p in polygons}
@@ -158,6 +165,28 @@ def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[
                        tuple(f.is_split for f in order.fragments), tuple(map(str, order.layers_split())),
                        order.splits, tuple(dropped), order.splitter_tests, order.trees, order.sweep_steps, tuple(outlines))
     return [d for d, _ in merged], [c for _, c in merged], record
+
+
+def _plane_rect(member: LayerNode, draws: list[Draw], to_target: Affine) -> tuple[float, float, float, float]:
+    """What the member's plane holds, in its px: its box, grown to every draw of its
+    group (a flattened surface, descendants reaching past its box), so the polygon
+    sorted and split is all that is drawn in the plane (cc sorts a flattened surface's
+    rect)."""
+    box = Rect(0.0, 0.0, member.width, member.height)
+    if all(d.source.name.startswith("layer:") and d.layer_id == member.id for d in draws):
+        return (box.x, box.y, box.width, box.height)  # its own raster alone: the box is its quad
+    placed = to_target @ member.to_screen
+    if not placed.is_invertible():
+        return (box.x, box.y, box.width, box.height)
+    back = placed.inverse()
+    xs, ys = [0.0, box.width], [0.0, box.height]
+    for d in draws:
+        for x, y in clipped_polygon(Rect(0, 0, *d.quad_size), d.transform):
+            lx, ly = back.apply(x, y)
+            if np.isfinite(lx) and np.isfinite(ly):
+                xs.append(lx)
+                ys.append(ly)
+    return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
 def split_planes(piece: DrawPolygon, whole: DrawPolygon) -> tuple[tuple[float, float, float], ...]:

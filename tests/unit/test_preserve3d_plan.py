@@ -151,3 +151,20 @@ def test_split_planes_are_the_cut_edges_only():
     corner = DrawPolygon("x", 0, np.array([[0, 0, 0], [6, 0, 0], [0, 6, 0]], float), whole.normal, 0.0, True)
     (diagonal,) = split_planes(corner, whole)
     assert np.allclose(diagonal, (-1 / math.sqrt(2), -1 / math.sqrt(2), 6 / math.sqrt(2)))
+
+
+def test_a_flat_member_with_drawing_descendants_is_a_3d_flattening_surface():
+    """cc's k3dTransformFlattening: a flat member (a) whose child turns in 3D is drawn
+    into a surface in its plane; the context sorts that surface (its polygon grown to the
+    child, which reaches past a's box) against b in the frame, and nothing inside it."""
+    scene = crossed()
+    a = scene.root.find("a")
+    a.add(Layer("kid", (60, 20, 90, 60), "background: green; transform: rotateX(30deg)"))
+    graph = scene.plan()
+    assert graph.routes["a"].surface.value == "3D flattening"
+    (context,) = graph.contexts3d
+    assert context.target == "frame" and context.order == ("b", "a", "b")
+    draws = frame_draws(graph)
+    assert draws[1].source.name == "surface:a" and draws[1].layer_id == "a"
+    surface = next(p for p in graph.passes if p.target.name == "surface:a")
+    assert [d.layer_id for d in surface.draws] == ["a", "kid"] and all(not d.split_planes for d in surface.draws)
