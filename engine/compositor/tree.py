@@ -301,8 +301,8 @@ def flattening_property(style: ComputedStyle) -> str | None:
     """The grouping property that makes a ``preserve-3d`` element flat (CSS Transforms 2
     §"Grouping property values": its children are drawn into its plane as a group), or
     None. The spec's list (overflow other than visible, opacity < 1, filter, clip-path,
-    mask, mix-blend-mode, isolation), plus backdrop-filter, which Chromium's
-    ComputedStyle::HasGroupingProperty also counts."""
+    mask, mix-blend-mode, isolation), plus backdrop-filter; Chromium 156 flattens for each
+    of these, overflow: clip included (tests/chromium/test_preserve3d_chromium.py)."""
     if style.overflow.clips:
         return "overflow"
     if style.opacity < 1.0:
