@@ -168,3 +168,17 @@ def test_a_flat_member_with_drawing_descendants_is_a_3d_flattening_surface():
     assert draws[1].source.name == "surface:a" and draws[1].layer_id == "a"
     surface = next(p for p in graph.passes if p.target.name == "surface:a")
     assert [d.layer_id for d in surface.draws] == ["a", "kid"] and all(not d.split_planes for d in surface.draws)
+
+
+def test_a_context_inside_an_opacity_group_is_sorted_inside_its_surface():
+    """Flattened at its boundary: the wrapper's opacity surface holds the sorted, split
+    context, and the frame draws the surface once."""
+    scene = Scene(W, H, "white")
+    wrapper = scene.root.add(Layer("wrapper", (0, 0, W, H), "opacity: 0.5; perspective: 250px"))
+    group = wrapper.add(Layer("group", (50, 25, 100, 100), "transform-style: preserve-3d"))
+    group.add(Layer("a", (0, 0, 100, 100), "background: red; transform: rotateY(40deg)"))
+    group.add(Layer("b", (0, 0, 100, 100), "background: blue; transform: rotateY(-40deg)"))
+    graph = scene.plan()
+    (context,) = graph.contexts3d
+    assert context.target.startswith("surface") and context.order == ("b", "a", "b")
+    assert [d.layer_id for d in frame_draws(graph)] == ["wrapper"]
