@@ -81,7 +81,7 @@ def test_the_filtered_suite_scenes_are_all_here():
             assert load_scene(path).plan(**_options(scene), placement="all-opencl") == graph, path.stem
     assert filtered == FILTERED, (f"{len(filtered)} of {len(filtered) + len(unfiltered)} suite scenes have filter "
                                   f"passes, FILTERED lists {len(FILTERED)}: keep it equal to {filtered}")
-    assert len(FILTERED) == 41  # of the suite's 123 scenes (27 of 105 before the backdrop combinations, 34 before the SVG
+    assert len(FILTERED) == 41  # of the suite's 129 scenes (27 of 105 before the backdrop combinations, 34 before the SVG
     # ones, 36 before svg-filter-spatial and the SVG region ones, 39 before the lighting ones)
 
 
