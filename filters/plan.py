@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import InvalidValueError
 from ..limits import MAX_COLOR_STEPS  # one shader variant per fused step count
 from ..css.values import RGBA
+from ..blending.modes import BlendMode
 from ..named import NamedEnum
 
 # BLUR_SIGMA_CAP and MIN_SIGMA live with the ops (their reach needs them); still importable from here.
@@ -561,7 +562,8 @@ class CombineOperator(Enum):
     """How a combine pass joins its two premultiplied inputs A (``in``) and B (``in2``):
     feComposite's operators (Filter Effects 1), ``over`` also being feMerge's and feBlend
     normal's; ARITHMETIC is k1 A B + k2 A + k3 B + k4, clamped, colour to alpha (feFlood
-    is ARITHMETIC with only k4). The value is the shaders' number for it."""
+    is ARITHMETIC with only k4); BLEND is feBlend's other modes, A blended over B
+    (shaders/common/blend_modes.h). The value is the shaders' number for it."""
 
     OVER = 0
     IN = 1
@@ -570,6 +572,7 @@ class CombineOperator(Enum):
     XOR = 4
     LIGHTER = 5
     ARITHMETIC = 6
+    BLEND = 7
 
 
 @dataclass(frozen=True)
@@ -584,6 +587,7 @@ class CombinePass:
     source: str = ""  # the primitive it runs, for describe()
     scale: int = 1
     linear: bool = False  # joined in linearRGB: inputs converted from, the result to, sRGB in the pass
+    blend_mode: BlendMode = BlendMode.NORMAL  # BLEND: the mode (its index is the shaders' number)
     kind: ClassVar[str] = "combine"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.COMBINE
     cost: ClassVar[CostKind] = CostKind.PIXELS
@@ -595,7 +599,7 @@ class CombinePass:
     def gl(self) -> ProgramCall:
         return ProgramCall(FilterProgram(FilterShader.COMBINE),
                            (("u_operator", self.operator.value), ("u_k", self.k), ("u_k4", self.k4),
-                            ("u_linear", int(self.linear))),
+                            ("u_linear", int(self.linear)), ("u_blend_mode", self.blend_mode.index)),
                            ("u_source", "u_second"))
 
     def cl(self) -> KernelCall:
@@ -603,12 +607,15 @@ class CombinePass:
                                       *_images("dst", "w", "h"), KernelArg(Arg.INT, self.operator.value, "op"),
                                       *(KernelArg(Arg.FLOAT, v, f"k{i}") for i, v in enumerate(self.k, 1)),
                                       KernelArg(Arg.FLOAT4, tuple(self.k4), "k4"),
-                                      KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+                                      KernelArg(Arg.INT, int(self.linear), "linear_rgb"),
+                                      KernelArg(Arg.INT, self.blend_mode.index, "blend_mode")))
 
     label = "combine"
 
     def describe(self) -> str:
         how = self.operator.name.lower()
+        if self.operator is CombineOperator.BLEND:
+            how += f" {self.blend_mode.value}"
         if self.operator is CombineOperator.ARITHMETIC:
             how += " k " + " ".join(f"{v:.4g}" for v in self.k) + " k4 (" + " ".join(f"{v:.4g}" for v in self.k4) + ")"
         space = " in linearRGB" if self.linear else ""

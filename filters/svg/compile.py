@@ -8,7 +8,8 @@ alone reads the other (``filters.svg.compile_color``, which also says what runs 
 linearRGB and how), SourceAlpha as
 one (colour made black), feGaussianBlur as the downscaled separable blur passes,
 feMorphology and feDropShadow as their passes, feOffset as an offset pass, feFlood,
-feComposite (every operator), feMerge and feBlend normal as combine passes; feTile,
+feComposite (every operator), feMerge and feBlend (every mode of Compositing 1, the
+compositor's blend maths: shaders/common/blend_modes.h) as combine passes; feTile,
 without subregions, is its input.
 
 What is exact on images the size of the element's box: the filter region must be the
@@ -33,8 +34,8 @@ from . import model as m
 from .compile_color import SpacePlanner
 from .compile_noise import plan_turbulence
 from .graph import build_graph
-from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, one_sigma, transfer_matrix
-from .reference import color_matrix, filter_region
+from .lower import SOURCE_ALPHA, SvgColorMatrix, one_sigma
+from .reference import filter_region
 from ...css.values import RGBA
 
 __all__ = ["plan_graph", "COMPILED"]
@@ -51,7 +52,7 @@ def _refuse(prim: m.Primitive | m.FilterElement, why: str) -> UnsupportedFeature
     return UnsupportedFeatureError(f"{prim.describe()}: {why}; SVG filter graphs compile to GPU passes only "
                                    "with the filter region the element's box and no subregions, from feColorMatrix, "
                                    "feComponentTransfer, feGaussianBlur, feMorphology, feDropShadow, feOffset, "
-                                   "feFlood, feComposite, feMerge, feBlend normal and feTile so far (backend='reference' runs "
+                                   "feFlood, feComposite, feMerge, feBlend (every mode), feImage and feTile so far (backend='reference' runs "
                                    "any graph)", property="filter", value=prim.describe())
 
 
@@ -122,12 +123,6 @@ def _combine(b: _Builder, a: str, c: str, operator: CombineOperator, source: str
 def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple[float, float], scale: float,
                     notes: list[str]) -> str:
     ux, uy = units[0] * scale, units[1] * scale  # markup units -> pixels
-    if isinstance(prim, m.ColorMatrix):
-        if prim.type is m.ColorMatrixType.LUMINANCE_TO_ALPHA:
-            raise _refuse(prim, "luminanceToAlpha (alpha read from colour)")
-        return _color(b, ins[0], matrix_op(prim, color_matrix(prim)))
-    if isinstance(prim, m.ComponentTransfer):
-        return _color(b, ins[0], matrix_op(prim, transfer_matrix(prim)))
     if isinstance(prim, m.GaussianBlur):
         if prim.edge_mode is not m.EdgeMode.NONE:
             raise _refuse(prim, f"edgeMode {prim.edge_mode.value}")
@@ -160,9 +155,12 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
     if isinstance(prim, m.Tile):
         return ins[0]  # without subregions its input already covers its region: the tile is the input
     if isinstance(prim, m.Blend):
-        if prim.mode is not BlendMode.NORMAL:
-            raise _refuse(prim, f"blend mode {prim.mode.value} (only normal so far)")
-        return _combine(b, ins[0], ins[1], CombineOperator.OVER, prim.tag)
+        if prim.mode is BlendMode.NORMAL:
+            return _combine(b, ins[0], ins[1], CombineOperator.OVER, prim.tag)
+        out = b.name("combine")  # in blended over in2 (Compositing 1 #blending, as Filter Effects 1 says)
+        b.passes.append(CombinePass((ins[0], ins[1]), out, CombineOperator.BLEND, source=prim.tag,
+                                    blend_mode=prim.mode))
+        return out
     assert isinstance(prim, m.Merge)
     if not ins:
         return _combine(b, "source", "source", CombineOperator.ARITHMETIC, prim.tag)  # nothing: transparent

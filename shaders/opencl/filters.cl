@@ -13,6 +13,8 @@
 #define SVG_INT_TO_FLOAT(x) ((float)(x))
 #define SVG_POW(x, y) native_exp2((y) * native_log2(x))
 #include "common/svg_color.h"
+#define BLEND_ABS(x) fabs(x)
+#include "common/blend_modes.h"
 
 inline float4 texel(__global const uchar4* img, int i) {
     return convert_float4(img[i]) * (1.0f / 255.0f);
@@ -203,9 +205,11 @@ __kernel void filter_unpremultiply(__global const uchar4* src, __global uchar4* 
 }
 
 // SVG filter graphs: two premultiplied images joined per pixel (shaders/filters/combine.frag,
-// filters/plan.py CombineOperator: 0 over, 1 in, 2 out, 3 atop, 4 xor, 5 lighter, 6 arithmetic).
+// filters/plan.py CombineOperator: 0 over, 1 in, 2 out, 3 atop, 4 xor, 5 lighter, 6 arithmetic,
+// 7 blend: feBlend's `blend_mode`, common/blend_modes.h as the GLSL pass).
 __kernel void filter_combine(__global const uchar4* src, __global const uchar4* second, __global uchar4* dst,
-                             int w, int h, int op, float k1, float k2, float k3, float4 k4, int linear_rgb) {
+                             int w, int h, int op, float k1, float k2, float k3, float4 k4, int linear_rgb,
+                             int blend_mode) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     float4 a = texel(src, y * w + x), b = texel(second, y * w + x), o;
@@ -219,6 +223,7 @@ __kernel void filter_combine(__global const uchar4* src, __global const uchar4* 
     else if (op == 3) o = a * b.w + b * (1.0f - a.w);
     else if (op == 4) o = a * (1.0f - b.w) + b * (1.0f - a.w);
     else if (op == 5) o = fmin(a + b, (float4)(1.0f));
+    else if (op == 7) o = blend_composite4(a, b, blend_mode);
     else {
         o = clamp(k1 * a * b + k2 * a + k3 * b + k4, 0.0f, 1.0f);
         o.xyz = fmin(o.xyz, (float3)(o.w));

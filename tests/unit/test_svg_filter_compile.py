@@ -83,7 +83,6 @@ def test_merge_of_nothing_is_transparent_and_of_one_is_its_input():
     ("<feOffset dx='1.5'/>", 'x="0" y="0" width="1" height="1"', "a fractional feOffset in linearRGB"),
     ("<feDropShadow/>", 'x="0" y="0" width="1" height="1"', "linearRGB"),
     ("<feOffset dx='1' width='5'/>", BOX, "a primitive subregion"),
-    ("<feBlend in2='SourceAlpha' mode='multiply'/>", BOX, "blend mode multiply"),
     ("<feConvolveMatrix kernelMatrix='0 1 0 1 1 1 0 1 0'/>", BOX, "does not compile to GPU passes yet"),
     ("<feGaussianBlur stdDeviation='1 2'/>", BOX, "two standard deviations"),
     ("<feComponentTransfer>" + "".join(f"<feFunc{c} type='table' tableValues='{'0 ' * 300}'/>" for c in "RGBA")
