@@ -56,6 +56,7 @@ __all__ = [
     "SvgColorPass",
     "SvgColorStep",
     "TurbulencePass",
+    "ImagePass",
     "ChannelTransfer",
     "TransferKind",
     "FilterPlan",
@@ -118,6 +119,7 @@ class PassKind(NamedEnum):
     OFFSET = "offset"
     SVG_COLOR = "svg-color"
     TURBULENCE = "turbulence"
+    IMAGE = "image"
 
 
 class Axis(NamedEnum):
@@ -161,6 +163,7 @@ class FilterShader(Enum):
     OFFSET = "offset"
     SVG_COLOR = "svg_color"
     TURBULENCE = "turbulence"
+    IMAGE = "image"
 
 
 # Fused colour passes compile for these step counts; other counts are padded with
@@ -219,6 +222,9 @@ class ProgramCall:
     uniforms: tuple[tuple[str, float | int | tuple[float, ...]], ...] = ()
     samplers: tuple[str, ...] = ("u_source",)
     warm: tuple[FilterProgram, ...] = ()
+    # Pictures the pass reads besides its inputs (feImage): (sampler, key, straight RGBA8
+    # pixels), uploaded by the runner once per key and bound after the inputs.
+    textures: tuple[tuple[str, str, np.ndarray], ...] = ()
 
 
 class Arg(Enum):
@@ -236,6 +242,7 @@ class Arg(Enum):
     FLOAT4 = "float4"
     FLOATS = "floats"  # a read-only float32 buffer of ``value`` (weights, matrices)
     LOCAL = "local"  # ``value`` bytes of local memory per work-group
+    PIXELS = "pixels"  # a read-only uchar4 buffer of ``value``, (H, W, 4) uint8 pixels (feImage's picture)
 
 
 @dataclass(frozen=True)
@@ -244,7 +251,7 @@ class KernelArg:
     kernel's name for it (for reading and for errors)."""
 
     kind: Arg
-    value: int | float | tuple[float, ...] = 0
+    value: int | float | tuple[float, ...] | np.ndarray = 0
     name: str = ""
 
 
@@ -867,11 +874,63 @@ class TurbulencePass:
                 f"octave(s){stitch}, in {space}{then}")
 
 
+@dataclass(frozen=True)
+class ImagePass:
+    """feImage: a picture (straight RGBA8 ``pixels``, uploaded once per ``key``) placed in
+    the image: output pixel (i, j) samples the picture bilinearly at picture pixel
+    (step x i + origin x, step y j + origin y) (0: pixel 0's centre; transparent black
+    outside it), premultiplied, and is transparent black outside ``clip`` (x0, y0, x1,
+    y1: the primitive's subregion in output pixels). It reads no image (``inputs`` name
+    the source only so that it has a size)."""
+
+    inputs: tuple[str, ...]
+    output: str
+    key: str  # the picture's identity (its href and content checksum): equal keys, equal pixels
+    pixels: np.ndarray = field(compare=False, repr=False)
+    step: tuple[float, float] = (1.0, 1.0)
+    origin: tuple[float, float] = (0.0, 0.0)
+    clip: tuple[int, int, int, int] = (0, 0, 0, 0)
+    source: str = "feImage"
+    scale: int = 1
+    kind: ClassVar[str] = "image"
+    pass_kind: ClassVar[PassKind] = PassKind.IMAGE
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> tuple["ImagePass", ...]:
+        pixels = np.random.default_rng(0).integers(0, 256, (64, 64, 4), dtype=np.uint8)
+        return (cls(("source",), "out", "sample", pixels, (0.7, 0.7), (-3.0, -2.0), (0, 0, 1 << 15, 1 << 15)),)
+
+    @property
+    def picture_size(self) -> tuple[int, int]:
+        return int(self.pixels.shape[1]), int(self.pixels.shape[0])
+
+    def gl(self) -> ProgramCall:
+        return ProgramCall(FilterProgram(FilterShader.IMAGE), (
+            ("u_step", self.step), ("u_origin", self.origin), ("u_clip", self.clip)), textures=(("u_picture", self.key, self.pixels),))
+
+    def cl(self) -> KernelCall:
+        iw, ih = self.picture_size
+        return KernelCall("image", (KernelArg(Arg.PIXELS, self.pixels, "picture"), KernelArg(Arg.INT, iw, "pw"),
+                                    KernelArg(Arg.INT, ih, "ph"), *_images("dst", "w", "h"),
+                                    *(KernelArg(Arg.FLOAT, v, n) for v, n in zip((*self.step, *self.origin),
+                                                                                  ("sx", "sy", "ox", "oy"))),
+                                    *(KernelArg(Arg.INT, v, n) for v, n in zip(self.clip, ("x0", "y0", "x1", "y1")))))
+
+    label = "image"
+
+    def describe(self) -> str:
+        iw, ih = self.picture_size
+        x0, y0, x1, y1 = self.clip
+        return (f"{self.label}  {self.source} {iw}x{ih} px picture, {1 / self.step[0]:.4g} x {1 / self.step[1]:.4g} "
+                f"px per picture px, in pixels {x0}..{x1} x {y0}..{y1}")
+
+
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                    SvgColorPass, TurbulencePass]
+                    SvgColorPass, TurbulencePass, ImagePass]
 # Every planned pass type: calibration measures each one's samples(); a new one is added here.
 PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                                SvgColorPass, TurbulencePass)
+                                SvgColorPass, TurbulencePass, ImagePass)
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,7 @@ from .placed import place_by
 from ..filters.backend import FilterBackend
 from .state import FrameState
 from .svg_refs import check_svg_references
+from ..filters.svg.images import svg_files
 from ..filters.svg.route import svg_document
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
 from .backed import BackedDrawing
@@ -655,7 +656,8 @@ def build_frame_graph(
     check_frame_fits(scene.width, scene.height, scale, min(limits.max_texture_size, MAX_VIEWPORT_PX))
     # The trees, the sweep and the scroll code resolve CSS px to device px through it.
     check_svg_references(scene)  # a dangling url(#id): typed, named, before any work
-    with room_for(MAX_TREE_DEPTH), device_scale.in_force(DeviceScale.of(scale)), svg_document(scene.svg):
+    with room_for(MAX_TREE_DEPTH), device_scale.in_force(DeviceScale.of(scale)), svg_document(scene.svg), \
+            svg_files(scene.file_access):
         graph = _build(scene, request, limits, images, state, facts)
     graph.images = graph_images(graph, images, scene.base_dir)  # it carries its images (graph.resources)
     return graph

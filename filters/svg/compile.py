@@ -8,13 +8,14 @@ alone reads the other (``filters.svg.compile_color``, which also says what runs 
 linearRGB and how), SourceAlpha as
 one (colour made black), feGaussianBlur as the downscaled separable blur passes,
 feMorphology and feDropShadow as their passes, feOffset as an offset pass, feFlood,
+feImage as an image pass placing its picture (``filters.svg.compile_image``),
 feComposite (every operator), feMerge and feBlend (every mode of Compositing 1, the
 compositor's blend maths: shaders/common/blend_modes.h) as combine passes; feTile,
 without subregions, is its input.
 
 What is exact on images the size of the element's box: the filter region must be the
 box (``x=0 y=0 width=1 height=1`` in objectBoundingBox units, or the same in user
-space) — a larger region keeps content past the box that offsets and blurs bring back,
+space), unless the plan is given the box and so runs on the region — a larger region keeps content past the box that offsets and blurs bring back,
 which box-sized images do not hold — primitives in linearRGB only as compile_color
 allows, and no primitive subregions. Anything else is an
 UnsupportedFeatureError naming the primitive and why, before any pass runs.
@@ -32,6 +33,7 @@ from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetP
                     _plan_shadow, color_steps)
 from . import model as m
 from .compile_color import SpacePlanner
+from .compile_image import plan_image
 from .compile_noise import plan_turbulence
 from .graph import build_graph
 from .lower import SOURCE_ALPHA, SvgColorMatrix, one_sigma
@@ -41,7 +43,7 @@ from ...css.values import RGBA
 __all__ = ["plan_graph", "COMPILED"]
 
 COMPILED = (m.ColorMatrix, m.ComponentTransfer, m.GaussianBlur, m.Morphology, m.DropShadow, m.Offset, m.Flood,
-            m.Composite, m.Merge, m.Blend, m.Tile, m.Turbulence)
+            m.Composite, m.Merge, m.Blend, m.Tile, m.Turbulence, m.Image)
 _COMPOSITE = {m.CompositeOperator.OVER: CombineOperator.OVER, m.CompositeOperator.IN: CombineOperator.IN,
               m.CompositeOperator.OUT: CombineOperator.OUT, m.CompositeOperator.ATOP: CombineOperator.ATOP,
               m.CompositeOperator.XOR: CombineOperator.XOR, m.CompositeOperator.LIGHTER: CombineOperator.LIGHTER,
@@ -95,12 +97,15 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         why = spaces.refusal(prim, node.inputs, linear)
         if why:
             raise _refuse(prim, why)
-        if any(getattr(prim.subregion, k) is not None for k in ("x", "y", "width", "height")):
+        if not isinstance(prim, m.Image) and any(getattr(prim.subregion, k) is not None
+                                                 for k in ("x", "y", "width", "height")):
             raise _refuse(prim, "a primitive subregion")
         ins = [image(i) for i in node.inputs]
         out = spaces.plan(prim, node.index, node.inputs, ins[0] if ins else None, linear)
         if isinstance(prim, m.Turbulence):  # compile_noise
             out = plan_turbulence(b, prim, (0.0, 0.0, w / scale, h / scale), scale, linear)
+        if isinstance(prim, m.Image):  # compile_image: its x, y, width, height place the picture
+            out = plan_image(b, prim, element, box, scale)
         names[node.index] = out if out is not None else _plan_primitive(b, prim, ins, units, scale, notes)
         spaces.planned(prim, node.index, node.inputs, linear)
     return FilterPlan(tuple(b.passes), names[graph.output], (0, 0, 0, 0), tuple(notes))

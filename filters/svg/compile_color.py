@@ -12,8 +12,9 @@ registers these; it plans everything else).
   linear and its result back inside its own pass (``shaders/common/svg_color.h``, shared
   by the GLSL passes and the OpenCL kernels). That is exact where the pass is per pixel:
   colour primitives, feComposite, feMerge and feBlend normal (combine passes with
-  ``linear``). feFlood, feTile and whole-pixel feOffset give the same pixels in either
-  space. The colour primitives that alone read an feTurbulence run in its pass too (its
+  ``linear``). feFlood, feTile, feImage (its picture is sampled as stored, sRGB, then
+  converted, as the reference does) and whole-pixel feOffset give the same pixels in
+  either space. The colour primitives that alone read an feTurbulence run in its pass too (its
   noise, low in alpha, loses most of its colour to 8 premultiplied bits: up to 6 levels
   off before a linearRGB colour matrix, measured). Spatial primitives that mix pixels (blurs, morphology, fractional offsets)
   run in linearRGB only on images whose colour is black (SourceAlpha and what blurs,
@@ -78,7 +79,7 @@ class SpacePlanner:
             if values > size:
                 return f"transfer tables of {values} values in all (a GPU pass takes {size})"
         if not linear or isinstance(prim, (m.ColorMatrix, m.ComponentTransfer, m.Composite, m.Merge, m.Blend,
-                                           m.Flood, m.Tile, m.Turbulence)):
+                                           m.Flood, m.Tile, m.Turbulence, m.Image)):
             return None
         black = all(i in self.black for i in inputs)
         if isinstance(prim, m.Offset):

@@ -506,7 +506,7 @@ def _flood(p: m.Flood, ctx: Context) -> np.ndarray:
     return np.broadcast_to(_color_in(p.flood_color, p.flood_opacity, ctx.space), (h, w, 4)).copy()
 
 
-def _fit(align: str, mode: str, box: Rect, iw: int, ih: int) -> Rect:
+def fit_image(align: str, mode: str, box: Rect, iw: int, ih: int) -> Rect:
     """preserveAspectRatio: where an iw x ih image lies in ``box`` (user units)."""
     x0, y0, x1, y1 = box
     bw, bh = x1 - x0, y1 - y0
@@ -528,7 +528,7 @@ def _image(p: m.Image, ctx: Context) -> np.ndarray:
     src = np.asarray(ctx.image_loader(p.href), dtype=np.float64)  # premultiplied sRGB
     ih, iw = src.shape[:2]
     align, mode = p.preserve_aspect_ratio.split(" ")
-    x0, y0, x1, y1 = _fit(align, mode, ctx.rect, iw, ih)
+    x0, y0, x1, y1 = fit_image(align, mode, ctx.rect, iw, ih)
     canvas = ctx.canvas
     xs, ys = canvas.centres()
     # Canvas pixel centre -> image pixel coordinates; bilinear, transparent outside.

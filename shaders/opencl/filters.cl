@@ -326,3 +326,29 @@ __kernel void filter_turbulence(__global uchar4* dst, int w, int h, __constant f
     svg_color_steps(c, steps, n_steps, table);  // the colour primitives fused after the noise
     store(dst, w, x, y, (float4)(c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]));
 }
+
+// feImage (shaders/filters/image.frag, filters/plan.py ImagePass): the picture (straight
+// RGBA8, pw x ph) sampled bilinearly at (sx x, sy y) + (ox, oy), each tap premultiplied,
+// transparent outside the picture and outside the clip rect [x0, x1) x [y0, y1).
+inline float4 picture_tap(__global const uchar4* picture, int pw, int ph, int x, int y) {
+    if (x < 0 || y < 0 || x >= pw || y >= ph) return (float4)(0.0f);
+    float4 c = texel(picture, y * pw + x);
+    return (float4)(c.xyz * c.w, c.w);
+}
+
+__kernel void filter_image(__global const uchar4* picture, int pw, int ph, __global uchar4* dst, int w, int h,
+                           float sx, float sy, float ox, float oy, int x0, int y0, int x1, int y1) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    if (x < x0 || y < y0 || x >= x1 || y >= y1) {
+        store(dst, w, x, y, (float4)(0.0f));
+        return;
+    }
+    float2 q = (float2)(sx * (float)x + ox, sy * (float)y + oy);
+    float2 f = floor(q);
+    float2 t = q - f;
+    int ix = (int)f.x, iy = (int)f.y;
+    float4 a = picture_tap(picture, pw, ph, ix, iy), b = picture_tap(picture, pw, ph, ix + 1, iy);
+    float4 c = picture_tap(picture, pw, ph, ix, iy + 1), d = picture_tap(picture, pw, ph, ix + 1, iy + 1);
+    store(dst, w, x, y, mix(mix(a, b, t.x), mix(c, d, t.x), t.y));
+}

@@ -71,3 +71,51 @@ def test_luminance_to_alpha_makes_colour_black_and_alpha_the_luminance(gl, rng, 
     lum = np.clip(c @ np.array([0.2125, 0.7154, 0.0721]), 0.0, 1.0)
     assert np.all(out[..., :3] == 0), "luminanceToAlpha's colour is black"
     assert np.abs(out[..., 3] - np.rint(lum * 255)).max() <= 1
+
+
+# feImage: (filter attributes, feImage attributes, what follows it). The picture is 13 x 9
+# px, placed in a 31 x 23 px box: scaled up, fractional, so every output pixel mixes four.
+P = "href='picture.png'"
+IMAGE_GRAPHS = {
+    "stretched": ("", f"{P} preserveAspectRatio='none'", ""),
+    "meet-centred": ("", P, ""),
+    "slice-min-max": ("", f"{P} preserveAspectRatio='xMinYMax slice'", ""),
+    "meet-in-subregion": ("", f"{P} x='3.5' y='2' width='20' height='11.25' preserveAspectRatio='xMaxYMin meet'", ""),
+    "bounding-box-units": ("primitiveUnits='objectBoundingBox'", f"{P} x='.1' y='.2' width='.6' height='.5' "
+                           "preserveAspectRatio='xMidYMax slice'", ""),
+    "multiplied-over-source": ("", f"{P} preserveAspectRatio='none' result='i'",
+                               "<feBlend in='i' in2='SourceGraphic' mode='multiply'/>"),
+    # an opaque picture, as luminance masks are: luminanceToAlpha un-premultiplies the
+    # 8-bit image between the passes, which a low alpha would magnify (up to 5 levels at
+    # random alpha, where the reference keeps the picture in float)
+    "luminance-mask": ("", "href='opaque.png' preserveAspectRatio='none'",
+                       "<feColorMatrix type='luminanceToAlpha' result='l'/>"
+                       "<feComposite in='SourceGraphic' in2='l' operator='in'/>"),
+}
+
+
+@pytest.fixture
+def picture_folder(tmp_path, rng):
+    from PIL import Image  # import here: only these tests write a picture file
+    pixels = rng.integers(0, 256, (9, 13, 4), dtype=np.uint8)
+    pixels[0, 0, 3] = 0  # a transparent texel (its colour must not show)
+    Image.fromarray(pixels, "RGBA").save(tmp_path / "picture.png")
+    Image.fromarray(pixels[..., :3], "RGB").save(tmp_path / "opaque.png")
+    return tmp_path
+
+
+@pytest.mark.parametrize("space", ["sRGB", "linearRGB"])
+@pytest.mark.parametrize("name", IMAGE_GRAPHS)
+def test_feimage_places_its_picture_as_the_svg_reference_does(gl, rng, backend, picture_folder, name, space):
+    """Within 1 level; 2 where a linearRGB primitive reads the picture: it reaches it as
+    the 8-bit sRGB image between passes, where the reference keeps it in float (the bar
+    tests/gl/test_svg_color_gl.py declares for the same reason)."""
+    attrs, image_attrs, after = IMAGE_GRAPHS[name]
+    markup = (f'<svg {NS}><filter id="f" {BOX} {attrs} color-interpolation-filters="{space}">'
+              f"<feImage {image_attrs}/>{after}</filter></svg>")
+    img = random_image(rng, 23, 31)
+    out = filters.apply(img, "url(#f)", backend, premultiplied=True, svg=markup, files=picture_folder).astype(int)
+    ref = filters.apply(img, "url(#f)", "reference", premultiplied=True, svg=markup, files=picture_folder).astype(int)
+    bar = 2 if after and space == "linearRGB" else 1
+    assert np.abs(out - ref).max() <= bar, f"feImage {name} in {space} on {backend}"
+    assert out[..., 3].max() > 0, "the picture shows"
