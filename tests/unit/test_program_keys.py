@@ -77,7 +77,7 @@ _LEGACY_INSET = {InsetKind.NONE: "", InsetKind.SHADOWS: ".shadows", InsetKind.ON
 def test_the_variant_table_holds_the_programs_it_held_before_keys():
     """The fixture was captured from the string-named table before keys (plus the four
     alpha forms of filter.morphology, the one spatial filter added since, and of the SVG
-    graphs' filter.combine, filter.offset, filter.svg_color and filter.turbulence, whose constants every
+    graphs' filter.combine, filter.offset, filter.svg_color, filter.turbulence and filter.image, whose constants every
     filter program now gets)."""
     before = json.loads(FIXTURE.read_text(encoding="utf-8"))
     now = {name: [v.vertex, v.fragment, [list(d) for d in v.defines]] for name, v in VARIANTS_BY_NAME.items()}
@@ -132,7 +132,7 @@ def test_every_filter_key_is_named_as_before():
     keys = {k for k in VARIANTS if isinstance(k, FilterProgram)}
     bases = [legacy_color_filter(n) for n in sorted(set(_LEGACY_BUCKETS))] + [
         f"filter.{kind}" for kind in ("blur", "downsample", "upsample", "shadow", "morphology", "combine", "offset",
-                                              "svg_color", "turbulence")]
+                                              "svg_color", "turbulence", "image")]
     legacy = {legacy_filter(b, s, o) for b in bases for s, o in _LEGACY_STRAIGHT}
     assert {str(k) for k in keys} == legacy and len(keys) == len(legacy)
     for steps in range(17):
