@@ -36,6 +36,8 @@ import concurrent.futures
 import fnmatch
 import html
 import json
+import re
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +68,8 @@ class Case:
     probes: list = field(default_factory=list)  # (x, y, label)
     note: str = ""
     style: str = ""  # the root layer's style: on <body> in the page (inherited font and text properties)
+    svg: str = ""  # a scene file's SVG markup (its filters): inlined in the page, given to the scene
+    path: Path | None = None  # the scene file (its folder holds feImage's pictures: images/ is copied next to the page)
 
 
 def L(id_, box, style="", children=(), html_style=None, text=None):
@@ -302,7 +306,8 @@ def scene_file_case(path: Path) -> Case:
     root's style goes on <body>, where its inherited properties reach the layers; no
     url() images)."""
     data = json.loads(Path(path).read_text())
-    if "animations" in json.dumps(data) or "url(" in json.dumps(data):
+    layers_text = json.dumps(data.get("layers", []))
+    if "animations" in json.dumps(data) or re.search(r"url\((?!#)", layers_text):
         raise ValueError(f"{path}: animations and url() images are not written to HTML here")
 
     def conv(layer):
@@ -311,7 +316,8 @@ def scene_file_case(path: Path) -> Case:
 
     return Case(f"scene-{Path(path).stem}", "scene", data["width"], data["height"],
                 [conv(x) for x in data.get("layers", [])], background=data.get("background", "white"),
-                note=data.get("description", "")[:120], style=_style_text(data.get("style")))
+                note=data.get("description", "")[:120], style=_style_text(data.get("style")), svg=data.get("svg", ""),
+                path=Path(path))
 
 
 # --------------------------------------------------------------------------------------
@@ -332,6 +338,14 @@ def _div(layer, indent=1):
     return f'{pad}<div id="{html.escape(layer["id"])}" style="{pos} {html.escape(style)}">{text}{body}</div>\n'
 
 
+def _svg_block(markup: str) -> str:
+    """A scene's SVG filters in the page: the markup as given, in a box of no size (its
+    filters are referenced by url(#id); nothing of it is drawn)."""
+    if not markup:
+        return ""
+    return f'<div style="left: 0; top: 0; width: 0; height: 0; overflow: hidden">{markup}</div>\n'
+
+
 def case_html(case: Case) -> str:
     divs = "".join(_div(layer) for layer in case.layers)
     return (
@@ -339,7 +353,7 @@ def case_html(case: Case) -> str:
         f"html {{ background: {case.background}; }}\n"
         f"html, body {{ margin: 0; padding: 0; width: {case.width}px; height: {case.height}px; overflow: hidden; }}\n"
         "div { position: absolute; box-sizing: border-box; }\n"
-        f"</style></head><body style=\"{html.escape(case.style)}\">\n{divs}</body></html>\n"
+        f"</style></head><body style=\"{html.escape(case.style)}\">\n{divs}{_svg_block(case.svg)}</body></html>\n"
     )
 
 
@@ -348,9 +362,15 @@ def case_html(case: Case) -> str:
 
 
 def lamina_render(case: Case, dpr: float = 1) -> tuple[np.ndarray, str]:
-    from lamina import Renderer
+    from lamina import Renderer, load_scene
     from lamina.scene_file import scene_from_dict
 
+    if case.path is not None and case.svg:  # the file itself: its SVG and its folder (feImage's pictures)
+        scene = load_scene(case.path)
+        scene.device_scale_factor = dpr
+        with Renderer() as renderer:
+            frame = scene.render(renderer)
+            return np.array(frame.image), frame.graph.describe()
     scene = scene_from_dict({"lamina": 1, "width": case.width, "height": case.height,
                              "background": case.background, "layers": scene_layers(case.layers),
                              **({"device_scale_factor": dpr} if dpr != 1 else {}),
@@ -413,6 +433,8 @@ def side_by_side(chrome: np.ndarray, lamina: np.ndarray, scale: int = 2) -> np.n
 def run_case(case: Case, out: Path, binary: str, gpu: str, dpr: int = 1) -> dict:
     html_path = out / f"{case.name}.html"
     html_path.write_text(case_html(case))
+    if case.path is not None and (case.path.parent / "images").is_dir() and "<feImage" in case.svg:
+        shutil.copytree(case.path.parent / "images", out / "images", dirs_exist_ok=True)  # relative hrefs
     shot = chromium_screenshot(binary, html_path, out / f"{case.name}.chromium.png", case.width, case.height, gpu=gpu,
                                device_scale_factor=dpr)
     chrome = np.asarray(Image.open(shot).convert("RGBA"))
