@@ -1,8 +1,10 @@
 // feImage: a picture placed in the image (filters/plan.py ImagePass). Output pixel p
-// samples the picture bilinearly at u_step * p + u_origin (picture texel centres at
-// integers), transparent black outside the picture; the picture is straight RGBA8, each
-// texel premultiplied before the taps are mixed (as the reference mixes premultiplied
-// pixels). Outside u_clip (the primitive's subregion) the result is transparent black.
+// samples the picture bilinearly at q = u_step * p + u_origin (picture texel centres at
+// integers) with its edge texels clamped, times the part of the pixel (q +- u_step / 2)
+// the picture's fitted rect (-0.5 <= q < size - 0.5) covers: an image drawn as browsers
+// draw one, anti-aliased edges. Transparent black outside u_clip (the primitive's
+// subregion). The picture is straight RGBA8, each texel premultiplied before the taps
+// are mixed (as the reference mixes premultiplied pixels).
 #include "common/fetch.glsl"
 #include "common/alpha.glsl"
 
@@ -22,6 +24,9 @@ void main() {
         return;
     }
     vec2 q = u_step * vec2(p) + u_origin;
+    vec2 size = vec2(textureSize(u_picture, 0));
+    vec2 cover = clamp((min(q + u_step * 0.5, size - 0.5) - max(q - u_step * 0.5, vec2(-0.5))) / u_step, 0.0, 1.0);
+    q = clamp(q, vec2(0.0), size - 1.0);
     vec2 f = floor(q);
     vec2 t = q - f;
     vec4 a, b, c, d;
@@ -30,5 +35,5 @@ void main() {
     b = premultiplied(b);
     c = premultiplied(c);
     d = premultiplied(d);
-    frag_color = OUTPUT_VALUE(mix(mix(a, b, t.x), mix(c, d, t.x), t.y));
+    frag_color = OUTPUT_VALUE(mix(mix(a, b, t.x), mix(c, d, t.x), t.y) * (cover.x * cover.y));
 }

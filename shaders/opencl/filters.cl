@@ -328,8 +328,9 @@ __kernel void filter_turbulence(__global uchar4* dst, int w, int h, __constant f
 }
 
 // feImage (shaders/filters/image.frag, filters/plan.py ImagePass): the picture (straight
-// RGBA8, pw x ph) sampled bilinearly at (sx x, sy y) + (ox, oy), each tap premultiplied,
-// transparent outside the picture and outside the clip rect [x0, x1) x [y0, y1).
+// RGBA8, pw x ph) sampled bilinearly at q = (sx x, sy y) + (ox, oy) with its edge texels
+// clamped, each tap premultiplied, times the part of the pixel (q +- step / 2) the fitted
+// rect (-0.5 <= q < size - 0.5) covers; transparent outside the clip rect [x0, x1) x [y0, y1).
 inline float4 picture_tap(__global const uchar4* picture, int pw, int ph, int x, int y) {
     if (x < 0 || y < 0 || x >= pw || y >= ph) return (float4)(0.0f);
     float4 c = texel(picture, y * pw + x);
@@ -345,10 +346,14 @@ __kernel void filter_image(__global const uchar4* picture, int pw, int ph, __glo
         return;
     }
     float2 q = (float2)(sx * (float)x + ox, sy * (float)y + oy);
+    float2 step = (float2)(sx, sy), size = (float2)((float)pw, (float)ph);
+    float2 cover = clamp((fmin(q + step * 0.5f, size - 0.5f) - fmax(q - step * 0.5f, (float2)(-0.5f))) / step,
+                         0.0f, 1.0f);
+    q = clamp(q, (float2)(0.0f), size - 1.0f);
     float2 f = floor(q);
     float2 t = q - f;
     int ix = (int)f.x, iy = (int)f.y;
     float4 a = picture_tap(picture, pw, ph, ix, iy), b = picture_tap(picture, pw, ph, ix + 1, iy);
     float4 c = picture_tap(picture, pw, ph, ix, iy + 1), d = picture_tap(picture, pw, ph, ix + 1, iy + 1);
-    store(dst, w, x, y, mix(mix(a, b, t.x), mix(c, d, t.x), t.y));
+    store(dst, w, x, y, mix(mix(a, b, t.x), mix(c, d, t.x), t.y) * (cover.x * cover.y));
 }
