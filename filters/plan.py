@@ -880,8 +880,9 @@ class ImagePass:
     the image: output pixel (i, j) samples the picture bilinearly at picture pixel
     (step x i + origin x, step y j + origin y) (0: pixel 0's centre; transparent black
     outside it), premultiplied, and is transparent black outside ``clip`` (x0, y0, x1,
-    y1: the primitive's subregion in output pixels). It reads no image (``inputs`` name
-    the source only so that it has a size)."""
+    y1: the primitive's subregion in output pixels); ``tiled`` (an feTile of it) first
+    maps every output pixel into ``clip`` by its offset modulo the clip's size. It reads
+    no image (``inputs`` name the source only so that it has a size)."""
 
     inputs: tuple[str, ...]
     output: str
@@ -891,6 +892,7 @@ class ImagePass:
     origin: tuple[float, float] = (0.0, 0.0)
     clip: tuple[int, int, int, int] = (0, 0, 0, 0)
     source: str = "feImage"
+    tiled: bool = False
     scale: int = 1
     kind: ClassVar[str] = "image"
     pass_kind: ClassVar[PassKind] = PassKind.IMAGE
@@ -907,7 +909,8 @@ class ImagePass:
 
     def gl(self) -> ProgramCall:
         return ProgramCall(FilterProgram(FilterShader.IMAGE), (
-            ("u_step", self.step), ("u_origin", self.origin), ("u_clip", self.clip)), textures=(("u_picture", self.key, self.pixels),))
+            ("u_step", self.step), ("u_origin", self.origin), ("u_clip", self.clip), ("u_tiled", int(self.tiled))),
+            textures=(("u_picture", self.key, self.pixels),))
 
     def cl(self) -> KernelCall:
         iw, ih = self.picture_size
@@ -915,7 +918,8 @@ class ImagePass:
                                     KernelArg(Arg.INT, ih, "ph"), *_images("dst", "w", "h"),
                                     *(KernelArg(Arg.FLOAT, v, n) for v, n in zip((*self.step, *self.origin),
                                                                                   ("sx", "sy", "ox", "oy"))),
-                                    *(KernelArg(Arg.INT, v, n) for v, n in zip(self.clip, ("x0", "y0", "x1", "y1")))))
+                                    *(KernelArg(Arg.INT, v, n) for v, n in zip(self.clip, ("x0", "y0", "x1", "y1"))),
+                                    KernelArg(Arg.INT, int(self.tiled), "tiled")))
 
     label = "image"
 

@@ -11,7 +11,8 @@ feMorphology and feDropShadow as their passes, feOffset as an offset pass, feFlo
 feImage as an image pass placing its picture (``filters.svg.compile_image``),
 feComposite (every operator), feMerge and feBlend (every mode of Compositing 1, the
 compositor's blend maths: shaders/common/blend_modes.h) as combine passes; feTile,
-without subregions, is its input.
+without subregions, is its input, and of an feImage placed by x, y, width, height, that
+picture's pass tiling its rect (the one input that makes a subregion here).
 
 What is exact on images the size of the element's box: the filter region must be the
 box (``x=0 y=0 width=1 height=1`` in objectBoundingBox units, or the same in user
@@ -76,6 +77,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
     b = _Builder(w * h)
     notes: list[str] = [f"SVG graph {line.strip()}" for line in graph.explain().splitlines()]  # what became the passes
     names: dict[int, str] = {}
+    partial: set[m.Input | int] = set()  # feImages placed by x, y, width, height: results within that rect
     alpha: list[str] = []  # SourceAlpha's image, once planned
     spaces = SpacePlanner(b, (units[0] * scale, units[1] * scale), graph)  # colour primitives, linearRGB (compile_color)
 
@@ -97,18 +99,37 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         why = spaces.refusal(prim, node.inputs, linear)
         if why:
             raise _refuse(prim, why)
-        if not isinstance(prim, m.Image) and any(getattr(prim.subregion, k) is not None
-                                                 for k in ("x", "y", "width", "height")):
+        placed = any(getattr(prim.subregion, k) is not None for k in ("x", "y", "width", "height"))
+        if placed and not isinstance(prim, m.Image):
             raise _refuse(prim, "a primitive subregion")
+        if placed:
+            partial.add(node.index)
+        if node.inputs and all(i in partial for i in node.inputs) and not isinstance(prim, m.Tile):
+            # Its default subregion would be the feImage's rect, clipping its result there.
+            raise _refuse(prim, "reading only an feImage placed by x, y, width, height (its own subregion would be "
+                                "that rect: primitive subregions are not planned yet; feTile of it is)")
         ins = [image(i) for i in node.inputs]
         out = spaces.plan(prim, node.index, node.inputs, ins[0] if ins else None, linear)
         if isinstance(prim, m.Turbulence):  # compile_noise
             out = plan_turbulence(b, prim, (0.0, 0.0, w / scale, h / scale), scale, linear)
         if isinstance(prim, m.Image):  # compile_image: its x, y, width, height place the picture
             out = plan_image(b, prim, element, box, scale)
+        if isinstance(prim, m.Tile) and node.inputs[0] in partial:  # the placed picture, tiled from its rect
+            out = plan_image(b, graph.nodes[node.inputs[0]].primitive, element, box, scale, tiled=True)
         names[node.index] = out if out is not None else _plan_primitive(b, prim, ins, units, scale, notes)
         spaces.planned(prim, node.index, node.inputs, linear)
-    return FilterPlan(tuple(b.passes), names[graph.output], (0, 0, 0, 0), tuple(notes))
+    return FilterPlan(_read(b.passes, names[graph.output]), names[graph.output], (0, 0, 0, 0), tuple(notes))
+
+
+def _read(passes: list, output: str) -> tuple:
+    """The passes whose images reach ``output`` (an feImage only an feTile reads is
+    planned tiled, in a pass of its own: its plain pass is then read by nothing)."""
+    needed, kept = {output}, []
+    for p in reversed(passes):
+        if p.output in needed:
+            kept.append(p)
+            needed.update(p.inputs)
+    return tuple(reversed(kept))
 
 
 def _color(b: _Builder, source: str, op: SvgColorMatrix) -> str:

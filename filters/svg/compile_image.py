@@ -16,10 +16,13 @@ from .reference import fit_image, make_canvas, subregion
 __all__ = ["plan_image"]
 
 
-def plan_image(b: _Builder, prim: m.Image, element: m.FilterElement, box: tuple[float, float], scale: float) -> str:
+def plan_image(b: _Builder, prim: m.Image, element: m.FilterElement, box: tuple[float, float], scale: float,
+               tiled: bool = False) -> str:
     """The pass of ``prim`` on the image of ``element``'s filter region around ``box``
     (CSS px at ``scale`` pixels each; the plan's image pixel (0, 0) is the region's
-    first pixel, as the reference's canvas); the image it writes."""
+    first pixel, as the reference's canvas); the image it writes. ``tiled``: an feTile
+    of it, its subregion's pixels repeated over the whole image (as the reference's
+    feTile repeats its input's rect)."""
     picture = image_pixels(prim)
     ih, iw = picture.pixels.shape[:2]
     canvas = make_canvas(element, (0.0, 0.0, box[0], box[1]), scale)
@@ -35,5 +38,6 @@ def plan_image(b: _Builder, prim: m.Image, element: m.FilterElement, box: tuple[
     # Picture coordinate of output pixel i: ((ox + i + 0.5) / scale - x0) / (x1 - x0) * iw - 0.5.
     sx, sy = iw / ((x1 - x0) * scale), ih / ((y1 - y0) * scale)
     origin = (((ox + 0.5) / scale - x0) * iw / (x1 - x0) - 0.5, ((oy + 0.5) / scale - y0) * ih / (y1 - y0) - 0.5)
-    b.passes.append(ImagePass(("source",), out, picture.key, picture.pixels, (sx, sy), origin, clip, prim.describe()))
+    b.passes.append(ImagePass(("source",), out, picture.key, picture.pixels, (sx, sy), origin, clip,
+                              f"{prim.describe()} tiled" if tiled else prim.describe(), tiled=tiled))
     return out

@@ -338,11 +338,16 @@ inline float4 picture_tap(__global const uchar4* picture, int pw, int ph, int x,
 }
 
 __kernel void filter_image(__global const uchar4* picture, int pw, int ph, __global uchar4* dst, int w, int h,
-                           float sx, float sy, float ox, float oy, int x0, int y0, int x1, int y1) {
-    int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h) return;
+                           float sx, float sy, float ox, float oy, int x0, int y0, int x1, int y1, int tiled) {
+    int gx = get_global_id(0), gy = get_global_id(1);
+    if (gx >= w || gy >= h) return;
+    int x = gx, y = gy;  // the pixel sampled: feTile takes the written one into the clip rect
+    if (tiled && x1 > x0 && y1 > y0) {
+        x = x0 + ((x - x0) % (x1 - x0) + (x1 - x0)) % (x1 - x0);  // C's % keeps the dividend's sign
+        y = y0 + ((y - y0) % (y1 - y0) + (y1 - y0)) % (y1 - y0);
+    }
     if (x < x0 || y < y0 || x >= x1 || y >= y1) {
-        store(dst, w, x, y, (float4)(0.0f));
+        store(dst, w, gx, gy, (float4)(0.0f));
         return;
     }
     float2 q = (float2)(sx * (float)x + ox, sy * (float)y + oy);
@@ -355,5 +360,5 @@ __kernel void filter_image(__global const uchar4* picture, int pw, int ph, __glo
     int ix = (int)f.x, iy = (int)f.y;
     float4 a = picture_tap(picture, pw, ph, ix, iy), b = picture_tap(picture, pw, ph, ix + 1, iy);
     float4 c = picture_tap(picture, pw, ph, ix, iy + 1), d = picture_tap(picture, pw, ph, ix + 1, iy + 1);
-    store(dst, w, x, y, mix(mix(a, b, t.x), mix(c, d, t.x), t.y) * (cover.x * cover.y));
+    store(dst, w, gx, gy, mix(mix(a, b, t.x), mix(c, d, t.x), t.y) * (cover.x * cover.y));
 }

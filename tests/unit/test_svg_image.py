@@ -122,3 +122,20 @@ def test_a_python_scene_reads_where_its_code_points(folder):
     scene.add_svg(markup("secret.png"))
     scene.root.add(Layer("card", (4, 4, 16, 8), "background: teal; filter: url(#f)"))
     assert any(p.step.kind == "image" for p in scene.plan().filter_passes())
+
+
+def test_ftile_of_a_placed_picture_tiles_its_rect_and_other_readers_of_it_alone_are_refused(folder):
+    access = FileAccess.confined_to(folder)
+    body = "<feImage href='pic.png' x='4' y='2' width='8' height='4'/>"
+
+    def graph(after: str):
+        with svg_files(access):
+            svg = (f'<svg {NS}><filter id="f" x="0" y="0" width="1" height="1">{body}{after}</filter></svg>')
+            return plan_graph(parse_svg(svg).filter("f"), (16, 8))
+
+    [tile] = graph("<feTile/>").passes
+    assert isinstance(tile, ImagePass) and tile.tiled and tile.clip == (4, 2, 12, 6)
+    with pytest.raises(UnsupportedFeatureError, match="reading only an feImage placed by x, y, width, height"):
+        graph("<feOffset dx='1'/>")
+    mixed = graph("<feBlend in2='SourceGraphic' mode='screen'/>")  # its subregion: the region (SourceGraphic's)
+    assert [type(p).__name__ for p in mixed.passes] == ["ImagePass", "CombinePass"]
