@@ -27,7 +27,7 @@ SCENES = sorted((Path(__file__).resolve().parents[1] / "scenes").glob("*.json"))
 
 
 def model() -> CostModel:
-    kinds = ("color", "blur", "down", "up", "shadow", "morphology", "combine", "offset")
+    kinds = ("color", "blur", "down", "up", "shadow", "morphology", "combine", "offset", "svg-color", "turbulence", "image")
     passes = {f"gl:{k}": (0.05, 2e-5) for k in kinds} | {f"opencl:{k}": (0.05, 0.7e-5) for k in kinds}
     return CostModel("hand-written", passes, {"gl->cl": (0.02, 1e-8), "cl->gl": (0.02, 1e-8)})
 
