@@ -10,8 +10,19 @@ reuses the filter's result (its texture is kept), and the list says so, marking 
 pass of the plan "reused" with what it cost when it last ran.
 
 Drive it: pick a function and "add" it; tune each function's amount with its slider;
-move it up or down, or remove it. The chain is shown as the CSS you would write. The
-headless recording adds grayscale, a blur that it ramps up, then a drop-shadow.
+move it up or down, or remove it. The chain is shown as the CSS you would write.
+
+Classic SVG filters (demos/filters/classics/*.svg: grain, duotone, glow, displacement,
+emboss): "load" one and the stage's filter is ``url(#name)``; the panel shows its
+primitive graph (what reads what) and the passes it became, and a slider sets one of its
+attributes through the scene's SVG attribute animation (``scene.animate_svg``: the
+passes keep their programs; only uniforms change), or "animate" plays it. A classic whose
+primitives have no GPU pass in this build (feDisplacementMap, for now) shows its graph
+and the typed reason, and the stage keeps the CSS chain: nothing to flip when the pass
+lands, as loading plans it anew.
+
+The headless recording adds grayscale, a blur that it ramps up, a drop-shadow, then
+loads the glow and widens it.
 """
 
 from __future__ import annotations
@@ -22,12 +33,40 @@ from pathlib import Path
 from imgui_bundle import imgui
 
 from lamina import Frame, Layer, Scene, filters
+from lamina.errors import UnsupportedFeatureError
+from lamina.filters.svg import build_graph, parse_svg
 
 from .ui.runner import Demo
 
-__all__ = ["FilterPlayground", "FUNCTIONS", "executed_passes", "reused_filter", "plan_lines"]
+__all__ = ["FilterPlayground", "FUNCTIONS", "CLASSICS", "Classic", "executed_passes", "reused_filter", "plan_lines"]
 
 PHOTO = Path(__file__).resolve().parent / "showcase" / "sunset.png"
+CLASSICS_DIR = Path(__file__).resolve().parent / "filters" / "classics"
+
+
+@dataclass(frozen=True)
+class Classic:
+    """A classic SVG filter (CLASSICS_DIR/<name>.svg, ``<filter id="name">``) and the
+    attribute its slider drives: each path's value text is its format of the slider's
+    value (a slider may drive several attributes, e.g. both arithmetic weights)."""
+
+    attributes: dict[str, str]  # "PRIMITIVE.ATTRIBUTE" -> value text format
+    low: float
+    high: float
+    default: float
+    label: str
+
+    def values(self, amount: float) -> dict[str, str]:
+        return {path: fmt.format(amount) for path, fmt in self.attributes.items()}
+
+
+CLASSICS: dict[str, Classic] = {
+    "grain": Classic({"grain.feFuncA.slope": "{:.3f}"}, 0.0, 1.0, 0.35, "grain strength (feFuncA slope)"),
+    "duotone": Classic({"tone.feFuncB.tableValues": "0.38 {:.3f}"}, 0.0, 1.0, 0.30, "highlight blue (feFuncB table)"),
+    "glow": Classic({"blur.stdDeviation": "{:.2f}"}, 0.5, 16.0, 6.0, "glow radius (stdDeviation)"),
+    "displacement": Classic({"moved.scale": "{:.1f}"}, 0.0, 60.0, 24.0, "displacement (scale)"),
+    "emboss": Classic({"relief.k2": "{:.3f}", "relief.k3": "-{:.3f}"}, 0.0, 3.0, 1.0, "relief depth (k2, -k3)"),
+}
 
 # function -> (slider minimum, maximum, default, CSS text of an amount)
 FUNCTIONS: dict[str, tuple[float, float, float, str]] = {
@@ -99,6 +138,14 @@ class FilterPlayground(Demo):
     last_run: list[str] | None = field(default=None, repr=False)
     last_run_css: str | None = field(default=None, repr=False)
     shown: list[str] = field(default_factory=list, repr=False)  # "Watch the plan"'s lines (tests read them)
+    # The classic SVG filter loaded (None: the CSS chain), its slider's amount, whether
+    # it plays, and why it cannot run on the GPU here (None: it runs).
+    classic: str | None = None
+    classic_amount: float = 0.0
+    classic_plays: bool = False
+    classic_refused: str | None = field(default=None, repr=False)
+    classic_choice: int = 0
+    _applied: tuple | None = field(default=None, repr=False)  # (classic, amount, plays) the scene holds
 
     def __post_init__(self) -> None:
         self.script = [
@@ -106,7 +153,49 @@ class FilterPlayground(Demo):
             (5, lambda d: d.add("blur", 1.0)),
             *[(6 + i, (lambda a: lambda d: d.set_amount("blur", a))(2.0 + 2.0 * i)) for i in range(6)],
             (13, lambda d: d.add("drop-shadow", 8.0)),
+            (14, lambda d: d.load_classic("glow")),
+            (15, lambda d: d.set_classic_amount(14.0)),
         ]
+
+    # -- classic SVG filters -----------------------------------------------------------
+    def load_classic(self, name: str | None) -> None:
+        """Filter the stage with a classic SVG filter (None: back to the CSS chain)."""
+        if name is not None and name not in CLASSICS:
+            raise KeyError(f"no classic SVG filter {name!r} (there are: {', '.join(CLASSICS)})")
+        self.classic, self.classic_plays, self.classic_refused = name, False, None
+        if name is not None:
+            self.classic_amount = CLASSICS[name].default
+
+    def set_classic_amount(self, amount: float) -> None:
+        self.classic_amount = amount
+
+    def classic_lines(self) -> list[str]:
+        """The loaded classic's primitive graph, and why it does not run where it does not."""
+        if self.classic is None:
+            return []
+        element = parse_svg((CLASSICS_DIR / f"{self.classic}.svg").read_text()).filter(self.classic)
+        lines = [f"url(#{self.classic}): primitive graph", *build_graph(element).explain().splitlines()]
+        if self.classic_refused:
+            lines.append(f"not on the GPU in this build, the stage keeps the CSS chain: {self.classic_refused}")
+        return lines
+
+    def _apply_classic(self, scene: Scene) -> None:
+        """The classic's attribute values as the scene's SVG attribute animation: held at
+        the slider's amount, or played from its low to its high value and back."""
+        state = (self.classic, self.classic_amount, self.classic_plays)
+        if state == self._applied:
+            return
+        self._applied = state
+        scene.svg_animations.clear()
+        if self.classic is None:
+            return
+        spec = CLASSICS[self.classic]
+        if self.classic_plays:
+            scene.animate_svg(f"#{self.classic}", {"0%": spec.values(spec.low), "100%": spec.values(spec.high)},
+                              duration="2s", iterations="infinite", direction="alternate", easing="ease-in-out")
+        else:
+            held = spec.values(self.classic_amount)
+            scene.animate_svg(f"#{self.classic}", {"0%": held, "100%": held}, duration="1s", fill="both")
 
     # -- the chain -----------------------------------------------------------------------
     def css(self) -> str:
@@ -127,10 +216,23 @@ class FilterPlayground(Demo):
         stage.add(Layer("photo", (40, 40, 420, 280), f"background: url({PHOTO.as_posix()}) center / cover; border-radius: 14px"))
         stage.add(Layer("disc", (500, 80, 180, 180), "background: radial-gradient(circle at 35% 35%, #ffd36b, #e8505b); border-radius: 50%"))
         stage.add(Layer("bar", (40, 380, 640, 120), "background: linear-gradient(90deg, #2b59c3, #5bd1d7); border-radius: 24px"))
+        for name in CLASSICS:
+            scene.add_svg((CLASSICS_DIR / f"{name}.svg").read_text())
+        self._applied = None
         return scene
 
     def update(self, scene: Scene, t: float) -> None:
+        self._apply_classic(scene)
         text = self.css()
+        if self.classic is not None and self.classic_refused is None:
+            text = f"url(#{self.classic})"
+            if scene["stage"].style.get("filter", "none") != text:
+                scene["stage"].style["filter"] = text
+                try:  # planned before the frame: a primitive without a GPU pass is a typed error
+                    scene.plan(t=t)
+                except UnsupportedFeatureError as err:
+                    self.classic_refused = str(err)
+                    text = self.css()
         if scene["stage"].style.get("filter", "none") != text:
             scene["stage"].style["filter"] = text
 
@@ -160,7 +262,10 @@ class FilterPlayground(Demo):
             if imgui.small_button("x"):
                 self.steps.remove(step)
             imgui.pop_id()
-        imgui.text_wrapped(f"filter: {self.css()}")
+        self._classic_controls()
+        imgui.text_wrapped(f"filter: {self.css() if self.classic is None or self.classic_refused else 'url(#' + self.classic + ')'}")
+        for line in self.classic_lines():
+            imgui.text_wrapped(line)
         frame = self.runner.last_frame
         if frame is None:
             lines = str(filters.parse(self.css()).plan()).splitlines()
@@ -170,3 +275,19 @@ class FilterPlayground(Demo):
         self.shown = lines
         for line in lines:
             imgui.text_wrapped(line)
+
+    def _classic_controls(self) -> None:
+        names = list(CLASSICS)
+        _, self.classic_choice = imgui.combo("classic SVG filter", self.classic_choice, names)
+        imgui.same_line()
+        if imgui.button("load"):
+            self.load_classic(names[self.classic_choice])
+        if self.classic is None:
+            return
+        imgui.same_line()
+        if imgui.button("CSS chain"):
+            self.load_classic(None)
+            return
+        spec = CLASSICS[self.classic]
+        _, self.classic_amount = imgui.slider_float(spec.label, self.classic_amount, spec.low, spec.high)
+        _, self.classic_plays = imgui.checkbox("animate", self.classic_plays)

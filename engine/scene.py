@@ -23,6 +23,7 @@ from .errors import (FontUnavailableError, GeometryError, ImageLoadError, Lamina
                      SceneFileError, StyleError, SvgFilterError, TextureTooLargeError)
 from .device_scale import check_frame_fits, device_size, parse_device_scale
 from .file_access import FileAccess
+from .animation.svg_attributes import MAX_SVG_ANIMATIONS, SvgAttributeAnimation
 from .filters.svg import SvgDocument, parse_svg
 from .frame import Frame
 from .framegraph import FrameGraph
@@ -120,6 +121,7 @@ class Scene:
         self.golden: dict = {}
         self._svg: SvgDocument | None = None  # its SVG <filter> elements (add_svg)
         self.svg_markup: list[str] = []  # each markup given to add_svg, as given (scene files keep it)
+        self.svg_animations: list[SvgAttributeAnimation] = []  # animate_svg, in the order given
         self._ids: dict[str, Layer] = {}
         # What changed, for renderers that keep resolved state between frames (property
         # trees): (scene version, layer) per change, None for a change of the tree's
@@ -296,6 +298,28 @@ class Scene:
         self._svg = document
         self.svg_markup.append(markup)
         self._note(None)
+        return document
+
+    def animate_svg(self, filter_ref: str, keyframes, *, duration, **options) -> SvgAttributeAnimation:
+        """Animate attributes of the primitives of the scene's ``<filter>`` ``filter_ref``
+        ("#id"): keyframes map offsets to {"PRIMITIVE.ATTRIBUTE": value} (PRIMITIVE a
+        result name or [n]; lamina.animation.svg_attributes), with the timing options of
+        Layer.animate. Checked now: a typed SvgFilterError names an unknown filter,
+        primitive or attribute, or one that is not animatable. ``render(t=...)`` samples it."""
+        if len(self.svg_animations) >= MAX_SVG_ANIMATIONS:
+            raise LayerTreeError(f"the scene has {len(self.svg_animations)} SVG attribute animations already, the most "
+                                 "it may have (lamina.animation.svg_attributes.MAX_SVG_ANIMATIONS)")
+        animation = SvgAttributeAnimation.create(self._svg, filter_ref, keyframes, duration=duration, **options)
+        self.svg_animations.append(animation)
+        self._note(None)
+        return animation
+
+    def svg_at(self, t: float) -> SvgDocument | None:
+        """The scene's SVG filters with their attribute animations sampled at ``t``
+        (later animations of an attribute win, as later CSS animations do)."""
+        document = self._svg
+        for animation in self.svg_animations:
+            document = animation.apply(t, document)
         return document
 
     def layers(self) -> list[Layer]:

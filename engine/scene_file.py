@@ -32,10 +32,11 @@ __all__ = ["load_scene", "scene_from_dict", "scene_to_dict", "SCHEMA_PATH", "FOR
 
 SCHEMA_PATH = Path(__file__).parent / "schema" / "scene.schema.json"
 _TOP_KEYS = {"$schema", "lamina", "width", "height", "device_scale_factor", "background", "style", "layers", "description", "golden",
-             "filter_backend", "svg"}
+             "filter_backend", "svg", "svg_animations"}
 _GOLDEN_KEYS = {"t", "policy", "max_diff", "max_pixels", "max_alpha_diff", "max_pixel_ratio"}
 _LAYER_KEYS = {"id", "box", "style", "children", "animations", "content", "text"}
 _ANIMATION_KEYS = {"keyframes", "duration", "delay", "easing", "iterations", "direction", "fill", "name"}
+_SVG_ANIMATION_KEYS = _ANIMATION_KEYS | {"filter"}
 
 
 class _JSONObject(dict):
@@ -307,7 +308,38 @@ def scene_from_dict(
         except LayerTreeError as err:
             raise SceneFileError(str(err), path=where, file=file) from None
     _check_svg_references(scene, file)
+    if "svg_animations" in data:
+        _read_svg_animations(scene, data["svg_animations"], file)
     return scene
+
+
+def _read_svg_animations(scene: Scene, value: Any, file: str | None) -> None:
+    """``"svg_animations"``: keyframe animations of the SVG filters' attributes."""
+    if not isinstance(value, list):
+        raise SceneFileError("svg_animations must be an array", path="$.svg_animations", file=file)
+    for i, spec in enumerate(value):
+        at = f"$.svg_animations[{i}]"
+        if not isinstance(spec, dict):
+            raise SceneFileError("an SVG attribute animation must be an object", path=at, file=file)
+        _check_object(spec, _SVG_ANIMATION_KEYS, at, file)
+        if not {"filter", "keyframes", "duration"} <= set(spec):
+            raise SceneFileError("an SVG attribute animation needs 'filter', 'keyframes' and 'duration'", path=at,
+                                 file=file)
+        options = {k: v for k, v in spec.items() if k not in ("filter", "keyframes", "duration")}
+        try:
+            scene.animate_svg(spec["filter"], spec["keyframes"], duration=spec["duration"], **options)
+        except StyleError as err:  # SvgFilterError is one: it names the primitive and attribute
+            raise SceneFileError(str(err), path=_svg_animation_error_path(err, at), file=file) from err
+
+
+def _svg_animation_error_path(err: StyleError, at: str) -> str:
+    """``at.filter``, ``at.keyframes['50%']['blur.stdDeviation']`` or a timing key's path."""
+    if err.property == "filter" and err.keyframe is None:
+        return f"{at}.filter"
+    if err.keyframe is None or err.property in (None, "keyframes", "easing", "animation-timing-function"):
+        return _animation_error_path(err, at)
+    place = f"[{err.keyframe}]" if isinstance(err.keyframe, int) else f"[{err.keyframe!r}]"
+    return f"{at}.keyframes{place}[{err.property!r}]"
 
 
 def _read_svg(scene: Scene, value: Any, file: str | None) -> None:

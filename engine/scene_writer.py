@@ -79,5 +79,7 @@ def scene_to_dict(scene, *, embed_images: bool = False) -> dict[str, Any]:
     markups = scene.svg_markup  # as given to add_svg: re-read on load
     if markups:
         out["svg"] = markups[0] if len(markups) == 1 else list(markups)
+    if scene.svg_animations:
+        out["svg_animations"] = [a.to_dict() for a in scene.svg_animations]
     out["layers"] = [_layer_to_dict(c, scene.file_access, embed_images) for c in scene.root.children]
     return out

@@ -170,14 +170,14 @@ def _apply(image, chain, backend, *, premultiplied, current_color, renderer, dev
     if chain.svg_ids():
         # SVG graphs reach the GPU as the ops they are when that is exact for an image
         # that is the whole element (filters.svg.lower); a url() alone, as its own passes
-        # (filters.svg.compile); otherwise a typed error, now.
+        # (filters.svg.compile); mixed with functions, each graph on its filter region
+        # inside the image (filters.svg.route); otherwise a typed error, now.
         try:
             chain = FilterChain(tuple(lowered for op in chain for lowered in
                                       (lower_filter(op.element, (w, h)) if isinstance(op, SvgFilterRef) else (op,))))
         except UnsupportedFeatureError:
-            if len(chain) != 1:
-                raise
-            plan = plan_graph(chain[0].element, (w, h))
+            plan = plan_graph(chain[0].element, (w, h)) if len(chain) == 1 else chain.plan(
+                current_color=current_color, size=(w, h))
     run = plan_runner(backend)
     if plan is None:
         plan = chain.plan(current_color=current_color, size=(w, h))

@@ -79,16 +79,22 @@ class FilterChain:
         return FilterChain(tuple(op.resolved_svg(document) if isinstance(op, SvgFilterRef) else op for op in self.ops))
 
     def plan(self, *, current_color: RGBA = BLACK, scale: float = 1.0, size: tuple[int, int] | None = None,
-             box: tuple[float, float] | None = None) -> FilterPlan:
+             box: tuple[float, float] | None = None, backdrop: bool = False,
+             device_scale: float = 1.0) -> FilterPlan:
         """The GPU passes this chain compiles to (``print`` it to read them).
 
         ``current_color`` resolves drop-shadow's default colour; ``scale`` is pixels per
         CSS px of the space the filter runs in; ``size`` is the input's (cost rules);
         ``box`` the element's box in CSS px, where the input is that box grown by the
-        plan's outsets (a layer's filter: an SVG filter region then grows the bounds)."""
+        plan's outsets (a layer's filter: an SVG filter region then grows the bounds);
+        ``backdrop`` says the chain is a backdrop-filter's (an SVG filter there is planned
+        only with its region the box: filters.svg.route says why); ``device_scale`` is
+        device px per CSS px of ``box`` and of the chain's lengths (a scene at a device
+        scale factor zooms them), while SVG markup stays in CSS px (its user units)."""
         ops = self.ops
         if any(isinstance(op, SvgFilterRef) for op in ops):
-            routed = route_svg(ops, size=size, scale=scale, box=box)  # lowered to ops, or a graph's own plan
+            routed = route_svg(ops, size=size, scale=scale, box=box, current_color=current_color, backdrop=backdrop,
+                               device_scale=device_scale)  # lowered to ops, or a graph's own plan
             if isinstance(routed, FilterPlan):
                 return routed
             ops = routed

@@ -56,6 +56,10 @@ __all__ = [
     "SvgColorPass",
     "SvgColorStep",
     "TurbulencePass",
+    "DisplacePass",
+    "ConvolvePass",
+    "EdgeMode",
+    "RegionPass",
     "ImagePass",
     "ChannelTransfer",
     "TransferKind",
@@ -91,6 +95,7 @@ SHADER_CONSTANTS: dict[str, int] = {
     "SVG_COLOR_STEPS": 8,  # SVG colour primitives fused into one svg colour pass
     "SVG_STEP_FLOATS": 45,  # one svg colour step for the OpenCL kernel (SvgColorPass.cl)
     "PERLIN_N": 0x1000,  # feTurbulence: the spec's PerlinN (filters/svg/turbulence.py)
+    "CONVOLVE_WEIGHTS": 1024,  # weights of one convolve pass: feConvolveMatrix's 32 x 32 (MAX_KERNEL_ORDER)
 }
 
 
@@ -119,6 +124,9 @@ class PassKind(NamedEnum):
     OFFSET = "offset"
     SVG_COLOR = "svg-color"
     TURBULENCE = "turbulence"
+    DISPLACE = "displace"
+    CONVOLVE = "convolve"
+    REGION = "region"
     IMAGE = "image"
 
 
@@ -163,6 +171,10 @@ class FilterShader(Enum):
     OFFSET = "offset"
     SVG_COLOR = "svg_color"
     TURBULENCE = "turbulence"
+    DISPLACE = "displace"
+    CONVOLVE = "convolve"
+    CONVOLVE_CONVERTED = "convolve_converted"  # preserveAlpha / linearRGB taps
+    REGION = "region"
     IMAGE = "image"
 
 
@@ -179,6 +191,17 @@ def color_step_bucket(steps: int) -> int:
     return next(b for b in COLOR_STEP_BUCKETS if b >= steps)
 
 
+# SVG colour passes compile for these step counts (padded with identity steps, exact as
+# for colour passes), each with and without linearRGB and transfer functions
+# (FilterProgram.svg_color: shaders/filters/svg_color_steps.glsl says why).
+SVG_STEP_BUCKETS = (1, 2, 4, 8)
+
+
+def svg_step_bucket(steps: int) -> int:
+    """The SVG colour program's step count for ``steps`` fused steps."""
+    return next(b for b in SVG_STEP_BUCKETS if b >= steps)
+
+
 # The program-name suffix of each alpha form: (straight source, straight output).
 _ALPHA_SUFFIX = {(False, False): "", (True, False): ".straight-in", (False, True): ".straight-out",
                  (True, True): ".straight-in-out"}
@@ -193,20 +216,38 @@ class FilterProgram:
     program's name in reports ("filter.color4.straight-in")."""
 
     shader: FilterShader
-    steps: int = 0  # COLOR: a color_step_bucket; 0 for the others
+    steps: int = 0  # COLOR: a color_step_bucket; SVG_COLOR, TURBULENCE: an svg_step_bucket (turbulence: 0 too)
     straight_source: bool = False
     straight_output: bool = False
+    svg_linear: bool = False  # SVG_COLOR: compiled with the linearRGB conversions
+    svg_transfer: bool = False  # SVG_COLOR: compiled with the transfer functions
 
     @classmethod
     def color(cls, steps: int) -> "FilterProgram":
         """The colour program that runs ``steps`` fused steps (padded to its bucket)."""
         return cls(FilterShader.COLOR, color_step_bucket(steps))
 
+    @classmethod
+    def svg_color(cls, shader: FilterShader, steps: tuple["SvgColorStep", ...]) -> "FilterProgram":
+        """The program of ``shader`` (SVG_COLOR, or TURBULENCE with ``steps`` fused after
+        its noise, none being a form of its own) for ``steps``: only the code they need is compiled in (llvmpipe pays for
+        every branch). Values never pick the program, only structure: a kind of transfer
+        function (identity or not) and a colour space, so animating values never compiles."""
+        if shader is FilterShader.TURBULENCE and not steps:
+            return cls(shader)
+        return cls(shader, svg_step_bucket(len(steps)), svg_linear=any(st.linear for st in steps),
+                   svg_transfer=any(f.kind is not TransferKind.IDENTITY for st in steps for f in st.transfers))
+
+    def svg_defines(self) -> tuple[tuple[str, int], ...]:
+        """The #defines of shaders/filters/svg_color_steps.glsl for this program."""
+        return (("STEPS", self.steps), ("SVG_LINEAR", int(self.svg_linear)), ("SVG_TRANSFER", int(self.svg_transfer)))
+
     def with_alpha(self, straight_source: bool, straight_output: bool) -> "FilterProgram":
         return replace(self, straight_source=bool(straight_source), straight_output=bool(straight_output))
 
     def __str__(self) -> str:
-        steps = str(self.steps) if self.shader is FilterShader.COLOR else ""
+        steps = str(self.steps) if self.shader is FilterShader.COLOR or self.steps else ""
+        steps += ".linear" * self.svg_linear + ".transfer" * self.svg_transfer
         return f"filter.{self.shader.value}{steps}{_ALPHA_SUFFIX[self.straight_source, self.straight_output]}"
 
 
@@ -719,22 +760,30 @@ def svg_step_tables(steps: tuple[SvgColorStep, ...]) -> tuple[np.ndarray, np.nda
     return flat, first
 
 
-def svg_step_uniforms(steps: tuple[SvgColorStep, ...]) -> tuple[tuple[str, object], ...]:
-    """The uniforms of shaders/filters/svg_color_steps.glsl for ``steps``."""
-    pad = [SvgColorStep()] * (SHADER_CONSTANTS["SVG_COLOR_STEPS"] - len(steps))  # uniform arrays are written whole
-    padded = [*steps, *pad]
-    flat, first = svg_step_tables(steps)
-    firsts = [*map(tuple, first.tolist()), *[(0, 0, 0, 0)] * len(pad)]
-    mats = [np.array(st.matrix, np.float64).reshape(4, 5) for st in padded]
-    return (("u_steps", len(steps)),
-            ("u_step_linear", [int(st.linear) for st in padded]),
-            ("u_matrix", [tuple(float(v) for v in mm[:, :4].T.reshape(-1)) for mm in mats]),  # mat4: column-major
-            ("u_bias", [tuple(float(v) for v in mm[:, 4]) for mm in mats]),
-            ("u_types", [tuple(f.kind.value for f in st.transfers) for st in padded]),
-            ("u_first", firsts),
-            ("u_counts", [tuple(len(f.table) for f in st.transfers) for st in padded]),
-            *((f"u_p{i}", [tuple(float(f.params[i]) for f in st.transfers) for st in padded]) for i in range(3)),
-            ("u_table", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)]))
+def svg_step_uniforms(steps: tuple[SvgColorStep, ...], program: FilterProgram) -> tuple[tuple[str, object], ...]:
+    """The uniforms of shaders/filters/svg_color_steps.glsl for ``steps`` in ``program``
+    (FilterProgram.svg_color): arrays of its step count, padded with identity steps (the
+    values are clamped already: exact), and only those its form compiles in."""
+    if not program.steps:
+        return ()
+    padded = [*steps, *[SvgColorStep()] * (program.steps - len(steps))]  # uniform arrays are written whole
+    mats = np.array([st.matrix for st in padded], np.float64).reshape(-1, 4, 5)
+    out: list[tuple[str, object]] = [
+        ("u_matrix", [tuple(m) for m in mats[:, :, :4].transpose(0, 2, 1).reshape(-1, 16).tolist()]),  # column-major
+        ("u_bias", [tuple(b) for b in mats[:, :, 4].tolist()])]
+    if program.svg_linear:
+        out.append(("u_step_linear", [int(st.linear) for st in padded]))
+    if program.svg_transfer:
+        flat, first = svg_step_tables(steps)
+        firsts = [*map(tuple, first.tolist()), *[(0, 0, 0, 0)] * (len(padded) - len(steps))]
+        out += [("u_types", [tuple(f.kind.value for f in st.transfers) for st in padded]),
+                ("u_first", firsts),
+                ("u_counts", [tuple(len(f.table) for f in st.transfers) for st in padded]),
+                *((f"u_p{i}", [tuple(float(f.params[i]) for f in st.transfers) for st in padded]) for i in range(3)),
+                ("u_table", [tuple(row) for row in flat.reshape(-1, 4).tolist()])]
+    if program.steps == 1:  # an array of one is set as its element (moderngl)
+        out = [(name, value[0] if name != "u_table" else value) for name, value in out]
+    return tuple(out)
 
 
 def svg_step_args(steps: tuple[SvgColorStep, ...]) -> tuple[KernelArg, ...]:
@@ -792,7 +841,8 @@ class SvgColorPass:
         return (cls(("source",), "out", (step,)),)
 
     def gl(self) -> ProgramCall:
-        return ProgramCall(FilterProgram(FilterShader.SVG_COLOR), svg_step_uniforms(self.steps))
+        program = FilterProgram.svg_color(FilterShader.SVG_COLOR, self.steps)
+        return ProgramCall(program, svg_step_uniforms(self.steps, program))
 
     def cl(self) -> KernelCall:
         return KernelCall("svg_color", (*_images("src", "dst", "w", "h"), *svg_step_args(self.steps)))
@@ -826,6 +876,7 @@ class TurbulencePass:
     linear: bool = False
     steps: tuple[SvgColorStep, ...] = ()  # colour primitives that alone read the noise, fused after it
     source: str = "feTurbulence"
+    origin: tuple[float, float] = (0.0, 0.0)  # the element's pixel of image pixel (0, 0) (a filter region's corner)
     scale: int = 1
     kind: ClassVar[str] = "turbulence"
     pass_kind: ClassVar[PassKind] = PassKind.TURBULENCE
@@ -841,12 +892,14 @@ class TurbulencePass:
         sel = np.array(self.selector, np.int32).reshape(-1, 4)
         grad = np.array(self.gradients, np.float32).reshape(-1, 4)
         stitch = self.stitch or (0, 0, 0, 0)
-        return ProgramCall(FilterProgram(FilterShader.TURBULENCE), (
+        program = FilterProgram.svg_color(FilterShader.TURBULENCE, self.steps)
+        return ProgramCall(program, (
             ("u_selector", [tuple(int(v) for v in row) for row in sel]),
             ("u_gradient", [tuple(float(v) for v in row) for row in grad]),
             ("u_base", self.base), ("u_octaves", self.octaves), ("u_fractal", int(self.fractal)),
             ("u_stitching", int(self.stitch is not None)), ("u_stitch", stitch),
-            ("u_pixel_scale", self.pixel_scale), ("u_linear", int(self.linear)), *svg_step_uniforms(self.steps)))
+            ("u_pixel_scale", self.pixel_scale), ("u_linear", int(self.linear)), ("u_origin", self.origin),
+            *svg_step_uniforms(self.steps, program)))
 
     def cl(self) -> KernelCall:
         stitch = self.stitch or (0, 0, 0, 0)
@@ -861,6 +914,8 @@ class TurbulencePass:
                                          *(KernelArg(Arg.INT, v, n) for v, n in zip(stitch, ("sw", "sh", "wx", "wy"))),
                                          KernelArg(Arg.FLOAT, self.pixel_scale, "pixel_scale"),
                                          KernelArg(Arg.INT, int(self.linear), "linear_rgb"),
+                                         KernelArg(Arg.FLOAT, self.origin[0], "origin_x"),
+                                         KernelArg(Arg.FLOAT, self.origin[1], "origin_y"),
                                          *svg_step_args(self.steps)))
 
     label = "turbulence"
@@ -875,14 +930,176 @@ class TurbulencePass:
 
 
 @dataclass(frozen=True)
+class DisplacePass:
+    """feDisplacementMap: each pixel copies the pixel of image A (``inputs[0]``) nearest to
+    itself moved by ``scale`` px x (the map's un-premultiplied channel - 0.5), the map
+    being ``inputs[1]``, its channels ``channels`` (x, y: 0 R .. 3 A), its colour read in
+    linearRGB when ``linear`` (A is copied, so its space does not matter); transparent
+    outside."""
+
+    inputs: tuple[str, ...]  # (image, map)
+    output: str
+    amount: tuple[float, float]  # the primitive's scale, in px along x and y
+    channels: tuple[int, int]
+    linear: bool = False
+    scale: int = 1
+    kind: ClassVar[str] = "displace"
+    pass_kind: ClassVar[PassKind] = PassKind.DISPLACE
+    cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS  # a dependent read: a straight source is converted first
+    taps: ClassVar[int] = 1
+
+    @classmethod
+    def samples(cls) -> tuple["DisplacePass", ...]:
+        return (cls(("source", "source"), "out", (20.0, 20.0), (0, 1)),)
+
+    def gl(self) -> ProgramCall:
+        return ProgramCall(FilterProgram(FilterShader.DISPLACE), (("u_amount", self.amount), ("u_channels", self.channels),
+                                                                   ("u_linear", int(self.linear))),
+                           ("u_source", "u_second"))
+
+    def cl(self) -> KernelCall:
+        return KernelCall("displace", (KernelArg(Arg.INPUT, 0, "src"), KernelArg(Arg.INPUT, 1, "map"),
+                                       *_images("dst", "w", "h"), KernelArg(Arg.FLOAT, self.amount[0], "sx"),
+                                       KernelArg(Arg.FLOAT, self.amount[1], "sy"),
+                                       KernelArg(Arg.INT, self.channels[0], "cx"),
+                                       KernelArg(Arg.INT, self.channels[1], "cy"),
+                                       KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+
+    label = "displace"
+
+    def describe(self) -> str:
+        return (f"{self.label}  {self.inputs[0]} by map {self.inputs[1]} channels {'RGBA'[self.channels[0]]}"
+                f"{'RGBA'[self.channels[1]]} scale ({self.amount[0]:g}, {self.amount[1]:g}) px"
+                f"{' (map in linearRGB)' if self.linear else ''}")
+
+
+class EdgeMode(Enum):
+    """How a convolve pass reads past the image's edge, as shaders/common/convolve.h numbers it."""
+
+    NONE = 0  # transparent black
+    DUPLICATE = 1  # the nearest edge pixel
+    WRAP = 2  # the opposite edge's
+
+
+@dataclass(frozen=True)
+class ConvolvePass:
+    """feConvolveMatrix (and feGaussianBlur's edgeMode as a 1-D one along each axis): each
+    pixel is the sum of ``weights`` (``order`` x by y, row by row) times the pixels at
+    offset (j - target x, i - target y) for weight i * order x + j, read past the edge as
+    ``edge`` says; then / ``divisor`` + ``bias``, clamped (colour to alpha). With
+    ``preserve_alpha`` the sum is of straight colour and alpha is the pixel's own; with
+    ``linear`` each tap is read in linearRGB and the result written back as sRGB."""
+
+    inputs: tuple[str, ...]
+    output: str
+    order: tuple[int, int]
+    weights: tuple[float, ...]
+    target: tuple[int, int]
+    divisor: float = 1.0
+    bias: float = 0.0
+    edge: EdgeMode = EdgeMode.NONE
+    preserve_alpha: bool = False
+    linear: bool = False
+    spacing: tuple[int, int] = (1, 1)  # px between kernel cells (kernelUnitLength)
+    source: str = "feConvolveMatrix"
+    scale: int = 1
+    kind: ClassVar[str] = "convolve"
+    pass_kind: ClassVar[PassKind] = PassKind.CONVOLVE
+    cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
+
+    @property
+    def taps(self) -> int:
+        return self.order[0] * self.order[1]
+
+    @classmethod
+    def samples(cls) -> tuple["ConvolvePass", ...]:
+        return (cls(("source",), "out", (3, 3), (0.0, -1.0, 0.0, -1.0, 5.0, -1.0, 0.0, -1.0, 0.0), (1, 1)),)
+
+    def gl(self) -> ProgramCall:
+        flat = np.zeros(SHADER_CONSTANTS["CONVOLVE_WEIGHTS"], np.float32)  # uniform arrays are written whole
+        flat[:len(self.weights)] = self.weights
+        converted = self.preserve_alpha or self.linear
+        shader = FilterShader.CONVOLVE_CONVERTED if converted else FilterShader.CONVOLVE
+        return ProgramCall(FilterProgram(shader), (
+            ("u_weights", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)]), ("u_order", self.order),
+            ("u_target", self.target), ("u_spacing", self.spacing), ("u_divisor", self.divisor), ("u_bias", self.bias),
+            ("u_edge", self.edge.value), ("u_preserve_alpha", int(self.preserve_alpha)), ("u_linear", int(self.linear))))
+
+    def cl(self) -> KernelCall:
+        return KernelCall("convolve", (*_images("src", "dst", "w", "h"), KernelArg(Arg.FLOATS, self.weights, "weights"),
+                                       *(KernelArg(Arg.INT, v, n) for v, n in zip(
+                                           (*self.order, *self.target, *self.spacing), ("ox", "oy", "tx", "ty", "spx", "spy"))),
+                                       KernelArg(Arg.FLOAT, self.divisor, "divisor"), KernelArg(Arg.FLOAT, self.bias, "bias"),
+                                       KernelArg(Arg.INT, self.edge.value, "edge"),
+                                       KernelArg(Arg.INT, int(self.preserve_alpha), "preserve_alpha"),
+                                       KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+
+    label = "convolve"
+
+    def describe(self) -> str:
+        spread = f" every {self.spacing[0]}x{self.spacing[1]} px" if self.spacing != (1, 1) else ""
+        how = (f"{self.order[0]}x{self.order[1]}{spread} target ({self.target[0]}, {self.target[1]}) / {self.divisor:g} + "
+               f"{self.bias:g}, edge {self.edge.name.lower()}")
+        return (f"{self.label}  {self.source}: {how}{', alpha kept' if self.preserve_alpha else ''}"
+                f"{' in linearRGB' if self.linear else ''}")
+
+
+@dataclass(frozen=True)
+class RegionPass:
+    """An SVG primitive subregion (Filter Effects 1 §"filter primitive subregion"):
+    the input kept inside ``rect`` (x0, y0, x1, y1, whole pixels of the image) and
+    transparent black outside it; with ``tile`` (a pixel rect of the input), the
+    input's ``tile`` rect repeated across ``rect`` from its corner (feTile).
+
+    A pass of its own after the primitive's passes, rather than a rect uniform on every
+    pass kind: only primitives with a subregion that can clip something pay for it, and
+    the other passes (shared with CSS chains, and changed by others) stay as they are."""
+
+    inputs: tuple[str, ...]
+    output: str
+    rect: tuple[int, int, int, int]
+    tile: tuple[int, int, int, int] | None = None
+    source: str = ""  # the primitive it clips, for describe()
+    scale: int = 1
+    kind: ClassVar[str] = "region"
+    pass_kind: ClassVar[PassKind] = PassKind.REGION
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> tuple["RegionPass", ...]:
+        return (cls(("source",), "out", (2, 3, 40, 30)), cls(("source",), "out", (0, 0, 64, 64), (3, 4, 19, 12)))
+
+    def gl(self) -> ProgramCall:
+        tile = self.tile or (0, 0, 0, 0)
+        return ProgramCall(FilterProgram(FilterShader.REGION),
+                           (("u_rect", tuple(self.rect)), ("u_tile", tuple(tile)), ("u_tiled", int(self.tile is not None))))
+
+    def cl(self) -> KernelCall:
+        tile = self.tile or (0, 0, 0, 0)
+        return KernelCall("region", (*_images("src", "dst", "w", "h"),
+                                     *(KernelArg(Arg.INT, int(v), n) for v, n in zip(self.rect, ("x0", "y0", "x1", "y1"))),
+                                     KernelArg(Arg.INT, int(self.tile is not None), "tiled"),
+                                     *(KernelArg(Arg.INT, int(v), n) for v, n in zip(tile, ("tx0", "ty0", "tx1", "ty1")))))
+
+    label = "region"
+
+    def describe(self) -> str:
+        x0, y0, x1, y1 = self.rect
+        what = f"{self.source}: " if self.source else ""
+        if self.tile is not None:
+            tx0, ty0, tx1, ty1 = self.tile
+            return f"{self.label}  {what}tiles [{tx0}, {ty0}, {tx1}, {ty1}) across [{x0}, {y0}, {x1}, {y1}) px"
+        return f"{self.label}  {what}keeps [{x0}, {y0}, {x1}, {y1}) px, transparent outside"
+
+
+@dataclass(frozen=True)
 class ImagePass:
     """feImage: a picture (straight RGBA8 ``pixels``, uploaded once per ``key``) placed in
     the image: output pixel (i, j) samples the picture bilinearly at picture pixel
     (step x i + origin x, step y j + origin y) (0: pixel 0's centre; transparent black
     outside it), premultiplied, and is transparent black outside ``clip`` (x0, y0, x1,
-    y1: the primitive's subregion in output pixels); ``tiled`` (an feTile of it) first
-    maps every output pixel into ``clip`` by its offset modulo the clip's size. It reads
-    no image (``inputs`` name the source only so that it has a size)."""
+    y1: the primitive's subregion in output pixels). It reads no image (``inputs`` name
+    the source only so that it has a size)."""
 
     inputs: tuple[str, ...]
     output: str
@@ -892,7 +1109,6 @@ class ImagePass:
     origin: tuple[float, float] = (0.0, 0.0)
     clip: tuple[int, int, int, int] = (0, 0, 0, 0)
     source: str = "feImage"
-    tiled: bool = False
     scale: int = 1
     kind: ClassVar[str] = "image"
     pass_kind: ClassVar[PassKind] = PassKind.IMAGE
@@ -909,7 +1125,7 @@ class ImagePass:
 
     def gl(self) -> ProgramCall:
         return ProgramCall(FilterProgram(FilterShader.IMAGE), (
-            ("u_step", self.step), ("u_origin", self.origin), ("u_clip", self.clip), ("u_tiled", int(self.tiled))),
+            ("u_step", self.step), ("u_origin", self.origin), ("u_clip", self.clip)),
             textures=(("u_picture", self.key, self.pixels),))
 
     def cl(self) -> KernelCall:
@@ -918,8 +1134,7 @@ class ImagePass:
                                     KernelArg(Arg.INT, ih, "ph"), *_images("dst", "w", "h"),
                                     *(KernelArg(Arg.FLOAT, v, n) for v, n in zip((*self.step, *self.origin),
                                                                                   ("sx", "sy", "ox", "oy"))),
-                                    *(KernelArg(Arg.INT, v, n) for v, n in zip(self.clip, ("x0", "y0", "x1", "y1"))),
-                                    KernelArg(Arg.INT, int(self.tiled), "tiled")))
+                                    *(KernelArg(Arg.INT, v, n) for v, n in zip(self.clip, ("x0", "y0", "x1", "y1")))))
 
     label = "image"
 
@@ -931,10 +1146,10 @@ class ImagePass:
 
 
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                    SvgColorPass, TurbulencePass, ImagePass]
+                    SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass, ImagePass]
 # Every planned pass type: calibration measures each one's samples(); a new one is added here.
 PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                                SvgColorPass, TurbulencePass, ImagePass)
+                                SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass, ImagePass)
 
 
 @dataclass(frozen=True)

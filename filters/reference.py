@@ -16,7 +16,12 @@ obviously right over being fast:
 * sigma is capped at 100 px as the planner caps it.
 
 Inputs and outputs are (H, W, 4) arrays; see ``apply_premultiplied`` for float64
-premultiplied data and ``apply`` for the uint8 straight RGBA of ``filters.apply``.
+premultiplied data and ``apply`` for the uint8 straight RGBA of ``filters.apply``, where
+the image is the element (an SVG filter's region is cut to it). ``apply_on_element``
+runs a chain on an image that holds an element's box somewhere inside it, as a layer's
+filter sees it: each ``url(#id)`` runs its graph on its filter region of that box
+(``filters.svg.reference.run_filter``), reading what the chain made so far, and writes
+its region, transparent around it; the CSS functions run on the whole image.
 """
 
 from __future__ import annotations
@@ -28,8 +33,10 @@ from ..css.values import RGBA
 
 from .chain import FilterChain
 from .ops import color_op, gaussian_blur, gaussian_kernel
+from .svg.op import SvgFilterRef
+from .svg.reference import run_filter
 
-__all__ = ["apply", "apply_premultiplied", "color_op", "gaussian_blur", "gaussian_kernel"]
+__all__ = ["apply", "apply_premultiplied", "apply_on_element", "color_op", "gaussian_blur", "gaussian_kernel"]
 
 BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 
@@ -39,6 +46,33 @@ def apply_premultiplied(premult: np.ndarray, chain: FilterChain, current_color: 
     out = np.asarray(premult, dtype=np.float64)
     for op in chain:
         out = op.resolved(current_color).reference(out)  # each op's own reference (filters.ops)
+    return out
+
+
+def apply_on_element(premult: np.ndarray, chain: FilterChain, box: tuple[float, float, float, float], *,
+                     scale: float = 1.0, current_color: RGBA = BLACK) -> np.ndarray:
+    """Apply ``chain`` to float64 premultiplied RGBA whose element box is ``box`` (x, y,
+    width, height in pixels of the image, x and y whole; ``scale`` pixels per CSS px);
+    same size out. User space (feTurbulence's, subregions') has its origin at the box's
+    corner, as for any CSS box (Filter Effects 1).
+    The image must hold what the chain reaches (past it counts as transparent)."""
+    out = np.asarray(premult, dtype=np.float64)
+    h, w = out.shape[:2]
+    x, y, bw, bh = box  # the box's corner in whole pixels: the element's user-space origin
+    for op in chain:
+        if not isinstance(op, SvgFilterRef):
+            out = op.resolved(current_color).reference(out)
+            continue
+        if op.element is None:
+            out = op.reference(out)  # the typed error of an unresolved url()
+        result, canvas = run_filter(op.element, out, bbox=(0.0, 0.0, bw / scale, bh / scale), scale=scale,
+                                    source_origin=(-int(x), -int(y)))
+        placed = np.zeros_like(out)
+        ox, oy = canvas.origin[0] + int(x), canvas.origin[1] + int(y)  # in the image's pixels
+        x0, y0, x1, y1 = max(ox, 0), max(oy, 0), min(ox + canvas.size[0], w), min(oy + canvas.size[1], h)
+        if x1 > x0 and y1 > y0:
+            placed[y0:y1, x0:x1] = result[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
+        out = placed
     return out
 
 

@@ -21,7 +21,7 @@ from .easing import Easing, Linear, parse_easing
 from .interpolate import interpolate_field
 from ..named import NamedEnum
 
-__all__ = ["Keyframe", "Animation", "PlaybackDirection", "FillMode", "DIRECTIONS", "FILLS", "parse_time"]
+__all__ = ["Keyframe", "Animation", "parse_timing", "PlaybackDirection", "FillMode", "DIRECTIONS", "FILLS", "parse_time"]
 
 
 class PlaybackDirection(NamedEnum):
@@ -134,6 +134,35 @@ def _keyframe(key: Any, decls: Mapping[str, Any]) -> Keyframe:
     return Keyframe(_offset(key), tuple(pairs), updates, easing)
 
 
+def parse_timing(duration: Any, delay: Any = 0.0, easing: Any = "linear", iterations: Any = 1,
+                 direction: str = "normal", fill: str = "none") -> dict[str, Any]:
+    """An animation's timing (CSS Animations 1), checked (typed errors naming the
+    property): the Animation fields duration, delay, easing, iterations, direction, fill.
+    Keyframe animations of layer styles and of SVG filter attributes share it."""
+    seconds = parse_time(duration, "duration")
+    if seconds < 0:
+        raise InvalidValueError("duration must not be negative", property="duration")
+    if 0 < seconds < MIN_DURATION:  # sampling divides by it: t / duration would pass a float's range
+        raise InvalidValueError(f"duration must be 0 or at least {MIN_DURATION:g} s (lamina.limits.MIN_DURATION), "
+                                f"got {seconds:g} s", property="duration")
+    if isinstance(iterations, str) and iterations.strip().lower() == "infinite":
+        count = math.inf
+    elif (isinstance(iterations, (int, float)) and not isinstance(iterations, bool)
+          and not (isinstance(iterations, float) and math.isnan(iterations)) and iterations >= 0):
+        if iterations > MAX_ITERATIONS:  # (compared before float(): a huge int overflows it)
+            raise InvalidValueError(f"iterations must be at most {MAX_ITERATIONS:g} or 'infinite' "
+                                    "(lamina.limits.MAX_ITERATIONS)", property="iterations")
+        count = float(iterations)
+    else:
+        raise InvalidValueError(f"iterations must be a non-negative number or 'infinite', got {iterations!r}", property="iterations")
+    if direction not in DIRECTIONS:
+        raise InvalidValueError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}", property="direction")
+    if fill not in FILLS:
+        raise InvalidValueError(f"fill must be one of {', '.join(FILLS)}, got {fill!r}", property="fill")
+    return {"duration": seconds, "delay": parse_time(delay, "delay"), "easing": parse_easing(easing), "iterations": count,
+            "direction": PlaybackDirection(direction), "fill": FillMode(fill)}
+
+
 @dataclass
 class Animation:
     """A keyframe animation of one layer's style."""
@@ -184,28 +213,7 @@ class Animation:
         frames.sort(key=lambda f: f.offset)
         if not frames or not any(f.updates for f in frames):
             raise InvalidValueError("an animation needs keyframes with at least one property", property="keyframes")
-        seconds = parse_time(duration, "duration")
-        if seconds < 0:
-            raise InvalidValueError("duration must not be negative", property="duration")
-        if 0 < seconds < MIN_DURATION:  # sampling divides by it: t / duration would pass a float's range
-            raise InvalidValueError(f"duration must be 0 or at least {MIN_DURATION:g} s (lamina.limits.MIN_DURATION), "
-                                    f"got {seconds:g} s", property="duration")
-        if isinstance(iterations, str) and iterations.strip().lower() == "infinite":
-            count = math.inf
-        elif (isinstance(iterations, (int, float)) and not isinstance(iterations, bool)
-              and not (isinstance(iterations, float) and math.isnan(iterations)) and iterations >= 0):
-            if iterations > MAX_ITERATIONS:  # (compared before float(): a huge int overflows it)
-                raise InvalidValueError(f"iterations must be at most {MAX_ITERATIONS:g} or 'infinite' "
-                                        "(lamina.limits.MAX_ITERATIONS)", property="iterations")
-            count = float(iterations)
-        else:
-            raise InvalidValueError(f"iterations must be a non-negative number or 'infinite', got {iterations!r}", property="iterations")
-        if direction not in DIRECTIONS:
-            raise InvalidValueError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}", property="direction")
-        if fill not in FILLS:
-            raise InvalidValueError(f"fill must be one of {', '.join(FILLS)}, got {fill!r}", property="fill")
-        return cls(frames, seconds, parse_time(delay, "delay"), parse_easing(easing), count, PlaybackDirection(direction),
-                   FillMode(fill), name)
+        return cls(frames, name=name, **parse_timing(duration, delay, easing, iterations, direction, fill))
 
     def to_dict(self) -> dict[str, Any]:
         """Scene-file JSON for this animation (what ``create`` takes back)."""

@@ -20,7 +20,7 @@ import moderngl
 
 from ..compositor.paint_data import BorderKind, FillKind, InsetKind, RasterProgram
 from ..compositor.shadow_cells import CornerBites, ShadowRingProgram
-from ..filters.plan import COLOR_STEP_BUCKETS, SHADER_CONSTANTS, FilterProgram, FilterShader, color_step_bucket
+from ..filters.plan import COLOR_STEP_BUCKETS, SHADER_CONSTANTS, SVG_STEP_BUCKETS, FilterProgram, FilterShader, color_step_bucket
 from ..limits import (MAX_BOX_SHADOWS, MAX_CLIPS_PER_DRAW, MAX_COLOR_STEPS, MAX_GRADIENT_STOPS, MAX_MASKS_PER_DRAW,
                       MAX_POLYGON_POINTS)
 from ..textures import CompositeProgram
@@ -130,13 +130,21 @@ def _enumerate() -> dict[ProgramKey, ProgramVariant]:
     add(TEXT_RASTER, "common/fullscreen.vert", "raster/text.frag")
     # Filter passes get the constants they share with the OpenCL kernels (filters.plan),
     # each in four alpha forms; colour passes one program per step bucket.
+    # SVG colour passes one per step bucket and form; turbulence the same with the colour
+    # steps fused after its noise, and one without (FilterProgram.svg_color).
     buckets = [b for b in COLOR_STEP_BUCKETS if b <= color_step_bucket(MAX_COLOR_STEPS)]
+    svg_forms = {shader: [FilterProgram(shader, b, svg_linear=lin, svg_transfer=tr)
+                          for b, lin, tr in itertools.product(SVG_STEP_BUCKETS, (False, True), (False, True))]
+                 for shader in (FilterShader.SVG_COLOR, FilterShader.TURBULENCE)}
+    svg_forms[FilterShader.TURBULENCE].insert(0, FilterProgram(FilterShader.TURBULENCE))  # no fused steps
     for shader in FilterShader:
-        for steps in (buckets if shader is FilterShader.COLOR else (0,)):
-            extra = (("STEPS", steps),) if shader is FilterShader.COLOR else ()
+        forms = svg_forms.get(shader, [FilterProgram(shader, steps) for steps in
+                                       (buckets if shader is FilterShader.COLOR else (0,))])
+        for form in forms:
+            extra = (("STEPS", form.steps),) if shader is FilterShader.COLOR else ()
+            extra = form.svg_defines() if shader in svg_forms else extra
             for source, output in itertools.product((False, True), (False, True)):
-                add(FilterProgram(shader, steps, source, output), "common/fullscreen.vert",
-                    f"filters/{shader.value}.frag",
+                add(form.with_alpha(source, output), "common/fullscreen.vert", f"filters/{shader.value}.frag",
                     (*SHADER_CONSTANTS.items(), *extra, ("OUTPUT_STRAIGHT", int(output)), ("SOURCE_STRAIGHT", int(source))))
     for key, source, output in ((PREMULTIPLY, 1, 0), (UNPREMULTIPLY, 0, 1)):
         add(key, "common/fullscreen.vert", "pixels/convert.frag", (("OUTPUT_STRAIGHT", output), ("SOURCE_STRAIGHT", source)))

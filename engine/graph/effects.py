@@ -121,7 +121,8 @@ class EffectDrawing:
             if c is not ctx and c.node.style.filter is not None:
                 m = c.node.to_screen
                 scale = m.max_scale()
-                grow += self._reach(c.node.style.filter, c.node.style.color, scale, (c.node.width, c.node.height))
+                grow += self._reach(c.node.style.filter, c.node.style.color, scale, (c.node.width, c.node.height),
+                                    c.node.style.device_scale)
             g = grow * space_scale
             here = cull if cull is None or not grow else Rect(cull.x - grow, cull.y - grow, cull.width + 2 * grow, cull.height + 2 * grow)
             for n in [c.node, *(i for i in c.items if not isinstance(i, StackingContext))]:
@@ -147,13 +148,14 @@ class EffectDrawing:
             bounds = bounds.intersect(cull.transformed_bounds(space))  # cut to what can show
         return bounds
 
-    def _reach(self, chain, color, scale: float, box: tuple[float, float]) -> float:
+    def _reach(self, chain, color, scale: float, box: tuple[float, float], device_scale: float = 1.0) -> float:
         """How far a filter's output reaches past its input (planned once per frame:
         nested filters ask for it once per enclosing surface)."""
-        key = (chain, color, scale, box)
+        key = (chain, color, scale, box, device_scale)
         reach = self._reaches.get(key)
         if reach is None:
-            reach = self._reaches[key] = max(chain.plan(current_color=color, scale=scale, box=box).outsets)
+            reach = self._reaches[key] = max(chain.plan(current_color=color, scale=scale, box=box,
+                                                        device_scale=device_scale).outsets)
         return reach
 
     def _surface_pass(self, ctx: StackingContext, bounds: Rect, space: Affine, cull: Rect | None, reason, detail: str,
@@ -249,7 +251,8 @@ class EffectDrawing:
             self.out.decisions.append(Decision(node.id, node.why_not_invertible()))
             return True
         to_target = target.from_screen() @ m  # element px -> target texels
-        region, plan = backdrop_region(to_target, m, (node.width, node.height), target.size, chain, s.color)
+        region, plan = backdrop_region(to_target, m, (node.width, node.height), target.size, chain, s.color,
+                                       s.device_scale)
         if region is None:
             why = "does nothing: no read-back" if not plan.passes else "reads nothing: its box lies outside its target"
             self.out.decisions.append(Decision(node.id, f"backdrop-filter: {chain} {why}"))
@@ -260,7 +263,8 @@ class EffectDrawing:
         name = f"backdrop-filter:{node.id}" if s.mix_blend_mode is not BlendMode.NORMAL else f"backdrop:{node.id}"
         copy = TextureDesc(name, cw, ch, TextureRole.BACKDROP)
         to_source, mirror = region.to_source, region.mirror
-        plan = chain.plan(current_color=s.color, scale=scale, size=(cw, ch))
+        plan = chain.plan(current_color=s.color, scale=scale, size=(cw, ch), backdrop=True,
+                          device_scale=s.device_scale)
         self.out.decisions.extend(svg_decisions(node.id, "backdrop-filter", chain, plan))
         self._filter_key = None  # what lies under an element is read anew every frame
         filter_passes, result = self._filter_passes(node, plan, copy)
@@ -361,7 +365,8 @@ class EffectDrawing:
             space, where = Affine.scale(scale, scale) @ m.inverse(), f"the layer's own space at scale {scale:.3g}"
         chain = node.style.filter
         element_box = (node.width, node.height)
-        plan = chain.plan(current_color=node.style.color, scale=scale, box=element_box)
+        plan = chain.plan(current_color=node.style.color, scale=scale, box=element_box,
+                          device_scale=node.style.device_scale)
         if not plan.passes:
             self.out.decisions.append(Decision(node.id, f"filter: {chain} does nothing: no surface"))
             return False
@@ -409,7 +414,7 @@ class EffectDrawing:
             return True
         # Plan again knowing the surface size (cost rules depend on the pixel count).
         plan = chain.plan(current_color=node.style.color, scale=scale, size=(int(bounds.width), int(bounds.height)),
-                          box=element_box)
+                          box=element_box, device_scale=node.style.device_scale)
         self.out.decisions.extend(svg_decisions(node.id, "filter", chain, plan))
         detail = f"filter: {chain} in {where}, grown by {top}/{right}/{bottom}/{left} px"
         surface = self._surface_pass(ctx, bounds, space, cull, SurfaceReason.FILTER, detail, inner_from)
@@ -434,7 +439,11 @@ class EffectDrawing:
         if self.cache is None or not all(d.source.retained and d.source.name not in self.out.repainted and d.backdrop is None
                                          for d in surface.draws):
             return None  # only inputs that are kept, unchanged, can prove "unchanged"
-        key = (surface.origin, surface.target.width, surface.target.height, space, plan, surface.draws, self.filter_backend)
+        # The placement forced on the frame (lamina.forced_placement) is part of the key: a
+        # result computed on OpenCL is not served to a frame placed on GL (8-bit rounding
+        # differs by executor, and forced-placement tests compare exactly).
+        key = (surface.origin, surface.target.width, surface.target.height, space, plan, surface.draws, self.filter_backend,
+               self.request.placement)
         self._filter_key = key
         cached = self.cache.lookup(f"filter:{node.id}", key, self.available)
         if cached is not None:

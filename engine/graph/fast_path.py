@@ -22,6 +22,7 @@ from ..compositor.raster_scale import carried
 from ..compositor.property_trees import PAINT_FIELDS, TRANSFORM_FIELDS, TreeChanges
 from ..compositor.tree import StackingContext
 from .damage import changed_region
+from ..filters.svg.route import document_in_force
 from .retained import (EFFECT_AMOUNTS, MOVABLE, Footprint, OverlapRecord, RetainedPlan, Site, member_opacity,
                        runs_transform_animation, swept)
 from .effects import opacity_in_draw
@@ -54,7 +55,7 @@ class RetainedFastPath:
     def _request_key(self) -> tuple:
         """What a kept plan must share with this frame besides the time."""
         return (weakref.ref(self.scene), self.scene.width, self.scene.height, self.device_scale, self.base_dir, self.policy,
-                self.filter_backend, self.limits)
+                self.filter_backend, self.limits, document_in_force())  # the SVG filters at this frame's time
 
     def _retained(self, last: "RetainedPlan | None", changes: TreeChanges, frame: TextureDesc) -> FrameGraph | None:
         """Last frame's graph with only the moved draws made again, when that is exactly

@@ -21,15 +21,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 from ..filters.plan import CostKind, PassKind
 from ..frame_costs import FrameCosts, PinnedKind, footprint, source_size
 from ..framegraph import FrameGraph, TextureDesc
 from ..passes import BackdropPass, CompositePass, FilterPass, Pass, RasterPass, ShadowPass, TaskKind, TransferPass
-from .heft import Edge, TaskDAG, fixed, greedy, heft, upward_ranks
+from .heft import Edge, TaskDAG, fixed, greedy, heft, repaired, upward_ranks
 
-__all__ = ["Choice", "Copy", "FrameKey", "METHOD", "Schedule", "Slot", "frame_dag", "frame_key", "schedule_frame"]
+__all__ = ["Choice", "Copy", "FrameDAG", "FrameKey", "METHOD", "Schedule", "Slot", "frame_dag", "frame_key", "repriced_dag",
+           "schedule_dag", "schedule_frame"]
 
 METHOD = "HEFT (insertion-based; upward rank over mean costs; transfers as edge delays)"
 PINNED_WHY = "pinned: only GL runs it"
@@ -332,19 +333,7 @@ def frame_dag(graph: FrameGraph, costs: FrameCosts, prices: dict | None = None) 
         if j is not None and j != i:
             edges.setdefault((j, i), None)
         writer[name] = i
-        if isinstance(p, FilterPass):
-            step = p.step
-            w, h = source_size(step, p.target.width, p.target.height)
-            key = footprint(step, w, h)
-            row = memo.get(key)
-            if row is None:
-                row = memo[key] = tuple(costs.filter_ms(d, step, w, h) for d in range(nd))
-        else:
-            key = _pinned(p)
-            row = memo.get(key)
-            if row is None:
-                row = memo[key] = (costs.pinned_ms(*key),) + infs
-        rows.append(row)
+        rows.append(_row(p, costs, memo, infs))
         tasks.append(p)
         numbers.append(number)
     edge_list, data = [], []
@@ -352,15 +341,67 @@ def frame_dag(graph: FrameGraph, costs: FrameCosts, prices: dict | None = None) 
         if t is None:
             edge_list.append(Edge(j, i))
         else:
-            nbytes = t.bytes
-            key = ("copy", nbytes)  # one copy matrix per texture size: edges share it
-            m = memo.get(key)
-            if m is None:
-                m = memo[key] = tuple(tuple(costs.copy_ms(a, b, nbytes) if a != b else 0.0 for b in range(nd))
-                                      for a in range(nd))
-            edge_list.append(Edge(j, i, m))
+            edge_list.append(Edge(j, i, _copies(t, costs, memo)))
         data.append(t)
     return FrameDAG(TaskDAG(nd, tuple(rows), tuple(edge_list)), tuple(tasks), tuple(numbers), tuple(data))
+
+
+def _row(p: Pass, costs: FrameCosts, memo: dict, infs: tuple[float, ...]) -> tuple[float, ...]:
+    """A pass's predicted ms on each device (``math.inf`` where it cannot run), one row
+    per footprint in ``memo``."""
+    if isinstance(p, FilterPass):
+        step = p.step
+        w, h = source_size(step, p.target.width, p.target.height)
+        key = footprint(step, w, h)
+        row = memo.get(key)
+        if row is None:
+            row = memo[key] = tuple(costs.filter_ms(d, step, w, h) for d in range(len(costs.devices)))
+        return row
+    key = _pinned(p)
+    row = memo.get(key)
+    if row is None:
+        row = memo[key] = (costs.pinned_ms(*key),) + infs
+    return row
+
+
+def _copies(t: TextureDesc, costs: FrameCosts, memo: dict) -> tuple[tuple[float, ...], ...]:
+    """The copy matrix of a texture between every two devices, one per size in ``memo``
+    (edges of one size share it)."""
+    nbytes, nd = t.bytes, len(costs.devices)
+    key = ("copy", nbytes)
+    m = memo.get(key)
+    if m is None:
+        m = memo[key] = tuple(tuple(costs.copy_ms(a, b, nbytes) if a != b else 0.0 for b in range(nd))
+                              for a in range(nd))
+    return m
+
+
+def repriced_dag(fd: FrameDAG, graph: FrameGraph, costs: FrameCosts, prices: dict, tasks: frozenset[int],
+                 carried: Sequence[int], textures: Sequence[TextureDesc],
+                 resized: frozenset[int]) -> tuple[FrameDAG, frozenset[int]]:
+    """The task graph of ``graph``, whose passes read and write the same textures as
+    those of ``fd``'s graph (last frame's, by the same ``costs``) with other footprints
+    for the passes ``tasks`` and other sizes for the textures ``resized`` (numbers):
+    ``fd`` with those rows and the copy matrices of the edges carrying those textures
+    priced again, and this frame's passes and textures. ``carried[e]``: the number of
+    the texture edge e carries (-1: an order edge). Also the tasks whose row or outgoing
+    copies changed (what ``heft.updated_ranks`` starts from). ``graph`` has no
+    transfers (a frame planned on GL): its passes are the tasks."""
+    memo, infs, passes = prices, (math.inf,) * (len(costs.devices) - 1), graph.passes
+    rows = {i: _row(passes[i], costs, memo, infs) for i in tasks}
+    rows = {i: r for i, r in rows.items() if r is not fd.dag.cost[i]}
+    edges = fd.dag.edges
+    copies = {}
+    if resized:
+        for e, k in enumerate(carried):
+            if k in resized:
+                m = _copies(textures[k], costs, memo)
+                if m is not edges[e].copy_ms:
+                    copies[e] = m
+    dag = fd.dag.repriced(rows, copies) if rows or copies else fd.dag
+    data = tuple([textures[k] if k >= 0 else None for k in carried])
+    dirty = frozenset(rows) | frozenset(edges[e].source for e in copies)
+    return FrameDAG(dag, tuple(passes), fd.numbers, data), dirty
 
 
 _SLOT_FIELDS = tuple(f.name for f in fields(Slot))
@@ -394,9 +435,18 @@ def schedule_frame(graph: FrameGraph, costs: FrameCosts, prices: dict | None = N
     greedy earliest-finish order, all on GL and all filter work on each OpenCL device
     (when first asked for). ``prices``: a memo of ``costs``' prices (``frame_dag``)."""
     fd = frame_dag(graph, costs, prices)
+    return schedule_dag(fd, costs, upward_ranks(fd.dag))
+
+
+def schedule_dag(fd: FrameDAG, costs: FrameCosts, ranks: Sequence[float],
+                 repair: tuple[Sequence[int], frozenset[int]] | None = None) -> Schedule:
+    """``schedule_frame`` of the task graph ``fd``, its upward ranks given (computed anew,
+    or updated from last frame's: ``heft.updated_ranks``). ``repair``: an earlier
+    schedule's device per task and the tasks to place anew: HEFT with repair
+    (``heft.repaired``, graph.rescheduled says how far from HEFT it may be) instead of
+    HEFT."""
     dag, names = fd.dag, tuple(costs.names)
-    ranks = upward_ranks(dag)
-    placed = heft(dag, ranks)
+    placed = heft(dag, ranks) if repair is None else repaired(dag, ranks, *repair)
     device, start, finish, eft, ready = placed.device, placed.start, placed.finish, placed.eft, placed.ready
     slots = []
     for i, p in enumerate(fd.tasks):

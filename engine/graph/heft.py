@@ -26,12 +26,13 @@ there.
 
 from __future__ import annotations
 
+import heapq
 import math
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Mapping, Sequence
 
-__all__ = ["Edge", "Placed", "TaskDAG", "check", "fixed", "greedy", "heft", "upward_ranks"]
+__all__ = ["Edge", "Placed", "TaskDAG", "check", "fixed", "greedy", "heft", "repaired", "updated_ranks", "upward_ranks"]
 
 _EPS = 1e-9  # times within this are the same instant (blocks that touch are merged)
 
@@ -90,6 +91,37 @@ class TaskDAG:
     def __len__(self) -> int:
         return len(self.cost)
 
+    def repriced(self, rows: Mapping[int, tuple[float, ...]], copies: Mapping[int, tuple[tuple[float, ...], ...]]) -> "TaskDAG":
+        """This DAG with the cost rows of the tasks in ``rows`` and the copy matrices of
+        the edges in ``copies`` (by index in ``edges``) replaced: equal to the TaskDAG
+        built from the new costs and edges, its lookups patched where they changed
+        instead of built again (a frame whose passes are last frame's but for a few
+        prices: graph.frame_schedule.repriced_dag)."""
+        cost, edges = list(self.cost), list(self.edges)
+        preds, succs, pred_rows, usable = list(self.preds), list(self.succs), list(self.pred_rows), list(self.usable)
+        for i, row in rows.items():
+            u = tuple(d for d, c in enumerate(row) if math.isfinite(c))
+            if len(row) != self.devices or not u:
+                raise ValueError(f"task {i} has {len(row)} costs for {self.devices} devices, or none finite")
+            cost[i], usable[i] = row, u
+        targets = set()
+        for k, m in copies.items():
+            old = edges[k]
+            if old.copy_ms is None:
+                raise ValueError(f"edge {k} ({old.source} -> {old.target}) carries no data to price")
+            new = edges[k] = Edge(old.source, old.target, m)
+            preds[old.target] = tuple(new if e is old else e for e in preds[old.target])
+            succs[old.source] = tuple(new if e is old else e for e in succs[old.source])
+            targets.add(old.target)
+        for t in targets:
+            pred_rows[t] = tuple((e.source, e.copy_ms) for e in preds[t])
+        dag = object.__new__(TaskDAG)
+        for name, value in (("devices", self.devices), ("cost", tuple(cost)), ("edges", tuple(edges)),
+                            ("preds", tuple(preds)), ("succs", tuple(succs)), ("pred_rows", tuple(pred_rows)),
+                            ("usable", tuple(usable))):
+            object.__setattr__(dag, name, value)
+        return dag
+
 
 @dataclass(frozen=True)
 class Placed:
@@ -115,16 +147,26 @@ def _mean(values: Sequence[float]) -> float:
     return sum(finite) / len(finite) if finite else 0.0
 
 
-def upward_ranks(dag: TaskDAG) -> tuple[float, ...]:
-    """Each task's upward rank over mean costs (see the module docstring)."""
-    n, d = len(dag), dag.devices
-    pairs = [(a, b) for a in range(d) for b in range(d) if a != b]
-    rank = [0.0] * n
-    means: dict[int, float] = {}  # copy matrices are shared between edges of one size
-    row_means: dict[int, float] = {}  # and cost rows between tasks of one footprint
-    for i in range(n - 1, -1, -1):
+class _Ranker:
+    """The upward rank of one task from its successors' (module docstring), with the
+    means of copy matrices and cost rows kept by identity (edges of one texture size
+    share a matrix, tasks of one footprint a row): ``upward_ranks`` and
+    ``updated_ranks`` compute each task's rank by this one rule, so both give the same
+    numbers."""
+
+    __slots__ = ("dag", "pairs", "means", "row_means")
+
+    def __init__(self, dag: TaskDAG) -> None:
+        d = dag.devices
+        self.dag = dag
+        self.pairs = [(a, b) for a in range(d) for b in range(d) if a != b]
+        self.means: dict[int, float] = {}
+        self.row_means: dict[int, float] = {}
+
+    def rank(self, i: int, rank: Sequence[float]) -> float:
+        pairs, means = self.pairs, self.means
         tail = 0.0
-        for e in dag.succs[i]:
+        for e in self.dag.succs[i]:
             m = e.copy_ms
             if m is None or not pairs:
                 comm = 0.0
@@ -135,11 +177,44 @@ def upward_ranks(dag: TaskDAG) -> tuple[float, ...]:
             t = comm + rank[e.target]
             if t > tail:
                 tail = t
-        row = dag.cost[i]
-        mean = row_means.get(id(row))
+        row = self.dag.cost[i]
+        mean = self.row_means.get(id(row))
         if mean is None:
-            mean = row_means[id(row)] = _mean(row)
-        rank[i] = mean + tail
+            mean = self.row_means[id(row)] = _mean(row)
+        return mean + tail
+
+
+def upward_ranks(dag: TaskDAG) -> tuple[float, ...]:
+    """Each task's upward rank over mean costs (see the module docstring)."""
+    rank = [0.0] * len(dag)
+    ranker = _Ranker(dag)
+    for i in range(len(dag) - 1, -1, -1):
+        rank[i] = ranker.rank(i, rank)
+    return tuple(rank)
+
+
+def updated_ranks(dag: TaskDAG, old: Sequence[float], dirty: Iterable[int]) -> tuple[float, ...]:
+    """``upward_ranks(dag)``, given ``old``: the ranks of a DAG with the same tasks and
+    edges that differed only in the cost rows of the tasks ``dirty`` and the copy
+    matrices of edges leaving them (TaskDAG.repriced). A rank depends only on its task's
+    row and its successors' ranks and copies, so only the dirty tasks and, where a rank
+    changed, its predecessors are computed again: highest index first (every edge runs
+    forward), each by the same rule as ``upward_ranks``, so the result is the same."""
+    rank = list(old)
+    ranker = _Ranker(dag)
+    heap = [-i for i in set(dirty)]
+    queued = set(heap)
+    heapq.heapify(heap)
+    preds = dag.preds
+    while heap:
+        i = -heapq.heappop(heap)
+        r = ranker.rank(i, rank)
+        if r != rank[i]:
+            rank[i] = r
+            for e in preds[i]:
+                if -e.source not in queued:
+                    queued.add(-e.source)
+                    heapq.heappush(heap, -e.source)
     return tuple(rank)
 
 
@@ -186,11 +261,14 @@ class _Timeline:
             ends.insert(k, end)
 
 
-def _run(dag: TaskDAG, order: Sequence[int], choose, insertion: bool, record: bool = False) -> Placed:
+def _run(dag: TaskDAG, order: Sequence[int], choose, insertion: bool, record: bool = False,
+         keep: Sequence[int] | None = None) -> Placed:
     """Place the tasks in ``order`` (each after its predecessors), on the device
     ``choose(i)`` picks (None: the earliest finish, ties to the lower device); with
     ``record``, keep each task's finish and input-ready time on every device (its
-    reason). Written for speed: it runs four times per frame (HEFT and the baselines)."""
+    reason). ``keep[i]`` >= 0: task i goes on that device, its finish on every device
+    still recorded (``repaired``). Written for speed: it runs four times per frame (HEFT
+    and the baselines)."""
     n, nd = len(dag), dag.devices
     device = [0] * n
     start = [0.0] * n
@@ -224,7 +302,7 @@ def _run(dag: TaskDAG, order: Sequence[int], choose, insertion: bool, record: bo
             f = s_ + c
             if record:
                 row[d], ready_row[d] = f, ready
-            if f < best_f:
+            if f < best_f if keep is None or keep[i] < 0 else d == keep[i]:
                 best_d, best_f, best_s = d, f, s_
         if best_d < 0 or not math.isfinite(cost[i][best_d]):
             raise ValueError(f"task {i} cannot run on device {allowed}")
@@ -241,6 +319,26 @@ def heft(dag: TaskDAG, ranks: Sequence[float] | None = None) -> Placed:
     rank = upward_ranks(dag) if ranks is None else ranks
     order = sorted(range(len(dag)), key=lambda i: (-rank[i], i))
     return _run(dag, order, None, insertion=True, record=True)
+
+
+def repaired(dag: TaskDAG, ranks: Sequence[float], devices: Sequence[int], replace: Iterable[int]) -> Placed:
+    """HEFT with repair: the tasks in HEFT's order (``ranks``), each of ``replace`` on
+    the device that finishes it first, every other task on the device it had in an
+    earlier schedule (``devices``), all at the earliest start the devices' timelines
+    allow (insertion, as ``heft``). A frame whose prices changed for a few tasks
+    re-places those and what depends on them, instead of all: its placement stays
+    last frame's elsewhere (HEFT itself may move many tasks for a small change). Valid
+    as any schedule ``_run`` makes: each task starts after its inputs are on its
+    device and in an idle gap of it (``check``); its makespan may exceed HEFT's
+    (graph.frame_schedule.schedule_dag keeps the better of the two)."""
+    keep = list(devices)
+    for i in replace:
+        keep[i] = -1
+    for i, d in enumerate(keep):
+        if d >= 0 and d not in dag.usable[i]:
+            keep[i] = -1  # (it cannot run there any more: placed anew)
+    order = sorted(range(len(dag)), key=lambda i: (-ranks[i], i))
+    return _run(dag, order, None, insertion=True, record=True, keep=keep)
 
 
 def greedy(dag: TaskDAG) -> Placed:

@@ -31,14 +31,14 @@ from typing import Any
 
 from ..framegraph import Executor, FrameGraph, TransferPass
 
-__all__ = ["issue_order"]
+__all__ = ["Dependencies", "dependencies", "issue_order"]
 
 
 def _is_copy_back(p) -> bool:
     return isinstance(p, TransferPass) and p.source.location is not Executor.GL
 
 
-def _predicted_starts(graph: FrameGraph, succs: list[list[int]]) -> list[float]:
+def _predicted_starts(graph: FrameGraph, succs) -> list[float]:
     """Each pass's predicted start in the graph's schedule; a transfer (not a task of
     the schedule) that of the first pass after it that depends on it."""
     start = {s.name: s.start_ms for s in graph.schedule.slots}
@@ -49,21 +49,18 @@ def _predicted_starts(graph: FrameGraph, succs: list[list[int]]) -> list[float]:
     return key
 
 
-def issue_order(graph: FrameGraph) -> FrameGraph:
-    """``graph`` with its passes in issue order (module docstring)."""
-    passes = graph.passes
-    if not any(_is_copy_back(p) for p in passes):
-        return graph
+Dependencies = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]  # each pass's successors, and its predecessors' count
+
+
+def dependencies(passes) -> Dependencies:
+    """The texture dependencies of ``passes`` (module docstring), by position: a function
+    of which texture each pass reads and writes, so passes that read and write alike by
+    position (a frame placed as last frame was, graph.placed) share them."""
     n = len(passes)
     succs: list[list[int]] = [[] for _ in range(n)]
     indegree = [0] * n
     writer: dict[str, int] = {}
     readers: dict[str, list[int]] = {}
-
-    def edge(a: int, b: int) -> None:
-        succs[a].append(b)
-        indegree[b] += 1
-
     for i, p in enumerate(passes):
         before: set[int] = set()
         for t in p.reads():
@@ -77,8 +74,21 @@ def issue_order(graph: FrameGraph) -> FrameGraph:
             before.add(writer[name])
         before.discard(i)
         for j in before:
-            edge(j, i)
+            succs[j].append(i)
+            indegree[i] += 1
         writer[name] = i
+    return tuple(tuple(s) for s in succs), tuple(indegree)
+
+
+def issue_order(graph: FrameGraph, deps: Dependencies | None = None) -> FrameGraph:
+    """``graph`` with its passes in issue order (module docstring). ``deps``: its
+    passes' ``dependencies``, when the caller has them."""
+    passes = graph.passes
+    if not any(_is_copy_back(p) for p in passes):
+        return graph
+    n = len(passes)
+    succs, indegree = deps if deps is not None else dependencies(passes)
+    indegree = list(indegree)
     key = _predicted_starts(graph, succs) if graph.schedule is not None else \
         [float(_is_copy_back(p)) for p in passes]  # a copy back waits while anything else can go
     ready = [(key[i], i) for i in range(n) if indegree[i] == 0]

@@ -37,11 +37,11 @@ Pure: plain data and arithmetic; the executor (gpu.executor) calls ``choose``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from ..framegraph import Executor, FilterPass, FrameGraph, TransferPass
 
-__all__ = ["LATE_FRACTION", "LATE_MIN_MS", "Choice", "Offload", "choose", "offloads"]
+__all__ = ["LATE_FRACTION", "LATE_MIN_MS", "Choice", "Offload", "choose", "offloads", "priced"]
 
 LATE_FRACTION = 0.25  # behind plan: the expected remaining time exceeds the planned by a quarter...
 LATE_MIN_MS = 0.5  # ...and by at least this (a millisecond's jitter is not lateness)
@@ -127,70 +127,99 @@ def offloads(gl_graph: FrameGraph, placed: FrameGraph, pass_ms, copy_ms, planned
     filter pass's predicted time on GL or OpenCL, ``copy_ms(transfer)`` a copy's, and
     ``planned(names)`` the schedule's time from the first to the last of those passes
     (copies excluded: they are added here)."""
-    on_gl = {p.name: p for p in gl_graph.filter_passes()}
+    on_gl = {p.name: p for p in gl_graph.passes if isinstance(p, FilterPass)}
+    # Union-find over the buffers' names: a pass joins the buffers it touches, and an
+    # offload is a set of passes whose buffers are joined (one pass at a time, by position).
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
+        root = parent.setdefault(x, x)
+        while root != x:
+            up = parent[root]
+            parent[x] = up
+            x, root = root, up
         return x
 
-    def union(a: str, b: str) -> None:
-        parent[find(a)] = find(b)
-
-    index = {p.name: i for i, p in enumerate(placed.passes)}
-    written = {p.target.name: i for i, p in enumerate(placed.passes)}  # (the last writer: copies write once)
-    writes: dict[str, int] = {}
-    for p in placed.passes:
-        writes[p.target.name] = writes.get(p.target.name, 0) + 1
-    members: list[Any] = []
-    for p in placed.passes:
-        if isinstance(p, FilterPass) and p.executor is Executor.OPENCL:
-            touched = [t.name for t in (*p.inputs, p.target)]
+    opencl = Executor.OPENCL
+    members: list[tuple[int, Any, str]] = []  # (position, pass, a buffer it touches)
+    written: dict[str, int] = {}  # texture -> its last writer's position (copies write once)
+    writes: dict[str, int] = {}  # texture -> how many passes write it
+    for i, p in enumerate(placed.passes):
+        name = p.target.name
+        written[name] = i
+        writes[name] = writes.get(name, 0) + 1
+        if isinstance(p, FilterPass):
+            if p.executor is not opencl:
+                continue
+            touched = [t.name for t in p.inputs]
+            touched.append(name)
         elif isinstance(p, TransferPass):
             # A copy between two OpenCL devices joins the work on both into one unit:
             # which the next section leaves out (its GL version would have to stand in on
             # two devices' queues at once).
-            touched = [t.name for t in (p.source, p.target) if t.location is Executor.OPENCL]
+            touched = [t.name for t in (p.source, p.target) if t.location is opencl]
         else:
             continue
-        members.append(p)
-        for name in touched:
-            union(f"pass:{p.name}", f"tex:{name}")
-    groups: dict[str, list[Any]] = {}
-    for p in members:
-        groups.setdefault(find(f"pass:{p.name}"), []).append(p)
+        if not touched:  # (a copy touching no OpenCL buffer: a unit of its own)
+            touched = [f"\0{i}"]
+        root = find(touched[0])
+        for other in touched[1:]:
+            r = find(other)
+            if r != root:
+                parent[r] = root
+        members.append((i, p, touched[0]))
+    groups: dict[str, list[tuple[int, Any]]] = {}
+    for i, p, buffer in members:
+        groups.setdefault(find(buffer), []).append((i, p))
     out = []
-    for passes in groups.values():  # (in the order of their first pass)
-        filters = [p for p in passes if isinstance(p, FilterPass)]
-        ins = [p for p in passes if isinstance(p, TransferPass) and p.source.location is Executor.GL]
-        outs = [p for p in passes if isinstance(p, TransferPass) and p.target.location is Executor.GL]
+    for group in groups.values():  # (in the order of their first pass)
+        first = group[0][0]
+        passes = [p for _, p in group]
+        filters, ins, outs = [], [], []
+        for p in passes:
+            if isinstance(p, FilterPass):
+                filters.append(p)
+            elif p.source.location is Executor.GL:
+                ins.append(p)
+            elif p.target.location is Executor.GL:
+                outs.append(p)
         if not filters or not outs or any(p.name not in on_gl for p in filters):
             continue  # (nothing comes back to GL: no GL version stands in for it)
         devices = {p.device for p in filters}
-        if len(devices) > 1 or len(ins) + len(outs) < sum(isinstance(p, TransferPass) for p in passes):
+        if len(devices) > 1 or len(filters) + len(ins) + len(outs) < len(passes):
             continue  # spans two OpenCL devices (a copy between them): no one queue to judge it by
-        first = min(index[p.name] for p in passes)
         if any(written.get(t.source.name, -1) > first or writes.get(t.source.name, 0) > 1 for t in ins):
             # It reads what GL makes of its own results (HEFT put a pass of the chain on GL
             # in between), or a texture drawn in several passes (which of its states the
             # GL version would read depends on when it runs): it has no GL version.
             continue
-        gl_version = tuple(on_gl[p.name] for p in filters)
-        copy_in, copy_out = sum(copy_ms(t) for t in ins), sum(copy_ms(t) for t in outs)
-        names = tuple(p.name for p in passes)
-        layers = "+".join(dict.fromkeys(p.layer_id for p in filters))
-        out.append(Offload(
-            name=f"offload {len(out) + 1} ({layers})",
-            cl_passes=names, gl_passes=gl_version,
-            inputs=tuple(dict.fromkeys(t.source.name for t in ins)),
-            outputs=tuple(dict.fromkeys(t.target.name for t in outs)),
-            gl_ms=sum(pass_ms(p.name, Executor.GL) for p in filters),
-            cl_ms=sum(pass_ms(p.name, Executor.OPENCL) for p in filters),
-            copy_in_ms=copy_in, copy_out_ms=copy_out,
-            planned_ms=planned(tuple(p.name for p in filters)) + copy_in + copy_out,
-            pass_ms=tuple((p.name, pass_ms(p.name, Executor.OPENCL) if isinstance(p, FilterPass) else copy_ms(p))
-                          for p in passes),
-            device=devices.pop()))
+        out.append(priced(len(out) + 1, passes, tuple([on_gl[p.name] for p in filters]), pass_ms, copy_ms, planned))
     return tuple(out)
+
+
+def priced(number: int, passes: Sequence[Any], gl_version: tuple[FilterPass, ...], pass_ms, copy_ms,
+           planned) -> Offload:
+    """The ``number``-th offload of a frame: its placed ``passes`` (OpenCL filter passes
+    and the copies into and out of them, in the placed order), its GL version, priced by
+    ``pass_ms``, ``copy_ms`` and ``planned`` (``offloads``). A frame placed as the last
+    one was (graph.rescheduled) has last frame's offloads, by position: only their names
+    and prices are made again, by this."""
+    opencl, gl = Executor.OPENCL, Executor.GL
+    filters = [p for p in passes if isinstance(p, FilterPass)]
+    ins = [p for p in passes if not isinstance(p, FilterPass) and p.source.location is gl]
+    outs = [p for p in passes if not isinstance(p, FilterPass) and p.target.location is gl]
+    copy_in, copy_out = sum([copy_ms(t) for t in ins]), sum([copy_ms(t) for t in outs])
+    names = tuple([p.name for p in passes])
+    cl = {p.name: pass_ms(p.name, opencl) for p in filters}
+    layers = "+".join(dict.fromkeys(p.layer_id for p in filters))
+    return Offload(
+        name=f"offload {number} ({layers})",
+        cl_passes=names, gl_passes=gl_version,
+        inputs=tuple(dict.fromkeys(t.source.name for t in ins)),
+        outputs=tuple(dict.fromkeys(t.target.name for t in outs)),
+        gl_ms=sum([pass_ms(p.name, gl) for p in filters]),
+        cl_ms=sum(cl.values()),
+        copy_in_ms=copy_in, copy_out_ms=copy_out,
+        planned_ms=planned(tuple(cl)) + copy_in + copy_out,
+        pass_ms=tuple([(n, cl[n] if n in cl else copy_ms(p)) for n, p in zip(names, passes)]),
+        device=filters[0].device)

@@ -34,7 +34,7 @@ too, said by position and texture number, and named with this frame's names.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Mapping, NamedTuple, Sequence
 
@@ -46,9 +46,11 @@ from ..forced_placement import ForcedPlacement
 from ..framegraph import Decision, Executor, FilterPass, FrameGraph, TextureDesc, TransferPass
 from ..passes import Reason
 from ..textures import GL_PLACE, Place
-from .frame_schedule import FrameKey, Schedule, frame_key, schedule_frame
-from .issue_order import issue_order
-from .offload import Offload, offloads
+from .frame_schedule import FrameKey, Schedule, frame_dag, frame_key, repriced_dag, schedule_dag
+from .heft import updated_ranks, upward_ranks
+from .issue_order import Dependencies, dependencies, issue_order
+from .offload import Offload, offloads, priced
+from .rescheduled import Basis, basis_of
 from .schedule_memo import ScheduleMemo
 
 __all__ = ["Placement", "SHARED_CPU_MARGIN", "SharedCpuMargin", "overlaps", "place_by", "place_frame", "placement", "planned_on", "scheduled"]
@@ -103,10 +105,19 @@ class Placement:
     notes: tuple[Decision, ...] = ()
     why: str = ""
     reasoned: frozenset[int] = frozenset()
+    # Per filtered layer [passes on OpenCL, passes, {device: passes}]: what the notes
+    # count, kept to note the same rewrite anew for a later frame (graph.rescheduled).
+    layers: Mapping[str, list] = field(default_factory=dict, compare=False, repr=False)
 
     @cached_property
     def _program(self) -> "_Program":
         return _Program.of(self)
+
+    def noted(self, notes: tuple[Decision, ...]) -> "Placement":
+        """This rewrite with ``notes``, sharing its compiled program (``_program``)."""
+        new = replace(self, notes=notes)
+        new.__dict__["_program"] = self._program
+        return new
 
     def apply(self, graph: FrameGraph, textures: Sequence[TextureDesc], schedule: Schedule | None,
               last: "_Made | None" = None) -> tuple[FrameGraph, "_Made"]:
@@ -158,6 +169,16 @@ class _Made(NamedTuple):
     bufs: tuple[TextureDesc, ...]
     copy_names: tuple[str, ...]
     copies: tuple[TransferPass, ...]
+
+    def without(self, textures: frozenset[int]) -> "_Made":
+        """This, less the buffers and copies of the texture numbers ``textures`` (resized
+        since: under another key, one name may be described otherwise)."""
+        if not textures:
+            return self
+        numbers = self.program._columns[0]
+        return self._replace(names=tuple(["" if k in textures else n for k, n in zip(numbers, self.names)]),
+                             copy_names=tuple(["" if c[1] in textures else n
+                                               for c, n in zip(self.program.copies, self.copy_names)]))
 
 
 @dataclass(frozen=True)
@@ -307,7 +328,7 @@ def _placement(graph: FrameGraph, on: Mapping[str, Place | Executor], index: Map
     for p in graph.passes:
         if p.target.retained and where.get(p.target.name, gl) != gl:
             at(p.target, gl)  # a kept result no pass read this frame still ends on GL
-    return Placement(before, moved, tuple(moves), why=why, reasoned=frozenset(reasoned)), layers
+    return Placement(before, moved, tuple(moves), why=why, reasoned=frozenset(reasoned), layers=layers), layers
 
 
 def _places(costs: FrameCosts) -> dict[str, Place]:
@@ -323,24 +344,31 @@ def _places(costs: FrameCosts) -> dict[str, Place]:
     return places
 
 
-def placement(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Mapping[str, int]) -> Placement:
+def placement(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Mapping[str, int],
+              reuse: Placement | None = None) -> Placement:
     """The rewrite that puts ``graph``'s filter passes (planned on GL, no transfers) on
     the devices ``schedule`` put them on (module docstring), with a decision per
     filtered layer; ``index``: the number of each texture name (``FrameKey.index``).
     Devices are the costs' (``FrameCosts.devices``): an OpenCL device with a "P:D" index
     is that device, one without is the renderer's own (a cost model of GL and one OpenCL
     device). Two OpenCL devices must differ by index: the executor tells them apart by
-    it. Each slot's reason is in the schedule, shown beside the pass there (the sentence
+    it. ``reuse``: the rewrite (without notes) and per-layer counts of last frame, whose
+    passes read and wrote the same textures and went on the same devices
+    (graph.rescheduled): the same rewrite, noted anew. Each slot's reason is in the
+    schedule, shown beside the pass there (the sentence
     is made when a report asks: Slot.why); a placed pass keeps the planner's "placed by
     the frame-wide schedule", and its executor and device say where."""
     places = _places(costs)
-    on = {s.name: places[s.device] for s in schedule.slots if not s.pinned}
-    rewrite, layers = _placement(graph, {n: p for n, p in on.items() if p != GL_PLACE}, index)
+    if reuse is not None:
+        rewrite, layers = reuse, reuse.layers
+    else:
+        on = {s.name: places[s.device] for s in schedule.slots if not s.pinned}
+        rewrite, layers = _placement(graph, {n: p for n, p in on.items() if p != GL_PLACE}, index)
     notes = tuple(Decision(layer, f"filter: auto placed {n} of {m} passes on OpenCL{_devices_note(devices)} by the "
                                   f"frame-wide schedule (predicted makespan {schedule.makespan_ms:.2f} ms; the "
                                   "report's schedule compares it with other placements)")
                   for layer, (n, m, devices) in layers.items())
-    return replace(rewrite, notes=notes)
+    return rewrite.noted(notes)
 
 
 def place_frame(graph: FrameGraph, schedule: Schedule, costs: FrameCosts) -> FrameGraph:
@@ -375,10 +403,14 @@ def place_by(graph: FrameGraph, placement: ForcedPlacement | str | Mapping[str, 
     return placed
 
 
-def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: FrameCosts) -> tuple[Offload, ...]:
+def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: FrameCosts,
+              forms: "tuple[_OffloadForm, ...] | None" = None) -> tuple[Offload, ...]:
     """The OpenCL work of ``placed`` the executor may still move to GL (graph.offload),
     priced as the schedule priced it: each pass on the device it was placed on, each
-    copy between the two devices it joins."""
+    copy between the two devices it joins. ``forms``: the offloads of last frame, whose
+    rewrite placed this one (graph.rescheduled): the same units by position, priced anew."""
+    if forms is not None and not forms:
+        return ()
     slots = {s.name: s for s in schedule.slots}
     if not any(p.executor is Executor.OPENCL for p in placed.filter_passes()):
         return ()
@@ -392,19 +424,23 @@ def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: 
         c = slot.row[column[gl if executor is Executor.GL else slot.device]]
         return c if c < math.inf else 0.0  # (a device that does not price it: as Slot.costs leaves it out)
 
-    priced: dict[tuple, float] = {}  # (copies of one size between two places cost alike)
+    copy_prices: dict[tuple, float] = {}  # (copies of one size between two places cost alike)
 
     def copy_ms(t: TransferPass) -> float:
         a, b = t.source, t.target
         key = (a.location, a.device, b.location, b.device, a.width, a.height, a.format)
-        ms = priced.get(key)
+        ms = copy_prices.get(key)
         if ms is None:
-            ms = priced[key] = costs.copy_ms(number[a.place], number[b.place], t.bytes)
+            ms = copy_prices[key] = costs.copy_ms(number[a.place], number[b.place], t.bytes)
         return ms
 
     def planned(names: tuple[str, ...]) -> float:
         return max(slots[n].finish_ms for n in names) - min(slots[n].start_ms for n in names)
 
+    if forms is not None:
+        out, passes = placed.passes, graph.passes
+        return tuple([priced(k, [out[i] for i in f.cl_passes], tuple([passes[i] for i in f.gl_passes]),
+                             pass_ms, copy_ms, planned) for k, f in enumerate(forms, 1)])
     return offloads(graph, placed, pass_ms, copy_ms, planned)
 
 
@@ -536,7 +572,8 @@ def _gain(schedule: Schedule) -> tuple[float, float]:
 
 
 def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Mapping[str, int],
-             off_gl: bool = False, probed: str = "", margin: SharedCpuMargin = SHARED_CPU_MARGIN) -> _Outcome:
+             off_gl: bool = False, probed: str = "", margin: SharedCpuMargin = SHARED_CPU_MARGIN,
+             reuse: Placement | None = None) -> _Outcome:
     """What auto makes of ``schedule``: placed as it says, or (devices sharing the CPU, a
     gain below ``margin``'s: SharedCpuMargin) every pass kept on GL, with a decision
     saying which and why. ``off_gl``: the frame before ran work off GL (the hysteresis).
@@ -544,11 +581,11 @@ def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Ma
     (``_probed``); while one is, no margin is asked: its decaying factor is a probe
     (lamina.cost_feedback) that brings back only the passes that gain most from it, to
     measure it, and what it still wins at the corrected price is no noise of the base
-    prices."""
+    prices. ``reuse``: last frame's rewrite, when it places this one (``placement``)."""
     copied = tuple(index[c.texture] for c in schedule.copies)
     gl = costs.names[0]
     if overlaps(costs) or all(s.pinned or s.device == gl for s in schedule.slots):
-        return _Outcome(schedule, copied, placement(graph, schedule, costs, index))
+        return _Outcome(schedule, copied, placement(graph, schedule, costs, index, reuse))
     # HEFT's makespan counts on GL and OpenCL running at once. The executor does run
     # them at once (gpu.cl_queue), but devices that both run on the CPU share its
     # cores: one's work slows the other's, so the frame costs about the sum of the
@@ -568,8 +605,8 @@ def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Ma
     ran = Decision("root", (
         f"filter: auto moved work off GL though the devices share the CPU: {said}, at least the "
         f"{words}"))
-    plan = placement(graph, schedule, costs, index)
-    return _Outcome(schedule, copied, replace(plan, notes=(*plan.notes, ran)))
+    plan = placement(graph, schedule, costs, index, reuse)
+    return _Outcome(schedule, copied, plan.noted((*plan.notes, ran)))
 
 
 def _corrected(model: FilterCostModel) -> bool:
@@ -594,22 +631,72 @@ def _runs_off_gl(outcome: _Outcome) -> bool:
 
 
 def _completed(outcome: _Outcome, graph: FrameGraph, placed: FrameGraph, costs: FrameCosts,
-               index: Mapping[str, int]) -> tuple[_Outcome, FrameGraph]:
+               index: Mapping[str, int], deps: Dependencies | None = None,
+               forms: "tuple[_OffloadForm, ...] | None" = None) -> tuple[_Outcome, FrameGraph, Dependencies | None]:
     """A first placement's offloads (graph.offload) and issue order (graph.issue_order)
-    made, the graph given them, and both kept in the outcome for the frames that reuse it."""
+    made, the graph given them, and both kept in the outcome for the frames that reuse it;
+    and the placed passes' issue dependencies. ``deps``, ``forms``: the issue
+    dependencies and offloads of last frame, when its rewrite placed this one
+    (graph.rescheduled): the passes are placed alike, by position."""
     if outcome.placement is None:
-        return outcome, placed
-    found = _offloads(graph, placed, outcome.schedule, costs)
+        return outcome, placed, None
+    found = _offloads(graph, placed, outcome.schedule, costs, forms)
     placed.offloads = found
-    at_graph = {p.name: i for i, p in enumerate(graph.passes)}
-    at_placed = {p.name: i for i, p in enumerate(placed.passes)}
-    forms = tuple(_OffloadForm.of(o, at_graph, at_placed, index) for o in found)
-    issued = issue_order(placed)
+    if forms is not None:
+        forms = tuple([_edited(f, {"offload": o}) for f, o in zip(forms, found)])
+    else:
+        at_graph = {p.name: i for i, p in enumerate(graph.passes)}
+        at_placed = {p.name: i for i, p in enumerate(placed.passes)}
+        forms = tuple(_OffloadForm.of(o, at_graph, at_placed, index) for o in found)
+    deps = deps if deps is not None else dependencies(placed.passes)
+    issued = issue_order(placed, deps)
     order = None
     if issued is not placed:
         position = {id(p): i for i, p in enumerate(placed.passes)}
         order = tuple(position[id(p)] for p in issued.passes)
-    return replace(outcome, schedule=issued.schedule, offloads=forms, order=order), issued
+    return replace(outcome, schedule=issued.schedule, offloads=forms, order=order), issued, deps
+
+
+def _schedule(graph: FrameGraph, costs: FrameCosts, prices: dict, memo: ScheduleMemo,
+              key: FrameKey) -> tuple[Schedule, Basis | None, tuple | None, frozenset[int]]:
+    """``graph``'s frame-wide schedule, incrementally where its key differs from the
+    memo's last frame's only in some passes' footprints and textures' sizes
+    (graph.rescheduled: repriced, and placed by HEFT with repair); the new basis; last
+    frame's rewrite, issue dependencies and offloads (``Basis.reuse``) where every pass
+    is on the device it had then (None otherwise); and the texture numbers resized since
+    last frame."""
+    basis = memo.basis
+    found = basis.changes(key) if basis is not None else None
+    if found is None:
+        fd = frame_dag(graph, costs, prices)
+        ranks = upward_ranks(fd.dag)
+        schedule = schedule_dag(fd, costs, ranks)
+        on = tuple(s.device for s in schedule.slots)
+        return schedule, basis_of(key, fd, ranks, on), None, frozenset()
+    tasks, resized = found
+    fd, dirty = repriced_dag(basis.fd, graph, costs, prices, tasks, basis.carried, key.textures, resized)
+    ranks = updated_ranks(fd.dag, basis.ranks, dirty)
+    column = {name: d for d, name in enumerate(costs.names)}
+    schedule = schedule_dag(fd, costs, ranks, ([column[d] for d in basis.devices], _downstream(fd, dirty, resized,
+                                                                                              basis.carried)))
+    on = tuple(s.device for s in schedule.slots)
+    reuse = basis.reuse if basis.reuse is not None and on == basis.devices else None
+    return schedule, basis.next(key.key, fd, ranks, on), reuse, resized
+
+
+def _downstream(fd: Any, dirty: frozenset[int], resized: frozenset[int], carried: Sequence[int]) -> frozenset[int]:
+    """The tasks a repaired schedule places anew (graph.rescheduled): those repriced
+    (``dirty``), those that read a resized texture, and every task that depends on them."""
+    succs = fd.dag.succs
+    edges = fd.dag.edges
+    todo = [*dirty, *(edges[e].target for e, k in enumerate(carried) if k in resized)] if resized else list(dirty)
+    seen = set(todo)
+    while todo:
+        for e in succs[todo.pop()]:
+            if e.target not in seen:
+                seen.add(e.target)
+                todo.append(e.target)
+    return frozenset(seen)
 
 
 def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Device] = (),
@@ -622,9 +709,10 @@ def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devic
     last frame (FrameState.schedules): a frame with last frame's key (``frame_key``)
     under the same prices (graph.schedule_memo: the model's value, a corrected model's
     factors included, and the devices) gets last frame's schedule, rewrite, offloads and
-    issue order, applied to its own passes and texture names, without scheduling again.
-    ``key``: ``frame_key(graph)``, when the caller has it (graph.corrected places one
-    graph twice)."""
+    issue order, applied to its own passes and texture names, without scheduling again;
+    a frame whose key differs only in some sizes is scheduled incrementally
+    (graph.rescheduled). ``key``: ``frame_key(graph)``, when the caller has it
+    (graph.corrected places one graph twice)."""
     memo = memo if memo is not None else ScheduleMemo()
     devices = tuple(devices)
     key = key if key is not None else frame_key(graph)
@@ -634,14 +722,22 @@ def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devic
         placed, memo.made = outcome.apply(graph, key.textures, memo.made)
         return placed
     costs = memo.costs(model, devices)
-    outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model, devices)), costs, key.index,
-                       memo.off_gl and _corrected(model), _probed(model))
+    schedule, basis, reuse, resized = _schedule(graph, costs, memo.prices(model, devices), memo, key)
+    rewrite, deps, forms = reuse if reuse is not None else (None, None, None)
+    outcome = _outcome(graph, schedule, costs, key.index, memo.off_gl and _corrected(model), _probed(model),
+                       reuse=rewrite)
     memo.off_gl = _runs_off_gl(outcome)
-    placed, made = outcome.apply(graph, key.textures)
+    if outcome.placement is None:
+        deps = forms = None
+    last = memo.made.without(resized) if deps is not None and memo.made is not None else None
+    placed, made = outcome.apply(graph, key.textures, last)
     placed.validate()
-    outcome, placed = _completed(outcome, graph, placed, costs, key.index)
+    outcome, placed, deps = _completed(outcome, graph, placed, costs, key.index, deps, forms)
     memo.keep(model, devices, key.key, outcome)
     memo.made = made
+    if basis is not None and outcome.placement is not None:
+        basis = basis.reused(outcome.placement, deps, outcome.offloads)
+    memo.basis = basis
     return placed
 
 
@@ -650,18 +746,23 @@ def planned_on(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devi
     """Where ``scheduled`` would run each filter pass of ``graph`` under ``model``: pass
     name -> (executor, layer), without the rewrite, offloads or issue order (the plan a
     corrected frame is compared with: graph.corrected). ``memo`` keeps it as
-    ``scheduled``'s memo keeps a placed frame: reused while the key and prices stand."""
+    ``scheduled``'s memo keeps a placed frame: reused while the key and prices stand,
+    and scheduled incrementally where only some sizes changed (graph.rescheduled)."""
     memo = memo if memo is not None else ScheduleMemo()
     devices = tuple(devices)
     key = key if key is not None else frame_key(graph)
     found = memo.recall(model, devices, key.key)
     if found is None:
         costs = memo.costs(model, devices)
-        outcome = _outcome(graph, schedule_frame(graph, costs, memo.prices(model, devices)), costs, key.index,
-                           memo.off_gl and _corrected(model), _probed(model))
+        schedule, basis, reuse, _ = _schedule(graph, costs, memo.prices(model, devices), memo, key)
+        outcome = _outcome(graph, schedule, costs, key.index, memo.off_gl and _corrected(model), _probed(model),
+                           reuse=None if reuse is None else reuse[0])
         memo.off_gl = _runs_off_gl(outcome)
         moved = outcome.placement.moved if outcome.placement is not None else {}
         found = {p.name: (moved[i][0].executor if i in moved else Executor.GL, p.layer_id)
                  for i, p in enumerate(graph.passes) if isinstance(p, FilterPass)}
         memo.keep(model, devices, key.key, found)
+        if basis is not None and outcome.placement is not None:
+            basis = basis.reused(outcome.placement, None, None)
+        memo.basis = basis
     return found

@@ -656,8 +656,8 @@ def build_frame_graph(
     check_frame_fits(scene.width, scene.height, scale, min(limits.max_texture_size, MAX_VIEWPORT_PX))
     # The trees, the sweep and the scroll code resolve CSS px to device px through it.
     check_svg_references(scene)  # a dangling url(#id): typed, named, before any work
-    with room_for(MAX_TREE_DEPTH), device_scale.in_force(DeviceScale.of(scale)), svg_document(scene.svg), \
-            svg_files(scene.file_access):
+    with room_for(MAX_TREE_DEPTH), device_scale.in_force(DeviceScale.of(scale)), \
+            svg_document(scene.svg_at(request.t)), svg_files(scene.file_access):  # its attribute animations sampled
         graph = _build(scene, request, limits, images, state, facts)
     graph.images = graph_images(graph, images, scene.base_dir)  # it carries its images (graph.resources)
     return graph

@@ -83,7 +83,7 @@ class BackdropRegion:
 
 
 def backdrop_region(to_target: Affine, to_screen: Affine, size: tuple[float, float], target_size, chain,
-                    current_color) -> tuple[BackdropRegion | None, object]:
+                    current_color, device_scale: float = 1.0) -> tuple[BackdropRegion | None, object]:
     """The region a backdrop-filter reads and the filter's plan there; the region is
     None when the filter does nothing or its box misses the target (Filter Effects 2
     §2.1: the backdrop root image cut to the border box, filtered with mirrored edges)."""
@@ -92,7 +92,7 @@ def backdrop_region(to_target: Affine, to_screen: Affine, size: tuple[float, flo
     else:
         scale = to_screen.max_scale()
         element_to_filter, where = Affine.scale(scale, scale), f"the element's own space at scale {scale:.3g}"
-    plan = chain.plan(current_color=current_color, scale=scale)
+    plan = chain.plan(current_color=current_color, scale=scale, backdrop=True, device_scale=device_scale)
     if not plan.passes:
         return None, plan
     box = Rect(0, 0, *size).transformed_bounds(element_to_filter)

@@ -48,7 +48,7 @@ class ScheduleMemo:
     """The prices and last outcome of one renderer's frame-wide schedules (FrameState
     holds one; ``scene.plan()`` starts from an empty one, as a first frame does)."""
 
-    __slots__ = ("_version", "_costs", "_prices", "_key", "_value", "_uncorrected", "made", "reported", "off_gl", "hits",
+    __slots__ = ("_version", "_costs", "_prices", "_key", "_value", "_uncorrected", "made", "basis", "reported", "off_gl", "hits",
                  "misses")
 
     def __init__(self) -> None:
@@ -63,6 +63,10 @@ class ScheduleMemo:
         # next frame to reuse (graph.placed). Replaced each frame (kept results are named
         # anew) and forgotten with the key.
         self.made: Any = None
+        # Last frame's scheduling by number and position (graph.rescheduled.Basis): a frame
+        # whose key differs from it only in some passes' and textures' sizes reprices
+        # those instead of scheduling from nothing. Forgotten with the prices.
+        self.basis: Any = None
         # The corrections report's moves of the frames placed under this key, by pass
         # (lamina.cost_feedback.report_against checks each is still what it would write).
         self.reported: dict = {}
@@ -79,7 +83,7 @@ class ScheduleMemo:
         if not _same(self._version, v):
             self._version, self._costs, self._prices = v, frame_costs(model, devices), {}
             self._key = self._value = None
-            self.made = None
+            self.made = self.basis = None
             self.reported = {}
 
     def costs(self, model: FilterCostModel, devices: tuple[Device, ...] = ()) -> FrameCosts:

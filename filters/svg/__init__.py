@@ -13,14 +13,19 @@ its primitives -> a DAG of primitives -> pixels.
   become those ops, fusing with the CSS functions around them;
   ``filters.svg.compile``: a subset of graphs (flood, offset, colour matrix and
   component transfer of every type, turbulence, composite, merge, blend of every mode,
-  image, tile, blur, morphology, drop shadow; region = box; linearRGB as ``compile_color``
-  says) planned as passes of their own (``compile_color``, ``compile_noise``,
-  ``compile_image``; feImage's pictures read under the scene's file policy by
-  ``filters.svg.images``). GL and OpenCL run both through
-  ``filters.apply``; the rest is a typed UnsupportedFeatureError naming the primitive.
+  image, blur, morphology, drop shadow, tile; primitive subregions as region passes;
+  linearRGB as ``compile_color`` says) planned as passes of their own (``compile_color``,
+  ``compile_noise``, ``compile_image``; feImage's pictures read under the scene's file
+  policy by ``filters.svg.images``). GL and OpenCL run both through ``filters.apply``; the rest is a
+  typed UnsupportedFeatureError naming the primitive.
+
+``filters.svg.attributes``: the attributes a scene may animate (``PRIMITIVE.ATTRIBUTE``
+paths, typed values, the filter with values set; ``lamina.animation.svg_attributes``
+samples them over time).
 
 CSS reaches a filter with ``filter: url(#id)`` (``filters.svg.op.SvgFilterRef``);
-``filters.svg.route`` plans it inside a chain or a scene layer's filter/backdrop-filter.
+``filters.svg.route`` plans it inside a chain or a scene layer's filter/backdrop-filter
+(each graph on its filter region, mixed with CSS functions or not).
 """
 
 from __future__ import annotations

@@ -6,23 +6,38 @@ Each live primitive becomes its passes, reading the images of the primitives it 
 planned): feColorMatrix and feComponentTransfer as svg colour passes, fused while one
 alone reads the other (``filters.svg.compile_color``, which also says what runs in
 linearRGB and how), SourceAlpha as
-one (colour made black), feGaussianBlur as the downscaled separable blur passes,
+one (colour made black), feGaussianBlur as the downscaled separable blur passes
+(with edgeMode duplicate or wrap, as convolve passes: ``filters.svg.compile_spatial``,
+which also plans feDisplacementMap and feConvolveMatrix),
 feMorphology and feDropShadow as their passes, feOffset as an offset pass, feFlood,
 feImage as an image pass placing its picture (``filters.svg.compile_image``),
 feComposite (every operator), feMerge and feBlend (every mode of Compositing 1, the
-compositor's blend maths: shaders/common/blend_modes.h) as combine passes; feTile,
-without subregions, is its input, and of an feImage placed by x, y, width, height, that
-picture's pass tiling its rect (the one input that makes a subregion here).
+compositor's blend maths: shaders/common/blend_modes.h) as combine passes; feTile as a
+region pass that repeats its input's subregion across its own.
+
+Primitive subregions (x, y, width, height in either primitiveUnits, defaults as
+``reference.subregion`` computes them from the spec) become a region pass after the
+primitive's passes that keeps its subregion, rounded out to whole pixels, and clears the
+rest (``filters.plan.RegionPass``); it is left out where nothing can lie outside: a
+subregion that is the whole image, or a per-pixel join (feComposite but arithmetic,
+feMerge, feBlend, colour primitives that keep transparent pixels transparent) of inputs
+already inside it. Such a colour primitive is clipped before, on its input, so that it
+still fuses with the colour primitives reading it (an 8-bit image between two colour
+primitives costs up to 2 levels where alpha is low); a colour primitive reading a result
+clipped after its passes starts a pass of its own.
 
 What is exact on images the size of the element's box: the filter region must be the
 box (``x=0 y=0 width=1 height=1`` in objectBoundingBox units, or the same in user
-space), unless the plan is given the box and so runs on the region — a larger region keeps content past the box that offsets and blurs bring back,
-which box-sized images do not hold — primitives in linearRGB only as compile_color
-allows, and no primitive subregions. Anything else is an
-UnsupportedFeatureError naming the primitive and why, before any pass runs.
+space) — a larger region keeps content past the box that offsets and blurs bring back,
+which box-sized images do not hold — unless the caller gives the box and sizes the image
+as the region (``filters.svg.route``); primitives in linearRGB only as compile_color
+allows. Anything else is an UnsupportedFeatureError naming the primitive and why, before
+any pass runs.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -30,21 +45,26 @@ from ...errors import UnsupportedFeatureError
 from ...blending.modes import BlendMode
 
 from ..ops import DropShadow, Morphology
-from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetPass, _Builder, _plan_morphology,
-                    _plan_shadow, color_steps)
+from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetPass, RegionPass, _Builder,
+                    _plan_morphology, _plan_shadow, color_steps)
 from . import model as m
 from .compile_color import SpacePlanner
 from .compile_image import plan_image
 from .compile_noise import plan_turbulence
+from .compile_spatial import plan_spatial, spatial_refusal
 from .graph import build_graph
-from .lower import SOURCE_ALPHA, SvgColorMatrix, one_sigma
-from .reference import filter_region
+from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, one_sigma, transfer_matrix
+from .reference import Canvas, Rect, color_matrix, filter_region, subregion, transfer
 from ...css.values import RGBA
 
-__all__ = ["plan_graph", "COMPILED"]
+__all__ = ["plan_graph", "graph_canvas", "COMPILED"]
 
 COMPILED = (m.ColorMatrix, m.ComponentTransfer, m.GaussianBlur, m.Morphology, m.DropShadow, m.Offset, m.Flood,
-            m.Composite, m.Merge, m.Blend, m.Tile, m.Turbulence, m.Image)
+            m.Composite, m.Merge, m.Blend, m.Tile, m.Turbulence, m.DisplacementMap, m.ConvolveMatrix, m.Image)
+PixelRect = tuple[int, int, int, int]  # x0, y0, x1, y1 in whole pixels of the plan's images
+# Per-pixel joins whose result is transparent wherever all their inputs are: a result
+# inside its inputs' pixels needs no clip when they are inside its subregion.
+_KEEPS_CLEAR = (m.Merge, m.Blend)
 _COMPOSITE = {m.CompositeOperator.OVER: CombineOperator.OVER, m.CompositeOperator.IN: CombineOperator.IN,
               m.CompositeOperator.OUT: CombineOperator.OUT, m.CompositeOperator.ATOP: CombineOperator.ATOP,
               m.CompositeOperator.XOR: CombineOperator.XOR, m.CompositeOperator.LIGHTER: CombineOperator.LIGHTER,
@@ -53,41 +73,85 @@ _COMPOSITE = {m.CompositeOperator.OVER: CombineOperator.OVER, m.CompositeOperato
 
 def _refuse(prim: m.Primitive | m.FilterElement, why: str) -> UnsupportedFeatureError:
     return UnsupportedFeatureError(f"{prim.describe()}: {why}; SVG filter graphs compile to GPU passes only "
-                                   "with the filter region the element's box and no subregions, from feColorMatrix, "
+                                   "from feColorMatrix, "
                                    "feComponentTransfer, feGaussianBlur, feMorphology, feDropShadow, feOffset, "
-                                   "feFlood, feComposite, feMerge, feBlend (every mode), feImage and feTile so far (backend='reference' runs "
+                                   "feFlood, feComposite, feMerge, feBlend (every mode), feImage, feTile, feTurbulence, feDisplacementMap and "
+                                   "feConvolveMatrix so far (backend='reference' runs "
                                    "any graph)", property="filter", value=prim.describe())
 
 
+def graph_canvas(element: m.FilterElement, size: tuple[int, int], scale: float,
+                 box: tuple[float, float] | None, origin: tuple[int, int] | None = None) -> Canvas:
+    """Where the plan's images lie, as the reference's Canvas: the element's box from
+    (0, 0), ``scale`` pixels per user unit, image pixel (0, 0) at the element's pixel
+    ``origin`` — given (an image grown for a whole chain, ``filters.svg.route``), or the
+    filter region's corner rounded out when ``box`` is given, or the box's (whose region
+    must then be the box)."""
+    w, h = size
+    bw, bh = box if box is not None else (w / scale, h / scale)
+    region = filter_region(element, (0.0, 0.0, bw, bh))
+    if origin is None:
+        origin = (0, 0) if box is None else (math.floor(region[0] * scale + 1e-9), math.floor(region[1] * scale + 1e-9))
+    return Canvas((0.0, 0.0, bw, bh), scale, origin, (w, h), region)
+
+
+def _within(inner: PixelRect, outer: PixelRect) -> bool:
+    return (inner[2] <= inner[0] or inner[3] <= inner[1]  # empty
+            or (inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]))
+
+
+def _hull(rects: list[PixelRect]) -> PixelRect:
+    rects = [r for r in rects if r[2] > r[0] and r[3] > r[1]]
+    if not rects:
+        return (0, 0, 0, 0)
+    return (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
+
+
 def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1.0,
-               box: tuple[float, float] | None = None) -> FilterPlan:
+               box: tuple[float, float] | None = None, origin: tuple[int, int] | None = None,
+               source_reach: tuple[int, int, int, int] | None = None) -> FilterPlan:
     """The passes of ``element`` on an image of ``size`` px that is the element's box —
     or, given ``box`` (the element's, CSS px), that is the filter region of that box
-    (rounded out to whole pixels; ``filters.svg.route`` sizes it)."""
+    (rounded out to whole pixels; ``filters.svg.route`` sizes it) — or, given ``origin``
+    too, whose pixel (0, 0) is the element's pixel ``origin``: an image holding the
+    region and more (a chain's other functions grew it), where SourceGraphic is cleared
+    outside the region first, as the spec's canvas is only the region (unless
+    ``source_reach``, the pixels of the input that may not be transparent, lies inside it)."""
     w, h = size
     graph = build_graph(element)
     if graph.output is None:
         raise _refuse(element, "no primitives (the element is not drawn)")
     if box is None:
-        box = (w / scale, h / scale)
         region = filter_region(element, (0.0, 0.0, w / scale, h / scale))
         if not np.allclose(region, (0.0, 0.0, w / scale, h / scale), rtol=0, atol=1e-9):
             raise _refuse(graph.nodes[graph.output].primitive, "a filter region other than the element's box")
-    units = box if element.primitive_units is m.Units.BOUNDING_BOX else (1.0, 1.0)
+    canvas = graph_canvas(element, size, scale, box, origin)
+    bw, bh = canvas.bbox[2], canvas.bbox[3]
+    units = (bw, bh) if element.primitive_units is m.Units.BOUNDING_BOX else (1.0, 1.0)
     b = _Builder(w * h)
     notes: list[str] = [f"SVG graph {line.strip()}" for line in graph.explain().splitlines()]  # what became the passes
     names: dict[int, str] = {}
-    partial: set[m.Input | int] = set()  # feImages placed by x, y, width, height: results within that rect
+    rects: dict[int, Rect] = {}  # each node's subregion, user units (reference.subregion)
+    reach: dict[int, PixelRect] = {}  # where each node's image may be other than transparent
+    full: PixelRect = (0, 0, w, h)
+    region_px = canvas.pixel_rect(canvas.region)
+    source: list[str] = []  # SourceGraphic on the region, once planned (the input itself when the region is all of it)
     alpha: list[str] = []  # SourceAlpha's image, once planned
     spaces = SpacePlanner(b, (units[0] * scale, units[1] * scale), graph)  # colour primitives, linearRGB (compile_color)
 
+    def source_graphic() -> str:
+        if not source:
+            inside = _within(source_reach if source_reach is not None else full, region_px)
+            source.append("source" if inside else _clip(b, "source", region_px, element))
+        return source[0]
+
     def image(i) -> str:
         if i is m.StandardInput.SOURCE_GRAPHIC:
-            return "source"
+            return source_graphic()
         if i is m.StandardInput.SOURCE_ALPHA:
             if not alpha:
-                alpha.append(_color(b, "source", SvgColorMatrix(values=tuple(SOURCE_ALPHA.reshape(-1)),
-                                                                source="SourceAlpha")))
+                alpha.append(_color(b, source_graphic(), SvgColorMatrix(values=tuple(SOURCE_ALPHA.reshape(-1)),
+                                                                        source="SourceAlpha")))
             return alpha[0]
         return names[i]
 
@@ -96,40 +160,77 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         if not isinstance(prim, COMPILED):
             raise _refuse(prim, "this primitive does not compile to GPU passes yet")
         linear = element.space_of(prim) is m.ColorSpace.LINEAR_RGB
-        why = spaces.refusal(prim, node.inputs, linear)
+        why = spaces.refusal(prim, node.inputs, linear) or spatial_refusal(prim, (units[0] * scale, units[1] * scale))
         if why:
             raise _refuse(prim, why)
-        placed = any(getattr(prim.subregion, k) is not None for k in ("x", "y", "width", "height"))
-        if placed and not isinstance(prim, m.Image):
-            raise _refuse(prim, "a primitive subregion")
-        if placed:
-            partial.add(node.index)
-        if node.inputs and all(i in partial for i in node.inputs) and not isinstance(prim, m.Tile):
-            # Its default subregion would be the feImage's rect, clipping its result there.
-            raise _refuse(prim, "reading only an feImage placed by x, y, width, height (its own subregion would be "
-                                "that rect: primitive subregions are not planned yet; feTile of it is)")
+        rect = subregion(prim, element, canvas, [None if isinstance(i, m.StandardInput) else rects[i]
+                                                 for i in node.inputs])
+        kept = canvas.pixel_rect(rect)
         ins = [image(i) for i in node.inputs]
+        in_reach = [region_px if isinstance(i, m.StandardInput) else reach[i] for i in node.inputs]
+        keeps_clear = _colour_keeps_clear(prim)
+        if keeps_clear and not _within(in_reach[0], kept) and not _fuses(spaces, node.inputs[0]):
+            # Clear what lies outside before the colour work, not after: the colour pass
+            # then fuses with colour primitives that read it (no 8-bit image between).
+            ins[0] = _clip(b, ins[0], kept, prim)
+            in_reach = [kept]
         out = spaces.plan(prim, node.index, node.inputs, ins[0] if ins else None, linear)
         if isinstance(prim, m.Turbulence):  # compile_noise
-            out = plan_turbulence(b, prim, (0.0, 0.0, w / scale, h / scale), scale, linear)
-        if isinstance(prim, m.Image):  # compile_image: its x, y, width, height place the picture
-            out = plan_image(b, prim, element, box, scale)
-        if isinstance(prim, m.Tile) and node.inputs[0] in partial:  # the placed picture, tiled from its rect
-            out = plan_image(b, graph.nodes[node.inputs[0]].primitive, element, box, scale, tiled=True)
-        names[node.index] = out if out is not None else _plan_primitive(b, prim, ins, units, scale, notes)
+            x0, y0, x1, y1 = rect
+            out = plan_turbulence(b, prim, (x0, y0, x1 - x0, y1 - y0), scale, linear, canvas.origin)
+        if isinstance(prim, m.Tile):
+            read = node.inputs[0]
+            tile = region_px if isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
+            out = _tile(b, prim, ins[0], tile, kept, full)
+            out_reach = kept
+        elif isinstance(prim, m.Image):  # compile_image: the pass places the picture in its subregion
+            out, out_reach = plan_image(b, prim, element, canvas), kept
+        else:
+            if out is None:  # compile_spatial's primitives (None: not one of them)
+                out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear)
+            if out is None:
+                out = _plan_primitive(b, prim, ins, units, scale, notes)
+            clear = keeps_clear or isinstance(prim, _KEEPS_CLEAR) or (
+                isinstance(prim, m.Composite) and prim.operator is not m.CompositeOperator.ARITHMETIC)
+            out_reach = _hull(in_reach) if clear else full
         spaces.planned(prim, node.index, node.inputs, linear)
-    return FilterPlan(_read(b.passes, names[graph.output]), names[graph.output], (0, 0, 0, 0), tuple(notes))
+        if not _within(out_reach, kept):
+            out, out_reach = _clip(b, out, kept, prim), kept
+            spaces.color_passes.pop(node.index, None)  # a colour primitive reading it runs after the clip
+        names[node.index], rects[node.index], reach[node.index] = out, rect, out_reach
+    return FilterPlan(tuple(b.passes), names[graph.output], (0, 0, 0, 0), tuple(notes))
 
 
-def _read(passes: list, output: str) -> tuple:
-    """The passes whose images reach ``output`` (an feImage only an feTile reads is
-    planned tiled, in a pass of its own: its plain pass is then read by nothing)."""
-    needed, kept = {output}, []
-    for p in reversed(passes):
-        if p.output in needed:
-            kept.append(p)
-            needed.update(p.inputs)
-    return tuple(reversed(kept))
+def _clip(b: _Builder, image: str, kept: PixelRect, prim: m.Primitive | m.FilterElement) -> str:
+    """``image`` transparent outside ``kept``: a region pass."""
+    out = b.name("region")
+    b.passes.append(RegionPass((image,), out, kept, None, prim.describe()))
+    return out
+
+
+def _colour_keeps_clear(prim: m.Primitive) -> bool:
+    """A colour primitive that leaves transparent pixels transparent (alpha from 0 is 0):
+    clipping its input is clipping its result."""
+    if isinstance(prim, m.ColorMatrix):
+        return float(color_matrix(prim)[3, 4]) <= 0.0
+    if isinstance(prim, m.ComponentTransfer):
+        return float(transfer(prim.alpha, np.zeros(1))[0]) <= 0.0
+    return False
+
+
+def _fuses(spaces: SpacePlanner, source) -> bool:
+    """Does a colour primitive reading ``source`` join the colour pass that wrote it?"""
+    return isinstance(source, int) and source in spaces.color_passes and spaces.uses.get(source) == 1
+
+
+def _tile(b: _Builder, prim: m.Tile, source: str, tile: PixelRect, kept: PixelRect, full: PixelRect) -> str:
+    """feTile: the input's subregion ``tile`` repeated across ``kept`` (nothing to do when
+    both are the whole image)."""
+    if tile == full and kept == full:
+        return source
+    out = b.name("tile")
+    b.passes.append(RegionPass((source,), out, kept, tile, prim.describe()))
+    return out
 
 
 def _color(b: _Builder, source: str, op: SvgColorMatrix) -> str:
@@ -149,9 +250,13 @@ def _combine(b: _Builder, a: str, c: str, operator: CombineOperator, source: str
 def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple[float, float], scale: float,
                     notes: list[str]) -> str:
     ux, uy = units[0] * scale, units[1] * scale  # markup units -> pixels
+    if isinstance(prim, m.ColorMatrix):
+        if prim.type is m.ColorMatrixType.LUMINANCE_TO_ALPHA:
+            raise _refuse(prim, "luminanceToAlpha (alpha read from colour)")
+        return _color(b, ins[0], matrix_op(prim, color_matrix(prim)))
+    if isinstance(prim, m.ComponentTransfer):
+        return _color(b, ins[0], matrix_op(prim, transfer_matrix(prim)))
     if isinstance(prim, m.GaussianBlur):
-        if prim.edge_mode is not m.EdgeMode.NONE:
-            raise _refuse(prim, f"edgeMode {prim.edge_mode.value}")
         sigma = one_sigma(prim, prim.std_deviation, (ux, uy))
         return b.blur(ins[0], min(sigma, 100.0)) if sigma > 0 else ins[0]
     if isinstance(prim, m.Morphology):
@@ -178,8 +283,6 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
     if isinstance(prim, m.Composite):
         return _combine(b, ins[0], ins[1], _COMPOSITE[prim.operator], prim.tag, (prim.k1, prim.k2, prim.k3),
                         (prim.k4,) * 4)
-    if isinstance(prim, m.Tile):
-        return ins[0]  # without subregions its input already covers its region: the tile is the input
     if isinstance(prim, m.Blend):
         if prim.mode is BlendMode.NORMAL:
             return _combine(b, ins[0], ins[1], CombineOperator.OVER, prim.tag)

@@ -79,8 +79,11 @@ class SpacePlanner:
             if values > size:
                 return f"transfer tables of {values} values in all (a GPU pass takes {size})"
         if not linear or isinstance(prim, (m.ColorMatrix, m.ComponentTransfer, m.Composite, m.Merge, m.Blend,
-                                           m.Flood, m.Tile, m.Turbulence, m.Image)):
-            return None
+                                           m.Flood, m.Tile, m.Turbulence, m.DisplacementMap, m.ConvolveMatrix,
+                                           m.Image)):
+            return None  # per pixel, or converting each tap in its pass (compile_spatial)
+        if isinstance(prim, m.GaussianBlur) and prim.edge_mode is not m.EdgeMode.NONE:
+            return None  # convolve passes, converting each tap (compile_spatial)
         black = all(i in self.black for i in inputs)
         if isinstance(prim, m.Offset):
             dx, dy = prim.dx * self.pixels_per_unit[0], prim.dy * self.pixels_per_unit[1]

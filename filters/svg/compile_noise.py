@@ -25,9 +25,10 @@ def _stitched(base: float, size: float) -> float:
 
 
 def plan_turbulence(b: _Builder, prim: m.Turbulence, region: tuple[float, float, float, float], pixel_scale: float,
-                    linear: bool) -> str:
+                    linear: bool, origin: tuple[int, int] = (0, 0)) -> str:
     """The passes of ``prim`` over ``region`` (x, y, width, height in user units: its
-    subregion, the filter region here); the image it writes."""
+    subregion, which stitching tiles) on images whose pixel (0, 0) is the element's pixel
+    ``origin`` (a filter region's corner); the image it writes."""
     selector, gradient = lattice(int(prim.seed))  # the seed truncated toward zero, as the spec says
     bx, by = prim.base_frequency
     stitch = None
@@ -40,5 +41,5 @@ def plan_turbulence(b: _Builder, prim: m.Turbulence, region: tuple[float, float,
     b.passes.append(TurbulencePass(("source",), out, tuple(int(v) for v in selector[:BSIZE]),
                                    tuple(float(v) for v in gradient[:, :BSIZE, :].reshape(-1)), (bx, by),
                                    prim.num_octaves, prim.type is m.TurbulenceType.FRACTAL_NOISE, stitch, pixel_scale,
-                                   linear))
+                                   linear, origin=(float(origin[0]), float(origin[1]))))
     return out

@@ -346,8 +346,9 @@ def _read_composite(n: _Node) -> dict:
 
 
 def _read_convolve(n: _Node) -> dict:
-    _kernel_unit_length(n)
     out: dict = {"in_": _input(n, "in")}
+    if "kernelUnitLength" in n.attrs:
+        out["kernel_unit_length"] = _pair(n, "kernelUnitLength")
     if "order" in n.attrs:
         ox, oy = _pair(n, "order")
         out["order"] = (_integer(n, "order", ox), _integer(n, "order", oy))

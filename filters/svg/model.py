@@ -266,7 +266,8 @@ class Composite(Primitive):
 @dataclass(frozen=True, kw_only=True)
 class ConvolveMatrix(Primitive):
     """``order`` (x, y); ``kernel`` row by row, order_x * order_y numbers; ``divisor``
-    None: the kernel's sum, or 1 where that is 0; ``target`` None: floor(order / 2)."""
+    None: the kernel's sum, or 1 where that is 0; ``target`` None: floor(order / 2);
+    ``kernel_unit_length`` (x, y) in primitive units between kernel cells, None: one pixel."""
 
     tag: ClassVar[str] = "feConvolveMatrix"
     in_: Input = None
@@ -278,10 +279,15 @@ class ConvolveMatrix(Primitive):
     target_y: int | None = None
     edge_mode: EdgeMode = EdgeMode.DUPLICATE
     preserve_alpha: bool = False
+    kernel_unit_length: tuple[float, float] | None = None
 
     def validate(self) -> None:
         super().validate()
         ox, oy = self.order
+        for v in self.kernel_unit_length or ():
+            _finite(self, "kernelUnitLength", v)
+            if v <= 0:
+                raise _bad(self, "kernelUnitLength", v, "must be positive")
         for o in self.order:
             if isinstance(o, bool) or not isinstance(o, int) or o < 1:
                 raise _bad(self, "order", o, "must be a whole number of at least 1")

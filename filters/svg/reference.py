@@ -44,9 +44,10 @@ from . import model as m
 from .graph import FilterGraph, build_graph
 from .turbulence import turbulence
 
-__all__ = ["Canvas", "Result", "run_filter", "apply_filter", "srgb_to_linear", "linear_to_srgb", "PRIMITIVE_REFERENCES",
+__all__ = ["Canvas", "Result", "subregion", "make_canvas", "run_filter", "apply_filter", "srgb_to_linear", "linear_to_srgb", "PRIMITIVE_REFERENCES",
            "MAX_CANVAS"]
 
+DISPLACE_TIE = 1e-9  # px: lifts feDisplacementMap moves of exactly half a pixel over the tie
 MAX_CANVAS = 16384  # px on a side: the GL texture limit (DESIGN "Facts")
 ImageLoader = Callable[[str], np.ndarray]  # href -> (H, W, 4) float64 premultiplied sRGB
 
@@ -181,13 +182,20 @@ def _position(canvas: Canvas, units: m.Units, value: float, axis: str) -> float:
     return value
 
 
-def subregion(prim: m.Primitive, element: m.FilterElement, canvas: Canvas, inputs: list[Result | None]) -> Rect:
-    """The primitive's subregion in user units, clipped to the filter region."""
+def subregion(prim: m.Primitive, element: m.FilterElement, canvas: Canvas, inputs: list[Rect | None]) -> Rect:
+    """The primitive's subregion in user units, clipped to the filter region; ``inputs``
+    the subregions of the nodes it reads (None for SourceGraphic / SourceAlpha).
+
+    Filter Effects 1 §"filter primitive subregion": x, y, width and height not written
+    default to the union of the inputs' subregions; to the filter region when there is
+    no input (feFlood, feImage, feTurbulence), when an input is a keyword
+    (SourceGraphic, SourceAlpha), and for feTile (whose job is to fill more than its
+    input's subregion)."""
     region = canvas.region
     node_inputs = [r for r in inputs if r is not None]
     if inputs and len(node_inputs) == len(inputs) and not isinstance(prim, m.Tile):
-        default = (min(r.rect[0] for r in node_inputs), min(r.rect[1] for r in node_inputs),
-                   max(r.rect[2] for r in node_inputs), max(r.rect[3] for r in node_inputs))
+        default = (min(r[0] for r in node_inputs), min(r[1] for r in node_inputs),
+                   max(r[2] for r in node_inputs), max(r[3] for r in node_inputs))
     else:
         default = region
     x0, y0, x1, y1 = default
@@ -341,24 +349,51 @@ def _composite(p: m.Composite, ctx: Context, a: Result, b: Result) -> np.ndarray
     return out
 
 
+def kernel_spacing(p: m.ConvolveMatrix, pixels_per_unit: tuple[float, float]) -> tuple[int, int]:
+    """Pixels between feConvolveMatrix's kernel cells (x, y): kernelUnitLength as pixels,
+    1 without it. Lamina reads it as a kernel spread over whole pixels (cell (i, j) reads
+    the pixel (j - targetX, i - targetY) x that away), which is what resampling the image
+    to kernel units and back is where they are whole pixels; other lengths are refused."""
+    why = kernel_spacing_refusal(p, pixels_per_unit)
+    if why:
+        raise UnsupportedFeatureError(f"{p.describe()}: {why}", property="kernelUnitLength",
+                                      value=" ".join(f"{v:g}" for v in p.kernel_unit_length))
+    if p.kernel_unit_length is None:
+        return 1, 1
+    sx, sy = (int(round(v * per_unit)) for v, per_unit in zip(p.kernel_unit_length, pixels_per_unit))
+    return sx, sy
+
+
+def kernel_spacing_refusal(p: m.ConvolveMatrix, pixels_per_unit: tuple[float, float]) -> str | None:
+    """Why ``kernel_spacing`` refuses ``p`` (None: it does not)."""
+    for v, per_unit in zip(p.kernel_unit_length or (), pixels_per_unit):
+        px = v * per_unit
+        if abs(px - round(px)) > 1e-6 or round(px) < 1:
+            return f"kernelUnitLength {v:g} is {px:g} px; only whole numbers of pixels are supported"
+    return None
+
+
 def _convolve(p: m.ConvolveMatrix, ctx: Context, a: Result) -> np.ndarray:
     ox, oy = p.order
     tx, ty = p.targets()
+    sx, sy = kernel_spacing(p, (_length(ctx.canvas, ctx.units, 1.0, "x"), _length(ctx.canvas, ctx.units, 1.0, "y")))
     kernel = np.array(p.kernel, dtype=np.float64).reshape(oy, ox)
     src = a.pixels
     if p.preserve_alpha:
         src = _unpremultiply(src)
     in_rect = ctx.canvas.pixel_rect(a.rect)
-    pad = max(ox, oy)
+    pad = max(ox, oy) * max(sx, sy)
     padded = extended(src, in_rect, p.edge_mode, pad, pad)
     h, w = src.shape[:2]
     total = np.zeros_like(src)
     # RESULT(x, y) = sum_{i, j} SOURCE(x - targetX + j, y - targetY + i) kernel[orderY-i-1][orderX-j-1]
+    # (offsets times the kernel spacing)
     for i in range(oy):
         for j in range(ox):
             k = kernel[oy - i - 1, ox - j - 1]
             if k:
-                total += k * padded[pad - ty + i: pad - ty + i + h, pad - tx + j: pad - tx + j + w]
+                y0, x0 = pad + (i - ty) * sy, pad + (j - tx) * sx
+                total += k * padded[y0: y0 + h, x0: x0 + w]
     out = total / p.resolved_divisor() + p.bias
     if p.preserve_alpha:
         out[..., 3] = src[..., 3]
@@ -461,8 +496,10 @@ def _displacement(p: m.DisplacementMap, ctx: Context, a: Result, b: Result) -> n
     h, w = dmap.shape[:2]
     dx = sx * (dmap[..., p.x_channel.index] - 0.5)
     dy = sy * (dmap[..., p.y_channel.index] - 0.5)
-    xs = np.floor(np.arange(w)[None, :] + 0.5 + dx).astype(np.int64)
-    ys = np.floor(np.arange(h)[:, None] + 0.5 + dy).astype(np.int64)
+    # An 8-bit map often moves by exactly half a pixel (e.g. 7.5 x (17/30 - .5)); such ties
+    # round up, whatever float64 made of them (the GPU passes snap the same way).
+    xs = np.floor(np.arange(w)[None, :] + 0.5 + dx + DISPLACE_TIE).astype(np.int64)
+    ys = np.floor(np.arange(h)[:, None] + 0.5 + dy + DISPLACE_TIE).astype(np.int64)
     inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
     out = a.pixels[np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)]
     return np.where(inside[..., None], out, 0.0)
@@ -531,6 +568,8 @@ def _image(p: m.Image, ctx: Context) -> np.ndarray:
     align, mode = p.preserve_aspect_ratio.split(" ")
     x0, y0, x1, y1 = fit_image(align, mode, ctx.rect, iw, ih)
     canvas = ctx.canvas
+    if not (x1 > x0 and y1 > y0):  # an empty subregion (width or height 0): nothing drawn
+        return np.zeros((canvas.size[1], canvas.size[0], 4))
     xs, ys = canvas.centres()
     # Canvas pixel centre -> image pixel coordinates. The picture is drawn into its fitted
     # rect as browsers draw an image (Skia): bilinear with the picture's edge texels
@@ -655,10 +694,13 @@ def make_canvas(element: m.FilterElement, bbox: tuple[float, float, float, float
 
 def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
                bbox: tuple[float, float, float, float] | None = None, scale: float = 1.0,
-               image_loader: ImageLoader | None = None) -> tuple[np.ndarray, Canvas]:
+               image_loader: ImageLoader | None = None,
+               source_origin: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, Canvas]:
     """Run a filter on ``source`` (float64 premultiplied sRGB, (H, W, 4), pixel (0, 0) at
-    the element's pixel origin); the result (premultiplied sRGB) over the canvas, and
-    the canvas. ``bbox`` defaults to the source's extent in user units."""
+    the element's pixel ``source_origin``: (0, 0), the user space's origin, unless the
+    source holds more than the element, as a chain grown by other functions does); the
+    result (premultiplied sRGB) over the canvas, and the canvas. ``bbox`` defaults to
+    the source's extent in user units."""
     graph = element if isinstance(element, FilterGraph) else build_graph(element)
     element = graph.filter
     src = np.asarray(source, dtype=np.float64)
@@ -667,9 +709,9 @@ def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
         bbox = (0.0, 0.0, sw / scale, sh / scale)
     canvas = make_canvas(element, bbox, scale)
     w, h = canvas.size
-    # SourceGraphic on the canvas: transparent outside the element's pixels.
+    # SourceGraphic on the canvas: transparent outside the source's pixels.
     placed = np.zeros((h, w, 4))
-    ox, oy = canvas.origin
+    ox, oy = canvas.origin[0] - source_origin[0], canvas.origin[1] - source_origin[1]  # in source pixels
     sx0, sy0 = max(0, ox), max(0, oy)
     sx1, sy1 = min(sw, ox + w), min(sh, oy + h)
     if sx1 > sx0 and sy1 > sy0:
@@ -687,7 +729,7 @@ def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
         prim = node.primitive
         space = element.space_of(prim)
         raw = [keywords[i] if isinstance(i, m.StandardInput) else results[i] for i in node.inputs]
-        rect = subregion(prim, element, canvas, [None if isinstance(i, m.StandardInput) else results[i]
+        rect = subregion(prim, element, canvas, [None if isinstance(i, m.StandardInput) else results[i].rect
                                                  for i in node.inputs])
         if isinstance(prim, m.DisplacementMap):
             # Only the map is converted; the displaced image keeps its space (and so does the result).

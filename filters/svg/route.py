@@ -14,14 +14,20 @@ an unresolved ``url(#id)`` is resolved against it. Then, for each ``url(#id)``:
   width, height) around the box, rounded out to pixels: the plan's outsets grow the
   layer's bounds by it, and the plan is marked ``region`` so the surface is exactly
   that (elsewhere the region must be the box);
-* anything else (a spatial SVG filter mixed with CSS functions, whose filter region
-  would have to clip a surface grown for the others) is an UnsupportedFeatureError naming
-  the filter and its first primitive, before any pass runs.
+* a spatial SVG filter mixed with CSS functions (or with other SVG filters) cuts the
+  chain into runs of functions and graphs planned on one image (``_chain_plan``): each
+  graph runs on its filter region of the element's box, reading the chain's image so far
+  cleared outside it; on a layer the image is the box grown to hold every stage (the
+  functions' outsets and each region), marked ``region``; in ``filters.apply`` the image
+  stays the input's size, and a region past it is an UnsupportedFeatureError naming the
+  filter and its first primitive, before any pass runs.
 """
 
 from __future__ import annotations
 
 import math
+
+import numpy as np
 from contextlib import contextmanager
 from dataclasses import replace
 from contextvars import ContextVar
@@ -29,8 +35,10 @@ from typing import Iterator
 
 from ...errors import UnsupportedFeatureError
 
+from ...css.values import RGBA
+
 from ..ops import ColorOp, FilterOp
-from ..plan import FilterPlan
+from ..plan import FilterPlan, plan_chain
 from . import model as m
 from .compile import plan_graph
 from .graph import build_graph
@@ -40,6 +48,7 @@ from .reference import filter_region
 
 __all__ = ["svg_document", "document_in_force", "route_svg"]
 
+BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 _DOCUMENT: ContextVar[m.SvgDocument | None] = ContextVar("lamina_svg_document", default=None)
 
 
@@ -78,12 +87,6 @@ def _box(element: m.FilterElement, size: tuple[int, int] | None, scale: float) -
     return max(1.0, x1), max(1.0, y1)
 
 
-def _first_primitive(op: SvgFilterRef) -> str:
-    graph = build_graph(op.element)
-    live = graph.live_nodes()
-    return live[0].primitive.describe() if live else op.element.describe()
-
-
 def _region_plan(element: m.FilterElement, box: tuple[float, float], size: tuple[int, int] | None,
                  scale: float) -> FilterPlan:
     """The graph run on its filter region around ``box``: the outsets are the region's
@@ -106,10 +109,18 @@ def _region_plan(element: m.FilterElement, box: tuple[float, float], size: tuple
 
 
 def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale: float,
-              box: tuple[float, float] | None = None):
+              box: tuple[float, float] | None = None, current_color: RGBA = BLACK, backdrop: bool = False,
+              device_scale: float = 1.0):
     """``ops`` with each ``url(#id)`` replaced by the colour ops it lowers to, or the
-    FilterPlan of a chain that is one SVG filter (on its filter region when ``box``, the
-    element's, is given: a layer's filter); UnsupportedFeatureError otherwise."""
+    FilterPlan of a chain with an SVG filter that does not (on its filter region when
+    ``box``, the element's, is given: a layer's filter); UnsupportedFeatureError when
+    that cannot be exact (``backdrop``: a backdrop-filter's chain, see ``_backdrop_refusal``).
+    ``device_scale``: device px per CSS px of ``box`` and of the CSS lengths; SVG user
+    units are CSS px, so graphs run at ``scale * device_scale`` pixels per user unit."""
+    css_scale = scale
+    scale = scale * device_scale  # pixels per SVG user unit
+    if box is not None:
+        box = (box[0] / device_scale, box[1] / device_scale)  # the box in user units
     out: list[FilterOp] = []
     spatial_before = False
     for op in ops:
@@ -119,21 +130,167 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
             continue
         op = _resolved(op)
         element_box = box if box is not None and len(ops) == 1 else _box(op.element, size, scale)
-        try:
-            lowered = lower_filter(op.element, element_box)
-        except UnsupportedFeatureError:
-            lowered = None
-        if lowered is not None and all(isinstance(o, ColorOp) for o in lowered) and not spatial_before:
+        lowered = _lowered(op.element, element_box)
+        if lowered is not None and not spatial_before:
             out.extend(lowered)
             continue
+        if backdrop:
+            _backdrop_refusal(op, ops, size, scale)
         if len(ops) == 1 and box is not None:
             return _region_plan(op.element, box, size, scale)
         if len(ops) == 1:
             px = size if size is not None else (max(1, round(element_box[0] * scale)), max(1, round(element_box[1] * scale)))
             return plan_graph(op.element, px, scale)
-        raise UnsupportedFeatureError(
-            f"{op.css()} ({_first_primitive(op)}) mixed with other filter functions: an SVG filter with spatial "
-            "primitives (or after a spatial function) compiles in a layer only as the whole filter value so far "
-            "(its filter region would have to clip a surface grown for the others)", property="filter",
-            value=op.css())
+        if box is None and size is None:
+            raise UnsupportedFeatureError(
+                f"{op.css()} mixed with other filter functions where the element's box is not known (the filter of an "
+                "element with a backdrop-filter, which acts on its backdrop and content together): not planned yet; "
+                "a layer's filter is", property="filter", value=op.css())
+        return _chain_plan(ops, box=box, size=size, scale=scale, current_color=current_color, css_scale=css_scale)
     return tuple(out)
+
+
+def _backdrop_refusal(op: SvgFilterRef, ops: tuple[FilterOp, ...], size: tuple[int, int] | None,
+                      scale: float) -> None:
+    """Raise for a backdrop-filter SVG graph Lamina does not plan: one mixed with other
+    functions, or one whose filter region is not the element's box.
+
+    Filter Effects 2 (backdrop-filter): the backdrop is copied within the border box,
+    filtered, and the result clipped to the border box. Chromium 156 (measured with
+    tests/chromium/compare.py's headless Chromium: feOffset dx=4 dy=3 under the default
+    region, over 2 px stripes) fills the region past the box with the backdrop mirrored
+    at the box's edges, as it does for a blur's reach, and clips the result to the box;
+    Lamina's read-back mirrors only by a CSS chain's reach (``needed_input``), which an
+    SVG graph does not give yet. The region being the box is exact: nothing moves in."""
+    if len(ops) > 1:
+        raise UnsupportedFeatureError(
+            f"backdrop-filter: {op.css()} ({op.element.describe()}) mixed with other filter functions: not planned yet "
+            "(the read-back would have to hold each graph's filter region, mirrored past the box as Chromium does); "
+            "as the whole backdrop-filter, with its filter region the element's box, it is", property="backdrop-filter",
+            value=op.css())
+    bw, bh = _box(op.element, size, scale)
+    if not np.allclose(filter_region(op.element, (0.0, 0.0, bw, bh)), (0.0, 0.0, bw, bh), rtol=0, atol=1e-9):
+        raise UnsupportedFeatureError(
+            f"backdrop-filter: {op.css()}: its filter region is not the element's box (the default is -10%/-10%/120%/"
+            "120%); Chromium runs such a graph on the backdrop mirrored past the box's edges and clips the result to "
+            "the box, which Lamina's read-back does not plan yet: write x=\"0\" y=\"0\" width=\"1\" height=\"1\" "
+            "on the <filter>", property="backdrop-filter", value=op.css())
+
+
+def _lowered(element: m.FilterElement, box: tuple[float, float]) -> tuple[FilterOp, ...] | None:
+    """The colour ops ``element`` lowers to (None: it has spatial work, or does not lower)."""
+    try:
+        lowered = lower_filter(element, box)
+    except UnsupportedFeatureError:
+        return None
+    if lowered is None or not all(isinstance(o, ColorOp) for o in lowered):
+        return None
+    return tuple(lowered)
+
+
+Segment = tuple[FilterOp, ...] | m.FilterElement  # CSS ops planned together, or one SVG filter's graph
+
+
+def _segments(ops: tuple[FilterOp, ...], box: tuple[float, float]) -> list[Segment]:
+    """The chain cut into runs of CSS functions (with the SVG filters that lower to colour
+    ops before any spatial work) and SVG filters run as graphs."""
+    segments: list[Segment] = []
+    pending: list[FilterOp] = []
+    spatial_before = False
+    for op in ops:
+        if isinstance(op, SvgFilterRef):
+            op = _resolved(op)
+            lowered = _lowered(op.element, box)
+            if lowered is not None and not spatial_before:
+                pending.extend(lowered)
+                continue
+            if pending:
+                segments.append(tuple(pending))
+                pending = []
+            segments.append(op.element)
+            spatial_before = True
+            continue
+        spatial_before |= not isinstance(op, ColorOp)
+        pending.append(op)
+    if pending:
+        segments.append(tuple(pending))
+    return segments
+
+
+PixelRect = tuple[int, int, int, int]
+
+
+def _region_pixels(element: m.FilterElement, box: tuple[float, float], scale: float) -> PixelRect:
+    x0, y0, x1, y1 = filter_region(element, (0.0, 0.0, box[0], box[1]))
+    return (math.floor(x0 * scale + 1e-9), math.floor(y0 * scale + 1e-9), math.ceil(x1 * scale - 1e-9),
+            math.ceil(y1 * scale - 1e-9))
+
+
+def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, size: tuple[int, int] | None,
+                scale: float, current_color: RGBA, css_scale: float | None = None) -> FilterPlan:
+    """A chain mixing SVG filter graphs with CSS functions, as one plan on one image
+    size. Each SVG filter runs on its own filter region (of the element's box, whatever
+    the functions before did to the image: Filter Effects 1 computes the region from the
+    element), reading the chain's image so far as SourceGraphic, cleared outside the
+    region; CSS functions run on the image as it stands. On a layer (``box`` given) the
+    image is the box grown to hold every stage's reach: the functions' outsets and each
+    region (the plan is marked ``region``: the surface is exactly that). Without a box
+    (``filters.apply``) the image is the input, and each region must lie inside it (a
+    region past the image would hold content the image does not): refused otherwise.
+    ``scale`` is pixels per SVG user unit (``box``'s unit); ``css_scale`` (default
+    ``scale``) pixels per unit of the CSS functions' lengths."""
+    css_scale = scale if css_scale is None else css_scale
+    grow = box is not None
+    if box is None:
+        element = next(op for op in ops if isinstance(op, SvgFilterRef))
+        box = _box(_resolved(element).element, size, scale)
+    bw, bh = box
+    box_px: PixelRect = (0, 0, max(1, math.ceil(bw * scale - 1e-6)), max(1, math.ceil(bh * scale - 1e-6)))
+    if size is not None and not grow:
+        box_px = (0, 0, size[0], size[1])
+    segments = _segments(ops, box)
+    extent, hull = box_px, box_px
+    for segment in segments:
+        if isinstance(segment, m.FilterElement):
+            extent = _region_pixels(segment, box, scale)
+            if not grow and not (extent[0] >= 0 and extent[1] >= 0 and extent[2] <= box_px[2] and extent[3] <= box_px[3]):
+                first = build_graph(segment).live_nodes()
+                prim = first[0].primitive if first else segment
+                raise UnsupportedFeatureError(
+                    f"{segment.describe()} ({prim.describe()}) mixed with other filter functions on an image: its filter "
+                    "region reaches past the image, which would have to hold what lies there (on a layer the bounds "
+                    "grow by it; filters.apply keeps the image's size)", property="filter", value=segment.describe())
+        else:
+            t, r, b, l = plan_chain(segment, current_color=current_color, scale=css_scale).outsets
+            extent = (extent[0] - l, extent[1] - t, extent[2] + r, extent[3] + b)
+        hull = (min(hull[0], extent[0]), min(hull[1], extent[1]), max(hull[2], extent[2]), max(hull[3], extent[3]))
+    if not grow:
+        hull = box_px
+    if size is None:
+        size = (hull[2] - hull[0], hull[3] - hull[1])
+    origin = (hull[0], hull[1])
+    passes: list = []
+    notes: list[str] = []
+    current = "source"
+    reach = (box_px[0] - origin[0], box_px[1] - origin[1], box_px[2] - origin[0], box_px[3] - origin[1])  # image px
+    for k, segment in enumerate(segments, 1):
+        if isinstance(segment, m.FilterElement):
+            plan = plan_graph(segment, size, scale, box=box, origin=origin, source_reach=reach)
+            x0, y0, x1, y1 = _region_pixels(segment, box, scale)
+            reach = (x0 - origin[0], y0 - origin[1], x1 - origin[0], y1 - origin[1])
+            notes.append(f"{segment.describe()} runs on its filter region: pixels {_region_pixels(segment, box, scale)} "
+                         "of the element")
+        else:
+            plan = plan_chain(segment, current_color=current_color, scale=css_scale, size=size)
+            t, r, b, l = plan.outsets
+            reach = (reach[0] - l, reach[1] - t, reach[2] + r, reach[3] + b)
+        names = {"source": current}
+        for p in plan.passes:
+            names[p.output] = f"{p.output}.{k}"  # each segment's images apart from the others'
+            passes.append(replace(p, inputs=tuple(names[i] for i in p.inputs), output=names[p.output]))
+        current = names[plan.output]
+        notes.extend(plan.notes)
+    outsets = (-hull[1], hull[2] - box_px[2], hull[3] - box_px[3], -hull[0])
+    if grow:
+        notes.append("the chain's stages grow the input by {}/{}/{}/{} px".format(*outsets))
+    return FilterPlan(tuple(passes), current, outsets if grow else (0, 0, 0, 0), tuple(notes), region=grow)

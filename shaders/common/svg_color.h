@@ -41,6 +41,17 @@ float4 svg_premultiplied_to_srgb(float4 p) {
     return p;
 }
 
+// feDisplacementMap: channel ``channel`` (0 R .. 3 A) of the premultiplied map texel m,
+// un-premultiplied and, for colour in linearRGB, converted: only the two channels the
+// primitive selects are converted (selects, not an indexed array: a private array
+// indexed by a uniform kept PoCL from vectorising the kernel).
+float svg_map_channel(float4 m, int channel, int linear_rgb) {
+    float v = channel == 0 ? m.x : (channel == 1 ? m.y : (channel == 2 ? m.z : m.w));
+    if (channel == 3) return m.w;
+    v = m.w > 0.0f ? min(v / m.w, 1.0f) : 0.0f;
+    return linear_rgb != 0 ? svg_srgb_to_linear(v) : v;
+}
+
 // feComponentTransfer, one channel (filters/svg/reference.py transfer). Types: 0
 // identity, 1 table, 2 discrete, 3 linear (p0 slope, p1 intercept), 4 gamma (p0
 // amplitude, p1 exponent, p2 offset); n table values. The caller reads the table: the

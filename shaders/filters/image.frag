@@ -12,7 +12,6 @@ uniform sampler2D u_picture;  // straight RGBA8
 uniform vec2 u_step;          // picture px per output px
 uniform vec2 u_origin;        // picture coordinates of output pixel (0, 0)
 uniform ivec4 u_clip;         // x0, y0, x1, y1 (output px)
-uniform int u_tiled;          // 1: feTile of it: p is first taken into u_clip modulo its size
 
 out vec4 frag_color;
 
@@ -20,16 +19,6 @@ vec4 premultiplied(vec4 c) { return vec4(c.rgb * c.a, c.a); }
 
 void main() {
     ivec2 p = ivec2(gl_FragCoord.xy);
-    if (u_tiled != 0 && u_clip.z > u_clip.x && u_clip.w > u_clip.y) {
-        // p - clip origin modulo the clip's size (GLSL's % of a negative is undefined): a
-        // float floor, then a step either way for a quotient the division rounded over.
-        ivec2 n = u_clip.zw - u_clip.xy;
-        ivec2 d = p - u_clip.xy;
-        d -= n * ivec2(floor(vec2(d) / vec2(n)));
-        d += n * ivec2(lessThan(d, ivec2(0)));
-        d -= n * ivec2(greaterThanEqual(d, n));
-        p = u_clip.xy + d;
-    }
     if (p.x < u_clip.x || p.y < u_clip.y || p.x >= u_clip.z || p.y >= u_clip.w) {
         frag_color = OUTPUT_VALUE(vec4(0.0));
         return;

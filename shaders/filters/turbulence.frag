@@ -27,6 +27,7 @@ uniform int u_stitching;
 uniform ivec4 u_stitch;         // width, height, wrap x, wrap y of the first octave
 uniform float u_pixel_scale;    // pixels per user unit
 uniform int u_linear;
+uniform vec2 u_origin;          // the element's pixel of image pixel (0, 0): a filter region's corner
 
 out vec4 frag_color;
 
@@ -39,7 +40,7 @@ vec2 gradient_at(int c, int n) {
 #include "common/turbulence.h"
 
 void main() {
-    vec2 p = gl_FragCoord.xy / u_pixel_scale;  // the pixel's centre in user units
+    vec2 p = (gl_FragCoord.xy + u_origin) / u_pixel_scale;  // the pixel's centre in user units
     vec4 c;
     for (int ch = 0; ch < 4; ++ch) {
         c[ch] = svg_turbulence(ch, p.x, p.y, u_base.x, u_base.y, u_octaves, u_fractal, u_stitching, u_stitch.x,

@@ -311,10 +311,11 @@ __kernel void filter_svg_color(__global const uchar4* src, __global uchar4* dst,
 __kernel void filter_turbulence(__global uchar4* dst, int w, int h, __constant float* selector,
                                 __constant float* gradient, float base_x, float base_y, int octaves, int fractal,
                                 int stitching, int sw, int sh, int wx, int wy, float pixel_scale, int linear_rgb,
+                                float origin_x, float origin_y,
                                 __constant float* steps, int n_steps, __constant float* table) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
-    float px = (x + 0.5f) / pixel_scale, py = (y + 0.5f) / pixel_scale;
+    float px = (x + origin_x + 0.5f) / pixel_scale, py = (y + origin_y + 0.5f) / pixel_scale;
     float c[4];
     for (int ch = 0; ch < 4; ++ch) {
         c[ch] = svg_turbulence(selector, gradient, ch, px, py, base_x, base_y, octaves, fractal, stitching, sw, sh,
@@ -325,6 +326,76 @@ __kernel void filter_turbulence(__global uchar4* dst, int w, int h, __constant f
     }
     svg_color_steps(c, steps, n_steps, table);  // the colour primitives fused after the noise
     store(dst, w, x, y, (float4)(c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]));
+}
+
+// feDisplacementMap (shaders/filters/displace.frag, filters/plan.py DisplacePass).
+__kernel void filter_displace(__global const uchar4* src, __global const uchar4* map, __global uchar4* dst, int w,
+                              int h, float sx, float sy, int cx, int cy, int linear_rgb) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 m = texel(map, y * w + x);
+    float vx = svg_map_channel(m, cx, linear_rgb), vy = svg_map_channel(m, cy, linear_rgb);
+    // the move apart from the position, snapped (shaders/filters/displace.frag DISPLACE_SNAP)
+    int qx = x + (int)floor(sx * (vx - 0.5f) + 0.5f + 1.0e-5f), qy = y + (int)floor(sy * (vy - 0.5f) + 0.5f + 1.0e-5f);
+    store(dst, w, x, y, load_or_clear(src, w, h, qx, qy));
+}
+
+// feConvolveMatrix and feGaussianBlur's edge modes (shaders/filters/convolve.frag,
+// filters/plan.py ConvolvePass); common/convolve.h does the maths.
+#include "common/convolve.h"
+
+__kernel void filter_convolve(__global const uchar4* src, __global uchar4* dst, int w, int h,
+                              __constant float* weights, int ox, int oy, int tx, int ty, int spx, int spy, float divisor,
+                              float bias,
+                              int edge, int preserve_alpha, int linear_rgb) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    int converted = preserve_alpha || linear_rgb;
+    float4 total = (float4)(0.0f);
+    for (int i = 0; i < oy; ++i) {
+        int sy = y + (i - ty) * spy;
+        if (sy < 0 || sy >= h) {  // past the edge (a branch costs a CPU little, unlike llvmpipe)
+            if (edge == 0) continue;
+            sy = svg_edge_index(sy, h, edge);
+        }
+        for (int j = 0; j < ox; ++j) {
+            int sx = x + (j - tx) * spx;
+            float weight = weights[i * ox + j];
+            if (weight == 0.0f) continue;
+            if (sx < 0 || sx >= w) {
+                if (edge == 0) continue;
+                sx = svg_edge_index(sx, w, edge);
+            }
+            float4 t = texel(src, sy * w + sx);
+            total += weight * (converted ? svg_convolve_tap(t, preserve_alpha, linear_rgb) : t);
+        }
+    }
+    float4 own = svg_convolve_tap(texel(src, y * w + x), preserve_alpha, linear_rgb);
+    store(dst, w, x, y, svg_convolve_result(total, own, divisor, bias, preserve_alpha, linear_rgb));
+}
+
+// An SVG primitive subregion (shaders/filters/region.frag, filters/plan.py RegionPass):
+// src inside [x0, x1) x [y0, y1), transparent black outside; with `tiled`, src's
+// [tx0, tx1) x [ty0, ty1) repeated across it from the tile's corner (feTile).
+__kernel void filter_region(__global const uchar4* src, __global uchar4* dst, int w, int h, int x0, int y0, int x1,
+                            int y1, int tiled, int tx0, int ty0, int tx1, int ty1) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    if (x < x0 || y < y0 || x >= x1 || y >= y1) {
+        dst[y * w + x] = (uchar4)(0);
+        return;
+    }
+    int sx = x, sy = y;
+    if (tiled) {
+        int tw = tx1 - tx0, th = ty1 - ty0;
+        if (tw <= 0 || th <= 0) {
+            dst[y * w + x] = (uchar4)(0);
+            return;
+        }
+        sx = tx0 + ((x - tx0) % tw + tw) % tw;
+        sy = ty0 + ((y - ty0) % th + th) % th;
+    }
+    dst[y * w + x] = src[sy * w + sx];
 }
 
 // feImage (shaders/filters/image.frag, filters/plan.py ImagePass): the picture (straight
@@ -338,16 +409,11 @@ inline float4 picture_tap(__global const uchar4* picture, int pw, int ph, int x,
 }
 
 __kernel void filter_image(__global const uchar4* picture, int pw, int ph, __global uchar4* dst, int w, int h,
-                           float sx, float sy, float ox, float oy, int x0, int y0, int x1, int y1, int tiled) {
-    int gx = get_global_id(0), gy = get_global_id(1);
-    if (gx >= w || gy >= h) return;
-    int x = gx, y = gy;  // the pixel sampled: feTile takes the written one into the clip rect
-    if (tiled && x1 > x0 && y1 > y0) {
-        x = x0 + ((x - x0) % (x1 - x0) + (x1 - x0)) % (x1 - x0);  // C's % keeps the dividend's sign
-        y = y0 + ((y - y0) % (y1 - y0) + (y1 - y0)) % (y1 - y0);
-    }
+                           float sx, float sy, float ox, float oy, int x0, int y0, int x1, int y1) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
     if (x < x0 || y < y0 || x >= x1 || y >= y1) {
-        store(dst, w, gx, gy, (float4)(0.0f));
+        store(dst, w, x, y, (float4)(0.0f));
         return;
     }
     float2 q = (float2)(sx * (float)x + ox, sy * (float)y + oy);
@@ -360,5 +426,5 @@ __kernel void filter_image(__global const uchar4* picture, int pw, int ph, __glo
     int ix = (int)f.x, iy = (int)f.y;
     float4 a = picture_tap(picture, pw, ph, ix, iy), b = picture_tap(picture, pw, ph, ix + 1, iy);
     float4 c = picture_tap(picture, pw, ph, ix, iy + 1), d = picture_tap(picture, pw, ph, ix + 1, iy + 1);
-    store(dst, w, gx, gy, mix(mix(a, b, t.x), mix(c, d, t.x), t.y) * (cover.x * cover.y));
+    store(dst, w, x, y, mix(mix(a, b, t.x), mix(c, d, t.x), t.y) * (cover.x * cover.y));
 }

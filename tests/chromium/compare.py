@@ -36,7 +36,6 @@ import concurrent.futures
 import fnmatch
 import html
 import json
-import re
 import shutil
 import sys
 from dataclasses import dataclass, field
@@ -68,7 +67,7 @@ class Case:
     probes: list = field(default_factory=list)  # (x, y, label)
     note: str = ""
     style: str = ""  # the root layer's style: on <body> in the page (inherited font and text properties)
-    svg: str = ""  # a scene file's SVG markup (its filters): inlined in the page, given to the scene
+    svg: str = ""  # the scene's SVG markup (its <filter>s, for filter: url(#id)): inline in the page, drawing nothing
     path: Path | None = None  # the scene file (its folder holds feImage's pictures: images/ is copied next to the page)
 
 
@@ -307,7 +306,7 @@ def scene_file_case(path: Path) -> Case:
     url() images)."""
     data = json.loads(Path(path).read_text())
     layers_text = json.dumps(data.get("layers", []))
-    if "animations" in json.dumps(data) or re.search(r"url\((?!#)", layers_text):
+    if "animations" in json.dumps(data) or "url(" in layers_text.replace("url(#", ""):
         raise ValueError(f"{path}: animations and url() images are not written to HTML here")
 
     def conv(layer):
@@ -338,12 +337,12 @@ def _div(layer, indent=1):
     return f'{pad}<div id="{html.escape(layer["id"])}" style="{pos} {html.escape(style)}">{text}{body}</div>\n'
 
 
-def _svg_block(markup: str) -> str:
-    """A scene's SVG filters in the page: the markup as given, in a box of no size (its
-    filters are referenced by url(#id); nothing of it is drawn)."""
+def _hidden_svg(markup: str) -> str:
+    """The scene's SVG in the page: its filters resolve url(#id); it draws nothing and
+    takes no space (width and height 0, absolutely placed)."""
     if not markup:
         return ""
-    return f'<div style="left: 0; top: 0; width: 0; height: 0; overflow: hidden">{markup}</div>\n'
+    return markup.replace("<svg ", '<svg width="0" height="0" style="position: absolute" ', 1) + "\n"
 
 
 def case_html(case: Case) -> str:
@@ -353,7 +352,7 @@ def case_html(case: Case) -> str:
         f"html {{ background: {case.background}; }}\n"
         f"html, body {{ margin: 0; padding: 0; width: {case.width}px; height: {case.height}px; overflow: hidden; }}\n"
         "div { position: absolute; box-sizing: border-box; }\n"
-        f"</style></head><body style=\"{html.escape(case.style)}\">\n{divs}{_svg_block(case.svg)}</body></html>\n"
+        f"</style></head><body style=\"{html.escape(case.style)}\">\n{_hidden_svg(case.svg)}{divs}</body></html>\n"
     )
 
 
@@ -365,7 +364,7 @@ def lamina_render(case: Case, dpr: float = 1) -> tuple[np.ndarray, str]:
     from lamina import Renderer, load_scene
     from lamina.scene_file import scene_from_dict
 
-    if case.path is not None and case.svg:  # the file itself: its SVG and its folder (feImage's pictures)
+    if case.path is not None and "<feImage" in case.svg:  # the file itself: its folder holds feImage's pictures
         scene = load_scene(case.path)
         scene.device_scale_factor = dpr
         with Renderer() as renderer:
@@ -374,7 +373,8 @@ def lamina_render(case: Case, dpr: float = 1) -> tuple[np.ndarray, str]:
     scene = scene_from_dict({"lamina": 1, "width": case.width, "height": case.height,
                              "background": case.background, "layers": scene_layers(case.layers),
                              **({"device_scale_factor": dpr} if dpr != 1 else {}),
-                             **({"style": case.style} if case.style else {})})
+                             **({"style": case.style} if case.style else {}),
+                             **({"svg": case.svg} if case.svg else {})})
     # A renderer of its own per case: a shared one keeps the last frame and matches layers
     # by id, so a case that differs from the one before only in its blend mode (all the
     # blend-* cases) would be drawn as nothing-changed (a retained-frame bug seen in

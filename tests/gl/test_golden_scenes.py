@@ -37,7 +37,8 @@ def test_scene_matches_its_golden(gl, golden, path):
 DPR2 = ("border-with-radius", "box-shadow-basic", "backdrop-filter-blur", "clip-path-transform-opacity",
         "filter-blur-small", "filter-drop-shadow", "gradient-radial", "image-size-position-repeat",
         "mask-gradient", "overflow-rounded-clip", "scroll-sticky", "text-paragraphs", "text-shadow",
-        "tiles-rotated", "transform-rotate-scale", "raster-scale-text", "raster-scale-rotate-skew")
+        "tiles-rotated", "transform-rotate-scale", "raster-scale-text", "raster-scale-rotate-skew", "svg-filter-subregions",
+        "svg-filter-mixed-regions")
 
 
 @pytest.mark.golden(dir=SCENES / "goldens-2x")

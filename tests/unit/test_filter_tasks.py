@@ -38,13 +38,14 @@ CHAINS = [
 ]
 
 
-# An SVG filter graph planned as its own passes (filters.svg.compile): offset, combine,
-# svg colour, turbulence and an feImage (a data: URL: no file, no policy needed).
+# An SVG filter graph planned as its own passes (filters.svg.compile): every SVG pass kind,
+# an feImage among them (a data: URL: no file, no policy needed).
 PICTURE = encode_png_data_url(np.arange(2 * 3 * 4, dtype=np.uint8).reshape(2, 3, 4) * 10)
 SVG_GRAPH = parse_svg('<svg xmlns="http://www.w3.org/2000/svg"><filter id="f" x="0" y="0" width="1" height="1" '
-                      'color-interpolation-filters="sRGB"><feOffset dx="2" result="o"/><feFlood flood-color="red"/>'
+                      'color-interpolation-filters="sRGB"><feOffset dx="2" result="o"/><feFlood flood-color="red" x="10" width="100"/>'
                       '<feComposite in2="o" operator="in"/><feColorMatrix type="luminanceToAlpha" result="l"/>'
-                      '<feTurbulence/><feComposite in2="l" result="t"/>'
+                      '<feTurbulence/><feComposite in2="l"/><feDisplacementMap in2="SourceGraphic" scale="4"/>'
+                      '<feConvolveMatrix kernelMatrix="0 1 0 1 1 1 0 1 0" result="t"/>'
                       f'<feImage href="{PICTURE}"/><feBlend in2="t" mode="screen"/></filter></svg>').filter("f")
 
 

@@ -18,6 +18,7 @@ from lamina.cost_feedback import correction_report, report_against
 from lamina.filter_costs import CostModel
 from lamina.forced_placement import ForcedPlacement
 from lamina.frame_costs import CorrectedModel, DeviceCorrection, frame_costs
+from lamina.filters.plan import PassKind
 from lamina.framegraph import Executor, TransferPass
 from lamina.graph.frame_schedule import frame_key, schedule_frame
 from lamina.graph.placed import _CROSSES, _on, _placement, placement, planned_on, scheduled
@@ -27,7 +28,7 @@ SCENES = sorted((Path(__file__).resolve().parents[1] / "scenes").glob("*.json"))
 
 
 def model() -> CostModel:
-    kinds = ("color", "blur", "down", "up", "shadow", "morphology", "combine", "offset", "svg-color", "turbulence", "image")
+    kinds = tuple(k.value for k in PassKind)  # every kind, so each suite scene's passes have costs
     passes = {f"gl:{k}": (0.05, 2e-5) for k in kinds} | {f"opencl:{k}": (0.05, 0.7e-5) for k in kinds}
     return CostModel("hand-written", passes, {"gl->cl": (0.02, 1e-8), "cl->gl": (0.02, 1e-8)})
 

@@ -82,8 +82,10 @@ def test_merge_of_nothing_is_transparent_and_of_one_is_its_input():
     ("<feGaussianBlur stdDeviation='1'/>", 'x="0" y="0" width="1" height="1"', "linearRGB"),
     ("<feOffset dx='1.5'/>", 'x="0" y="0" width="1" height="1"', "a fractional feOffset in linearRGB"),
     ("<feDropShadow/>", 'x="0" y="0" width="1" height="1"', "linearRGB"),
-    ("<feOffset dx='1' width='5'/>", BOX, "a primitive subregion"),
-    ("<feConvolveMatrix kernelMatrix='0 1 0 1 1 1 0 1 0'/>", BOX, "does not compile to GPU passes yet"),
+    ("<feDiffuseLighting><feDistantLight/></feDiffuseLighting>", BOX, "does not compile to GPU passes yet"),
+    ("<feGaussianBlur stdDeviation='200' edgeMode='wrap'/>", BOX, "a kernel of 1601 taps"),
+    ("<feConvolveMatrix kernelMatrix='0 1 0 1 1 1 0 1 0' kernelUnitLength='1.5'/>", BOX,
+     "kernelUnitLength 1.5 is 1.5 px"),
     ("<feGaussianBlur stdDeviation='1 2'/>", BOX, "two standard deviations"),
     ("<feComponentTransfer>" + "".join(f"<feFunc{c} type='table' tableValues='{'0 ' * 300}'/>" for c in "RGBA")
      + "</feComponentTransfer>", BOX, "transfer tables of 1200 values"),
@@ -100,6 +102,9 @@ def test_filters_apply_plans_a_url_alone_as_a_graph_and_refuses_before_any_gpu_w
     turbulent = markup("<feSpecularLighting><feDistantLight/></feSpecularLighting><feComposite in2='SourceGraphic'/>")
     with pytest.raises(UnsupportedFeatureError, match="<feSpecularLighting>: this primitive does not compile"):
         filters.apply(img, "url(#f)", "gl", svg=turbulent)
-    # With CSS functions around it, a url() must lower to ops (filters.svg.lower).
-    with pytest.raises(UnsupportedFeatureError, match=r"<feOffset result=\"moved\">: this primitive does not compile"):
-        filters.apply(img, "url(#f) blur(1px)", "gl", svg=markup(SHADOW))
+    # With CSS functions around it, a url() that does not lower runs as its graph on its
+    # region inside the image (filters.svg.route), refused the same way when it cannot.
+    with pytest.raises(UnsupportedFeatureError, match="<feSpecularLighting>: this primitive does not compile"):
+        filters.apply(img, "url(#f) blur(1px)", "gl", svg=turbulent)
+    plan = filters.parse("url(#f) blur(1px)").resolved_svg(parse_svg(markup(SHADOW))).plan(size=(6, 6))
+    assert [p.kind for p in plan.passes][-2:] == ["blur", "blur"] and plan.outsets == (0, 0, 0, 0)

@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pytest
 
+from lamina.errors import UnsupportedFeatureError
 from lamina.filters.svg import parse_svg
 from lamina.filters.svg import model as m
 from lamina.filters.svg.reference import apply_filter, linear_to_srgb, run_filter, srgb_to_linear
@@ -217,6 +218,30 @@ def test_convolve_divisor_bias_and_preserve_alpha():
         "alpha clamped to 1, colour to alpha"
     kept = run(f"<feConvolveMatrix {box} divisor='4.5' preserveAlpha='true'/>", src)[1, 1]
     assert np.allclose(kept, [0.4, 0.4, 0.4, 0.4]), "straight colour 0.5 doubled to 1, times the kept alpha"
+
+
+@pytest.mark.parametrize("edge", ["none", "duplicate", "wrap"])
+def test_kernel_unit_length_of_whole_pixels_spreads_the_kernel_over_them(edge):
+    """kernelUnitLength 2 x 1 px: the same sums as the kernel with a zero column between
+    each of its columns (order 2 ox - 1, target 2 targetX), computed without it."""
+    src = random_image(9, 13, seed=5)
+    spread = run(f"<feConvolveMatrix order='3 2' kernelMatrix='1 -2 .5 3 0 -1' targetX='2' divisor='2' "
+                 f"edgeMode='{edge}' kernelUnitLength='2 1'/>", src)
+    zeros = run(f"<feConvolveMatrix order='5 2' kernelMatrix='1 0 -2 0 .5 3 0 0 0 -1' targetX='4' divisor='2' "
+                f"edgeMode='{edge}'/>", src)
+    assert np.allclose(spread, zeros, atol=1e-12)
+    in_units = run("<feConvolveMatrix order='3 2' kernelMatrix='1 -2 .5 3 0 -1' targetX='2' divisor='2' "
+                   f"edgeMode='{edge}' kernelUnitLength='1 .5'/>", src, scale=2.0)
+    zeros_2x = run(f"<feConvolveMatrix order='5 2' kernelMatrix='1 0 -2 0 .5 3 0 0 0 -1' targetX='4' divisor='2' "
+                   f"edgeMode='{edge}'/>", src, scale=2.0)
+    assert np.allclose(in_units, zeros_2x, atol=1e-12), "in user units: 1 x .5 at 2 px a unit is 2 x 1 px"
+
+
+def test_kernel_unit_length_of_a_fraction_of_a_pixel_is_refused_naming_it():
+    with pytest.raises(UnsupportedFeatureError, match="kernelUnitLength 1.5 is 1.5 px") as info:
+        run("<feConvolveMatrix kernelMatrix='0 1 0 1 1 1 0 1 0' kernelUnitLength='1.5'/>", random_image())
+    assert info.value.property == "kernelUnitLength"
+
 
 
 def test_morphology_dilates_a_point_into_a_rectangle_and_erodes_it_away():

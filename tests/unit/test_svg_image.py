@@ -14,7 +14,7 @@ from PIL import Image
 from lamina import Layer, Scene, filters, load_scene
 from lamina.errors import FileAccessError, SvgImageError, UnsupportedFeatureError
 from lamina.file_access import FileAccess
-from lamina.filters.plan import ImagePass
+from lamina.filters.plan import ImagePass, RegionPass
 from lamina.filters.svg import parse_svg
 from lamina.filters.svg.compile import plan_graph
 from lamina.filters.svg.images import svg_files
@@ -124,7 +124,7 @@ def test_a_python_scene_reads_where_its_code_points(folder):
     assert any(p.step.kind == "image" for p in scene.plan().filter_passes())
 
 
-def test_ftile_of_a_placed_picture_tiles_its_rect_and_other_readers_of_it_alone_are_refused(folder):
+def test_a_placed_picture_clips_itself_and_ftile_repeats_its_rect(folder):
     access = FileAccess.confined_to(folder)
     body = "<feImage href='pic.png' x='4' y='2' width='8' height='4'/>"
 
@@ -133,9 +133,15 @@ def test_ftile_of_a_placed_picture_tiles_its_rect_and_other_readers_of_it_alone_
             svg = (f'<svg {NS}><filter id="f" x="0" y="0" width="1" height="1">{body}{after}</filter></svg>')
             return plan_graph(parse_svg(svg).filter("f"), (16, 8))
 
-    [tile] = graph("<feTile/>").passes
-    assert isinstance(tile, ImagePass) and tile.tiled and tile.clip == (4, 2, 12, 6)
-    with pytest.raises(UnsupportedFeatureError, match="reading only an feImage placed by x, y, width, height"):
-        graph("<feOffset dx='1'/>")
-    mixed = graph("<feBlend in2='SourceGraphic' mode='screen'/>")  # its subregion: the region (SourceGraphic's)
-    assert [type(p).__name__ for p in mixed.passes] == ["ImagePass", "CombinePass"]
+    [image] = graph("").passes  # transparent outside its subregion already: no region pass after it
+    assert isinstance(image, ImagePass) and image.clip == (4, 2, 12, 6)
+    image, tile = graph("<feTile/>").passes  # feTile: a region pass repeating the picture's rect
+    assert isinstance(image, ImagePass) and isinstance(tile, RegionPass) and tile.tile == (4, 2, 12, 6)
+
+
+def test_an_empty_subregion_draws_nothing(folder):
+    svg = markup("pic.png", "height='0'")
+    out = filters.apply(np.zeros((8, 16, 4), np.uint8), "url(#f)", "reference", svg=svg, files=folder)
+    assert not out.any()
+    [empty] = plan("pic.png", FileAccess.confined_to(folder), "height='0'").passes
+    assert not isinstance(empty, ImagePass)  # a transparent pass: nothing to sample
