@@ -11,7 +11,7 @@ registers these; it plans everything else).
   stay premultiplied 8-bit sRGB; a linearRGB primitive converts the colour it reads to
   linear and its result back inside its own pass (``shaders/common/svg_color.h``, shared
   by the GLSL passes and the OpenCL kernels). That is exact where the pass is per pixel:
-  colour primitives, feComposite, feMerge and feBlend normal (combine passes with
+  colour primitives, feComposite, feMerge and feBlend of every mode (combine passes with
   ``linear``). feFlood, feTile, feImage (its picture is sampled as stored, sRGB, then
   converted, as the reference does) and whole-pixel feOffset give the same pixels in
   either space. The colour primitives that alone read an feTurbulence run in its pass too (its
@@ -93,7 +93,7 @@ class SpacePlanner:
         if isinstance(prim, (m.GaussianBlur, m.Morphology)) and black:
             return None
         return "color-interpolation-filters linearRGB (GPU passes run it for colour primitives, feComposite, " \
-               "feMerge, feBlend normal, feFlood, feTile, whole-pixel feOffset, and blurs / morphology of SourceAlpha)"
+               "feMerge, feBlend, feFlood, feTile, feImage, whole-pixel feOffset, and blurs / morphology of SourceAlpha)"
 
     def plan(self, prim: m.Primitive, index: int, inputs: tuple[NodeInput, ...], source: str | None,
              linear: bool) -> str | None:
