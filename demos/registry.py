@@ -6,6 +6,7 @@ from typing import Callable
 
 from .animation_cost import AnimationCost
 from .blend_backdrop import BlendBackdrop
+from .contexts_3d import Contexts3D
 from .filter_playground import FilterPlayground
 from .gl_vs_opencl import GLvsOpenCL
 from .layer_promotion import LayerPromotion
@@ -21,4 +22,5 @@ DEMOS: dict[str, Callable[[], Demo]] = {
     "gl-vs-opencl": GLvsOpenCL,
     "blend-backdrop": BlendBackdrop,
     "scrolling": Scrolling,
+    "3d-contexts": Contexts3D,
 }

@@ -190,6 +190,9 @@ class FrameGraph(GraphReport):
     # The decision for each stacking context drawn, by layer id, in paint order (graph.routes).
     routes: dict[str, ContextRoute] = field(default_factory=dict)
     tiles: list[TileSet] = field(default_factory=list)  # the tiled layers and backings
+    # Each 3D rendering context drawn (graph.contexts3d.Context3D): its order back to
+    # front, the layers split, those not drawn and why.
+    contexts3d: list = field(default_factory=list)
     # The scale each layer drawn this frame is rastered at and why, by layer id (a
     # compositor.raster_scale.RasterScale: str() and to_dict()); reports tell those not
     # plainly at 1 (scaled_layers). A layer drawn as last frame keeps its entry.

@@ -45,6 +45,7 @@ class GraphReport:
                         "applies": list(r.applies)} for r in self.routes.values()],
             "layers": self.layer_table(),
             "tiles": [t.to_dict() for t in self.tiles],
+            **({"contexts3d": [c.to_dict() for c in self.contexts3d]} if self.contexts3d else {}),
             # Each drawn layer's raster scale and why (compositor.raster_scale), when not plainly 1.
             "raster_scales": {k: v.to_dict() for k, v in self.scaled_layers().items()},
             **({"schedule": self.schedule.to_dict()} if self.schedule is not None else {}),
@@ -141,6 +142,11 @@ class GraphReport:
                 lines.append(f"  {layer_id}: {decision}")
         if self.reused:
             lines.append(f"Reused from earlier frames (content unchanged, not rastered): {', '.join(self.reused)}")
+        if self.contexts3d:
+            # transform-style: preserve-3d: each context's layers sorted back to front, split where they meet.
+            lines.append("3D rendering contexts (depth order, BSP splits):")
+            for c in self.contexts3d:
+                lines.append(f"  {c.describe()}")
         effects = [r for r in self.routes.values() if r.through_effect]
         if effects:
             # Each stacking context drawn through an effect: the route decided before its passes.

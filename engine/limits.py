@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Limits", "MAX_CLIPS_PER_DRAW", "MAX_GRADIENT_STOPS", "MAX_COLOR_STEPS", "MAX_TEXT_SHADOWS", "MAX_TEXT_LENGTH",
+__all__ = ["Limits", "MAX_CLIPS_PER_DRAW", "MAX_SPLIT_PLANES", "MAX_GRADIENT_STOPS", "MAX_COLOR_STEPS", "MAX_TEXT_SHADOWS", "MAX_TEXT_LENGTH",
            "MAX_POLYGON_POINTS", "MAX_MASKS_PER_DRAW", "MAX_LAYERS", "MAX_ANIMATIONS_PER_LAYER", "MAX_IMAGE_PIXELS",
            "MAX_DATA_URL_BYTES", "MAX_SCENE_FILE_BYTES", "MAX_IMAGE_FILE_BYTES", "MAX_CSS_NESTING", "MAX_STYLE_LENGTH",
            "URL_COUNTED_CHARS", "MAX_TIME", "MIN_DURATION", "MAX_ITERATIONS", "MAX_STEPS", "MAX_BEZIER_Y",
@@ -16,6 +16,7 @@ __all__ = ["Limits", "MAX_CLIPS_PER_DRAW", "MAX_GRADIENT_STOPS", "MAX_COLOR_STEP
 
 # Shader-side array sizes; the planner checks them so nothing is silently truncated.
 MAX_CLIPS_PER_DRAW = 8
+MAX_SPLIT_PLANES = 8  # half-planes a split piece of a 3D-context layer is cut by (shaders/composite/quad.frag)
 MAX_GRADIENT_STOPS = 32
 MAX_COLOR_STEPS = 16  # colour filter ops fused in one pass (one shader variant per count)
 MAX_BOX_SHADOWS = 8  # box-shadow list length one raster pass draws (shaders/common/box_shadow.glsl)

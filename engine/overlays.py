@@ -12,7 +12,11 @@
   one: compositor.raster_scale) outlined in the colour of why, with its contents scale
   written at its corner ("3x"): green ideal, yellow fixed by an animation, purple kept by
   will-change, cyan settled (re-rastered), grey kept within the threshold, red capped (an
-  animating layer by memory, any by a texture side).
+  animating layer by memory, any by a texture side);
+* ``splits``    — 3D rendering contexts (transform-style: preserve-3d): each piece of a
+  layer split by another's plane (graph.contexts3d) outlined in red, so one sees where the
+  BSP cut and which draws it added (contexts drawn into the frame itself; one flattened
+  into a render surface is not outlined).
 
 Everything is derived from the executed FrameGraph: each draw's quad is mapped to the
 frame through the draws that carried its target there. Each pass says what it adds
@@ -45,6 +49,7 @@ class Overlay(NamedEnum):
     OVERDRAW = "overdraw"
     SURFACES = "surfaces"
     RASTER_SCALE = "raster-scale"
+    SPLITS = "splits"
 
 
     @classmethod
@@ -106,6 +111,7 @@ LEGENDS: dict[Overlay, tuple[tuple[Colour, str], ...]] = {
         (_GREY, "grey: kept, within 2% of its ideal scale"),
         (_RED, "red: capped (memory, animating; texture size)"),
     ),
+    Overlay.SPLITS: ((_RED, "red: a piece of a layer split in a 3D rendering context"),),
 }
 
 
@@ -249,6 +255,14 @@ def overlay(frame, kind: "Overlay | str") -> np.ndarray:
         return img.astype(np.uint8)
     if kind is Overlay.RASTER_SCALE:
         return _raster_scales(frame.image.copy(), graph, quads)
+    if kind is Overlay.SPLITS:
+        img = frame.image.copy()
+        for context in getattr(graph, "contexts3d", ()):
+            if context.target != "frame":
+                continue  # drawn into a surface: its px are not the frame's
+            for piece in context.outlines:
+                _outline(img, _within(list(piece), w, h), _RED)
+        return img
     img = frame.image.copy()  # outlines and flashes are exact in 8 bits: no float image
     painted = {p.target.name for p in graph.passes if p.repaints}
     # Paint flashing tints each pixel once, however many painted quads cover it (a layer

@@ -80,6 +80,9 @@ class SurfaceReason(Reason, Enum):
     BACKDROP_FILTER = "backdrop-filter: the filtered backdrop, then the element"
     BACKDROP_ROOT = "backdrop root: what a backdrop-filtered descendant reads"
     MASK = "mask"  # a mask-image or a polygon clip-path: flattened, then drawn through the mask
+    # cc's k3dTransformFlattening: a flat member of a 3D rendering context with drawing
+    # descendants is flattened into its plane first, then sorted (and split) as one plane.
+    FLATTENING_3D = "3D flattening"
 
     __str__ = str.__str__
     __format__ = str.__format__
@@ -343,6 +346,8 @@ def _describe_draw(d: Draw) -> str:
             f"{m.texture.name} ({m.what} of {m.layer_id}, {'luminance' if m.luminance else 'alpha'})" for m in d.masks))
     if d.blend is not BlendMode.NORMAL:
         bits.append(f"mix-blend-mode {d.blend}, reading {d.backdrop.name if d.backdrop else '?'}")
+    if d.split_planes:
+        bits.append(f"a split piece, cut by {len(d.split_planes)} plane{'s' if len(d.split_planes) != 1 else ''}")
     if d.note:
         bits.append(d.note)
     return d.source.name + (f" ({'; '.join(bits)})" if bits else "")
@@ -356,6 +361,7 @@ def _draw_dict(d: Draw) -> dict[str, Any]:
         "transform": [round(v, 6) for v in d.transform.values()],
         "clips": [c.layer_id for c in d.clips],
         **({"note": d.note} if d.note else {}),
+        **({"split_planes": [[round(v, 6) for v in plane] for plane in d.split_planes]} if d.split_planes else {}),
         **({"masks": [{"texture": m.texture.name, "layer": m.layer_id, "what": m.what,
                        "mode": "luminance" if m.luminance else "alpha"} for m in d.masks]}
            if d.masks else {}),

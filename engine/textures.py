@@ -257,6 +257,10 @@ class Draw:
     # Masks multiplied into its coverage (a mask-image, a polygon clip-path), applied
     # after the clips and before opacity and blending, as CSS orders them.
     masks: tuple[DrawMask, ...] = ()
+    # A piece of a layer split by the planes of a 3D rendering context (graph.contexts3d):
+    # half-planes (a, b, c) in target px, the piece is where a x + b y + c >= 0 for all.
+    # Cut at pixel centres, not anti-aliased (cc anti-aliases only a layer's real edges).
+    split_planes: tuple[tuple[float, float, float], ...] = ()
 
     @property
     def quad_size(self) -> tuple[int, int]:

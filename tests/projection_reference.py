@@ -98,3 +98,40 @@ def draw(size: tuple[int, int], h: np.ndarray, image: np.ndarray,
     bg = np.asarray(background, float) / 255.0
     out = colour[..., :3] + bg * (1 - colour[..., 3:])
     return out * 255.0, cov
+
+
+def draw_context(size: tuple[int, int], planes: list[tuple[np.ndarray, np.ndarray]],
+                 background=(255, 255, 255)) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A 3D rendering context of opaque layers as a depth buffer sees it: per pixel
+    centre, the layer whose plane is nearest the viewer there (largest z after the
+    perspective divide; z toward the viewer) among those covering it, sampled
+    perspective-correctly. ``planes``: (full 4x4 layer px -> frame px, straight RGBA
+    uint8 image of the layer's size). Returns (expected straight RGB float64 (H, W, 3),
+    which layer is shown (H, W; -1: none), how many layers cover (H, W)). Pixel centres
+    only (no edge coverage): tests compare away from edges and from where the nearest
+    layer changes."""
+    fw, fh = size
+    ys, xs = np.mgrid[0:fh, 0:fw] + 0.5
+    best_z = np.full((fh, fw), -np.inf)
+    shown = np.full((fh, fw), -1)
+    covers = np.zeros((fh, fw), int)
+    colour = np.zeros((fh, fw, 3))
+    bg = np.asarray(background, float)
+    for k, (m, image) in enumerate(planes):
+        ih, iw = image.shape[:2]
+        h = flatten(m)
+        src = np.einsum("ij,jyx->iyx", np.linalg.inv(h), np.stack([xs, ys, np.ones_like(xs)]))
+        u, v = src[0] / src[2], src[1] / src[2]
+        # The eye side only: the homogeneous w of the point on the layer must be positive.
+        w_layer = m[3, 0] * u + m[3, 1] * v + m[3, 3]
+        inside = (src[2] > 0) & (w_layer > EPS_W) & (u >= 0) & (u < iw) & (v >= 0) & (v < ih)
+        z = (m[2, 0] * u + m[2, 1] * v + m[2, 3]) / w_layer
+        nearer = inside & (z > best_z)
+        covers += inside
+        rgba = image.astype(np.float64) / 255.0
+        sample = bilinear(rgba, u, v)[..., :3] * 255.0
+        colour[nearer] = sample[nearer]
+        best_z[nearer] = z[nearer]
+        shown[nearer] = k
+    colour[shown < 0] = bg
+    return colour, shown, covers

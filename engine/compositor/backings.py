@@ -47,6 +47,9 @@ class CompositingReason(str, Enum):
     TRANSFORM_3D_MATRIX = "3DTransform: its transform is 3D"
     PERSPECTIVE = "PerspectiveWith3DDescendants: its perspective projects a 3D-transformed child"
     BACKFACE_HIDDEN = "BackfaceVisibilityHidden"
+    # A member of a 3D rendering context: its draw is sorted by depth and split with the
+    # others' (graph.contexts3d), so it cannot be painted into a flat backing.
+    PRESERVE_3D = "Preserve3D: a member of a 3D rendering context (sorted and split by depth)"
     ACTIVE_TRANSFORM_ANIMATION = "active transform animation"
     ACTIVE_OPACITY_ANIMATION = "active opacity animation"
     ACTIVE_FILTER_ANIMATION = "active filter animation"
@@ -83,6 +86,8 @@ def direct_reasons(node, t: float) -> tuple[CompositingReason, ...]:
         out.append(CompositingReason.PERSPECTIVE)
     if s.backface_visibility is _HIDDEN:
         out.append(CompositingReason.BACKFACE_HIDDEN)
+    if node.context3d is not None and node.layer.parent is not None:
+        out.append(CompositingReason.PRESERVE_3D)
     if node.layer.content in ("video", "canvas"):
         out.append(CompositingReason.EXTERNAL_CONTENT)
     for animation in node.layer.animations:
@@ -151,6 +156,7 @@ _USEFULNESS = {
     CompositingReason.TRANSFORM_3D_MATRIX: 2,
     CompositingReason.PERSPECTIVE: 2,
     CompositingReason.BACKFACE_HIDDEN: 2,
+    CompositingReason.PRESERVE_3D: 2,
     CompositingReason.FIXED_POSITION: 2,
     CompositingReason.STICKY_POSITION: 2,
     CompositingReason.EXTERNAL_CONTENT: 2,

@@ -38,6 +38,7 @@ from .tree import (
     StackingContext,
     clip_chain,
     clips_below,
+    context_of,
     own_transform,
     resolve_tree,
     sticky_offset,
@@ -108,6 +109,14 @@ class PropertyTrees:
         # were (update with defer_scrolls): placed by refresh (one) or settle (all).
         self.deferred: dict[str, LayerNode] = {}
         self._defer = False
+        self._has_3d: bool | None = None  # made on first ask after each update
+
+    @property
+    def has_3d_contexts(self) -> bool:
+        """Is any layer a member of a 3D rendering context (transform-style: preserve-3d)?"""
+        if self._has_3d is None:
+            self._has_3d = any(n.context3d is not None for n in self.nodes.values())
+        return self._has_3d
 
     def update(self, scene, t: float, defer_scrolls: bool = False) -> TreeChanges:
         """Bring the trees to ``scene`` at time ``t``; return what changed. A typed error
@@ -116,6 +125,7 @@ class PropertyTrees:
         ``defer_scrolls``, a change of scroll offsets alone leaves the scrollers'
         descendants unplaced (``deferred``); any other change places them first."""
         self._defer = defer_scrolls
+        self._has_3d = None
         try:
             return self._update(scene, t)
         except BaseException:
@@ -272,3 +282,4 @@ def _place(node: LayerNode) -> None:
     if node.is_sticky:
         node.sticky = sticky_offset(node.layer, node.style, node.container)
     node.to_screen = world(node.container, node.layer, node.local, node.is_fixed, node.sticky, node.style)
+    node.context3d = context_of(None if node.is_fixed else node.container, node.id, node.style)

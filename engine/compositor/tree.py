@@ -14,7 +14,17 @@ child's matrix is then flattened into the container's plane (a ``Projective``), 
 every layer's ``to_screen`` is a 2D map, affine wherever no perspective reaches it. A
 layer with ``backface-visibility: hidden`` whose back face is toward the viewer is
 placed with ``BACKFACE_CULLED`` (a singular matrix: it and what is flattened into it
-draw nothing, and the report says why)."""
+draw nothing, and the report says why).
+
+3D rendering contexts (CSS Transforms 2 §10, ``transform-style: preserve-3d``): an
+element whose used transform-style is preserve-3d (``extends_3d``: no grouping property
+forces it flat, ``flattening_property``) establishes a context, or extends its parent's.
+Its children are members of that context (``LayerNode.context3d``: the establishing
+element's id; the establishing element is a member too). A member's accumulated 4x4
+(``screen_matrix3d``) is *not* flattened at its parent: it is the parent's accumulated
+4x4 times the member's own, and only its plane map (``to_screen``) is flattened, so
+members keep their depth for lamina.graph.contexts3d to sort and split. A member's hidden
+back face is judged on that accumulated matrix."""
 
 from __future__ import annotations
 
@@ -24,7 +34,8 @@ from operator import attrgetter
 from .. import device_scale
 from ..geometry import Affine, Projective, Rect
 from ..errors import StyleError, UnsupportedFeatureError
-from ..css.values import BackfaceVisibility, ClipKind, Overflow, Position
+from ..blending import BlendMode, Isolation
+from ..css.values import BackfaceVisibility, ClipKind, Overflow, Position, TransformStyle
 from ..matrix4 import Matrix4
 from ..layer import Layer
 from ..style import ComputedStyle
@@ -43,11 +54,13 @@ _STACKING_POSITIONS = (Position.FIXED, Position.STICKY)
 
 __all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree", "own_transform", "world", "clips_below",
            "clip_chain", "containing_block", "scroll_range", "used_scroll", "nearest_scroller", "sticky_offset",
-           "STACKING_WILL_CHANGE", "BACKFACE_CULLED", "perspective_matrix"]
+           "STACKING_WILL_CHANGE", "BACKFACE_CULLED", "perspective_matrix", "flattening_property", "extends_3d",
+           "screen_matrix3d"]
 
 # The matrix a layer showing a hidden back face is placed with (compared by identity).
 BACKFACE_CULLED = Affine(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 _HIDDEN = BackfaceVisibility.HIDDEN
+_PRESERVE_3D = TransformStyle.PRESERVE_3D
 
 # A field other than its initial value makes a stacking context (the records say which);
 # read all at once and compared as one tuple (every layer asks, on every rebuild).
@@ -103,6 +116,10 @@ class LayerNode:
     # The style in CSS px (``style`` is it in device px, lamina.device_scale): what the
     # children inherit from. None: the same as ``style`` (device scale 1).
     css_style: ComputedStyle | None = None
+    # The 3D rendering context it is a member of (the id of the element establishing
+    # it), or None: a flat layer, drawn in paint order.
+    context3d: str | None = None
+    _m3_memo: tuple | None = field(default=None, repr=False)  # (what it was made of..., its Matrix4)
     _clip_memo: tuple | None = field(default=None, repr=False)
     _paints_memo: tuple | None = field(default=None, repr=False)  # (style, does it paint)
 
@@ -280,6 +297,85 @@ def perspective_matrix(node: LayerNode) -> Matrix4 | None:
     return Matrix4.translate(ox, oy) @ Matrix4.perspective(depth.px) @ Matrix4.translate(-ox, -oy)
 
 
+def flattening_property(style: ComputedStyle) -> str | None:
+    """The grouping property that makes a ``preserve-3d`` element flat (CSS Transforms 2
+    §"Grouping property values": its children are drawn into its plane as a group), or
+    None. The spec's list (overflow other than visible, opacity < 1, filter, clip-path,
+    mask, mix-blend-mode, isolation), plus backdrop-filter; Chromium 156 flattens for each
+    of these, overflow: clip included (tests/chromium/test_preserve3d_chromium.py)."""
+    if style.overflow.clips:
+        return "overflow"
+    if style.opacity < 1.0:
+        return "opacity"
+    if style.filter is not None:
+        return "filter"
+    if style.clip_path is not None:
+        return "clip-path"
+    if style.mask_image is not None:
+        return "mask-image"
+    if style.mix_blend_mode is not BlendMode.NORMAL:
+        return "mix-blend-mode"
+    if style.isolation is Isolation.ISOLATE:
+        return "isolation"
+    if style.backdrop_filter is not None:
+        return "backdrop-filter"
+    return None
+
+
+def extends_3d(node: LayerNode) -> bool:
+    """Is the used transform-style of ``node`` preserve-3d: do its children share its 3D
+    rendering context?"""
+    return node.style.transform_style is _PRESERVE_3D and flattening_property(node.style) is None
+
+
+def context_of(container: LayerNode | None, node_id: str, style: ComputedStyle) -> str | None:
+    """The 3D rendering context a layer (``node_id``, ``style``) placed in ``container``
+    is a member of: its container's when that one extends a context (or establishes it),
+    its own when it establishes one, else None."""
+    if container is not None and extends_3d(container):
+        return container.context3d or container.id
+    if style.transform_style is _PRESERVE_3D and flattening_property(style) is None:
+        return node_id
+    return None
+
+
+def screen_matrix3d(node: LayerNode) -> Matrix4:
+    """The layer's accumulated 4x4 to the screen (layer px -> screen px, z toward the
+    viewer): inside a 3D rendering context, its container's accumulated 4x4 times its
+    own placement (perspective, box offset, transform), unflattened; outside one, its
+    flat plane map with z left alone. ``to_screen`` is this matrix flattened. Made once
+    per matrix the node has (its members ask for it)."""
+    container = node.container
+    if node.context3d is None or container is None:
+        base = None
+    else:
+        base = screen_matrix3d(container) if extends_3d(container) else container.to_screen
+    memo = node._m3_memo
+    # Keyed by what it is made of (a culled member's to_screen is one shared object).
+    if memo is not None and memo[0] is node.to_screen and memo[1] is node.local and memo[2] is base:
+        return memo[3]
+    if base is None:
+        matrix = Matrix4.from_plane_map(node.to_screen)
+    else:
+        matrix = _accumulated(container, node.box, node.sticky, node.local)
+    node._m3_memo = (node.to_screen, node.local, base, matrix)
+    return matrix
+
+
+def _accumulated(container: LayerNode, box: Rect, sticky: tuple[float, float], local: Affine | Matrix4) -> Matrix4:
+    """A member's accumulated 4x4: its container's (unflattened when the container
+    extends the context, its plane map otherwise), its perspective, the box offset and
+    the own transform."""
+    base = screen_matrix3d(container) if extends_3d(container) else Matrix4.from_plane_map(container.to_screen)
+    sx, sy = container.scroll
+    local4 = local if local.__class__ is Matrix4 else Matrix4.from_affine(local)
+    m = Matrix4.translate(box.x + sticky[0] - sx, box.y + sticky[1] - sy) @ local4
+    persp = perspective_matrix(container) if container.style.perspective is not None else None
+    if persp is not None:
+        m = persp @ m
+    return base @ m
+
+
 def world(container: LayerNode | None, layer: Layer, local: Affine | Matrix4, fixed: bool = False,
           sticky: tuple[float, float] = (0.0, 0.0), style: ComputedStyle | None = None) -> Affine | Projective:
     """Layer px -> screen px: the container's matrix (its scrolled contents space, or
@@ -289,6 +385,12 @@ def world(container: LayerNode | None, layer: Layer, local: Affine | Matrix4, fi
     4x4 (the accumulated 3D matrix of CSS Transforms 2) and flattened into the
     container's plane; ``style`` (the layer's) says whether a back face is hidden."""
     box = device_scale.current().box(layer.box)
+    if container is not None and not fixed and extends_3d(container):
+        # A member of its container's 3D rendering context: unflattened up to here.
+        accumulated = _accumulated(container, box, sticky, local)
+        if style is not None and style.backface_visibility is _HIDDEN and accumulated.is_back_facing():
+            return BACKFACE_CULLED
+        return accumulated.flattened()
     if container is None:
         base = Affine()
     else:
@@ -464,6 +566,7 @@ def resolve_tree(root: Layer, t: float = 0.0, nodes: dict[str, LayerNode] | None
         node = LayerNode(layer, style, world(container, layer, local, fixed, shift, style), clips_below(container), depth,
                          local, zoom.box(layer.box), container, scroller)
         node.sticky = shift
+        node.context3d = context_of(None if fixed else container, layer.id, style)
         node.css_style = None if style is css_style else css_style
         if style.clip_path is not None or (fixed and any(c.kind is ClipKind.CLIP_PATH for c in parent.clips)):
             node.clips = clip_chain(node, parent)

@@ -98,7 +98,8 @@ class BackfaceVisibility(str, Enum):
 
 class TransformStyle(str, Enum):
     """``transform-style`` (CSS Transforms 2 §10): ``flat`` draws the children into the
-    element's plane; ``preserve-3d`` (a shared 3D rendering context) is not drawn yet."""
+    element's plane; ``preserve-3d`` lets them share its 3D rendering context (sorted by
+    depth and split where they intersect: lamina.compositor.tree, lamina.geometry3d)."""
 
     FLAT = "flat"
     PRESERVE_3D = "preserve-3d"

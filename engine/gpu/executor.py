@@ -41,7 +41,7 @@ from ..framegraph import (
 )
 from ..errors import OpenCLDeviceError
 from ..textures import Place
-from ..limits import MAX_POLYGON_POINTS
+from ..limits import MAX_POLYGON_POINTS, MAX_SPLIT_PLANES
 from ..passes import CapturePass
 from ..progress import step
 from . import opencl as cl_filters
@@ -352,7 +352,7 @@ class GLExecutor:
               backdrop: PooledTarget | None = None, masks: tuple[PooledTarget, ...] = ()) -> None:
         m = d.transform
         blend = d.blend is not BlendMode.NORMAL
-        if not blend and not d.clips and not d.masks and m.is_translation() and float(m.e).is_integer() \
+        if not blend and not d.clips and not d.masks and not d.split_planes and m.is_translation() and float(m.e).is_integer() \
                 and float(m.f).is_integer():
             self._plain_draw(d, source, target_size)
             return
@@ -376,6 +376,9 @@ class GLExecutor:
         _set(program, "u_opacity", float(d.opacity))
         _set(program, "u_exact", int(m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer()))
         _set(program, "u_hard_edges", tuple(1.0 if e else 0.0 for e in d.hard_edges))
+        _set(program, "u_split_count", len(d.split_planes))
+        if d.split_planes:
+            _set_array(program, "u_split_planes", list(d.split_planes) + [(0.0, 0.0, 1.0)] * (MAX_SPLIT_PLANES - len(d.split_planes)))
         if d.clips:
             _set_array(program, "u_clip_to_local", [c.to_local.to_mat3() for c in d.clips])
             _set_array(program, "u_clip_rect", [(c.rect[0], c.rect[1], c.rect[0] + c.rect[2], c.rect[1] + c.rect[3]) for c in d.clips])

@@ -18,6 +18,7 @@ from ..compositor.sticky import INSET_FIELDS
 from ..compositor.tree import LayerNode
 from .damage import changed_region
 from .ink import raster_placement
+from .contexts3d import order_3d_contexts
 from .placement import clean, reframe, rounded, snap, touched
 from .retained import OverlapRecord, Site
 from .sweep import animated_sweep, sweep_bounds
@@ -45,8 +46,23 @@ class BackedDrawing:
 
     def finalize(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
         """Turn a target's pending layer draws (and surface draws) into its draws, by the
-        policy: each layer drawn from its own raster ("all", "none"), or grouped into
-        backings ("browser")."""
+        policy, then put the draws of each 3D rendering context among them in depth
+        order, split where its layers intersect (graph.contexts3d)."""
+        draws = self._policy_draws(items, target, base_id)
+        if not self.trees.has_3d_contexts:
+            return draws
+        where = "frame" if base_id == "root" else f"surface {base_id}"
+        owner = self.trees.nodes.get(target.owner)
+        skip = frozenset(_chain_contexts(owner))  # a surface flattening a member: sorted where it is drawn
+        draws, records = order_3d_contexts(draws, self.trees.nodes, target.from_screen(), where, skip=skip)
+        for record in records:
+            self.out.contexts3d.append(record)
+            self.out.decisions.append(Decision(record.root, record.describe()))
+        return draws
+
+    def _policy_draws(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
+        """A target's draws by the policy: each layer drawn from its own raster ("all",
+        "none"), or grouped into backings ("browser")."""
         if not self.policy.uses_backings:
             out = []
             for p in items:
@@ -359,3 +375,13 @@ class BackedDrawing:
             why = None  # paints nothing of its own (no background, image or border)
         if why:
             self.out.decisions.append(Decision(node.id, why))
+
+
+def _chain_contexts(node: LayerNode | None) -> set[str]:
+    """The 3D rendering contexts ``node`` or an ancestor is a member of."""
+    out = set()
+    while node is not None:
+        if node.context3d is not None:
+            out.add(node.context3d)
+        node = node.container
+    return out

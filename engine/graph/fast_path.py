@@ -73,6 +73,10 @@ class RetainedFastPath:
         parameters alone changed is planned again alone (``_redo_effects``)."""
         if last is None or self.cache is None or not self.state.fast_path or changes.rebuilt or last.cache_frame != self.cache.frames:
             return None
+        if self.trees.has_3d_contexts:
+            # A move in a 3D rendering context may change its depth order and splits
+            # (graph.contexts3d): planned whole, its rasters still reused.
+            return None
         key = self._request_key()
         if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
             return None

@@ -51,3 +51,4 @@ class FrameOutput:
     footprints: dict[int, Any] = field(default_factory=dict)  # id(frame-level draw) -> graph.retained.Footprint
     scrolls: dict[str, Any] = field(default_factory=dict)  # scroller id -> graph.retained.ContentsRecord
     walks: dict[str, int] = field(default_factory=dict)  # scroller id -> where the walk's decisions over its descendants begin
+    contexts3d: list = field(default_factory=list)  # graph.contexts3d.Context3D: each 3D context drawn, sorted

@@ -54,7 +54,8 @@ def draw_key(d: Draw):
         return None
     clips = tuple((c.layer_id, rounded(c.to_local), c.rect, c.radii, c.kind) for c in d.clips)
     masks = tuple((m.texture.name, rounded(m.to_texel), m.luminance) for m in d.masks)
-    return (d.source.name, rounded(d.transform), round(d.opacity, 6), clips, d.blend, masks)
+    planes = tuple(tuple(round(v, 5) for v in plane) for plane in d.split_planes)
+    return (d.source.name, rounded(d.transform), round(d.opacity, 6), clips, d.blend, masks, planes)
 
 
 def rounded(m: Affine) -> tuple[float, ...]:

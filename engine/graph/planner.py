@@ -569,6 +569,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         graph.scaled_quads = self._scaled_quads(graph)
         self.keep_raster_scales()  # what the next frame's decisions start from (graph.scaled)
         graph.routes = self.out.routes
+        graph.contexts3d = list(self.out.contexts3d)
         graph.tiles = self.out.tile_sets
         graph.validate()
         return graph

@@ -22,7 +22,7 @@ from typing import Callable
 
 from ..compositor.groups import has_backdrop_readers, has_blend_readers, is_backdrop_root, is_isolated_group
 from ..compositor.mask_paint import has_mask
-from ..compositor.tree import LayerNode, StackingContext
+from ..compositor.tree import LayerNode, StackingContext, extends_3d
 from ..framegraph import ContextRoute, Route, SurfaceReason
 
 __all__ = ["route_context", "group_reason"]
@@ -60,6 +60,14 @@ def route_context(ctx: StackingContext, *, as_one_draw: bool, backdrop_root: boo
     if own_opacity < 1.0 and len(drawing) >= 2:
         return ContextRoute(node.id, Route.GROUP_SURFACE, SurfaceReason.OPACITY_GROUP,
                             f"layer {node.id!r} opacity {own_opacity:g} over {len(drawing)} drawing layers: flatten, then fade")
+    if node.context3d is not None and not extends_3d(node) and (len(drawing) >= 2 or (drawing and drawing[0] is not node)):
+        # cc's 3D flattening: its subtree is drawn into its plane (a surface), and that
+        # plane is what its 3D rendering context sorts and splits (graph.contexts3d).
+        detail = (f"layer {node.id!r} is a flat member of the 3D rendering context of {node.context3d!r} with "
+                  f"{len(drawing)} drawing layers: flattened into its plane, then sorted as one")
+        if own_opacity < 1.0:
+            detail += f" and faded (opacity {own_opacity:g})"
+        return ContextRoute(node.id, Route.GROUP_SURFACE, SurfaceReason.FLATTENING_3D, detail)
     if group is not None or (as_one_draw and (len(drawing) != 1 or drawing[0] is not node)):
         reason = group or SurfaceReason.BLEND
         detail = {

@@ -66,6 +66,10 @@ def animated_sweep(node: LayerNode, nodes: dict, sweeps: dict[str, list], t: flo
     anim = nodes[layer.id]
     if not anim.to_screen.is_invertible():
         return None
+    if anim is not node and node.context3d is not None:
+        # A member of a 3D rendering context is not a flat map of the animated layer's
+        # plane (its depth turns with it): no sweep; members are promoted by Preserve3D.
+        return None
     return samples, (Affine() if anim is node else anim.to_screen.inverse() @ node.to_screen)
 
 
@@ -82,7 +86,7 @@ def sweep_bounds(samples: list[Affine | Projective], rel: Affine | Projective, s
         m = to_target @ m @ rel
         rects.append(touched(rect, m))
         corners = clipped_polygon(rect, m)
-        if previous is not None and len(previous) == len(corners):
+        if previous is not None and corners and len(previous) == len(corners):
             step = max(step, max(math.hypot(a[0] - b[0], a[1] - b[1]) for a, b in zip(corners, previous)))
         previous = corners
     r = Rect.union(rects)

@@ -496,12 +496,8 @@ def _parse_backface_visibility(ts: TokenStream) -> dict:
 
 
 def _parse_transform_style(ts: TokenStream) -> dict:
-    tok = ts.peek()
     word = ts.expect_ident(*(v.value for v in TransformStyle))
     ts.expect_end()
-    if word == TransformStyle.PRESERVE_3D.value:
-        raise ts.error("transform-style: preserve-3d (3D rendering contexts: depth sorting and plane splitting) "
-                       "is not supported yet; flat is", tok, UnsupportedFeatureError)
     return {"transform_style": TransformStyle(word)}
 
 
@@ -684,7 +680,8 @@ _RECORDS: tuple[StyleProperty | Shorthand, ...] = (
     _longhand("perspective", _parse_perspective, "perspective", _A.DISCRETE, _I.TRANSFORM, stacking=True),
     _longhand("perspective-origin", _parse_perspective_origin, "perspective_origin", _A.DISCRETE, _I.TRANSFORM),
     _longhand("backface-visibility", _parse_backface_visibility, "backface_visibility", _A.DISCRETE, _TREE),
-    _longhand("transform-style", _parse_transform_style, "transform_style", _A.DISCRETE, _TREE),
+    # preserve-3d makes a stacking context (CSS Transforms 2 §10) and a 3D rendering context.
+    _longhand("transform-style", _parse_transform_style, "transform_style", _A.DISCRETE, _TREE, stacking=True),
     _longhand("overflow", _parse_overflow, "overflow", _A.DISCRETE, _TREE),
     _longhand("position", _parse_position, "position", _A.DISCRETE, _TREE),
     *(_longhand(side, _inset(f"inset_{side}"), f"inset_{side}", _A.LENGTH_PERCENTAGE, _TREE) for side in _SIDES),

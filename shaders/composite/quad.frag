@@ -20,6 +20,12 @@ uniform vec2 u_quad_size;
 uniform float u_opacity;
 uniform int u_exact;  // 1: placed at whole pixels, so each fragment is a texel centre: fetch it
 uniform vec4 u_hard_edges;  // left, top, right, bottom: 1 where a neighbouring tile continues the quad
+// A piece of a layer split in a 3D rendering context: kept where every half-plane
+// (a, b, c) . (x, y, 1) >= 0 at the pixel centre (target px). Cut, not anti-aliased: the
+// piece beside it, drawn in its own place in depth order, covers the rest.
+#define MAX_SPLIT_PLANES 8
+uniform int u_split_count;
+uniform vec3 u_split_planes[MAX_SPLIT_PLANES];
 #if CLIP_COUNT > 0
 uniform mat3 u_clip_to_local[CLIP_COUNT];   // target px -> clip layer px
 uniform vec4 u_clip_rect[CLIP_COUNT];       // x0, y0, x1, y1
@@ -56,6 +62,9 @@ out vec4 frag_color;
 
 void main() {
     vec2 p = v_local;
+    for (int i = 0; i < u_split_count; ++i) {
+        if (dot(u_split_planes[i], vec3(gl_FragCoord.xy, 1.0)) < 0.0) discard;
+    }
     // One target pixel measured in source px along each source axis (exact for affine
     // maps); edge coverage is the pixel's overlap with the quad along each axis.
     vec2 px = max(vec2(length(vec2(dFdx(p.x), dFdy(p.x))), length(vec2(dFdx(p.y), dFdy(p.y)))), vec2(1e-6));

@@ -145,3 +145,18 @@ def test_gl_vs_opencl_shows_the_last_frame_per_device_and_loads_opencl(runner_of
     assert runner.renderer.simulated_load == {Executor.OPENCL: SLOW_OPENCL}
     demo.load_opencl(False)
     assert runner.renderer.simulated_load == {}
+
+
+def test_3d_contexts_sort_split_and_flatten_as_the_lesson_says(runner_of):
+    from demos.contexts_3d import Contexts3D, context_rows
+
+    demo = Contexts3D()
+    runner = runner_of(demo)
+    graph = runner.render_frame(0.1).graph
+    rows = {root: (draws, splits, dropped) for root, draws, splits, dropped in context_rows(graph)}
+    assert set(rows) == {"card", "ring", "cross"}
+    assert rows["cross"][1] >= 1, "the crossing planes are split"
+    assert rows["card"][2] in ("front", "back") and rows["card"][0] == 1, "the face turned away is dropped"
+    assert graph.routes["front"].surface is SurfaceReason.FLATTENING_3D, "the labelled face is flattened first"
+    demo.set(preserve=False)
+    assert runner.render_frame(0.1).graph.contexts3d == [], "flat: no context, paint order"

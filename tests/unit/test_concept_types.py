@@ -118,9 +118,9 @@ def test_a_tiled_texture_says_what_it_holds_as_a_tile_kind():
 def test_overlays_are_parsed_once_into_an_enum():
     from lamina.errors import InvalidValueError
     from lamina.overlays import LEGENDS, OVERLAYS, Overlay
-    assert Overlay.parse("paint") is Overlay.PAINT and OVERLAYS == ("borders", "paint", "overdraw", "surfaces", "raster-scale")
+    assert Overlay.parse("paint") is Overlay.PAINT and OVERLAYS == ("borders", "paint", "overdraw", "surfaces", "raster-scale", "splits")
     assert LEGENDS["paint"] is LEGENDS[Overlay.PAINT] and all(type(k) is Overlay for k in LEGENDS)
-    with pytest.raises(InvalidValueError, match=r"unknown overlay 'xray' \(choose from borders, paint, overdraw, surfaces, raster-scale\)"):
+    with pytest.raises(InvalidValueError, match=r"unknown overlay 'xray' \(choose from borders, paint, overdraw, surfaces, raster-scale, splits\)"):
         Overlay.parse("xray")
 
 

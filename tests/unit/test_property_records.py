@@ -84,10 +84,10 @@ def test_interpolation_follows_each_records_animation_type():
 
 def test_stacking_contexts_follow_the_records():
     assert set(STACKING_FIELDS) == {"z_index", "opacity", "transform", "filter", "backdrop_filter",
-                                    "mix_blend_mode", "isolation", "clip_path", "mask_image", "perspective"}
+                                    "mix_blend_mode", "isolation", "clip_path", "mask_image", "perspective", "transform_style"}
     assert STACKING_WILL_CHANGE == {
         "opacity", "transform", "translate", "rotate", "scale", "filter", "backdrop-filter", "mix-blend-mode",
-        "isolation", "mask", "mask-image", "clip-path", "perspective", "z-index", "contain",
+        "isolation", "mask", "mask-image", "clip-path", "perspective", "z-index", "contain", "transform-style",
     }
     styles = {"plain": "background: red", "z": "z-index: 0", "faded": "opacity: 0.99", "moved": "transform: none",
               "turned": "transform: rotate(1deg)", "blended": "mix-blend-mode: multiply",

@@ -99,7 +99,7 @@ CASES = [
     ("perspective: 10px 20px", Invalid, "perspective", "20px", 0),
     ("perspective-origin: sideways", Invalid, "perspective-origin", "sideways", 0),
     ("backface-visibility: sometimes", Invalid, "backface-visibility", "sometimes", 0),
-    ("transform-style: preserve-3d", Unsupported, "transform-style", "preserve-3d", 0),
+    ("transform-style: preserve-2d", Invalid, "transform-style", "preserve-2d", 0),
     ("transform-origin: 1px 2px 3%", Invalid, "transform-origin", "3%", 0),
     # -- backgrounds ------------------------------------------------------------------
     ("background-image: url(a.png), url(b.png)", Unsupported, "background-image", ",", 0),
@@ -224,7 +224,7 @@ DICT_CASES = [
     ({"OPACITY": "0.5 zz"}, Invalid, "opacity", "0.5 zz", "zz", 0),
     ({"transform": "rotate(10deg) skew(1deg, 2deg, 3deg)"}, Invalid, "transform", None, "skew(", 0),
     ({"transform": "scale(2) rotateY(1px)"}, Invalid, "transform", None, "1px", 0),
-    ({"transform-style": "preserve-3d"}, Unsupported, "transform-style", None, "preserve-3d", 0),
+    ({"transform-style": "preserve-2d"}, Invalid, "transform-style", None, "preserve-2d", 0),
     ({"border": "1px ridge red"}, Unsupported, "border", None, "ridge", 0),
     ({"border-radius": "1px -1px"}, Invalid, "border-radius", None, "-1px", 0),
     ({"z-index": "1.5"}, Invalid, "z-index", None, "1.5", 0),

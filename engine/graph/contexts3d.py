@@ -1,0 +1,227 @@
+"""3D rendering contexts in a target's draws: each context's draws put in depth order,
+its layers split where they intersect, as Chromium cc draws a sorting context (its
+``BspTree`` over ``DrawPolygon``s in ``DirectRenderer::DrawRenderPass``).
+
+A target's draws come in paint order (graph.backed: one per backing, surface or
+layer). Each draw lies in the plane of one *member* of each context it is in (the
+nearest member on its layer's ancestor chain). A flat member that is a stacking context
+with drawing descendants is drawn through a surface in its plane first (graph.routes:
+cc's "3D flattening"), and that surface's draw is the member's; the draws of a flat
+member without a stacking context of its own go, in paint order, wherever the member's
+fragments go, each cut to the fragment. A member's polygon is its box grown to all the
+draws in its plane (cc sorts a flattened surface's rect). Contexts whose member a surface
+flattens are not sorted inside that surface, only where it is drawn (``skip``).
+Per context, innermost first:
+
+1. every member with draws is a polygon: its box through its accumulated 4x4
+   (compositor.tree.screen_matrix3d) into the target's px (lamina.geometry3d);
+2. the polygons are sorted back to front and split by BSP trees (geometry3d.sort_context's
+   SortStrategy.PARTITIONED: cc's tree per group that can overlap);
+3. the context's run of draws is replaced by its fragments in that order: a whole
+   member's draws as they were, a split member's draws once per piece, each with the
+   piece's split edges as half-planes (``Draw.split_planes``, cut at pixel centres; the
+   layer's real edges keep their anti-aliasing, as cc's do).
+
+A member whose back face is hidden and toward the viewer was placed with a singular
+matrix by the trees and draws nothing; the record names it. Plain data, no GPU.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from ..compositor.tree import LayerNode, screen_matrix3d
+from ..geometry import Affine, Rect, clipped_polygon
+from ..geometry3d import DrawPolygon, DropReason, SortStrategy, sort_polygons
+from ..geometry3d.polygon import project_layer_rects
+from ..limits import MAX_SPLIT_PLANES
+from ..matrix4 import Matrix4
+from ..textures import Draw
+
+__all__ = ["Context3D", "order_3d_contexts", "split_planes"]
+
+# A piece's edge lies on its layer's edge when both ends are this close to that edge's
+# line (relative to the coordinates' size: points clipped at the eye plane lie far out).
+_ON_EDGE = 1e-6
+
+
+@dataclass(frozen=True)
+class Context3D:
+    """One 3D rendering context as drawn into one target: its establishing layer, the
+    layer of each fragment back to front (``split``: is it a piece), the layers split,
+    those not drawn and why, and what sorting cost. ``outlines``: each split piece's
+    polygon in target px (the overlay draws them)."""
+
+    root: str
+    target: str
+    order: tuple[str, ...]
+    split: tuple[bool, ...]
+    layers_split: tuple[str, ...]
+    splits: int
+    dropped: tuple[tuple[str, str], ...]
+    splitter_tests: int
+    trees: int
+    sweep_steps: int = 0  # polygons visited by the partition's sorts (geometry3d.context_order)
+    outlines: tuple[tuple[tuple[float, float], ...], ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"root": self.root, "target": self.target, "order": list(self.order), "split": list(self.split),
+                "splits": self.splits, "layers_split": list(self.layers_split),
+                "dropped": [{"layer": layer, "reason": why} for layer, why in self.dropped],
+                "splitter_tests": self.splitter_tests, "sweep_steps": self.sweep_steps, "bsp_trees": self.trees}
+
+    def describe(self) -> str:
+        names = [f"{layer} (piece)" if cut else layer for layer, cut in zip(self.order, self.split)]
+        text = (f"3D rendering context of {self.root!r} (into {self.target}): {len(self.order)} fragments, "
+                f"{self.splits} split{'s' if self.splits != 1 else ''}"
+                + (f" (layers split: {', '.join(self.layers_split)})" if self.layers_split else "")
+                + "; back to front: " + (", ".join(names) if names else "(nothing drawn)"))
+        for layer, why in self.dropped:
+            text += f"; not drawn: {layer} ({why})"
+        return text
+
+
+def _chain(node: LayerNode | None) -> dict[str, LayerNode]:
+    """Context id -> the node's nearest member of it (itself or an ancestor)."""
+    out: dict[str, LayerNode] = {}
+    while node is not None:
+        if node.context3d is not None and node.context3d not in out:
+            out[node.context3d] = node
+        node = node.container
+    return out
+
+
+def order_3d_contexts(draws: Sequence[Draw], nodes: Mapping[str, LayerNode], to_target: Affine, target: str = "frame",
+                      strategy: SortStrategy = SortStrategy.PARTITIONED, skip: frozenset[str] = frozenset()
+                      ) -> tuple[tuple[Draw, ...], tuple[Context3D, ...]]:
+    """``draws`` (a target's, paint order) with every 3D rendering context among them
+    sorted and split; ``to_target`` maps screen px to the target's px. Draws of no
+    context keep their places; contexts in ``skip`` are not sorted here (the target is a
+    surface flattening one of their members: it is sorted where that surface is drawn)."""
+    chains = [_chain(nodes.get(d.layer_id)) for d in draws]
+    first_at: dict[str, int] = {}
+    for i, chain in enumerate(chains):
+        for c in chain:
+            if c not in skip:
+                first_at.setdefault(c, i)
+    if not first_at:
+        return tuple(draws), ()
+    out = list(draws)
+    records = []
+    # Innermost first: an inner context's sorted run is then one member's draws in the
+    # outer; contexts side by side in paint order.
+    for root in sorted(first_at, key=lambda c: (-nodes[c].depth if c in nodes else 0, first_at[c])):
+        out, chains, record = _order_one(out, chains, root, nodes, to_target, target, strategy)
+        records.append(record)
+    return tuple(out), tuple(records)
+
+
+def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[str, LayerNode], to_target: Affine,
+               target: str, strategy: SortStrategy) -> tuple[list[Draw], list[dict], Context3D]:
+    at = [i for i, chain in enumerate(chains) if root in chain]
+    groups: dict[str, list[int]] = {}
+    members: list[LayerNode] = []
+    for i in at:
+        member = chains[i][root]
+        if member.id not in groups:
+            groups[member.id] = []
+            members.append(member)
+        groups[member.id].append(i)
+    to_target4 = np.asarray(Matrix4.from_plane_map(to_target))
+    matrices = to_target4 @ np.stack([np.asarray(screen_matrix3d(m)) for m in members])
+    made = project_layer_rects([(m.id, k, _plane_rect(m, [draws[i] for i in groups[m.id]], to_target), matrices[k])
+                                for k, m in enumerate(members)])
+    polygons = [p for p in made if isinstance(p, DrawPolygon)]
+    whole = {p.layer_id: p for p in polygons}
+    order = sort_polygons(polygons, strategy)
+    first: list[int] = []  # draws of members with no plane to sort by (zero area, behind the eye): first, as painted
+    dropped = []
+    for member, p in zip(members, made):
+        if isinstance(p, DropReason):
+            first.extend(groups[member.id])
+            dropped.append((member.id, f"{p.value}: its draws are not sorted"))
+    culled = [n.id for n in nodes.values() if n.context3d == root and n.backface_culled]
+    dropped.extend((layer, DropReason.BACKFACE_HIDDEN.value) for layer in culled)
+    run: list[tuple[Draw, dict]] = [(draws[i], chains[i]) for i in first]
+    outlines = []
+    for f in order.fragments:
+        planes = ()
+        if f.is_split:
+            planes = split_planes(f.polygon, whole[f.layer_id])
+            outlines.append(tuple((float(x), float(y)) for x, y in f.polygon.points[:, :2]))
+        for i in groups[f.layer_id]:
+            d = draws[i]
+            if planes:
+                d = replace(d, split_planes=(d.split_planes + planes)[:MAX_SPLIT_PLANES])
+            run.append((d, chains[i]))
+    inside = set(at)
+    lo, hi = at[0], at[-1]
+    between = [(draws[i], chains[i]) for i in range(lo, hi + 1) if i not in inside]
+    merged = list(zip(draws[:lo], chains[:lo])) + between + run + list(zip(draws[hi + 1:], chains[hi + 1:]))
+    record = Context3D(root, target, tuple(str(f.layer_id) for f in order.fragments),
+                       tuple(f.is_split for f in order.fragments), tuple(map(str, order.layers_split())),
+                       order.splits, tuple(dropped), order.splitter_tests, order.trees, order.sweep_steps, tuple(outlines))
+    return [d for d, _ in merged], [c for _, c in merged], record
+
+
+def _plane_rect(member: LayerNode, draws: list[Draw], to_target: Affine) -> tuple[float, float, float, float]:
+    """What the member's plane holds, in its px: its box, grown to every draw of its
+    group (a flattened surface, descendants reaching past its box), so the polygon
+    sorted and split is all that is drawn in the plane (cc sorts a flattened surface's
+    rect)."""
+    box = Rect(0.0, 0.0, member.width, member.height)
+    if all(d.source.name.startswith("layer:") and d.layer_id == member.id for d in draws):
+        return (box.x, box.y, box.width, box.height)  # its own raster alone: the box is its quad
+    placed = to_target @ member.to_screen
+    if not placed.is_invertible():
+        return (box.x, box.y, box.width, box.height)
+    back = placed.inverse()
+    xs, ys = [0.0, box.width], [0.0, box.height]
+    for d in draws:
+        for x, y in clipped_polygon(Rect(0, 0, *d.quad_size), d.transform):
+            lx, ly = back.apply(x, y)
+            if np.isfinite(lx) and np.isfinite(ly):
+                xs.append(lx)
+                ys.append(ly)
+    return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def split_planes(piece: DrawPolygon, whole: DrawPolygon) -> tuple[tuple[float, float, float], ...]:
+    """The half-planes (a, b, c), a x + b y + c >= 0 inside, of the edges of ``piece``
+    (in target px) that are cuts, not edges of the ``whole`` layer it is a piece of."""
+    pts = piece.points[:, :2]
+    outer = whole.points[:, :2]
+    scale = max(1.0, float(np.abs(outer).max()))
+    centre = pts.mean(axis=0)
+    out = []
+    for k in range(len(pts)):
+        a, b = pts[k], pts[(k + 1) % len(pts)]
+        if _on_whole_edge(a, b, outer, scale):
+            continue
+        n = np.array([a[1] - b[1], b[0] - a[0]])
+        length = float(np.hypot(*n))
+        if length < 1e-9 * scale:
+            continue  # a degenerate edge: the neighbouring ones bound the piece
+        n /= length
+        c = -float(n @ a)
+        if float(n @ centre) + c < 0:
+            n, c = -n, -c
+        out.append((float(n[0]), float(n[1]), c))
+    return tuple(out)
+
+
+def _on_whole_edge(a: np.ndarray, b: np.ndarray, outer: np.ndarray, scale: float) -> bool:
+    for k in range(len(outer)):
+        p, q = outer[k], outer[(k + 1) % len(outer)]
+        d = q - p
+        length = float(np.hypot(*d))
+        if length < 1e-12:
+            continue
+        tol = _ON_EDGE * scale
+        if abs(d[0] * (a[1] - p[1]) - d[1] * (a[0] - p[0])) / length <= tol and \
+                abs(d[0] * (b[1] - p[1]) - d[1] * (b[0] - p[0])) / length <= tol:
+            return True
+    return False
