@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import InvalidValueError
 from ..limits import MAX_COLOR_STEPS  # one shader variant per fused step count
 from ..css.values import RGBA
+from ..blending.modes import BlendMode
 from ..named import NamedEnum
 
 # BLUR_SIGMA_CAP and MIN_SIGMA live with the ops (their reach needs them); still importable from here.
@@ -61,6 +62,7 @@ __all__ = [
     "ConvolvePass",
     "EdgeMode",
     "RegionPass",
+    "ImagePass",
     "ChannelTransfer",
     "TransferKind",
     "FilterPlan",
@@ -128,6 +130,7 @@ class PassKind(NamedEnum):
     DISPLACE = "displace"
     CONVOLVE = "convolve"
     REGION = "region"
+    IMAGE = "image"
 
 
 class Axis(NamedEnum):
@@ -176,6 +179,7 @@ class FilterShader(Enum):
     CONVOLVE = "convolve"
     CONVOLVE_CONVERTED = "convolve_converted"  # preserveAlpha / linearRGB taps
     REGION = "region"
+    IMAGE = "image"
 
 
 # Fused colour passes compile for these step counts; other counts are padded with
@@ -263,6 +267,9 @@ class ProgramCall:
     uniforms: tuple[tuple[str, float | int | tuple[float, ...]], ...] = ()
     samplers: tuple[str, ...] = ("u_source",)
     warm: tuple[FilterProgram, ...] = ()
+    # Pictures the pass reads besides its inputs (feImage): (sampler, key, straight RGBA8
+    # pixels), uploaded by the runner once per key and bound after the inputs.
+    textures: tuple[tuple[str, str, np.ndarray], ...] = ()
 
 
 class Arg(Enum):
@@ -280,6 +287,7 @@ class Arg(Enum):
     FLOAT4 = "float4"
     FLOATS = "floats"  # a read-only float32 buffer of ``value`` (weights, matrices)
     LOCAL = "local"  # ``value`` bytes of local memory per work-group
+    PIXELS = "pixels"  # a read-only uchar4 buffer of ``value``, (H, W, 4) uint8 pixels (feImage's picture)
 
 
 @dataclass(frozen=True)
@@ -288,7 +296,7 @@ class KernelArg:
     kernel's name for it (for reading and for errors)."""
 
     kind: Arg
-    value: int | float | tuple[float, ...] = 0
+    value: int | float | tuple[float, ...] | np.ndarray = 0
     name: str = ""
 
 
@@ -606,7 +614,8 @@ class CombineOperator(Enum):
     """How a combine pass joins its two premultiplied inputs A (``in``) and B (``in2``):
     feComposite's operators (Filter Effects 1), ``over`` also being feMerge's and feBlend
     normal's; ARITHMETIC is k1 A B + k2 A + k3 B + k4, clamped, colour to alpha (feFlood
-    is ARITHMETIC with only k4). The value is the shaders' number for it."""
+    is ARITHMETIC with only k4); BLEND is feBlend's other modes, A blended over B
+    (shaders/common/blend_modes.h). The value is the shaders' number for it."""
 
     OVER = 0
     IN = 1
@@ -615,6 +624,7 @@ class CombineOperator(Enum):
     XOR = 4
     LIGHTER = 5
     ARITHMETIC = 6
+    BLEND = 7
 
 
 @dataclass(frozen=True)
@@ -629,6 +639,7 @@ class CombinePass:
     source: str = ""  # the primitive it runs, for describe()
     scale: int = 1
     linear: bool = False  # joined in linearRGB: inputs converted from, the result to, sRGB in the pass
+    blend_mode: BlendMode = BlendMode.NORMAL  # BLEND: the mode (its index is the shaders' number)
     kind: ClassVar[str] = "combine"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.COMBINE
     cost: ClassVar[CostKind] = CostKind.PIXELS
@@ -640,7 +651,7 @@ class CombinePass:
     def gl(self) -> ProgramCall:
         return ProgramCall(FilterProgram(FilterShader.COMBINE),
                            (("u_operator", self.operator.value), ("u_k", self.k), ("u_k4", self.k4),
-                            ("u_linear", int(self.linear))),
+                            ("u_linear", int(self.linear)), ("u_blend_mode", self.blend_mode.index)),
                            ("u_source", "u_second"))
 
     def cl(self) -> KernelCall:
@@ -648,12 +659,15 @@ class CombinePass:
                                       *_images("dst", "w", "h"), KernelArg(Arg.INT, self.operator.value, "op"),
                                       *(KernelArg(Arg.FLOAT, v, f"k{i}") for i, v in enumerate(self.k, 1)),
                                       KernelArg(Arg.FLOAT4, tuple(self.k4), "k4"),
-                                      KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+                                      KernelArg(Arg.INT, int(self.linear), "linear_rgb"),
+                                      KernelArg(Arg.INT, self.blend_mode.index, "blend_mode")))
 
     label = "combine"
 
     def describe(self) -> str:
         how = self.operator.name.lower()
+        if self.operator is CombineOperator.BLEND:
+            how += f" {self.blend_mode.value}"
         if self.operator is CombineOperator.ARITHMETIC:
             how += " k " + " ".join(f"{v:.4g}" for v in self.k) + " k4 (" + " ".join(f"{v:.4g}" for v in self.k4) + ")"
         space = " in linearRGB" if self.linear else ""
@@ -1161,12 +1175,65 @@ class RegionPass:
         return f"{self.label}  {what}keeps [{x0}, {y0}, {x1}, {y1}) px, transparent outside"
 
 
+@dataclass(frozen=True)
+class ImagePass:
+    """feImage: a picture (straight RGBA8 ``pixels``, uploaded once per ``key``) placed in
+    the image: output pixel (i, j) samples the picture bilinearly at picture pixel
+    (step x i + origin x, step y j + origin y) (0: pixel 0's centre; transparent black
+    outside it), premultiplied, and is transparent black outside ``clip`` (x0, y0, x1,
+    y1: the primitive's subregion in output pixels). It reads no image (``inputs`` name
+    the source only so that it has a size)."""
+
+    inputs: tuple[str, ...]
+    output: str
+    key: str  # the picture's identity (its href and content checksum): equal keys, equal pixels
+    pixels: np.ndarray = field(compare=False, repr=False)
+    step: tuple[float, float] = (1.0, 1.0)
+    origin: tuple[float, float] = (0.0, 0.0)
+    clip: tuple[int, int, int, int] = (0, 0, 0, 0)
+    source: str = "feImage"
+    scale: int = 1
+    kind: ClassVar[str] = "image"
+    pass_kind: ClassVar[PassKind] = PassKind.IMAGE
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> tuple["ImagePass", ...]:
+        pixels = np.random.default_rng(0).integers(0, 256, (64, 64, 4), dtype=np.uint8)
+        return (cls(("source",), "out", "sample", pixels, (0.7, 0.7), (-3.0, -2.0), (0, 0, 1 << 15, 1 << 15)),)
+
+    @property
+    def picture_size(self) -> tuple[int, int]:
+        return int(self.pixels.shape[1]), int(self.pixels.shape[0])
+
+    def gl(self) -> ProgramCall:
+        return ProgramCall(FilterProgram(FilterShader.IMAGE), (
+            ("u_step", self.step), ("u_origin", self.origin), ("u_clip", self.clip)),
+            textures=(("u_picture", self.key, self.pixels),))
+
+    def cl(self) -> KernelCall:
+        iw, ih = self.picture_size
+        return KernelCall("image", (KernelArg(Arg.PIXELS, self.pixels, "picture"), KernelArg(Arg.INT, iw, "pw"),
+                                    KernelArg(Arg.INT, ih, "ph"), *_images("dst", "w", "h"),
+                                    *(KernelArg(Arg.FLOAT, v, n) for v, n in zip((*self.step, *self.origin),
+                                                                                  ("sx", "sy", "ox", "oy"))),
+                                    *(KernelArg(Arg.INT, v, n) for v, n in zip(self.clip, ("x0", "y0", "x1", "y1")))))
+
+    label = "image"
+
+    def describe(self) -> str:
+        iw, ih = self.picture_size
+        x0, y0, x1, y1 = self.clip
+        return (f"{self.label}  {self.source} {iw}x{ih} px picture, {1 / self.step[0]:.4g} x {1 / self.step[1]:.4g} "
+                f"px per picture px, in pixels {x0}..{x1} x {y0}..{y1}")
+
+
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                    SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass, LightingPass]
+                    SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass, LightingPass, ImagePass]
 # Every planned pass type: calibration measures each one's samples(); a new one is added here.
 PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
                                 SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass,
-                                LightingPass)
+                                LightingPass, ImagePass)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ The pixel model (Filter Effects 1 §"Filter region", §"Filter primitive subregi
   (x and lengths by its width, y by its height, a light's z by its normalised diagonal).
 
 Choices the spec leaves open, made here and said so: feOffset and feImage sample
-bilinearly; feDisplacementMap samples the nearest pixel; feConvolveMatrix adds ``bias``
+bilinearly (feImage, as browsers draw an image, with its edge texels clamped inside its
+fitted rect, whose edges are anti-aliased by the part of a pixel they cover); feDisplacementMap samples the nearest pixel; feConvolveMatrix adds ``bias``
 to every component (as Skia, Chromium's, does) and clamps colour to alpha; feSpotLight's
 cone edge is smoothed (the spec asks for "a smoothing technique such as anti-aliasing"):
 the light fades to 0 over the last CONE_SMOOTHING of -L.S inside it, as Skia (Chromium's)
@@ -566,7 +567,7 @@ def _flood(p: m.Flood, ctx: Context) -> np.ndarray:
     return np.broadcast_to(_color_in(p.flood_color, p.flood_opacity, ctx.space), (h, w, 4)).copy()
 
 
-def _fit(align: str, mode: str, box: Rect, iw: int, ih: int) -> Rect:
+def fit_image(align: str, mode: str, box: Rect, iw: int, ih: int) -> Rect:
     """preserveAspectRatio: where an iw x ih image lies in ``box`` (user units)."""
     x0, y0, x1, y1 = box
     bw, bh = x1 - x0, y1 - y0
@@ -588,14 +589,26 @@ def _image(p: m.Image, ctx: Context) -> np.ndarray:
     src = np.asarray(ctx.image_loader(p.href), dtype=np.float64)  # premultiplied sRGB
     ih, iw = src.shape[:2]
     align, mode = p.preserve_aspect_ratio.split(" ")
-    x0, y0, x1, y1 = _fit(align, mode, ctx.rect, iw, ih)
+    x0, y0, x1, y1 = fit_image(align, mode, ctx.rect, iw, ih)
     canvas = ctx.canvas
+    if not (x1 > x0 and y1 > y0):  # an empty subregion (width or height 0): nothing drawn
+        return np.zeros((canvas.size[1], canvas.size[0], 4))
     xs, ys = canvas.centres()
-    # Canvas pixel centre -> image pixel coordinates; bilinear, transparent outside.
+    # Canvas pixel centre -> image pixel coordinates. The picture is drawn into its fitted
+    # rect as browsers draw an image (Skia): bilinear with the picture's edge texels
+    # clamped, times the part of the pixel the rect covers (anti-aliased edges), not faded
+    # into transparency past its edge texels' centres.
     u = (xs - x0) / (x1 - x0) * iw - 0.5
     v = (ys - y0) / (y1 - y0) * ih - 0.5
     w, h = canvas.size
-    out = shift_sample(src, np.broadcast_to(u, (h, w)), np.broadcast_to(v, (h, w)))
+    su, sv = iw / ((x1 - x0) * canvas.scale), ih / ((y1 - y0) * canvas.scale)  # picture px per pixel
+
+    def covered(q: np.ndarray, step: float, n: int) -> np.ndarray:
+        return np.clip((np.minimum(q + step / 2, n - 0.5) - np.maximum(q - step / 2, -0.5)) / step, 0.0, 1.0)
+
+    coverage = covered(u, su, iw) * covered(v, sv, ih)
+    out = shift_sample(src, np.broadcast_to(np.clip(u, 0, iw - 1), (h, w)),
+                       np.broadcast_to(np.clip(v, 0, ih - 1), (h, w))) * coverage[..., None]
     if mode == "slice":
         out = _clip_to(out, ctx.pixel_rect)
     return convert(out, m.ColorSpace.SRGB, ctx.space)

@@ -13,6 +13,8 @@
 #define SVG_INT_TO_FLOAT(x) ((float)(x))
 #define SVG_POW(x, y) native_exp2((y) * native_log2(x))
 #include "common/svg_color.h"
+#define BLEND_ABS(x) fabs(x)
+#include "common/blend_modes.h"
 
 inline float4 texel(__global const uchar4* img, int i) {
     return convert_float4(img[i]) * (1.0f / 255.0f);
@@ -203,9 +205,11 @@ __kernel void filter_unpremultiply(__global const uchar4* src, __global uchar4* 
 }
 
 // SVG filter graphs: two premultiplied images joined per pixel (shaders/filters/combine.frag,
-// filters/plan.py CombineOperator: 0 over, 1 in, 2 out, 3 atop, 4 xor, 5 lighter, 6 arithmetic).
+// filters/plan.py CombineOperator: 0 over, 1 in, 2 out, 3 atop, 4 xor, 5 lighter, 6 arithmetic,
+// 7 blend: feBlend's `blend_mode`, common/blend_modes.h as the GLSL pass).
 __kernel void filter_combine(__global const uchar4* src, __global const uchar4* second, __global uchar4* dst,
-                             int w, int h, int op, float k1, float k2, float k3, float4 k4, int linear_rgb) {
+                             int w, int h, int op, float k1, float k2, float k3, float4 k4, int linear_rgb,
+                             int blend_mode) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     float4 a = texel(src, y * w + x), b = texel(second, y * w + x), o;
@@ -219,6 +223,7 @@ __kernel void filter_combine(__global const uchar4* src, __global const uchar4* 
     else if (op == 3) o = a * b.w + b * (1.0f - a.w);
     else if (op == 4) o = a * (1.0f - b.w) + b * (1.0f - a.w);
     else if (op == 5) o = fmin(a + b, (float4)(1.0f));
+    else if (op == 7) o = blend_composite4(a, b, blend_mode);
     else {
         o = clamp(k1 * a * b + k2 * a + k3 * b + k4, 0.0f, 1.0f);
         o.xyz = fmin(o.xyz, (float3)(o.w));
@@ -430,4 +435,35 @@ __kernel void filter_lighting(__global const uchar4* src, __global uchar4* dst, 
                                      LIGHT_ARGS));
 #undef LIGHT_ARGS
 #undef A
+}
+
+// feImage (shaders/filters/image.frag, filters/plan.py ImagePass): the picture (straight
+// RGBA8, pw x ph) sampled bilinearly at q = (sx x, sy y) + (ox, oy) with its edge texels
+// clamped, each tap premultiplied, times the part of the pixel (q +- step / 2) the fitted
+// rect (-0.5 <= q < size - 0.5) covers; transparent outside the clip rect [x0, x1) x [y0, y1).
+inline float4 picture_tap(__global const uchar4* picture, int pw, int ph, int x, int y) {
+    if (x < 0 || y < 0 || x >= pw || y >= ph) return (float4)(0.0f);
+    float4 c = texel(picture, y * pw + x);
+    return (float4)(c.xyz * c.w, c.w);
+}
+
+__kernel void filter_image(__global const uchar4* picture, int pw, int ph, __global uchar4* dst, int w, int h,
+                           float sx, float sy, float ox, float oy, int x0, int y0, int x1, int y1) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    if (x < x0 || y < y0 || x >= x1 || y >= y1) {
+        store(dst, w, x, y, (float4)(0.0f));
+        return;
+    }
+    float2 q = (float2)(sx * (float)x + ox, sy * (float)y + oy);
+    float2 step = (float2)(sx, sy), size = (float2)((float)pw, (float)ph);
+    float2 cover = clamp((fmin(q + step * 0.5f, size - 0.5f) - fmax(q - step * 0.5f, (float2)(-0.5f))) / step,
+                         0.0f, 1.0f);
+    q = clamp(q, (float2)(0.0f), size - 1.0f);
+    float2 f = floor(q);
+    float2 t = q - f;
+    int ix = (int)f.x, iy = (int)f.y;
+    float4 a = picture_tap(picture, pw, ph, ix, iy), b = picture_tap(picture, pw, ph, ix + 1, iy);
+    float4 c = picture_tap(picture, pw, ph, ix, iy + 1), d = picture_tap(picture, pw, ph, ix + 1, iy + 1);
+    store(dst, w, x, y, mix(mix(a, b, t.x), mix(c, d, t.x), t.y) * (cover.x * cover.y));
 }

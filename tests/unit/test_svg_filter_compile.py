@@ -82,8 +82,6 @@ def test_merge_of_nothing_is_transparent_and_of_one_is_its_input():
     ("<feGaussianBlur stdDeviation='1'/>", 'x="0" y="0" width="1" height="1"', "linearRGB"),
     ("<feOffset dx='1.5'/>", 'x="0" y="0" width="1" height="1"', "a fractional feOffset in linearRGB"),
     ("<feDropShadow/>", 'x="0" y="0" width="1" height="1"', "linearRGB"),
-    ("<feBlend in2='SourceAlpha' mode='multiply'/>", BOX, "blend mode multiply"),
-    ("<feImage href='x.png'/>", BOX, "does not compile to GPU passes yet"),
     ("<feGaussianBlur stdDeviation='200' edgeMode='wrap'/>", BOX, "a kernel of 1601 taps"),
     ("<feConvolveMatrix kernelMatrix='0 1 0 1 1 1 0 1 0' kernelUnitLength='1.5'/>", BOX,
      "kernelUnitLength 1.5 is 1.5 px"),
@@ -100,13 +98,15 @@ def test_what_does_not_compile_is_refused_naming_the_primitive(body, attrs, why)
 
 def test_filters_apply_plans_a_url_alone_as_a_graph_and_refuses_before_any_gpu_work():
     img = np.zeros((6, 6, 4), np.uint8)
-    turbulent = markup("<feImage href='x.png'/><feComposite in2='SourceGraphic'/>")
-    with pytest.raises(UnsupportedFeatureError, match="<feImage>: this primitive does not compile"):
-        filters.apply(img, "url(#f)", "gl", svg=turbulent)
+    # (every primitive compiles now: a refusal that remains is lighting an input clipped to a subregion)
+    refused = markup("<feOffset dx='1' x='1' y='1' width='2' height='2' result='o'/>"
+                     "<feDiffuseLighting in='o'><feDistantLight/></feDiffuseLighting>")
+    with pytest.raises(UnsupportedFeatureError, match="<feDiffuseLighting>.*lighting an input whose subregion"):
+        filters.apply(img, "url(#f)", "gl", svg=refused)
     # With CSS functions around it, a url() that does not lower runs as its graph on its
     # region inside the image (filters.svg.route), refused the same way when it cannot.
-    with pytest.raises(UnsupportedFeatureError, match="<feImage>: this primitive does not compile"):
-        filters.apply(img, "url(#f) blur(1px)", "gl", svg=turbulent)
+    with pytest.raises(UnsupportedFeatureError, match="<feDiffuseLighting>.*lighting an input whose subregion"):
+        filters.apply(img, "url(#f) blur(1px)", "gl", svg=refused)
     plan = filters.parse("url(#f) blur(1px)").resolved_svg(parse_svg(markup(SHADOW))).plan(size=(6, 6))
     assert [p.kind for p in plan.passes][-2:] == ["blur", "blur"] and plan.outsets == (0, 0, 0, 0)
 
