@@ -35,18 +35,28 @@ def filtered_backdrop(root: np.ndarray, box: tuple[int, int, int, int], chain: s
     markup ``url(#id)`` names) the chain runs as on an element whose box is the crop
     (``filters.reference.apply_on_element``: each graph on its filter region of the box,
     transparent past it) over the backdrop mirrored ``pad`` px past the box on every side
-    (default: three times the chain's reach; give one past every filter region), as
-    Chromium crops a backdrop-filter's input with a mirror tile mode."""
+    (default: the box's larger side; give one past every filter region and reach), as
+    Chromium crops a backdrop-filter's input with a mirror tile mode; a function after a
+    graph reads the graph's output mirrored at the box again (Chromium's functions tile
+    their input at the box, measured with tests/chromium/compare.py)."""
     x, y, w, h = box
     crop = root[y:y + h, x:x + w]
     if svg is not None:
         from lamina.filters.reference import apply_on_element
         from lamina.filters.svg import parse_svg
+        from lamina.filters.svg.op import SvgFilterRef
         pad = pad if pad is not None else max(w, h)
-        padded = _mirrored(crop, pad)
+        image = _mirrored(crop, pad)
         resolved = filters.parse(chain).resolved_svg(parse_svg(svg))
+        after_graph = False
+        for op in resolved.ops:
+            graph = isinstance(op, SvgFilterRef)
+            if after_graph and not graph:  # a function reads the graph's output mirrored at the box
+                image = _mirrored(image[pad:pad + h, pad:pad + w], pad)
+            image = apply_on_element(image, type(resolved)((op,)), (pad, pad, w, h))
+            after_graph = graph
         out = np.zeros_like(root)
-        out[y:y + h, x:x + w] = apply_on_element(padded, resolved, (pad, pad, w, h))[pad:pad + h, pad:pad + w]
+        out[y:y + h, x:x + w] = image[pad:pad + h, pad:pad + w]
         return out
     pad = 3 * int(max(filters.parse(chain).plan().outsets + (1,)))
     padded = np.pad(crop, ((pad, pad), (pad, pad), (0, 0)), mode="symmetric")

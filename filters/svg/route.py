@@ -45,7 +45,7 @@ from ...errors import UnsupportedFeatureError
 from ...css.values import RGBA
 
 from ..ops import ColorOp, FilterOp
-from ..plan import FilterPlan, plan_chain
+from ..plan import FilterPlan, RegionPass, plan_chain
 from . import model as m
 from .compile import plan_graph
 from .graph import build_graph
@@ -241,7 +241,10 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
     ``backdrop``: the input is the backdrop mirrored past the box without end (Chromium
     crops a backdrop-filter's input with a mirror tile mode), so the image grows further
     by every function's reach: a function's output anywhere in the hull then reads the
-    mirrored backdrop past it, not a transparent edge (graphs clear past their region)."""
+    mirrored backdrop past it, not a transparent edge (graphs clear past their region);
+    functions after a graph read its output mirrored at the box, as Chromium's do
+    (measured: url(#id) blur(2px) over stripes, 34 levels at the box's edge from
+    Chromium against 110 reading the graph's output past the box)."""
     css_scale = scale if css_scale is None else css_scale
     grow = box is not None
     if box is None:
@@ -297,6 +300,14 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
             plan = plan_chain(segment, current_color=current_color, scale=css_scale, size=size)
             t, r, b, l = plan.outsets
             reach = (reach[0] - l, reach[1] - t, reach[2] + r, reach[3] + b)
+            if backdrop and k > 1:
+                # Chromium's functions tile their input by the backdrop's mirror mode at the
+                # box (the crop of a backdrop-filter): a graph's output past the box is not read.
+                box_img = (box_px[0] - origin[0], box_px[1] - origin[1], box_px[2] - origin[0], box_px[3] - origin[1])
+                passes.append(RegionPass((current,), f"mirror.{k}", (0, 0, size[0], size[1]), box_img,
+                                         "the box, mirrored", mirror=True))
+                current = f"mirror.{k}"
+                notes.append("the functions after a graph read its output mirrored at the box (as Chromium does)")
         names = {"source": current}
         for p in plan.passes:
             names[p.output] = f"{p.output}.{k}"  # each segment's images apart from the others'

@@ -123,10 +123,13 @@ def test_a_backdrop_filter_graph_reads_its_whole_filter_region_mirrored_past_the
 
 def test_a_spatial_url_mixed_with_functions_in_a_backdrop_filter_plans_its_region_in_a_mirrored_copy():
     """The graph clears the mirrored input past its region (Chromium crops with decal
-    there); the copy grows by the hull of the stages and again by the blur's reach, so the
+    there), the blur reads the graph's output mirrored at the box (as Chromium's does);
+    the copy grows by the hull of the stages and again by the blur's reach, so the
     blur reads the mirror, not a transparent edge, wherever its output can show."""
     graph = scene("", backdrop="url(#shadow) blur(2px)").plan()
     assert kinds(graph, "glass") == ["region", "offset", "region", "combine", "region", "combine", "combine",
-                                     "blur", "blur"]
+                                     "region", "blur", "blur"]  # the blur reads the graph's output mirrored at the box
     copy = _backdrop_copy(graph, "glass")
     assert (copy.target.width, copy.target.height) == (40 + 24, 30 + 24)  # 6 px of hull, 6 of reach, each side
+    mirror = [p.step for p in graph.filter_passes() if p.layer_id == "glass" and getattr(p.step, "mirror", False)]
+    assert [m.tile for m in mirror] == [(12, 12, 52, 42)]  # the 40x30 box in the copy's pixels
