@@ -1132,7 +1132,9 @@ class RegionPass:
     """An SVG primitive subregion (Filter Effects 1 §"filter primitive subregion"):
     the input kept inside ``rect`` (x0, y0, x1, y1, whole pixels of the image) and
     transparent black outside it; with ``tile`` (a pixel rect of the input), the
-    input's ``tile`` rect repeated across ``rect`` from its corner (feTile).
+    input's ``tile`` rect repeated across ``rect`` from its corner (feTile), or with
+    ``mirror`` reflected about its edges, edge pixels repeated (a backdrop-filter's
+    functions after a graph read the graph's output mirrored at the box: filters.svg.route).
 
     A pass of its own after the primitive's passes, rather than a rect uniform on every
     pass kind: only primitives with a subregion that can clip something pay for it, and
@@ -1144,24 +1146,31 @@ class RegionPass:
     tile: tuple[int, int, int, int] | None = None
     source: str = ""  # the primitive it clips, for describe()
     scale: int = 1
+    mirror: bool = False  # ``tile`` reflected rather than repeated
     kind: ClassVar[str] = "region"
     pass_kind: ClassVar[PassKind] = PassKind.REGION
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
     @classmethod
     def samples(cls) -> tuple["RegionPass", ...]:
-        return (cls(("source",), "out", (2, 3, 40, 30)), cls(("source",), "out", (0, 0, 64, 64), (3, 4, 19, 12)))
+        return (cls(("source",), "out", (2, 3, 40, 30)), cls(("source",), "out", (0, 0, 64, 64), (3, 4, 19, 12)),
+                cls(("source",), "out", (0, 0, 64, 64), (3, 4, 19, 12), mirror=True))
+
+    @property
+    def _tiling(self) -> int:
+        """0: clip only; 1: the tile repeated; 2: the tile mirrored."""
+        return 0 if self.tile is None else 2 if self.mirror else 1
 
     def gl(self) -> ProgramCall:
         tile = self.tile or (0, 0, 0, 0)
         return ProgramCall(FilterProgram(FilterShader.REGION),
-                           (("u_rect", tuple(self.rect)), ("u_tile", tuple(tile)), ("u_tiled", int(self.tile is not None))))
+                           (("u_rect", tuple(self.rect)), ("u_tile", tuple(tile)), ("u_tiled", self._tiling)))
 
     def cl(self) -> KernelCall:
         tile = self.tile or (0, 0, 0, 0)
         return KernelCall("region", (*_images("src", "dst", "w", "h"),
                                      *(KernelArg(Arg.INT, int(v), n) for v, n in zip(self.rect, ("x0", "y0", "x1", "y1"))),
-                                     KernelArg(Arg.INT, int(self.tile is not None), "tiled"),
+                                     KernelArg(Arg.INT, self._tiling, "tiled"),
                                      *(KernelArg(Arg.INT, int(v), n) for v, n in zip(tile, ("tx0", "ty0", "tx1", "ty1")))))
 
     label = "region"
@@ -1171,6 +1180,8 @@ class RegionPass:
         what = f"{self.source}: " if self.source else ""
         if self.tile is not None:
             tx0, ty0, tx1, ty1 = self.tile
+            if self.mirror:
+                return f"{self.label}  {what}mirrors [{tx0}, {ty0}, {tx1}, {ty1}) across [{x0}, {y0}, {x1}, {y1}) px"
             return f"{self.label}  {what}tiles [{tx0}, {ty0}, {tx1}, {ty1}) across [{x0}, {y0}, {x1}, {y1}) px"
         return f"{self.label}  {what}keeps [{x0}, {y0}, {x1}, {y1}) px, transparent outside"
 

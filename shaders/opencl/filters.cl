@@ -376,7 +376,8 @@ __kernel void filter_convolve(__global const uchar4* src, __global uchar4* dst, 
 
 // An SVG primitive subregion (shaders/filters/region.frag, filters/plan.py RegionPass):
 // src inside [x0, x1) x [y0, y1), transparent black outside; with `tiled`, src's
-// [tx0, tx1) x [ty0, ty1) repeated across it from the tile's corner (feTile).
+// [tx0, tx1) x [ty0, ty1) repeated across it from the tile's corner (feTile); `tiled` 2:
+// reflected about its edges, edge pixels repeated (a backdrop's mirror tile mode).
 __kernel void filter_region(__global const uchar4* src, __global uchar4* dst, int w, int h, int x0, int y0, int x1,
                             int y1, int tiled, int tx0, int ty0, int tx1, int ty1) {
     int x = get_global_id(0), y = get_global_id(1);
@@ -394,6 +395,11 @@ __kernel void filter_region(__global const uchar4* src, __global uchar4* dst, in
         }
         sx = tx0 + ((x - tx0) % tw + tw) % tw;
         sy = ty0 + ((y - ty0) % th + th) % th;
+        if (tiled == 2) {
+            int mx = ((x - tx0) % (2 * tw) + 2 * tw) % (2 * tw), my = ((y - ty0) % (2 * th) + 2 * th) % (2 * th);
+            sx = tx0 + (mx < tw ? mx : 2 * tw - 1 - mx);
+            sy = ty0 + (my < th ? my : 2 * th - 1 - my);
+        }
     }
     dst[y * w + x] = src[sy * w + sx];
 }
