@@ -2,8 +2,8 @@
 the comparison stays under the bounds measured with Debian's Chromium 156 on two scenes of
 primitives, per layer (box + 4 px). Measured (mean / % over 24 / max): svg-filter-color's
 layers 0.06-0.21 / 0 / 2-8 but #discrete 0.96 / 1.66 / 203 (Chromium dithers the gradient
-under it, so its step edges are dotted); svg-filter-composite's operators and erode 0-0.09 / 0
-/ 0-2, #turbulence 5.20 / 0.88 / 41 (Chromium samples the spec's noise one pixel further
+under it, so its step edges are dotted); svg-filter-composite's operators, erode and dilate 0-0.14
+/ 0 / 0-2, #turbulence 5.20 / 0.88 / 41 (Chromium samples the spec's noise one pixel further
 down-right). Skipped without chromium (conftest)."""
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ BOUNDS = {
                          "hue": (0.5, 0.1, 12), "hue-srgb": (0.5, 0.1, 6), "luminance": (0.5, 0.1, 6)},
     "svg-filter-composite": {"over": (0.3, 0.1, 4), "atop": (0.3, 0.1, 4), "xor": (0.3, 0.1, 4),
                              "lighter": (0.3, 0.1, 4), "arithmetic": (0.3, 0.1, 4), "erode": (0.2, 0.1, 4),
-                             "turbulence": (7.0, 2.0, 64), "turbulence-linear": (1.5, 0.5, 48)},
+                             "turbulence": (7.0, 2.0, 64), "turbulence-linear": (1.5, 0.5, 48),
+                             "in": (0.2, 0.1, 4), "out": (0.2, 0.1, 4), "dilate": (0.3, 0.1, 4)},
 }
 
 

@@ -2,8 +2,8 @@
 
 tests/scenes/svg-filter-color.json (feComponentTransfer types, feColorMatrix hueRotate and
 luminanceToAlpha, linearRGB and sRGB) and svg-filter-composite.json (feComposite operators
-with arithmetic, feMorphology erode, feTurbulence turbulence with stitchTiles): each layer
-filtered by ``url(#id)`` with its region the box. The scene drawn without the filters on a
+with arithmetic, feMorphology erode and dilate, feTurbulence turbulence with stitchTiles):
+each layer filtered by ``url(#id)`` with its region the box. The scene drawn without the filters on a
 transparent background gives each layer's SourceGraphic (the layers do not overlap); the
 reference (lamina.filters.svg.reference) run on it and composited on the scene's white is
 what the filtered scene must show, within 1 level. One exception: feTurbulence in linearRGB
