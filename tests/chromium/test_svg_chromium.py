@@ -3,8 +3,8 @@ the comparison stays under the bounds measured with Debian's Chromium 156 on two
 primitives, per layer (box + 4 px). Measured (mean / % over 24 / max): svg-filter-color's
 layers 0.06-0.21 / 0 / 2-8 but #discrete 0.96 / 1.66 / 203 (Chromium dithers the gradient
 under it, so its step edges are dotted); svg-filter-composite's operators, erode and dilate 0-0.14
-/ 0 / 0-2, #turbulence 5.20 / 0.88 / 41 (Chromium samples the spec's noise one pixel further
-down-right). Skipped without chromium (conftest)."""
+/ 0 / 0-2, #turbulence 5.20 / 0.88 / 41 (Chromium samples the spec's noise half a pixel
+further down-right). Skipped without chromium (conftest)."""
 
 from __future__ import annotations
 
