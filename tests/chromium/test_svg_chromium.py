@@ -32,6 +32,8 @@ def test_every_svg_scene_is_compared_and_each_layer_has_a_row():
     assert Row("s", "l", 0.123, 1.0, 41.0).markdown() == "| s | l | 0.12 | 1.00 | 41 |"
 
 
+@pytest.mark.gl
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", sorted(BOUNDS))
 def test_the_scene_stays_within_its_measured_chromium_bounds(chromium, tmp_path, scene):
     (path,) = [p for p in svg_scenes(scene) if p.stem == scene]
