@@ -73,9 +73,9 @@ class RetainedFastPath:
         parameters alone changed is planned again alone (``_redo_effects``)."""
         if last is None or self.cache is None or not self.state.fast_path or changes.rebuilt or last.cache_frame != self.cache.frames:
             return None
-        if self.trees.has_3d_contexts:
-            # A move in a 3D rendering context may change its depth order and splits
-            # (graph.contexts3d): planned whole, its rasters still reused.
+        if any(c.target != "frame" for c in last.graph.contexts3d):
+            # A 3D rendering context sorted inside a surface: that surface's kept draws
+            # would keep last frame's order (planned whole, its rasters still reused).
             return None
         key = self._request_key()
         if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
@@ -88,9 +88,18 @@ class RetainedFastPath:
         if effects is None:
             return None
         refiltered = {fp.ctx.node.id for fp in effects.values()}
+        flattened = self._flattened_to_redo(last, changes, refiltered)
+        if flattened is None:
+            return None
+        effects.update(flattened)
+        inside = {layer_id for fp in flattened.values() for layer_id in _subtree_ids(fp.ctx)}
         painted: dict[int, set[str]] = {}  # site index -> its members whose paint alone changed
         for layer_id, what in changes.fields.items():
             if layer_id in refiltered:
+                continue
+            if layer_id in inside:
+                if what - MOVABLE:
+                    return None  # its surface is planned again for a move alone
                 continue
             if what & PAINT_FIELDS:
                 index = site_of.get(layer_id)
@@ -276,14 +285,60 @@ class RetainedFastPath:
         self.out.images_seen = list(last.images)
         self.out.images_seen += [seen for made in redone_effects.values() for seen in made.images
                              if seen not in last.images]
-        graph = self._frame_graph(tuple(final), last.clear, frame)
+        drawn, context_notes = self._sort_contexts_again(tuple(final), last, target)
+        if drawn is None:
+            return self._give_up(saved)
+        graph = self._frame_graph(drawn, last.clear, frame)
         work = tuple(None if i in redo or i in repaints or i in settled else
                      redone_effects[i].passes if i in redone_effects else w for i, w in enumerate(last.work))
         reads = tuple(redone_effects[i].read if i in redone_effects else r for i, r in enumerate(last.reads))
         self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames,
                                   work=work, sites=tuple(sites), overlap=overlap, reads=reads, opacity_notes=notes,
-                                  effects=footprints, images=tuple(self.out.images_seen), scrolls={})
+                                  effects=footprints, images=tuple(self.out.images_seen), scrolls={},
+                                  context_notes=context_notes)
         return graph
+
+    # -- 3D rendering contexts (graph.contexts3d) ---------------------------------------
+    def _flattened_to_redo(self, last: "RetainedPlan", changes: TreeChanges,
+                           refiltered: set[str]) -> dict[int, Footprint] | None:
+        """The members of 3D rendering contexts that moved and are drawn through a
+        surface in their plane (3D flattening: a card with a label), by the index of
+        their one frame draw: each is planned alone again (``_redo_effects``), its
+        surface and draw made anew with its new 4x4. {} when none; None when such a
+        member made no such draw of its own last frame (plan from scratch)."""
+        out: dict[int, Footprint] = {}
+        for layer_id, what in changes.fields.items():
+            node = self.trees.nodes.get(layer_id)
+            if node is None or node.context3d is None or layer_id in refiltered or not what <= MOVABLE \
+                    or layer_id in last.site_of:
+                continue  # not a member, or drawn from a site of its own (redone as moved)
+            if last.effects.get(layer_id) is None:
+                continue  # no surface of its own: _retained decides on its draws
+            footprint = self._effect_footprint(last, layer_id)
+            if footprint is None:
+                return None
+            out[footprint.index] = footprint
+        return out
+
+    def _sort_contexts_again(self, final: tuple[Draw, ...], last: "RetainedPlan",
+                             target: Target) -> tuple[tuple[Draw, ...] | None, tuple]:
+        """The frame's draws with its 3D rendering contexts sorted and split again from
+        their members' 4x4s now (graph.contexts3d), and their decisions put where last
+        frame's were; (None, ()) when the contexts drawn are not those of last frame (one
+        appeared or went: its decision is new, plan from scratch)."""
+        noted = len(self.out.decisions)
+        drawn = self.order_contexts(final, target, "root")
+        made = self.out.decisions[noted:]
+        del self.out.decisions[noted:]
+        if len(made) != len(last.context_notes) or [d.layer_id for d in made] != [d.layer_id for d in last.context_notes]:
+            return None, ()
+        if made:
+            first = last.context_notes[0]
+            at = next((i for i, d in enumerate(self.out.decisions) if d is first), None)
+            if at is None:
+                return None, ()
+            self.out.decisions[at:at + len(made)] = made
+        return drawn, tuple(made)
 
     def _kept_plan_holds(self, last: "RetainedPlan", frame: TextureDesc) -> bool:
         """Does what last frame's plan relied on still hold: no image it looked up has

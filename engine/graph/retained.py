@@ -188,6 +188,9 @@ class RetainedPlan:
     opacity_notes: dict[str, int] | None = None  # layer id -> index of its "opacity applied in the draw" decision
     effects: dict[str, Footprint] = field(default_factory=dict)  # context layer id -> what planning it left
     scrolls: dict[str, ContentsRecord] = field(default_factory=dict)  # composited scroller id -> its contents' record
+    # The frame's decisions describing its 3D rendering contexts (graph.contexts3d), in
+    # order: the fast path puts the contexts it sorts again in their place.
+    context_notes: tuple = ()
 
 
 def site_index(sites) -> dict[str, int]:

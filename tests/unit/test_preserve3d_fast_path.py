@@ -1,0 +1,75 @@
+"""The retained fast path with 3D rendering contexts on screen (graph.fast_path,
+graph.contexts3d): frames where only transforms of context members or their ancestors
+animate keep last frame's draws and sort and split the contexts again from the new 4x4s.
+Each frame's graph is the one planning from scratch gives (tests.same_graph), on a card
+flip, a 12-card carousel whose cards carry a label (3D flattening surfaces) and two planes
+that cross, over many times; and the fast path is taken (FrameState.fast_frames)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from lamina import FrameRequest, Layer, Scene
+from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
+from lamina.images import ImageStore
+from lamina.limits import Limits
+from tests.kept import EVERY_TEXTURE
+from tests.same_graph import assert_same_graph
+
+KEPT = ExecutorFacts(retained=EVERY_TEXTURE)
+TURN = {"0%": {"transform": "rotateY(0deg)"}, "100%": {"transform": "rotateY(360deg)"}}
+
+
+def carousel() -> Scene:
+    """12 cards on a preserve-3d ring turning about y; each card has a label (a drawing
+    descendant: the card is a 3D flattening surface)."""
+    scene = Scene(480, 270, "#111")
+    stage = scene.root.add(Layer("stage", (0, 0, 480, 270), "perspective: 500px"))
+    ring = stage.add(Layer("ring", (205, 85, 70, 100), "transform-style: preserve-3d"))
+    radius = 35 / math.tan(math.radians(15)) + 10
+    for i in range(12):
+        card = ring.add(Layer(f"card-{i}", (0, 0, 70, 100), f"background: hsl({30 * i} 80% 60%); "
+                                                            f"transform: rotateY({30 * i}deg) translateZ({radius:.2f}px)"))
+        card.add(Layer(f"title-{i}", (6, 6, 58, 12), "background: rgba(255,255,255,.8)"))
+    ring.animate(TURN, duration=12.0, iterations="infinite")
+    return scene
+
+
+def card_flip() -> Scene:
+    scene = Scene(240, 280, "#f4f1ea")
+    stage = scene.root.add(Layer("stage", (20, 20, 200, 240), "perspective: 600px"))
+    card = stage.add(Layer("card", (20, 20, 160, 200), "transform-style: preserve-3d"))
+    front = card.add(Layer("front", (0, 0, 160, 200), "background: #f06; backface-visibility: hidden; transform: translateZ(1px)"))
+    front.add(Layer("front-label", (20, 20, 120, 28), "background: rgb(255 255 255 / 80%)"))
+    card.add(Layer("back", (0, 0, 160, 200), "background: #09f; backface-visibility: hidden; transform: rotateY(180deg)"))
+    card.animate(TURN, duration=6.0, iterations="infinite")
+    return scene
+
+
+def crossing_planes() -> Scene:
+    """Two planes crossing in a turning preserve-3d group: each is split by the other."""
+    scene = Scene(240, 200, "white")
+    stage = scene.root.add(Layer("stage", (0, 0, 240, 200), "perspective: 400px"))
+    cross = stage.add(Layer("cross", (40, 20, 160, 160), "transform-style: preserve-3d"))
+    cross.add(Layer("plane-a", (0, 0, 160, 160), "background: #f80; transform: rotateY(35deg)"))
+    cross.add(Layer("plane-b", (0, 0, 160, 160), "background: #4af; transform: rotateY(-35deg)"))
+    cross.animate({"0%": {"transform": "rotateX(0deg)"}, "100%": {"transform": "rotateX(360deg)"}},
+                  duration=8.0, iterations="infinite")
+    return scene
+
+
+@pytest.mark.parametrize("make", [carousel, card_flip, crossing_planes], ids=["carousel", "card-flip", "crossing"])
+def test_turning_contexts_take_the_fast_path_with_the_full_plans_graph(make):
+    fast, full = FrameState(), FrameState(fast_path=False)
+    a, b = make(), make()
+    times = np.sort(np.random.default_rng(26).uniform(0.0, 12.0, 24))
+    for t in times:
+        ga = build_frame_graph(a, FrameRequest(t=float(t)), Limits(), ImageStore(), fast, KEPT)
+        gb = build_frame_graph(b, FrameRequest(t=float(t)), Limits(), ImageStore(), full, KEPT)
+        assert_same_graph(ga, gb)
+        assert ga.contexts3d == gb.contexts3d, f"t={t}: the contexts sorted as the full plan sorts them"
+        assert ga.raster_passes() == gb.raster_passes()
+    assert fast.fast_frames >= len(times) // 2, f"the fast path took {fast.fast_frames} of {len(times)} frames"
