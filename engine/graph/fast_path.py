@@ -72,11 +72,12 @@ class RetainedFastPath:
         damage from the draws that changed. A context whose filter or backdrop-filter
         parameters alone changed is planned again alone (``_redo_effects``)."""
         if last is None or self.cache is None or not self.state.fast_path or changes.rebuilt or last.cache_frame != self.cache.frames:
-            return None
+            return self._whole("the layer tree changed (a 3D rendering context's members may have)"
+                               if last is not None and changes.rebuilt and (last.graph.contexts3d or self.trees.has_3d_contexts)
+                               else None)
         if any(c.target != "frame" for c in last.graph.contexts3d):
-            # A 3D rendering context sorted inside a surface: that surface's kept draws
-            # would keep last frame's order (planned whole, its rasters still reused).
-            return None
+            # That surface's kept draws would keep last frame's order (its rasters still reused).
+            return self._whole("a 3D rendering context is sorted inside a surface")
         key = self._request_key()
         if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
             return None
@@ -90,7 +91,7 @@ class RetainedFastPath:
         refiltered = {fp.ctx.node.id for fp in effects.values()}
         flattened = self._flattened_to_redo(last, changes, refiltered)
         if flattened is None:
-            return None
+            return self._whole("a moved member of a 3D rendering context was drawn inside another draw")
         effects.update(flattened)
         inside = {layer_id for fp in flattened.values() for layer_id in _subtree_ids(fp.ctx)}
         painted: dict[int, set[str]] = {}  # site index -> its members whose paint alone changed
@@ -118,7 +119,9 @@ class RetainedFastPath:
             if index is None:
                 node = self.trees.nodes[layer_id]
                 if node.draws_content() or node.style.backdrop_filter is not None:
-                    return None  # drawn elsewhere (inside a surface), read back, or culled: may change
+                    # drawn elsewhere (inside a surface), read back, or culled: may change
+                    return self._whole(f"{layer_id} was not drawn last frame (a hidden back face, culled) "
+                                       "or is drawn inside another draw" if node.context3d is not None else None)
                 continue  # paints nothing itself: only its descendants' draws matter
             if self.trees.nodes[layer_id].style.backdrop_filter is not None:
                 # Its filtered backdrop is a draw apart from its content, made from what
@@ -201,7 +204,8 @@ class RetainedFastPath:
         for index, site in redo.items():
             pending = self._pending_again(site, target, faded)
             if pending is None:
-                return None
+                return self._whole("a moved layer is no longer drawn (culled, clipped away or a hidden back face)"
+                                   if last.graph.contexts3d else None)
             pending_of[index] = pending
         overlap = last.overlap
         if unswept:
@@ -225,12 +229,12 @@ class RetainedFastPath:
         # In the order planning from scratch makes them (their new textures are named in
         # that order): the walk's effects first, then the frame target's draws.
         redone_effects = self._redo_effects(effects, last, target, final)
-        if redone_effects is None:
-            return self._give_up(saved)  # an effect is drawn otherwise than last frame
+        if redone_effects is None:  # an effect is drawn otherwise than last frame
+            return self._give_up(saved, "a 3D flattening surface is drawn otherwise than last frame" if flattened else None)
         if redone_effects:
             stands, overlap = self._effects_overlap(redone_effects, last, overlap)
-            if not stands:
-                return self._give_up(saved)  # what overlaps a refiltered element changed
+            if not stands:  # what overlaps a refiltered element changed
+                return self._give_up(saved, "what overlaps a moved 3D flattening surface changed" if flattened else None)
         replaced = set()
         for index in sorted({*redo, *repaints}):
             if index in repaints:  # its draw stays: the texture it shows is repainted in place
@@ -287,7 +291,8 @@ class RetainedFastPath:
                              if seen not in last.images]
         drawn, context_notes = self._sort_contexts_again(tuple(final), last, target)
         if drawn is None:
-            return self._give_up(saved)
+            return self._give_up(saved, "a 3D rendering context appeared, went or changed its members' drawing"
+                                 if last.graph.contexts3d or self.out.contexts3d else None)
         graph = self._frame_graph(drawn, last.clear, frame)
         work = tuple(None if i in redo or i in repaints or i in settled else
                      redone_effects[i].passes if i in redone_effects else w for i, w in enumerate(last.work))
@@ -351,11 +356,18 @@ class RetainedFastPath:
             return False
         return all(self.available(name) for name in last.graph.reused if name != frame.name)
 
-    def _give_up(self, saved: tuple) -> None:
+    def _give_up(self, saved: tuple, why: str | None = None) -> None:
         """The fast path cannot finish the frame after it began to emit: the cache goes
         back to how the frame found it, and what was emitted is dropped (build plans the
-        frame from scratch into a new FrameOutput)."""
+        frame from scratch into a new FrameOutput). ``why``: see _whole."""
         self.cache.restore(saved)
+        return self._whole(why)
+
+    def _whole(self, why: str | None) -> None:
+        """Give up, saying why a frame with 3D rendering contexts is planned whole
+        (FrameGraph.planned_whole; the reports show it)."""
+        if why:
+            self.state.planned_whole = why
         return None
 
     def _repaint_plan(self, site: Site, layers: set[str]) -> Repaint | None:

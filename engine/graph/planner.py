@@ -487,6 +487,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
                 return graph
             self.out = FrameOutput()  # nothing it emitted: the descendants are placed, and on
             changes = changes.merged(self.trees.settle())
+        self.state.planned_whole = None
         graph = self._retained(last, changes, frame)
         if graph is not None:
             self.state.fast_frames += 1
@@ -516,6 +517,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         sorted_to = sorted_from + len(self.out.contexts3d) - inner
         sites, self.out.sites = self.out.sites, None
         graph = self._frame_graph(final, clear, frame)
+        graph.planned_whole = self.state.planned_whole
         if self.cache is not None:
             self.state.last = RetainedPlan(self._request_key(), graph, unsorted, tuple(sites), clear,
                                            tuple(self.out.images_seen), self.cache.frames, site_index(sites),

@@ -73,3 +73,18 @@ def test_turning_contexts_take_the_fast_path_with_the_full_plans_graph(make):
         assert ga.contexts3d == gb.contexts3d, f"t={t}: the contexts sorted as the full plan sorts them"
         assert ga.raster_passes() == gb.raster_passes()
     assert fast.fast_frames >= len(times) // 2, f"the fast path took {fast.fast_frames} of {len(times)} frames"
+
+
+
+def test_a_hidden_back_face_turning_to_the_viewer_is_planned_whole_and_says_why():
+    """The flip's back face was not drawn while hidden: the frame it turns to the viewer
+    is planned whole (its draw is new), with the reason in the graph and its report; the
+    other frames take the fast path and name none."""
+    state, scene = FrameState(), card_flip()
+    graphs = [build_frame_graph(scene, FrameRequest(t=float(t)), Limits(), ImageStore(), state, KEPT)
+              for t in np.linspace(0.0, 3.0, 12)]  # the card turns past 90 degrees at t = 1.5
+    turned = [g for g in graphs if g.planned_whole is not None]
+    assert len(turned) == 1 and turned[0].planned_whole.startswith("back was not drawn last frame"), \
+        [g.planned_whole for g in graphs]
+    assert f"planned whole, not on the retained fast path: {turned[0].planned_whole}" in turned[0].describe()
+    assert state.fast_frames == len(graphs) - 2, "all but the first frame and the turn take the fast path"
