@@ -480,6 +480,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         clamped = self._note_scrollers()
         frame = TextureDesc("frame", *self.frame_size, TextureRole.FRAME, retained=self.cache is not None)
         last, self.state.last = self.state.last, None
+        self.state.planned_whole = None  # (the fast paths say why they planned 3D contexts whole)
         if self.trees.deferred:  # a scroll whose descendants the trees left unplaced
             graph = self._scrolled(last, changes, frame, clamped)
             if graph is not None:
@@ -487,7 +488,6 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
                 return graph
             self.out = FrameOutput()  # nothing it emitted: the descendants are placed, and on
             changes = changes.merged(self.trees.settle())
-        self.state.planned_whole = None
         graph = self._retained(last, changes, frame)
         if graph is not None:
             self.state.fast_frames += 1

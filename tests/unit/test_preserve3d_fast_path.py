@@ -88,3 +88,33 @@ def test_a_hidden_back_face_turning_to_the_viewer_is_planned_whole_and_says_why(
         [g.planned_whole for g in graphs]
     assert f"planned whole, not on the retained fast path: {turned[0].planned_whole}" in turned[0].describe()
     assert state.fast_frames == len(graphs) - 2, "all but the first frame and the turn take the fast path"
+
+
+def scroller_with_context() -> Scene:
+    """A composited scroller of plain cards holding two crossing planes in a preserve-3d
+    context (with its own perspective)."""
+    scene = Scene(300, 240, "white")
+    box = scene.root.add(Layer("box", (10, 10, 280, 220), "overflow: scroll; background: white"))
+    for i in range(8):
+        box.add(Layer(f"c{i}", (10, 10 + i * 60, 200, 50), "background: #cde"))
+    cross = box.add(Layer("cross", (40, 120, 160, 160), "transform-style: preserve-3d; perspective: 300px"))
+    cross.add(Layer("a", (0, 0, 160, 160), "background: #f80; transform: rotateX(50deg)"))
+    cross.add(Layer("b", (0, 0, 160, 160), "background: #4af; transform: rotateX(-50deg) translateZ(20px)"))
+    return scene
+
+
+def test_a_context_in_a_scrolled_scroller_is_planned_whole_and_says_why():
+    """The scroll path moves kept contents without sorting: a scroll of a scroller holding
+    a 3D rendering context is planned whole (the graph planning from scratch gives), and
+    the graph says why."""
+    fast, full = FrameState(), FrameState(fast_path=False)
+    a, b = scroller_with_context(), scroller_with_context()
+    for i, y in enumerate([0, 0, 20, 60, 140, 260]):
+        for scene in (a, b):
+            scene["box"].style["scroll-top"] = f"{y}px"
+        ga = build_frame_graph(a, FrameRequest(), Limits(), ImageStore(), fast, KEPT)
+        gb = build_frame_graph(b, FrameRequest(), Limits(), ImageStore(), full, KEPT)
+        assert_same_graph(ga, gb)
+        assert ga.contexts3d == gb.contexts3d and len(ga.contexts3d) == 1
+        if i >= 2:  # a scroll, the first frames' rasters settled
+            assert ga.planned_whole is not None and "'cross' lies in the scrolled 'box'" in ga.planned_whole, ga.planned_whole
