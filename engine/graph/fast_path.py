@@ -194,9 +194,13 @@ class RetainedFastPath:
                 unswept.append(i)
             elif api_moved.intersection(site.members):
                 return None
-        if unswept and (len(moving) > 1 or last.overlap is None or self.memory_budget is not None
-                        or isinstance(redo[unswept[0]].entry, PendingDraw) or redo[unswept[0]].entry.kind is not BackingKind.OWN
-                        or (last.reads and last.reads[unswept[0]] is not None)):
+        # Several moved entries without a sweep: members of 3D rendering contexts (promoted
+        # by Preserve3D, not overlap-tested), each checked against the later layers moved.
+        if unswept and (last.overlap is None or self.memory_budget is not None
+                        or (len(moving) > 1 and (len(unswept) != len(moving) or not all(
+                            last.overlap.promoted_alone(moving[i].members) for i in unswept)))
+                        or any(isinstance(redo[i].entry, PendingDraw) or redo[i].entry.kind is not BackingKind.OWN
+                               or (last.reads and last.reads[i] is not None) for i in unswept)):
             return None
         target = self._frame_target()
         # Every moved member must still be drawn: last frame's decisions stand only then.
@@ -209,15 +213,19 @@ class RetainedFastPath:
             pending_of[index] = pending
         overlap = last.overlap
         if unswept:
-            index = unswept[0]
-            site = redo[index]
             to_target = target.from_screen()
-            rects = {p.node.id: touched(p.node.ink_rect, to_target @ p.node.to_screen) for p in pending_of[index]}
-            moved = Rect.union(list(rects.values()))
-            if not overlap.stands(site.members, site.entry.rect, moved):
-                return None  # what overlaps it changed: its overlap decisions are made again
-            overlap = overlap.moved(rects)
-            redo[index] = replace(site, entry=replace(site.entry, rect=moved))
+            rects = {i: {p.node.id: touched(p.node.ink_rect, to_target @ p.node.to_screen) for p in pending_of[i]}
+                     for i in unswept}
+            after = overlap.moved({k: r for moved in rects.values() for k, r in moved.items()})
+            for index in unswept:
+                site = redo[index]
+                moved = Rect.union(list(rects[index].values()))
+                if not overlap.stands(site.members, site.entry.rect, moved, after):
+                    # what overlaps it changed: its overlap decisions are made again
+                    return self._whole("what overlaps a moved member of a 3D rendering context changed"
+                                       if last.graph.contexts3d else None)
+                redo[index] = replace(site, entry=replace(site.entry, rect=moved))
+            overlap = after
         saved = self.cache.snapshot()  # what giving up from here on restores
         self.cache.carry_over(but=frozenset(key for fp in effects.values() for key in fp.cache_keys))
         sites = list(last.sites)
@@ -230,11 +238,13 @@ class RetainedFastPath:
         # that order): the walk's effects first, then the frame target's draws.
         redone_effects = self._redo_effects(effects, last, target, final)
         if redone_effects is None:  # an effect is drawn otherwise than last frame
-            return self._give_up(saved, "a 3D flattening surface is drawn otherwise than last frame" if flattened else None)
+            self._whole("a 3D flattening surface is drawn otherwise than last frame" if flattened else None)
+            return self._give_up(saved)
         if redone_effects:
             stands, overlap = self._effects_overlap(redone_effects, last, overlap)
             if not stands:  # what overlaps a refiltered element changed
-                return self._give_up(saved, "what overlaps a moved 3D flattening surface changed" if flattened else None)
+                self._whole("what overlaps a moved 3D flattening surface changed" if flattened else None)
+                return self._give_up(saved)
         replaced = set()
         for index in sorted({*redo, *repaints}):
             if index in repaints:  # its draw stays: the texture it shows is repainted in place
@@ -291,8 +301,9 @@ class RetainedFastPath:
                              if seen not in last.images]
         drawn, context_notes = self._sort_contexts_again(tuple(final), last, target)
         if drawn is None:
-            return self._give_up(saved, "a 3D rendering context appeared, went or changed its members' drawing"
-                                 if last.graph.contexts3d or self.out.contexts3d else None)
+            self._whole("a 3D rendering context appeared, went or changed its members' drawing"
+                        if last.graph.contexts3d or self.out.contexts3d else None)
+            return self._give_up(saved)
         graph = self._frame_graph(drawn, last.clear, frame)
         work = tuple(None if i in redo or i in repaints or i in settled else
                      redone_effects[i].passes if i in redone_effects else w for i, w in enumerate(last.work))
@@ -356,12 +367,12 @@ class RetainedFastPath:
             return False
         return all(self.available(name) for name in last.graph.reused if name != frame.name)
 
-    def _give_up(self, saved: tuple, why: str | None = None) -> None:
+    def _give_up(self, saved: tuple) -> None:
         """The fast path cannot finish the frame after it began to emit: the cache goes
         back to how the frame found it, and what was emitted is dropped (build plans the
-        frame from scratch into a new FrameOutput). ``why``: see _whole."""
+        frame from scratch into a new FrameOutput)."""
         self.cache.restore(saved)
-        return self._whole(why)
+        return None
 
     def _whole(self, why: str | None) -> None:
         """Give up, saying why a frame with 3D rendering contexts is planned whole

@@ -3,7 +3,7 @@ graph.contexts3d): frames where only transforms of context members or their ance
 animate keep last frame's draws and sort and split the contexts again from the new 4x4s.
 Each frame's graph is the one planning from scratch gives (tests.same_graph), on a card
 flip, a 12-card carousel whose cards carry a label (3D flattening surfaces) and two planes
-that cross, over many times; and the fast path is taken (FrameState.fast_frames)."""
+that cross (alone, and under layers overlap-tested against them), over many times; and the fast path is taken (FrameState.fast_frames)."""
 
 from __future__ import annotations
 
@@ -61,7 +61,17 @@ def crossing_planes() -> Scene:
     return scene
 
 
-@pytest.mark.parametrize("make", [carousel, card_flip, crossing_planes], ids=["carousel", "card-flip", "crossing"])
+def crossing_under_later_layers() -> Scene:
+    """The crossing planes with two plain layers painted after them, overlap-tested
+    against the planes' bounds (which have no animation sweep: they change every frame)."""
+    scene = crossing_planes()
+    scene.root.add(Layer("later", (195, 90, 40, 20), "background: #3a3"))
+    scene.root.add(Layer("later2", (100, 5, 40, 12), "background: #a3a"))
+    return scene
+
+
+@pytest.mark.parametrize("make", [carousel, card_flip, crossing_planes, crossing_under_later_layers],
+                         ids=["carousel", "card-flip", "crossing", "crossing-under-later"])
 def test_turning_contexts_take_the_fast_path_with_the_full_plans_graph(make):
     fast, full = FrameState(), FrameState(fast_path=False)
     a, b = make(), make()
