@@ -4,7 +4,11 @@ offsets, last frame's graph is kept with only the moved draws made again, when t
 exactly what planning from scratch would give (graph.retained holds the records it
 reads). A filter's or a backdrop-filter's parameters changed on a context drawn in the
 frame as one draw of its own: that context alone is planned again and its passes,
-decisions and draw put where last frame's were. It emits into the planner's FrameOutput
+decisions and draw put where last frame's were. With 3D rendering contexts on screen the
+kept draws are those before sorting (one per site), and the frame's contexts are sorted
+and split again from the members' new 4x4s (graph.contexts3d); a moved member drawn
+through a 3D flattening surface is planned alone again as a changed effect is; why a
+frame with contexts was planned whole goes to FrameGraph.planned_whole. It emits into the planner's FrameOutput
 (graph.output); when it cannot finish, it restores the cache and returns None, and the
 planner plans from scratch into a new one."""
 
