@@ -42,6 +42,7 @@ __all__ = [
     "blur_norm",
     "BLUR_SIGMA_CAP",
     "MAX_LEVEL_SIGMA",
+    "blur_levels_axes",
     "MAX_COLOR_STEPS",
     "ColorStep",
     "ColorPass",
@@ -1149,9 +1150,30 @@ def blur_levels(sigma: float, pixels: int | None = None) -> tuple[int, float]:
         # 1080p: 92 -> 41 ms). It blurs hard edges a little less exactly, which matters
         # on small images where edges are much of the picture, so only large ones.
         k = 2
+    return k, level_sigma(sigma, k)
+
+
+def level_sigma(sigma: float, k: int) -> float:
+    """The sigma to blur with after ``k`` halvings so the pipeline's variance is sigma^2
+    (0 where the halvings and the upsample already spread more than that)."""
+    if k == 0:
+        return sigma
     four_k = 4.0**k
     residual = sigma * sigma - (four_k - 1.0) / 12.0 - four_k / 6.0
-    return k, math.sqrt(max(residual, 0.0) / four_k)
+    return math.sqrt(max(residual, 0.0) / four_k)
+
+
+def blur_levels_axes(sigmas: tuple[float, float], pixels: int | None = None) -> tuple[int, tuple[float, float]]:
+    """``blur_levels`` for a blur of ``sigmas`` (x, y; full-size px, SVG's per-axis
+    stdDeviation): the halvings the smaller sigma takes, and each axis's level sigma.
+
+    The halvings are shared (the resample passes scale both axes) and chosen by the
+    smaller sigma so its axis stays exact: halving for the larger one would spread the
+    smaller axis past its sigma (a sigma of 0 must not blur at all). The larger axis
+    pays with more taps at that level (radius ceil(3 sigma / 2^k), past MAX_BLUR_RADIUS);
+    see tests/benchmarks/test_svg_blur_axes_bench.py for what that costs."""
+    k, _ = blur_levels(min(sigmas), pixels)
+    return k, (level_sigma(sigmas[0], k), level_sigma(sigmas[1], k))
 
 
 class _Builder:
@@ -1166,17 +1188,30 @@ class _Builder:
 
     def blur(self, source: str, sigma: float) -> str:
         """Append the passes of a blur of ``source``; return the blurred image's name."""
-        k, level_sigma = blur_levels(sigma, self.pixels)
+        k, level = blur_levels(sigma, self.pixels)
+        return self._blur_at(source, k, (level, level))
+
+    def blur_axes(self, source: str, sigmas: tuple[float, float]) -> str:
+        """Append the passes of a blur of ``source`` by ``sigmas`` (x, y; full-size px,
+        ``blur_levels_axes``); return the blurred image's name."""
+        if sigmas[0] == sigmas[1]:
+            return self.blur(source, sigmas[0])
+        k, levels = blur_levels_axes(sigmas, self.pixels)
+        return self._blur_at(source, k, levels)
+
+    def _blur_at(self, source: str, k: int, levels: tuple[float, float]) -> str:
         current = source
         for j in range(1, k + 1):
             out = self.name("half")
             self.passes.append(ResamplePass((current,), out, PassKind.DOWNSAMPLE, 2**j, 2 ** (j - 1)))
             current = out
-        radius = math.ceil(3.0 * level_sigma)
-        if radius > 0:
-            for axis in Axis:
+        radii = [math.ceil(3.0 * s) for s in levels]
+        if max(radii) > 0:
+            for axis, sigma, radius in zip(Axis, levels, radii):
+                if radius == 0:
+                    continue  # this axis is not blurred (at this level)
                 out = self.name(f"blur{axis}")
-                self.passes.append(BlurPass((current,), out, axis, level_sigma, radius, 2**k))
+                self.passes.append(BlurPass((current,), out, axis, sigma, radius, 2**k))
                 current = out
         if k:
             out = self.name("up")
