@@ -172,6 +172,7 @@ class FilterShader(Enum):
     DISPLACE = "displace"
     CONVOLVE = "convolve"
     CONVOLVE_CONVERTED = "convolve_converted"  # preserveAlpha / linearRGB taps
+    CONVOLVE_SPREAD = "convolve_spread"  # converted taps between pixels (fractional kernelUnitLength)
     REGION = "region"
 
 
@@ -987,7 +988,7 @@ class ConvolvePass:
     edge: EdgeMode = EdgeMode.NONE
     preserve_alpha: bool = False
     linear: bool = False
-    spacing: tuple[int, int] = (1, 1)  # px between kernel cells (kernelUnitLength)
+    spacing: tuple[float, float] = (1, 1)  # px between kernel cells (kernelUnitLength); fractional: bilinear taps
     source: str = "feConvolveMatrix"
     scale: int = 1
     kind: ClassVar[str] = "convolve"
@@ -1007,15 +1008,19 @@ class ConvolvePass:
         flat[:len(self.weights)] = self.weights
         converted = self.preserve_alpha or self.linear
         shader = FilterShader.CONVOLVE_CONVERTED if converted else FilterShader.CONVOLVE
+        if self.spread:  # a program of its own: four reads a tap, which whole spacings need not pay
+            shader = FilterShader.CONVOLVE_SPREAD
+        spacing = tuple(float(v) for v in self.spacing) if self.spread else tuple(int(v) for v in self.spacing)
         return ProgramCall(FilterProgram(shader), (
             ("u_weights", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)]), ("u_order", self.order),
-            ("u_target", self.target), ("u_spacing", self.spacing), ("u_divisor", self.divisor), ("u_bias", self.bias),
+            ("u_target", self.target), ("u_spacing", spacing), ("u_divisor", self.divisor), ("u_bias", self.bias),
             ("u_edge", self.edge.value), ("u_preserve_alpha", int(self.preserve_alpha)), ("u_linear", int(self.linear))))
 
     def cl(self) -> KernelCall:
         return KernelCall("convolve", (*_images("src", "dst", "w", "h"), KernelArg(Arg.FLOATS, self.weights, "weights"),
                                        *(KernelArg(Arg.INT, v, n) for v, n in zip(
-                                           (*self.order, *self.target, *self.spacing), ("ox", "oy", "tx", "ty", "spx", "spy"))),
+                                           (*self.order, *self.target), ("ox", "oy", "tx", "ty"))),
+                                       *(KernelArg(Arg.FLOAT, float(v), n) for v, n in zip(self.spacing, ("spx", "spy"))),
                                        KernelArg(Arg.FLOAT, self.divisor, "divisor"), KernelArg(Arg.FLOAT, self.bias, "bias"),
                                        KernelArg(Arg.INT, self.edge.value, "edge"),
                                        KernelArg(Arg.INT, int(self.preserve_alpha), "preserve_alpha"),
@@ -1023,8 +1028,13 @@ class ConvolvePass:
 
     label = "convolve"
 
+    @property
+    def spread(self) -> bool:
+        """Whether a kernel cell falls between pixels (read bilinearly)."""
+        return any(float(v) != math.floor(v) for v in self.spacing)
+
     def describe(self) -> str:
-        spread = f" every {self.spacing[0]}x{self.spacing[1]} px" if self.spacing != (1, 1) else ""
+        spread = f" every {self.spacing[0]:g}x{self.spacing[1]:g} px" if tuple(self.spacing) != (1, 1) else ""
         how = (f"{self.order[0]}x{self.order[1]}{spread} target ({self.target[0]}, {self.target[1]}) / {self.divisor:g} + "
                f"{self.bias:g}, edge {self.edge.name.lower()}")
         return (f"{self.label}  {self.source}: {how}{', alpha kept' if self.preserve_alpha else ''}"
