@@ -172,7 +172,8 @@ class FilterShader(Enum):
     DISPLACE = "displace"
     CONVOLVE = "convolve"
     CONVOLVE_CONVERTED = "convolve_converted"  # preserveAlpha / linearRGB taps
-    CONVOLVE_SPREAD = "convolve_spread"  # converted taps between pixels (fractional kernelUnitLength)
+    CONVOLVE_SPREAD = "convolve_spread"  # taps between pixels (fractional kernelUnitLength)
+    CONVOLVE_SPREAD_CONVERTED = "convolve_spread_converted"  # the same, taps converted
     REGION = "region"
 
 
@@ -1008,8 +1009,8 @@ class ConvolvePass:
         flat[:len(self.weights)] = self.weights
         converted = self.preserve_alpha or self.linear
         shader = FilterShader.CONVOLVE_CONVERTED if converted else FilterShader.CONVOLVE
-        if self.spread:  # a program of its own: four reads a tap, which whole spacings need not pay
-            shader = FilterShader.CONVOLVE_SPREAD
+        if self.spread:  # programs of their own: four reads a tap, which whole spacings need not pay
+            shader = FilterShader.CONVOLVE_SPREAD_CONVERTED if converted else FilterShader.CONVOLVE_SPREAD
         spacing = tuple(float(v) for v in self.spacing) if self.spread else tuple(int(v) for v in self.spacing)
         return ProgramCall(FilterProgram(shader), (
             ("u_weights", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)]), ("u_order", self.order),
