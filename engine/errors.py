@@ -30,6 +30,7 @@ __all__ = [
     "FilterSyntaxError",
     "UnsupportedFeatureError",
     "SvgFilterError",
+    "SvgImageError",
     "GeometryError",
     "LayerTreeError",
     "SceneFileError",
@@ -449,3 +450,17 @@ class SvgFilterError(InvalidValueError):
         if self.value is not None and self.value.strip():
             text += f" (in {self.value.strip()!r})"
         return text
+
+
+class SvgImageError(SvgFilterError):
+    """An feImage whose ``href`` cannot be shown: the file is missing, unreadable or not an
+    image, or lies outside the folders the scene may read (``refused``: the scene's
+    FileAccess policy said no, before the file was looked at). ``element``, ``property``
+    ("href") and ``value`` name the feImage and its href; ``resolved`` is the file it led
+    to. Raised while planning, before any GPU work; the ImageLoadError is its cause."""
+
+    def __init__(self, message: str, *, element: str | None = None, value: str | None = None,
+                 line: int | None = None, resolved: str | None = None, refused: bool = False) -> None:
+        self.resolved = resolved
+        self.refused = refused
+        super().__init__(message, element=element, attribute="href", value=value, line=line)

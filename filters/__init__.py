@@ -10,12 +10,14 @@ OpenCL, lamina.gpu), reached through the seam in ``filters.runners``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from ..errors import FilterSyntaxError, LaminaInputError, SvgFilterError, UnsupportedFeatureError
 from ..css.values import RGBA
+from ..file_access import FileAccess
 
 from .chain import FilterChain
 from .ops import (
@@ -39,6 +41,7 @@ from .backend import APPLY_BACKENDS, FilterBackend
 from .runners import ApplyBackend, plan_runner
 from .svg import SvgDocument, parse_svg
 from .svg.compile import plan_graph
+from .svg.images import folder_access, svg_files
 from .svg.lower import lower_filter
 from .svg.op import SvgFilterRef
 
@@ -106,6 +109,7 @@ def apply(
     device: object | None = None,
     grow: bool = False,
     svg: str | SvgDocument | None = None,
+    files: FileAccess | str | Path | None = None,
 ) -> np.ndarray | Grown:
     """Filter an (H, W, 4) uint8 RGBA image; same size out, transparent outside it —
     or, with ``grow``, the whole result (what a blur or shadow spreads past the input's
@@ -119,7 +123,16 @@ def apply(
     "reference" the float64 oracle (all quantise the input to premultiplied 8 bits
     first, as a layer texture is). On a GPU backend, straight pixels go up as they are
     and the passes convert them where they read and write (no host-side pass over the
-    image), with the reference's rounding."""
+    image), with the reference's rounding. ``files`` is where an SVG filter's feImage
+    reads its pictures: a folder (confined to it, as a scene file's folder is) or a
+    lamina.file_access.FileAccess; without it an feImage is an SvgImageError (a data:
+    URL needs none)."""
+    with svg_files(folder_access(files)):
+        return _apply(image, chain, backend, premultiplied=premultiplied, current_color=current_color,
+                      renderer=renderer, device=device, grow=grow, svg=svg)
+
+
+def _apply(image, chain, backend, *, premultiplied, current_color, renderer, device, grow, svg) -> np.ndarray | Grown:
     if isinstance(chain, str):
         chain = parse(chain)
     if not isinstance(chain, FilterChain):
@@ -147,8 +160,8 @@ def apply(
         # transparent pixels by the plan's reach gives exactly the grown result.
         top, right, bottom, left = chain.plan(current_color=current_color).outsets
         padded = np.pad(image, ((top, bottom), (left, right), (0, 0)))
-        out = apply(padded, chain, backend, premultiplied=premultiplied, current_color=current_color,
-                    renderer=renderer, device=device)
+        out = _apply(padded, chain, backend, premultiplied=premultiplied, current_color=current_color,
+                     renderer=renderer, device=device, grow=False, svg=None)
         return Grown(out, (-left, -top))
     if backend is FilterBackend.REFERENCE:
         return reference.apply(image, chain, premultiplied=premultiplied, current_color=current_color)

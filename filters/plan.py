@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import InvalidValueError
 from ..limits import MAX_COLOR_STEPS  # one shader variant per fused step count
 from ..css.values import RGBA
+from ..blending.modes import BlendMode
 from ..named import NamedEnum
 
 # BLUR_SIGMA_CAP and MIN_SIGMA live with the ops (their reach needs them); still importable from here.
@@ -56,10 +57,13 @@ __all__ = [
     "SvgColorPass",
     "SvgColorStep",
     "TurbulencePass",
+    "LightKind",
+    "LightingPass",
     "DisplacePass",
     "ConvolvePass",
     "EdgeMode",
     "RegionPass",
+    "ImagePass",
     "ChannelTransfer",
     "TransferKind",
     "FilterPlan",
@@ -123,9 +127,11 @@ class PassKind(NamedEnum):
     OFFSET = "offset"
     SVG_COLOR = "svg-color"
     TURBULENCE = "turbulence"
+    LIGHTING = "lighting"
     DISPLACE = "displace"
     CONVOLVE = "convolve"
     REGION = "region"
+    IMAGE = "image"
 
 
 class Axis(NamedEnum):
@@ -169,12 +175,14 @@ class FilterShader(Enum):
     OFFSET = "offset"
     SVG_COLOR = "svg_color"
     TURBULENCE = "turbulence"
+    LIGHTING = "lighting"
     DISPLACE = "displace"
     CONVOLVE = "convolve"
     CONVOLVE_CONVERTED = "convolve_converted"  # preserveAlpha / linearRGB taps
     CONVOLVE_SPREAD = "convolve_spread"  # taps between pixels (fractional kernelUnitLength)
     CONVOLVE_SPREAD_CONVERTED = "convolve_spread_converted"  # the same, taps converted
     REGION = "region"
+    IMAGE = "image"
 
 
 # Fused colour passes compile for these step counts; other counts are padded with
@@ -262,6 +270,9 @@ class ProgramCall:
     uniforms: tuple[tuple[str, float | int | tuple[float, ...]], ...] = ()
     samplers: tuple[str, ...] = ("u_source",)
     warm: tuple[FilterProgram, ...] = ()
+    # Pictures the pass reads besides its inputs (feImage): (sampler, key, straight RGBA8
+    # pixels), uploaded by the runner once per key and bound after the inputs.
+    textures: tuple[tuple[str, str, np.ndarray], ...] = ()
 
 
 class Arg(Enum):
@@ -279,6 +290,7 @@ class Arg(Enum):
     FLOAT4 = "float4"
     FLOATS = "floats"  # a read-only float32 buffer of ``value`` (weights, matrices)
     LOCAL = "local"  # ``value`` bytes of local memory per work-group
+    PIXELS = "pixels"  # a read-only uchar4 buffer of ``value``, (H, W, 4) uint8 pixels (feImage's picture)
 
 
 @dataclass(frozen=True)
@@ -287,7 +299,7 @@ class KernelArg:
     kernel's name for it (for reading and for errors)."""
 
     kind: Arg
-    value: int | float | tuple[float, ...] = 0
+    value: int | float | tuple[float, ...] | np.ndarray = 0
     name: str = ""
 
 
@@ -605,7 +617,8 @@ class CombineOperator(Enum):
     """How a combine pass joins its two premultiplied inputs A (``in``) and B (``in2``):
     feComposite's operators (Filter Effects 1), ``over`` also being feMerge's and feBlend
     normal's; ARITHMETIC is k1 A B + k2 A + k3 B + k4, clamped, colour to alpha (feFlood
-    is ARITHMETIC with only k4). The value is the shaders' number for it."""
+    is ARITHMETIC with only k4); BLEND is feBlend's other modes, A blended over B
+    (shaders/common/blend_modes.h). The value is the shaders' number for it."""
 
     OVER = 0
     IN = 1
@@ -614,6 +627,7 @@ class CombineOperator(Enum):
     XOR = 4
     LIGHTER = 5
     ARITHMETIC = 6
+    BLEND = 7
 
 
 @dataclass(frozen=True)
@@ -628,6 +642,7 @@ class CombinePass:
     source: str = ""  # the primitive it runs, for describe()
     scale: int = 1
     linear: bool = False  # joined in linearRGB: inputs converted from, the result to, sRGB in the pass
+    blend_mode: BlendMode = BlendMode.NORMAL  # BLEND: the mode (its index is the shaders' number)
     kind: ClassVar[str] = "combine"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.COMBINE
     cost: ClassVar[CostKind] = CostKind.PIXELS
@@ -639,7 +654,7 @@ class CombinePass:
     def gl(self) -> ProgramCall:
         return ProgramCall(FilterProgram(FilterShader.COMBINE),
                            (("u_operator", self.operator.value), ("u_k", self.k), ("u_k4", self.k4),
-                            ("u_linear", int(self.linear))),
+                            ("u_linear", int(self.linear)), ("u_blend_mode", self.blend_mode.index)),
                            ("u_source", "u_second"))
 
     def cl(self) -> KernelCall:
@@ -647,12 +662,15 @@ class CombinePass:
                                       *_images("dst", "w", "h"), KernelArg(Arg.INT, self.operator.value, "op"),
                                       *(KernelArg(Arg.FLOAT, v, f"k{i}") for i, v in enumerate(self.k, 1)),
                                       KernelArg(Arg.FLOAT4, tuple(self.k4), "k4"),
-                                      KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+                                      KernelArg(Arg.INT, int(self.linear), "linear_rgb"),
+                                      KernelArg(Arg.INT, self.blend_mode.index, "blend_mode")))
 
     label = "combine"
 
     def describe(self) -> str:
         how = self.operator.name.lower()
+        if self.operator is CombineOperator.BLEND:
+            how += f" {self.blend_mode.value}"
         if self.operator is CombineOperator.ARITHMETIC:
             how += " k " + " ".join(f"{v:.4g}" for v in self.k) + " k4 (" + " ".join(f"{v:.4g}" for v in self.k4) + ")"
         space = " in linearRGB" if self.linear else ""
@@ -918,6 +936,85 @@ class TurbulencePass:
                 f"octave(s){stitch}, in {space}{then}")
 
 
+class LightKind(Enum):
+    """An SVG light source as the lighting pass runs it (its value is the shaders' ``kind``)."""
+
+    DISTANT = 0
+    POINT = 1
+    SPOT = 2
+
+
+@dataclass(frozen=True)
+class LightingPass:
+    """feDiffuseLighting / feSpecularLighting (Filter Effects 1's normal and light
+    equations; shaders/common/lighting.h, shared by the GLSL pass and the OpenCL kernel):
+    the surface is ``surface_scale`` times the input's alpha, its normal the spec's Sobel
+    kernels (reduced at the image's edges and corners). ``light`` is the unit vector to a
+    DISTANT light, or the POINT / SPOT light's position in this image's pixels (x, y from
+    its top-left corner, z scaled alike); ``spot`` the unit direction a SPOT light points
+    along; ``cone_cos`` the cosine of its limiting cone (-2: none). ``constant`` is kd or
+    ks, ``exponent`` the specular exponent (1 for diffuse), ``color`` the lighting colour
+    in the primitive's space; in linearRGB the pass writes its linear result as sRGB.
+    ``unit`` is the normal's kernel step in pixels (kernelUnitLength; neighbours read
+    bilinearly when it is not 1)."""
+
+    inputs: tuple[str, ...]
+    output: str
+    specular: bool
+    light_kind: LightKind
+    light: tuple[float, float, float]
+    surface_scale: float
+    constant: float
+    color: tuple[float, float, float]
+    exponent: float = 1.0
+    spot: tuple[float, float, float] = (0.0, 0.0, -1.0)
+    spot_exponent: float = 1.0
+    cone_cos: float = -2.0
+    linear: bool = False
+    unit: tuple[float, float] = (1.0, 1.0)
+    source: str = "feDiffuseLighting"
+    scale: int = 1
+    kind: ClassVar[str] = "lighting"
+    pass_kind: ClassVar[PassKind] = PassKind.LIGHTING
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> tuple["LightingPass", ...]:
+        return (cls(("source",), "out", True, LightKind.SPOT, (40.0, 30.0, 60.0), 3.0, 1.2, (1.0, .9, .8), 12.0,
+                    (0.0, 0.6, -0.8), 2.0, 0.5),)
+
+    def values(self) -> tuple[float, ...]:
+        """The pass's numbers in the order both executors read them (OpenCL ``light``)."""
+        return (*self.light, *self.spot, self.spot_exponent, self.cone_cos, self.surface_scale, self.constant,
+                self.exponent, *self.color, *self.unit)
+
+    def gl(self) -> ProgramCall:
+        return ProgramCall(FilterProgram(FilterShader.LIGHTING), (
+            ("u_kind", self.light_kind.value), ("u_specular", int(self.specular)), ("u_linear", int(self.linear)),
+            ("u_light", self.light), ("u_spot", self.spot), ("u_spot_exponent", self.spot_exponent),
+            ("u_cone_cos", self.cone_cos), ("u_surface_scale", self.surface_scale), ("u_constant", self.constant),
+            ("u_exponent", self.exponent), ("u_color", self.color), ("u_unit", self.unit)))
+
+    def cl(self) -> KernelCall:
+        return KernelCall("lighting", (*_images("src", "dst", "w", "h"),
+                                       KernelArg(Arg.FLOATS, tuple(float(v) for v in self.values()), "light"),
+                                       KernelArg(Arg.INT, self.light_kind.value, "kind"),
+                                       KernelArg(Arg.INT, int(self.specular), "specular"),
+                                       KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+
+    label = "lighting"
+
+    def describe(self) -> str:
+        what = (f"specular ks {self.constant:g} exponent {self.exponent:g}" if self.specular
+                else f"diffuse kd {self.constant:g}")
+        where = ("towards ({:.3g}, {:.3g}, {:.3g})" if self.light_kind is LightKind.DISTANT
+                 else "at ({:.4g}, {:.4g}, {:.4g}) px").format(*self.light)
+        space = "linearRGB" if self.linear else "sRGB"
+        unit = f", kernel unit {self.unit[0]:g} x {self.unit[1]:g} px" if self.unit != (1.0, 1.0) else ""
+        return (f"{self.label}  {what}, surface scale {self.surface_scale:g}{unit}, {self.light_kind.name.lower()} "
+                f"light {where}, in {space}")
+
+
 @dataclass(frozen=True)
 class DisplacePass:
     """feDisplacementMap: each pixel copies the pixel of image A (``inputs[0]``) nearest to
@@ -1090,11 +1187,65 @@ class RegionPass:
         return f"{self.label}  {what}keeps [{x0}, {y0}, {x1}, {y1}) px, transparent outside"
 
 
+@dataclass(frozen=True)
+class ImagePass:
+    """feImage: a picture (straight RGBA8 ``pixels``, uploaded once per ``key``) placed in
+    the image: output pixel (i, j) samples the picture bilinearly at picture pixel
+    (step x i + origin x, step y j + origin y) (0: pixel 0's centre; transparent black
+    outside it), premultiplied, and is transparent black outside ``clip`` (x0, y0, x1,
+    y1: the primitive's subregion in output pixels). It reads no image (``inputs`` name
+    the source only so that it has a size)."""
+
+    inputs: tuple[str, ...]
+    output: str
+    key: str  # the picture's identity (its href and content checksum): equal keys, equal pixels
+    pixels: np.ndarray = field(compare=False, repr=False)
+    step: tuple[float, float] = (1.0, 1.0)
+    origin: tuple[float, float] = (0.0, 0.0)
+    clip: tuple[int, int, int, int] = (0, 0, 0, 0)
+    source: str = "feImage"
+    scale: int = 1
+    kind: ClassVar[str] = "image"
+    pass_kind: ClassVar[PassKind] = PassKind.IMAGE
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> tuple["ImagePass", ...]:
+        pixels = np.random.default_rng(0).integers(0, 256, (64, 64, 4), dtype=np.uint8)
+        return (cls(("source",), "out", "sample", pixels, (0.7, 0.7), (-3.0, -2.0), (0, 0, 1 << 15, 1 << 15)),)
+
+    @property
+    def picture_size(self) -> tuple[int, int]:
+        return int(self.pixels.shape[1]), int(self.pixels.shape[0])
+
+    def gl(self) -> ProgramCall:
+        return ProgramCall(FilterProgram(FilterShader.IMAGE), (
+            ("u_step", self.step), ("u_origin", self.origin), ("u_clip", self.clip)),
+            textures=(("u_picture", self.key, self.pixels),))
+
+    def cl(self) -> KernelCall:
+        iw, ih = self.picture_size
+        return KernelCall("image", (KernelArg(Arg.PIXELS, self.pixels, "picture"), KernelArg(Arg.INT, iw, "pw"),
+                                    KernelArg(Arg.INT, ih, "ph"), *_images("dst", "w", "h"),
+                                    *(KernelArg(Arg.FLOAT, v, n) for v, n in zip((*self.step, *self.origin),
+                                                                                  ("sx", "sy", "ox", "oy"))),
+                                    *(KernelArg(Arg.INT, v, n) for v, n in zip(self.clip, ("x0", "y0", "x1", "y1")))))
+
+    label = "image"
+
+    def describe(self) -> str:
+        iw, ih = self.picture_size
+        x0, y0, x1, y1 = self.clip
+        return (f"{self.label}  {self.source} {iw}x{ih} px picture, {1 / self.step[0]:.4g} x {1 / self.step[1]:.4g} "
+                f"px per picture px, in pixels {x0}..{x1} x {y0}..{y1}")
+
+
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                    SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass]
+                    SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass, LightingPass, ImagePass]
 # Every planned pass type: calibration measures each one's samples(); a new one is added here.
 PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                                SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass)
+                                SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass,
+                                LightingPass, ImagePass)
 
 
 @dataclass(frozen=True)

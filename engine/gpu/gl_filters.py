@@ -19,6 +19,7 @@ from .programs import ProgramCache
 
 __all__ = ["GLFilterRunner", "HANDLERS", "CLAIMS"]
 
+_PICTURES_KEPT = 8  # feImage textures kept uploaded per runner
 _IDENTITY = np.hstack([np.eye(3), np.zeros((3, 1))]).astype("f4")
 
 
@@ -27,6 +28,7 @@ class GLFilterRunner:
         self.ctx = ctx
         self.programs = programs
         self._alpha = (False, False)  # the pass being drawn: (straight source, straight output)
+        self._pictures: dict[str, moderngl.Texture] = {}  # ProgramCall.textures by key, the latest last
 
     def run_pass(self, p: PlannedPass, inputs: list[moderngl.Texture], target: PooledTarget, *,
                  straight_source: bool = False, straight_output: bool = False) -> None:
@@ -76,7 +78,23 @@ class GLFilterRunner:
         for unit, sampler in enumerate(call.samplers[1:], 1):  # run_pass binds the first
             inputs[unit].use(location=unit)
             program[sampler].value = unit
+        for unit, (sampler, picture, pixels) in enumerate(call.textures, len(call.samplers)):
+            self._picture(picture, pixels).use(location=unit)
+            program[sampler].value = unit
         return key
+
+    def _picture(self, key: str, pixels: np.ndarray) -> moderngl.Texture:
+        """The texture of a pass's picture (feImage), uploaded once per key: an animation
+        redraws it without uploading it again. A few are kept (the latest used)."""
+        texture = self._pictures.pop(key, None)
+        if texture is None:
+            h, w = pixels.shape[:2]
+            texture = self.ctx.texture((w, h), 4, np.ascontiguousarray(pixels, np.uint8).tobytes())
+            texture.filter = (moderngl.NEAREST, moderngl.NEAREST)
+            while len(self._pictures) >= _PICTURES_KEPT:
+                self._pictures.pop(next(iter(self._pictures))).release()
+        self._pictures[key] = texture
+        return texture
 
 
 # The planned pass kinds this runner executes: all of them (it runs every FilterPass

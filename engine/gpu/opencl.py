@@ -381,6 +381,8 @@ class CLFilterRunner:
             return self.cl.cltypes.make_float4(*np.array(value, np.float32))
         if kind is Arg.FLOATS:
             return self._buffer(np.array(value, np.float32))
+        if kind is Arg.PIXELS:
+            return self._buffer(np.ascontiguousarray(value, np.uint8))
         if kind is Arg.LOCAL:
             return self.cl.LocalMemory(int(value))
         raise AssertionError(f"unknown kernel argument {a!r}")  # pragma: no cover - Arg is closed

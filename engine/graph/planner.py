@@ -100,6 +100,7 @@ from .placed import place_by
 from ..filters.backend import FilterBackend
 from .state import FrameState
 from .svg_refs import check_svg_references
+from ..filters.svg.images import svg_files
 from ..filters.svg.route import svg_document
 from .targets import BackdropRead, ExecutorFacts, PendingDraw, Target
 from .backed import BackedDrawing
@@ -657,7 +658,7 @@ def build_frame_graph(
     # The trees, the sweep and the scroll code resolve CSS px to device px through it.
     check_svg_references(scene)  # a dangling url(#id): typed, named, before any work
     with room_for(MAX_TREE_DEPTH), device_scale.in_force(DeviceScale.of(scale)), \
-            svg_document(scene.svg_at(request.t)):  # its attribute animations sampled
+            svg_document(scene.svg_at(request.t)), svg_files(scene.file_access):  # its attribute animations sampled
         graph = _build(scene, request, limits, images, state, facts)
     graph.images = graph_images(graph, images, scene.base_dir)  # it carries its images (graph.resources)
     return graph

@@ -12,10 +12,11 @@ its primitives -> a DAG of primitives -> pixels.
 * ``filters.svg.lower``: the graphs that are exactly a chain of Lamina's planned ops
   become those ops, fusing with the CSS functions around them;
   ``filters.svg.compile``: a subset of graphs (flood, offset, colour matrix and
-  component transfer of every type, turbulence, composite, merge, blend normal, blur,
-  morphology, drop shadow, tile; primitive subregions as region passes; linearRGB as
-  ``compile_color`` says) planned as passes of their own (``compile_color``,
-  ``compile_noise``). GL and OpenCL run both through ``filters.apply``; the rest is a
+  component transfer of every type, turbulence, composite, merge, blend of every mode,
+  image, blur, morphology, drop shadow, tile; primitive subregions as region passes;
+  linearRGB as ``compile_color`` says) planned as passes of their own (``compile_color``,
+  ``compile_noise``, ``compile_image``; feImage's pictures read under the scene's file
+  policy by ``filters.svg.images``). GL and OpenCL run both through ``filters.apply``; the rest is a
   typed UnsupportedFeatureError naming the primitive.
 
 ``filters.svg.attributes``: the attributes a scene may animate (``PRIMITIVE.ATTRIBUTE``

@@ -11,7 +11,9 @@ sigma per axis (``filters.plan.blur_levels_axes``; feDropShadow's likewise)
 (with edgeMode duplicate or wrap, as convolve passes: ``filters.svg.compile_spatial``,
 which also plans feDisplacementMap and feConvolveMatrix),
 feMorphology and feDropShadow as their passes, feOffset as an offset pass, feFlood,
-feComposite (every operator), feMerge and feBlend normal as combine passes; feTile as a
+feImage as an image pass placing its picture (``filters.svg.compile_image``),
+feComposite (every operator), feMerge and feBlend (every mode of Compositing 1, the
+compositor's blend maths: shaders/common/blend_modes.h) as combine passes; feTile as a
 region pass that repeats its input's subregion across its own.
 
 Primitive subregions (x, y, width, height in either primitiveUnits, defaults as
@@ -48,6 +50,8 @@ from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetP
                     _plan_morphology, _plan_shadow, color_steps)
 from . import model as m
 from .compile_color import SpacePlanner
+from .compile_lighting import plan_lighting
+from .compile_image import plan_image
 from .compile_noise import plan_turbulence
 from .compile_spatial import plan_spatial, spatial_refusal
 from .graph import build_graph
@@ -58,7 +62,8 @@ from ...css.values import RGBA
 __all__ = ["plan_graph", "graph_canvas", "COMPILED"]
 
 COMPILED = (m.ColorMatrix, m.ComponentTransfer, m.GaussianBlur, m.Morphology, m.DropShadow, m.Offset, m.Flood,
-            m.Composite, m.Merge, m.Blend, m.Tile, m.Turbulence, m.DisplacementMap, m.ConvolveMatrix)
+            m.Composite, m.Merge, m.Blend, m.Tile, m.Turbulence, m.DisplacementMap, m.ConvolveMatrix,
+            m.DiffuseLighting, m.SpecularLighting, m.Image)
 PixelRect = tuple[int, int, int, int]  # x0, y0, x1, y1 in whole pixels of the plan's images
 # Per-pixel joins whose result is transparent wherever all their inputs are: a result
 # inside its inputs' pixels needs no clip when they are inside its subregion.
@@ -73,8 +78,8 @@ def _refuse(prim: m.Primitive | m.FilterElement, why: str) -> UnsupportedFeature
     return UnsupportedFeatureError(f"{prim.describe()}: {why}; SVG filter graphs compile to GPU passes only "
                                    "from feColorMatrix, "
                                    "feComponentTransfer, feGaussianBlur, feMorphology, feDropShadow, feOffset, "
-                                   "feFlood, feComposite, feMerge, feBlend normal, feTile, feTurbulence, feDisplacementMap and "
-                                   "feConvolveMatrix so far (backend='reference' runs "
+                                   "feFlood, feComposite, feMerge, feBlend (every mode), feImage, feTile, feTurbulence, feDisplacementMap, "
+                                   "feConvolveMatrix, feDiffuseLighting and feSpecularLighting so far (backend='reference' runs "
                                    "any graph)", property="filter", value=prim.describe())
 
 
@@ -176,11 +181,19 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         if isinstance(prim, m.Turbulence):  # compile_noise
             x0, y0, x1, y1 = rect
             out = plan_turbulence(b, prim, (x0, y0, x1 - x0, y1 - y0), scale, linear, canvas.origin)
+        if isinstance(prim, (m.DiffuseLighting, m.SpecularLighting)):  # compile_lighting
+            read = node.inputs[0]
+            if canvas.pixel_rect(canvas.region if isinstance(read, m.StandardInput) else rects[read]) != full:
+                raise _refuse(prim, "lighting an input whose subregion is not the whole image (the spec's edge "
+                                    "kernels start at the subregion's edge; the pass's at the image's)")
+            out = plan_lighting(b, prim, ins[0], canvas, element.primitive_units, linear)
         if isinstance(prim, m.Tile):
             read = node.inputs[0]
             tile = region_px if isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
             out = _tile(b, prim, ins[0], tile, kept, full)
             out_reach = kept
+        elif isinstance(prim, m.Image):  # compile_image: the pass places the picture in its subregion
+            out, out_reach = plan_image(b, prim, element, canvas), kept
         else:
             if out is None:  # compile_spatial's primitives (None: not one of them)
                 out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear)
@@ -290,9 +303,12 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
         return _combine(b, ins[0], ins[1], _COMPOSITE[prim.operator], prim.tag, (prim.k1, prim.k2, prim.k3),
                         (prim.k4,) * 4)
     if isinstance(prim, m.Blend):
-        if prim.mode is not BlendMode.NORMAL:
-            raise _refuse(prim, f"blend mode {prim.mode.value} (only normal so far)")
-        return _combine(b, ins[0], ins[1], CombineOperator.OVER, prim.tag)
+        if prim.mode is BlendMode.NORMAL:
+            return _combine(b, ins[0], ins[1], CombineOperator.OVER, prim.tag)
+        out = b.name("combine")  # in blended over in2 (Compositing 1 #blending, as Filter Effects 1 says)
+        b.passes.append(CombinePass((ins[0], ins[1]), out, CombineOperator.BLEND, source=prim.tag,
+                                    blend_mode=prim.mode))
+        return out
     assert isinstance(prim, m.Merge)
     if not ins:
         return _combine(b, "source", "source", CombineOperator.ARITHMETIC, prim.tag)  # nothing: transparent

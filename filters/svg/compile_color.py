@@ -11,9 +11,10 @@ registers these; it plans everything else).
   stay premultiplied 8-bit sRGB; a linearRGB primitive converts the colour it reads to
   linear and its result back inside its own pass (``shaders/common/svg_color.h``, shared
   by the GLSL passes and the OpenCL kernels). That is exact where the pass is per pixel:
-  colour primitives, feComposite, feMerge and feBlend normal (combine passes with
-  ``linear``). feFlood, feTile and whole-pixel feOffset give the same pixels in either
-  space. The colour primitives that alone read an feTurbulence run in its pass too (its
+  colour primitives, feComposite, feMerge and feBlend of every mode (combine passes with
+  ``linear``). feFlood, feTile, feImage (its picture is sampled as stored, sRGB, then
+  converted, as the reference does) and whole-pixel feOffset give the same pixels in
+  either space. The colour primitives that alone read an feTurbulence run in its pass too (its
   noise, low in alpha, loses most of its colour to 8 premultiplied bits: up to 6 levels
   off before a linearRGB colour matrix, measured). Spatial primitives that mix pixels (blurs, morphology, fractional offsets)
   run in linearRGB only on images whose colour is black (SourceAlpha and what blurs,
@@ -78,7 +79,8 @@ class SpacePlanner:
             if values > size:
                 return f"transfer tables of {values} values in all (a GPU pass takes {size})"
         if not linear or isinstance(prim, (m.ColorMatrix, m.ComponentTransfer, m.Composite, m.Merge, m.Blend,
-                                           m.Flood, m.Tile, m.Turbulence, m.DisplacementMap, m.ConvolveMatrix)):
+                                           m.Flood, m.Tile, m.Turbulence, m.DisplacementMap, m.ConvolveMatrix,
+                                           m.DiffuseLighting, m.SpecularLighting, m.Image)):
             return None  # per pixel, or converting each tap in its pass (compile_spatial)
         if isinstance(prim, m.GaussianBlur) and prim.edge_mode is not m.EdgeMode.NONE:
             return None  # convolve passes, converting each tap (compile_spatial)
@@ -91,7 +93,7 @@ class SpacePlanner:
         if isinstance(prim, (m.GaussianBlur, m.Morphology)) and black:
             return None
         return "color-interpolation-filters linearRGB (GPU passes run it for colour primitives, feComposite, " \
-               "feMerge, feBlend normal, feFlood, feTile, whole-pixel feOffset, and blurs / morphology of SourceAlpha)"
+               "feMerge, feBlend, feFlood, feTile, feImage, whole-pixel feOffset, and blurs / morphology of SourceAlpha)"
 
     def plan(self, prim: m.Primitive, index: int, inputs: tuple[NodeInput, ...], source: str | None,
              linear: bool) -> str | None:

@@ -406,8 +406,9 @@ def _read_light(n: _Node) -> m.LightSource:
 
 
 def _read_lighting(n: _Node, specular: bool) -> dict:
-    _kernel_unit_length(n)
     out: dict = {"in_": _input(n, "in")}
+    if "kernelUnitLength" in n.attrs:
+        out["kernel_unit_length"] = _pair(n, "kernelUnitLength")
     lights = _children(n, ("feDistantLight", "fePointLight", "feSpotLight"))
     if len(lights) != 1:
         raise _error(n, f"needs exactly one light source element, got {len(lights)}")

@@ -376,10 +376,13 @@ class _Lighting(Primitive):
     light: LightSource = field(default_factory=DistantLight)
     surface_scale: float = 1.0
     lighting_color: RGBA = WHITE
+    kernel_unit_length: tuple[float, float] | None = None  # dx, dy of the normal's kernel (primitive units)
 
     def validate(self) -> None:
         super().validate()
         _finite(self, "surfaceScale", self.surface_scale)
+        for v in self.kernel_unit_length or ():
+            _finite(self, "kernelUnitLength", v, positive=True)
         if not isinstance(self.light, (DistantLight, PointLight, SpotLight)):
             raise _bad(self, "light", self.light, "needs one light source element (feDistantLight, fePointLight or feSpotLight)")
 

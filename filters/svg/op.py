@@ -23,6 +23,7 @@ from ...css.tokens import TokenStream
 from ..ops import FilterOp
 from .graph import build_graph
 from .model import FilterElement, SvgDocument
+from .images import reference_loader
 from .reference import apply_filter
 
 __all__ = ["SvgFilterRef", "read_url_op"]
@@ -71,7 +72,8 @@ class SvgFilterRef(FilterOp):
             raise SvgFilterError(f"{self.css()} names an SVG filter: resolve it against the markup first "
                                  "(resolved_svg, or filters.apply(..., svg=markup))", attribute="filter",
                                  value=self.css())
-        out, _ = apply_filter(self.element, premult)
+        graph = build_graph(self.element)
+        out, _ = apply_filter(graph, premult, image_loader=reference_loader(graph))  # feImage: the files in force
         return out
 
     @classmethod

@@ -20,9 +20,12 @@ The pixel model (Filter Effects 1 §"Filter region", §"Filter primitive subregi
   (x and lengths by its width, y by its height, a light's z by its normalised diagonal).
 
 Choices the spec leaves open, made here and said so: feOffset and feImage sample
-bilinearly; feDisplacementMap samples the nearest pixel; feConvolveMatrix adds ``bias``
+bilinearly (feImage, as browsers draw an image, with its edge texels clamped inside its
+fitted rect, whose edges are anti-aliased by the part of a pixel they cover); feDisplacementMap samples the nearest pixel; feConvolveMatrix adds ``bias``
 to every component (as Skia, Chromium's, does) and clamps colour to alpha; feSpotLight's
-cone has a hard edge; percentages in userSpaceOnUse (relative to a viewport Lamina
+cone edge is smoothed (the spec asks for "a smoothing technique such as anti-aliasing"):
+the light fades to 0 over the last CONE_SMOOTHING of -L.S inside it, as Skia (Chromium's)
+does; percentages in userSpaceOnUse (relative to a viewport Lamina
 does not have) are refused.
 """
 
@@ -46,6 +49,7 @@ from .turbulence import turbulence
 __all__ = ["Canvas", "Result", "subregion", "make_canvas", "run_filter", "apply_filter", "srgb_to_linear", "linear_to_srgb", "PRIMITIVE_REFERENCES",
            "MAX_CANVAS"]
 
+CONE_SMOOTHING = 0.016  # feSpotLight: -L.S over which the cone's edge fades (Skia's kAntiAliasThreshold)
 DISPLACE_TIE = 1e-9  # px: lifts feDisplacementMap moves of exactly half a pixel over the tie
 MAX_CANVAS = 16384  # px on a side: the GL texture limit (DESIGN "Facts")
 ImageLoader = Callable[[str], np.ndarray]  # href -> (H, W, 4) float64 premultiplied sRGB
@@ -407,12 +411,15 @@ def _convolve(p: m.ConvolveMatrix, ctx: Context, a: Result) -> np.ndarray:
     return out
 
 
-def surface_normals(alpha: np.ndarray, rect: tuple[int, int, int, int], surface_scale: float
-                    ) -> tuple[np.ndarray, np.ndarray]:
+def surface_normals(alpha: np.ndarray, rect: tuple[int, int, int, int], surface_scale: float,
+                    unit: tuple[float, float] = (1.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
     """(Nx, Ny) of the spec's Sobel-like normal at every pixel of ``rect``, with its
     reduced kernels at edges and corners (where a neighbour is missing, the centre
     stands in and the factor grows: 2 / (span * row weight), which is the spec's table
-    of 1/4, 1/3, 1/2 and 2/3)."""
+    of 1/4, 1/3, 1/2 and 2/3). ``unit`` is the kernel's dx, dy in pixels
+    (kernelUnitLength; 1 without it): the neighbours are read that far away, bilinearly
+    between pixel centres, and one is missing where it falls past the rect's first or
+    last pixel centre (a choice: the spec leaves open how the image is resampled)."""
     h, w = alpha.shape
     nx = np.zeros((h, w))
     ny = np.zeros((h, w))
@@ -421,19 +428,30 @@ def surface_normals(alpha: np.ndarray, rect: tuple[int, int, int, int], surface_
         return nx, ny
     a = alpha[y0:y1, x0:x1]
     rh, rw = a.shape
-    xs, ys = np.arange(rw), np.arange(rh)
-    xl, xr = np.maximum(xs - 1, 0), np.minimum(xs + 1, rw - 1)  # the centre stands in for a missing neighbour
-    yu, yd = np.maximum(ys - 1, 0), np.minimum(ys + 1, rh - 1)
-    has_l, has_r = (xs > 0).astype(float), (xs < rw - 1).astype(float)
-    has_u, has_d = (ys > 0).astype(float), (ys < rh - 1).astype(float)
-    # x: rows y (weight 2), y - 1 and y + 1 (weight 1 each, where they exist).
-    diff_x = a[:, xr] - a[:, xl]
-    gx = 2.0 * diff_x + has_u[:, None] * diff_x[yu] + has_d[:, None] * diff_x[yd]
-    span_x = (xr - xl)[None, :]
+    ux, uy = unit
+    xs, ys = np.arange(rw, dtype=np.float64), np.arange(rh, dtype=np.float64)
+    has_l, has_r = (xs - ux >= 0).astype(float), (xs + ux <= rw - 1).astype(float)
+    has_u, has_d = (ys - uy >= 0).astype(float), (ys + uy <= rh - 1).astype(float)
+    cols = [np.where(has_l > 0, xs - ux, xs), xs, np.where(has_r > 0, xs + ux, xs)]  # the centre stands in
+    rows = [np.where(has_u > 0, ys - uy, ys), ys, np.where(has_d > 0, ys + uy, ys)]
+
+    def sample(yq: np.ndarray, xq: np.ndarray) -> np.ndarray:
+        """``a`` bilinearly at rows ``yq`` (H,) and columns ``xq`` (W,), pixel centres at integers."""
+        yi = np.minimum(np.floor(yq).astype(int), rh - 1)
+        xi = np.minimum(np.floor(xq).astype(int), rw - 1)
+        fy, fx = (yq - yi)[:, None], (xq - xi)[None, :]
+        y1_, x1_ = np.minimum(yi + 1, rh - 1), np.minimum(xi + 1, rw - 1)
+        top = a[yi][:, xi] * (1 - fx) + a[yi][:, x1_] * fx
+        bottom = a[y1_][:, xi] * (1 - fx) + a[y1_][:, x1_] * fx
+        return top * (1 - fy) + bottom * fy
+
+    k = [[sample(rows[j], cols[i]) for i in range(3)] for j in range(3)]  # k[row][column]
+    # x: rows y (weight 2), y - dy and y + dy (weight 1 each, where they exist).
+    gx = 2.0 * (k[1][2] - k[1][0]) + has_u[:, None] * (k[0][2] - k[0][0]) + has_d[:, None] * (k[2][2] - k[2][0])
+    gy = 2.0 * (k[2][1] - k[0][1]) + has_l[None, :] * (k[2][0] - k[0][0]) + has_r[None, :] * (k[2][2] - k[0][2])
+    span_x = (has_l + has_r)[None, :]
+    span_y = (has_u + has_d)[:, None]
     weight_rows = (2.0 + has_u + has_d)[:, None]
-    diff_y = a[yd, :] - a[yu, :]
-    gy = 2.0 * diff_y + has_l[None, :] * diff_y[:, xl] + has_r[None, :] * diff_y[:, xr]
-    span_y = (yd - yu)[:, None]
     weight_cols = (2.0 + has_l + has_r)[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
         nx[y0:y1, x0:x1] = np.where(span_x > 0, -surface_scale * 2.0 / (span_x * weight_rows) * gx, 0.0)
@@ -445,7 +463,11 @@ def _lighting(p: m.DiffuseLighting | m.SpecularLighting, ctx: Context, a: Result
     canvas = ctx.canvas
     alpha = a.pixels[..., 3]
     in_rect = canvas.pixel_rect(a.rect)
-    nx, ny = surface_normals(alpha, in_rect, p.surface_scale)
+    unit = (1.0, 1.0)
+    if p.kernel_unit_length is not None:
+        unit = (_length(canvas, ctx.units, p.kernel_unit_length[0], "x"),
+                _length(canvas, ctx.units, p.kernel_unit_length[1], "y"))
+    nx, ny = surface_normals(alpha, in_rect, p.surface_scale, unit)
     norm = np.sqrt(nx * nx + ny * ny + 1.0)
     n = np.stack([nx / norm, ny / norm, 1.0 / norm], axis=-1)
     xs, ys = canvas.centres()
@@ -474,7 +496,9 @@ def _lighting(p: m.DiffuseLighting | m.SpecularLighting, ctx: Context, a: Result
             minus_l_dot_s = -(L @ S)
             factor = np.power(np.maximum(minus_l_dot_s, 0.0), light.specular_exponent)
             if light.limiting_cone_angle is not None:
-                factor = np.where(minus_l_dot_s < math.cos(math.radians(abs(light.limiting_cone_angle))), 0.0, factor)
+                cos_cone = math.cos(math.radians(abs(light.limiting_cone_angle)))
+                smooth = np.clip((minus_l_dot_s - cos_cone) / CONE_SMOOTHING, 0.0, 1.0)
+                factor = np.where(minus_l_dot_s < cos_cone, 0.0, factor * smooth)
             lc = color * factor[..., None]
     if isinstance(p, m.DiffuseLighting):
         n_dot_l = np.sum(n * L, axis=-1, keepdims=True)
@@ -548,7 +572,7 @@ def _flood(p: m.Flood, ctx: Context) -> np.ndarray:
     return np.broadcast_to(_color_in(p.flood_color, p.flood_opacity, ctx.space), (h, w, 4)).copy()
 
 
-def _fit(align: str, mode: str, box: Rect, iw: int, ih: int) -> Rect:
+def fit_image(align: str, mode: str, box: Rect, iw: int, ih: int) -> Rect:
     """preserveAspectRatio: where an iw x ih image lies in ``box`` (user units)."""
     x0, y0, x1, y1 = box
     bw, bh = x1 - x0, y1 - y0
@@ -570,14 +594,26 @@ def _image(p: m.Image, ctx: Context) -> np.ndarray:
     src = np.asarray(ctx.image_loader(p.href), dtype=np.float64)  # premultiplied sRGB
     ih, iw = src.shape[:2]
     align, mode = p.preserve_aspect_ratio.split(" ")
-    x0, y0, x1, y1 = _fit(align, mode, ctx.rect, iw, ih)
+    x0, y0, x1, y1 = fit_image(align, mode, ctx.rect, iw, ih)
     canvas = ctx.canvas
+    if not (x1 > x0 and y1 > y0):  # an empty subregion (width or height 0): nothing drawn
+        return np.zeros((canvas.size[1], canvas.size[0], 4))
     xs, ys = canvas.centres()
-    # Canvas pixel centre -> image pixel coordinates; bilinear, transparent outside.
+    # Canvas pixel centre -> image pixel coordinates. The picture is drawn into its fitted
+    # rect as browsers draw an image (Skia): bilinear with the picture's edge texels
+    # clamped, times the part of the pixel the rect covers (anti-aliased edges), not faded
+    # into transparency past its edge texels' centres.
     u = (xs - x0) / (x1 - x0) * iw - 0.5
     v = (ys - y0) / (y1 - y0) * ih - 0.5
     w, h = canvas.size
-    out = shift_sample(src, np.broadcast_to(u, (h, w)), np.broadcast_to(v, (h, w)))
+    su, sv = iw / ((x1 - x0) * canvas.scale), ih / ((y1 - y0) * canvas.scale)  # picture px per pixel
+
+    def covered(q: np.ndarray, step: float, n: int) -> np.ndarray:
+        return np.clip((np.minimum(q + step / 2, n - 0.5) - np.maximum(q - step / 2, -0.5)) / step, 0.0, 1.0)
+
+    coverage = covered(u, su, iw) * covered(v, sv, ih)
+    out = shift_sample(src, np.broadcast_to(np.clip(u, 0, iw - 1), (h, w)),
+                       np.broadcast_to(np.clip(v, 0, ih - 1), (h, w))) * coverage[..., None]
     if mode == "slice":
         out = _clip_to(out, ctx.pixel_rect)
     return convert(out, m.ColorSpace.SRGB, ctx.space)

@@ -13,6 +13,8 @@
 #define SVG_INT_TO_FLOAT(x) ((float)(x))
 #define SVG_POW(x, y) native_exp2((y) * native_log2(x))
 #include "common/svg_color.h"
+#define BLEND_ABS(x) fabs(x)
+#include "common/blend_modes.h"
 
 inline float4 texel(__global const uchar4* img, int i) {
     return convert_float4(img[i]) * (1.0f / 255.0f);
@@ -203,9 +205,11 @@ __kernel void filter_unpremultiply(__global const uchar4* src, __global uchar4* 
 }
 
 // SVG filter graphs: two premultiplied images joined per pixel (shaders/filters/combine.frag,
-// filters/plan.py CombineOperator: 0 over, 1 in, 2 out, 3 atop, 4 xor, 5 lighter, 6 arithmetic).
+// filters/plan.py CombineOperator: 0 over, 1 in, 2 out, 3 atop, 4 xor, 5 lighter, 6 arithmetic,
+// 7 blend: feBlend's `blend_mode`, common/blend_modes.h as the GLSL pass).
 __kernel void filter_combine(__global const uchar4* src, __global const uchar4* second, __global uchar4* dst,
-                             int w, int h, int op, float k1, float k2, float k3, float4 k4, int linear_rgb) {
+                             int w, int h, int op, float k1, float k2, float k3, float4 k4, int linear_rgb,
+                             int blend_mode) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     float4 a = texel(src, y * w + x), b = texel(second, y * w + x), o;
@@ -219,6 +223,7 @@ __kernel void filter_combine(__global const uchar4* src, __global const uchar4* 
     else if (op == 3) o = a * b.w + b * (1.0f - a.w);
     else if (op == 4) o = a * (1.0f - b.w) + b * (1.0f - a.w);
     else if (op == 5) o = fmin(a + b, (float4)(1.0f));
+    else if (op == 7) o = blend_composite4(a, b, blend_mode);
     else {
         o = clamp(k1 * a * b + k2 * a + k3 * b + k4, 0.0f, 1.0f);
         o.xyz = fmin(o.xyz, (float3)(o.w));
@@ -429,4 +434,74 @@ __kernel void filter_region(__global const uchar4* src, __global uchar4* dst, in
         sy = ty0 + ((y - ty0) % th + th) % th;
     }
     dst[y * w + x] = src[sy * w + sx];
+}
+
+// feDiffuseLighting / feSpecularLighting (shaders/filters/lighting.frag, filters/plan.py
+// LightingPass): `light` is LightingPass.values(); common/lighting.h does the maths.
+#define SVG_FLOAT4(r, g, b, a) ((float4)((r), (g), (b), (a)))
+#include "common/lighting.h"
+
+__kernel void filter_lighting(__global const uchar4* src, __global uchar4* dst, int w, int h,
+                              __constant float* light, int kind, int specular, int linear_rgb) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+#define A(cx, cy) (src[(cy) * w + (cx)].w * (1.0f / 255.0f))
+#define LIGHT_ARGS x + 0.5f, y + 0.5f, kind, light[0], light[1], light[2], light[3], light[4], light[5], light[6], \
+                   light[7], light[8], specular, light[9], light[10], light[11], light[12], light[13], linear_rgb
+    float ux = light[14], uy = light[15];  // the normal's kernel step in px (kernelUnitLength)
+    if (ux == 1.0f && uy == 1.0f) {  // whole pixels, without kernelUnitLength (half the time of the loop below on PoCL)
+        int xl = max(x - 1, 0), xr = min(x + 1, w - 1), yu = max(y - 1, 0), yd = min(y + 1, h - 1);
+        store(dst, w, x, y, svg_lighting(A(xl, yu), A(x, yu), A(xr, yu), A(xl, y), A(x, y), A(xr, y), A(xl, yd),
+                                         A(x, yd), A(xr, yd), (float)(x > 0), (float)(x < w - 1), (float)(y > 0),
+                                         (float)(y < h - 1), LIGHT_ARGS));
+        return;
+    }
+    float has_l = x - ux >= 0.0f, has_r = x + ux <= w - 1, has_u = y - uy >= 0.0f, has_d = y + uy <= h - 1;
+    float xs[3] = {has_l > 0.0f ? x - ux : x, x, has_r > 0.0f ? x + ux : x};  // the centre stands in
+    float ys[3] = {has_u > 0.0f ? y - uy : y, y, has_d > 0.0f ? y + uy : y};
+    float a[9];
+    for (int j = 0; j < 3; ++j) {
+        for (int i = 0; i < 3; ++i) {  // bilinear between pixel centres (exact at whole pixels)
+            int x0 = min((int)floor(xs[i]), w - 1), y0 = min((int)floor(ys[j]), h - 1);
+            int x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1);
+            float fx = xs[i] - x0, fy = ys[j] - y0;
+            float top = mix(A(x0, y0), A(x1, y0), fx), bottom = mix(A(x0, y1), A(x1, y1), fx);
+            a[3 * j + i] = mix(top, bottom, fy);
+        }
+    }
+    store(dst, w, x, y, svg_lighting(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], has_l, has_r, has_u, has_d,
+                                     LIGHT_ARGS));
+#undef LIGHT_ARGS
+#undef A
+}
+
+// feImage (shaders/filters/image.frag, filters/plan.py ImagePass): the picture (straight
+// RGBA8, pw x ph) sampled bilinearly at q = (sx x, sy y) + (ox, oy) with its edge texels
+// clamped, each tap premultiplied, times the part of the pixel (q +- step / 2) the fitted
+// rect (-0.5 <= q < size - 0.5) covers; transparent outside the clip rect [x0, x1) x [y0, y1).
+inline float4 picture_tap(__global const uchar4* picture, int pw, int ph, int x, int y) {
+    if (x < 0 || y < 0 || x >= pw || y >= ph) return (float4)(0.0f);
+    float4 c = texel(picture, y * pw + x);
+    return (float4)(c.xyz * c.w, c.w);
+}
+
+__kernel void filter_image(__global const uchar4* picture, int pw, int ph, __global uchar4* dst, int w, int h,
+                           float sx, float sy, float ox, float oy, int x0, int y0, int x1, int y1) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    if (x < x0 || y < y0 || x >= x1 || y >= y1) {
+        store(dst, w, x, y, (float4)(0.0f));
+        return;
+    }
+    float2 q = (float2)(sx * (float)x + ox, sy * (float)y + oy);
+    float2 step = (float2)(sx, sy), size = (float2)((float)pw, (float)ph);
+    float2 cover = clamp((fmin(q + step * 0.5f, size - 0.5f) - fmax(q - step * 0.5f, (float2)(-0.5f))) / step,
+                         0.0f, 1.0f);
+    q = clamp(q, (float2)(0.0f), size - 1.0f);
+    float2 f = floor(q);
+    float2 t = q - f;
+    int ix = (int)f.x, iy = (int)f.y;
+    float4 a = picture_tap(picture, pw, ph, ix, iy), b = picture_tap(picture, pw, ph, ix + 1, iy);
+    float4 c = picture_tap(picture, pw, ph, ix, iy + 1), d = picture_tap(picture, pw, ph, ix + 1, iy + 1);
+    store(dst, w, x, y, mix(mix(a, b, t.x), mix(c, d, t.x), t.y) * (cover.x * cover.y));
 }

@@ -9,6 +9,7 @@ conversions per pixel in the pass) against the same primitive in sRGB, in one ru
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 
@@ -39,6 +40,14 @@ GRAPHS = {
     "fractalNoise 4 octaves + colour matrix fused": ("<feTurbulence type='fractalNoise' baseFrequency='.01' "
                                                      "numOctaves='4'/><feColorMatrix type='saturate' values='0'/>"),
 }
+SPOT = "<feSpotLight x='900' y='400' z='300' pointsAtX='1000' pointsAtY='600' specularExponent='3' limitingConeAngle='40'/>"
+LIGHTS = {"distant": "<feDistantLight azimuth='45' elevation='40'/>", "point": "<fePointLight x='900' y='400' z='300'/>",
+          "spot": SPOT}
+for _light, _element in LIGHTS.items():
+    GRAPHS[f"diffuse lighting {_light} (linearRGB)"] = (f"<feDiffuseLighting surfaceScale='4' lighting-color='#fed'>"
+                                                        f"{_element}</feDiffuseLighting>")
+    GRAPHS[f"specular lighting {_light} (linearRGB)"] = (f"<feSpecularLighting surfaceScale='4' specularExponent='20'>"
+                                                         f"{_element}</feSpecularLighting>")
 
 # compile_spatial: one dependent read a pixel; order x order taps; 2 x (8 sigma + 1) taps at
 # full size. Measured (1080p, medians of 5, 2 shared cores under a load of ~7, so absolute
@@ -252,3 +261,47 @@ def test_a_primitive_subregion_costs_one_pass_no_dearer_than_an_offset(gl, backe
     print(f"\n{backend} 1080p (medians): feOffset {best['offset']:.1f} ms, + a subregion {region:+.1f} ms, "
           f"+ a second feOffset {offset:+.1f} ms")
     assert region <= 1.5 * max(offset, 0.0) + 2.0, best
+
+
+def _best_ms(fn, rounds: int) -> float:
+    """The fastest of ``rounds`` runs (after one to compile): the pass's own cost, with
+    the load of the other users of the shared cores left out as far as one can."""
+    fn()
+    best = math.inf
+    for _ in range(rounds):
+        t = time.perf_counter()
+        fn()
+        best = min(best, (time.perf_counter() - t) * 1e3)
+    return best
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("backend", ["gl", "opencl"])
+def test_what_limits_a_lighting_pass(gl, backend):
+    """Each lighting primitive at 1080p against a one-pass sRGB colour matrix (the same
+    upload, one full-screen pass, read-back), in one run; and sRGB against linearRGB. On
+    GL (llvmpipe) the nine alpha fetches a pixel and the normal dominate: every light and
+    both spaces cost about the same. On OpenCL (PoCL) the powers do: linearRGB's sRGB
+    encoding of the light and the specular exponent, each an exp2 / log2 pair (PoCL's
+    are slow, measured). Ratios use each graph's fastest run (the cores are shared).
+    Measured (1080p, 2 shared cores, quiet to loaded): GL colour matrix 13-94 ms,
+    lighting 51-260 ms (ratio 3-4); OpenCL colour matrix 14-136 ms, diffuse sRGB 37-360 ms,
+    diffuse linearRGB 84-600 ms, specular linearRGB 81-650 ms (1.5-1.9 s loaded before the
+    exponent used the native powers)."""
+    image = make_image()
+    rounds = max(5, ROUNDS // 3)
+    one_pass = _best_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=markup(
+        "<feColorMatrix type='hueRotate' values='60' color-interpolation-filters='sRGB'/>")), rounds)
+    times = {}
+    for kind, extra in (("Diffuse", ""), ("Specular", " specularExponent='20'")):
+        for space in ("sRGB", "linearRGB"):
+            svg = markup(f"<fe{kind}Lighting surfaceScale='4' color-interpolation-filters='{space}'{extra}>"
+                         f"{LIGHTS['distant']}</fe{kind}Lighting>")
+            times[kind, space] = _best_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True,
+                                                                  svg=svg), rounds)
+    print(f"\n{backend}: 1080p one colour pass {one_pass:.0f} ms; " +
+          ", ".join(f"{k.lower()} {sp} {t:.0f} ms ({t / one_pass:.1f}x)" for (k, sp), t in times.items()))
+    if backend == "gl":  # fetch-bound: the light's maths and the colour space barely count
+        assert max(times.values()) <= 2.5 * min(times.values()), times
+    else:  # power-bound: linearRGB's encoding costs more than the whole sRGB pass over the one-pass floor
+        assert times["Diffuse", "linearRGB"] - one_pass > times["Diffuse", "sRGB"] - one_pass, times

@@ -36,6 +36,7 @@ import concurrent.futures
 import fnmatch
 import html
 import json
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,6 +68,7 @@ class Case:
     note: str = ""
     style: str = ""  # the root layer's style: on <body> in the page (inherited font and text properties)
     svg: str = ""  # the scene's SVG markup (its <filter>s, for filter: url(#id)): inline in the page, drawing nothing
+    path: Path | None = None  # the scene file (its folder holds feImage's pictures: images/ is copied next to the page)
 
 
 def L(id_, box, style="", children=(), html_style=None, text=None):
@@ -313,7 +315,8 @@ def scene_file_case(path: Path) -> Case:
 
     return Case(f"scene-{Path(path).stem}", "scene", data["width"], data["height"],
                 [conv(x) for x in data.get("layers", [])], background=data.get("background", "white"),
-                note=data.get("description", "")[:120], style=_style_text(data.get("style")), svg=data.get("svg", ""))
+                note=data.get("description", "")[:120], style=_style_text(data.get("style")), svg=data.get("svg", ""),
+                path=Path(path))
 
 
 # --------------------------------------------------------------------------------------
@@ -344,6 +347,8 @@ def _hidden_svg(markup: str) -> str:
 
 def case_html(case: Case) -> str:
     divs = "".join(_div(layer) for layer in case.layers)
+    if case.svg:  # the filters url(#id) names, in a box of no size (a display: none one may not be referenced)
+        divs = f'<div style="width: 0; height: 0; overflow: hidden">{case.svg}</div>\n{divs}'
     return (
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><style>\n"
         f"html {{ background: {case.background}; }}\n"
@@ -358,9 +363,15 @@ def case_html(case: Case) -> str:
 
 
 def lamina_render(case: Case, dpr: float = 1) -> tuple[np.ndarray, str]:
-    from lamina import Renderer
+    from lamina import Renderer, load_scene
     from lamina.scene_file import scene_from_dict
 
+    if case.path is not None and "<feImage" in case.svg:  # the file itself: its folder holds feImage's pictures
+        scene = load_scene(case.path)
+        scene.device_scale_factor = dpr
+        with Renderer() as renderer:
+            frame = scene.render(renderer)
+            return np.array(frame.image), frame.graph.describe()
     scene = scene_from_dict({"lamina": 1, "width": case.width, "height": case.height,
                              "background": case.background, "layers": scene_layers(case.layers),
                              **({"device_scale_factor": dpr} if dpr != 1 else {}),
@@ -424,6 +435,8 @@ def side_by_side(chrome: np.ndarray, lamina: np.ndarray, scale: int = 2) -> np.n
 def run_case(case: Case, out: Path, binary: str, gpu: str, dpr: int = 1) -> dict:
     html_path = out / f"{case.name}.html"
     html_path.write_text(case_html(case))
+    if case.path is not None and (case.path.parent / "images").is_dir() and "<feImage" in case.svg:
+        shutil.copytree(case.path.parent / "images", out / "images", dirs_exist_ok=True)  # relative hrefs
     shot = chromium_screenshot(binary, html_path, out / f"{case.name}.chromium.png", case.width, case.height, gpu=gpu,
                                device_scale_factor=dpr)
     chrome = np.asarray(Image.open(shot).convert("RGBA"))

@@ -131,7 +131,7 @@ def test_glsl_matches_reference(gl, probe, rng, mode):
 
 
 def test_glsl_constants_match_blend_mode_index():
-    text = shader_source.load_source("common/blend.glsl")
+    text = shader_source.load_source("common/blend_modes.h")  # blend.glsl's maths, shared with OpenCL
     defined = {name: int(value) for name, value in re.findall(r"^#define BLEND_(\w+) (\d+)\s*$", text, re.MULTILINE)}
     assert defined == {mode.name: mode.index for mode in BlendMode}
 

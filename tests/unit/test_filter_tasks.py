@@ -18,6 +18,7 @@ from lamina.errors import LaminaInputError
 from lamina.filters.backend import FilterBackend
 from lamina.filters.ops import Morphology
 from lamina.filters.svg import parse_svg
+from lamina.images import encode_png_data_url
 from lamina.filters.svg.compile import plan_graph
 from lamina.filters.plan import SHADER_CONSTANTS, MAX_BLUR_RADIUS, BlurPass, PassKind, ResamplePass, image_size
 from lamina.filter_costs import KINDS, Placement, place
@@ -37,12 +38,16 @@ CHAINS = [
 ]
 
 
-# An SVG filter graph planned as its own passes (filters.svg.compile): every SVG pass kind.
+# An SVG filter graph planned as its own passes (filters.svg.compile): every SVG pass kind,
+# an feImage among them (a data: URL: no file, no policy needed).
+PICTURE = encode_png_data_url(np.arange(2 * 3 * 4, dtype=np.uint8).reshape(2, 3, 4) * 10)
 SVG_GRAPH = parse_svg('<svg xmlns="http://www.w3.org/2000/svg"><filter id="f" x="0" y="0" width="1" height="1" '
                       'color-interpolation-filters="sRGB"><feOffset dx="2" result="o"/><feFlood flood-color="red" x="10" width="100"/>'
                       '<feComposite in2="o" operator="in"/><feColorMatrix type="luminanceToAlpha" result="l"/>'
                       '<feTurbulence/><feComposite in2="l"/><feDisplacementMap in2="SourceGraphic" scale="4"/>'
-                      '<feConvolveMatrix kernelMatrix="0 1 0 1 1 1 0 1 0"/></filter></svg>').filter("f")
+                      '<feConvolveMatrix kernelMatrix="0 1 0 1 1 1 0 1 0" result="c"/>'
+                      '<feDiffuseLighting><feDistantLight/></feDiffuseLighting><feComposite in2="c" result="t"/>'
+                      f'<feImage href="{PICTURE}"/><feBlend in2="t" mode="screen"/></filter></svg>').filter("f")
 
 
 def plan_of(chain: "str | filters.FilterChain", w: int = 300, h: int = 200):

@@ -10,7 +10,7 @@ import pytest
 
 from lamina import filters
 from lamina.errors import UnsupportedFeatureError
-from lamina.filters.plan import BlurPass, ColorPass, CombineOperator, CombinePass, OffsetPass
+from lamina.filters.plan import BlurPass, ColorPass, CombineOperator, CombinePass, LightingPass, LightKind, OffsetPass
 from lamina.filters.svg import parse_svg
 from lamina.filters.svg.compile import plan_graph
 
@@ -82,8 +82,6 @@ def test_merge_of_nothing_is_transparent_and_of_one_is_its_input():
     ("<feGaussianBlur stdDeviation='1'/>", 'x="0" y="0" width="1" height="1"', "linearRGB"),
     ("<feOffset dx='1.5'/>", 'x="0" y="0" width="1" height="1"', "a fractional feOffset in linearRGB"),
     ("<feDropShadow/>", 'x="0" y="0" width="1" height="1"', "linearRGB"),
-    ("<feBlend in2='SourceAlpha' mode='multiply'/>", BOX, "blend mode multiply"),
-    ("<feDiffuseLighting><feDistantLight/></feDiffuseLighting>", BOX, "does not compile to GPU passes yet"),
     ("<feGaussianBlur stdDeviation='200' edgeMode='wrap'/>", BOX, "a kernel of 1601 taps"),
     ("<feComponentTransfer>" + "".join(f"<feFunc{c} type='table' tableValues='{'0 ' * 300}'/>" for c in "RGBA")
      + "</feComponentTransfer>", BOX, "transfer tables of 1200 values"),
@@ -97,12 +95,61 @@ def test_what_does_not_compile_is_refused_naming_the_primitive(body, attrs, why)
 
 def test_filters_apply_plans_a_url_alone_as_a_graph_and_refuses_before_any_gpu_work():
     img = np.zeros((6, 6, 4), np.uint8)
-    turbulent = markup("<feSpecularLighting><feDistantLight/></feSpecularLighting><feComposite in2='SourceGraphic'/>")
-    with pytest.raises(UnsupportedFeatureError, match="<feSpecularLighting>: this primitive does not compile"):
-        filters.apply(img, "url(#f)", "gl", svg=turbulent)
+    # (every primitive compiles now: a refusal that remains is lighting an input clipped to a subregion)
+    refused = markup("<feOffset dx='1' x='1' y='1' width='2' height='2' result='o'/>"
+                     "<feDiffuseLighting in='o'><feDistantLight/></feDiffuseLighting>")
+    with pytest.raises(UnsupportedFeatureError, match="<feDiffuseLighting>.*lighting an input whose subregion"):
+        filters.apply(img, "url(#f)", "gl", svg=refused)
     # With CSS functions around it, a url() that does not lower runs as its graph on its
     # region inside the image (filters.svg.route), refused the same way when it cannot.
-    with pytest.raises(UnsupportedFeatureError, match="<feSpecularLighting>: this primitive does not compile"):
-        filters.apply(img, "url(#f) blur(1px)", "gl", svg=turbulent)
+    with pytest.raises(UnsupportedFeatureError, match="<feDiffuseLighting>.*lighting an input whose subregion"):
+        filters.apply(img, "url(#f) blur(1px)", "gl", svg=refused)
     plan = filters.parse("url(#f) blur(1px)").resolved_svg(parse_svg(markup(SHADOW))).plan(size=(6, 6))
     assert [p.kind for p in plan.passes][-2:] == ["blur", "blur"] and plan.outsets == (0, 0, 0, 0)
+
+
+def test_lighting_plans_one_pass_with_its_light_in_the_images_pixels():
+    """A point light in objectBoundingBox units at scale 2 on a filter region past the
+    box: x, y fractions of the box, z of its normalised diagonal, all in pixels, moved by
+    the region's origin (here 10% of a 40 x 30 box: 4 and 3 user units, 8 and 6 px)."""
+    body = ("<feSpecularLighting in='SourceAlpha' surfaceScale='3' specularConstant='.5' specularExponent='9' "
+            "lighting-color='rgb(255 0 0)'><fePointLight x='.25' y='.5' z='.2'/></feSpecularLighting>")
+    element = parse_svg(markup(body, "primitiveUnits='objectBoundingBox'")).filter("f")
+    p = plan_graph(element, (96, 72), 2.0, box=(40.0, 30.0))
+    (alpha, lit) = p.passes
+    assert isinstance(lit, LightingPass) and lit.inputs == (alpha.output,) and p.output == lit.output
+    diagonal = np.sqrt((40.0 ** 2 + 30.0 ** 2) / 2)
+    assert lit.light_kind is LightKind.POINT and lit.specular and lit.linear
+    np.testing.assert_allclose(lit.light, (.25 * 40 * 2 + 8, .5 * 30 * 2 + 6, .2 * diagonal * 2))
+    assert (lit.constant, lit.exponent, lit.surface_scale, lit.color) == (.5, 9.0, 3.0, (1.0, 0.0, 0.0))
+    assert "specular ks 0.5 exponent 9" in lit.describe() and "point light at (28, 36, 14.14) px" in lit.describe()
+
+
+def test_a_spot_light_plans_its_direction_and_cone_and_a_distant_light_its_unit_vector():
+    spot = plan("<feDiffuseLighting diffuseConstant='2'><feSpotLight x='10' y='0' z='10' pointsAtX='10' pointsAtY='10' "
+                "pointsAtZ='0' limitingConeAngle='-60' specularExponent='4'/></feDiffuseLighting>").passes[0]
+    assert spot.light_kind is LightKind.SPOT and not spot.specular and spot.constant == 2.0
+    np.testing.assert_allclose(spot.spot, (0.0, np.sqrt(.5), -np.sqrt(.5)))
+    assert spot.cone_cos == pytest.approx(.5) and spot.spot_exponent == 4.0
+    distant = plan("<feDiffuseLighting><feDistantLight azimuth='90' elevation='60'/></feDiffuseLighting>").passes[0]
+    np.testing.assert_allclose(distant.light, (0.0, .5, np.sqrt(.75)), atol=1e-12)
+    assert distant.cone_cos == -2.0  # no cone
+
+
+def test_kernel_unit_length_is_planned_in_pixels():
+    """kernelUnitLength in objectBoundingBox units: fractions of the box's width and
+    height, at the scale, as the pass's kernel step."""
+    body = "<feDiffuseLighting kernelUnitLength='.05 .1'><feDistantLight/></feDiffuseLighting>"
+    element = parse_svg(markup(body, BOX + " primitiveUnits='objectBoundingBox'")).filter("f")
+    (lit,) = plan_graph(element, (80, 60), 2.0).passes
+    assert lit.unit == pytest.approx((.05 * 40 * 2, .1 * 30 * 2)) and "kernel unit 4 x 6 px" in lit.describe()
+    assert plan("<feDiffuseLighting><feDistantLight/></feDiffuseLighting>").passes[0].unit == (1.0, 1.0)
+
+
+def test_lighting_an_input_with_a_subregion_is_refused():
+    """The spec's edge kernels start at the input's subregion; the pass's at the image's
+    edge: refused before any pass runs, naming the primitive."""
+    body = ("<feOffset dx='1' x='5' y='5' width='10' height='10' result='o'/>"
+            "<feDiffuseLighting in='o'><feDistantLight/></feDiffuseLighting>")
+    with pytest.raises(UnsupportedFeatureError, match="<feDiffuseLighting>: lighting an input whose subregion"):
+        plan(body)

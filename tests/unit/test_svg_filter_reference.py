@@ -6,6 +6,7 @@ transliteration of the spec's C code."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from lamina.errors import UnsupportedFeatureError
 from lamina.filters.svg import parse_svg
 from lamina.filters.svg import model as m
-from lamina.filters.svg.reference import apply_filter, linear_to_srgb, run_filter, srgb_to_linear
+from lamina.filters.svg.reference import CONE_SMOOTHING, apply_filter, linear_to_srgb, run_filter, srgb_to_linear
 from lamina.filters.svg.turbulence import lattice, random, setup_seed, turbulence
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
@@ -558,3 +559,33 @@ def test_surface_normals_follow_the_specs_table_at_corners_edges_and_inside():
 def test_stitched_turbulence_in_an_empty_subregion_is_transparent():
     out = run("<feTurbulence stitchTiles='stitch' baseFrequency='.1' width='0'/>", np.zeros((4, 4, 4)))
     assert not out.any()
+
+
+def test_a_spot_lights_cone_edge_fades_over_the_smoothing_band():
+    """Within CONE_SMOOTHING of the cone's cosine the light fades linearly (Skia's soft
+    edge; the spec asks for smoothing): half way in, half the light; the GPU header uses
+    the same band."""
+    inside = 3 / math.sqrt(10)  # -L.S at pixel (2, 4) of the spot above
+    angle = math.degrees(math.acos(inside - CONE_SMOOTHING / 2))
+    spot = run("<feDiffuseLighting><feSpotLight x='3.5' y='2.5' z='4' pointsAtX='3.5' pointsAtY='2.5' pointsAtZ='0' "
+               f"specularExponent='2' limitingConeAngle='{angle!r}'/></feDiffuseLighting>", FLAT)
+    assert spot[2, 4, 0] == pytest.approx(inside ** 3 / 2)
+    assert spot[2, 3, 0] == pytest.approx(1.0), "on the axis, past the band: all of it"
+    header = (Path(__file__).resolve().parents[2] / "shaders" / "common" / "lighting.h").read_text()
+    assert f"#define SVG_CONE_SMOOTHING {CONE_SMOOTHING}f" in header
+
+
+def test_kernel_unit_length_spaces_the_normals_taps():
+    """The normal's kernel reads neighbours kernelUnitLength away (the spec's dx, dy),
+    with no division by it: on an alpha ramp of slope s a pixel, taps 2 apart see slope
+    2 s (the x normal doubles); 1 is the plain kernel; the edge kernels start where a tap
+    would fall past the image (2 columns in from each side here)."""
+    ramp = np.zeros((5, 12, 4))
+    ramp[..., 3] = np.arange(12)[None, :] * 0.05
+    body = "<feDiffuseLighting surfaceScale='4' {}><feDistantLight azimuth='0' elevation='90'/></feDiffuseLighting>"
+    plain, one, two = (run(body.format(k), ramp) for k in ("", "kernelUnitLength='1'", "kernelUnitLength='2 1'"))
+    np.testing.assert_allclose(one, plain)
+    nz = lambda slope: 1 / math.sqrt((2 * 4 * slope) ** 2 + 1)  # noqa: E731  (N.L, L straight up: Nx = -2 ss slope)
+    np.testing.assert_allclose(plain[2, 1:-1, 0], nz(0.05))
+    np.testing.assert_allclose(two[2, 2:-2, 0], nz(0.1))
+    np.testing.assert_allclose(two[2, [0, 1, -2, -1], 0], nz(0.1))  # edge kernel: one tap 2 away, factor doubled

@@ -20,8 +20,10 @@ MARKUP = (f"<svg {NS}><filter id='shadow' {SRGB_BOX}><feOffset dx='3' dy='2' res
           "<feFlood flood-color='navy'/><feComposite in2='o' operator='in'/>"
           "<feMerge><feMergeNode/><feMergeNode in='SourceGraphic'/></feMerge></filter>"
           "<filter id='dup' color-interpolation-filters='sRGB'><feColorMatrix type='saturate' values='.3'/></filter>"
-          "<filter id='lit' color-interpolation-filters='sRGB'><feDiffuseLighting><feDistantLight/></feDiffuseLighting></filter>"
-          "<filter id='linear'><feGaussianBlur stdDeviation='2'/></filter></svg>")
+          "<filter id='picture' color-interpolation-filters='sRGB'><feImage href='x.png'/></filter>"
+          "<filter id='linear'><feGaussianBlur stdDeviation='2'/></filter>"
+          "<filter id='clipped-light'><feOffset x='1' y='1' width='2' height='2' result='o'/>"
+          "<feDiffuseLighting in='o'><feDistantLight/></feDiffuseLighting></filter></svg>")
 
 
 def scene(style: str, backdrop: str | None = None) -> Scene:
@@ -74,7 +76,7 @@ def test_a_url_naming_no_filter_is_an_svg_filter_error_naming_layer_property_and
 
 
 @pytest.mark.parametrize("style, words", [
-    ("filter: url(#lit)", "<feDiffuseLighting>: this primitive does not compile"),
+    ("filter: url(#clipped-light)", "<feDiffuseLighting>"),  # lighting an input clipped to a subregion
     ("filter: url(#linear)", "linearRGB"),
 ])
 def test_what_does_not_plan_is_an_unsupported_feature_error_naming_the_primitive(style, words):
