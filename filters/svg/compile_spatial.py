@@ -6,8 +6,9 @@
 * feConvolveMatrix: one ``ConvolvePass``, its kernel flipped here into the order the pass
   reads it (offset (j - targetX, i - targetY) at i * orderX + j), weights as uniforms /
   a buffer, so no program is compiled per kernel; kernelUnitLength spreads the cells
-  over whole pixels (``reference.kernel_spacing``); in linearRGB each tap is converted
-  inside the pass, which is exact.
+  over the image, read bilinearly where a cell falls between pixels
+  (``reference.kernel_spacing``); in linearRGB each tap is converted inside the pass,
+  which is exact.
 * feGaussianBlur with edgeMode duplicate or wrap: two ``ConvolvePass`` es of the
   reference's full-size Gaussian weights (``filters.ops.gaussian_kernel``), along x then
   y, extending the image by the edge mode (the downscaled blur passes only know
@@ -20,7 +21,7 @@ from __future__ import annotations
 from ..ops import gaussian_kernel
 from ..plan import SHADER_CONSTANTS, ConvolvePass, DisplacePass, EdgeMode, _Builder
 from . import model as m
-from .reference import kernel_spacing, kernel_spacing_refusal
+from .reference import kernel_spacing
 
 __all__ = ["plan_spatial", "spatial_refusal"]
 
@@ -34,8 +35,6 @@ def _sigmas(prim: m.GaussianBlur, pixels_per_unit: tuple[float, float]) -> tuple
 def spatial_refusal(prim: m.Primitive, pixels_per_unit: tuple[float, float]) -> str | None:
     """Why ``prim`` cannot run as this module's passes (None: it can, or it is not one of
     them)."""
-    if isinstance(prim, m.ConvolveMatrix):
-        return kernel_spacing_refusal(prim, pixels_per_unit)
     if isinstance(prim, m.GaussianBlur) and prim.edge_mode is not m.EdgeMode.NONE:
         sigmas = _sigmas(prim, pixels_per_unit)
         longest = max(len(_kernel(s)) for s in sigmas)
@@ -68,7 +67,7 @@ def plan_displacement(b: _Builder, prim: m.DisplacementMap, ins: list[str], pixe
     return out
 
 
-def plan_convolve(b: _Builder, prim: m.ConvolveMatrix, source: str, linear: bool, spacing: tuple[int, int]) -> str:
+def plan_convolve(b: _Builder, prim: m.ConvolveMatrix, source: str, linear: bool, spacing: tuple[float, float]) -> str:
     """The pass of ``prim`` on ``source``, its cells ``spacing`` px apart
     (``reference.kernel_spacing``); the image it writes."""
     out = b.name("convolve")

@@ -17,7 +17,14 @@ uniform sampler2D u_source;
 uniform vec4 u_weights[CONVOLVE_WEIGHTS / 4];
 uniform ivec2 u_order;
 uniform ivec2 u_target;
+#ifndef CONVOLVE_SPREAD
+#define CONVOLVE_SPREAD 0
+#endif
+#if CONVOLVE_SPREAD
+uniform vec2 u_spacing;        // px between kernel cells (kernelUnitLength), between pixels
+#else
 uniform ivec2 u_spacing;       // px between kernel cells (kernelUnitLength)
+#endif
 uniform float u_divisor;
 uniform float u_bias;
 uniform int u_edge;            // 0 none, 1 duplicate, 2 wrap
@@ -32,11 +39,37 @@ out vec4 frag_color;
 #define TAP(v) SOURCE_VALUE(v)
 #endif
 
+#if CONVOLVE_SPREAD
+// The texel (x, y) as a tap reads it, past the edge as u_edge says.
+vec4 edge_tap(int x, int y, ivec2 size) {
+    float inside = svg_edge_inside(x, size.x, u_edge) * svg_edge_inside(y, size.y, u_edge);
+    ivec2 at = ivec2(svg_edge_index(x, size.x, u_edge), svg_edge_index(y, size.y, u_edge));
+    return inside * TAP(texelFetch(u_source, at, 0));
+}
+
+// The image at a point between pixels: the bilinear mix of the four taps around it.
+vec4 spread_tap(vec2 at, ivec2 size) {
+    vec2 lo = floor(at);
+    vec2 f = at - lo;
+    ivec2 i = ivec2(lo);
+    return mix(mix(edge_tap(i.x, i.y, size), edge_tap(i.x + 1, i.y, size), f.x),
+               mix(edge_tap(i.x, i.y + 1, size), edge_tap(i.x + 1, i.y + 1, size), f.x), f.y);
+}
+#endif
+
 void main() {
     ivec2 p = ivec2(gl_FragCoord.xy);
     ivec2 size = textureSize(u_source, 0);
     vec4 total = vec4(0.0);
     int k = 0;
+#if CONVOLVE_SPREAD
+    for (int i = 0; i < u_order.y; ++i) {
+        for (int j = 0; j < u_order.x; ++j, ++k) {
+            vec2 at = vec2(p) + vec2(float(j - u_target.x), float(i - u_target.y)) * u_spacing;
+            total += u_weights[k >> 2][k & 3] * spread_tap(at, size);
+        }
+    }
+#else
     for (int i = 0; i < u_order.y; ++i) {
         int yi = p.y + (i - u_target.y) * u_spacing.y;
         int y = svg_edge_index(yi, size.y, u_edge);
@@ -47,6 +80,7 @@ void main() {
             total += weight * TAP(texelFetch(u_source, ivec2(svg_edge_index(xi, size.x, u_edge), y), 0));
         }
     }
+#endif
     vec4 own = svg_convolve_tap(SOURCE_VALUE(texelFetch(u_source, p, 0)), u_preserve_alpha, u_linear);
     frag_color = OUTPUT_VALUE(svg_convolve_result(total, own, u_divisor, u_bias, u_preserve_alpha, u_linear));
 }
