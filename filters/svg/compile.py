@@ -8,7 +8,8 @@ alone reads the other (``filters.svg.compile_color``, which also says what runs 
 linearRGB and how), SourceAlpha as
 one (colour made black), feGaussianBlur as the downscaled separable blur passes, one
 sigma per axis (``filters.plan.blur_levels_axes``; feDropShadow's likewise)
-(with edgeMode duplicate or wrap, as convolve passes: ``filters.svg.compile_spatial``,
+(with edgeMode duplicate or wrap, or in linearRGB on an image with colour, as convolve
+passes converting each tap: ``filters.svg.compile_spatial``,
 which also plans feDisplacementMap and feConvolveMatrix),
 feMorphology and feDropShadow as their passes, feOffset as an offset pass, feFlood,
 feImage as an image pass placing its picture (``filters.svg.compile_image``),
@@ -163,7 +164,9 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         if not isinstance(prim, COMPILED):
             raise _refuse(prim, "this primitive does not compile to GPU passes yet")
         linear = element.space_of(prim) is m.ColorSpace.LINEAR_RGB
-        why = spaces.refusal(prim, node.inputs, linear) or spatial_refusal(prim, (units[0] * scale, units[1] * scale))
+        converts = linear and not all(i in spaces.black for i in node.inputs)  # linear taps of an image with colour
+        why = spaces.refusal(prim, node.inputs, linear) or spatial_refusal(prim, (units[0] * scale, units[1] * scale),
+                                                                           converts)
         if why:
             raise _refuse(prim, why)
         rect = subregion(prim, element, canvas, [None if isinstance(i, m.StandardInput) else rects[i]
@@ -196,7 +199,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             out, out_reach = plan_image(b, prim, element, canvas), kept
         else:
             if out is None:  # compile_spatial's primitives (None: not one of them)
-                out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear)
+                out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear, converts)
             if out is None:
                 out = _plan_primitive(b, prim, ins, units, scale, notes)
             clear = keeps_clear or isinstance(prim, _KEEPS_CLEAR) or (

@@ -9,11 +9,13 @@
   over the image, read bilinearly where a cell falls between pixels
   (``reference.kernel_spacing``); in linearRGB each tap is converted inside the pass,
   which is exact.
-* feGaussianBlur with edgeMode duplicate or wrap: two ``ConvolvePass`` es of the
-  reference's full-size Gaussian weights (``filters.ops.gaussian_kernel``), along x then
-  y, extending the image by the edge mode (the downscaled blur passes only know
-  transparent edges). A kernel longer than CONVOLVE_WEIGHTS is refused (sigma over ~127
-  px). In linearRGB the image between the two passes is 8-bit sRGB.
+* feGaussianBlur with edgeMode duplicate or wrap, and in linearRGB with edgeMode none on
+  an image with colour: two ``ConvolvePass`` es of the reference's full-size Gaussian
+  weights (``filters.ops.gaussian_kernel``), along x then y, extending the image by the
+  edge mode (the downscaled blur passes only know transparent edges, and would average
+  sRGB values where linearRGB wants linear ones). A kernel longer than CONVOLVE_WEIGHTS
+  is refused (sigma over ~127 px). In linearRGB each tap is converted inside the pass;
+  the image between the two passes is 8-bit sRGB (not 8-bit linear, which bands darks).
 """
 
 from __future__ import annotations
@@ -32,27 +34,34 @@ def _sigmas(prim: m.GaussianBlur, pixels_per_unit: tuple[float, float]) -> tuple
     return prim.std_deviation[0] * pixels_per_unit[0], prim.std_deviation[1] * pixels_per_unit[1]
 
 
-def spatial_refusal(prim: m.Primitive, pixels_per_unit: tuple[float, float]) -> str | None:
+def _convolved(prim: m.Primitive, converts: bool) -> bool:
+    """Does feGaussianBlur ``prim`` run as convolve passes? ``converts``: it is in linearRGB
+    on an image with colour (alpha-only images blur alike in either space)."""
+    return isinstance(prim, m.GaussianBlur) and (prim.edge_mode is not m.EdgeMode.NONE or converts)
+
+
+def spatial_refusal(prim: m.Primitive, pixels_per_unit: tuple[float, float], converts: bool = False) -> str | None:
     """Why ``prim`` cannot run as this module's passes (None: it can, or it is not one of
-    them)."""
-    if isinstance(prim, m.GaussianBlur) and prim.edge_mode is not m.EdgeMode.NONE:
+    them); ``converts`` as ``_convolved`` says."""
+    if _convolved(prim, converts):
         sigmas = _sigmas(prim, pixels_per_unit)
         longest = max(len(_kernel(s)) for s in sigmas)
         if longest > SHADER_CONSTANTS["CONVOLVE_WEIGHTS"]:
-            return (f"edgeMode {prim.edge_mode.value} with a standard deviation of {max(sigmas):g} px (a kernel of "
+            why = f"edgeMode {prim.edge_mode.value}" + (" in linearRGB" if converts else "")
+            return (f"{why} with a standard deviation of {max(sigmas):g} px (a kernel of "
                     f"{longest} taps; a convolve pass takes {SHADER_CONSTANTS['CONVOLVE_WEIGHTS']})")
     return None
 
 
 def plan_spatial(b: _Builder, prim: m.Primitive, ins: list[str], pixels_per_unit: tuple[float, float],
-                 linear: bool) -> str | None:
-    """The image the passes of ``prim`` write, ``linear`` its colour space being linearRGB
-    (None: ``prim`` is not one of this module's)."""
+                 linear: bool, converts: bool = False) -> str | None:
+    """The image the passes of ``prim`` write, ``linear`` its colour space being linearRGB,
+    ``converts`` as ``_convolved`` says (None: ``prim`` is not one of this module's)."""
     if isinstance(prim, m.DisplacementMap):
         return plan_displacement(b, prim, ins, pixels_per_unit, linear)
     if isinstance(prim, m.ConvolveMatrix):
         return plan_convolve(b, prim, ins[0], linear, kernel_spacing(prim, pixels_per_unit))
-    if isinstance(prim, m.GaussianBlur) and prim.edge_mode is not m.EdgeMode.NONE:
+    if _convolved(prim, converts):
         sigmas = _sigmas(prim, pixels_per_unit)
         return plan_edge_blur(b, prim, ins[0], sigmas, linear) if max(sigmas) > 0 else ins[0]
     return None
@@ -82,7 +91,7 @@ def _kernel(sigma: float) -> tuple[float, ...]:
 
 
 def plan_edge_blur(b: _Builder, prim: m.GaussianBlur, source: str, sigmas: tuple[float, float], linear: bool) -> str:
-    """The passes of ``prim`` (edgeMode duplicate or wrap) blurring ``source`` by ``sigmas``
+    """The passes of ``prim`` (by its edgeMode) blurring ``source`` by ``sigmas``
     px (x, y); the image they write."""
     current = source
     for axis, sigma in enumerate(sigmas):

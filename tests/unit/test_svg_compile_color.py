@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from lamina.errors import InvalidValueError, UnsupportedFeatureError
-from lamina.filters.plan import (BlurPass, ChannelTransfer, CombinePass, SvgColorPass, SvgColorStep, TransferKind,
-                                 SHADER_CONSTANTS, TurbulencePass, svg_step_tables)
+from lamina.filters.ops import gaussian_kernel
+from lamina.filters.plan import (BlurPass, ChannelTransfer, CombinePass, ConvolvePass, EdgeMode, SvgColorPass,
+                                 SvgColorStep, TransferKind, SHADER_CONSTANTS, TurbulencePass, svg_step_tables)
 from lamina.filters.svg import parse_svg
 from lamina.filters.svg.compile import plan_graph
 
@@ -55,7 +56,6 @@ def test_linear_composites_and_merges_join_in_linear_light_and_floods_do_not():
 
 
 @pytest.mark.parametrize("body, why", [
-    ("<feGaussianBlur stdDeviation='1'/>", "linearRGB"),
     ("<feOffset dx='.5'/>", "a fractional feOffset in linearRGB"),
     ("<feColorMatrix in='SourceAlpha' values='0 0 0 0 1  0 0 0 0 0  0 0 0 0 0  0 0 0 1 0'/><feMorphology radius='1'/>",
      "linearRGB"),  # a colour primitive's result is not black any more
@@ -63,6 +63,13 @@ def test_linear_composites_and_merges_join_in_linear_light_and_floods_do_not():
 def test_spatial_primitives_on_coloured_images_are_refused_in_linear_rgb(body, why):
     with pytest.raises(UnsupportedFeatureError, match=why):
         plan(body)
+
+
+def test_linear_blurs_of_coloured_images_are_convolve_passes_converting_each_tap():
+    p = plan("<feGaussianBlur stdDeviation='2 0'/>")
+    assert [(type(x), x.linear, x.order, x.edge) for x in p.passes] == [(ConvolvePass, True, (len(gaussian_kernel(2.0)), 1), EdgeMode.NONE)]
+    alpha = plan("<feGaussianBlur in='SourceAlpha' stdDeviation='2'/>")
+    assert any(isinstance(x, BlurPass) for x in alpha.passes), "black colour: the downscaled blur, either space"
 
 
 def test_whole_pixel_offsets_and_srgb_blurs_plan_in_any_space():
