@@ -17,8 +17,8 @@ registers these; it plans everything else).
   either space. The colour primitives that alone read an feTurbulence run in its pass too (its
   noise, low in alpha, loses most of its colour to 8 premultiplied bits: up to 6 levels
   off before a linearRGB colour matrix, measured). feGaussianBlur of an image with colour
-  runs as convolve passes converting each tap (``compile_spatial``). The other spatial
-  primitives that mix pixels (morphology, fractional offsets) run in linearRGB only on
+  and a fractional feOffset run as convolve passes converting each tap (``compile_spatial``). The other spatial
+  primitive that mixes pixels (morphology) runs in linearRGB only on
   images whose colour is black (SourceAlpha and what blurs, offsets, erodes or tiles it):
   their colour is 0 in both spaces, so the space does not matter. Anything else in
   linearRGB is refused (``refusal`` says why).
@@ -88,14 +88,11 @@ class SpacePlanner:
             return None  # of an image with colour: convolve passes, converting each tap (compile_spatial)
         black = all(i in self.black for i in inputs)
         if isinstance(prim, m.Offset):
-            dx, dy = prim.dx * self.pixels_per_unit[0], prim.dy * self.pixels_per_unit[1]
-            if black or (dx == int(dx) and dy == int(dy)):
-                return None  # a whole-pixel move copies pixels: the same in either space
-            return "a fractional feOffset in linearRGB (bilinear in linear light) of an image with colour"
+            return None  # whole pixels: copies, either space; else a convolve pass converting each tap (compile_spatial)
         if isinstance(prim, m.Morphology) and black:
             return None
         return "color-interpolation-filters linearRGB (GPU passes run it for colour primitives, feComposite, " \
-               "feMerge, feBlend, feFlood, feTile, feImage, feGaussianBlur, whole-pixel feOffset, and morphology of SourceAlpha)"
+               "feMerge, feBlend, feFlood, feTile, feImage, feGaussianBlur, feOffset, and morphology of SourceAlpha)"
 
     def plan(self, prim: m.Primitive, index: int, inputs: tuple[NodeInput, ...], source: str | None,
              linear: bool) -> str | None:

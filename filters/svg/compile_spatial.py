@@ -16,9 +16,15 @@
   sRGB values where linearRGB wants linear ones). A kernel longer than CONVOLVE_WEIGHTS
   is refused (sigma over ~127 px). In linearRGB each tap is converted inside the pass;
   the image between the two passes is 8-bit sRGB (not 8-bit linear, which bands darks).
+* a fractional feOffset in linearRGB on an image with colour: the reference's bilinear
+  move (``ops.shift``: out(x) = in(x - dx) between pixels) is a 2x2 (1 wide along a
+  whole-pixel axis) ``ConvolvePass`` of weights from the fractional parts, its target
+  placing the taps at floor(-d) and floor(-d) + 1, each tap converted in the pass.
 """
 
 from __future__ import annotations
+
+import math
 
 from ..ops import gaussian_kernel
 from ..plan import SHADER_CONSTANTS, ConvolvePass, DisplacePass, EdgeMode, _Builder
@@ -61,6 +67,10 @@ def plan_spatial(b: _Builder, prim: m.Primitive, ins: list[str], pixels_per_unit
         return plan_displacement(b, prim, ins, pixels_per_unit, linear)
     if isinstance(prim, m.ConvolveMatrix):
         return plan_convolve(b, prim, ins[0], linear, kernel_spacing(prim, pixels_per_unit))
+    if isinstance(prim, m.Offset) and converts:
+        dx, dy = prim.dx * pixels_per_unit[0], prim.dy * pixels_per_unit[1]
+        if dx != int(dx) or dy != int(dy):
+            return plan_linear_offset(b, prim, ins[0], dx, dy)
     if _convolved(prim, converts):
         sigmas = _sigmas(prim, pixels_per_unit)
         return plan_edge_blur(b, prim, ins[0], sigmas, linear) if max(sigmas) > 0 else ins[0]
@@ -83,6 +93,20 @@ def plan_convolve(b: _Builder, prim: m.ConvolveMatrix, source: str, linear: bool
     weights = tuple(float(v) for v in reversed(prim.kernel))  # kernel[oy-1-i][ox-1-j] at i * ox + j
     b.passes.append(ConvolvePass((source,), out, prim.order, weights, prim.targets(), float(prim.resolved_divisor()),
                                  float(prim.bias), _EDGES[prim.edge_mode], prim.preserve_alpha, linear, spacing))
+    return out
+
+
+def plan_linear_offset(b: _Builder, prim: m.Offset, source: str, dx: float, dy: float) -> str:
+    """The pass moving ``source`` by (dx, dy) px bilinearly in linear light; the image it writes."""
+    axes = []
+    for d in (dx, dy):
+        first = math.floor(-d)
+        f = -d - first
+        axes.append(((1.0,), -first) if f == 0 else ((1.0 - f, f), -first))
+    (wx, tx), (wy, ty) = axes
+    out = b.name("offset")
+    b.passes.append(ConvolvePass((source,), out, (len(wx), len(wy)), tuple(a * c for c in wy for a in wx), (tx, ty),
+                                 linear=True, source=prim.tag))
     return out
 
 

@@ -101,6 +101,19 @@ def test_gaussian_blur_edge_modes_match_the_svg_reference(gl, rng, backend, name
                       - ref).max() > 4, name
 
 
+OFFSETS = {"half-linear": "dx='.5' dy='0'", "both-axes-linear": "dx='-2.3' dy='1.6'", "y-only-linear": "dx='3' dy='-.75'"}
+
+
+@pytest.mark.parametrize("name", OFFSETS)
+@pytest.mark.parametrize("space", ["linearRGB", "sRGB"])
+def test_fractional_offsets_match_the_svg_reference(gl, rng, backend, name, space):
+    markup = (f'<svg {NS}><filter id="f" {BOX} color-interpolation-filters="{space}"><feOffset {OFFSETS[name]}/>'
+              '</filter></svg>')
+    img = random_image(rng, 23, 31)
+    out, ref = _run(markup, img, backend)
+    assert np.abs(out - ref).max() <= 1, f"{name} in {space} on {backend}"
+
+
 SCENE = Path(__file__).resolve().parents[1] / "scenes" / "svg-filter-spatial.json"
 
 

@@ -56,7 +56,6 @@ def test_linear_composites_and_merges_join_in_linear_light_and_floods_do_not():
 
 
 @pytest.mark.parametrize("body, why", [
-    ("<feOffset dx='.5'/>", "a fractional feOffset in linearRGB"),
     ("<feColorMatrix in='SourceAlpha' values='0 0 0 0 1  0 0 0 0 0  0 0 0 0 0  0 0 0 1 0'/><feMorphology radius='1'/>",
      "linearRGB"),  # a colour primitive's result is not black any more
 ])
@@ -70,6 +69,13 @@ def test_linear_blurs_of_coloured_images_are_convolve_passes_converting_each_tap
     assert [(type(x), x.linear, x.order, x.edge) for x in p.passes] == [(ConvolvePass, True, (len(gaussian_kernel(2.0)), 1), EdgeMode.NONE)]
     alpha = plan("<feGaussianBlur in='SourceAlpha' stdDeviation='2'/>")
     assert any(isinstance(x, BlurPass) for x in alpha.passes), "black colour: the downscaled blur, either space"
+
+
+def test_linear_fractional_offsets_are_a_bilinear_convolve_pass_converting_each_tap():
+    move = plan("<feOffset dx='2.25' dy='-1'/>").passes[0]
+    assert isinstance(move, ConvolvePass) and move.linear and move.order == (2, 1)
+    assert move.weights == (0.25, 0.75) and move.target == (3, -1), "taps at x - 3 and x - 2; y + 1"
+    assert plan("<feOffset dx='2.5' dy='-1'/>", BOX + ' color-interpolation-filters="sRGB"').passes[0].kind == "offset"
 
 
 def test_whole_pixel_offsets_and_srgb_blurs_plan_in_any_space():
