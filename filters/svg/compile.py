@@ -11,7 +11,8 @@ sigma per axis (``filters.plan.blur_levels_axes``; feDropShadow's likewise)
 (with edgeMode duplicate or wrap, or in linearRGB on an image with colour, as convolve
 passes converting each tap: ``filters.svg.compile_spatial``,
 which also plans feDisplacementMap and feConvolveMatrix),
-feMorphology and feDropShadow as their passes, feOffset as an offset pass, feFlood,
+feMorphology and feDropShadow as their passes (feDropShadow in linearRGB as the spec's
+graph: blur, offset, flood in, merged under its input in linear light), feOffset as an offset pass, feFlood,
 feImage as an image pass placing its picture (``filters.svg.compile_image``),
 feComposite (every operator), feMerge and feBlend (every mode of Compositing 1, the
 compositor's blend maths: shaders/common/blend_modes.h) as combine passes; feTile as a
@@ -201,7 +202,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             if out is None:  # compile_spatial's primitives (None: not one of them)
                 out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear, converts)
             if out is None:
-                out = _plan_primitive(b, prim, ins, units, scale, notes)
+                out = _plan_primitive(b, prim, ins, units, scale, notes, linear)
             clear = keeps_clear or isinstance(prim, _KEEPS_CLEAR) or (
                 isinstance(prim, m.Composite) and prim.operator is not m.CompositeOperator.ARITHMETIC)
             out_reach = _hull(in_reach) if clear else full
@@ -264,8 +265,28 @@ def _sigmas(pair: tuple[float, float], pixels_per_unit: tuple[float, float]) -> 
     return (min(pair[0] * pixels_per_unit[0], 100.0), min(pair[1] * pixels_per_unit[1], 100.0))
 
 
+def _linear_shadow(b: _Builder, prim: m.DropShadow, source: str, sigmas: tuple[float, float],
+                   offset: tuple[float, float]) -> str:
+    """feDropShadow in linearRGB as the spec's graph: ``source``'s alpha blurred and moved
+    (alpha alone is read, the same in either space: the blur and offset passes as they
+    are), the flood colour composited in (its sRGB colour times alpha is the linear
+    shadow's, converted), ``source`` merged over it in linear light."""
+    moved = b.blur_axes(source, sigmas) if max(sigmas) > 0 else source
+    if offset != (0, 0):
+        out = b.name("offset")
+        b.passes.append(OffsetPass((moved,), out, offset))
+        moved = out
+    c = prim.flood_color
+    a = c.a * prim.flood_opacity
+    flood = _combine(b, "source", "source", CombineOperator.ARITHMETIC, prim.tag, k4=(c.r * a, c.g * a, c.b * a, a))
+    shadow = _combine(b, flood, moved, CombineOperator.IN, prim.tag)
+    out = b.name("combine")
+    b.passes.append(CombinePass((source, shadow), out, CombineOperator.OVER, source=prim.tag, linear=True))
+    return out
+
+
 def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple[float, float], scale: float,
-                    notes: list[str]) -> str:
+                    notes: list[str], linear: bool = False) -> str:
     ux, uy = units[0] * scale, units[1] * scale  # markup units -> pixels
     if isinstance(prim, m.ColorMatrix):
         if prim.type is m.ColorMatrixType.LUMINANCE_TO_ALPHA:
@@ -281,6 +302,8 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
             return ins[0]  # a zero radius disables it: the result is the input
         op = Morphology(prim.operator.value, prim.radius[0] * ux, prim.radius[1] * uy)
         return _plan_morphology(b, op, ins[0], 1.0, notes)
+    if isinstance(prim, m.DropShadow) and linear:
+        return _linear_shadow(b, prim, ins[0], _sigmas(prim.std_deviation, (ux, uy)), (prim.dx * ux, prim.dy * uy))
     if isinstance(prim, m.DropShadow):
         sigmas = _sigmas(prim.std_deviation, (ux, uy))
         c = prim.flood_color

@@ -86,13 +86,15 @@ class SpacePlanner:
             return None  # per pixel, or converting each tap in its pass (compile_spatial)
         if isinstance(prim, m.GaussianBlur):
             return None  # of an image with colour: convolve passes, converting each tap (compile_spatial)
+        if isinstance(prim, m.DropShadow):
+            return None  # the spec's graph, its merge in linear light (compile)
         black = all(i in self.black for i in inputs)
         if isinstance(prim, m.Offset):
             return None  # whole pixels: copies, either space; else a convolve pass converting each tap (compile_spatial)
         if isinstance(prim, m.Morphology) and black:
             return None
         return "color-interpolation-filters linearRGB (GPU passes run it for colour primitives, feComposite, " \
-               "feMerge, feBlend, feFlood, feTile, feImage, feGaussianBlur, feOffset, and morphology of SourceAlpha)"
+               "feMerge, feBlend, feFlood, feTile, feImage, feGaussianBlur, feOffset, feDropShadow, and morphology of SourceAlpha)"
 
     def plan(self, prim: m.Primitive, index: int, inputs: tuple[NodeInput, ...], source: str | None,
              linear: bool) -> str | None:

@@ -114,6 +114,21 @@ def test_fractional_offsets_match_the_svg_reference(gl, rng, backend, name, spac
     assert np.abs(out - ref).max() <= 1, f"{name} in {space} on {backend}"
 
 
+SHADOWS = {"blurred-moved": "dx='2.5' dy='-1.5' stdDeviation='2' flood-color='rgb(200 40 90)' flood-opacity='.8'",
+           "sharp-whole": "dx='3' dy='2' stdDeviation='0' flood-color='navy'",
+           "two-sigmas": "dx='-1' dy='1' stdDeviation='3 1' flood-color='gold' flood-opacity='.6'"}
+
+
+@pytest.mark.parametrize("name", SHADOWS)
+@pytest.mark.parametrize("space", ["linearRGB", "sRGB"])
+def test_drop_shadows_match_the_svg_reference(gl, rng, backend, name, space):
+    markup = (f'<svg {NS}><filter id="f" {BOX} color-interpolation-filters="{space}"><feDropShadow {SHADOWS[name]}/>'
+              '</filter></svg>')
+    img = random_image(rng, 27, 30, transparent_border=4)
+    out, ref = _run(markup, img, backend)
+    assert np.abs(out - ref).max() <= 2, f"{name} in {space} on {backend}"
+
+
 SCENE = Path(__file__).resolve().parents[1] / "scenes" / "svg-filter-spatial.json"
 
 

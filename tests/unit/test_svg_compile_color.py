@@ -78,6 +78,13 @@ def test_linear_fractional_offsets_are_a_bilinear_convolve_pass_converting_each_
     assert plan("<feOffset dx='2.5' dy='-1'/>", BOX + ' color-interpolation-filters="sRGB"').passes[0].kind == "offset"
 
 
+def test_linear_drop_shadows_are_the_spec_graph_merged_in_linear_light():
+    p = plan("<feDropShadow dx='2' dy='1.5' stdDeviation='2'/>")
+    combines = [x for x in p.passes if isinstance(x, CombinePass)]
+    assert [(x.operator.name, x.linear) for x in combines] == [("ARITHMETIC", False), ("IN", False), ("OVER", True)]
+    assert p.output == combines[-1].output and combines[-1].inputs[0] == "source", "the input merged over its shadow"
+
+
 def test_whole_pixel_offsets_and_srgb_blurs_plan_in_any_space():
     assert plan("<feOffset dx='2' dy='-1'/>").passes[0].offset == (2, -1)
     assert plan("<feGaussianBlur stdDeviation='1' color-interpolation-filters='sRGB'/>").passes
