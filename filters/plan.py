@@ -123,6 +123,7 @@ class PassKind(NamedEnum):
     UPSAMPLE = "up"
     SHADOW = "shadow"
     MORPHOLOGY = "morphology"
+    MORPHOLOGY_LINEAR = "morphology_linear"  # linearRGB taps
     COMBINE = "combine"
     OFFSET = "offset"
     SVG_COLOR = "svg-color"
@@ -171,6 +172,7 @@ class FilterShader(Enum):
     UPSAMPLE = "upsample"
     SHADOW = "shadow"
     MORPHOLOGY = "morphology"
+    MORPHOLOGY_LINEAR = "morphology_linear"  # linearRGB taps
     COMBINE = "combine"
     OFFSET = "offset"
     SVG_COLOR = "svg_color"
@@ -567,7 +569,9 @@ class ShadowPass:
 class MorphologyPass:
     """One direction of feMorphology: the minimum (erode) or maximum (dilate) of each
     premultiplied channel over 2 radius + 1 pixels along ``axis``; transparent black
-    outside the image, so an erode whose window leaves it gives transparent black."""
+    outside the image, so an erode whose window leaves it gives transparent black. With
+    ``linear`` (linearRGB) each tap is read as linear premultiplied and the result
+    written back as sRGB premultiplied."""
 
     inputs: tuple[str, ...]
     output: str
@@ -575,6 +579,7 @@ class MorphologyPass:
     radius: int  # pixels on each side
     operator: MorphologyOperator
     scale: int = 1
+    linear: bool = False
     kind: ClassVar[str] = "morphology"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.MORPHOLOGY
     cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
@@ -585,7 +590,8 @@ class MorphologyPass:
 
     @classmethod
     def samples(cls) -> tuple["MorphologyPass", ...]:
-        return (cls(("source",), "out", Axis.X, 3, MorphologyOperator.DILATE),)
+        return (cls(("source",), "out", Axis.X, 3, MorphologyOperator.DILATE),
+                cls(("source",), "out", Axis.Y, 2, MorphologyOperator.ERODE, linear=True))
 
     @property
     def taps(self) -> int:
@@ -596,13 +602,15 @@ class MorphologyPass:
         return int(self.operator is MorphologyOperator.DILATE)
 
     def gl(self) -> ProgramCall:
-        return ProgramCall(FilterProgram(FilterShader.MORPHOLOGY), (("u_axis", self.axis.unit), ("u_radius", self.radius), ("u_dilate", self.dilate)))
+        shader = FilterShader.MORPHOLOGY_LINEAR if self.linear else FilterShader.MORPHOLOGY
+        return ProgramCall(FilterProgram(shader), (("u_axis", self.axis.unit), ("u_radius", self.radius), ("u_dilate", self.dilate)))
 
     def cl(self) -> KernelCall:
         ax, ay = self.axis.unit
         return KernelCall("morphology", (*_images("src", "dst", "w", "h"), KernelArg(Arg.INT, ax, "ax"),
                                          KernelArg(Arg.INT, ay, "ay"), KernelArg(Arg.INT, self.radius, "r"),
-                                         KernelArg(Arg.INT, self.dilate, "dilate")))
+                                         KernelArg(Arg.INT, self.dilate, "dilate"),
+                                         KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
 
     @property
     def label(self) -> str:
@@ -610,7 +618,7 @@ class MorphologyPass:
 
     def describe(self) -> str:
         how = "max" if self.dilate else "min"
-        return f"{self.label}  radius {self.radius}px, {how} of {self.taps} taps"
+        return f"{self.label}  radius {self.radius}px, {how} of {self.taps} taps{' in linearRGB' if self.linear else ''}"
 
 
 class CombineOperator(Enum):
@@ -1412,11 +1420,12 @@ def _plan_shadow(b: _Builder, op: DropShadow, current: str, scale: float, notes:
     return out
 
 
-def _plan_morphology(b: _Builder, op: Morphology, current: str, scale: float, notes: list[str]) -> str:
+def _plan_morphology(b: _Builder, op: Morphology, current: str, scale: float, notes: list[str],
+                     linear: bool = False) -> str:
     for axis, radius in zip(Axis, op.pixel_radii(scale)):
         if radius > 0:  # an axis of radius 0 leaves the image as it is
             out = b.name(f"{op.operator.value}{axis}")
-            b.passes.append(MorphologyPass((current,), out, axis, radius, op.operator))
+            b.passes.append(MorphologyPass((current,), out, axis, radius, op.operator, linear=linear))
             current = out
     return current
 

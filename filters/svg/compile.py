@@ -202,7 +202,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             if out is None:  # compile_spatial's primitives (None: not one of them)
                 out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear, converts)
             if out is None:
-                out = _plan_primitive(b, prim, ins, units, scale, notes, linear)
+                out = _plan_primitive(b, prim, ins, units, scale, notes, linear, converts)
             clear = keeps_clear or isinstance(prim, _KEEPS_CLEAR) or (
                 isinstance(prim, m.Composite) and prim.operator is not m.CompositeOperator.ARITHMETIC)
             out_reach = _hull(in_reach) if clear else full
@@ -286,7 +286,8 @@ def _linear_shadow(b: _Builder, prim: m.DropShadow, source: str, sigmas: tuple[f
 
 
 def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple[float, float], scale: float,
-                    notes: list[str], linear: bool = False) -> str:
+                    notes: list[str], linear: bool = False, converts: bool = False) -> str:
+    """The passes of ``prim``; ``linear``: in linearRGB; ``converts``: on an image with colour too."""
     ux, uy = units[0] * scale, units[1] * scale  # markup units -> pixels
     if isinstance(prim, m.ColorMatrix):
         if prim.type is m.ColorMatrixType.LUMINANCE_TO_ALPHA:
@@ -301,7 +302,7 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
         if prim.radius[0] <= 0 or prim.radius[1] <= 0:
             return ins[0]  # a zero radius disables it: the result is the input
         op = Morphology(prim.operator.value, prim.radius[0] * ux, prim.radius[1] * uy)
-        return _plan_morphology(b, op, ins[0], 1.0, notes)
+        return _plan_morphology(b, op, ins[0], 1.0, notes, linear=converts)
     if isinstance(prim, m.DropShadow) and linear:
         return _linear_shadow(b, prim, ins[0], _sigmas(prim.std_deviation, (ux, uy)), (prim.dx * ux, prim.dy * uy))
     if isinstance(prim, m.DropShadow):

@@ -16,12 +16,12 @@ registers these; it plans everything else).
   converted, as the reference does) and whole-pixel feOffset give the same pixels in
   either space. The colour primitives that alone read an feTurbulence run in its pass too (its
   noise, low in alpha, loses most of its colour to 8 premultiplied bits: up to 6 levels
-  off before a linearRGB colour matrix, measured). feGaussianBlur of an image with colour
-  and a fractional feOffset run as convolve passes converting each tap (``compile_spatial``). The other spatial
-  primitive that mixes pixels (morphology) runs in linearRGB only on
-  images whose colour is black (SourceAlpha and what blurs, offsets, erodes or tiles it):
-  their colour is 0 in both spaces, so the space does not matter. Anything else in
-  linearRGB is refused (``refusal`` says why).
+  off before a linearRGB colour matrix, measured). Spatial primitives that mix pixels
+  convert each tap in their pass: feGaussianBlur and a fractional feOffset of an image
+  with colour as convolve passes (``compile_spatial``), feMorphology as morphology passes
+  with ``linear``; feDropShadow is the spec's graph, merged in linear light. On images
+  whose colour is black (SourceAlpha and what blurs, offsets, erodes or tiles it:
+  ``black``) the space does not matter, and the faster sRGB passes run.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def channel_transfer(f: m.TransferFunction) -> ChannelTransfer:
 
 class SpacePlanner:
     """Plans a graph's colour primitives and keeps what its colour spaces need: which
-    images have black colour (so a spatial primitive may run on them in linearRGB)."""
+    images have black colour (a spatial primitive in linearRGB needs no conversion on them)."""
 
     def __init__(self, builder: _Builder, pixels_per_unit: tuple[float, float], graph: FilterGraph) -> None:
         self.b = builder
@@ -80,21 +80,11 @@ class SpacePlanner:
             values = sum(len(f.table_values) for f in (prim.red, prim.green, prim.blue, prim.alpha))
             if values > size:
                 return f"transfer tables of {values} values in all (a GPU pass takes {size})"
-        if not linear or isinstance(prim, (m.ColorMatrix, m.ComponentTransfer, m.Composite, m.Merge, m.Blend,
-                                           m.Flood, m.Tile, m.Turbulence, m.DisplacementMap, m.ConvolveMatrix,
-                                           m.DiffuseLighting, m.SpecularLighting, m.Image)):
-            return None  # per pixel, or converting each tap in its pass (compile_spatial)
-        if isinstance(prim, m.GaussianBlur):
-            return None  # of an image with colour: convolve passes, converting each tap (compile_spatial)
-        if isinstance(prim, m.DropShadow):
-            return None  # the spec's graph, its merge in linear light (compile)
-        black = all(i in self.black for i in inputs)
-        if isinstance(prim, m.Offset):
-            return None  # whole pixels: copies, either space; else a convolve pass converting each tap (compile_spatial)
-        if isinstance(prim, m.Morphology) and black:
-            return None
-        return "color-interpolation-filters linearRGB (GPU passes run it for colour primitives, feComposite, " \
-               "feMerge, feBlend, feFlood, feTile, feImage, feGaussianBlur, feOffset, feDropShadow, and morphology of SourceAlpha)"
+        # Every primitive runs in linearRGB: per pixel, or converting each tap in its pass
+        # (feGaussianBlur and fractional feOffset of an image with colour as compile_spatial's
+        # convolve passes, feMorphology as linear morphology passes), feDropShadow as the
+        # spec's graph merged in linear light (compile).
+        return None
 
     def plan(self, prim: m.Primitive, index: int, inputs: tuple[NodeInput, ...], source: str | None,
              linear: bool) -> str | None:

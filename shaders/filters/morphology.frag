@@ -3,7 +3,26 @@
 // Outside the input is transparent black: an erode whose window leaves the texture is
 // transparent; a dilate may skip those taps (every value is >= 0, so a max with 0
 // changes nothing). The texels' own values come out, so nothing is rounded.
+// MORPHOLOGY_LINEAR 1 (morphology_linear.frag, linearRGB): each tap converted to linear
+// premultiplied before the min / max, the result written back as sRGB premultiplied
+// (a program of its own: llvmpipe would pay the conversions on every tap even where a
+// uniform turned them off).
 #include "common/alpha.glsl"
+#ifndef MORPHOLOGY_LINEAR
+#define MORPHOLOGY_LINEAR 0
+#endif
+#if MORPHOLOGY_LINEAR
+#define float4 vec4
+#define SVG_INT(x) int(x)
+#define SVG_INT_TO_FLOAT(x) float(x)
+#define SVG_POW(x, y) pow((x), (y))
+#include "common/svg_color.h"
+#define TAP(v) svg_premultiplied_to_linear(SOURCE_VALUE(v))
+#define RESULT(v) svg_premultiplied_to_srgb(v)
+#else
+#define TAP(v) SOURCE_VALUE(v)
+#define RESULT(v) (v)
+#endif
 
 uniform sampler2D u_source;
 uniform ivec2 u_axis;      // (1, 0) or (0, 1)
@@ -20,10 +39,10 @@ void main() {
     int hi = min(u_radius, size - 1 - along);
     vec4 v = vec4(0.0);
     if (u_dilate != 0) {
-        for (int i = lo; i <= hi; ++i) v = max(v, SOURCE_VALUE(texelFetch(u_source, p + i * u_axis, 0)));
+        for (int i = lo; i <= hi; ++i) v = max(v, TAP(texelFetch(u_source, p + i * u_axis, 0)));
     } else if (lo == -u_radius && hi == u_radius) {
         v = vec4(1.0);
-        for (int i = lo; i <= hi; ++i) v = min(v, SOURCE_VALUE(texelFetch(u_source, p + i * u_axis, 0)));
+        for (int i = lo; i <= hi; ++i) v = min(v, TAP(texelFetch(u_source, p + i * u_axis, 0)));
     }
-    frag_color = OUTPUT_VALUE(v);
+    frag_color = OUTPUT_VALUE(RESULT(v));
 }

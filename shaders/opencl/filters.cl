@@ -161,13 +161,26 @@ __kernel void filter_shadow(__global const uchar4* src, __global const uchar4* b
 // dilate 0) or maximum (dilate 1) of each channel over 2 r + 1 pixels along (ax, ay),
 // on the bytes themselves (a min or max of texels rounds nothing). Outside the image is
 // transparent black: an erode whose window leaves it writes 0; a dilate skips those taps.
+// linear_rgb: each tap converted to linear premultiplied before the min / max, the
+// result written back as sRGB premultiplied (common/svg_color.h).
 __kernel void filter_morphology(__global const uchar4* src, __global uchar4* dst, int w, int h,
-                                int ax, int ay, int r, int dilate) {
+                                int ax, int ay, int r, int dilate, int linear_rgb) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     int along = ax ? x : y, size = ax ? w : h;
     int lo = max(-r, -along), hi = min(r, size - 1 - along);
     int step = ax + ay * w, at = y * w + x;
+    if (linear_rgb) {
+        float4 f = (float4)(0.0f);
+        if (dilate) {
+            for (int i = lo; i <= hi; ++i) f = fmax(f, svg_premultiplied_to_linear(texel(src, at + i * step)));
+        } else if (lo == -r && hi == r) {
+            f = (float4)(1.0f);
+            for (int i = lo; i <= hi; ++i) f = fmin(f, svg_premultiplied_to_linear(texel(src, at + i * step)));
+        }
+        store(dst, w, x, y, svg_premultiplied_to_srgb(f));
+        return;
+    }
     uchar4 v = (uchar4)(0);
     if (dilate) {
         for (int i = lo; i <= hi; ++i) v = max(v, src[at + i * step]);

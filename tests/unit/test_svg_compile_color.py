@@ -10,8 +10,8 @@ import pytest
 
 from lamina.errors import InvalidValueError, UnsupportedFeatureError
 from lamina.filters.ops import gaussian_kernel
-from lamina.filters.plan import (BlurPass, ChannelTransfer, CombinePass, ConvolvePass, EdgeMode, SvgColorPass,
-                                 SvgColorStep, TransferKind, SHADER_CONSTANTS, TurbulencePass, svg_step_tables)
+from lamina.filters.plan import (BlurPass, ChannelTransfer, CombinePass, ConvolvePass, EdgeMode, MorphologyPass,
+                                 SvgColorPass, SvgColorStep, TransferKind, SHADER_CONSTANTS, TurbulencePass, svg_step_tables)
 from lamina.filters.svg import parse_svg
 from lamina.filters.svg.compile import plan_graph
 
@@ -55,13 +55,13 @@ def test_linear_composites_and_merges_join_in_linear_light_and_floods_do_not():
     assert not any(x.linear for x in srgb.passes if isinstance(x, CombinePass))
 
 
-@pytest.mark.parametrize("body, why", [
-    ("<feColorMatrix in='SourceAlpha' values='0 0 0 0 1  0 0 0 0 0  0 0 0 0 0  0 0 0 1 0'/><feMorphology radius='1'/>",
-     "linearRGB"),  # a colour primitive's result is not black any more
-])
-def test_spatial_primitives_on_coloured_images_are_refused_in_linear_rgb(body, why):
-    with pytest.raises(UnsupportedFeatureError, match=why):
-        plan(body)
+def test_linear_morphology_converts_each_tap_only_on_images_with_colour():
+    coloured = plan("<feColorMatrix in='SourceAlpha' values='0 0 0 0 1  0 0 0 0 0  0 0 0 0 0  0 0 0 1 0'/>"
+                    "<feMorphology radius='1 2'/>")  # a colour primitive's result is not black any more
+    morph = [x for x in coloured.passes if isinstance(x, MorphologyPass)]
+    assert [(x.axis.name, x.radius, x.linear) for x in morph] == [("X", 1, True), ("Y", 2, True)]
+    alpha = plan("<feMorphology in='SourceAlpha' radius='1' operator='dilate'/>")
+    assert not any(x.linear for x in alpha.passes if isinstance(x, MorphologyPass)), "black colour: either space"
 
 
 def test_linear_blurs_of_coloured_images_are_convolve_passes_converting_each_tap():
