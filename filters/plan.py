@@ -122,6 +122,7 @@ class PassKind(NamedEnum):
     DOWNSAMPLE = "down"
     UPSAMPLE = "up"
     SHADOW = "shadow"
+    SHADOW_LINEAR = "shadow_linear"  # merged in linearRGB
     MORPHOLOGY = "morphology"
     MORPHOLOGY_LINEAR = "morphology_linear"  # linearRGB taps
     COMBINE = "combine"
@@ -171,6 +172,7 @@ class FilterShader(Enum):
     DOWNSAMPLE = "downsample"
     UPSAMPLE = "upsample"
     SHADOW = "shadow"
+    SHADOW_LINEAR = "shadow_linear"  # merged in linearRGB
     MORPHOLOGY = "morphology"
     MORPHOLOGY_LINEAR = "morphology_linear"  # linearRGB taps
     COMBINE = "combine"
@@ -531,28 +533,35 @@ class BlurPass:
 
 @dataclass(frozen=True)
 class ShadowPass:
-    """Source over (flood colour x offset blurred alpha)."""
+    """Source over (flood colour x offset blurred alpha). With ``linear`` (SVG feDropShadow
+    in linearRGB) ``color`` is linear premultiplied and the source is converted to linear
+    light for the merge, the result written back as sRGB: the shadow's colour is never an
+    8-bit image (at low alpha that loses its hue: 3 levels off after the merge, measured)."""
 
     inputs: tuple[str, ...]  # (source, blurred)
     output: str
     offset: tuple[float, float]
     color: tuple[float, float, float, float]  # premultiplied
     scale: int = 1
+    linear: bool = False
     kind: ClassVar[str] = "shadow"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.SHADOW
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
     @classmethod
     def samples(cls) -> tuple["ShadowPass", ...]:
-        return (cls(("source", "source"), "out", (3.0, 2.0), (0.0, 0.0, 0.0, 0.5)),)
+        return (cls(("source", "source"), "out", (3.0, 2.0), (0.0, 0.0, 0.0, 0.5)),
+                cls(("source", "source"), "out", (1.5, -2.0), (0.1, 0.2, 0.0, 0.5), linear=True))
 
     def gl(self) -> ProgramCall:
-        return ProgramCall(FilterProgram(FilterShader.SHADOW), (("u_offset", self.offset), ("u_color", self.color)), ("u_source", "u_blurred"))
+        shader = FilterShader.SHADOW_LINEAR if self.linear else FilterShader.SHADOW
+        return ProgramCall(FilterProgram(shader), (("u_offset", self.offset), ("u_color", self.color)), ("u_source", "u_blurred"))
 
     def cl(self) -> KernelCall:
         return KernelCall("shadow", (*_images("src", "blurred", "dst", "w", "h"),
                                      KernelArg(Arg.FLOAT, self.offset[0], "dx"), KernelArg(Arg.FLOAT, self.offset[1], "dy"),
-                                     KernelArg(Arg.FLOAT4, tuple(self.color), "color")))
+                                     KernelArg(Arg.FLOAT4, tuple(self.color), "color"),
+                                     KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
 
     label = "shadow"
 

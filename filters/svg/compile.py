@@ -12,7 +12,7 @@ sigma per axis (``filters.plan.blur_levels_axes``; feDropShadow's likewise)
 passes converting each tap: ``filters.svg.compile_spatial``,
 which also plans feDisplacementMap and feConvolveMatrix),
 feMorphology and feDropShadow as their passes (feDropShadow in linearRGB as the spec's
-graph: blur, offset, flood in, merged under its input in linear light), feOffset as an offset pass, feFlood,
+graph: blur, then offset, flood and merge in linear light in one shadow pass), feOffset as an offset pass, feFlood,
 feImage as an image pass placing its picture (``filters.svg.compile_image``),
 feComposite (every operator), feMerge and feBlend (every mode of Compositing 1, the
 compositor's blend maths: shaders/common/blend_modes.h) as combine passes; feTile as a
@@ -58,7 +58,7 @@ from .compile_noise import plan_turbulence
 from .compile_spatial import plan_spatial, spatial_refusal
 from .graph import build_graph
 from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, transfer_matrix
-from .reference import Canvas, Rect, color_matrix, filter_region, subregion, transfer
+from .reference import Canvas, Rect, color_matrix, filter_region, srgb_to_linear, subregion, transfer
 from ...css.values import RGBA
 
 __all__ = ["plan_graph", "graph_canvas", "COMPILED"]
@@ -267,21 +267,15 @@ def _sigmas(pair: tuple[float, float], pixels_per_unit: tuple[float, float]) -> 
 
 def _linear_shadow(b: _Builder, prim: m.DropShadow, source: str, sigmas: tuple[float, float],
                    offset: tuple[float, float]) -> str:
-    """feDropShadow in linearRGB as the spec's graph: ``source``'s alpha blurred and moved
-    (alpha alone is read, the same in either space: the blur and offset passes as they
-    are), the flood colour composited in (its sRGB colour times alpha is the linear
-    shadow's, converted), ``source`` merged over it in linear light."""
-    moved = b.blur_axes(source, sigmas) if max(sigmas) > 0 else source
-    if offset != (0, 0):
-        out = b.name("offset")
-        b.passes.append(OffsetPass((moved,), out, offset))
-        moved = out
+    """feDropShadow in linearRGB: the spec's graph (alpha blurred and moved, the flood
+    colour in it, ``source`` merged over) as the blur passes (alpha alone is read: the same
+    in either space) and one shadow pass merging in linear light, the flood colour linear."""
+    blurred = b.blur_axes(source, sigmas) if max(sigmas) > 0 else source
     c = prim.flood_color
     a = c.a * prim.flood_opacity
-    flood = _combine(b, "source", "source", CombineOperator.ARITHMETIC, prim.tag, k4=(c.r * a, c.g * a, c.b * a, a))
-    shadow = _combine(b, flood, moved, CombineOperator.IN, prim.tag)
-    out = b.name("combine")
-    b.passes.append(CombinePass((source, shadow), out, CombineOperator.OVER, source=prim.tag, linear=True))
+    r, g, bl = (float(v) * a for v in srgb_to_linear(np.array([c.r, c.g, c.b], np.float64)))
+    out = b.name("shadow")
+    b.passes.append(ShadowPass((source, blurred), out, offset, (r, g, bl, a), linear=True))
     return out
 
 

@@ -138,10 +138,11 @@ __kernel void filter_upsample(__global const uchar4* src, int sw, int sh, __glob
 // drop-shadow: the blurred alpha at (x, y) - offset (bilinear, transparent outside), in
 // the premultiplied flood colour, under the source (shaders/filters/shadow.frag).
 __kernel void filter_shadow(__global const uchar4* src, __global const uchar4* blurred, __global uchar4* dst, int w, int h,
-                     float dx, float dy, float4 color) {
+                     float dx, float dy, float4 color, int linear_rgb) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     float4 s = texel(src, y * w + x);
+    if (linear_rgb) s = svg_premultiplied_to_linear(s);  // color is linear premultiplied then
     float2 q = (float2)(x - dx, y - dy);
     float2 f = floor(q);
     float2 t = q - f;
@@ -154,7 +155,8 @@ __kernel void filter_shadow(__global const uchar4* src, __global const uchar4* b
         float a01 = load_or_clear(blurred, w, h, ix, iy + 1).w, a11 = load_or_clear(blurred, w, h, ix + 1, iy + 1).w;
         a = mix(mix(a00, a10, t.x), mix(a01, a11, t.x), t.y);
     }
-    store(dst, w, x, y, s + color * a * (1.0f - s.w));
+    float4 o = s + color * a * (1.0f - s.w);
+    store(dst, w, x, y, linear_rgb ? svg_premultiplied_to_srgb(o) : o);
 }
 
 // One direction of feMorphology (shaders/filters/morphology.frag): the minimum (erode,

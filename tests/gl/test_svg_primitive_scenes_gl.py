@@ -1,8 +1,10 @@
 """The SVG primitive golden scenes (issue 27 item 6) against the float64 SVG reference.
 
 tests/scenes/svg-filter-color.json (feComponentTransfer types, feColorMatrix hueRotate and
-luminanceToAlpha, linearRGB and sRGB) and svg-filter-composite.json (feComposite operators
-with arithmetic, feMorphology erode and dilate, feTurbulence turbulence with stitchTiles):
+luminanceToAlpha, linearRGB and sRGB), svg-filter-composite.json (feComposite operators
+with arithmetic, feMorphology erode and dilate, feTurbulence turbulence with stitchTiles) and
+svg-filter-linear.json (feGaussianBlur, feMorphology, fractional feOffset and feDropShadow
+in linearRGB, the default: blurs and shadows within 2 levels):
 each layer filtered by ``url(#id)`` with its region the box. The scene drawn without the filters on a
 transparent background gives each layer's SourceGraphic (the layers do not overlap); the
 reference (lamina.filters.svg.reference) run on it and composited on the scene's white is
@@ -24,7 +26,7 @@ import pytest
 from lamina import filters, load_scene
 
 SCENES = Path(__file__).resolve().parents[1] / "scenes"
-PRIMITIVE_SCENES = ["svg-filter-color", "svg-filter-composite"]
+PRIMITIVE_SCENES = ["svg-filter-color", "svg-filter-composite", "svg-filter-linear"]
 
 
 def _without_filters(data: dict, tmp_path: Path) -> np.ndarray:
@@ -51,9 +53,10 @@ def test_each_layer_of_the_primitive_scene_matches_its_svg_reference(gl, tmp_pat
         unfiltered = np.rint(source[y:y + h, x:x + w] + 255.0 * (1.0 - source[y:y + h, x:x + w, 3:4] / 255.0))
         assert np.abs(on_white - unfiltered).max() > 25, f"{layer['id']}: the filter changes the layer"
         diff = np.abs(filtered[y:y + h, x:x + w] - on_white).max(axis=-1)
-        linear_noise = "feTurbulence" in _filter_markup(data["svg"], filter_id) and "sRGB" not in \
-            _filter_markup(data["svg"], filter_id)
-        assert diff.max() <= (2 if linear_noise else 1), f"{name} layer {layer['id']}: {diff.max()} levels off"
+        markup = _filter_markup(data["svg"], filter_id)
+        linear_noise = "feTurbulence" in markup and "sRGB" not in markup
+        blurs = "feGaussianBlur" in markup or "feDropShadow" in markup  # issue 27's bar for blurs: 2
+        assert diff.max() <= (2 if linear_noise or blurs else 1), f"{name} layer {layer['id']}: {diff.max()} levels off"
         assert (diff > 1).mean() < 0.01, f"{name} layer {layer['id']}: {(diff > 1).mean():.2%} over 1 level"
 
 

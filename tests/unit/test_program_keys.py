@@ -79,7 +79,7 @@ def test_the_variant_table_holds_the_programs_it_held_before_keys():
     alpha forms of filter.morphology, the one spatial filter added since, and of the SVG
     graphs' filter.combine, filter.offset, filter.svg_color, filter.turbulence, filter.displace,
     filter.convolve, filter.convolve_converted, filter.convolve_spread, filter.convolve_spread_converted,
-    filter.lighting, filter.image and filter.morphology_linear, whose constants every filter program now gets;
+    filter.lighting, filter.image, filter.morphology_linear and filter.shadow_linear, whose constants every filter program now gets;
     the svg colour programs since per step bucket and form, and turbulence's the same with fused
     colour steps: FilterProgram.svg_color)."""
     before = json.loads(FIXTURE.read_text(encoding="utf-8"))
@@ -137,7 +137,7 @@ def test_every_filter_key_is_named_as_before():
         f"filter.{kind}" for kind in ("blur", "downsample", "upsample", "shadow", "morphology", "combine", "offset",
                                               "turbulence", "displace", "convolve", "convolve_converted", "convolve_spread",
                                               "convolve_spread_converted", "region", "lighting", "image",
-                                              "morphology_linear")]
+                                              "morphology_linear", "shadow_linear")]
     # SVG colour programs: one per step bucket and form; turbulence's also with fused steps.
     bases += [f"filter.{shader}{n}{lin}{tr}" for shader in ("svg_color", "turbulence") for n in (1, 2, 4, 8)
               for lin in ("", ".linear") for tr in ("", ".transfer")]

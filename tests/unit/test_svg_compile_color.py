@@ -11,7 +11,8 @@ import pytest
 from lamina.errors import InvalidValueError, UnsupportedFeatureError
 from lamina.filters.ops import gaussian_kernel
 from lamina.filters.plan import (BlurPass, ChannelTransfer, CombinePass, ConvolvePass, EdgeMode, MorphologyPass,
-                                 SvgColorPass, SvgColorStep, TransferKind, SHADER_CONSTANTS, TurbulencePass, svg_step_tables)
+                                 ShadowPass, SvgColorPass, SvgColorStep, TransferKind, SHADER_CONSTANTS, TurbulencePass,
+                                 svg_step_tables)
 from lamina.filters.svg import parse_svg
 from lamina.filters.svg.compile import plan_graph
 
@@ -66,7 +67,8 @@ def test_linear_morphology_converts_each_tap_only_on_images_with_colour():
 
 def test_linear_blurs_of_coloured_images_are_convolve_passes_converting_each_tap():
     p = plan("<feGaussianBlur stdDeviation='2 0'/>")
-    assert [(type(x), x.linear, x.order, x.edge) for x in p.passes] == [(ConvolvePass, True, (len(gaussian_kernel(2.0)), 1), EdgeMode.NONE)]
+    taps = len(gaussian_kernel(2.0))
+    assert [(type(x), x.linear, x.order, x.edge) for x in p.passes] == [(ConvolvePass, True, (taps, 1), EdgeMode.NONE)]
     alpha = plan("<feGaussianBlur in='SourceAlpha' stdDeviation='2'/>")
     assert any(isinstance(x, BlurPass) for x in alpha.passes), "black colour: the downscaled blur, either space"
 
@@ -78,11 +80,12 @@ def test_linear_fractional_offsets_are_a_bilinear_convolve_pass_converting_each_
     assert plan("<feOffset dx='2.5' dy='-1'/>", BOX + ' color-interpolation-filters="sRGB"').passes[0].kind == "offset"
 
 
-def test_linear_drop_shadows_are_the_spec_graph_merged_in_linear_light():
-    p = plan("<feDropShadow dx='2' dy='1.5' stdDeviation='2'/>")
-    combines = [x for x in p.passes if isinstance(x, CombinePass)]
-    assert [(x.operator.name, x.linear) for x in combines] == [("ARITHMETIC", False), ("IN", False), ("OVER", True)]
-    assert p.output == combines[-1].output and combines[-1].inputs[0] == "source", "the input merged over its shadow"
+def test_linear_drop_shadows_merge_in_linear_light_with_a_linear_flood_colour():
+    p = plan("<feDropShadow dx='2' dy='1.5' stdDeviation='2' flood-color='rgb(255 128 0)' flood-opacity='.5'/>")
+    shadow = p.passes[-1]
+    assert isinstance(shadow, ShadowPass) and shadow.linear and shadow.offset == (2, 1.5)
+    assert np.allclose(shadow.color, (0.5, 0.5 * ((128 / 255 + 0.055) / 1.055) ** 2.4, 0.0, 0.5)), shadow.color
+    assert any(isinstance(x, BlurPass) for x in p.passes), "alpha alone is read: the downscaled blur"
 
 
 def test_whole_pixel_offsets_and_srgb_blurs_plan_in_any_space():
