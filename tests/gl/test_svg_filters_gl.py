@@ -90,6 +90,7 @@ def test_compiled_svg_graphs_match_the_svg_reference(gl, rng, backend, name, pre
 
 
 def test_a_graph_that_does_not_lower_is_refused_before_any_pass(gl, backend):
-    markup = f'<svg {NS}><filter id="f" {BOX}><feGaussianBlur stdDeviation="2"/></filter></svg>'  # linearRGB
-    with pytest.raises(UnsupportedFeatureError, match="linearRGB"):
+    markup = (f'<svg {NS}><filter id="f" {BOX}><feOffset dx="1" x="1" y="1" width="2" height="2" result="o"/>'
+              '<feDiffuseLighting in="o"><feDistantLight/></feDiffuseLighting></filter></svg>')  # a clipped input
+    with pytest.raises(UnsupportedFeatureError, match="lighting an input"):
         filters.apply(np.zeros((4, 4, 4), np.uint8), "url(#f)", backend, svg=markup)
