@@ -122,9 +122,7 @@ class PassKind(NamedEnum):
     DOWNSAMPLE = "down"
     UPSAMPLE = "up"
     SHADOW = "shadow"
-    SHADOW_LINEAR = "shadow_linear"  # merged in linearRGB
     MORPHOLOGY = "morphology"
-    MORPHOLOGY_LINEAR = "morphology_linear"  # linearRGB taps
     COMBINE = "combine"
     OFFSET = "offset"
     SVG_COLOR = "svg-color"
