@@ -83,7 +83,8 @@ def test_plan_is_a_horizontal_then_a_vertical_pass_and_prints():
     assert [p.describe() for p in erode.passes] == ["erode-x  radius 4px, min of 9 taps",
                                                     "erode-y  radius 4px, min of 9 taps"]
     assert erode.passes[0].gl().uniforms == (("u_axis", (1, 0)), ("u_radius", 4), ("u_dilate", 0))
-    assert [a.name for a in erode.passes[1].cl().args] == ["src", "dst", "w", "h", "ax", "ay", "r", "dilate"]
+    assert [a.name for a in erode.passes[1].cl().args] == ["src", "dst", "w", "h", "ax", "ay", "r", "dilate",
+                                                         "linear_rgb"]
 
 
 def test_radius_zero_is_a_no_op_the_plan_drops():

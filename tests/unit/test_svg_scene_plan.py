@@ -77,12 +77,15 @@ def test_a_url_naming_no_filter_is_an_svg_filter_error_naming_layer_property_and
 
 @pytest.mark.parametrize("style, words", [
     ("filter: url(#clipped-light)", "<feDiffuseLighting>"),  # lighting an input clipped to a subregion
-    ("filter: url(#linear)", "linearRGB"),
 ])
 def test_what_does_not_plan_is_an_unsupported_feature_error_naming_the_primitive(style, words):
     with pytest.raises(UnsupportedFeatureError) as info:
         scene(style).plan()
     assert words in str(info.value), str(info.value)
+
+
+def test_a_linear_rgb_blur_plans_as_convolve_passes_in_a_scene():
+    assert kinds(scene("filter: url(#linear)").plan(), "card").count("convolve") == 2, "x then y, each tap converted"
 
 
 @pytest.mark.parametrize("style, kinds_planned", [
