@@ -489,7 +489,7 @@ def _lighting(p: m.DiffuseLighting | m.SpecularLighting, ctx: Context, a: Result
             S = np.array([sx - lx, sy - ly, sz - lz])
             S = S / max(np.linalg.norm(S), 1e-300)
             minus_l_dot_s = -(L @ S)
-            factor = np.power(np.maximum(minus_l_dot_s, 0.0), light.specular_exponent)
+            factor = np.power(np.maximum(minus_l_dot_s, 0.0), light.exponent)
             if light.limiting_cone_angle is not None:
                 cos_cone = math.cos(math.radians(abs(light.limiting_cone_angle)))
                 smooth = np.clip((minus_l_dot_s - cos_cone) / CONE_SMOOTHING, 0.0, 1.0)

@@ -49,3 +49,16 @@ def test_a_tiny_blur_in_a_compiled_graph_matches_the_svg_reference(gl, rng, back
     img = random_image(rng, 23, 31)
     out, ref = _run(_svg(body), img, backend)
     assert np.abs(out - ref).max() <= 1, f"{body} on {backend}"
+
+
+@pytest.mark.parametrize("body", [
+    "<feTurbulence baseFrequency='.1' stitchTiles='stitch' width='0'/>",  # was a bare ZeroDivisionError
+    "<feTurbulence baseFrequency='.1' stitchTiles='stitch' height='0' type='fractalNoise'/>",
+    "<feConvolveMatrix order='3' kernelMatrix='1 2 1 0 4 0 1 2 1' divisor='0'/>",  # was refused
+    "<feSpecularLighting surfaceScale='3' specularExponent='8'><feSpotLight x='10' y='8' z='5' pointsAtX='12' "
+    "pointsAtY='9' pointsAtZ='0' specularExponent='-2'/></feSpecularLighting>",  # reference NaN -> 255, GPU 0
+])
+def test_attribute_edge_cases_match_the_svg_reference(gl, rng, backend, body):
+    img = random_image(rng, 16, 24)
+    out, ref = _run(_svg(body), img, backend)
+    assert np.abs(out - ref).max() <= 1, f"{body} on {backend}"
