@@ -195,7 +195,9 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             out, out_reach = plan_image(b, prim, element, canvas), kept
         else:
             if out is None:  # compile_spatial's primitives (None: not one of them)
-                out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear)
+                read = node.inputs[0] if node.inputs else None
+                in_rect = full if read is None or isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
+                out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear, in_rect, full)
             if out is None:
                 out = _plan_primitive(b, prim, ins, units, scale, notes)
             clear = keeps_clear or isinstance(prim, _KEEPS_CLEAR) or (

@@ -21,6 +21,7 @@ uniform ivec2 u_spacing;       // px between kernel cells (kernelUnitLength)
 uniform float u_divisor;
 uniform float u_bias;
 uniform int u_edge;            // 0 none, 1 duplicate, 2 wrap
+uniform ivec4 u_rect;          // the input's pixels (x0, y0, x1, y1), extended past by u_edge
 uniform int u_preserve_alpha;
 uniform int u_linear;          // 1: taps read in linearRGB, the result written as sRGB
 
@@ -35,16 +36,18 @@ out vec4 frag_color;
 void main() {
     ivec2 p = ivec2(gl_FragCoord.xy);
     ivec2 size = textureSize(u_source, 0);
+    ivec2 lo = min(u_rect.xy, size - 1);
+    ivec2 hi = min(u_rect.zw, size);
     vec4 total = vec4(0.0);
     int k = 0;
     for (int i = 0; i < u_order.y; ++i) {
         int yi = p.y + (i - u_target.y) * u_spacing.y;
-        int y = svg_edge_index(yi, size.y, u_edge);
-        float row = svg_edge_inside(yi, size.y, u_edge);
+        int y = svg_edge_index(yi, lo.y, hi.y, u_edge);
+        float row = svg_edge_inside(yi, lo.y, hi.y, u_edge);
         for (int j = 0; j < u_order.x; ++j, ++k) {
             int xi = p.x + (j - u_target.x) * u_spacing.x;
-            float weight = u_weights[k >> 2][k & 3] * row * svg_edge_inside(xi, size.x, u_edge);
-            total += weight * TAP(texelFetch(u_source, ivec2(svg_edge_index(xi, size.x, u_edge), y), 0));
+            float weight = u_weights[k >> 2][k & 3] * row * svg_edge_inside(xi, lo.x, hi.x, u_edge);
+            total += weight * TAP(texelFetch(u_source, ivec2(svg_edge_index(xi, lo.x, hi.x, u_edge), y), 0));
         }
     }
     vec4 own = svg_convolve_tap(SOURCE_VALUE(texelFetch(u_source, p, 0)), u_preserve_alpha, u_linear);

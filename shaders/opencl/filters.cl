@@ -347,24 +347,26 @@ __kernel void filter_displace(__global const uchar4* src, __global const uchar4*
 __kernel void filter_convolve(__global const uchar4* src, __global uchar4* dst, int w, int h,
                               __constant float* weights, int ox, int oy, int tx, int ty, int spx, int spy, float divisor,
                               float bias,
-                              int edge, int preserve_alpha, int linear_rgb) {
+                              int edge, int preserve_alpha, int linear_rgb, int x0, int y0, int x1, int y1) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     int converted = preserve_alpha || linear_rgb;
     float4 total = (float4)(0.0f);
+    x0 = min(x0, w - 1); x1 = min(x1, w);  // the input's pixels, extended past by edge
+    y0 = min(y0, h - 1); y1 = min(y1, h);
     for (int i = 0; i < oy; ++i) {
         int sy = y + (i - ty) * spy;
-        if (sy < 0 || sy >= h) {  // past the edge (a branch costs a CPU little, unlike llvmpipe)
-            if (edge == 0) continue;
-            sy = svg_edge_index(sy, h, edge);
+        if (sy < y0 || sy >= y1) {  // past the edge (a branch costs a CPU little, unlike llvmpipe)
+            if (svg_edge_inside(sy, y0, y1, edge) == 0.0f) continue;
+            sy = svg_edge_index(sy, y0, y1, edge);
         }
         for (int j = 0; j < ox; ++j) {
             int sx = x + (j - tx) * spx;
             float weight = weights[i * ox + j];
             if (weight == 0.0f) continue;
-            if (sx < 0 || sx >= w) {
-                if (edge == 0) continue;
-                sx = svg_edge_index(sx, w, edge);
+            if (sx < x0 || sx >= x1) {
+                if (svg_edge_inside(sx, x0, x1, edge) == 0.0f) continue;
+                sx = svg_edge_index(sx, x0, x1, edge);
             }
             float4 t = texel(src, sy * w + sx);
             total += weight * (converted ? svg_convolve_tap(t, preserve_alpha, linear_rgb) : t);
