@@ -31,7 +31,7 @@ from ..compositor.raster_scale import carried
 from ..compositor.property_trees import SCROLL_FIELDS, TreeChanges
 from ..compositor.tree import LayerNode, clips_below
 from ..css.values import ImageRef
-from ..framegraph import FrameGraph, TextureDesc
+from ..framegraph import Decision, FrameGraph, TextureDesc
 from .placement import clean, touched
 from .retained import ContentsRecord, RetainedPlan
 from .tiled import TiledMembers
@@ -75,6 +75,12 @@ class ScrolledContents:
         if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
             return None
         (sid, scroller), = trees.deferred.items()
+        if trees.has_3d_contexts:
+            # A 3D rendering context reorders and splits the frame's draws (graph.contexts3d):
+            # the contents' run in last frame's list is not where the record says.
+            clamped.append(Decision(sid, "scroll planned with the whole frame: a 3D rendering context reorders "
+                                         "and splits the frame's draws, so the contents' draws are not spliced in place"))
+            return None
         if any(k != sid or not what <= SCROLL_FIELDS for k, what in changes.fields.items()):
             return None
         record = last.scrolls.get(sid)

