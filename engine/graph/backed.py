@@ -16,6 +16,7 @@ from ..geometry import Affine, Rect
 from ..compositor.backings import BackingKind, CompositingReason, composited_bytes, partition, usefulness
 from ..compositor.sticky import INSET_FIELDS
 from ..compositor.tree import LayerNode
+from ..errors import UnsupportedFeatureError
 from .damage import changed_region
 from .ink import raster_placement
 from .contexts3d import order_3d_contexts
@@ -54,7 +55,10 @@ class BackedDrawing:
         where = "frame" if base_id == "root" else f"surface {base_id}"
         owner = self.trees.nodes.get(target.owner)
         skip = frozenset(_chain_contexts(owner))  # a surface flattening a member: sorted where it is drawn
+        readers = {id(d): d.layer_id for d in draws if id(d) in self.out.reads}
         draws, records = order_3d_contexts(draws, self.trees.nodes, target.from_screen(), where, skip=skip)
+        if readers:
+            _refuse_split_readers(readers, draws)
         for record in records:
             self.out.contexts3d.append(record)
             self.out.decisions.append(Decision(record.root, record.describe()))
@@ -385,3 +389,18 @@ def _chain_contexts(node: LayerNode | None) -> set[str]:
             out.add(node.context3d)
         node = node.container
     return out
+
+
+def _refuse_split_readers(readers: dict[int, str], draws: tuple[Draw, ...]) -> None:
+    """A draw that reads its backdrop (graph.reads, keyed by the draw) and that its 3D
+    rendering context split into pieces: each piece would read the backdrop as it is
+    when that piece is drawn (cc reads per drawn quad), one copy and filter run per
+    piece, which the plan does not make yet; refused rather than drawn unfiltered."""
+    kept = {id(d) for d in draws}
+    for key, layer in readers.items():
+        if key not in kept and any(d.layer_id == layer and d.split_planes for d in draws):
+            raise UnsupportedFeatureError(
+                "backdrop-filter on a member of a 3D rendering context that another member's plane splits "
+                "(each piece would read its own backdrop); keep it out of the intersection or flatten the context",
+                property="backdrop-filter", layer=layer)
+

@@ -5,7 +5,10 @@ plane and the tie rule on a cut through pixel centres."""
 
 from __future__ import annotations
 
+import pytest
+
 from lamina import Layer, Scene
+from lamina.errors import UnsupportedFeatureError
 from tests.unit.test_scrolling import Planner
 
 
@@ -37,3 +40,26 @@ def test_a_scroll_in_a_3d_context_is_planned_with_the_whole_frame():
         fresh = Scene.plan(scene)
         assert [d.layer_id for d in frame_draws(graph)] == [d.layer_id for d in frame_draws(fresh)]
         assert any(d.layer_id == "s" and "3D rendering context" in d.text for d in graph.decisions)
+
+
+def backdrop_member(x_transform: str, member_style: str = "") -> Scene:
+    scene = Scene(200, 160, "white")
+    group = scene.root.add(Layer("group", (20, 20, 160, 120), "transform-style: preserve-3d; perspective: 300px"))
+    group.add(Layer("x", (30, 10, 100, 100), f"background: rgb(0,0,255); transform: {x_transform}"))
+    group.add(Layer("m", (10, 10, 140, 100), "background: rgba(255,255,0,.5); backdrop-filter: blur(2px);" + member_style))
+    return scene
+
+
+@pytest.mark.parametrize("member_style", ["", "opacity: 0.5"])
+def test_a_backdrop_filter_on_a_split_member_is_refused_naming_the_layer(member_style):
+    """Each piece would read its own backdrop; the plan makes one read, so it refuses
+    (a typed error) instead of reading a filter result it never writes."""
+    with pytest.raises(UnsupportedFeatureError) as caught:
+        backdrop_member("rotateY(50deg)", member_style).plan()
+    assert caught.value.layer == "m" and caught.value.property == "backdrop-filter"
+
+
+def test_a_backdrop_filter_on_a_member_reordered_but_not_split_is_planned():
+    graph = backdrop_member("translateZ(-20px)").plan()
+    assert graph.contexts3d[0].order == ("x", "m") and graph.contexts3d[0].splits == 0
+    assert any(p.name == "backdrop:m" for p in graph.passes)
