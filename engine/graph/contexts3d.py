@@ -20,7 +20,9 @@ Per context, innermost first:
 3. the context's run of draws is replaced by its fragments in that order: a whole
    member's draws as they were, a split member's draws once per piece, each with the
    piece's split edges as half-planes (``Draw.split_planes``, cut at pixel centres; the
-   layer's real edges keep their anti-aliasing, as cc's do).
+   layer's real edges keep their anti-aliasing, as cc's do); a piece cut by more
+   half-planes than a draw holds (MAX_SPLIT_PLANES) is drawn as convex parts that each
+   fit, so no cut is dropped.
 
 A member whose back face is hidden and toward the viewer was placed with a singular
 matrix by the trees and draws nothing; the record names it. Plain data, no GPU.
@@ -148,15 +150,19 @@ def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[
     run: list[tuple[Draw, dict]] = [(draws[i], chains[i]) for i in first]
     outlines = []
     for f in order.fragments:
-        planes = ()
+        parts: list[tuple[tuple[float, float, float], ...]] = [()]
         if f.is_split:
-            planes = split_planes(f.polygon, whole[f.layer_id])
+            # A piece cut by more planes than a draw holds is drawn as convex parts
+            # that each are (split_planes: a fan from its first corner).
+            room = MAX_SPLIT_PLANES - max(len(draws[i].split_planes) for i in groups[f.layer_id])
+            parts = list(split_planes(f.polygon, whole[f.layer_id], room))
             outlines.append(tuple((float(x), float(y)) for x, y in f.polygon.points[:, :2]))
         for i in groups[f.layer_id]:
-            d = draws[i]
-            if planes:
-                d = replace(d, split_planes=(d.split_planes + planes)[:MAX_SPLIT_PLANES])
-            run.append((d, chains[i]))
+            for planes in parts:
+                d = draws[i]
+                if planes:
+                    d = replace(d, split_planes=d.split_planes + planes)
+                run.append((d, chains[i]))
     inside = set(at)
     lo, hi = at[0], at[-1]
     between = [(draws[i], chains[i]) for i in range(lo, hi + 1) if i not in inside]
@@ -189,28 +195,68 @@ def _plane_rect(member: LayerNode, draws: list[Draw], to_target: Affine) -> tupl
     return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
-def split_planes(piece: DrawPolygon, whole: DrawPolygon) -> tuple[tuple[float, float, float], ...]:
+def split_planes(piece: DrawPolygon, whole: DrawPolygon, room: int = MAX_SPLIT_PLANES
+                 ) -> tuple[tuple[tuple[float, float, float], ...], ...]:
     """The half-planes (a, b, c), a x + b y + c >= 0 inside, of the edges of ``piece``
-    (in target px) that are cuts, not edges of the ``whole`` layer it is a piece of."""
+    (in target px) that are cuts, not edges of the ``whole`` layer it is a piece of: one
+    tuple of them per convex part the piece is drawn as. One part, unless the piece has
+    more than ``room`` cut edges (a draw holds MAX_SPLIT_PLANES): then a fan from its
+    first corner, each part its run of edges and the diagonals that bound it (a shared
+    diagonal's two planes exact negatives, so the tie rule gives each pixel to one)."""
+    if room < 3:
+        raise ValueError(f"a split piece needs room for 3 half-planes, a draw has {room} left")
     pts = piece.points[:, :2]
     outer = whole.points[:, :2]
     scale = max(1.0, float(np.abs(outer).max()))
     centre = pts.mean(axis=0)
-    out = []
-    for k in range(len(pts)):
-        a, b = pts[k], pts[(k + 1) % len(pts)]
+    n_pts = len(pts)
+    cuts: list[tuple[float, float, float] | None] = []
+    for k in range(n_pts):
+        a, b = pts[k], pts[(k + 1) % n_pts]
         if _on_whole_edge(a, b, outer, scale):
+            cuts.append(None)
             continue
-        n = np.array([a[1] - b[1], b[0] - a[0]])
-        length = float(np.hypot(*n))
-        if length < 1e-9 * scale:
-            continue  # a degenerate edge: the neighbouring ones bound the piece
-        n /= length
-        c = -float(n @ a)
-        if float(n @ centre) + c < 0:
-            n, c = -n, -c
-        out.append((float(n[0]), float(n[1]), c))
-    return tuple(out)
+        cuts.append(_edge_plane(a, b, centre, scale))
+    if sum(c is not None for c in cuts) <= room:
+        return (tuple(c for c in cuts if c is not None),)
+    parts = []
+    k = 0  # the part's first edge: p[k] -> p[k + 1]
+    while k < n_pts:
+        m = k  # grow the part by edges k..m while its planes fit
+        while m + 1 < n_pts:
+            used = sum(c is not None for c in cuts[k:m + 2]) + (k > 0) + (m + 2 < n_pts)
+            if used > room:
+                break
+            m += 1
+        corners = ([0] if k > 0 else []) + [t % n_pts for t in range(k, m + 2)]
+        inside = pts[corners].mean(axis=0)
+        planes = [c for c in cuts[k:m + 1] if c is not None]
+        for far in ([k] if k > 0 else []) + ([m + 1] if m + 1 < n_pts else []):
+            diagonal = _edge_plane(pts[0], pts[far], None, scale)
+            if diagonal is not None:
+                a, b, c = diagonal
+                if a * inside[0] + b * inside[1] + c < 0:
+                    a, b, c = -a, -b, -c
+                planes.append((a, b, c))
+        parts.append(tuple(planes))
+        k = m + 1
+    return tuple(parts)
+
+
+def _edge_plane(a: np.ndarray, b: np.ndarray, centre: np.ndarray | None, scale: float
+                ) -> tuple[float, float, float] | None:
+    """The line through a and b as (a, b, c), unit normal, ``centre`` on its >= 0 side
+    (None: as the points give it); None for a degenerate edge (the neighbouring ones
+    bound the piece)."""
+    n = np.array([a[1] - b[1], b[0] - a[0]])
+    length = float(np.hypot(*n))
+    if length < 1e-9 * scale:
+        return None
+    n /= length
+    c = -float(n @ a)
+    if centre is not None and float(n @ centre) + c < 0:
+        n, c = -n, -c
+    return (float(n[0]), float(n[1]), c)
 
 
 def _on_whole_edge(a: np.ndarray, b: np.ndarray, outer: np.ndarray, scale: float) -> bool:

@@ -5,10 +5,13 @@ plane and the tie rule on a cut through pixel centres."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from lamina import Layer, Scene
 from lamina.errors import UnsupportedFeatureError
+from lamina.geometry3d import DrawPolygon
+from lamina.graph.contexts3d import split_planes
 from tests.unit.test_scrolling import Planner
 
 
@@ -63,3 +66,23 @@ def test_a_backdrop_filter_on_a_member_reordered_but_not_split_is_planned():
     graph = backdrop_member("translateZ(-20px)").plan()
     assert graph.contexts3d[0].order == ("x", "m") and graph.contexts3d[0].splits == 0
     assert any(p.name == "backdrop:m" for p in graph.passes)
+
+
+@pytest.mark.parametrize("n, room", [(12, 8), (16, 8), (16, 3)])
+def test_a_piece_with_more_cut_edges_than_room_is_covered_once_by_its_parts(n, room):
+    """A regular n-gon piece inside a larger layer (every edge a cut): its parts hold at
+    most ``room`` planes each, and every point of the piece is in exactly one part,
+    every point outside in none (seeded random points)."""
+    big = np.array([[-100, -100, 0], [100, -100, 0], [100, 100, 0], [-100, 100, 0]], float)
+    whole = DrawPolygon("x", 0, big, np.array([0, 0, 1.0]), 0.0)
+    t = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    ngon = np.stack([30 * np.cos(t), 30 * np.sin(t), np.zeros(n)], axis=1)
+    parts = split_planes(DrawPolygon("x", 0, ngon, whole.normal, 0.0, True), whole, room)
+    assert len(parts) > 1 and all(len(p) <= room for p in parts)
+    points = np.random.default_rng(7).uniform(-40, 40, (4000, 2))
+    inside_ngon = np.all([(ngon[(k + 1) % n, 0] - ngon[k, 0]) * (points[:, 1] - ngon[k, 1])
+                          - (ngon[(k + 1) % n, 1] - ngon[k, 1]) * (points[:, 0] - ngon[k, 0]) > 0
+                          for k in range(n)], axis=0)
+    count = sum(np.all([a * points[:, 0] + b * points[:, 1] + c > 0 for a, b, c in part], axis=0) for part in parts)
+    assert inside_ngon.sum() > 1000
+    assert np.all(count[inside_ngon] == 1) and np.all(count[~inside_ngon] == 0)

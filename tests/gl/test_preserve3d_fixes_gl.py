@@ -1,0 +1,74 @@
+"""Regressions from the review of preserve-3d (issue 26) drawn on GL against the float64
+depth-buffer model (tests.projection_reference.draw_context): a floor crossed by the 12
+or 16 walls of a prism, whose centre piece is cut by more planes than one draw holds
+(drawn as convex parts, nothing truncated)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from lamina import Layer, Scene
+from lamina.limits import MAX_SPLIT_PLANES
+from tests import projection_reference as pr
+
+S = 240
+RADIUS = 50
+
+
+def steady(shown: np.ndarray) -> np.ndarray:
+    """Pixels whose 5x5 neighbourhood shows the same layer (or the background): away
+    from every edge and cut, where anti-aliasing may blend."""
+    out = np.ones(shown.shape, bool)
+    for dy in range(-2, 3):
+        for dx in range(-2, 3):
+            out &= np.roll(np.roll(shown, dy, 0), dx, 1) == shown
+    return out
+
+
+def solid(w: float, h: float, rgb: tuple[int, int, int]) -> np.ndarray:
+    img = np.empty((math.ceil(h), math.ceil(w), 4), np.uint8)
+    img[...] = (*rgb, 255)
+    return img
+
+
+def prism(n: int) -> tuple[Scene, list[tuple[np.ndarray, np.ndarray]]]:
+    """A floor turned flat (rotateX(90deg)) inside n walls standing round its centre:
+    the scene, and each layer's 4x4 (written out here) with its image."""
+    scene = Scene(S, S, "white")
+    stage = scene.root.add(Layer("stage", (0, 0, S, S), "perspective: 600px"))
+    group = stage.add(Layer("group", (20, 20, 200, 200), "transform-style: preserve-3d; transform: rotateX(-35deg)"))
+    to_group = (pr.translate(S / 2, S / 2) @ pr.perspective(600) @ pr.translate(-S / 2, -S / 2) @ pr.translate(20, 20)
+                @ pr.translate(100, 100) @ pr.rotate((1, 0, 0), -35) @ pr.translate(-100, -100))
+    wall_w = 2 * RADIUS * math.tan(math.pi / n) + 0.5
+    planes = []
+    for i in range(n):
+        rgb = (255, (i * 40) % 256, 0) if i % 2 else (0, 200, (i * 30) % 256)
+        x = 100 - wall_w / 2
+        group.add(Layer(f"w{i}", (x, 40, wall_w, 120),
+                        f"background: rgb{rgb}; transform: rotateY({360 * i / n}deg) translateZ({RADIUS}px)"))
+        m = (to_group @ pr.translate(x, 40) @ pr.translate(wall_w / 2, 60) @ pr.rotate((0, 1, 0), 360 * i / n)
+             @ pr.translate(0, 0, RADIUS) @ pr.translate(-wall_w / 2, -60))
+        planes.append((m, solid(wall_w, 120, rgb)))
+    group.add(Layer("floor", (0, 0, 200, 200), "background: rgb(0,0,255); transform: rotateX(90deg)"))
+    planes.append((to_group @ pr.translate(100, 100) @ pr.rotate((1, 0, 0), 90) @ pr.translate(-100, -100),
+                   solid(200, 200, (0, 0, 255))))
+    return scene, planes
+
+
+@pytest.mark.parametrize("n", [12, 16])
+def test_a_piece_cut_by_more_planes_than_a_draw_holds_is_drawn_whole(gl, n):
+    scene, planes = prism(n)
+    frame = scene.render(gl)
+    floor_parts = [d for p in frame.graph.passes if p.name.startswith("composite:frame")
+                   for d in p.draws if d.layer_id == "floor"]
+    assert all(len(d.split_planes) <= MAX_SPLIT_PLANES for d in floor_parts)
+    assert len(floor_parts) > frame.graph.contexts3d[0].order.count("floor"), \
+        "the floor's centre piece (cut by all n walls) is drawn as several parts"
+    expected, shown, _ = pr.draw_context((S, S), planes)
+    inner = steady(shown)
+    assert (inner & (shown == n)).sum() > 2000, "the floor shows between the walls"
+    diff = np.abs(frame.image[..., :3].astype(float) - expected).max(axis=2)
+    assert (diff[inner] > 8).sum() == 0, f"{(diff[inner] > 8).sum()} px differ from the depth buffer"
