@@ -142,7 +142,9 @@ def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[
     first: list[int] = []  # draws of members with no plane to sort by (zero area, behind the eye): first, as painted
     dropped = []
     for member, p in zip(members, made):
-        if isinstance(p, DropReason):
+        if p is DropReason.NON_INVERTIBLE:  # CSS Transforms: not rendered (as Chromium skips it)
+            dropped.append((member.id, p.value))
+        elif isinstance(p, DropReason):
             first.extend(groups[member.id])
             dropped.append((member.id, f"{p.value}: its draws are not sorted"))
     culled = [n.id for n in nodes.values() if n.context3d == root and n.backface_culled]

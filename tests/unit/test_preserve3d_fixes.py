@@ -86,3 +86,23 @@ def test_a_piece_with_more_cut_edges_than_room_is_covered_once_by_its_parts(n, r
     count = sum(np.all([a * points[:, 0] + b * points[:, 1] + c > 0 for a, b, c in part], axis=0) for part in parts)
     assert inside_ngon.sum() > 1000
     assert np.all(count[inside_ngon] == 1) and np.all(count[~inside_ngon] == 0)
+
+
+@pytest.mark.parametrize("in_context", [False, True])
+def test_a_singular_4x4_with_an_invertible_plane_map_draws_nothing(in_context):
+    """scaleZ(0): the 4x4 is singular though its flattened 2D map is not; CSS (and
+    Chromium) render nothing, flat or in a 3D rendering context."""
+    scene = Scene(160, 120, "white")
+    parent = scene.root
+    if in_context:
+        parent = parent.add(Layer("group", (0, 0, 160, 120), "transform-style: preserve-3d; perspective: 200px"))
+        parent.add(Layer("back", (20, 20, 120, 80), "background: blue; transform: translateZ(-40px)"))
+    parent.add(Layer("x", (40, 30, 60, 50), "background: red; transform: translateZ(40px) scaleZ(0)"))
+    graph = scene.plan()
+    assert all(d.layer_id != "x" for p in graph.composite_passes() for d in p.draws)
+    assert any(d.layer_id == "x" and "not invertible" in d.text for d in graph.decisions)
+    if in_context:
+        assert graph.contexts3d[0].order == ("back",)
+    scene.find("x").style["transform"] = "translateZ(40px) scaleZ(0.0001)"  # invertible: drawn, in front
+    graph = scene.plan()
+    assert [d.layer_id for d in frame_draws(graph)][-1] == "x"
