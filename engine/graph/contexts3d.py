@@ -45,10 +45,6 @@ from ..textures import Draw
 
 __all__ = ["Context3D", "order_3d_contexts", "split_planes"]
 
-# A piece's edge lies on its layer's edge when both ends are this close to that edge's
-# line (relative to the coordinates' size: points clipped at the eye plane lie far out).
-_ON_EDGE = 1e-6
-
 
 @dataclass(frozen=True)
 class Context3D:
@@ -200,7 +196,8 @@ def _plane_rect(member: LayerNode, draws: list[Draw], to_target: Affine) -> tupl
 def split_planes(piece: DrawPolygon, whole: DrawPolygon, room: int = MAX_SPLIT_PLANES
                  ) -> tuple[tuple[tuple[float, float, float], ...], ...]:
     """The half-planes (a, b, c), a x + b y + c >= 0 inside, of the edges of ``piece``
-    (in target px) that are cuts, not edges of the ``whole`` layer it is a piece of: one
+    (in target px) that are cuts (``DrawPolygon.cut_edges``), not edges of the ``whole``
+    layer it is a piece of: one
     tuple of them per convex part the piece is drawn as. One part, unless the piece has
     more than ``room`` cut edges (a draw holds MAX_SPLIT_PLANES): then a fan from its
     first corner, each part its run of edges and the diagonals that bound it (a shared
@@ -208,17 +205,13 @@ def split_planes(piece: DrawPolygon, whole: DrawPolygon, room: int = MAX_SPLIT_P
     if room < 3:
         raise ValueError(f"a split piece needs room for 3 half-planes, a draw has {room} left")
     pts = piece.points[:, :2]
-    outer = whole.points[:, :2]
-    scale = max(1.0, float(np.abs(outer).max()))
+    scale = max(1.0, float(np.abs(whole.points[:, :2]).max()))
     centre = pts.mean(axis=0)
     n_pts = len(pts)
-    cuts: list[tuple[float, float, float] | None] = []
-    for k in range(n_pts):
-        a, b = pts[k], pts[(k + 1) % n_pts]
-        if _on_whole_edge(a, b, outer, scale):
-            cuts.append(None)
-            continue
-        cuts.append(_edge_plane(a, b, centre, scale))
+    # The edges the splits marked (geometry3d.polygon._cut); the layer's own edges and its
+    # clip at the eye plane keep their anti-aliasing.
+    marks = piece.cut_edges or (False,) * n_pts
+    cuts = [_edge_plane(pts[k], pts[(k + 1) % n_pts], centre, scale) if marks[k] else None for k in range(n_pts)]
     if sum(c is not None for c in cuts) <= room:
         return (tuple(c for c in cuts if c is not None),)
     parts = []
@@ -259,17 +252,3 @@ def _edge_plane(a: np.ndarray, b: np.ndarray, centre: np.ndarray | None, scale: 
     if centre is not None and float(n @ centre) + c < 0:
         n, c = -n, -c
     return (float(n[0]), float(n[1]), c)
-
-
-def _on_whole_edge(a: np.ndarray, b: np.ndarray, outer: np.ndarray, scale: float) -> bool:
-    for k in range(len(outer)):
-        p, q = outer[k], outer[(k + 1) % len(outer)]
-        d = q - p
-        length = float(np.hypot(*d))
-        if length < 1e-12:
-            continue
-        tol = _ON_EDGE * scale
-        if abs(d[0] * (a[1] - p[1]) - d[1] * (a[0] - p[0])) / length <= tol and \
-                abs(d[0] * (b[1] - p[1]) - d[1] * (b[0] - p[0])) / length <= tol:
-            return True
-    return False

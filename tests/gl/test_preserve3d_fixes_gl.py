@@ -1,7 +1,8 @@
 """Regressions from the review of preserve-3d (issue 26) drawn on GL against the float64
 depth-buffer model (tests.projection_reference.draw_context): a floor crossed by the 12
 or 16 walls of a prism, whose centre piece is cut by more planes than one draw holds
-(drawn as convex parts, nothing truncated)."""
+(drawn as convex parts, nothing truncated); a floor reaching behind the eye cut by a
+wall (the cut kept as a cut)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from lamina import Layer, Scene
 from lamina.limits import MAX_SPLIT_PLANES
 from tests import projection_reference as pr
+from tests.unit.test_preserve3d_fixes import floor_behind_the_eye
 
 S = 240
 RADIUS = 50
@@ -70,5 +72,22 @@ def test_a_piece_cut_by_more_planes_than_a_draw_holds_is_drawn_whole(gl, n):
     expected, shown, _ = pr.draw_context((S, S), planes)
     inner = steady(shown)
     assert (inner & (shown == n)).sum() > 2000, "the floor shows between the walls"
+    diff = np.abs(frame.image[..., :3].astype(float) - expected).max(axis=2)
+    assert (diff[inner] > 8).sum() == 0, f"{(diff[inner] > 8).sum()} px differ from the depth buffer"
+
+
+@pytest.mark.parametrize("wall_z", [-400, -300])
+def test_a_member_reaching_behind_the_eye_is_cut_where_a_wall_crosses_it(gl, wall_z):
+    frame = floor_behind_the_eye(wall_z).render(gl)
+    eye = pr.translate(150, 100) @ pr.perspective(200) @ pr.translate(-150, -100)
+    wall = eye @ pr.translate(0, 40, wall_z)
+    floor = (eye @ pr.translate(0, -400) @ pr.translate(150, 500) @ pr.translate(0, 60) @ pr.rotate((1, 0, 0), 90)
+             @ pr.translate(-150, -500))
+    expected, shown, covers = pr.draw_context((300, 200), [(wall, solid(300, 160, (0, 0, 255))),
+                                                           (floor, solid(300, 1000, (255, 255, 0)))])
+    inner = steady(shown)
+    both = inner & (covers == 2)
+    assert (both & (shown == 0)).sum() > 50 and (both & (shown == 1)).sum() > 500, \
+        "where both cover a pixel, the wall hides the floor's far piece and the near piece hides the wall"
     diff = np.abs(frame.image[..., :3].astype(float) - expected).max(axis=2)
     assert (diff[inner] > 8).sum() == 0, f"{(diff[inner] > 8).sum()} px differ from the depth buffer"

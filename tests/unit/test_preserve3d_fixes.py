@@ -11,6 +11,7 @@ import pytest
 from lamina import Layer, Scene
 from lamina.errors import UnsupportedFeatureError
 from lamina.geometry3d import DrawPolygon
+from lamina.geometry3d.polygon import split_by_distances
 from lamina.graph.contexts3d import split_planes
 from tests.unit.test_scrolling import Planner
 
@@ -77,7 +78,7 @@ def test_a_piece_with_more_cut_edges_than_room_is_covered_once_by_its_parts(n, r
     whole = DrawPolygon("x", 0, big, np.array([0, 0, 1.0]), 0.0)
     t = np.linspace(0, 2 * np.pi, n, endpoint=False)
     ngon = np.stack([30 * np.cos(t), 30 * np.sin(t), np.zeros(n)], axis=1)
-    parts = split_planes(DrawPolygon("x", 0, ngon, whole.normal, 0.0, True), whole, room)
+    parts = split_planes(DrawPolygon("x", 0, ngon, whole.normal, 0.0, True, (True,) * n), whole, room)
     assert len(parts) > 1 and all(len(p) <= room for p in parts)
     points = np.random.default_rng(7).uniform(-40, 40, (4000, 2))
     inside_ngon = np.all([(ngon[(k + 1) % n, 0] - ngon[k, 0]) * (points[:, 1] - ngon[k, 1])
@@ -106,3 +107,36 @@ def test_a_singular_4x4_with_an_invertible_plane_map_draws_nothing(in_context):
     scene.find("x").style["transform"] = "translateZ(40px) scaleZ(0.0001)"  # invertible: drawn, in front
     graph = scene.plan()
     assert [d.layer_id for d in frame_draws(graph)][-1] == "x"
+
+
+def floor_behind_the_eye(wall_z: float) -> Scene:
+    """A floor reaching behind the eye (clipped at the eye plane: far-out points) cut by
+    a wall: the cut must stay a cut, not be taken for the floor's own edge."""
+    scene = Scene(300, 200, "white")
+    group = scene.root.add(Layer("group", (0, 0, 300, 200), "transform-style: preserve-3d; perspective: 200px"))
+    group.add(Layer("wall", (0, 40, 300, 160), f"background: rgb(0,0,255); transform: translateZ({wall_z}px)"))
+    group.add(Layer("floor", (0, -400, 300, 1000),
+                    "background: rgb(255,255,0); transform: translateY(60px) rotateX(90deg)"))
+    return scene
+
+
+@pytest.mark.parametrize("wall_z", [-490, -300])
+def test_a_cut_of_a_member_reaching_behind_the_eye_keeps_its_half_plane(wall_z):
+    draws = frame_draws(floor_behind_the_eye(wall_z).plan())
+    assert [d.layer_id for d in draws] == ["floor", "wall", "floor"]
+    far, wall, near = draws
+    assert len(far.split_planes) == 1 and len(near.split_planes) == 1 and not wall.split_planes
+    assert np.allclose(far.split_planes[0], [-v for v in near.split_planes[0]]), "one cut line, opposite sides"
+
+
+def test_a_split_marks_only_the_new_edge_as_a_cut():
+    square = np.array([[0, 0, 0], [10, 0, 0], [10, 10, 0], [0, 10, 0]], float)
+    whole = DrawPolygon("x", 0, square, np.array([0, 0, 1.0]), 0.0)
+    result = split_by_distances(whole, square[:, 0] - 4.0, 1)  # the plane x = 4
+    for piece in (result.front, result.back):
+        cut = [k for k, mark in enumerate(piece.cut_edges) if mark]
+        assert len(cut) == 1
+        a, b = piece.points[cut[0]], piece.points[(cut[0] + 1) % len(piece.points)]
+        assert a[0] == b[0] == 4.0
+    again = split_by_distances(result.back, result.back.points[:, 1] - 5.0, 2)  # then y = 5: two cuts on a piece
+    assert sum(again.front.cut_edges) == 2 and sum(again.back.cut_edges) == 2
