@@ -195,7 +195,8 @@ def _plane_rect(member: LayerNode, draws: list[Draw], to_target: Affine) -> tupl
 
 def split_planes(piece: DrawPolygon, whole: DrawPolygon, room: int = MAX_SPLIT_PLANES
                  ) -> tuple[tuple[tuple[float, float, float], ...], ...]:
-    """The half-planes (a, b, c), a x + b y + c >= 0 inside, of the edges of ``piece``
+    """The half-planes (a, b, c), a x + b y + c >= 0 inside (= 0: inside only when
+    a > 0, or a = 0 < b, quad.frag's tie rule), of the edges of ``piece``
     (in target px) that are cuts (``DrawPolygon.cut_edges``), not edges of the ``whole``
     layer it is a piece of: one
     tuple of them per convex part the piece is drawn as. One part, unless the piece has
@@ -242,13 +243,18 @@ def _edge_plane(a: np.ndarray, b: np.ndarray, centre: np.ndarray | None, scale: 
                 ) -> tuple[float, float, float] | None:
     """The line through a and b as (a, b, c), unit normal, ``centre`` on its >= 0 side
     (None: as the points give it); None for a degenerate edge (the neighbouring ones
-    bound the piece)."""
+    bound the piece). Made from the ends in one order whichever way the edge runs, so
+    the two pieces along a cut get exact negatives (the tie rule of quad.frag then
+    gives a pixel centre on the line to one)."""
+    flip = (float(a[0]), float(a[1])) > (float(b[0]), float(b[1]))
+    if flip:
+        a, b = b, a
     n = np.array([a[1] - b[1], b[0] - a[0]])
     length = float(np.hypot(*n))
     if length < 1e-9 * scale:
         return None
     n /= length
     c = -float(n @ a)
-    if centre is not None and float(n @ centre) + c < 0:
+    if centre is not None and float(n @ centre) + c < 0 or centre is None and flip:
         n, c = -n, -c
     return (float(n[0]), float(n[1]), c)

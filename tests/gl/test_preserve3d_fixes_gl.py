@@ -2,7 +2,8 @@
 depth-buffer model (tests.projection_reference.draw_context): a floor crossed by the 12
 or 16 walls of a prism, whose centre piece is cut by more planes than one draw holds
 (drawn as convex parts, nothing truncated); a floor reaching behind the eye cut by a
-wall (the cut kept as a cut)."""
+wall (the cut kept as a cut); a translucent member cut along pixel centres blended once
+there, not twice (a seam)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from lamina import Layer, Scene
 from lamina.limits import MAX_SPLIT_PLANES
 from tests import projection_reference as pr
-from tests.unit.test_preserve3d_fixes import floor_behind_the_eye
+from tests.unit.test_preserve3d_fixes import crossed_translucent, floor_behind_the_eye
 
 S = 240
 RADIUS = 50
@@ -91,3 +92,13 @@ def test_a_member_reaching_behind_the_eye_is_cut_where_a_wall_crosses_it(gl, wal
         "where both cover a pixel, the wall hides the floor's far piece and the near piece hides the wall"
     diff = np.abs(frame.image[..., :3].astype(float) - expected).max(axis=2)
     assert (diff[inner] > 8).sum() == 0, f"{(diff[inner] > 8).sum()} px differ from the depth buffer"
+
+
+def test_a_cut_through_pixel_centres_is_blended_once(gl):
+    """The cut at x = 100.5 runs through pixel centres: each belongs to one piece, so the
+    column there shows what its neighbours show (both pieces drew it: a darker seam)."""
+    image = crossed_translucent(50.5).render(gl).image[..., :3].astype(int)
+    rows = slice(60, 90)
+    red = image[rows, 99:102, 0]  # (a's and b's order differ across the cut: green and blue do a little)
+    # Red is white's alone, under b (alpha 0.5) and a (alpha 0.02) once each: 255 * 0.5 * 0.98.
+    assert np.all(np.abs(red - 255 * 0.5 * 0.98) <= 1.5), f"red at x = 99..101: {red[0].tolist()}"

@@ -140,3 +140,32 @@ def test_a_split_marks_only_the_new_edge_as_a_cut():
         assert a[0] == b[0] == 4.0
     again = split_by_distances(result.back, result.back.points[:, 1] - 5.0, 2)  # then y = 5: two cuts on a piece
     assert sum(again.front.cut_edges) == 2 and sum(again.back.cut_edges) == 2
+
+
+def crossed_translucent(x0: float) -> Scene:
+    scene = Scene(200, 150, "white")
+    stage = scene.root.add(Layer("stage", (0, 0, 200, 150), "perspective: 250px"))
+    group = stage.add(Layer("group", (x0, 25, 100, 100), "transform-style: preserve-3d"))
+    group.add(Layer("a", (0, 0, 100, 100), "background: rgba(0,255,0,0.02); transform: rotateY(40deg)"))
+    group.add(Layer("b", (0, 0, 100, 100), "background: rgba(0,0,255,0.5); transform: rotateY(-40deg)"))
+    return scene
+
+
+def test_the_two_pieces_along_a_cut_get_exactly_opposite_planes():
+    """So quad.frag's tie rule gives a pixel centre on the cut (here x = 100.5) to one."""
+    far, _, near = frame_draws(crossed_translucent(50.5).plan())
+    (p,), (q,) = far.split_planes, near.split_planes
+    assert p == tuple(-v for v in q) and -p[2] / p[0] == 100.5
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_fan_diagonals_are_exact_negatives_on_both_sides(seed):
+    rng = np.random.default_rng(seed)
+    t = np.sort(rng.uniform(0, 2 * np.pi, 14))
+    ngon = np.stack([40 * np.cos(t), 40 * np.sin(t), np.zeros(14)], axis=1)
+    big = np.array([[-100, -100, 0], [100, -100, 0], [100, 100, 0], [-100, 100, 0]], float)
+    whole = DrawPolygon("x", 0, big, np.array([0, 0, 1.0]), 0.0)
+    parts = split_planes(DrawPolygon("x", 0, ngon, whole.normal, 0.0, True, (True,) * 14), whole, 5)
+    planes = [p for part in parts for p in part]
+    diagonals = [p for p in planes if tuple(-v for v in p) in planes]
+    assert len(parts) > 2 and len(diagonals) == 2 * (len(parts) - 1), "each shared diagonal on both sides, negated"
