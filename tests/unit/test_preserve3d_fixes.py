@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from lamina import Layer, Scene
-from lamina.errors import UnsupportedFeatureError
+from lamina.errors import GeometryError, UnsupportedFeatureError
 from lamina.geometry3d import DrawPolygon
 from lamina.geometry3d.polygon import split_by_distances
 from lamina.graph.contexts3d import split_planes
@@ -169,3 +169,12 @@ def test_fan_diagonals_are_exact_negatives_on_both_sides(seed):
     planes = [p for part in parts for p in part]
     diagonals = [p for p in planes if tuple(-v for v in p) in planes]
     assert len(parts) > 2 and len(diagonals) == 2 * (len(parts) - 1), "each shared diagonal on both sides, negated"
+
+
+@pytest.mark.parametrize("transform", ["scale(1e200)", "matrix(1e300, 0, 0, 1e300, 0, 0)"])
+def test_a_transform_too_large_to_composite_is_a_typed_error_naming_the_layer(transform):
+    scene = Scene(200, 160, "white")
+    group = scene.root.add(Layer("group", (20, 20, 160, 120), "perspective: 200px"))
+    group.add(Layer("m", (10, 10, 140, 100), f"background: yellow; transform: {transform}"))
+    with pytest.raises(GeometryError, match="layer 'm'.*too large to composite"):
+        scene.plan()
