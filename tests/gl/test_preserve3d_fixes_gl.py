@@ -15,7 +15,7 @@ import pytest
 from lamina import Layer, Scene
 from lamina.limits import MAX_SPLIT_PLANES
 from tests import projection_reference as pr
-from tests.unit.test_preserve3d_fixes import crossed_translucent, floor_behind_the_eye
+from tests.unit.test_preserve3d_fixes import blending_member, crossed_translucent, floor_behind_the_eye
 
 S = 240
 RADIUS = 50
@@ -102,3 +102,20 @@ def test_a_cut_through_pixel_centres_is_blended_once(gl):
     red = image[rows, 99:102, 0]  # (a's and b's order differ across the cut: green and blue do a little)
     # Red is white's alone, under b (alpha 0.5) and a (alpha 0.02) once each: 255 * 0.5 * 0.98.
     assert np.all(np.abs(red - 255 * 0.5 * 0.98) <= 1.5), f"red at x = 99..101: {red[0].tolist()}"
+
+
+def test_a_blending_split_member_multiplies_what_lies_behind_each_piece(gl):
+    """m (yellow, multiply) crossed by x (blue): where m is nearer and x behind it, black
+    (yellow x blue); where x is nearer, blue; m over nothing, yellow (the group is
+    isolated, so m blends with transparent there): the depth-buffer model, blended."""
+    frame = blending_member().render(gl)
+    eye = pr.translate(20, 20) @ pr.translate(80, 60) @ pr.perspective(300) @ pr.translate(-80, -60)
+    mx = eye @ pr.translate(30, 10) @ pr.translate(50, 50) @ pr.rotate((0, 1, 0), 50) @ pr.translate(-50, -50)
+    mm = eye @ pr.translate(10, 10)
+    expected, shown, covers = pr.draw_context((200, 160), [(mx, solid(100, 100, (0, 0, 255))),
+                                                           (mm, solid(140, 100, (255, 255, 0)))])
+    expected[(shown == 1) & (covers == 2)] = 0.0  # multiply over x
+    inner = steady(shown * 3 + covers)  # (x's edges behind m are anti-aliased in what m reads)
+    assert (inner & (shown == 1) & (covers == 2)).sum() > 300 and (inner & (shown == 0) & (covers == 2)).sum() > 300
+    diff = np.abs(frame.image[..., :3].astype(float) - expected).max(axis=2)
+    assert (diff[inner] > 8).sum() == 0, f"{(diff[inner] > 8).sum()} px differ"

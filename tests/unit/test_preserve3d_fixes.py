@@ -178,3 +178,27 @@ def test_a_transform_too_large_to_composite_is_a_typed_error_naming_the_layer(tr
     group.add(Layer("m", (10, 10, 140, 100), f"background: yellow; transform: {transform}"))
     with pytest.raises(GeometryError, match="layer 'm'.*too large to composite"):
         scene.plan()
+
+
+def blending_member() -> Scene:
+    scene = Scene(200, 160, "white")
+    group = scene.root.add(Layer("group", (20, 20, 160, 120), "transform-style: preserve-3d; perspective: 300px"))
+    group.add(Layer("x", (30, 10, 100, 100), "background: rgb(0,0,255); transform: rotateY(50deg)"))
+    group.add(Layer("m", (10, 10, 140, 100), "background: rgb(255,255,0); mix-blend-mode: multiply"))
+    return scene
+
+
+def test_a_blending_member_keeps_its_context_sorted_and_reads_per_piece():
+    """The isolated group a member's blend needs is the context root's own surface: the
+    context is sorted in it (it was left unsorted), and each piece of the split member
+    reads the backdrop copied just before it is drawn."""
+    graph = blending_member().plan()
+    inside = [c for c in graph.contexts3d if c.target == "surface surface:group"]
+    assert len(inside) == 1 and inside[0].order == ("m", "x", "m") and inside[0].layers_split == ("m",)
+    names = [p.name for p in graph.passes]
+    first, second = names.index("backdrop:m"), names.index("backdrop:m:piece1")
+    between = [p for p in graph.passes[first:second] if hasattr(p, "draws")]
+    assert [(d.layer_id, d.backdrop.name if d.backdrop else None) for p in between for d in p.draws] == \
+        [("m", "backdrop:m"), ("x", None)], "the far piece reads the first copy; x drawn before the second"
+    (near,) = graph.passes[second + 1].draws
+    assert near.layer_id == "m" and near.backdrop.name == "backdrop:m:piece1"
