@@ -193,6 +193,9 @@ class FrameGraph(GraphReport):
     # Each 3D rendering context drawn (graph.contexts3d.Context3D): its order back to
     # front, the layers split, those not drawn and why.
     contexts3d: list = field(default_factory=list)
+    # Why a frame with 3D rendering contexts was planned whole when the last was kept (the
+    # retained fast path could not sort them again alone: graph.fast_path); None otherwise.
+    planned_whole: str | None = None
     # The scale each layer drawn this frame is rastered at and why, by layer id (a
     # compositor.raster_scale.RasterScale: str() and to_dict()); reports tell those not
     # plainly at 1 (scaled_layers). A layer drawn as last frame keeps its entry.

@@ -46,6 +46,7 @@ class GraphReport:
             "layers": self.layer_table(),
             "tiles": [t.to_dict() for t in self.tiles],
             **({"contexts3d": [c.to_dict() for c in self.contexts3d]} if self.contexts3d else {}),
+            **({"planned_whole": self.planned_whole} if self.planned_whole else {}),
             # Each drawn layer's raster scale and why (compositor.raster_scale), when not plainly 1.
             "raster_scales": {k: v.to_dict() for k, v in self.scaled_layers().items()},
             **({"schedule": self.schedule.to_dict()} if self.schedule is not None else {}),
@@ -147,6 +148,8 @@ class GraphReport:
             lines.append("3D rendering contexts (depth order, BSP splits):")
             for c in self.contexts3d:
                 lines.append(f"  {c.describe()}")
+            if self.planned_whole:
+                lines.append(f"  planned whole, not on the retained fast path: {self.planned_whole}")
         effects = [r for r in self.routes.values() if r.through_effect]
         if effects:
             # Each stacking context drawn through an effect: the route decided before its passes.

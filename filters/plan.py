@@ -43,6 +43,7 @@ __all__ = [
     "blur_norm",
     "BLUR_SIGMA_CAP",
     "MAX_LEVEL_SIGMA",
+    "blur_levels_axes",
     "MAX_COLOR_STEPS",
     "ColorStep",
     "ColorPass",
@@ -178,6 +179,8 @@ class FilterShader(Enum):
     DISPLACE = "displace"
     CONVOLVE = "convolve"
     CONVOLVE_CONVERTED = "convolve_converted"  # preserveAlpha / linearRGB taps
+    CONVOLVE_SPREAD = "convolve_spread"  # taps between pixels (fractional kernelUnitLength)
+    CONVOLVE_SPREAD_CONVERTED = "convolve_spread_converted"  # the same, taps converted
     REGION = "region"
     IMAGE = "image"
 
@@ -1083,8 +1086,9 @@ class ConvolvePass:
     edge: EdgeMode = EdgeMode.NONE
     preserve_alpha: bool = False
     linear: bool = False
-    spacing: tuple[int, int] = (1, 1)  # px between kernel cells (kernelUnitLength)
+    spacing: tuple[float, float] = (1, 1)  # px between kernel cells (kernelUnitLength); fractional: bilinear taps
     source: str = "feConvolveMatrix"
+    rect: tuple[int, int, int, int] | None = None  # the input's pixels (x0, y0, x1, y1) ``edge`` extends; None: all
     scale: int = 1
     kind: ClassVar[str] = "convolve"
     pass_kind: ClassVar[PassKind] = PassKind.CONVOLVE
@@ -1103,26 +1107,43 @@ class ConvolvePass:
         flat[:len(self.weights)] = self.weights
         converted = self.preserve_alpha or self.linear
         shader = FilterShader.CONVOLVE_CONVERTED if converted else FilterShader.CONVOLVE
+        if self.spread:  # programs of their own: four reads a tap, which whole spacings need not pay
+            shader = FilterShader.CONVOLVE_SPREAD_CONVERTED if converted else FilterShader.CONVOLVE_SPREAD
+        spacing = tuple(float(v) for v in self.spacing) if self.spread else tuple(int(v) for v in self.spacing)
         return ProgramCall(FilterProgram(shader), (
             ("u_weights", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)]), ("u_order", self.order),
-            ("u_target", self.target), ("u_spacing", self.spacing), ("u_divisor", self.divisor), ("u_bias", self.bias),
-            ("u_edge", self.edge.value), ("u_preserve_alpha", int(self.preserve_alpha)), ("u_linear", int(self.linear))))
+            ("u_target", self.target), ("u_spacing", spacing), ("u_divisor", self.divisor), ("u_bias", self.bias),
+            ("u_edge", self.edge.value), ("u_preserve_alpha", int(self.preserve_alpha)), ("u_linear", int(self.linear)),
+            ("u_rect", self.edge_rect)))
+
+    @property
+    def edge_rect(self) -> tuple[int, int, int, int]:
+        """``rect``, or all of any image (the passes clip it to theirs)."""
+        return self.rect if self.rect is not None else (0, 0, 1 << 30, 1 << 30)
 
     def cl(self) -> KernelCall:
         return KernelCall("convolve", (*_images("src", "dst", "w", "h"), KernelArg(Arg.FLOATS, self.weights, "weights"),
                                        *(KernelArg(Arg.INT, v, n) for v, n in zip(
-                                           (*self.order, *self.target, *self.spacing), ("ox", "oy", "tx", "ty", "spx", "spy"))),
+                                           (*self.order, *self.target), ("ox", "oy", "tx", "ty"))),
+                                       *(KernelArg(Arg.FLOAT, float(v), n) for v, n in zip(self.spacing, ("spx", "spy"))),
                                        KernelArg(Arg.FLOAT, self.divisor, "divisor"), KernelArg(Arg.FLOAT, self.bias, "bias"),
                                        KernelArg(Arg.INT, self.edge.value, "edge"),
                                        KernelArg(Arg.INT, int(self.preserve_alpha), "preserve_alpha"),
-                                       KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+                                       KernelArg(Arg.INT, int(self.linear), "linear_rgb"),
+                                       *(KernelArg(Arg.INT, v, n) for v, n in zip(self.edge_rect, ("x0", "y0", "x1", "y1")))))
 
     label = "convolve"
 
+    @property
+    def spread(self) -> bool:
+        """Whether a kernel cell falls between pixels (read bilinearly)."""
+        return any(float(v) != math.floor(v) for v in self.spacing)
+
     def describe(self) -> str:
-        spread = f" every {self.spacing[0]}x{self.spacing[1]} px" if self.spacing != (1, 1) else ""
+        spread = f" every {self.spacing[0]:g}x{self.spacing[1]:g} px" if tuple(self.spacing) != (1, 1) else ""
+        edge = f" of the input's {self.rect}" if self.rect is not None else ""
         how = (f"{self.order[0]}x{self.order[1]}{spread} target ({self.target[0]}, {self.target[1]}) / {self.divisor:g} + "
-               f"{self.bias:g}, edge {self.edge.name.lower()}")
+               f"{self.bias:g}, edge {self.edge.name.lower()}{edge}")
         return (f"{self.label}  {self.source}: {how}{', alpha kept' if self.preserve_alpha else ''}"
                 f"{' in linearRGB' if self.linear else ''}")
 
@@ -1132,7 +1153,9 @@ class RegionPass:
     """An SVG primitive subregion (Filter Effects 1 §"filter primitive subregion"):
     the input kept inside ``rect`` (x0, y0, x1, y1, whole pixels of the image) and
     transparent black outside it; with ``tile`` (a pixel rect of the input), the
-    input's ``tile`` rect repeated across ``rect`` from its corner (feTile).
+    input's ``tile`` rect repeated across ``rect`` from its corner (feTile), or with
+    ``mirror`` reflected about its edges, edge pixels repeated (a backdrop-filter's
+    functions after a graph read the graph's output mirrored at the box: filters.svg.route).
 
     A pass of its own after the primitive's passes, rather than a rect uniform on every
     pass kind: only primitives with a subregion that can clip something pay for it, and
@@ -1144,24 +1167,31 @@ class RegionPass:
     tile: tuple[int, int, int, int] | None = None
     source: str = ""  # the primitive it clips, for describe()
     scale: int = 1
+    mirror: bool = False  # ``tile`` reflected rather than repeated
     kind: ClassVar[str] = "region"
     pass_kind: ClassVar[PassKind] = PassKind.REGION
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
     @classmethod
     def samples(cls) -> tuple["RegionPass", ...]:
-        return (cls(("source",), "out", (2, 3, 40, 30)), cls(("source",), "out", (0, 0, 64, 64), (3, 4, 19, 12)))
+        return (cls(("source",), "out", (2, 3, 40, 30)), cls(("source",), "out", (0, 0, 64, 64), (3, 4, 19, 12)),
+                cls(("source",), "out", (0, 0, 64, 64), (3, 4, 19, 12), mirror=True))
+
+    @property
+    def _tiling(self) -> int:
+        """0: clip only; 1: the tile repeated; 2: the tile mirrored."""
+        return 0 if self.tile is None else 2 if self.mirror else 1
 
     def gl(self) -> ProgramCall:
         tile = self.tile or (0, 0, 0, 0)
         return ProgramCall(FilterProgram(FilterShader.REGION),
-                           (("u_rect", tuple(self.rect)), ("u_tile", tuple(tile)), ("u_tiled", int(self.tile is not None))))
+                           (("u_rect", tuple(self.rect)), ("u_tile", tuple(tile)), ("u_tiled", self._tiling)))
 
     def cl(self) -> KernelCall:
         tile = self.tile or (0, 0, 0, 0)
         return KernelCall("region", (*_images("src", "dst", "w", "h"),
                                      *(KernelArg(Arg.INT, int(v), n) for v, n in zip(self.rect, ("x0", "y0", "x1", "y1"))),
-                                     KernelArg(Arg.INT, int(self.tile is not None), "tiled"),
+                                     KernelArg(Arg.INT, self._tiling, "tiled"),
                                      *(KernelArg(Arg.INT, int(v), n) for v, n in zip(tile, ("tx0", "ty0", "tx1", "ty1")))))
 
     label = "region"
@@ -1171,6 +1201,8 @@ class RegionPass:
         what = f"{self.source}: " if self.source else ""
         if self.tile is not None:
             tx0, ty0, tx1, ty1 = self.tile
+            if self.mirror:
+                return f"{self.label}  {what}mirrors [{tx0}, {ty0}, {tx1}, {ty1}) across [{x0}, {y0}, {x1}, {y1}) px"
             return f"{self.label}  {what}tiles [{tx0}, {ty0}, {tx1}, {ty1}) across [{x0}, {y0}, {x1}, {y1}) px"
         return f"{self.label}  {what}keeps [{x0}, {y0}, {x1}, {y1}) px, transparent outside"
 
@@ -1300,9 +1332,30 @@ def blur_levels(sigma: float, pixels: int | None = None) -> tuple[int, float]:
         # 1080p: 92 -> 41 ms). It blurs hard edges a little less exactly, which matters
         # on small images where edges are much of the picture, so only large ones.
         k = 2
+    return k, level_sigma(sigma, k)
+
+
+def level_sigma(sigma: float, k: int) -> float:
+    """The sigma to blur with after ``k`` halvings so the pipeline's variance is sigma^2
+    (0 where the halvings and the upsample already spread more than that)."""
+    if k == 0:
+        return sigma
     four_k = 4.0**k
     residual = sigma * sigma - (four_k - 1.0) / 12.0 - four_k / 6.0
-    return k, math.sqrt(max(residual, 0.0) / four_k)
+    return math.sqrt(max(residual, 0.0) / four_k)
+
+
+def blur_levels_axes(sigmas: tuple[float, float], pixels: int | None = None) -> tuple[int, tuple[float, float]]:
+    """``blur_levels`` for a blur of ``sigmas`` (x, y; full-size px, SVG's per-axis
+    stdDeviation): the halvings the smaller sigma takes, and each axis's level sigma.
+
+    The halvings are shared (the resample passes scale both axes) and chosen by the
+    smaller sigma so its axis stays exact: halving for the larger one would spread the
+    smaller axis past its sigma (a sigma of 0 must not blur at all). The larger axis
+    pays with more taps at that level (radius ceil(3 sigma / 2^k), past MAX_BLUR_RADIUS);
+    see tests/benchmarks/test_svg_blur_axes_bench.py for what that costs."""
+    k, _ = blur_levels(min(sigmas), pixels)
+    return k, (level_sigma(sigmas[0], k), level_sigma(sigmas[1], k))
 
 
 class _Builder:
@@ -1317,17 +1370,30 @@ class _Builder:
 
     def blur(self, source: str, sigma: float) -> str:
         """Append the passes of a blur of ``source``; return the blurred image's name."""
-        k, level_sigma = blur_levels(sigma, self.pixels)
+        k, level = blur_levels(sigma, self.pixels)
+        return self._blur_at(source, k, (level, level))
+
+    def blur_axes(self, source: str, sigmas: tuple[float, float]) -> str:
+        """Append the passes of a blur of ``source`` by ``sigmas`` (x, y; full-size px,
+        ``blur_levels_axes``); return the blurred image's name."""
+        if sigmas[0] == sigmas[1]:
+            return self.blur(source, sigmas[0])
+        k, levels = blur_levels_axes(sigmas, self.pixels)
+        return self._blur_at(source, k, levels)
+
+    def _blur_at(self, source: str, k: int, levels: tuple[float, float]) -> str:
         current = source
         for j in range(1, k + 1):
             out = self.name("half")
             self.passes.append(ResamplePass((current,), out, PassKind.DOWNSAMPLE, 2**j, 2 ** (j - 1)))
             current = out
-        radius = math.ceil(3.0 * level_sigma)
-        if radius > 0:
-            for axis in Axis:
+        radii = [math.ceil(3.0 * s) for s in levels]
+        if max(radii) > 0:
+            for axis, sigma, radius in zip(Axis, levels, radii):
+                if radius == 0:
+                    continue  # this axis is not blurred (at this level)
                 out = self.name(f"blur{axis}")
-                self.passes.append(BlurPass((current,), out, axis, level_sigma, radius, 2**k))
+                self.passes.append(BlurPass((current,), out, axis, sigma, radius, 2**k))
                 current = out
         if k:
             out = self.name("up")

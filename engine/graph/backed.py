@@ -50,7 +50,11 @@ class BackedDrawing:
         """Turn a target's pending layer draws (and surface draws) into its draws, by the
         policy, then put the draws of each 3D rendering context among them in depth
         order, split where its layers intersect (graph.contexts3d)."""
-        draws = self._policy_draws(items, target, base_id)
+        return self.order_contexts(self._policy_draws(items, target, base_id), target, base_id)
+
+    def order_contexts(self, draws: tuple[Draw, ...], target: Target, base_id: str) -> tuple[Draw, ...]:
+        """A target's draws with each 3D rendering context among them sorted and split
+        (the retained fast path calls it again on the frame's kept and redone draws)."""
         if not self.trees.has_3d_contexts:
             return draws
         where = "frame" if base_id == "root" else f"surface {base_id}"

@@ -263,8 +263,8 @@ class EffectDrawing:
         name = f"backdrop-filter:{node.id}" if s.mix_blend_mode is not BlendMode.NORMAL else f"backdrop:{node.id}"
         copy = TextureDesc(name, cw, ch, TextureRole.BACKDROP)
         to_source, mirror = region.to_source, region.mirror
-        plan = chain.plan(current_color=s.color, scale=scale, size=(cw, ch), backdrop=True,
-                          device_scale=s.device_scale)
+        plan = chain.plan(current_color=s.color, scale=scale, size=(cw, ch), box=(node.width, node.height),
+                          backdrop=True, device_scale=s.device_scale)
         self.out.decisions.extend(svg_decisions(node.id, "backdrop-filter", chain, plan))
         self._filter_key = None  # what lies under an element is read anew every frame
         filter_passes, result = self._filter_passes(node, plan, copy)

@@ -4,7 +4,11 @@ offsets, last frame's graph is kept with only the moved draws made again, when t
 exactly what planning from scratch would give (graph.retained holds the records it
 reads). A filter's or a backdrop-filter's parameters changed on a context drawn in the
 frame as one draw of its own: that context alone is planned again and its passes,
-decisions and draw put where last frame's were. It emits into the planner's FrameOutput
+decisions and draw put where last frame's were. With 3D rendering contexts on screen the
+kept draws are those before sorting (one per site), and the frame's contexts are sorted
+and split again from the members' new 4x4s (graph.contexts3d); a moved member drawn
+through a 3D flattening surface is planned alone again as a changed effect is; why a
+frame with contexts was planned whole goes to FrameGraph.planned_whole. It emits into the planner's FrameOutput
 (graph.output); when it cannot finish, it restores the cache and returns None, and the
 planner plans from scratch into a new one."""
 
@@ -72,11 +76,12 @@ class RetainedFastPath:
         damage from the draws that changed. A context whose filter or backdrop-filter
         parameters alone changed is planned again alone (``_redo_effects``)."""
         if last is None or self.cache is None or not self.state.fast_path or changes.rebuilt or last.cache_frame != self.cache.frames:
-            return None
-        if self.trees.has_3d_contexts:
-            # A move in a 3D rendering context may change its depth order and splits
-            # (graph.contexts3d): planned whole, its rasters still reused.
-            return None
+            return self._whole("the layer tree changed (a 3D rendering context's members may have)"
+                               if last is not None and changes.rebuilt and (last.graph.contexts3d or self.trees.has_3d_contexts)
+                               else None)
+        if any(c.target != "frame" for c in last.graph.contexts3d):
+            # That surface's kept draws would keep last frame's order (its rasters still reused).
+            return self._whole("a 3D rendering context is sorted inside a surface")
         key = self._request_key()
         if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
             return None
@@ -88,9 +93,18 @@ class RetainedFastPath:
         if effects is None:
             return None
         refiltered = {fp.ctx.node.id for fp in effects.values()}
+        flattened = self._flattened_to_redo(last, changes, refiltered)
+        if flattened is None:
+            return self._whole("a moved member of a 3D rendering context was drawn inside another draw")
+        effects.update(flattened)
+        inside = {layer_id for fp in flattened.values() for layer_id in _subtree_ids(fp.ctx)}
         painted: dict[int, set[str]] = {}  # site index -> its members whose paint alone changed
         for layer_id, what in changes.fields.items():
             if layer_id in refiltered:
+                continue
+            if layer_id in inside:
+                if what - MOVABLE:
+                    return None  # its surface is planned again for a move alone
                 continue
             if what & PAINT_FIELDS:
                 index = site_of.get(layer_id)
@@ -109,7 +123,9 @@ class RetainedFastPath:
             if index is None:
                 node = self.trees.nodes[layer_id]
                 if node.draws_content() or node.style.backdrop_filter is not None:
-                    return None  # drawn elsewhere (inside a surface), read back, or culled: may change
+                    # drawn elsewhere (inside a surface), read back, or culled: may change
+                    return self._whole(f"{layer_id} was not drawn last frame (a hidden back face, culled) "
+                                       "or is drawn inside another draw" if node.context3d is not None else None)
                 continue  # paints nothing itself: only its descendants' draws matter
             if self.trees.nodes[layer_id].style.backdrop_filter is not None:
                 # Its filtered backdrop is a draw apart from its content, made from what
@@ -182,9 +198,13 @@ class RetainedFastPath:
                 unswept.append(i)
             elif api_moved.intersection(site.members):
                 return None
-        if unswept and (len(moving) > 1 or last.overlap is None or self.memory_budget is not None
-                        or isinstance(redo[unswept[0]].entry, PendingDraw) or redo[unswept[0]].entry.kind is not BackingKind.OWN
-                        or (last.reads and last.reads[unswept[0]] is not None)):
+        # Several moved entries without a sweep: members of 3D rendering contexts (promoted
+        # by Preserve3D, not overlap-tested), each checked against the later layers moved.
+        if unswept and (last.overlap is None or self.memory_budget is not None
+                        or (len(moving) > 1 and (len(unswept) != len(moving) or not all(
+                            last.overlap.promoted_alone(moving[i].members) for i in unswept)))
+                        or any(isinstance(redo[i].entry, PendingDraw) or redo[i].entry.kind is not BackingKind.OWN
+                               or (last.reads and last.reads[i] is not None) for i in unswept)):
             return None
         target = self._frame_target()
         # Every moved member must still be drawn: last frame's decisions stand only then.
@@ -192,19 +212,24 @@ class RetainedFastPath:
         for index, site in redo.items():
             pending = self._pending_again(site, target, faded)
             if pending is None:
-                return None
+                return self._whole("a moved layer is no longer drawn (culled, clipped away or a hidden back face)"
+                                   if last.graph.contexts3d else None)
             pending_of[index] = pending
         overlap = last.overlap
         if unswept:
-            index = unswept[0]
-            site = redo[index]
             to_target = target.from_screen()
-            rects = {p.node.id: touched(p.node.ink_rect, to_target @ p.node.to_screen) for p in pending_of[index]}
-            moved = Rect.union(list(rects.values()))
-            if not overlap.stands(site.members, site.entry.rect, moved):
-                return None  # what overlaps it changed: its overlap decisions are made again
-            overlap = overlap.moved(rects)
-            redo[index] = replace(site, entry=replace(site.entry, rect=moved))
+            rects = {i: {p.node.id: touched(p.node.ink_rect, to_target @ p.node.to_screen) for p in pending_of[i]}
+                     for i in unswept}
+            after = overlap.moved({k: r for moved in rects.values() for k, r in moved.items()})
+            for index in unswept:
+                site = redo[index]
+                moved = Rect.union(list(rects[index].values()))
+                if not overlap.stands(site.members, site.entry.rect, moved, after):
+                    # what overlaps it changed: its overlap decisions are made again
+                    return self._whole("what overlaps a moved member of a 3D rendering context changed"
+                                       if last.graph.contexts3d else None)
+                redo[index] = replace(site, entry=replace(site.entry, rect=moved))
+            overlap = after
         saved = self.cache.snapshot()  # what giving up from here on restores
         self.cache.carry_over(but=frozenset(key for fp in effects.values() for key in fp.cache_keys))
         sites = list(last.sites)
@@ -216,12 +241,14 @@ class RetainedFastPath:
         # In the order planning from scratch makes them (their new textures are named in
         # that order): the walk's effects first, then the frame target's draws.
         redone_effects = self._redo_effects(effects, last, target, final)
-        if redone_effects is None:
-            return self._give_up(saved)  # an effect is drawn otherwise than last frame
+        if redone_effects is None:  # an effect is drawn otherwise than last frame
+            self._whole("a 3D flattening surface is drawn otherwise than last frame" if flattened else None)
+            return self._give_up(saved)
         if redone_effects:
             stands, overlap = self._effects_overlap(redone_effects, last, overlap)
-            if not stands:
-                return self._give_up(saved)  # what overlaps a refiltered element changed
+            if not stands:  # what overlaps a refiltered element changed
+                self._whole("what overlaps a moved 3D flattening surface changed" if flattened else None)
+                return self._give_up(saved)
         replaced = set()
         for index in sorted({*redo, *repaints}):
             if index in repaints:  # its draw stays: the texture it shows is repainted in place
@@ -276,14 +303,62 @@ class RetainedFastPath:
         self.out.images_seen = list(last.images)
         self.out.images_seen += [seen for made in redone_effects.values() for seen in made.images
                              if seen not in last.images]
-        graph = self._frame_graph(tuple(final), last.clear, frame)
+        drawn, context_notes = self._sort_contexts_again(tuple(final), last, target)
+        if drawn is None:
+            self._whole("a 3D rendering context appeared, went or changed its members' drawing"
+                        if last.graph.contexts3d or self.out.contexts3d else None)
+            return self._give_up(saved)
+        graph = self._frame_graph(drawn, last.clear, frame)
         work = tuple(None if i in redo or i in repaints or i in settled else
                      redone_effects[i].passes if i in redone_effects else w for i, w in enumerate(last.work))
         reads = tuple(redone_effects[i].read if i in redone_effects else r for i, r in enumerate(last.reads))
         self.state.last = replace(last, key=key, graph=graph, final=tuple(final), cache_frame=self.cache.frames,
                                   work=work, sites=tuple(sites), overlap=overlap, reads=reads, opacity_notes=notes,
-                                  effects=footprints, images=tuple(self.out.images_seen), scrolls={})
+                                  effects=footprints, images=tuple(self.out.images_seen), scrolls={},
+                                  context_notes=context_notes)
         return graph
+
+    # -- 3D rendering contexts (graph.contexts3d) ---------------------------------------
+    def _flattened_to_redo(self, last: "RetainedPlan", changes: TreeChanges,
+                           refiltered: set[str]) -> dict[int, Footprint] | None:
+        """The members of 3D rendering contexts that moved and are drawn through a
+        surface in their plane (3D flattening: a card with a label), by the index of
+        their one frame draw: each is planned alone again (``_redo_effects``), its
+        surface and draw made anew with its new 4x4. {} when none; None when such a
+        member made no such draw of its own last frame (plan from scratch)."""
+        out: dict[int, Footprint] = {}
+        for layer_id, what in changes.fields.items():
+            node = self.trees.nodes.get(layer_id)
+            if node is None or node.context3d is None or layer_id in refiltered or not what <= MOVABLE \
+                    or layer_id in last.site_of:
+                continue  # not a member, or drawn from a site of its own (redone as moved)
+            if last.effects.get(layer_id) is None:
+                continue  # no surface of its own: _retained decides on its draws
+            footprint = self._effect_footprint(last, layer_id)
+            if footprint is None:
+                return None
+            out[footprint.index] = footprint
+        return out
+
+    def _sort_contexts_again(self, final: tuple[Draw, ...], last: "RetainedPlan",
+                             target: Target) -> tuple[tuple[Draw, ...] | None, tuple]:
+        """The frame's draws with its 3D rendering contexts sorted and split again from
+        their members' 4x4s now (graph.contexts3d), and their decisions put where last
+        frame's were; (None, ()) when the contexts drawn are not those of last frame (one
+        appeared or went: its decision is new, plan from scratch)."""
+        noted = len(self.out.decisions)
+        drawn = self.order_contexts(final, target, "root")
+        made = self.out.decisions[noted:]
+        del self.out.decisions[noted:]
+        if len(made) != len(last.context_notes) or [d.layer_id for d in made] != [d.layer_id for d in last.context_notes]:
+            return None, ()
+        if made:
+            first = last.context_notes[0]
+            at = next((i for i, d in enumerate(self.out.decisions) if d is first), None)
+            if at is None:
+                return None, ()
+            self.out.decisions[at:at + len(made)] = made
+        return drawn, tuple(made)
 
     def _kept_plan_holds(self, last: "RetainedPlan", frame: TextureDesc) -> bool:
         """Does what last frame's plan relied on still hold: no image it looked up has
@@ -301,6 +376,13 @@ class RetainedFastPath:
         back to how the frame found it, and what was emitted is dropped (build plans the
         frame from scratch into a new FrameOutput)."""
         self.cache.restore(saved)
+        return None
+
+    def _whole(self, why: str | None) -> None:
+        """Give up, saying why a frame with 3D rendering contexts is planned whole
+        (FrameGraph.planned_whole; the reports show it)."""
+        if why:
+            self.state.planned_whole = why
         return None
 
     def _repaint_plan(self, site: Site, layers: set[str]) -> Repaint | None:

@@ -481,6 +481,7 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         clamped = self._note_scrollers()
         frame = TextureDesc("frame", *self.frame_size, TextureRole.FRAME, retained=self.cache is not None)
         last, self.state.last = self.state.last, None
+        self.state.planned_whole = None  # (the fast paths say why they planned 3D contexts whole)
         if self.trees.deferred:  # a scroll whose descendants the trees left unplaced
             graph = self._scrolled(last, changes, frame, clamped)
             if graph is not None:
@@ -509,16 +510,23 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         else:
             self.emit_context(root, draws, target, 1.0)
         self.out.sites = []
-        final = self.finalize(draws, target, "root")
+        # The fast path keeps the draws before 3D contexts are sorted (one per site) and
+        # sorts them again (graph.contexts3d).
+        unsorted = self._policy_draws(draws, target, "root")
+        sorted_from, inner = len(self.out.decisions), len(self.out.contexts3d)
+        final = self.order_contexts(unsorted, target, "root")
+        sorted_to = sorted_from + len(self.out.contexts3d) - inner
         sites, self.out.sites = self.out.sites, None
         graph = self._frame_graph(final, clear, frame)
+        graph.planned_whole = self.state.planned_whole
         if self.cache is not None:
-            self.state.last = RetainedPlan(self._request_key(), graph, final, tuple(sites), clear,
+            self.state.last = RetainedPlan(self._request_key(), graph, unsorted, tuple(sites), clear,
                                            tuple(self.out.images_seen), self.cache.frames, site_index(sites),
-                                           tuple(self.out.work.get(id(d)) for d in final),
-                                           tuple(self.out.reads.get(id(d)) for d in final), self.out.overlap,
-                                           self.out.opacity_notes, self._effect_footprints(final),
-                                           self._scroll_records(len(clamped)))
+                                           tuple(self.out.work.get(id(d)) for d in unsorted),
+                                           tuple(self.out.reads.get(id(d)) for d in unsorted), self.out.overlap,
+                                           self.out.opacity_notes, self._effect_footprints(unsorted),
+                                           self._scroll_records(len(clamped)),
+                                           tuple(graph.decisions[sorted_from:sorted_to]))
         return graph
 
     def _scroll_records(self, clamps: int) -> dict:

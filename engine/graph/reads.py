@@ -86,21 +86,29 @@ def backdrop_region(to_target: Affine, to_screen: Affine, size: tuple[float, flo
                     current_color, device_scale: float = 1.0) -> tuple[BackdropRegion | None, object]:
     """The region a backdrop-filter reads and the filter's plan there; the region is
     None when the filter does nothing or its box misses the target (Filter Effects 2
-    §2.1: the backdrop root image cut to the border box, filtered with mirrored edges)."""
+    §2.1: the backdrop root image cut to the border box, filtered with mirrored edges).
+    An SVG graph's plan (``plan.region``) reads the whole box grown by its filter region."""
     if to_target.is_translation():
         scale, element_to_filter, where = 1.0, Affine.translate(to_target.e, to_target.f), "the target's pixels"
     else:
         scale = to_screen.max_scale()
         element_to_filter, where = Affine.scale(scale, scale), f"the element's own space at scale {scale:.3g}"
-    plan = chain.plan(current_color=current_color, scale=scale, backdrop=True, device_scale=device_scale)
+    plan = chain.plan(current_color=current_color, scale=scale, box=tuple(size), backdrop=True,
+                      device_scale=device_scale)
     if not plan.passes:
         return None, plan
-    box = Rect(0, 0, *size).transformed_bounds(element_to_filter)
+    box = whole = Rect(0, 0, *size).transformed_bounds(element_to_filter)
     if target_size is not None and to_target.is_translation():
         box = box.intersect(Rect(0, 0, *target_size))  # nothing was painted past the target's edge
     if box.is_empty():
         return None, plan
-    x0, y0, x1, y1 = plan.needed_input((box.x, box.y, box.right, box.bottom))
+    if plan.region:
+        # An SVG filter region (filters.svg.route): the plan's image is exactly the whole
+        # box grown by it, mirrored past the box like any backdrop-filter's reach.
+        top, right, bottom, left = plan.outsets
+        x0, y0, x1, y1 = whole.x - left, whole.y - top, whole.right + right, whole.bottom + bottom
+    else:
+        x0, y0, x1, y1 = plan.needed_input((box.x, box.y, box.right, box.bottom))
     r = Rect(x0, y0, x1 - x0, y1 - y0).rounded_out()
     copy = (int(r.x), int(r.y), int(r.width), int(r.height))
     return BackdropRegion(scale, where, to_target, element_to_filter, copy, box), plan

@@ -91,15 +91,21 @@ class OverlapRecord:
                 effects[item.layer_id] = -1 if item.layer_id in effects else i
         return cls(boxes, tested, index, effects)
 
-    def stands(self, members: tuple[str, ...], old: Rect, new: Rect) -> bool:
+    def stands(self, members: tuple[str, ...], old: Rect, new: Rect, after: "OverlapRecord | None" = None) -> bool:
         """Do the same later layers overlap the entry of ``members`` at ``old`` as at
         ``new``? Only for an entry whose members are drawn one after another (then
-        every later layer is tested against all of it)."""
+        every later layer is tested against all of it). ``after``: the record with the
+        later layers where they are now, when several entries moved."""
         at = sorted(self.index[m] for m in members if m in self.index)
         if len(at) != len(members) or at[-1] - at[0] + 1 != len(at):
             return False
+        now = after if after is not None else self
         later = self.boxes[at[-1] + 1:][self.tested[at[-1] + 1:]]
-        return bool(np.array_equal(_overlapping(later, old), _overlapping(later, new)))
+        return bool(np.array_equal(_overlapping(later, old), _overlapping(now.boxes[at[-1] + 1:][self.tested[at[-1] + 1:]], new)))
+
+    def promoted_alone(self, members: tuple[str, ...]) -> bool:
+        """Are these layers promoted by reasons of their own (not overlap-tested)?"""
+        return all(m in self.index and not self.tested[self.index[m]] for m in members)
 
     def moved(self, rects: dict[str, Rect]) -> "OverlapRecord":
         """The record with these layers' bounds replaced (after a move)."""
@@ -188,6 +194,9 @@ class RetainedPlan:
     opacity_notes: dict[str, int] | None = None  # layer id -> index of its "opacity applied in the draw" decision
     effects: dict[str, Footprint] = field(default_factory=dict)  # context layer id -> what planning it left
     scrolls: dict[str, ContentsRecord] = field(default_factory=dict)  # composited scroller id -> its contents' record
+    # The frame's decisions describing its 3D rendering contexts (graph.contexts3d), in
+    # order: the fast path puts the contexts it sorts again in their place.
+    context_notes: tuple = ()
 
 
 def site_index(sites) -> dict[str, int]:
@@ -216,6 +225,8 @@ def swept(site: Site, t: float) -> bool:
     if isinstance(entry, PendingDraw) or entry.kind is not BackingKind.OWN:
         return False
     for p in entry.members:
+        if p.node.context3d is not None:
+            return False  # a member of a 3D rendering context has no sweep (graph.sweep): its bounds are this frame's
         layer = p.node.layer
         while layer is not None and not runs_transform_animation(layer, t):
             layer = layer.parent

@@ -83,6 +83,11 @@ class ScrolledContents:
             return None
         if any(k != sid or not what <= SCROLL_FIELDS for k, what in changes.fields.items()):
             return None
+        inside = [c.root for c in last.graph.contexts3d if _inside(trees.nodes.get(c.root), sid)]
+        if inside:  # its contents are not a plain walk (the index below declines them too)
+            self.state.planned_whole = (f"the 3D rendering context of {inside[0]!r} lies in the scrolled {sid!r}: "
+                                        "the scroll path does not sort it again")
+            return None
         record = last.scrolls.get(sid)
         if record is None or record.later_tested or record.tiling != self.tiling or sid not in self.scrollers \
                 or not scroller.to_screen.is_translation():
@@ -280,3 +285,13 @@ class ScrolledContents:
         index = ScrollIndex(nodes, np.array(names, dtype=object), np.array(boxes, dtype=np.float64).reshape(-1, 4),
                             drawn, pending, bounds, emitted, noted, [emitted[g] for g in noted], frozenset(names))
         return index
+
+
+def _inside(node, scroller_id: str) -> bool:
+    """Is ``node`` a descendant of the layer ``scroller_id``?"""
+    layer = node.layer.parent if node is not None else None
+    while layer is not None:
+        if layer.id == scroller_id:
+            return True
+        layer = layer.parent
+    return False

@@ -37,5 +37,7 @@ class FrameState:
     raster_scales: dict[str, Any] = field(default_factory=dict)  # layer id -> (weakref to its Layer, RasterScale)
     zoomed: dict[str, tuple] = field(default_factory=dict)  # layer id -> (style, raster scale, zoomed style)
     fast_frames: int = 0  # frames planned by the retained fast path (reports, tests)
+    # Why the fast path left this frame's 3D rendering contexts to a whole plan (FrameGraph.planned_whole)
+    planned_whole: str | None = None
     # False: plan every frame from scratch (the reference the fast path is tested against)
     fast_path: bool = True

@@ -6,7 +6,8 @@ Each live primitive becomes its passes, reading the images of the primitives it 
 planned): feColorMatrix and feComponentTransfer as svg colour passes, fused while one
 alone reads the other (``filters.svg.compile_color``, which also says what runs in
 linearRGB and how), SourceAlpha as
-one (colour made black), feGaussianBlur as the downscaled separable blur passes
+one (colour made black), feGaussianBlur as the downscaled separable blur passes, one
+sigma per axis (``filters.plan.blur_levels_axes``; feDropShadow's likewise)
 (with edgeMode duplicate or wrap, as convolve passes: ``filters.svg.compile_spatial``,
 which also plans feDisplacementMap and feConvolveMatrix),
 feMorphology and feDropShadow as their passes, feOffset as an offset pass, feFlood,
@@ -44,8 +45,8 @@ import numpy as np
 from ...errors import UnsupportedFeatureError
 from ...blending.modes import BlendMode
 
-from ..ops import DropShadow, Morphology
-from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetPass, RegionPass, _Builder,
+from ..ops import DropShadow, Morphology, pixel_sigma
+from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetPass, RegionPass, ShadowPass, _Builder,
                     _plan_morphology, _plan_shadow, color_steps)
 from . import model as m
 from .compile_color import SpacePlanner
@@ -54,7 +55,7 @@ from .compile_image import plan_image
 from .compile_noise import plan_turbulence
 from .compile_spatial import plan_spatial, spatial_refusal
 from .graph import build_graph
-from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, one_sigma, transfer_matrix
+from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, transfer_matrix
 from .reference import Canvas, Rect, color_matrix, filter_region, subregion, transfer
 from ...css.values import RGBA
 
@@ -195,7 +196,9 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             out, out_reach = plan_image(b, prim, element, canvas), kept
         else:
             if out is None:  # compile_spatial's primitives (None: not one of them)
-                out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear)
+                read = node.inputs[0] if node.inputs else None
+                in_rect = full if read is None or isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
+                out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear, in_rect, full)
             if out is None:
                 out = _plan_primitive(b, prim, ins, units, scale, notes)
             clear = keeps_clear or isinstance(prim, _KEEPS_CLEAR) or (
@@ -255,6 +258,11 @@ def _combine(b: _Builder, a: str, c: str, operator: CombineOperator, source: str
     return out
 
 
+def _sigmas(pair: tuple[float, float], pixels_per_unit: tuple[float, float]) -> tuple[float, float]:
+    """A stdDeviation pair (x, y) in pixels, each capped at 100 px as before."""
+    return (min(pair[0] * pixels_per_unit[0], 100.0), min(pair[1] * pixels_per_unit[1], 100.0))
+
+
 def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple[float, float], scale: float,
                     notes: list[str]) -> str:
     ux, uy = units[0] * scale, units[1] * scale  # markup units -> pixels
@@ -265,18 +273,24 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
     if isinstance(prim, m.ComponentTransfer):
         return _color(b, ins[0], matrix_op(prim, transfer_matrix(prim)))
     if isinstance(prim, m.GaussianBlur):
-        sigma = one_sigma(prim, prim.std_deviation, (ux, uy))
-        return b.blur(ins[0], min(sigma, 100.0)) if sigma > 0 else ins[0]
+        # each axis as CSS blur() plans it: none under MIN_SIGMA (a tiny sigma's weights overflow)
+        sigmas = tuple(pixel_sigma(s, 1.0) for s in _sigmas(prim.std_deviation, (ux, uy)))
+        return b.blur_axes(ins[0], sigmas) if max(sigmas) > 0 else ins[0]
     if isinstance(prim, m.Morphology):
         if prim.radius[0] <= 0 or prim.radius[1] <= 0:
             return ins[0]  # a zero radius disables it: the result is the input
         op = Morphology(prim.operator.value, prim.radius[0] * ux, prim.radius[1] * uy)
         return _plan_morphology(b, op, ins[0], 1.0, notes)
     if isinstance(prim, m.DropShadow):
-        sigma = one_sigma(prim, prim.std_deviation, (ux, uy))
+        sigmas = _sigmas(prim.std_deviation, (ux, uy))
         c = prim.flood_color
-        op = DropShadow(prim.dx * ux, prim.dy * uy, sigma, RGBA(c.r, c.g, c.b, c.a * prim.flood_opacity))
-        return _plan_shadow(b, op, ins[0], 1.0, notes)
+        op = DropShadow(prim.dx * ux, prim.dy * uy, sigmas[0], RGBA(c.r, c.g, c.b, c.a * prim.flood_opacity))
+        if sigmas[0] == sigmas[1]:
+            return _plan_shadow(b, op, ins[0], 1.0, notes)
+        blurred = b.blur_axes(ins[0], sigmas)  # per-axis stdDeviation: the shadow pass of _plan_shadow
+        out = b.name("shadow")
+        b.passes.append(ShadowPass((ins[0], blurred), out, op.pixel_offset(1.0), op.color.premultiplied()))
+        return out
     if isinstance(prim, m.Offset):
         dx, dy = prim.dx * ux, prim.dy * uy
         if dx == 0 and dy == 0:

@@ -91,9 +91,11 @@ def transfer_matrix(prim: m.ComponentTransfer) -> np.ndarray:
 
 
 def one_sigma(prim: m.Primitive, pair: tuple[float, float], scale_xy: tuple[float, float]) -> float:
+    """The one sigma of a CSS blur / drop-shadow op ``pair`` lowers to; two different ones
+    do not lower (the graph compiler, filters.svg.compile, plans them per axis)."""
     sx, sy = pair[0] * scale_xy[0], pair[1] * scale_xy[1]
     if sx != sy:
-        raise _refuse(prim, "a blur with two standard deviations")
+        raise _refuse(prim, "a blur with two standard deviations (a CSS op has one; compiled as a graph instead)")
     return sx
 
 

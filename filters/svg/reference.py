@@ -15,7 +15,8 @@ The pixel model (Filter Effects 1 §"Filter region", §"Filter primitive subregi
   by default) where it is read, on un-premultiplied colour, and the result goes back to
   sRGB at the end. Colours given in markup (flood-color, lighting-color) are sRGB and
   converted into the primitive's space. feDisplacementMap converts only its map (in2),
-  and its result keeps the space of ``in``, as the spec says.
+  and its result keeps the space of ``in``, as the spec says; it reads the map quantised
+  to 8-bit premultiplied sRGB, as the GPU passes (and Chromium, 8-bit) hold it.
 * Values in ``primitiveUnits="objectBoundingBox"`` are fractions of the bounding box
   (x and lengths by its width, y by its height, a light's z by its normalised diagonal).
 
@@ -352,28 +353,34 @@ def _composite(p: m.Composite, ctx: Context, a: Result, b: Result) -> np.ndarray
     return out
 
 
-def kernel_spacing(p: m.ConvolveMatrix, pixels_per_unit: tuple[float, float]) -> tuple[int, int]:
+def kernel_spacing(p: m.ConvolveMatrix, pixels_per_unit: tuple[float, float]) -> tuple[float, float]:
     """Pixels between feConvolveMatrix's kernel cells (x, y): kernelUnitLength as pixels,
-    1 without it. Lamina reads it as a kernel spread over whole pixels (cell (i, j) reads
-    the pixel (j - targetX, i - targetY) x that away), which is what resampling the image
-    to kernel units and back is where they are whole pixels; other lengths are refused."""
-    why = kernel_spacing_refusal(p, pixels_per_unit)
-    if why:
-        raise UnsupportedFeatureError(f"{p.describe()}: {why}", property="kernelUnitLength",
-                                      value=" ".join(f"{v:g}" for v in p.kernel_unit_length))
+    1 without it. The spec scales the image so a kernel cell is kernelUnitLength, convolves
+    and scales back, without saying how it resamples; Lamina reads that as the kernel
+    sampling the image at its cells' positions, bilinearly between pixels (cell (i, j)
+    reads the point (j - targetX, i - targetY) x the spacing away), as Gecko's
+    FilterNodeConvolveMatrixSoftware does. Whole-pixel lengths read whole pixels: the
+    exact resampling to kernel units and back."""
     if p.kernel_unit_length is None:
-        return 1, 1
-    sx, sy = (int(round(v * per_unit)) for v, per_unit in zip(p.kernel_unit_length, pixels_per_unit))
+        return 1.0, 1.0
+    sx, sy = (v * per_unit for v, per_unit in zip(p.kernel_unit_length, pixels_per_unit))
     return sx, sy
 
 
-def kernel_spacing_refusal(p: m.ConvolveMatrix, pixels_per_unit: tuple[float, float]) -> str | None:
-    """Why ``kernel_spacing`` refuses ``p`` (None: it does not)."""
-    for v, per_unit in zip(p.kernel_unit_length or (), pixels_per_unit):
-        px = v * per_unit
-        if abs(px - round(px)) > 1e-6 or round(px) < 1:
-            return f"kernelUnitLength {v:g} is {px:g} px; only whole numbers of pixels are supported"
-    return None
+def _bilinear(padded: np.ndarray, pad: int, dx: float, dy: float, w: int, h: int) -> np.ndarray:
+    """The padded image (``pad`` px on each side) read at (x + dx, y + dy) for every pixel
+    (x, y) of the w x h image, bilinearly between pixels."""
+    x0, y0 = math.floor(dx), math.floor(dy)
+    fx, fy = dx - x0, dy - y0
+
+    def at(ox: int, oy: int) -> np.ndarray:
+        return padded[pad + oy: pad + oy + h, pad + ox: pad + ox + w]
+
+    top = (1 - fx) * at(x0, y0) + fx * at(x0 + 1, y0) if fx else at(x0, y0)
+    if not fy:
+        return top
+    bottom = (1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1) if fx else at(x0, y0 + 1)
+    return (1 - fy) * top + fy * bottom
 
 
 def _convolve(p: m.ConvolveMatrix, ctx: Context, a: Result) -> np.ndarray:
@@ -385,18 +392,17 @@ def _convolve(p: m.ConvolveMatrix, ctx: Context, a: Result) -> np.ndarray:
     if p.preserve_alpha:
         src = _unpremultiply(src)
     in_rect = ctx.canvas.pixel_rect(a.rect)
-    pad = max(ox, oy) * max(sx, sy)
+    pad = math.ceil(max(ox, oy) * max(sx, sy)) + 1
     padded = extended(src, in_rect, p.edge_mode, pad, pad)
     h, w = src.shape[:2]
     total = np.zeros_like(src)
     # RESULT(x, y) = sum_{i, j} SOURCE(x - targetX + j, y - targetY + i) kernel[orderY-i-1][orderX-j-1]
-    # (offsets times the kernel spacing)
+    # (offsets times the kernel spacing, read bilinearly between pixels: kernel_spacing)
     for i in range(oy):
         for j in range(ox):
             k = kernel[oy - i - 1, ox - j - 1]
             if k:
-                y0, x0 = pad + (i - ty) * sy, pad + (j - tx) * sx
-                total += k * padded[y0: y0 + h, x0: x0 + w]
+                total += k * _bilinear(padded, pad, (j - tx) * sx, (i - ty) * sy, w, h)
     out = total / p.resolved_divisor() + p.bias
     if p.preserve_alpha:
         out[..., 3] = src[..., 3]
@@ -489,7 +495,7 @@ def _lighting(p: m.DiffuseLighting | m.SpecularLighting, ctx: Context, a: Result
             S = np.array([sx - lx, sy - ly, sz - lz])
             S = S / max(np.linalg.norm(S), 1e-300)
             minus_l_dot_s = -(L @ S)
-            factor = np.power(np.maximum(minus_l_dot_s, 0.0), light.specular_exponent)
+            factor = np.power(np.maximum(minus_l_dot_s, 0.0), light.exponent)
             if light.limiting_cone_angle is not None:
                 cos_cone = math.cos(math.radians(abs(light.limiting_cone_angle)))
                 smooth = np.clip((minus_l_dot_s - cos_cone) / CONE_SMOOTHING, 0.0, 1.0)
@@ -513,7 +519,7 @@ def _lighting(p: m.DiffuseLighting | m.SpecularLighting, ctx: Context, a: Result
 
 def _displacement(p: m.DisplacementMap, ctx: Context, a: Result, b: Result) -> np.ndarray:
     canvas = ctx.canvas
-    dmap = _unpremultiply(b.pixels)  # in2 in this primitive's space (converted by the caller), straight
+    dmap = _unpremultiply(b.pixels)  # in2 as 8 bits, in this primitive's space (both done by the caller), straight
     sx = _length(canvas, ctx.units, p.scale, "x")
     sy = _length(canvas, ctx.units, p.scale, "y")
     h, w = dmap.shape[:2]
@@ -756,7 +762,12 @@ def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
                                                  for i in node.inputs])
         if isinstance(prim, m.DisplacementMap):
             # Only the map is converted; the displaced image keeps its space (and so does the result).
-            inputs = [raw[0], Result(convert(raw[1].pixels, raw[1].space, space), raw[1].rect, space)]
+            # The map is read as the GPU passes hold it, an 8-bit premultiplied sRGB image, as Chromium
+            # holds it too (Skia's displacement map is an 8-bit premultiplied image): where its alpha
+            # is low, that rounding moves its straight colour a lot, so an exact float64 map would
+            # move pixels by up to ~2 px more than any browser does.
+            held = np.floor(convert(raw[1].pixels, raw[1].space, m.ColorSpace.SRGB) * 255.0 + 0.5) / 255.0
+            inputs = [raw[0], Result(convert(held, m.ColorSpace.SRGB, space), raw[1].rect, space)]
             out_space = raw[0].space
         else:
             inputs = [Result(convert(r.pixels, r.space, space), r.rect, space) for r in raw]

@@ -20,7 +20,14 @@ an unresolved ``url(#id)`` is resolved against it. Then, for each ``url(#id)``:
   cleared outside it; on a layer the image is the box grown to hold every stage (the
   functions' outsets and each region), marked ``region``; in ``filters.apply`` the image
   stays the input's size, and a region past it is an UnsupportedFeatureError naming the
-  filter and its first primitive, before any pass runs.
+  filter and its first primitive, before any pass runs;
+* a ``backdrop-filter`` plans the same way on its element's box: the read-back holds the
+  plan's image (the box grown by the region, or by the mixed chain's hull), the backdrop
+  mirrored past the box's edges, and the result is clipped to the box. That is what
+  Chromium 156 draws (measured with tests/chromium/compare.py: feOffset (4,3) under the
+  default region over 2 px stripes shows the mirrored stripes shifted in at the box's
+  edge); Chromium crops the backdrop input with a mirror tile mode, so a mixed chain's
+  functions read the mirror without end: the image grows by their reach for that.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from ...errors import UnsupportedFeatureError
 from ...css.values import RGBA
 
 from ..ops import ColorOp, FilterOp
-from ..plan import FilterPlan, plan_chain
+from ..plan import FilterPlan, RegionPass, plan_chain
 from . import model as m
 from .compile import plan_graph
 from .graph import build_graph
@@ -134,7 +141,7 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
         if lowered is not None and not spatial_before:
             out.extend(lowered)
             continue
-        if backdrop:
+        if backdrop and box is None:
             _backdrop_refusal(op, ops, size, scale)
         if len(ops) == 1 and box is not None:
             return _region_plan(op.element, box, size, scale)
@@ -146,35 +153,27 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
                 f"{op.css()} mixed with other filter functions where the element's box is not known (the filter of an "
                 "element with a backdrop-filter, which acts on its backdrop and content together): not planned yet; "
                 "a layer's filter is", property="filter", value=op.css())
-        return _chain_plan(ops, box=box, size=size, scale=scale, current_color=current_color, css_scale=css_scale)
+        return _chain_plan(ops, box=box, size=size, scale=scale, current_color=current_color, css_scale=css_scale,
+                           backdrop=backdrop)
     return tuple(out)
 
 
 def _backdrop_refusal(op: SvgFilterRef, ops: tuple[FilterOp, ...], size: tuple[int, int] | None,
                       scale: float) -> None:
-    """Raise for a backdrop-filter SVG graph Lamina does not plan: one mixed with other
-    functions, or one whose filter region is not the element's box.
-
-    Filter Effects 2 (backdrop-filter): the backdrop is copied within the border box,
-    filtered, and the result clipped to the border box. Chromium 156 (measured with
-    tests/chromium/compare.py's headless Chromium: feOffset dx=4 dy=3 under the default
-    region, over 2 px stripes) fills the region past the box with the backdrop mirrored
-    at the box's edges, as it does for a blur's reach, and clips the result to the box;
-    Lamina's read-back mirrors only by a CSS chain's reach (``needed_input``), which an
-    SVG graph does not give yet. The region being the box is exact: nothing moves in."""
+    """Raise for a backdrop-filter SVG graph planned without the element's box (a
+    layer's read-back passes it, ``engine.graph.reads.backdrop_region``): one mixed with
+    other functions, or one whose filter region is not the element's box, needs the box
+    to place its region. The region being the box is exact without it."""
     if len(ops) > 1:
         raise UnsupportedFeatureError(
-            f"backdrop-filter: {op.css()} ({op.element.describe()}) mixed with other filter functions: not planned yet "
-            "(the read-back would have to hold each graph's filter region, mirrored past the box as Chromium does); "
-            "as the whole backdrop-filter, with its filter region the element's box, it is", property="backdrop-filter",
+            f"backdrop-filter: {op.css()} ({op.element.describe()}) mixed with other filter functions, planned without "
+            "the element's box: each graph's filter region is placed on the box", property="backdrop-filter",
             value=op.css())
     bw, bh = _box(op.element, size, scale)
     if not np.allclose(filter_region(op.element, (0.0, 0.0, bw, bh)), (0.0, 0.0, bw, bh), rtol=0, atol=1e-9):
         raise UnsupportedFeatureError(
             f"backdrop-filter: {op.css()}: its filter region is not the element's box (the default is -10%/-10%/120%/"
-            "120%); Chromium runs such a graph on the backdrop mirrored past the box's edges and clips the result to "
-            "the box, which Lamina's read-back does not plan yet: write x=\"0\" y=\"0\" width=\"1\" height=\"1\" "
-            "on the <filter>", property="backdrop-filter", value=op.css())
+            "120%), planned without the element's box to place it on", property="backdrop-filter", value=op.css())
 
 
 def _lowered(element: m.FilterElement, box: tuple[float, float]) -> tuple[FilterOp, ...] | None:
@@ -227,7 +226,7 @@ def _region_pixels(element: m.FilterElement, box: tuple[float, float], scale: fl
 
 
 def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, size: tuple[int, int] | None,
-                scale: float, current_color: RGBA, css_scale: float | None = None) -> FilterPlan:
+                scale: float, current_color: RGBA, css_scale: float | None = None, backdrop: bool = False) -> FilterPlan:
     """A chain mixing SVG filter graphs with CSS functions, as one plan on one image
     size. Each SVG filter runs on its own filter region (of the element's box, whatever
     the functions before did to the image: Filter Effects 1 computes the region from the
@@ -238,7 +237,14 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
     (``filters.apply``) the image is the input, and each region must lie inside it (a
     region past the image would hold content the image does not): refused otherwise.
     ``scale`` is pixels per SVG user unit (``box``'s unit); ``css_scale`` (default
-    ``scale``) pixels per unit of the CSS functions' lengths."""
+    ``scale``) pixels per unit of the CSS functions' lengths.
+    ``backdrop``: the input is the backdrop mirrored past the box without end (Chromium
+    crops a backdrop-filter's input with a mirror tile mode), so the image grows further
+    by every function's reach: a function's output anywhere in the hull then reads the
+    mirrored backdrop past it, not a transparent edge (graphs clear past their region);
+    functions after a graph read its output mirrored at the box, as Chromium's do
+    (measured: url(#id) blur(2px) over stripes, 34 levels at the box's edge from
+    Chromium against 110 reading the graph's output past the box)."""
     css_scale = scale if css_scale is None else css_scale
     grow = box is not None
     if box is None:
@@ -266,6 +272,14 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
         hull = (min(hull[0], extent[0]), min(hull[1], extent[1]), max(hull[2], extent[2]), max(hull[3], extent[3]))
     if not grow:
         hull = box_px
+    elif backdrop:
+        reach_all = [0, 0, 0, 0]  # top, right, bottom, left: the functions' reaches summed
+        for segment in segments:
+            if not isinstance(segment, m.FilterElement):
+                reach_all = [a + b for a, b in zip(reach_all, plan_chain(segment, current_color=current_color,
+                                                                          scale=css_scale).outsets)]
+        t, r, b, l = reach_all
+        hull = (hull[0] - l, hull[1] - t, hull[2] + r, hull[3] + b)
     if size is None:
         size = (hull[2] - hull[0], hull[3] - hull[1])
     origin = (hull[0], hull[1])
@@ -273,6 +287,8 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
     notes: list[str] = []
     current = "source"
     reach = (box_px[0] - origin[0], box_px[1] - origin[1], box_px[2] - origin[0], box_px[3] - origin[1])  # image px
+    if backdrop:
+        reach = (0, 0, size[0], size[1])  # the mirrored backdrop fills the whole image
     for k, segment in enumerate(segments, 1):
         if isinstance(segment, m.FilterElement):
             plan = plan_graph(segment, size, scale, box=box, origin=origin, source_reach=reach)
@@ -284,6 +300,14 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
             plan = plan_chain(segment, current_color=current_color, scale=css_scale, size=size)
             t, r, b, l = plan.outsets
             reach = (reach[0] - l, reach[1] - t, reach[2] + r, reach[3] + b)
+            if backdrop and k > 1:
+                # Chromium's functions tile their input by the backdrop's mirror mode at the
+                # box (the crop of a backdrop-filter): a graph's output past the box is not read.
+                box_img = (box_px[0] - origin[0], box_px[1] - origin[1], box_px[2] - origin[0], box_px[3] - origin[1])
+                passes.append(RegionPass((current,), f"mirror.{k}", (0, 0, size[0], size[1]), box_img,
+                                         "the box, mirrored", mirror=True))
+                current = f"mirror.{k}"
+                notes.append("the functions after a graph read its output mirrored at the box (as Chromium does)")
         names = {"source": current}
         for p in plan.passes:
             names[p.output] = f"{p.output}.{k}"  # each segment's images apart from the others'

@@ -1,6 +1,7 @@
 // An SVG primitive subregion (filters/plan.py RegionPass): the input inside u_rect
 // (x0, y0, x1, y1 in whole pixels), transparent black outside; with u_tiled, the input's
-// u_tile rect repeated across u_rect from the tile's corner (feTile).
+// u_tile rect repeated across u_rect from the tile's corner (feTile); with u_tiled 2,
+// reflected about its edges, edge pixels repeated (a backdrop's mirror tile mode).
 #include "common/alpha.glsl"
 
 uniform sampler2D u_source;
@@ -23,7 +24,12 @@ void main() {
             return;
         }
         ivec2 d = p - u_tile.xy;
-        p = u_tile.xy + d - size * ivec2(floor(vec2(d) / vec2(size)));  // a floored modulo: tiles left of it too
+        if (u_tiled == 2) {
+            ivec2 t = d - 2 * size * ivec2(floor(vec2(d) / vec2(2 * size)));  // in [0, 2 size)
+            p = u_tile.xy + ivec2(t.x < size.x ? t.x : 2 * size.x - 1 - t.x, t.y < size.y ? t.y : 2 * size.y - 1 - t.y);
+        } else {
+            p = u_tile.xy + d - size * ivec2(floor(vec2(d) / vec2(size)));  // a floored modulo: tiles left of it too
+        }
     }
     frag_color = OUTPUT_VALUE(SOURCE_VALUE(texelFetch(u_source, p, 0)));
 }

@@ -11,8 +11,10 @@
    does at most n log2 n BSP plane tests (counts, not time: no noise), the crossing one
    splits every pair.
 2. A 12-card preserve-3d carousel turning (its ring's rotateY animated, the cards
-   sorted every frame): no re-raster per frame, and the frame time against the same cards
-   turning in 2D (rotate), in the same run (extra_info["ratio_3d_to_2d"]).
+   sorted every frame): no re-raster per frame, every frame on the retained fast path
+   (its draws kept, the ring sorted and split again), and the frame time (medians) against
+   the same frames planned from scratch and the same cards turning in 2D (rotate), in the
+   same run (extra_info["ratio_fast_to_full"], ["ratio_3d_to_2d"]; planning alone too).
 
     .venv/bin/python -m pytest tests/benchmarks/test_preserve3d_bench.py --benchmark-enable --benchmark-only
 """
@@ -26,8 +28,14 @@ import time
 import numpy as np
 import pytest
 
-from lamina import Layer, Scene
+from lamina import FrameRequest, Layer, Scene
+from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
+from lamina.images import ImageStore
+from lamina.limits import Limits
 import lamina.graph.backed as backed
+from tests.kept import EVERY_TEXTURE
+
+KEPT = ExecutorFacts(retained=EVERY_TEXTURE)
 
 ROUNDS = int(os.environ.get("LAMINA_BENCH_ROUNDS", "10"))
 SIZES = (10, 100, 1000)
@@ -118,20 +126,25 @@ def carousel(three_d: bool) -> Scene:
     return scene
 
 
-def _frames(gl, scene: Scene, n: int) -> tuple[float, int, int]:
-    """Mean seconds per animation frame over ``n`` frames, the rasters they ran and the
-    splits of the last (after one frame not counted: rasters and programs once)."""
+def _frames(gl, scene: Scene, n: int) -> tuple[float, int, int, int]:
+    """Median seconds per animation frame over ``n`` frames, the rasters they ran, the
+    contexts of the last and how many took the retained fast path (after one frame not
+    counted: rasters and programs once)."""
     scene.render(gl, t=0.0)
-    rasters = 0
-    start = time.perf_counter()
+    rasters, seconds, fast = 0, [], gl.state.fast_frames
     for t in np.linspace(0.05, 11.0, n):
+        start = time.perf_counter()
         frame = scene.render(gl, t=float(t))
+        seconds.append(time.perf_counter() - start)
         rasters += len(frame.graph.raster_passes())
-    return (time.perf_counter() - start) / n, rasters, len(frame.graph.contexts3d)
+    return float(np.median(seconds)), rasters, len(frame.graph.contexts3d), gl.state.fast_frames - fast
 
 
 @pytest.mark.gl
 def test_preserve3d_carousel_turning_vs_2d(benchmark, gl):
+    """The turning 3D carousel on the retained fast path (its draws kept, the ring sorted
+    and split again), against the same frames planned from scratch and the 2D carousel
+    (medians, same run)."""
     benchmark.group = "preserve-3d: 12-card carousel 960x540, animation frame"
     turning, flat = carousel(True), carousel(False)
     for scene in (turning, flat):
@@ -140,10 +153,38 @@ def test_preserve3d_carousel_turning_vs_2d(benchmark, gl):
     times = iter(np.linspace(0.05, 11.0, 100000))
     result = benchmark.pedantic(lambda: turning.render(gl, t=float(next(times))), rounds=ROUNDS, warmup_rounds=1)
     assert result.graph.raster_passes() == [], "a turning 3D context re-rasters nothing"
-    per_3d, rasters_3d, contexts = _frames(gl, turning, ROUNDS)
-    per_2d, rasters_2d, _ = _frames(gl, flat, ROUNDS)
-    assert rasters_3d == 0 and rasters_2d == 0, "neither carousel re-rasters while turning"
+    per_3d, rasters_3d, contexts, fast_3d = _frames(gl, turning, ROUNDS)
+    gl.state.fast_path = False
+    try:
+        per_full, rasters_full, _, fast_full = _frames(gl, turning, ROUNDS)
+    finally:
+        gl.state.fast_path = True
+    per_2d, rasters_2d, _, fast_2d = _frames(gl, flat, ROUNDS)
+    assert rasters_3d == rasters_full == rasters_2d == 0, "no carousel re-rasters while turning"
     assert contexts == 1, "the ring is sorted every frame"
-    benchmark.extra_info["ms_3d"] = round(per_3d * 1000, 2)
+    assert fast_3d == ROUNDS, "every turning 3D frame takes the retained fast path"
+    assert fast_full == 0 and fast_2d == ROUNDS
+    benchmark.extra_info["ms_3d_fast_path"] = round(per_3d * 1000, 2)
+    benchmark.extra_info["ms_3d_full_plan"] = round(per_full * 1000, 2)
     benchmark.extra_info["ms_2d"] = round(per_2d * 1000, 2)
     benchmark.extra_info["ratio_3d_to_2d"] = round(per_3d / per_2d, 3)
+    benchmark.extra_info["ratio_fast_to_full"] = round(per_3d / per_full, 3)
+    # Planning alone (no GPU work), medians: what the fast path saves of the frame.
+    plan_fast, plan_full, plan_2d = _plans(carousel(True), True), _plans(carousel(True), False), _plans(carousel(False), True)
+    benchmark.extra_info["plan_ms_3d_fast_path"] = round(plan_fast * 1000, 2)
+    benchmark.extra_info["plan_ms_3d_full_plan"] = round(plan_full * 1000, 2)
+    benchmark.extra_info["plan_ms_2d"] = round(plan_2d * 1000, 2)
+
+
+def _plans(scene: Scene, fast_path: bool) -> float:
+    """Median seconds to plan one frame of the turning carousel (no executor: every kept
+    texture counts as there), after a first frame; every frame on the fast path or none."""
+    state = FrameState(fast_path=fast_path)
+    build_frame_graph(scene, FrameRequest(t=0.0), Limits(), ImageStore(), state, KEPT)
+    seconds = []
+    for t in np.linspace(0.05, 11.0, ROUNDS):
+        start = time.perf_counter()
+        build_frame_graph(scene, FrameRequest(t=float(t)), Limits(), ImageStore(), state, KEPT)
+        seconds.append(time.perf_counter() - start)
+    assert state.fast_frames == (ROUNDS if fast_path else 0), "the fast path is taken on every frame, or never"
+    return float(np.median(seconds))

@@ -56,6 +56,8 @@ EXECUTOR_UNIFORMS = [
     "u_conic_center", "u_conic_from", "u_dash_start", "u_dash_period", "u_dash_length",
     "u_dash_count", "u_dash_dots", "u_dash_caps", "u_corner_arc",
     "u_clip_kind", "u_mask", "u_mask_to_texel", "u_mask_mode", "u_points", "u_point_count", "u_evenodd",
+    # pieces of a layer split in a 3D rendering context (preserve-3d)
+    "u_split_count", "u_split_planes",
 ]
 
 

@@ -78,7 +78,8 @@ def test_the_variant_table_holds_the_programs_it_held_before_keys():
     """The fixture was captured from the string-named table before keys (plus the four
     alpha forms of filter.morphology, the one spatial filter added since, and of the SVG
     graphs' filter.combine, filter.offset, filter.svg_color, filter.turbulence, filter.displace,
-    filter.convolve, filter.convolve_converted filter.lighting and filter.image, whose constants every filter program now gets;
+    filter.convolve, filter.convolve_converted, filter.convolve_spread, filter.convolve_spread_converted,
+    filter.lighting and filter.image, whose constants every filter program now gets;
     the svg colour programs since per step bucket and form, and turbulence's the same with fused
     colour steps: FilterProgram.svg_color)."""
     before = json.loads(FIXTURE.read_text(encoding="utf-8"))
@@ -134,8 +135,8 @@ def test_every_filter_key_is_named_as_before():
     keys = {k for k in VARIANTS if isinstance(k, FilterProgram)}
     bases = [legacy_color_filter(n) for n in sorted(set(_LEGACY_BUCKETS))] + [
         f"filter.{kind}" for kind in ("blur", "downsample", "upsample", "shadow", "morphology", "combine", "offset",
-                                              "turbulence", "displace", "convolve", "convolve_converted", "region",
-                                              "lighting", "image")]
+                                              "turbulence", "displace", "convolve", "convolve_converted", "convolve_spread",
+                                              "convolve_spread_converted", "region", "lighting", "image")]
     # SVG colour programs: one per step bucket and form; turbulence's also with fused steps.
     bases += [f"filter.{shader}{n}{lin}{tr}" for shader in ("svg_color", "turbulence") for n in (1, 2, 4, 8)
               for lin in ("", ".linear") for tr in ("", ".transfer")]

@@ -238,11 +238,18 @@ def test_kernel_unit_length_of_whole_pixels_spreads_the_kernel_over_them(edge):
     assert np.allclose(in_units, zeros_2x, atol=1e-12), "in user units: 1 x .5 at 2 px a unit is 2 x 1 px"
 
 
-def test_kernel_unit_length_of_a_fraction_of_a_pixel_is_refused_naming_it():
-    with pytest.raises(UnsupportedFeatureError, match="kernelUnitLength 1.5 is 1.5 px") as info:
-        run("<feConvolveMatrix kernelMatrix='0 1 0 1 1 1 0 1 0' kernelUnitLength='1.5'/>", random_image())
-    assert info.value.property == "kernelUnitLength"
-
+def test_kernel_unit_length_between_pixels_reads_the_image_bilinearly():
+    """kernelUnitLength 1.5 x 1 px, one cell of weight 1 at offset -1 x 1.5 px: each pixel is
+    the mean of the two pixels 1 and 2 to its left (transparent past the edge), and with a
+    quarter-pixel length the 3:1 mix of its own and its left neighbour's."""
+    src = random_image(7, 12, seed=11)
+    out = run("<feConvolveMatrix order='3 1' kernelMatrix='0 0 1' edgeMode='none' kernelUnitLength='1.5 1'/>", src)
+    padded = np.concatenate([np.zeros((7, 2, 4)), src], axis=1)
+    assert np.allclose(out, 0.5 * padded[:, 0:12] + 0.5 * padded[:, 1:13], atol=1e-12)
+    quarter = run("<feConvolveMatrix order='3 1' kernelMatrix='0 0 1' edgeMode='duplicate' kernelUnitLength='.25 1'/>",
+                  src)
+    left = np.concatenate([src[:, :1], src[:, :-1]], axis=1)  # duplicate: the edge pixel past the left edge
+    assert np.allclose(quarter, 0.75 * src + 0.25 * left, atol=1e-12)
 
 
 def test_morphology_dilates_a_point_into_a_rectangle_and_erodes_it_away():

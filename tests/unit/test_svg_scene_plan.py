@@ -104,20 +104,34 @@ def test_a_spatial_url_mixed_with_functions_plans_each_graph_on_its_region(style
     assert plan.outsets == (6, 6, 6, 6) and plan.region
 
 
-def test_a_spatial_url_mixed_with_functions_in_a_backdrop_filter_is_refused_naming_why():
-    with pytest.raises(UnsupportedFeatureError, match="backdrop-filter: url\\(#shadow\\) .* mixed with other filter "
-                                                      "functions: not planned yet") as info:
-        scene("", backdrop="url(#shadow) blur(2px)").plan()
-    assert info.value.property == "backdrop-filter"
+def _backdrop_copy(graph, layer: str):
+    return next(p for p in graph.passes if type(p).__name__ == "BackdropPass" and p.layer_id == layer)
 
 
-def test_a_backdrop_filter_graph_whose_region_is_not_the_box_is_refused_saying_what_chromium_does():
-    """Chromium fills the region past the box with the backdrop mirrored at its edges
-    (measured); Lamina's read-back does not plan that for SVG graphs yet."""
+def test_a_backdrop_filter_graph_reads_its_whole_filter_region_mirrored_past_the_box():
+    """The default region (-10%/-10%/120%/120%) of a 30x20 box at (10, 8), rounded out:
+    the copy holds 3 px left/right and 2 px above/below the box, mirrored from the box
+    (what Chromium draws: filters.svg.route); the result is clipped to the box."""
     s = Scene(60, 40)
     s.add_svg(f"<svg {NS}><filter id='o' color-interpolation-filters='sRGB'><feOffset dx='4' dy='3'/></filter></svg>")
     s.root.add(Layer("glass", (10, 8, 30, 20), "backdrop-filter: url(#o)"))
-    with pytest.raises(UnsupportedFeatureError, match="its filter region is not the element's box .*mirrored past "
-                                                      "the box's edges") as info:
-        s.plan()
-    assert info.value.property == "backdrop-filter"
+    graph = s.plan()
+    copy = _backdrop_copy(graph, "glass")
+    assert (copy.target.width, copy.target.height) == (36, 24)
+    assert copy.mirror == (3.0, 2.0, 33.0, 22.0)  # the box in copy texels: past it is mirrored
+    assert (copy.to_source.e, copy.to_source.f) == (7, 6)
+    assert kinds(graph, "glass") == ["offset"]  # the region is all of the copy: nothing to clear
+
+
+def test_a_spatial_url_mixed_with_functions_in_a_backdrop_filter_plans_its_region_in_a_mirrored_copy():
+    """The graph clears the mirrored input past its region (Chromium crops with decal
+    there), the blur reads the graph's output mirrored at the box (as Chromium's does);
+    the copy grows by the hull of the stages and again by the blur's reach, so the
+    blur reads the mirror, not a transparent edge, wherever its output can show."""
+    graph = scene("", backdrop="url(#shadow) blur(2px)").plan()
+    assert kinds(graph, "glass") == ["region", "offset", "region", "combine", "region", "combine", "combine",
+                                     "region", "blur", "blur"]  # the blur reads the graph's output mirrored at the box
+    copy = _backdrop_copy(graph, "glass")
+    assert (copy.target.width, copy.target.height) == (40 + 24, 30 + 24)  # 6 px of hull, 6 of reach, each side
+    mirror = [p.step for p in graph.filter_passes() if p.layer_id == "glass" and getattr(p.step, "mirror", False)]
+    assert [m.tile for m in mirror] == [(12, 12, 52, 42)]  # the 40x30 box in the copy's pixels
