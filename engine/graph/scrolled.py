@@ -31,7 +31,7 @@ from ..compositor.raster_scale import carried
 from ..compositor.property_trees import SCROLL_FIELDS, TreeChanges
 from ..compositor.tree import LayerNode, clips_below
 from ..css.values import ImageRef
-from ..framegraph import Decision, FrameGraph, TextureDesc
+from ..framegraph import FrameGraph, TextureDesc
 from .placement import clean, touched
 from .retained import ContentsRecord, RetainedPlan
 from .tiled import TiledMembers
@@ -75,18 +75,19 @@ class ScrolledContents:
         if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
             return None
         (sid, scroller), = trees.deferred.items()
-        if trees.has_3d_contexts:
-            # A 3D rendering context reorders and splits the frame's draws (graph.contexts3d):
-            # the contents' run in last frame's list is not where the record says.
-            clamped.append(Decision(sid, "scroll planned with the whole frame: a 3D rendering context reorders "
-                                         "and splits the frame's draws, so the contents' draws are not spliced in place"))
-            return None
         if any(k != sid or not what <= SCROLL_FIELDS for k, what in changes.fields.items()):
             return None
         inside = [c.root for c in last.graph.contexts3d if _inside(trees.nodes.get(c.root), sid)]
         if inside:  # its contents are not a plain walk (the index below declines them too)
             self.state.planned_whole = (f"the 3D rendering context of {inside[0]!r} lies in the scrolled {sid!r}: "
                                         "the scroll path does not sort it again")
+            return None
+        if last.graph.contexts3d:
+            # A context around the scroller reorders and splits the frame's draws
+            # (graph.contexts3d): the contents' run is not where the record says.
+            self.state.planned_whole = (f"the scrolled {sid!r} lies in the 3D rendering context of "
+                                        f"{last.graph.contexts3d[0].root!r}: the scroll path splices the contents' "
+                                        "draws in place, which the context's sort moved")
             return None
         record = last.scrolls.get(sid)
         if record is None or record.later_tested or record.tiling != self.tiling or sid not in self.scrollers \

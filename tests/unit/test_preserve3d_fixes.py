@@ -43,7 +43,7 @@ def test_a_scroll_in_a_3d_context_is_planned_with_the_whole_frame():
         graph = planner.plan()  # (validated: no pass reads what is not yet written)
         fresh = Scene.plan(scene)
         assert [d.layer_id for d in frame_draws(graph)] == [d.layer_id for d in frame_draws(fresh)]
-        assert any(d.layer_id == "s" and "3D rendering context" in d.text for d in graph.decisions)
+        assert graph.planned_whole is not None and "3D rendering context of 'group'" in graph.planned_whole
 
 
 def backdrop_member(x_transform: str, member_style: str = "") -> Scene:
