@@ -1103,6 +1103,7 @@ class ConvolvePass:
     linear: bool = False
     spacing: tuple[float, float] = (1, 1)  # px between kernel cells (kernelUnitLength); fractional: bilinear taps
     source: str = "feConvolveMatrix"
+    rect: tuple[int, int, int, int] | None = None  # the input's pixels (x0, y0, x1, y1) ``edge`` extends; None: all
     scale: int = 1
     kind: ClassVar[str] = "convolve"
     pass_kind: ClassVar[PassKind] = PassKind.CONVOLVE
@@ -1127,7 +1128,13 @@ class ConvolvePass:
         return ProgramCall(FilterProgram(shader), (
             ("u_weights", [tuple(float(v) for v in row) for row in flat.reshape(-1, 4)]), ("u_order", self.order),
             ("u_target", self.target), ("u_spacing", spacing), ("u_divisor", self.divisor), ("u_bias", self.bias),
-            ("u_edge", self.edge.value), ("u_preserve_alpha", int(self.preserve_alpha)), ("u_linear", int(self.linear))))
+            ("u_edge", self.edge.value), ("u_preserve_alpha", int(self.preserve_alpha)), ("u_linear", int(self.linear)),
+            ("u_rect", self.edge_rect)))
+
+    @property
+    def edge_rect(self) -> tuple[int, int, int, int]:
+        """``rect``, or all of any image (the passes clip it to theirs)."""
+        return self.rect if self.rect is not None else (0, 0, 1 << 30, 1 << 30)
 
     def cl(self) -> KernelCall:
         return KernelCall("convolve", (*_images("src", "dst", "w", "h"), KernelArg(Arg.FLOATS, self.weights, "weights"),
@@ -1137,7 +1144,8 @@ class ConvolvePass:
                                        KernelArg(Arg.FLOAT, self.divisor, "divisor"), KernelArg(Arg.FLOAT, self.bias, "bias"),
                                        KernelArg(Arg.INT, self.edge.value, "edge"),
                                        KernelArg(Arg.INT, int(self.preserve_alpha), "preserve_alpha"),
-                                       KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+                                       KernelArg(Arg.INT, int(self.linear), "linear_rgb"),
+                                       *(KernelArg(Arg.INT, v, n) for v, n in zip(self.edge_rect, ("x0", "y0", "x1", "y1")))))
 
     label = "convolve"
 
@@ -1148,8 +1156,9 @@ class ConvolvePass:
 
     def describe(self) -> str:
         spread = f" every {self.spacing[0]:g}x{self.spacing[1]:g} px" if tuple(self.spacing) != (1, 1) else ""
+        edge = f" of the input's {self.rect}" if self.rect is not None else ""
         how = (f"{self.order[0]}x{self.order[1]}{spread} target ({self.target[0]}, {self.target[1]}) / {self.divisor:g} + "
-               f"{self.bias:g}, edge {self.edge.name.lower()}")
+               f"{self.bias:g}, edge {self.edge.name.lower()}{edge}")
         return (f"{self.label}  {self.source}: {how}{', alpha kept' if self.preserve_alpha else ''}"
                 f"{' in linearRGB' if self.linear else ''}")
 

@@ -33,7 +33,7 @@ from ..filters.svg.attributes import AttributePath, AttributeValue, default_valu
 from ..filters.svg.model import ColorMatrix, ColorMatrixType, FilterElement, SvgDocument
 from .easing import parse_easing
 from .interpolate import _color
-from .timeline import Animation, Keyframe, _offset, parse_timing
+from .timeline import Animation, Keyframe, _offset, keyframe_items, parse_timing
 
 __all__ = ["SvgAttributeAnimation", "MAX_SVG_ANIMATIONS", "interpolate_value"]
 
@@ -100,17 +100,7 @@ class SvgAttributeAnimation:
             raise SvgFilterError(f"#{ident}: the scene has no SVG markup (scene.add_svg) to animate",
                                  attribute="filter", value=f"#{ident}")
         element = document.filter(ident)
-        items: list[tuple[int | str, Any, Any]] = []
-        if isinstance(keyframes, Mapping):
-            items = [(str(key), key, decls) for key, decls in keyframes.items()]
-        elif isinstance(keyframes, (list, tuple)):
-            for i, kf in enumerate(keyframes):
-                if not isinstance(kf, Mapping) or "offset" not in kf:
-                    raise InvalidValueError("each keyframe in a list needs an 'offset'", property="keyframes", keyframe=i)
-                items.append((i, kf["offset"], {k: v for k, v in kf.items() if k != "offset"}))
-        else:
-            raise InvalidValueError(f"keyframes must be a mapping or a list, got {type(keyframes).__name__}",
-                                    property="keyframes")
+        items = keyframe_items(keyframes)
         frames = []
         for place, key, decls in items:
             try:

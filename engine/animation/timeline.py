@@ -134,6 +134,24 @@ def _keyframe(key: Any, decls: Mapping[str, Any]) -> Keyframe:
     return Keyframe(_offset(key), tuple(pairs), updates, easing)
 
 
+
+def keyframe_items(keyframes: Any) -> list[tuple[int | str, Any, Any]]:
+    """The keyframes as given, each as (where it was given: its index in a list or its key
+    in a mapping, its offset, its declarations); a typed error for any other shape. Shared
+    by CSS animations and SVG attribute animations (animation.svg_attributes)."""
+    items: list[tuple[int | str, Any, Any]] = []
+    if isinstance(keyframes, Mapping):
+        items = [(str(key), key, decls) for key, decls in keyframes.items()]
+    elif isinstance(keyframes, (list, tuple)):
+        for i, kf in enumerate(keyframes):
+            if not isinstance(kf, Mapping) or "offset" not in kf:
+                raise InvalidValueError("each keyframe in a list needs an 'offset'", property="keyframes", keyframe=i)
+            items.append((i, kf["offset"], {k: v for k, v in kf.items() if k != "offset"}))
+    else:
+        raise InvalidValueError(f"keyframes must be a mapping or a list, got {type(keyframes).__name__}",
+                                property="keyframes")
+    return items
+
 def parse_timing(duration: Any, delay: Any = 0.0, easing: Any = "linear", iterations: Any = 1,
                  direction: str = "normal", fill: str = "none") -> dict[str, Any]:
     """An animation's timing (CSS Animations 1), checked (typed errors naming the
@@ -193,17 +211,7 @@ class Animation:
 
         ``keyframes`` maps offsets ("0%", "from", 0.5...) to {property: CSS value}, or is a
         list of such dicts with an "offset" entry."""
-        # (where the keyframe was given: its index in a list or its key in a mapping, offset, declarations)
-        items: list[tuple[int | str, Any, Any]] = []
-        if isinstance(keyframes, Mapping):
-            items = [(str(key), key, decls) for key, decls in keyframes.items()]
-        elif isinstance(keyframes, (list, tuple)):
-            for i, kf in enumerate(keyframes):
-                if not isinstance(kf, Mapping) or "offset" not in kf:
-                    raise InvalidValueError("each keyframe in a list needs an 'offset'", property="keyframes", keyframe=i)
-                items.append((i, kf["offset"], {k: v for k, v in kf.items() if k != "offset"}))
-        else:
-            raise InvalidValueError(f"keyframes must be a mapping or a list, got {type(keyframes).__name__}", property="keyframes")
+        items = keyframe_items(keyframes)
         frames = []
         for place, key, decls in items:
             try:

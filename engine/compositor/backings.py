@@ -23,9 +23,11 @@ Render surfaces (filters, opacity groups) are composited content of their own he
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ..errors import GeometryError
 from ..geometry import Rect
 from ..css.values import BackfaceVisibility
 from ..style.transforms import has_3d_hint, is_3d
@@ -137,9 +139,22 @@ class Backing:
     member_area: float = 0.0
 
     def add(self, item, rect: Rect) -> None:
+        width, height = _as_float(rect.width), _as_float(rect.height)
+        area = width * height
+        if not math.isfinite(area):  # (a transform like scale(1e200): rounded out, its ints overflow a float)
+            node = getattr(item, "node", None)
+            raise GeometryError(f"layer {getattr(node, 'id', '?')!r}: its transform makes it {width:.3g} x {height:.3g} px "
+                                "on screen, too large to composite")
         self.members.append(item)
-        self.member_area += rect.width * rect.height
+        self.member_area += area
         self.rect = rect if self.rect is None else Rect.union([self.rect, rect])
+
+
+def _as_float(v: float) -> float:
+    try:
+        return float(v)
+    except OverflowError:  # an int past float's range
+        return math.inf
 
 
 def _overlaps(a: Rect, b: Rect | None) -> bool:

@@ -14,7 +14,10 @@ child's matrix is then flattened into the container's plane (a ``Projective``), 
 every layer's ``to_screen`` is a 2D map, affine wherever no perspective reaches it. A
 layer with ``backface-visibility: hidden`` whose back face is toward the viewer is
 placed with ``BACKFACE_CULLED`` (a singular matrix: it and what is flattened into it
-draw nothing, and the report says why).
+draw nothing, and the report says why). A layer whose 4x4 (its own transform, or its
+accumulated one in a 3D rendering context) is singular is placed with ``SINGULAR_3D``
+even when its flattened plane map is invertible (scaleZ(0)): CSS Transforms "not
+rendered", as Chromium's property trees skip a non-invertible transform node.
 
 3D rendering contexts (CSS Transforms 2 §10, ``transform-style: preserve-3d``): an
 element whose used transform-style is preserve-3d (``extends_3d``: no grouping property
@@ -28,6 +31,7 @@ back face is judged on that accumulated matrix."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from operator import attrgetter
 
@@ -54,11 +58,13 @@ _STACKING_POSITIONS = (Position.FIXED, Position.STICKY)
 
 __all__ = ["Clip", "LayerNode", "StackingContext", "resolve_tree", "own_transform", "world", "clips_below",
            "clip_chain", "containing_block", "scroll_range", "used_scroll", "nearest_scroller", "sticky_offset",
-           "STACKING_WILL_CHANGE", "BACKFACE_CULLED", "perspective_matrix", "flattening_property", "extends_3d",
+           "STACKING_WILL_CHANGE", "BACKFACE_CULLED", "SINGULAR_3D", "perspective_matrix", "flattening_property", "extends_3d",
            "screen_matrix3d"]
 
 # The matrix a layer showing a hidden back face is placed with (compared by identity).
 BACKFACE_CULLED = Affine(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+SINGULAR_3D = Affine(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # (a 4x4 not invertible: see the docstring)
+_SINGULAR = 1e-12  # |det| relative to the product of the row lengths (Hadamard's bound)
 _HIDDEN = BackfaceVisibility.HIDDEN
 _PRESERVE_3D = TransformStyle.PRESERVE_3D
 
@@ -376,6 +382,14 @@ def _accumulated(container: LayerNode, box: Rect, sticky: tuple[float, float], l
     return base @ m
 
 
+def _singular(m: Matrix4) -> bool:
+    """Whether the 4x4 is not invertible: its determinant zero, relative to the product
+    of its row lengths (so a large scale or a perspective row does not decide it)."""
+    p = m.m
+    bound = math.prod(math.hypot(p[4 * r], p[4 * r + 1], p[4 * r + 2], p[4 * r + 3]) for r in range(4))
+    return not abs(m.determinant()) > _SINGULAR * bound
+
+
 def world(container: LayerNode | None, layer: Layer, local: Affine | Matrix4, fixed: bool = False,
           sticky: tuple[float, float] = (0.0, 0.0), style: ComputedStyle | None = None) -> Affine | Projective:
     """Layer px -> screen px: the container's matrix (its scrolled contents space, or
@@ -390,6 +404,8 @@ def world(container: LayerNode | None, layer: Layer, local: Affine | Matrix4, fi
         accumulated = _accumulated(container, box, sticky, local)
         if style is not None and style.backface_visibility is _HIDDEN and accumulated.is_back_facing():
             return BACKFACE_CULLED
+        if _singular(accumulated):
+            return SINGULAR_3D
         return accumulated.flattened()
     if container is None:
         base = Affine()
@@ -400,6 +416,8 @@ def world(container: LayerNode | None, layer: Layer, local: Affine | Matrix4, fi
         return base @ Affine.translate(box.x + sticky[0], box.y + sticky[1]) @ local
     sx, sy = (0.0, 0.0) if fixed or container is None else container.scroll
     local4 = local if local.__class__ is Matrix4 else Matrix4.from_affine(local)
+    if local.__class__ is Matrix4 and _singular(local4):
+        return SINGULAR_3D
     accumulated = Matrix4.translate(box.x + sticky[0] - sx, box.y + sticky[1] - sy) @ local4
     if persp is not None:
         accumulated = persp @ accumulated

@@ -106,6 +106,9 @@ class DrawPolygon:
     normal: np.ndarray
     distance: float
     is_split: bool = False
+    # Per edge (points[k] -> points[k + 1]): whether a split made it (a cut), not the
+    # layer's own edge or its clip at the eye plane; None: a whole layer, no cut.
+    cut_edges: tuple[bool, ...] | None = None
 
     def signed_distances(self, points: np.ndarray) -> np.ndarray:
         """Signed distances of points (..., 3) from this polygon's plane (+ in front)."""
@@ -165,39 +168,51 @@ def split_by_distances(polygon: DrawPolygon, d: np.ndarray, splitter_order: int)
         return SplitResult(Side.FRONT, polygon, None)
     if not pos:
         return SplitResult(Side.BACK, None, polygon)
-    front, back = _cut(polygon.points.tolist(), dist)
-    return SplitResult(Side.SPLIT, _piece(polygon, front), _piece(polygon, back))
+    cuts = polygon.cut_edges if polygon.cut_edges is not None else (False,) * len(dist)
+    (front, front_cuts), (back, back_cuts) = _cut(polygon.points.tolist(), dist, cuts)
+    return SplitResult(Side.SPLIT, _piece(polygon, front, front_cuts), _piece(polygon, back, back_cuts))
 
 
-def _piece(polygon: DrawPolygon, points: list[list[float]]) -> DrawPolygon:
-    return DrawPolygon(polygon.layer_id, polygon.order, np.array(points), polygon.normal, polygon.distance, True)
+def _piece(polygon: DrawPolygon, points: list[list[float]], cuts: tuple[bool, ...]) -> DrawPolygon:
+    return DrawPolygon(polygon.layer_id, polygon.order, np.array(points), polygon.normal, polygon.distance, True, cuts)
 
 
-def _cut(points: list[list[float]], d: list[float]) -> tuple[list[list[float]], list[list[float]]]:
+def _cut(points: list[list[float]], d: list[float], cuts: tuple[bool, ...]
+         ) -> tuple[tuple[list[list[float]], tuple[bool, ...]], tuple[list[list[float]], tuple[bool, ...]]]:
     """A convex polygon cut where d crosses 0 (d has no values in the thick plane but
-    exact zeros): the front (d >= 0) and back (d <= 0) pieces, both in the input's winding.
-    A convex polygon crosses a plane at exactly two places, each an edge's interior
-    point or a vertex on the plane. Plain floats: a handful of vertices is faster
-    without numpy."""
+    exact zeros): the front (d >= 0) and back (d <= 0) pieces, both in the input's winding,
+    each with its edges' cut marks (``cuts``: the input's). A convex polygon crosses a
+    plane at exactly two places, each an edge's interior point or a vertex on the plane:
+    the edge joining them is the new cut, every other edge part of an input edge and
+    marked as it was. Plain floats: a handful of vertices is faster without numpy."""
     n = len(points)
-    front: list[list[float]] = []
-    back: list[list[float]] = []
+    # Per piece: (point, on the plane, the mark of the input edge it starts along).
+    front: list[tuple[list[float], bool, bool]] = []
+    back: list[tuple[list[float], bool, bool]] = []
     for i in range(n):
         j = (i + 1) % n
         p, di, dj = points[i], d[i], d[j]
         if di >= 0:
-            front.append(p)
+            front.append((p, di == 0, cuts[i]))
         if di <= 0:
-            back.append(p)
+            back.append((p, di == 0, cuts[i]))
         if (di > 0 > dj) or (di < 0 < dj):
             # the distances, not a fresh dot product, place the cut: they separated front
             # from back, so the denominator is never 0 (as cc does)
             t = di / (di - dj)
             q = points[j]
             cut = [p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t, p[2] + (q[2] - p[2]) * t]
-            front.append(cut)
-            back.append(cut)
-    return front, back
+            front.append((cut, True, cuts[i]))
+            back.append((cut, True, cuts[i]))
+    return _marked(front), _marked(back)
+
+
+def _marked(piece: list[tuple[list[float], bool, bool]]) -> tuple[list[list[float]], tuple[bool, ...]]:
+    """A piece's points and its edges' cut marks: an edge between two points on the
+    cutting plane is the cut (an input edge on the plane cannot be: the polygon crosses it)."""
+    k = len(piece)
+    marks = tuple((piece[i][1] and piece[(i + 1) % k][1]) or piece[i][2] for i in range(k))
+    return [p for p, _, _ in piece], marks
 
 
 def _clip_homogeneous(corners: np.ndarray) -> np.ndarray:

@@ -8,6 +8,7 @@ planner's inputs and cache and emit into its FrameOutput (graph.output)."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -15,7 +16,8 @@ from ..framegraph import CompositePass, LayerInfo, Decision, Draw, SurfaceReason
 from ..geometry import Affine, Rect
 from ..compositor.backings import BackingKind, CompositingReason, composited_bytes, partition, usefulness
 from ..compositor.sticky import INSET_FIELDS
-from ..compositor.tree import LayerNode
+from ..compositor.tree import LayerNode, extends_3d
+from ..errors import UnsupportedFeatureError
 from .damage import changed_region
 from .ink import raster_placement
 from .contexts3d import order_3d_contexts
@@ -57,12 +59,46 @@ class BackedDrawing:
             return draws
         where = "frame" if base_id == "root" else f"surface {base_id}"
         owner = self.trees.nodes.get(target.owner)
-        skip = frozenset(_chain_contexts(owner))  # a surface flattening a member: sorted where it is drawn
-        draws, records = order_3d_contexts(draws, self.trees.nodes, target.from_screen(), where, skip=skip)
+        skip = _chain_contexts(owner)  # a surface flattening a member: sorted where it is drawn
+        if owner is not None and owner.context3d == owner.id and extends_3d(owner):
+            # A surface of the context's root itself (an isolated group for a member's
+            # blend, not a grouping property: those force it flat): its context is in it.
+            skip.discard(owner.id)
+        readers = {id(d): d for d in draws if id(d) in self.out.reads}
+        draws, records = order_3d_contexts(draws, self.trees.nodes, target.from_screen(), where, skip=frozenset(skip))
+        if readers:
+            draws = self._read_per_piece(readers, draws)
         for record in records:
             self.out.contexts3d.append(record)
             self.out.decisions.append(Decision(record.root, record.describe()))
         return draws
+
+    def _read_per_piece(self, readers: dict[int, Draw], draws: tuple[Draw, ...]) -> tuple[Draw, ...]:
+        """``draws`` with each piece of a split draw that reads its backdrop (graph.reads,
+        keyed by the draw) reading its own copy, taken just before that piece is drawn
+        (cc reads per drawn quad): a blend's read is a copy alone. A backdrop-filter's
+        read runs its filter passes and surface, once per element: refused for a split
+        member rather than drawn unfiltered."""
+        kept = {id(d) for d in draws}
+        out = list(draws)
+        for key, reader in readers.items():
+            if key in kept:
+                continue
+            read = self.out.reads[key]
+            pieces = [i for i, d in enumerate(out) if d.layer_id == reader.layer_id and d.source is reader.source
+                      and d.transform == reader.transform and d.split_planes]
+            if pieces and read.after:
+                raise UnsupportedFeatureError(
+                    "backdrop-filter on a member of a 3D rendering context that another member's plane splits "
+                    "(each piece would read its own backdrop); keep it out of the intersection or flatten the context",
+                    property="backdrop-filter", layer=reader.layer_id)
+            for k, i in enumerate(pieces):
+                copy = read.copy if k == 0 else replace(read.copy, name=f"{read.copy.name}:piece{k}")
+                piece = replace(out[i], backdrop=copy) if k else out[i]
+                out[i] = piece
+                self.out.reads[id(piece)] = replace(read, copy=copy)
+                self.out.keep.append(piece)
+        return tuple(out)
 
     def _policy_draws(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
         """A target's draws by the policy: each layer drawn from its own raster ("all",

@@ -20,7 +20,9 @@ Per context, innermost first:
 3. the context's run of draws is replaced by its fragments in that order: a whole
    member's draws as they were, a split member's draws once per piece, each with the
    piece's split edges as half-planes (``Draw.split_planes``, cut at pixel centres; the
-   layer's real edges keep their anti-aliasing, as cc's do).
+   layer's real edges keep their anti-aliasing, as cc's do); a piece cut by more
+   half-planes than a draw holds (MAX_SPLIT_PLANES) is drawn as convex parts that each
+   fit, so no cut is dropped.
 
 A member whose back face is hidden and toward the viewer was placed with a singular
 matrix by the trees and draws nothing; the record names it. Plain data, no GPU.
@@ -42,10 +44,6 @@ from ..matrix4 import Matrix4
 from ..textures import Draw
 
 __all__ = ["Context3D", "order_3d_contexts", "split_planes"]
-
-# A piece's edge lies on its layer's edge when both ends are this close to that edge's
-# line (relative to the coordinates' size: points clipped at the eye plane lie far out).
-_ON_EDGE = 1e-6
 
 
 @dataclass(frozen=True)
@@ -140,7 +138,9 @@ def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[
     first: list[int] = []  # draws of members with no plane to sort by (zero area, behind the eye): first, as painted
     dropped = []
     for member, p in zip(members, made):
-        if isinstance(p, DropReason):
+        if p is DropReason.NON_INVERTIBLE:  # CSS Transforms: not rendered (as Chromium skips it)
+            dropped.append((member.id, p.value))
+        elif isinstance(p, DropReason):
             first.extend(groups[member.id])
             dropped.append((member.id, f"{p.value}: its draws are not sorted"))
     culled = [n.id for n in nodes.values() if n.context3d == root and n.backface_culled]
@@ -148,15 +148,19 @@ def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[
     run: list[tuple[Draw, dict]] = [(draws[i], chains[i]) for i in first]
     outlines = []
     for f in order.fragments:
-        planes = ()
+        parts: list[tuple[tuple[float, float, float], ...]] = [()]
         if f.is_split:
-            planes = split_planes(f.polygon, whole[f.layer_id])
+            # A piece cut by more planes than a draw holds is drawn as convex parts
+            # that each are (split_planes: a fan from its first corner).
+            room = MAX_SPLIT_PLANES - max(len(draws[i].split_planes) for i in groups[f.layer_id])
+            parts = list(split_planes(f.polygon, whole[f.layer_id], room))
             outlines.append(tuple((float(x), float(y)) for x, y in f.polygon.points[:, :2]))
         for i in groups[f.layer_id]:
-            d = draws[i]
-            if planes:
-                d = replace(d, split_planes=(d.split_planes + planes)[:MAX_SPLIT_PLANES])
-            run.append((d, chains[i]))
+            for planes in parts:
+                d = draws[i]
+                if planes:
+                    d = replace(d, split_planes=d.split_planes + planes)
+                run.append((d, chains[i]))
     inside = set(at)
     lo, hi = at[0], at[-1]
     between = [(draws[i], chains[i]) for i in range(lo, hi + 1) if i not in inside]
@@ -189,39 +193,68 @@ def _plane_rect(member: LayerNode, draws: list[Draw], to_target: Affine) -> tupl
     return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
-def split_planes(piece: DrawPolygon, whole: DrawPolygon) -> tuple[tuple[float, float, float], ...]:
-    """The half-planes (a, b, c), a x + b y + c >= 0 inside, of the edges of ``piece``
-    (in target px) that are cuts, not edges of the ``whole`` layer it is a piece of."""
+def split_planes(piece: DrawPolygon, whole: DrawPolygon, room: int = MAX_SPLIT_PLANES
+                 ) -> tuple[tuple[tuple[float, float, float], ...], ...]:
+    """The half-planes (a, b, c), a x + b y + c >= 0 inside (= 0: inside only when
+    a > 0, or a = 0 < b, quad.frag's tie rule), of the edges of ``piece``
+    (in target px) that are cuts (``DrawPolygon.cut_edges``), not edges of the ``whole``
+    layer it is a piece of: one
+    tuple of them per convex part the piece is drawn as. One part, unless the piece has
+    more than ``room`` cut edges (a draw holds MAX_SPLIT_PLANES): then a fan from its
+    first corner, each part its run of edges and the diagonals that bound it (a shared
+    diagonal's two planes exact negatives, so the tie rule gives each pixel to one)."""
+    if room < 3:
+        raise ValueError(f"a split piece needs room for 3 half-planes, a draw has {room} left")
     pts = piece.points[:, :2]
-    outer = whole.points[:, :2]
-    scale = max(1.0, float(np.abs(outer).max()))
+    scale = max(1.0, float(np.abs(whole.points[:, :2]).max()))
     centre = pts.mean(axis=0)
-    out = []
-    for k in range(len(pts)):
-        a, b = pts[k], pts[(k + 1) % len(pts)]
-        if _on_whole_edge(a, b, outer, scale):
-            continue
-        n = np.array([a[1] - b[1], b[0] - a[0]])
-        length = float(np.hypot(*n))
-        if length < 1e-9 * scale:
-            continue  # a degenerate edge: the neighbouring ones bound the piece
-        n /= length
-        c = -float(n @ a)
-        if float(n @ centre) + c < 0:
-            n, c = -n, -c
-        out.append((float(n[0]), float(n[1]), c))
-    return tuple(out)
+    n_pts = len(pts)
+    # The edges the splits marked (geometry3d.polygon._cut); the layer's own edges and its
+    # clip at the eye plane keep their anti-aliasing.
+    marks = piece.cut_edges or (False,) * n_pts
+    cuts = [_edge_plane(pts[k], pts[(k + 1) % n_pts], centre, scale) if marks[k] else None for k in range(n_pts)]
+    if sum(c is not None for c in cuts) <= room:
+        return (tuple(c for c in cuts if c is not None),)
+    parts = []
+    k = 0  # the part's first edge: p[k] -> p[k + 1]
+    while k < n_pts:
+        m = k  # grow the part by edges k..m while its planes fit
+        while m + 1 < n_pts:
+            used = sum(c is not None for c in cuts[k:m + 2]) + (k > 0) + (m + 2 < n_pts)
+            if used > room:
+                break
+            m += 1
+        corners = ([0] if k > 0 else []) + [t % n_pts for t in range(k, m + 2)]
+        inside = pts[corners].mean(axis=0)
+        planes = [c for c in cuts[k:m + 1] if c is not None]
+        for far in ([k] if k > 0 else []) + ([m + 1] if m + 1 < n_pts else []):
+            diagonal = _edge_plane(pts[0], pts[far], None, scale)
+            if diagonal is not None:
+                a, b, c = diagonal
+                if a * inside[0] + b * inside[1] + c < 0:
+                    a, b, c = -a, -b, -c
+                planes.append((a, b, c))
+        parts.append(tuple(planes))
+        k = m + 1
+    return tuple(parts)
 
 
-def _on_whole_edge(a: np.ndarray, b: np.ndarray, outer: np.ndarray, scale: float) -> bool:
-    for k in range(len(outer)):
-        p, q = outer[k], outer[(k + 1) % len(outer)]
-        d = q - p
-        length = float(np.hypot(*d))
-        if length < 1e-12:
-            continue
-        tol = _ON_EDGE * scale
-        if abs(d[0] * (a[1] - p[1]) - d[1] * (a[0] - p[0])) / length <= tol and \
-                abs(d[0] * (b[1] - p[1]) - d[1] * (b[0] - p[0])) / length <= tol:
-            return True
-    return False
+def _edge_plane(a: np.ndarray, b: np.ndarray, centre: np.ndarray | None, scale: float
+                ) -> tuple[float, float, float] | None:
+    """The line through a and b as (a, b, c), unit normal, ``centre`` on its >= 0 side
+    (None: as the points give it); None for a degenerate edge (the neighbouring ones
+    bound the piece). Made from the ends in one order whichever way the edge runs, so
+    the two pieces along a cut get exact negatives (the tie rule of quad.frag then
+    gives a pixel centre on the line to one)."""
+    flip = (float(a[0]), float(a[1])) > (float(b[0]), float(b[1]))
+    if flip:
+        a, b = b, a
+    n = np.array([a[1] - b[1], b[0] - a[0]])
+    length = float(np.hypot(*n))
+    if length < 1e-9 * scale:
+        return None
+    n /= length
+    c = -float(n @ a)
+    if centre is not None and float(n @ centre) + c < 0 or centre is None and flip:
+        n, c = -n, -c
+    return (float(n[0]), float(n[1]), c)

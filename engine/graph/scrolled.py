@@ -82,6 +82,13 @@ class ScrolledContents:
             self.state.planned_whole = (f"the 3D rendering context of {inside[0]!r} lies in the scrolled {sid!r}: "
                                         "the scroll path does not sort it again")
             return None
+        if last.graph.contexts3d:
+            # A context around the scroller reorders and splits the frame's draws
+            # (graph.contexts3d): the contents' run is not where the record says.
+            self.state.planned_whole = (f"the scrolled {sid!r} lies in the 3D rendering context of "
+                                        f"{last.graph.contexts3d[0].root!r}: the scroll path splices the contents' "
+                                        "draws in place, which the context's sort moved")
+            return None
         record = last.scrolls.get(sid)
         if record is None or record.later_tested or record.tiling != self.tiling or sid not in self.scrollers \
                 or not scroller.to_screen.is_translation():

@@ -123,6 +123,11 @@ class AttributePath:
             if field is None:
                 known = "type" if self.attribute == "type" else None
                 raise self._refused(where + f" <{self.function}>", known is not None, sorted(FUNCTION_ATTRIBUTES), prim)
+            if getattr(prim, _FUNCTIONS[self.function]).type is m.TransferType.IDENTITY:
+                # A missing feFuncX is the identity, which reads no attribute: animating one would do nothing.
+                raise SvgFilterError(f"{where}: has no <{self.function}> (or an identity one), so its "
+                                     f"{self.attribute!r} does nothing; add <{self.function} type=...> to animate it",
+                                     element=prim.describe(), attribute=self.attribute, value=str(self))
             return i, field
         field = ANIMATABLE.get(prim.tag, {}).get(self.attribute)
         if field is None:

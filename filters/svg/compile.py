@@ -47,7 +47,7 @@ import numpy as np
 from ...errors import UnsupportedFeatureError
 from ...blending.modes import BlendMode
 
-from ..ops import DropShadow, Morphology
+from ..ops import DropShadow, Morphology, pixel_sigma
 from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetPass, RegionPass, ShadowPass, _Builder,
                     _plan_morphology, _plan_shadow, color_steps)
 from . import model as m
@@ -200,7 +200,9 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             out, out_reach = plan_image(b, prim, element, canvas), kept
         else:
             if out is None:  # compile_spatial's primitives (None: not one of them)
-                out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear, converts)
+                read = node.inputs[0] if node.inputs else None
+                in_rect = full if read is None or isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
+                out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear, in_rect, full, converts)
             if out is None:
                 out = _plan_primitive(b, prim, ins, units, scale, notes, linear, converts)
             clear = keeps_clear or isinstance(prim, _KEEPS_CLEAR) or (
@@ -290,7 +292,8 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
     if isinstance(prim, m.ComponentTransfer):
         return _color(b, ins[0], matrix_op(prim, transfer_matrix(prim)))
     if isinstance(prim, m.GaussianBlur):
-        sigmas = _sigmas(prim.std_deviation, (ux, uy))
+        # each axis as CSS blur() plans it: none under MIN_SIGMA (a tiny sigma's weights overflow)
+        sigmas = tuple(pixel_sigma(s, 1.0) for s in _sigmas(prim.std_deviation, (ux, uy)))
         return b.blur_axes(ins[0], sigmas) if max(sigmas) > 0 else ins[0]
     if isinstance(prim, m.Morphology):
         if prim.radius[0] <= 0 or prim.radius[1] <= 0:

@@ -50,7 +50,7 @@ def plan_lighting(b: _Builder, prim: m.DiffuseLighting | m.SpecularLighting, sou
             d = pixels(light.points_at) - where
             length = float(np.linalg.norm(d))
             spot = tuple(float(v) for v in (d / length if length > 0 else d))
-            spot_exponent = light.specular_exponent
+            spot_exponent = light.exponent
             if light.limiting_cone_angle is not None:
                 cone = math.cos(math.radians(abs(light.limiting_cone_angle)))
     unit = (1.0, 1.0)

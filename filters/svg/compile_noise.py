@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from ..plan import TurbulencePass, _Builder
+from ..plan import CombineOperator, CombinePass, TurbulencePass, _Builder
 from . import model as m
 from .turbulence import BSIZE, PERLIN_N, lattice
 
@@ -29,6 +29,10 @@ def plan_turbulence(b: _Builder, prim: m.Turbulence, region: tuple[float, float,
     """The passes of ``prim`` over ``region`` (x, y, width, height in user units: its
     subregion, which stitching tiles) on images whose pixel (0, 0) is the element's pixel
     ``origin`` (a filter region's corner); the image it writes."""
+    if region[2] <= 0 or region[3] <= 0:  # an empty subregion (nothing to stitch): transparent, as plan_image
+        out = b.name("turbulence")
+        b.passes.append(CombinePass(("source", "source"), out, CombineOperator.ARITHMETIC, source=prim.tag))
+        return out
     selector, gradient = lattice(int(prim.seed))  # the seed truncated toward zero, as the spec says
     bx, by = prim.base_frequency
     stitch = None

@@ -4,18 +4,20 @@
 * feDisplacementMap: one ``DisplacePass`` (the moved image is copied, so its colour space
   does not matter; the map is read in the primitive's).
 * feConvolveMatrix: one ``ConvolvePass``, its kernel flipped here into the order the pass
-  reads it (offset (j - targetX, i - targetY) at i * orderX + j), weights as uniforms /
+  reads it (offset (j - targetX, i - targetY) at i * orderX + j), extending its input's
+  subregion (the spec's "input image") by the edge mode, weights as uniforms /
   a buffer, so no program is compiled per kernel; kernelUnitLength spreads the cells
   over the image, read bilinearly where a cell falls between pixels
   (``reference.kernel_spacing``); in linearRGB each tap is converted inside the pass,
   which is exact.
 * feGaussianBlur with edgeMode duplicate or wrap, and in linearRGB with edgeMode none on
   an image with colour: two ``ConvolvePass`` es of the reference's full-size Gaussian
-  weights (``filters.ops.gaussian_kernel``), along x then y, extending the image by the
-  edge mode (the downscaled blur passes only know transparent edges, and would average
-  sRGB values where linearRGB wants linear ones). A kernel longer than CONVOLVE_WEIGHTS
-  is refused (sigma over ~127 px). In linearRGB each tap is converted inside the pass;
-  the image between the two passes is 8-bit sRGB (not 8-bit linear, which bands darks).
+  weights (``filters.ops.gaussian_kernel``), along x then y, extending the input's
+  subregion by the edge mode (the downscaled blur passes only know transparent edges, and
+  would average sRGB values where linearRGB wants linear ones). A kernel longer than
+  CONVOLVE_WEIGHTS is refused (sigma over ~127 px). In linearRGB each tap is converted
+  inside the pass; the image between the two passes is 8-bit sRGB (not 8-bit linear,
+  which bands darks).
 * a fractional feOffset in linearRGB on an image with colour: the reference's bilinear
   move (``ops.shift``: out(x) = in(x - dx) between pixels) is a 2x2 (1 wide along a
   whole-pixel axis) ``ConvolvePass`` of weights from the fractional parts, its target
@@ -32,6 +34,8 @@ from . import model as m
 from .reference import kernel_spacing
 
 __all__ = ["plan_spatial", "spatial_refusal"]
+
+PixelRect = tuple[int, int, int, int]  # x0, y0, x1, y1 in whole pixels of the plan's images
 
 _EDGES = {m.EdgeMode.NONE: EdgeMode.NONE, m.EdgeMode.DUPLICATE: EdgeMode.DUPLICATE, m.EdgeMode.WRAP: EdgeMode.WRAP}
 
@@ -60,20 +64,22 @@ def spatial_refusal(prim: m.Primitive, pixels_per_unit: tuple[float, float], con
 
 
 def plan_spatial(b: _Builder, prim: m.Primitive, ins: list[str], pixels_per_unit: tuple[float, float],
-                 linear: bool, converts: bool = False) -> str | None:
+                 linear: bool, in_rect: PixelRect, full: PixelRect, converts: bool = False) -> str | None:
     """The image the passes of ``prim`` write, ``linear`` its colour space being linearRGB,
-    ``converts`` as ``_convolved`` says (None: ``prim`` is not one of this module's)."""
+    ``in_rect`` the pixels of its first input's subregion (which an edge mode extends, as the
+    spec's "input image"), ``full`` the whole image's, ``converts`` as ``_convolved`` says
+    (None: ``prim`` is not one of this module's)."""
     if isinstance(prim, m.DisplacementMap):
         return plan_displacement(b, prim, ins, pixels_per_unit, linear)
     if isinstance(prim, m.ConvolveMatrix):
-        return plan_convolve(b, prim, ins[0], linear, kernel_spacing(prim, pixels_per_unit))
+        return plan_convolve(b, prim, ins[0], linear, kernel_spacing(prim, pixels_per_unit), in_rect)
     if isinstance(prim, m.Offset) and converts:
         dx, dy = prim.dx * pixels_per_unit[0], prim.dy * pixels_per_unit[1]
         if dx != int(dx) or dy != int(dy):
             return plan_linear_offset(b, prim, ins[0], dx, dy)
     if _convolved(prim, converts):
         sigmas = _sigmas(prim, pixels_per_unit)
-        return plan_edge_blur(b, prim, ins[0], sigmas, linear) if max(sigmas) > 0 else ins[0]
+        return plan_edge_blur(b, prim, ins[0], sigmas, linear, in_rect, full) if max(sigmas) > 0 else ins[0]
     return None
 
 
@@ -86,13 +92,15 @@ def plan_displacement(b: _Builder, prim: m.DisplacementMap, ins: list[str], pixe
     return out
 
 
-def plan_convolve(b: _Builder, prim: m.ConvolveMatrix, source: str, linear: bool, spacing: tuple[float, float]) -> str:
-    """The pass of ``prim`` on ``source``, its cells ``spacing`` px apart
-    (``reference.kernel_spacing``); the image it writes."""
+def plan_convolve(b: _Builder, prim: m.ConvolveMatrix, source: str, linear: bool, spacing: tuple[float, float],
+                  in_rect: PixelRect) -> str:
+    """The pass of ``prim`` on ``source`` (its pixels ``in_rect``, extended by the edge mode), its
+    cells ``spacing`` px apart (``reference.kernel_spacing``); the image it writes."""
     out = b.name("convolve")
     weights = tuple(float(v) for v in reversed(prim.kernel))  # kernel[oy-1-i][ox-1-j] at i * ox + j
     b.passes.append(ConvolvePass((source,), out, prim.order, weights, prim.targets(), float(prim.resolved_divisor()),
-                                 float(prim.bias), _EDGES[prim.edge_mode], prim.preserve_alpha, linear, spacing))
+                                 float(prim.bias), _EDGES[prim.edge_mode], prim.preserve_alpha, linear, spacing,
+                                 rect=in_rect))
     return out
 
 
@@ -114,18 +122,22 @@ def _kernel(sigma: float) -> tuple[float, ...]:
     return tuple(float(v) for v in gaussian_kernel(sigma)) if sigma > 0 else (1.0,)
 
 
-def plan_edge_blur(b: _Builder, prim: m.GaussianBlur, source: str, sigmas: tuple[float, float], linear: bool) -> str:
-    """The passes of ``prim`` (by its edgeMode) blurring ``source`` by ``sigmas``
-    px (x, y); the image they write."""
+def plan_edge_blur(b: _Builder, prim: m.GaussianBlur, source: str, sigmas: tuple[float, float], linear: bool,
+                   in_rect: PixelRect, full: PixelRect) -> str:
+    """The passes of ``prim`` (by its edgeMode) blurring ``source`` (its pixels ``in_rect``,
+    extended by the edge mode) by ``sigmas`` px (x, y); the image they write."""
     current = source
     for axis, sigma in enumerate(sigmas):
         if sigma <= 0:
             continue
+        # The first pass extends the input in both axes (the reference extends it, then blurs);
+        # the y pass after an x pass reads the x pass's rows, whole, past the input's columns.
+        rect = in_rect if current is source else (full[0], in_rect[1], full[2], in_rect[3])
         k = _kernel(sigma)
         r = len(k) // 2
         order, target = ((len(k), 1), (r, 0)) if axis == 0 else ((1, len(k)), (0, r))
         out = b.name("blur")
         b.passes.append(ConvolvePass((current,), out, order, k, target, 1.0, 0.0, _EDGES[prim.edge_mode], False,
-                                     linear, source=f"{prim.tag} {'xy'[axis]}"))
+                                     linear, source=f"{prim.tag} {'xy'[axis]}", rect=rect))
         current = out
     return current

@@ -266,7 +266,7 @@ class Composite(Primitive):
 @dataclass(frozen=True, kw_only=True)
 class ConvolveMatrix(Primitive):
     """``order`` (x, y); ``kernel`` row by row, order_x * order_y numbers; ``divisor``
-    None: the kernel's sum, or 1 where that is 0; ``target`` None: floor(order / 2);
+    None or 0: the kernel's sum, or 1 where that is 0; ``target`` None: floor(order / 2);
     ``kernel_unit_length`` (x, y) in primitive units between kernel cells, None: one pixel."""
 
     tag: ClassVar[str] = "feConvolveMatrix"
@@ -300,15 +300,15 @@ class ConvolveMatrix(Primitive):
             _finite(self, "kernelMatrix", v)
         if self.divisor is not None:
             _finite(self, "divisor", self.divisor)
-            if self.divisor == 0:
-                raise _bad(self, "divisor", self.divisor, "must not be 0")
         _finite(self, "bias", self.bias)
         for name, t, o in (("targetX", self.target_x, ox), ("targetY", self.target_y, oy)):
             if t is not None and (isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < o):
                 raise _bad(self, name, t, f"must be a whole number from 0 to {o - 1} (the order minus 1)")
 
     def resolved_divisor(self) -> float:
-        if self.divisor is not None:
+        """The divisor applied: a divisor of 0 means the default, as Filter Effects 1 says
+        (and browsers render it)."""
+        if self.divisor is not None and self.divisor != 0:
             return self.divisor
         total = math.fsum(self.kernel)
         return total if total != 0 else 1.0
@@ -343,6 +343,9 @@ class PointLight:
             _finite("<fePointLight>", name, getattr(self, name))
 
 
+SPOT_EXPONENT_RANGE = (1.0, 128.0)  # Chromium's clamp of feSpotLight's specularExponent
+
+
 @dataclass(frozen=True)
 class SpotLight:
     """feSpotLight at (x, y, z) pointing at ``points_at``; ``limiting_cone_angle`` None:
@@ -360,9 +363,16 @@ class SpotLight:
             _finite("<feSpotLight>", name, getattr(self, name))
         for v in self.points_at:
             _finite("<feSpotLight>", "pointsAt", v)
-        _finite("<feSpotLight>", "specularExponent", self.specular_exponent, maximum=128.0)
+        _finite("<feSpotLight>", "specularExponent", self.specular_exponent)
         if self.limiting_cone_angle is not None:
             _finite("<feSpotLight>", "limitingConeAngle", self.limiting_cone_angle)
+
+    @property
+    def exponent(self) -> float:
+        """The spot's falloff exponent as rendered: specularExponent clamped to [1, 128], as
+        Chromium does (Blink's SpotLightSource, Skia's SkSpotLight); a negative one would
+        make pow(0, e) infinite outside the spot."""
+        return min(max(self.specular_exponent, SPOT_EXPONENT_RANGE[0]), SPOT_EXPONENT_RANGE[1])
 
 
 LightSource = Union[DistantLight, PointLight, SpotLight]

@@ -15,7 +15,8 @@ The pixel model (Filter Effects 1 §"Filter region", §"Filter primitive subregi
   by default) where it is read, on un-premultiplied colour, and the result goes back to
   sRGB at the end. Colours given in markup (flood-color, lighting-color) are sRGB and
   converted into the primitive's space. feDisplacementMap converts only its map (in2),
-  and its result keeps the space of ``in``, as the spec says.
+  and its result keeps the space of ``in``, as the spec says; it reads the map quantised
+  to 8-bit premultiplied sRGB, as the GPU passes (and Chromium, 8-bit) hold it.
 * Values in ``primitiveUnits="objectBoundingBox"`` are fractions of the bounding box
   (x and lengths by its width, y by its height, a light's z by its normalised diagonal).
 
@@ -494,7 +495,7 @@ def _lighting(p: m.DiffuseLighting | m.SpecularLighting, ctx: Context, a: Result
             S = np.array([sx - lx, sy - ly, sz - lz])
             S = S / max(np.linalg.norm(S), 1e-300)
             minus_l_dot_s = -(L @ S)
-            factor = np.power(np.maximum(minus_l_dot_s, 0.0), light.specular_exponent)
+            factor = np.power(np.maximum(minus_l_dot_s, 0.0), light.exponent)
             if light.limiting_cone_angle is not None:
                 cos_cone = math.cos(math.radians(abs(light.limiting_cone_angle)))
                 smooth = np.clip((minus_l_dot_s - cos_cone) / CONE_SMOOTHING, 0.0, 1.0)
@@ -518,7 +519,7 @@ def _lighting(p: m.DiffuseLighting | m.SpecularLighting, ctx: Context, a: Result
 
 def _displacement(p: m.DisplacementMap, ctx: Context, a: Result, b: Result) -> np.ndarray:
     canvas = ctx.canvas
-    dmap = _unpremultiply(b.pixels)  # in2 in this primitive's space (converted by the caller), straight
+    dmap = _unpremultiply(b.pixels)  # in2 as 8 bits, in this primitive's space (both done by the caller), straight
     sx = _length(canvas, ctx.units, p.scale, "x")
     sy = _length(canvas, ctx.units, p.scale, "y")
     h, w = dmap.shape[:2]
@@ -761,7 +762,12 @@ def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
                                                  for i in node.inputs])
         if isinstance(prim, m.DisplacementMap):
             # Only the map is converted; the displaced image keeps its space (and so does the result).
-            inputs = [raw[0], Result(convert(raw[1].pixels, raw[1].space, space), raw[1].rect, space)]
+            # The map is read as the GPU passes hold it, an 8-bit premultiplied sRGB image, as Chromium
+            # holds it too (Skia's displacement map is an 8-bit premultiplied image): where its alpha
+            # is low, that rounding moves its straight colour a lot, so an exact float64 map would
+            # move pixels by up to ~2 px more than any browser does.
+            held = np.floor(convert(raw[1].pixels, raw[1].space, m.ColorSpace.SRGB) * 255.0 + 0.5) / 255.0
+            inputs = [raw[0], Result(convert(held, m.ColorSpace.SRGB, space), raw[1].rect, space)]
             out_space = raw[0].space
         else:
             inputs = [Result(convert(r.pixels, r.space, space), r.rect, space) for r in raw]

@@ -3,19 +3,22 @@
 // shaders/opencl/filters.cl in the subset both compile (see common/svg_color.h, which
 // each includer includes first). Edge modes: 0 none, 1 duplicate, 2 wrap.
 
-// Position i of a row or column of n pixels read past the edge: the index read, and
-// whether it counts (0: transparent, edge mode none). Selects, not branches: llvmpipe
+// Position i of a row or column read past the input's pixels [lo, hi) (its subregion, as
+// the spec's "input image"; lo < the image's size): the index read, and whether it counts
+// (0: transparent, edge mode none, or an empty input). Selects, not branches: llvmpipe
 // runs both sides of a branch in a loop this hot.
-int svg_edge_index(int i, int n, int mode) {
-    int clamped = clamp(i, 0, n - 1);
+int svg_edge_index(int i, int lo, int hi, int mode) {
+    int last = max(hi - 1, lo);  // an empty input reads lo, which then does not count
+    int n = last - lo + 1;
+    int clamped = clamp(i, lo, last);
     // % of a negative int is undefined in GLSL: floor of the float quotient instead
     // (exact: a non-integer quotient of ints below 2^24 is at least 1 / n from one).
-    int wrapped = i - n * SVG_INT(floor(SVG_INT_TO_FLOAT(i) / SVG_INT_TO_FLOAT(n)));
+    int wrapped = i - n * SVG_INT(floor(SVG_INT_TO_FLOAT(i - lo) / SVG_INT_TO_FLOAT(n)));
     return mode == 2 ? wrapped : clamped;
 }
 
-float svg_edge_inside(int i, int n, int mode) {
-    return (mode != 0 || (i >= 0 && i < n)) ? 1.0f : 0.0f;
+float svg_edge_inside(int i, int lo, int hi, int mode) {
+    return (hi > lo && (mode != 0 || (i >= lo && i < hi))) ? 1.0f : 0.0f;
 }
 
 // A premultiplied sRGB texel as the sum reads it: straight with preserveAlpha, and in

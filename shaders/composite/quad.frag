@@ -63,7 +63,11 @@ out vec4 frag_color;
 void main() {
     vec2 p = v_local;
     for (int i = 0; i < u_split_count; ++i) {
-        if (dot(u_split_planes[i], vec3(gl_FragCoord.xy, 1.0)) < 0.0) discard;
+        // A pixel centre on a cut belongs to one piece only (the two pieces' planes are
+        // exact negatives, graph.contexts3d): the side the normal points to +x (or +y).
+        vec3 h = u_split_planes[i];
+        float d = dot(h, vec3(gl_FragCoord.xy, 1.0));
+        if (d < 0.0 || d == 0.0 && !(h.x > 0.0 || h.x == 0.0 && h.y > 0.0)) discard;
     }
     // One target pixel measured in source px along each source axis (exact for affine
     // maps); edge coverage is the pixel's overlap with the quad along each axis.

@@ -19,9 +19,13 @@ void main() {
     ivec2 p = ivec2(gl_FragCoord.xy);
     int along = u_axis.x != 0 ? p.x : p.y;
     int size = u_axis.x != 0 ? textureSize(u_source, 0).x : textureSize(u_source, 0).y;
-    int lo = max(-u_radius, -along);
-    int hi = min(u_radius, size - 1 - along);
     float k = 0.5 / (u_sigma * u_sigma);
+    // Taps beyond `reach` weigh under exp(-87) (< 2e-38): skipping them keeps every weight a
+    // normal float and the recurrence's step exp(k (2 reach - 1)) <= exp(87) finite, where a
+    // tiny sigma would otherwise make it overflow (0 * inf = NaN).
+    int reach = int(min(float(u_radius), sqrt(87.0 / k)));
+    int lo = max(-reach, -along);
+    int hi = min(reach, size - 1 - along);
     // w(i) = exp(-k i^2); w(i + 1) = w(i) * exp(-k (2 i + 1)); exp(-k (2 i + 3)) = that * exp(-2 k)
     vec3 g = vec3(exp(-k * float(lo * lo)), exp(-k * float(2 * lo + 1)), exp(-2.0 * k));
     vec4 sum = vec4(0.0);

@@ -145,11 +145,13 @@ def test_hidden_back_faces_are_reported_not_drawn():
 def test_split_planes_are_the_cut_edges_only():
     square = np.array([[0, 0, 0], [10, 0, 0], [10, 10, 0], [0, 10, 0]], float)
     whole = DrawPolygon("x", 0, square, np.array([0, 0, 1.0]), 0.0)
-    left = DrawPolygon("x", 0, np.array([[0, 0, 0], [4, 0, 0], [4, 10, 0], [0, 10, 0]], float), whole.normal, 0.0, True)
-    (plane,) = split_planes(left, whole)
+    left = DrawPolygon("x", 0, np.array([[0, 0, 0], [4, 0, 0], [4, 10, 0], [0, 10, 0]], float), whole.normal, 0.0, True,
+                       (False, True, False, False))
+    ((plane,),) = split_planes(left, whole)
     assert np.allclose(plane, (-1.0, 0.0, 4.0)), "keep x <= 4: the cut at x = 4, inside to its left"
-    corner = DrawPolygon("x", 0, np.array([[0, 0, 0], [6, 0, 0], [0, 6, 0]], float), whole.normal, 0.0, True)
-    (diagonal,) = split_planes(corner, whole)
+    corner = DrawPolygon("x", 0, np.array([[0, 0, 0], [6, 0, 0], [0, 6, 0]], float), whole.normal, 0.0, True,
+                         (False, True, False))
+    ((diagonal,),) = split_planes(corner, whole)
     assert np.allclose(diagonal, (-1 / math.sqrt(2), -1 / math.sqrt(2), 6 / math.sqrt(2)))
 
 
