@@ -625,7 +625,8 @@ class MorphologyPass:
 
     def describe(self) -> str:
         how = "max" if self.dilate else "min"
-        return f"{self.label}  radius {self.radius}px, {how} of {self.taps} taps{' in linearRGB' if self.linear else ''}"
+        space = " in linearRGB" if self.linear else ""
+        return f"{self.label}  radius {self.radius}px, {how} of {self.taps} taps{space}"
 
 
 class CombineOperator(Enum):
