@@ -142,7 +142,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
     region_px = canvas.pixel_rect(canvas.region)
     source: list[str] = []  # SourceGraphic on the region, once planned (the input itself when the region is all of it)
     alpha: list[str] = []  # SourceAlpha's image, once planned
-    spaces = SpacePlanner(b, (units[0] * scale, units[1] * scale), graph)  # colour primitives, linearRGB (compile_color)
+    spaces = SpacePlanner(b, graph)  # colour primitives, linearRGB (compile_color)
 
     def source_graphic() -> str:
         if not source:
@@ -166,7 +166,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             raise _refuse(prim, "this primitive does not compile to GPU passes yet")
         linear = element.space_of(prim) is m.ColorSpace.LINEAR_RGB
         converts = linear and not all(i in spaces.black for i in node.inputs)  # linear taps of an image with colour
-        why = spaces.refusal(prim, node.inputs, linear) or spatial_refusal(prim, (units[0] * scale, units[1] * scale),
+        why = spaces.refusal(prim) or spatial_refusal(prim, (units[0] * scale, units[1] * scale),
                                                                            converts)
         if why:
             raise _refuse(prim, why)

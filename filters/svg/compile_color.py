@@ -61,9 +61,8 @@ class SpacePlanner:
     """Plans a graph's colour primitives and keeps what its colour spaces need: which
     images have black colour (a spatial primitive in linearRGB needs no conversion on them)."""
 
-    def __init__(self, builder: _Builder, pixels_per_unit: tuple[float, float], graph: FilterGraph) -> None:
+    def __init__(self, builder: _Builder, graph: FilterGraph) -> None:
         self.b = builder
-        self.pixels_per_unit = pixels_per_unit
         self.black: set[NodeInput] = {m.StandardInput.SOURCE_ALPHA}  # inputs whose colour is 0
         self.start = 0
         self.uses: dict[NodeInput, int] = {}  # live readers of each node's result
@@ -72,8 +71,8 @@ class SpacePlanner:
                 self.uses[i] = self.uses.get(i, 0) + 1
         self.color_passes: dict[int, int] = {}  # node index -> where its svg colour pass is in the plan
 
-    def refusal(self, prim: m.Primitive, inputs: tuple[NodeInput, ...], linear: bool) -> str | None:
-        """Why ``prim`` cannot run in its colour space here (None: it can)."""
+    def refusal(self, prim: m.Primitive) -> str | None:
+        """Why ``prim`` cannot run on the GPU in its colour space (None: it can)."""
         self.start = len(self.b.passes)
         if isinstance(prim, m.ComponentTransfer):
             size = 4 * SHADER_CONSTANTS["SVG_TABLE_SIZE"]
