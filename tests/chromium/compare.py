@@ -443,6 +443,15 @@ def run_case(case: Case, out: Path, binary: str, gpu: str, dpr: int = 1) -> dict
     return {"chrome": chrome}
 
 
+def compare_scene_file(path: Path, out: Path, binary: str, gpu: str = "disable") -> dict:
+    """A Lamina scene file drawn by Chromium (its page written to ``out``) and by Lamina,
+    compared with no probes: ``compare``'s result (mean, % over 24, max)."""
+    case = scene_file_case(path)
+    chrome = run_case(case, out, binary, gpu)["chrome"]
+    ours, _ = lamina_render(case)
+    return compare(chrome, ours, [])
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", help="folder for the pages, screenshots and results (needed to compare)")

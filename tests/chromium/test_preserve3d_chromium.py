@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from .compare import compare, lamina_render, run_case, scene_file_case
+from .compare import compare, compare_scene_file, lamina_render, run_case, scene_file_case
 
 pytestmark = [pytest.mark.gl, pytest.mark.slow]
 SCENES = Path(__file__).resolve().parents[1] / "scenes"
@@ -35,10 +35,7 @@ SCENES = Path(__file__).resolve().parents[1] / "scenes"
     ("preserve3d-flattening", 0.35, 0.4),           # measured 0.19, 0.22%: cc's 3D flattening surface
 ])
 def test_3d_rendering_contexts_sort_and_split_as_chromium_draws_them(chromium, tmp_path, name, mean, over_24):
-    case = scene_file_case(SCENES / f"{name}.json")
-    chrome = run_case(case, tmp_path, chromium, "disable")["chrome"]
-    ours, _ = lamina_render(case)
-    result = compare(chrome, ours, [])
+    result = compare_scene_file(SCENES / f"{name}.json", tmp_path, chromium)
     assert result["mean_diff"] <= mean, result
     assert result["percent_over_24"] <= over_24, result
 
@@ -69,7 +66,7 @@ def test_grouping_properties_flatten_as_in_chromium(chromium, tmp_path):
     path.write_text(json.dumps(scene_to_dict(scene)))
     case = scene_file_case(path)
     chrome = run_case(case, tmp_path, chromium, "disable")["chrome"]
-    ours, _ = lamina_render(case)
+    ours, _ = lamina_render(case)  # the cells below compare parts of both
     result = compare(chrome, ours, [])
     assert result["mean_diff"] <= 0.3 and result["percent_over_24"] <= 0.5, result
     for i in range(len(GROUPING)):  # each cell on its own: a flattening missed in one shows here

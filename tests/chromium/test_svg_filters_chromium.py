@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from .compare import compare, lamina_render, run_case, scene_file_case
+from .compare import compare_scene_file
 
 pytestmark = [pytest.mark.gl, pytest.mark.slow]
 SCENES = Path(__file__).resolve().parents[1] / "scenes"
@@ -36,9 +36,6 @@ SCENES = Path(__file__).resolve().parents[1] / "scenes"
     ("svg-filter-image", 0.7, 0.05),     # measured 0.43, 0.00% (with the feTile card)
 ])
 def test_svg_filter_graphs_match_chromium(chromium, tmp_path, name, mean, over_24):
-    case = scene_file_case(SCENES / f"{name}.json")
-    chrome = run_case(case, tmp_path, chromium, "disable")["chrome"]
-    ours, _ = lamina_render(case)
-    result = compare(chrome, ours, [])
+    result = compare_scene_file(SCENES / f"{name}.json", tmp_path, chromium)
     assert result["mean_diff"] <= mean, result
     assert result["percent_over_24"] <= over_24, result

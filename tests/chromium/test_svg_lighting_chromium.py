@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .compare import compare, lamina_render, run_case, scene_file_case
+from .compare import compare_scene_file
 
 pytestmark = [pytest.mark.gl, pytest.mark.slow]
 SCENES = Path(__file__).resolve().parents[1] / "scenes"
@@ -29,10 +29,7 @@ SCENES = Path(__file__).resolve().parents[1] / "scenes"
     ("svg-filter-emboss", 1.1, 0.3, 90),     # measured 0.77, 0.09%, 60
 ])
 def test_lit_layers_match_chromiums_skia_lighting(chromium, tmp_path, name, mean, over_24, worst):
-    case = scene_file_case(SCENES / f"{name}.json")
-    chrome = run_case(case, tmp_path, chromium, "disable")["chrome"]
-    ours, _ = lamina_render(case)
-    result = compare(chrome, ours, [])
+    result = compare_scene_file(SCENES / f"{name}.json", tmp_path, chromium)
     assert result["mean_diff"] <= mean, result
     assert result["percent_over_24"] <= over_24, result
     assert result["max_diff"] <= worst, result

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .compare import compare, lamina_render, run_case, scene_file_case
+from .compare import compare_scene_file
 
 pytestmark = [pytest.mark.gl, pytest.mark.slow]
 SCENES = Path(__file__).resolve().parents[1] / "scenes"
@@ -28,9 +28,6 @@ SCENES = Path(__file__).resolve().parents[1] / "scenes"
     ("transform-3d-functions", 0.45, 0.6),            # measured 0.31, 0.42% (card 0 rastered at its ideal 0.77)
 ])
 def test_projected_layers_land_where_chromium_draws_them(chromium, tmp_path, name, mean, over_24):
-    case = scene_file_case(SCENES / f"{name}.json")
-    chrome = run_case(case, tmp_path, chromium, "disable")["chrome"]
-    ours, _ = lamina_render(case)
-    result = compare(chrome, ours, [])
+    result = compare_scene_file(SCENES / f"{name}.json", tmp_path, chromium)
     assert result["mean_diff"] <= mean, result
     assert result["percent_over_24"] <= over_24, result
