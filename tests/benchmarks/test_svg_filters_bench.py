@@ -102,7 +102,9 @@ def test_svg_spatial_primitive_1080p(benchmark, gl, name, backend):
     assert out.shape == image.shape and out.any(), "the graph ran and drew something"
 
 
-def _median_ms(fn, rounds: int) -> float:
+def median_ms(fn, rounds: int) -> float:
+    """Median ms of ``rounds`` calls of ``fn``, after one not timed (compile, allocate);
+    the SVG benchmarks share it."""
     fn()  # compile, allocate
     samples = []
     for _ in range(rounds):
@@ -125,8 +127,8 @@ def test_linear_rgb_costs_a_colour_primitive_its_conversions_only(gl, backend):
     linear, srgb = (markup(f"<feColorMatrix type='luminanceToAlpha' color-interpolation-filters='{space}'/>")
                     for space in ("linearRGB", "sRGB"))
     rounds = max(3, ROUNDS // 3)
-    t_linear = _median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=linear), rounds)
-    t_srgb = _median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=srgb), rounds)
+    t_linear = median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=linear), rounds)
+    t_srgb = median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=srgb), rounds)
     print(f"\n{backend}: luminanceToAlpha 1080p linearRGB {t_linear:.1f} ms, sRGB {t_srgb:.1f} ms "
           f"({t_linear / t_srgb:.2f}x)")
     assert t_linear <= 8.0 * t_srgb, (t_linear, t_srgb)
@@ -187,9 +189,9 @@ def test_six_primitive_graph_vs_skia_python(gl, benchmark):
         image, rounds = image[:180, 200:520].copy(), 1
     h, w = image.shape[:2]
     draw = skia_six(skia, (w, h))
-    times = {"skia": _median_ms(lambda: draw(image), rounds)}
+    times = {"skia": median_ms(lambda: draw(image), rounds)}
     for backend in ("gl", "opencl"):
-        times[backend] = _median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=svg),
+        times[backend] = median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=svg),
                                     rounds)
     print(f"\nsix-primitive graph {w}x{h}, median ms: " + ", ".join(f"{k} {v:.1f}" for k, v in times.items())
           + f"; ratios gl/skia {times['gl'] / times['skia']:.2f}x, opencl/skia {times['opencl'] / times['skia']:.2f}x")
@@ -224,8 +226,8 @@ def test_svg_colour_pass_within_twice_the_css_colour_pass(gl, benchmark):
     rounds = max(5, ROUNDS // 2)
     t_css, t_svg = [], []
     for _ in range(3):  # interleaved, so load on the shared cores falls on both
-        t_css.append(_median_ms(css, rounds))
-        t_svg.append(_median_ms(svg, rounds))
+        t_css.append(median_ms(css, rounds))
+        t_svg.append(median_ms(svg, rounds))
     t_css_ms, t_svg_ms = min(t_css), min(t_svg)
     print(f"\n1080p one colour matrix: css colour pass {t_css_ms:.1f} ms, svg colour pass {t_svg_ms:.1f} ms "
           f"({t_svg_ms / t_css_ms:.2f}x)")

@@ -10,8 +10,6 @@ the error check (a 1080p linear blur takes ~10 s on OpenCL).
 
 from __future__ import annotations
 
-import statistics
-import time
 
 import numpy as np
 import pytest
@@ -19,6 +17,7 @@ import pytest
 from lamina import filters
 
 from .test_filters_bench import make_image
+from .test_svg_filters_bench import median_ms
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 
@@ -28,24 +27,14 @@ def markup(space: str) -> str:
             '<feGaussianBlur stdDeviation="4"/></filter></svg>')
 
 
-def _median_ms(run, rounds: int) -> float:
-    run()
-    times = []
-    for _ in range(rounds):
-        t = time.perf_counter()
-        run()
-        times.append((time.perf_counter() - t) * 1e3)
-    return statistics.median(times)
-
-
 @pytest.mark.gl
 @pytest.mark.parametrize("backend", ["gl", "opencl"])
 def test_linear_rgb_blur_cost_against_the_srgb_blur(gl, benchmark, backend):
     image = make_image()[:108, :192].copy() if benchmark.disabled else make_image()
     rounds = 1 if benchmark.disabled else 3
-    linear = _median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=markup("linearRGB")),
+    linear = median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=markup("linearRGB")),
                         rounds)
-    srgb = _median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=markup("sRGB")), rounds)
+    srgb = median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=markup("sRGB")), rounds)
     rng = np.random.default_rng(27)
     small = (rng.random((64, 64, 4)) * 255).astype(np.uint8)
     small[..., :3] = np.minimum(small[..., :3], small[..., 3:4])
