@@ -57,7 +57,7 @@ from .compile_image import plan_image
 from .compile_noise import plan_turbulence
 from .compile_spatial import plan_spatial, spatial_refusal
 from .graph import build_graph
-from .lower import SOURCE_ALPHA, SvgColorMatrix, matrix_op, transfer_matrix
+from .lower import SOURCE_ALPHA, SvgColorMatrix
 from .reference import Canvas, Rect, color_matrix, filter_region, srgb_to_linear, subregion, transfer
 from ...css.values import RGBA
 
@@ -285,12 +285,7 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
                     notes: list[str], linear: bool = False, converts: bool = False) -> str:
     """The passes of ``prim``; ``linear``: in linearRGB; ``converts``: on an image with colour too."""
     ux, uy = units[0] * scale, units[1] * scale  # markup units -> pixels
-    if isinstance(prim, m.ColorMatrix):
-        if prim.type is m.ColorMatrixType.LUMINANCE_TO_ALPHA:
-            raise _refuse(prim, "luminanceToAlpha (alpha read from colour)")
-        return _color(b, ins[0], matrix_op(prim, color_matrix(prim)))
-    if isinstance(prim, m.ComponentTransfer):
-        return _color(b, ins[0], matrix_op(prim, transfer_matrix(prim)))
+    # (feColorMatrix and feComponentTransfer never reach here: compile_color plans them.)
     if isinstance(prim, m.GaussianBlur):
         # each axis as CSS blur() plans it: none under MIN_SIGMA (a tiny sigma's weights overflow)
         sigmas = tuple(pixel_sigma(s, 1.0) for s in _sigmas(prim.std_deviation, (ux, uy)))
