@@ -17,7 +17,7 @@ from PIL import Image
 from lamina import filters
 
 from .test_filters_bench import ROUNDS, make_image
-from .test_svg_filters_bench import _median_ms, markup
+from .test_svg_filters_bench import median_ms, markup
 
 MOVED = "<feOffset dx='3' dy='2' result='o'/>"  # in2 for the blends: a second image (one whole-pixel offset pass)
 GRAPHS = {
@@ -68,7 +68,7 @@ def test_a_blend_mode_costs_about_what_source_over_does(gl, backend):
     times = {}
     for name in ("feBlend normal (sRGB)", "feBlend hue (sRGB)"):
         svg = markup(GRAPHS[name])
-        times[name] = _median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=svg), rounds)
+        times[name] = median_ms(lambda: filters.apply(image, "url(#f)", backend, premultiplied=True, svg=svg), rounds)
     normal, hue = times.values()
     print(f"\n{backend}: feBlend 1080p normal {normal:.1f} ms, hue {hue:.1f} ms ({hue / normal:.2f}x), sRGB")
     assert hue <= 2.5 * normal, times
