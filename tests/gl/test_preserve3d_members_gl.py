@@ -7,32 +7,15 @@ squashed descendant, each crossed by a turned member. Inside the polygons (pixel
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from tests import projection_reference as pr
+from tests.gl.test_preserve3d_fixes_gl import solid, steady
 from tests.unit.test_preserve3d_members import ROWS, fixed_child, scroller_in_member, squash_in_member
 
 W, H = 200, 160
 # The group at (20, 20), 160 x 120, perspective 300px about its centre.
 EYE = pr.translate(20, 20) @ pr.translate(80, 60) @ pr.perspective(300) @ pr.translate(-80, -60)
-
-
-def steady(shown: np.ndarray) -> np.ndarray:
-    """Pixels whose 5x5 neighbourhood shows the same layer (or the background): away
-    from every edge and cut, where anti-aliasing may blend."""
-    out = np.ones(shown.shape, bool)
-    for dy in range(-2, 3):
-        for dx in range(-2, 3):
-            out &= np.roll(np.roll(shown, dy, 0), dx, 1) == shown
-    return out
-
-
-def solid(w: float, h: float, rgb: tuple[int, int, int]) -> np.ndarray:
-    img = np.empty((math.ceil(h), math.ceil(w), 4), np.uint8)
-    img[...] = (*rgb, 255)
-    return img
 
 
 def turned_y(x: float, y: float, w: float, h: float, degrees: float) -> np.ndarray:
