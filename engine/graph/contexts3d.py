@@ -4,13 +4,16 @@ its layers split where they intersect, as Chromium cc draws a sorting context (i
 
 A target's draws come in paint order (graph.backed: one per backing, surface or
 layer). Each draw lies in the plane of one *member* of each context it is in (the
-nearest member on its layer's ancestor chain). A flat member that is a stacking context
-with drawing descendants is drawn through a surface in its plane first (graph.routes:
-cc's "3D flattening"), and that surface's draw is the member's; the draws of a flat
-member without a stacking context of its own go, in paint order, wherever the member's
-fragments go, each cut to the fragment. A member's polygon is its box grown to all the
-draws in its plane (cc sorts a flattened surface's rect). Contexts whose member a surface
-flattens are not sorted inside that surface, only where it is drawn (``skip``).
+nearest member on its layer's ancestor chain; for a backing labelled by no layer, a
+scroller's contents or a squashing backing, the chain of the layer ``Draw.owner_id``
+names). A flat member that is a stacking context with drawing descendants is drawn
+through a surface in its plane first (graph.routes: cc's "3D flattening"), and that
+surface's draw is the member's; the draws of a flat member without a stacking context
+of its own go, in paint order, wherever the member's fragments go, each cut to the
+fragment. A member's polygon is its box grown to all the draws in its plane, as far as
+clips in that plane show them (cc sorts a flattened surface's rect). Contexts whose
+member a surface flattens are not sorted inside that surface, only where it is drawn
+(``skip``).
 Per context, innermost first:
 
 1. every member with draws is a polygon: its box through its accumulated 4x4
@@ -22,7 +25,9 @@ Per context, innermost first:
    piece's split edges as half-planes (``Draw.split_planes``, cut at pixel centres; the
    layer's real edges keep their anti-aliasing, as cc's do); a piece cut by more
    half-planes than a draw holds (MAX_SPLIT_PLANES) is drawn as convex parts that each
-   fit, so no cut is dropped.
+   fit, so no cut is dropped. A draw of no member inside the run keeps its place in
+   paint order: the members' draws before it and after it are sorted apart (cc flushes
+   a sorting context's polygons at a quad of another).
 
 A member whose back face is hidden and toward the viewer was placed with a singular
 matrix by the trees and draws nothing; the record names it. Plain data, no GPU.
