@@ -5,8 +5,8 @@ Appendix E).
 A scroll container's descendants are placed in its *contents space*: its own space
 moved by minus its scroll offset (``LayerNode.content_to_screen``), while the clip it
 applies stays put. A ``position: fixed`` layer is placed in its containing block's own
-space instead (the viewport's, or the nearest transformed ancestor's), so it does not
-scroll with the content it sits in.
+space instead (the viewport's, or the nearest transformed or preserve-3d ancestor's), so
+it does not scroll with the content it sits in.
 
 3D (CSS Transforms 2, flat elements only): a layer's own transform is a ``Matrix4``
 when it is 3D, and a container's ``perspective`` is applied to its children; the
@@ -23,7 +23,8 @@ rendered", as Chromium's property trees skip a non-invertible transform node.
 element whose used transform-style is preserve-3d (``extends_3d``: no grouping property
 forces it flat, ``flattening_property``) establishes a context, or extends its parent's.
 Its children are members of that context (``LayerNode.context3d``: the establishing
-element's id; the establishing element is a member too). A member's accumulated 4x4
+element's id; the establishing element is a member too), a fixed child too: the
+preserve-3d element is its containing block. A member's accumulated 4x4
 (``screen_matrix3d``) is *not* flattened at its parent: it is the parent's accumulated
 4x4 times the member's own, and only its plane map (``to_screen``) is flattened, so
 members keep their depth for lamina.graph.contexts3d to sort and split. A member's hidden
