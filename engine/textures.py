@@ -261,6 +261,11 @@ class Draw:
     # half-planes (a, b, c) in target px, the piece is where a x + b y + c >= 0 for all.
     # Cut at pixel centres, not anti-aliased (cc anti-aliases only a layer's real edges).
     split_planes: tuple[tuple[float, float, float], ...] = ()
+    # The layer a backing's draw belongs to where ``layer_id`` is the backing's label, not
+    # a layer: a composited scroller's contents (the scroller), a squashing backing (its
+    # first layer). A 3D rendering context sorts and splits the draw with the member that
+    # layer lies in (graph.contexts3d), as cc sorts every quad of a layer in its plane.
+    owner_id: str = ""
 
     @property
     def quad_size(self) -> tuple[int, int]:

@@ -150,6 +150,16 @@ class Backing:
         self.rect = rect if self.rect is None else Rect.union([self.rect, rect])
 
 
+def _plane_member(node):
+    """The member of a 3D rendering context whose plane the node is drawn in (itself or
+    the nearest container that is one), or None. Layers squashed together share it: a
+    squashing backing is sorted and split as one draw in one member's plane
+    (graph.contexts3d), so layers of two members never share one."""
+    while node is not None and node.context3d is None:
+        node = node.container
+    return node
+
+
 def _as_float(v: float) -> float:
     try:
         return float(v)
@@ -243,7 +253,7 @@ def partition(items, t: float, bounds_of, is_surface, base_reasons=(), demoted=f
         later = entries[entries.index(owner) + 1 :]
         if any(_overlaps(rect, e.rect) for e in later if e.kind is not _BASE):
             last = entries[-1]
-            if last.kind is _SQUASH:
+            if last.kind is _SQUASH and _plane_member(last.members[0].node) is _plane_member(node):
                 union = Rect.union([last.rect, rect])
                 if union.width * union.height <= SQUASH_SPARSITY * (last.member_area + rect.width * rect.height):
                     last.add(item, rect)

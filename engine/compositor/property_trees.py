@@ -282,4 +282,4 @@ def _place(node: LayerNode) -> None:
     if node.is_sticky:
         node.sticky = sticky_offset(node.layer, node.style, node.container)
     node.to_screen = world(node.container, node.layer, node.local, node.is_fixed, node.sticky, node.style)
-    node.context3d = context_of(None if node.is_fixed else node.container, node.id, node.style)
+    node.context3d = context_of(node.container, node.id, node.style)

@@ -5,8 +5,8 @@ Appendix E).
 A scroll container's descendants are placed in its *contents space*: its own space
 moved by minus its scroll offset (``LayerNode.content_to_screen``), while the clip it
 applies stays put. A ``position: fixed`` layer is placed in its containing block's own
-space instead (the viewport's, or the nearest transformed ancestor's), so it does not
-scroll with the content it sits in.
+space instead (the viewport's, or the nearest transformed or preserve-3d ancestor's), so
+it does not scroll with the content it sits in.
 
 3D (CSS Transforms 2, flat elements only): a layer's own transform is a ``Matrix4``
 when it is 3D, and a container's ``perspective`` is applied to its children; the
@@ -23,7 +23,8 @@ rendered", as Chromium's property trees skip a non-invertible transform node.
 element whose used transform-style is preserve-3d (``extends_3d``: no grouping property
 forces it flat, ``flattening_property``) establishes a context, or extends its parent's.
 Its children are members of that context (``LayerNode.context3d``: the establishing
-element's id; the establishing element is a member too). A member's accumulated 4x4
+element's id; the establishing element is a member too), a fixed child too: the
+preserve-3d element is its containing block. A member's accumulated 4x4
 (``screen_matrix3d``) is *not* flattened at its parent: it is the parent's accumulated
 4x4 times the member's own, and only its plane map (``to_screen``) is flattened, so
 members keep their depth for lamina.graph.contexts3d to sort and split. A member's hidden
@@ -337,7 +338,9 @@ def extends_3d(node: LayerNode) -> bool:
 def context_of(container: LayerNode | None, node_id: str, style: ComputedStyle) -> str | None:
     """The 3D rendering context a layer (``node_id``, ``style``) placed in ``container``
     is a member of: its container's when that one extends a context (or establishes it),
-    its own when it establishes one, else None."""
+    its own when it establishes one, else None. A fixed layer's container is its
+    containing block (a preserve-3d element is one): a fixed child of a context's element
+    is a member at z = 0 of that element's plane, as Chromium sorts it."""
     if container is not None and extends_3d(container):
         return container.context3d or container.id
     if style.transform_style is _PRESERVE_3D and flattening_property(style) is None:
@@ -399,8 +402,9 @@ def world(container: LayerNode | None, layer: Layer, local: Affine | Matrix4, fi
     4x4 (the accumulated 3D matrix of CSS Transforms 2) and flattened into the
     container's plane; ``style`` (the layer's) says whether a back face is hidden."""
     box = device_scale.current().box(layer.box)
-    if container is not None and not fixed and extends_3d(container):
-        # A member of its container's 3D rendering context: unflattened up to here.
+    if container is not None and extends_3d(container):
+        # A member of its container's 3D rendering context: unflattened up to here (a
+        # fixed one too: its containing block is the context's element, never a scroller).
         accumulated = _accumulated(container, box, sticky, local)
         if style is not None and style.backface_visibility is _HIDDEN and accumulated.is_back_facing():
             return BACKFACE_CULLED
@@ -498,11 +502,15 @@ def clip_chain(node: LayerNode, parent: LayerNode | None = None) -> tuple[Clip, 
 
 def containing_block(parent: LayerNode) -> LayerNode:
     """A fixed layer's containing block: the nearest ancestor with a transform (or one
-    promised by will-change), else the root (the viewport)."""
+    promised by will-change), a filter, a perspective or a computed transform-style of
+    preserve-3d (CSS Transforms 2 §10: it establishes a containing block for all
+    descendants, so a fixed child of a context's element is placed, and sorted, in its
+    plane), else the root (the viewport)."""
     node = parent
     while node.container is not None:
         s = node.style
-        if s.transform or "transform" in s.will_change or s.filter is not None or s.perspective is not None:
+        if (s.transform or "transform" in s.will_change or s.filter is not None or s.perspective is not None
+                or s.transform_style is _PRESERVE_3D):
             return node
         node = node.container
     return node
@@ -584,7 +592,7 @@ def resolve_tree(root: Layer, t: float = 0.0, nodes: dict[str, LayerNode] | None
         node = LayerNode(layer, style, world(container, layer, local, fixed, shift, style), clips_below(container), depth,
                          local, zoom.box(layer.box), container, scroller)
         node.sticky = shift
-        node.context3d = context_of(None if fixed else container, layer.id, style)
+        node.context3d = context_of(container, layer.id, style)
         node.css_style = None if style is css_style else css_style
         if style.clip_path is not None or (fixed and any(c.kind is ClipKind.CLIP_PATH for c in parent.clips)):
             node.clips = clip_chain(node, parent)

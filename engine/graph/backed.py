@@ -325,6 +325,8 @@ class BackedDrawing:
         ``fill`` is what the backing starts as: transparent, or the page's opaque
         background for the root's base backing."""
         rects = [touched(p.node.ink_rect, clean(space @ p.node.to_screen)) for p in e.members]
+        # A squashing backing's label names no layer: its draws say whose (a 3D context sorts them with it).
+        owner_id = e.members[0].node.id if e.kind is BackingKind.SQUASH else ""
         b = Rect.union(rects)
         if space is target.space and target.size is not None:
             b = b.intersect(Rect(target.origin[0], target.origin[1], target.size[0], target.size[1]))
@@ -336,7 +338,7 @@ class BackedDrawing:
         w, h = int(b.width), int(b.height)
         if self._tiled(f"the backing of {label!r}", w, h):
             interest = grow(target.cull if target.cull is not None else self.viewport, self.tiling.interest_margin)
-            return self._tiled_backing(e, space, target, cache_id, label, fill, (), 0, interest)
+            return self._tiled_backing(e, space, target, cache_id, label, fill, (), 0, interest, owner_id=owner_id)
         self._check_size(f"the backing of {label!r}", w, h)
         # Backing px -> screen -> target px; member clips were made for the target.
         backing_to_screen = space.inverse() @ Affine.translate(*origin)
@@ -383,7 +385,7 @@ class BackedDrawing:
                 CompositePass(f"paint:{label}", tex, origin, fill, draws, SurfaceReason.BACKING, f"backing of {label}: {reasons}")
             )
         placed = clean(backing_to_target) if sampled else snap(backing_to_target)
-        return Draw(tex, label, placed, 1.0, (), note=f"backing ({len(e.members)} layers)")
+        return Draw(tex, label, placed, 1.0, (), note=f"backing ({len(e.members)} layers)", owner_id=owner_id)
 
     def _repaint(self, e, space: Affine, origin: tuple[int, int], clips_of, member_bounds: list[Rect],
                  damage: tuple[int, int, int, int], tex: TextureDesc, label: str, fill) -> None:

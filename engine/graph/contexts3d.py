@@ -4,13 +4,16 @@ its layers split where they intersect, as Chromium cc draws a sorting context (i
 
 A target's draws come in paint order (graph.backed: one per backing, surface or
 layer). Each draw lies in the plane of one *member* of each context it is in (the
-nearest member on its layer's ancestor chain). A flat member that is a stacking context
-with drawing descendants is drawn through a surface in its plane first (graph.routes:
-cc's "3D flattening"), and that surface's draw is the member's; the draws of a flat
-member without a stacking context of its own go, in paint order, wherever the member's
-fragments go, each cut to the fragment. A member's polygon is its box grown to all the
-draws in its plane (cc sorts a flattened surface's rect). Contexts whose member a surface
-flattens are not sorted inside that surface, only where it is drawn (``skip``).
+nearest member on its layer's ancestor chain; for a backing labelled by no layer, a
+scroller's contents or a squashing backing, the chain of the layer ``Draw.owner_id``
+names). A flat member that is a stacking context with drawing descendants is drawn
+through a surface in its plane first (graph.routes: cc's "3D flattening"), and that
+surface's draw is the member's; the draws of a flat member without a stacking context
+of its own go, in paint order, wherever the member's fragments go, each cut to the
+fragment. A member's polygon is its box grown to all the draws in its plane, as far as
+clips in that plane show them (cc sorts a flattened surface's rect). Contexts whose
+member a surface flattens are not sorted inside that surface, only where it is drawn
+(``skip``).
 Per context, innermost first:
 
 1. every member with draws is a polygon: its box through its accumulated 4x4
@@ -22,7 +25,9 @@ Per context, innermost first:
    piece's split edges as half-planes (``Draw.split_planes``, cut at pixel centres; the
    layer's real edges keep their anti-aliasing, as cc's do); a piece cut by more
    half-planes than a draw holds (MAX_SPLIT_PLANES) is drawn as convex parts that each
-   fit, so no cut is dropped.
+   fit, so no cut is dropped. A draw of no member inside the run keeps its place in
+   paint order: the members' draws before it and after it are sorted apart (cc flushes
+   a sorting context's polygons at a quad of another).
 
 A member whose back face is hidden and toward the viewer was placed with a singular
 matrix by the trees and draws nothing; the record names it. Plain data, no GPU.
@@ -99,7 +104,9 @@ def order_3d_contexts(draws: Sequence[Draw], nodes: Mapping[str, LayerNode], to_
     sorted and split; ``to_target`` maps screen px to the target's px. Draws of no
     context keep their places; contexts in ``skip`` are not sorted here (the target is a
     surface flattening one of their members: it is sorted where that surface is drawn)."""
-    chains = [_chain(nodes.get(d.layer_id)) for d in draws]
+    # A backing's draw whose label names no layer (scroller contents, a squashing
+    # backing) is in the plane of the layer it says it belongs to (Draw.owner_id).
+    chains = [_chain(nodes.get(d.owner_id or d.layer_id)) for d in draws]
     first_at: dict[str, int] = {}
     for i, chain in enumerate(chains):
         for c in chain:
@@ -120,6 +127,39 @@ def order_3d_contexts(draws: Sequence[Draw], nodes: Mapping[str, LayerNode], to_
 def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[str, LayerNode], to_target: Affine,
                target: str, strategy: SortStrategy) -> tuple[list[Draw], list[dict], Context3D]:
     at = [i for i, chain in enumerate(chains) if root in chain]
+    # A draw of no member inside the context's paint-order span keeps its place: the
+    # members' draws before it are sorted and drawn first, then it, then the next run
+    # sorted on its own (cc flushes a sorting context's polygons at a quad of another).
+    runs = [[at[0]]]
+    for i in at[1:]:
+        if i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    merged = list(zip(draws[:at[0]], chains[:at[0]]))
+    sorted_runs = []
+    for k, run_at in enumerate(runs):
+        if k:
+            gap = range(runs[k - 1][-1] + 1, run_at[0])
+            merged.extend((draws[i], chains[i]) for i in gap)
+        run, record = _sort_run(draws, chains, run_at, root, nodes, to_target, target, strategy)
+        merged.extend(run)
+        sorted_runs.append(record)
+    merged.extend(zip(draws[at[-1] + 1:], chains[at[-1] + 1:]))
+    dropped = [d for r in sorted_runs for d in r.dropped]
+    culled = [n.id for n in nodes.values() if n.context3d == root and n.backface_culled]
+    dropped.extend((layer, DropReason.BACKFACE_HIDDEN.value) for layer in culled)
+    record = Context3D(root, target, sum((r.order for r in sorted_runs), ()), sum((r.split for r in sorted_runs), ()),
+                       sum((r.layers_split for r in sorted_runs), ()), sum(r.splits for r in sorted_runs), tuple(dropped),
+                       sum(r.splitter_tests for r in sorted_runs), sum(r.trees for r in sorted_runs),
+                       sum(r.sweep_steps for r in sorted_runs), sum((r.outlines for r in sorted_runs), ()))
+    return [d for d, _ in merged], [c for _, c in merged], record
+
+
+def _sort_run(draws: list[Draw], chains: list[dict], at: list[int], root: str, nodes: Mapping[str, LayerNode],
+              to_target: Affine, target: str, strategy: SortStrategy) -> tuple[list[tuple[Draw, dict]], Context3D]:
+    """One run of a context's draws (consecutive in paint order) sorted back to front and
+    split, each with its chain; and its record (the back faces culled are the caller's)."""
     groups: dict[str, list[int]] = {}
     members: list[LayerNode] = []
     for i in at:
@@ -130,7 +170,7 @@ def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[
         groups[member.id].append(i)
     to_target4 = np.asarray(Matrix4.from_plane_map(to_target))
     matrices = to_target4 @ np.stack([np.asarray(screen_matrix3d(m)) for m in members])
-    made = project_layer_rects([(m.id, k, _plane_rect(m, [draws[i] for i in groups[m.id]], to_target), matrices[k])
+    made = project_layer_rects([(m.id, k, _plane_rect(m, [draws[i] for i in groups[m.id]], to_target, nodes), matrices[k])
                                 for k, m in enumerate(members)])
     polygons = [p for p in made if isinstance(p, DrawPolygon)]
     whole = {p.layer_id: p for p in polygons}
@@ -143,8 +183,6 @@ def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[
         elif isinstance(p, DropReason):
             first.extend(groups[member.id])
             dropped.append((member.id, f"{p.value}: its draws are not sorted"))
-    culled = [n.id for n in nodes.values() if n.context3d == root and n.backface_culled]
-    dropped.extend((layer, DropReason.BACKFACE_HIDDEN.value) for layer in culled)
     run: list[tuple[Draw, dict]] = [(draws[i], chains[i]) for i in first]
     outlines = []
     for f in order.fragments:
@@ -161,21 +199,19 @@ def _order_one(draws: list[Draw], chains: list[dict], root: str, nodes: Mapping[
                 if planes:
                     d = replace(d, split_planes=d.split_planes + planes)
                 run.append((d, chains[i]))
-    inside = set(at)
-    lo, hi = at[0], at[-1]
-    between = [(draws[i], chains[i]) for i in range(lo, hi + 1) if i not in inside]
-    merged = list(zip(draws[:lo], chains[:lo])) + between + run + list(zip(draws[hi + 1:], chains[hi + 1:]))
     record = Context3D(root, target, tuple(str(f.layer_id) for f in order.fragments),
                        tuple(f.is_split for f in order.fragments), tuple(map(str, order.layers_split())),
                        order.splits, tuple(dropped), order.splitter_tests, order.trees, order.sweep_steps, tuple(outlines))
-    return [d for d, _ in merged], [c for _, c in merged], record
+    return run, record
 
 
-def _plane_rect(member: LayerNode, draws: list[Draw], to_target: Affine) -> tuple[float, float, float, float]:
+def _plane_rect(member: LayerNode, draws: list[Draw], to_target: Affine, nodes: Mapping[str, LayerNode]
+                ) -> tuple[float, float, float, float]:
     """What the member's plane holds, in its px: its box, grown to every draw of its
-    group (a flattened surface, descendants reaching past its box), so the polygon
-    sorted and split is all that is drawn in the plane (cc sorts a flattened surface's
-    rect)."""
+    group (a flattened surface, descendants reaching past its box) as far as the clips
+    of layers in its plane let them show (a scroller's contents tiles reach past the
+    scroller), so the polygon sorted and split is all that is drawn in the plane (cc
+    sorts a flattened surface's rect)."""
     box = Rect(0.0, 0.0, member.width, member.height)
     if all(d.source.name.startswith("layer:") and d.layer_id == member.id for d in draws):
         return (box.x, box.y, box.width, box.height)  # its own raster alone: the box is its quad
@@ -185,12 +221,35 @@ def _plane_rect(member: LayerNode, draws: list[Draw], to_target: Affine) -> tupl
     back = placed.inverse()
     xs, ys = [0.0, box.width], [0.0, box.height]
     for d in draws:
-        for x, y in clipped_polygon(Rect(0, 0, *d.quad_size), d.transform):
-            lx, ly = back.apply(x, y)
-            if np.isfinite(lx) and np.isfinite(ly):
-                xs.append(lx)
-                ys.append(ly)
+        shown = _local_bounds(back, clipped_polygon(Rect(0, 0, *d.quad_size), d.transform))
+        for c in d.clips:
+            if shown is not None and _in_plane_of(member, nodes.get(c.layer_id)) and c.to_local.is_invertible():
+                clip_box = _local_bounds(back, [c.to_local.inverse().apply(x, y) for x, y in Rect(*c.rect).corners()])
+                shown = None if clip_box is None else shown.intersect(clip_box)
+        if shown is not None and not shown.is_empty():
+            xs += [shown.x, shown.right]
+            ys += [shown.y, shown.bottom]
     return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _local_bounds(back: Affine, points: Sequence[tuple[float, float]]) -> Rect | None:
+    """The bounds in a member's px of target px ``points`` (``back``: target px -> its px);
+    None when none maps to a finite point."""
+    local = [back.apply(x, y) for x, y in points]
+    local = [(x, y) for x, y in local if np.isfinite(x) and np.isfinite(y)]
+    if not local:
+        return None
+    lx, ly = [p[0] for p in local], [p[1] for p in local]
+    return Rect(min(lx), min(ly), max(lx) - min(lx), max(ly) - min(ly))
+
+
+def _in_plane_of(member: LayerNode, node: LayerNode | None) -> bool:
+    """Is ``node`` the member or flattened into its plane (a descendant placed in it)?"""
+    while node is not None:
+        if node is member:
+            return True
+        node = node.container
+    return False
 
 
 def split_planes(piece: DrawPolygon, whole: DrawPolygon, room: int = MAX_SPLIT_PLANES

@@ -144,7 +144,7 @@ class TiledDrawing:
 
     def _tiled_backing(self, e, space: Affine, target: Target, cache_id: str, label: str, fill,
                        draw_clips: tuple, baked_from: int, interest: Rect, extent: Rect | None = None,
-                       geometry: "TiledMembers | None" = None) -> list[Draw]:
+                       geometry: "TiledMembers | None" = None, owner_id: str = "") -> list[Draw]:
         """A backing cut into tiles fixed in ``space``: only those touching ``interest``
         (screen px) are kept; a tile is painted again only when a layer touching it
         changed. Member clips from ``baked_from`` on are painted in; ``draw_clips`` (a
@@ -152,7 +152,8 @@ class TiledDrawing:
         (in ``space``) is the whole content when the members are only the part near the
         interest rect (a scroller's culled contents): the grid and the edge tiles then
         stay put as it scrolls. ``geometry``: what is known of the members already (a
-        scroll planned on the fast path, graph.scrolled); the tiles made are noted in it."""
+        scroll planned on the fast path, graph.scrolled); the tiles made are noted in it.
+        ``owner_id``: the layer the tiles are drawn for when ``label`` names none (Draw.owner_id)."""
         size = self.tiling.tile_size
         if geometry is None:
             geometry = TiledMembers.of(e.members, space)
@@ -230,7 +231,7 @@ class TiledDrawing:
             # page's viewport clip, say): drawn without it, the tile is a texel copy.
             clips = tuple(c for c in draw_clips if not _holds(c, shown))
             draws.append(Draw(tex, label, placed, 1.0, clips, note=f"tile {col},{row} of {label}",
-                              hard_edges=_inner_edges(rect, b)))
+                              hard_edges=_inner_edges(rect, b), owner_id=owner_id))
         geometry.kept = made
         self.out.tile_sets.append(TileSet(label, TileKind.BACKING, size, grid, (int(b.width), int(b.height)), len(tiles), rastered,
                                       sum(d.source.bytes for d in draws)))
@@ -264,7 +265,7 @@ class TiledDrawing:
             geometry = TiledMembers.of(e.members, space)
         draws = self._tiled_backing(e, space, target, f"backing:{scroller.id}:contents", label, (0.0, 0.0, 0.0, 0.0),
                                     e.members[0].clips[:depth], depth, self._interest(scroller, target, below=True),
-                                    extent, geometry)
+                                    extent, geometry, owner_id=scroller.id)
         name = draws[0].source.name if draws else None
         info = LayerInfo(True, (CompositingReason.COMPOSITED_SCROLLER.value,), label, name)
         self.out.layer_info.update(dict.fromkeys([p.node.id for p in e.members] if geometry.names is None

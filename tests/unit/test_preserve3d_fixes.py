@@ -37,7 +37,7 @@ def test_a_scroll_in_a_3d_context_is_planned_with_the_whole_frame():
     scene = scroller_in_split_member()
     planner = Planner(scene)
     first = planner.plan()
-    assert [d.layer_id for d in frame_draws(first)] == ["m", "x", "m", "s-contents"]
+    assert [d.layer_id for d in frame_draws(first)] == ["m", "s-contents", "x", "m", "s-contents"]  # contents split with m
     for y in (40, 85):
         scene.find("s").scroll_to(y=y)
         graph = planner.plan()  # (validated: no pass reads what is not yet written)
