@@ -186,11 +186,9 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             x0, y0, x1, y1 = rect
             out = plan_turbulence(b, prim, (x0, y0, x1 - x0, y1 - y0), scale, linear, canvas.origin)
         if isinstance(prim, (m.DiffuseLighting, m.SpecularLighting)):  # compile_lighting
-            read = node.inputs[0]
-            if canvas.pixel_rect(canvas.region if isinstance(read, m.StandardInput) else rects[read]) != full:
-                raise _refuse(prim, "lighting an input whose subregion is not the whole image (the spec's edge "
-                                    "kernels start at the subregion's edge; the pass's at the image's)")
-            out = plan_lighting(b, prim, ins[0], canvas, element.primitive_units, linear)
+            read = node.inputs[0]  # its edge kernels start at the input's subregion (the spec's "input image")
+            lit = region_px if isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
+            out = plan_lighting(b, prim, ins[0], canvas, element.primitive_units, linear, None if lit == full else lit)
         if isinstance(prim, m.Tile):
             read = node.inputs[0]
             tile = region_px if isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
