@@ -69,6 +69,7 @@ __all__ = [
     "FilterPlan",
     "ProgramCall",
     "KernelArg",
+    "KeyedPixels",
     "KernelCall",
     "Arg",
     "KERNEL_CONSTANTS",
@@ -292,7 +293,16 @@ class Arg(Enum):
     FLOAT4 = "float4"
     FLOATS = "floats"  # a read-only float32 buffer of ``value`` (weights, matrices)
     LOCAL = "local"  # ``value`` bytes of local memory per work-group
-    PIXELS = "pixels"  # a read-only uchar4 buffer of ``value``, (H, W, 4) uint8 pixels (feImage's picture)
+    PIXELS = "pixels"  # a read-only uchar4 buffer of ``value``, KeyedPixels (feImage's picture), kept by its key
+
+
+@dataclass(frozen=True)
+class KeyedPixels:
+    """Straight RGBA8 ``pixels`` (H, W, 4) that a runner keeps uploaded by ``key`` (equal
+    keys, equal pixels): an feImage's picture (its href and content checksum)."""
+
+    key: str
+    pixels: np.ndarray = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -301,7 +311,7 @@ class KernelArg:
     kernel's name for it (for reading and for errors)."""
 
     kind: Arg
-    value: int | float | tuple[float, ...] | np.ndarray = 0
+    value: int | float | tuple[float, ...] | KeyedPixels = 0
     name: str = ""
 
 
@@ -1274,7 +1284,7 @@ class ImagePass:
 
     def cl(self) -> KernelCall:
         iw, ih = self.picture_size
-        return KernelCall("image", (KernelArg(Arg.PIXELS, self.pixels, "picture"), KernelArg(Arg.INT, iw, "pw"),
+        return KernelCall("image", (KernelArg(Arg.PIXELS, KeyedPixels(self.key, self.pixels), "picture"), KernelArg(Arg.INT, iw, "pw"),
                                     KernelArg(Arg.INT, ih, "ph"), *_images("dst", "w", "h"),
                                     *(KernelArg(Arg.FLOAT, v, n) for v, n in zip((*self.step, *self.origin),
                                                                                   ("sx", "sy", "ox", "oy"))),
