@@ -114,16 +114,20 @@ def _hull(rects: list[PixelRect]) -> PixelRect:
 
 def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1.0,
                box: tuple[float, float] | None = None, origin: tuple[int, int] | None = None,
-               source_reach: tuple[int, int, int, int] | None = None) -> FilterPlan:
+               source_reach: tuple[int, int, int, int] | None = None, source_tainted: bool = False) -> FilterPlan:
     """The passes of ``element`` on an image of ``size`` px that is the element's box —
     or, given ``box`` (the element's, CSS px), that is the filter region of that box
     (rounded out to whole pixels; ``filters.svg.route`` sizes it) — or, given ``origin``
     too, whose pixel (0, 0) is the element's pixel ``origin``: an image holding the
     region and more (a chain's other functions grew it), where SourceGraphic is cleared
     outside the region first, as the spec's canvas is only the region (unless
-    ``source_reach``, the pixels of the input that may not be transparent, lies inside it)."""
+    ``source_reach``, the pixels of the input that may not be transparent, lies inside it).
+    ``source_tainted``: the source is a backdrop (``FilterGraph.with_tainted_source``: an
+    feDisplacementMap whose map reads it passes its ``in`` through, as Chromium's does)."""
     w, h = size
     graph = build_graph(element)
+    if source_tainted:
+        graph = graph.with_tainted_source()
     if graph.output is None:
         raise _refuse(element, "no primitives (the element is not drawn)")
     if box is None:
@@ -160,10 +164,27 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             return alpha[0]
         return names[i]
 
+    def node_rect(i: int) -> Rect:
+        """Node ``i``'s subregion, pruned nodes' too (a pass-through's map still sets its default)."""
+        if i not in rects:
+            n = graph.nodes[i]
+            rects[i] = subregion(n.primitive, element, canvas, [None if isinstance(j, m.StandardInput) else node_rect(j)
+                                                                for j in n.inputs])
+        return rects[i]
+
     for node in graph.live_nodes():
         prim = node.primitive
         if not isinstance(prim, COMPILED):
             raise _refuse(prim, "this primitive does not compile to GPU passes yet")
+        if node.index in graph.passed_through:
+            # Filter Effects 1 §16.4: the map is tainted, so the result is ``in`` as it is
+            # (Chromium returns the input's filter, without the primitive's crop); its
+            # subregion still sets the defaults of what reads it.
+            read = node.inputs[0]
+            names[node.index] = image(read)
+            reach[node.index] = region_px if isinstance(read, m.StandardInput) else reach[read]
+            rects[node.index] = node_rect(node.index)
+            continue
         linear = element.space_of(prim) is m.ColorSpace.LINEAR_RGB
         converts = linear and not all(i in spaces.black for i in node.inputs)  # linear taps of an image with colour
         why = spaces.refusal(prim) or spatial_refusal(prim, (units[0] * scale, units[1] * scale),
