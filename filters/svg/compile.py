@@ -58,7 +58,8 @@ from .compile_noise import plan_turbulence
 from .compile_spatial import plan_spatial, spatial_refusal
 from .graph import build_graph
 from .lower import SOURCE_ALPHA, SvgColorMatrix
-from .reference import Canvas, Rect, color_matrix, filter_region, srgb_to_linear, subregion, transfer
+from .reference import (Canvas, Rect, color_matrix, filter_region, node_subregion, srgb_to_linear, subregion,
+                        transfer)
 from ...css.values import RGBA
 
 __all__ = ["plan_graph", "graph_canvas", "COMPILED"]
@@ -164,14 +165,6 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             return alpha[0]
         return names[i]
 
-    def node_rect(i: int) -> Rect:
-        """Node ``i``'s subregion, pruned nodes' too (a pass-through's map still sets its default)."""
-        if i not in rects:
-            n = graph.nodes[i]
-            rects[i] = subregion(n.primitive, element, canvas, [None if isinstance(j, m.StandardInput) else node_rect(j)
-                                                                for j in n.inputs])
-        return rects[i]
-
     for node in graph.live_nodes():
         prim = node.primitive
         if not isinstance(prim, COMPILED):
@@ -183,7 +176,7 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             read = node.inputs[0]
             names[node.index] = image(read)
             reach[node.index] = region_px if isinstance(read, m.StandardInput) else reach[read]
-            rects[node.index] = node_rect(node.index)
+            rects[node.index] = node_subregion(graph, canvas, rects, node.index)
             continue
         linear = element.space_of(prim) is m.ColorSpace.LINEAR_RGB
         converts = linear and not all(i in spaces.black for i in node.inputs)  # linear taps of an image with colour

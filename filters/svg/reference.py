@@ -223,6 +223,17 @@ def subregion(prim: m.Primitive, element: m.FilterElement, canvas: Canvas, input
     return (max(x0, region[0]), max(y0, region[1]), min(x1, region[2]), min(y1, region[3]))
 
 
+def node_subregion(graph: FilterGraph, canvas: Canvas, rects: dict[int, Rect], i: int) -> Rect:
+    """Node ``i``'s subregion (``subregion``), its inputs' computed first and every one
+    kept in ``rects``; pruned nodes' too: a pass-through's map still sets its default."""
+    if i not in rects:
+        n = graph.nodes[i]
+        rects[i] = subregion(n.primitive, graph.filter, canvas,
+                             [None if isinstance(j, m.StandardInput) else node_subregion(graph, canvas, rects, j)
+                              for j in n.inputs])
+    return rects[i]
+
+
 # -- helpers over canvas images ---------------------------------------------------------
 
 def _clip_to(img: np.ndarray, rect: tuple[int, int, int, int]) -> np.ndarray:
@@ -758,19 +769,11 @@ def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
     if graph.output is None or w == 0 or h == 0:
         return np.zeros((h, w, 4)), canvas  # an empty filter (or region) makes the element transparent
     results: dict[int, Result] = {}
-    rects: dict[int, Rect] = {}  # each node's subregion, pruned ones too (a pass-through's map sets its default)
-
-    def node_rect(i: int) -> Rect:
-        if i not in rects:
-            n = graph.nodes[i]
-            rects[i] = subregion(n.primitive, element, canvas, [None if isinstance(j, m.StandardInput) else node_rect(j)
-                                                                for j in n.inputs])
-        return rects[i]
-
+    rects: dict[int, Rect] = {}
     for node in graph.live_nodes():
         prim = node.primitive
         space = element.space_of(prim)
-        rect = node_rect(node.index)
+        rect = node_subregion(graph, canvas, rects, node.index)
         if node.index in graph.passed_through:  # the map is tainted: ``in`` as it is
             read = node.inputs[0]
             passed = keywords[read] if isinstance(read, m.StandardInput) else results[read]

@@ -166,6 +166,6 @@ def test_opencl_keeps_an_feimage_picture_by_its_content_key(gl, rng, tmp_path):
     assert kept.uploads == uploads + 1, "the changed picture is uploaded again"
     assert np.abs(third.image[15, 20, :3].astype(int) - second.image[15, 20, :3]).max() > 0, "and drawn"
     on_gl = scene.render(gl, filter_backend="gl")
-    np.testing.assert_array_equal(third.image, on_gl.image)
+    assert np.abs(third.image.astype(int) - on_gl.image).max() <= 1, "the new picture, as GL draws it (1 level)"
     assert len(kept) <= kept.kept
 

@@ -72,13 +72,21 @@ def _markup(attrs: str, body: str, space: str) -> str:
 @pytest.mark.parametrize("space", ["linearRGB", "sRGB"])
 @pytest.mark.parametrize("name", LIGHTS)
 def test_lighting_matches_the_svg_reference(gl, rng, backend, name, space):
-    attrs, body = LIGHTS[name] if isinstance(LIGHTS[name], tuple) else ("", LIGHTS[name])
+    _lit_like_the_reference(rng, backend, LIGHTS, name, space)
+
+
+def _lit_like_the_reference(rng, backend, table: dict, name: str, space: str):
+    """``table[name]`` (a body, or attributes and a body) on a bump map on ``backend``,
+    asserted within 2 levels of the reference and lit; the map, attributes, body and the
+    reference's result."""
+    attrs, body = table[name] if isinstance(table[name], tuple) else ("", table[name])
     markup = _markup(attrs, body, space)
     img = bumps(rng)
     out = filters.apply(img, "url(#f)", backend, premultiplied=True, svg=markup).astype(int)
     ref = filters.apply(img, "url(#f)", "reference", premultiplied=True, svg=markup).astype(int)
     assert ref[..., :3].std() > 5, "the light shows the bumps"
     assert np.abs(out - ref).max() <= 2, f"{name} in {space} on {backend}"
+    return img, attrs, body, ref
 
 
 def test_the_edge_and_corner_kernels_light_a_ramp_as_its_interior(gl, backend):
@@ -104,6 +112,17 @@ def test_a_layer_lit_by_a_point_light_in_a_grown_region_matches_the_reference(gl
               "lighting-color='gold'><fePointLight x='10' y='6' z='12'/></feSpecularLighting>"
               "<feComposite in2='SourceGraphic' operator='arithmetic' k2='1' k3='1' color-interpolation-filters='sRGB'/>"
               "</filter></svg>")
+    frame, expected, (ox, oy) = _lit_layer(gl, rng, backend, markup, dpr)
+    assert (ox, oy) == (-3 * dpr, -2 * dpr) and expected[..., 3].std() > .1
+    diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
+    assert diff.max() <= 2, f"DPR {dpr} on {backend}: {diff.max()}"
+
+
+def _lit_layer(gl, rng, backend, markup: str, dpr: int):
+    """A bump-mapped picture layer (12, 8, 30x20 CSS px) filtered by ``url(#f)`` at device
+    scale ``dpr``: the frame, the reference's frame (the filter run on the unfiltered
+    frame's pixels of the layer, its region placed where it grew to), and that region's
+    offset from the layer in device pixels."""
     x, y, w, h = 12, 8, 30, 20
     scene = Scene(56, 40, "transparent", device_scale_factor=dpr)
     scene.add_svg(markup)
@@ -116,9 +135,7 @@ def test_a_layer_lit_by_a_point_light_in_a_grown_region_matches_the_reference(gl
     expected = np.zeros_like(plain)
     fh, fw = filtered.shape[:2]
     expected[y + oy:y + oy + fh, x + ox:x + ox + fw] = filtered
-    assert (ox, oy) == (-3 * dpr, -2 * dpr) and expected[..., 3].std() > .1
-    diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
-    assert diff.max() <= 2, f"DPR {dpr} on {backend}: {diff.max()}"
+    return frame, expected, (ox, oy)
 
 
 def test_lighting_a_blur_is_exact_on_the_blurs_8_bits(gl, backend):
@@ -169,13 +186,7 @@ def test_lighting_an_input_clipped_to_a_subregion_matches_the_svg_reference(gl, 
     """Within 2 levels of the reference, which starts the edge kernels at the input's
     subregion; lighting the same pixels with the image's edges (the input cut out in
     numpy first, no subregion) differs there, so the rect is what makes the match."""
-    attrs, body = SUBREGION_LIGHTS[name] if isinstance(SUBREGION_LIGHTS[name], tuple) else ("", SUBREGION_LIGHTS[name])
-    markup = _markup(attrs, body, space)
-    img = bumps(rng)
-    out = filters.apply(img, "url(#f)", backend, premultiplied=True, svg=markup).astype(int)
-    ref = filters.apply(img, "url(#f)", "reference", premultiplied=True, svg=markup).astype(int)
-    assert ref[..., :3].std() > 5, "the light shows the bumps"
-    assert np.abs(out - ref).max() <= 2, f"{name} in {space} on {backend}"
+    img, attrs, body, ref = _lit_like_the_reference(rng, backend, SUBREGION_LIGHTS, name, space)
     clipped = filters.apply(img, "url(#f)", "reference", premultiplied=True,
                             svg=_markup(attrs, body[:body.index("<feDiffuse" if "<feDiffuse" in body else "<feSpec")],
                                         space)).astype(int)
@@ -196,17 +207,7 @@ def test_a_layer_lighting_a_subregion_at_device_scale_matches_the_reference(gl, 
               "<feOffset in='SourceAlpha' dx='0' x='4' y='3' width='19' height='13' result='o'/>"
               "<feDiffuseLighting in='o' surfaceScale='5' lighting-color='#fd9'><fePointLight x='10' y='6' z='14'/>"
               "</feDiffuseLighting></filter></svg>")
-    x, y, w, h = 12, 8, 30, 20
-    scene = Scene(56, 40, "transparent", device_scale_factor=dpr)
-    scene.add_svg(markup)
-    scene.root.add(Layer("picture", (x, y, w, h), image=bumps(rng, h * dpr, w * dpr)))
-    plain = scene.render(gl).premultiplied.astype(np.float64) / 255.0
-    scene.find("picture").style["filter"] = "url(#f)"
-    frame = scene.render(gl, filter_backend=backend)
-    x, y, w, h = (v * dpr for v in (x, y, w, h))
-    filtered, _ = apply_filter(parse_svg(markup).filter("f"), plain[y:y + h, x:x + w], scale=dpr)
-    expected = plain.copy() * 0
-    expected[y:y + h, x:x + w] = filtered
+    frame, expected, _ = _lit_layer(gl, rng, backend, markup, dpr)
     assert expected[..., 3].sum() == pytest.approx(19 * 13 * dpr * dpr), "lit (opaque) only on the subregion"
     diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
     assert diff.max() <= 2, f"DPR {dpr} on {backend}: {diff.max()}"
