@@ -1284,8 +1284,8 @@ class ImagePass:
 
     def cl(self) -> KernelCall:
         iw, ih = self.picture_size
-        return KernelCall("image", (KernelArg(Arg.PIXELS, KeyedPixels(self.key, self.pixels), "picture"), KernelArg(Arg.INT, iw, "pw"),
-                                    KernelArg(Arg.INT, ih, "ph"), *_images("dst", "w", "h"),
+        return KernelCall("image", (KernelArg(Arg.PIXELS, KeyedPixels(self.key, self.pixels), "picture"),
+                                    KernelArg(Arg.INT, iw, "pw"), KernelArg(Arg.INT, ih, "ph"), *_images("dst", "w", "h"),
                                     *(KernelArg(Arg.FLOAT, v, n) for v, n in zip((*self.step, *self.origin),
                                                                                   ("sx", "sy", "ox", "oy"))),
                                     *(KernelArg(Arg.INT, v, n) for v, n in zip(self.clip, ("x0", "y0", "x1", "y1")))))

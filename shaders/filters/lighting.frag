@@ -49,9 +49,11 @@ void main() {
     float inside = svg_light_inside(p.x, r0.x, r1.x) * svg_light_inside(p.y, r0.y, r1.y);
     ivec2 lo = ivec2(svg_light_lo(inside, p.x, r0.x), svg_light_lo(inside, p.y, r0.y));
     ivec2 hi = ivec2(svg_light_hi(inside, p.x, r1.x), svg_light_hi(inside, p.y, r1.y));
-    vec4 has = inside * vec4(svg_light_has(at.x, u_unit.x, -1.0, lo.x, hi.x), svg_light_has(at.x, u_unit.x, 1.0, lo.x, hi.x),
-                             svg_light_has(at.y, u_unit.y, -1.0, lo.y, hi.y), svg_light_has(at.y, u_unit.y, 1.0, lo.y, hi.y));
-    float a[9];  // row by row (left, right, up, down above); a missing neighbour's row / column is the centre's
+    vec4 has = inside * vec4(svg_light_has(at.x, u_unit.x, -1.0, lo.x, hi.x),   // left, right, up, down
+                             svg_light_has(at.x, u_unit.x, 1.0, lo.x, hi.x),
+                             svg_light_has(at.y, u_unit.y, -1.0, lo.y, hi.y),
+                             svg_light_has(at.y, u_unit.y, 1.0, lo.y, hi.y));
+    float a[9];  // row by row; a missing neighbour's row / column is the centre's
     if (u_unit == vec2(1.0)) {
         int xl = max(p.x - 1, lo.x), xr = min(p.x + 1, hi.x - 1);
         int yu = max(p.y - 1, lo.y), yd = min(p.y + 1, hi.y - 1);

@@ -36,7 +36,8 @@ FILTERED = [
     "filter-on-transformed-layer", "filter-opacity", "filter-saturate", "filter-sepia", "mask-gradient",
     "policy-all-layers", "svg-backdrop-mixed", "svg-backdrop-region", "svg-filter-axes", "svg-filter-blend",
     "svg-filter-color", "svg-filter-composite", "svg-filter-duotone", "svg-filter-emboss", "svg-filter-graph", "svg-filter-image",
-    "svg-filter-lighting-subregion", "svg-filter-lighting", "svg-filter-linear", "svg-filter-mixed-regions", "svg-filter-mixed", "svg-filter-spatial", "svg-filter-subregions",
+    "svg-filter-lighting-subregion", "svg-filter-lighting", "svg-filter-linear", "svg-filter-mixed-regions",
+    "svg-filter-mixed", "svg-filter-spatial", "svg-filter-subregions",
     "text-filter-effects",
 ]
 PLACEMENTS = ["all-opencl", "alternate", "alternate-layers", "random:1", "random:2"]
