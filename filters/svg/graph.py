@@ -11,10 +11,11 @@ mistake). Unused results are pruned: only nodes the output depends on run.
 
 Tainting (Filter Effects 1 §16.3, §16.4): SourceGraphic and SourceAlpha are "tainted",
 and so is every primitive reading a tainted one; an feDisplacementMap whose map (in2) is
-tainted "acts as a pass through filter": its result is its ``in``. Chromium 156 applies
-this where the source may hold other origins' pixels: always to a backdrop-filter's
-backdrop, and not to an element's own rendering, which Lamina's never is (measured,
-tests/chromium/test_svg_backdrop_chromium.py). ``FilterGraph.with_tainted_source`` gives
+tainted "acts as a pass through filter": its result is its ``in`` (Blink's
+FEDisplacementMap::CreateImageFilter returns its ``in``'s filter when in2 is
+OriginTainted). Chromium 156 applies this where the source may hold other origins'
+pixels: always to a backdrop-filter's backdrop, and not to an element's own rendering,
+which Lamina's never is (measured, tests/chromium/test_svg_backdrop_chromium.py). ``FilterGraph.with_tainted_source`` gives
 the graph so tainted: its pass-through nodes, and the map's nodes pruned when nothing
 else reads them.
 """
