@@ -69,6 +69,7 @@ __all__ = [
     "FilterPlan",
     "ProgramCall",
     "KernelArg",
+    "KeyedPixels",
     "KernelCall",
     "Arg",
     "KERNEL_CONSTANTS",
@@ -292,7 +293,16 @@ class Arg(Enum):
     FLOAT4 = "float4"
     FLOATS = "floats"  # a read-only float32 buffer of ``value`` (weights, matrices)
     LOCAL = "local"  # ``value`` bytes of local memory per work-group
-    PIXELS = "pixels"  # a read-only uchar4 buffer of ``value``, (H, W, 4) uint8 pixels (feImage's picture)
+    PIXELS = "pixels"  # a read-only uchar4 buffer of ``value``, KeyedPixels (feImage's picture), kept by its key
+
+
+@dataclass(frozen=True)
+class KeyedPixels:
+    """Straight RGBA8 ``pixels`` (H, W, 4) that a runner keeps uploaded by ``key`` (equal
+    keys, equal pixels): an feImage's picture (its href and content checksum)."""
+
+    key: str
+    pixels: np.ndarray = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -301,7 +311,7 @@ class KernelArg:
     kernel's name for it (for reading and for errors)."""
 
     kind: Arg
-    value: int | float | tuple[float, ...] | np.ndarray = 0
+    value: int | float | tuple[float, ...] | KeyedPixels = 0
     name: str = ""
 
 
@@ -952,6 +962,12 @@ class TurbulencePass:
                 f"octave(s){stitch}, in {space}{then}")
 
 
+def _edge_rect(rect: tuple[int, int, int, int] | None) -> tuple[int, int, int, int]:
+    """An input's pixels (x0, y0, x1, y1) whose edges a pass's kernel starts at, or all of
+    any image for None (the passes clip it to theirs)."""
+    return rect if rect is not None else (0, 0, 1 << 30, 1 << 30)
+
+
 class LightKind(Enum):
     """An SVG light source as the lighting pass runs it (its value is the shaders' ``kind``)."""
 
@@ -965,7 +981,9 @@ class LightingPass:
     """feDiffuseLighting / feSpecularLighting (Filter Effects 1's normal and light
     equations; shaders/common/lighting.h, shared by the GLSL pass and the OpenCL kernel):
     the surface is ``surface_scale`` times the input's alpha, its normal the spec's Sobel
-    kernels (reduced at the image's edges and corners). ``light`` is the unit vector to a
+    kernels, reduced at the edges and corners of ``rect``: the input's pixels (x0, y0, x1,
+    y1), its subregion (None: the whole image); a pixel outside it has a flat normal.
+    ``light`` is the unit vector to a
     DISTANT light, or the POINT / SPOT light's position in this image's pixels (x, y from
     its top-left corner, z scaled alike); ``spot`` the unit direction a SPOT light points
     along; ``cone_cos`` the cosine of its limiting cone (-2: none). ``constant`` is kd or
@@ -989,6 +1007,7 @@ class LightingPass:
     linear: bool = False
     unit: tuple[float, float] = (1.0, 1.0)
     source: str = "feDiffuseLighting"
+    rect: tuple[int, int, int, int] | None = None  # the input's pixels (x0, y0, x1, y1) the edge kernels start at
     scale: int = 1
     kind: ClassVar[str] = "lighting"
     pass_kind: ClassVar[PassKind] = PassKind.LIGHTING
@@ -1009,14 +1028,17 @@ class LightingPass:
             ("u_kind", self.light_kind.value), ("u_specular", int(self.specular)), ("u_linear", int(self.linear)),
             ("u_light", self.light), ("u_spot", self.spot), ("u_spot_exponent", self.spot_exponent),
             ("u_cone_cos", self.cone_cos), ("u_surface_scale", self.surface_scale), ("u_constant", self.constant),
-            ("u_exponent", self.exponent), ("u_color", self.color), ("u_unit", self.unit)))
+            ("u_exponent", self.exponent), ("u_color", self.color), ("u_unit", self.unit),
+            ("u_rect", _edge_rect(self.rect))))
 
     def cl(self) -> KernelCall:
         return KernelCall("lighting", (*_images("src", "dst", "w", "h"),
                                        KernelArg(Arg.FLOATS, tuple(float(v) for v in self.values()), "light"),
                                        KernelArg(Arg.INT, self.light_kind.value, "kind"),
                                        KernelArg(Arg.INT, int(self.specular), "specular"),
-                                       KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+                                       KernelArg(Arg.INT, int(self.linear), "linear_rgb"),
+                                       *(KernelArg(Arg.INT, v, n) for v, n in zip(_edge_rect(self.rect),
+                                                                                  ("x0", "y0", "x1", "y1")))))
 
     label = "lighting"
 
@@ -1027,8 +1049,9 @@ class LightingPass:
                  else "at ({:.4g}, {:.4g}, {:.4g}) px").format(*self.light)
         space = "linearRGB" if self.linear else "sRGB"
         unit = f", kernel unit {self.unit[0]:g} x {self.unit[1]:g} px" if self.unit != (1.0, 1.0) else ""
-        return (f"{self.label}  {what}, surface scale {self.surface_scale:g}{unit}, {self.light_kind.name.lower()} "
-                f"light {where}, in {space}")
+        edges = f", edges of the input's {self.rect}" if self.rect is not None else ""
+        return (f"{self.label}  {what}, surface scale {self.surface_scale:g}{unit}{edges}, "
+                f"{self.light_kind.name.lower()} light {where}, in {space}")
 
 
 @dataclass(frozen=True)
@@ -1135,7 +1158,7 @@ class ConvolvePass:
     @property
     def edge_rect(self) -> tuple[int, int, int, int]:
         """``rect``, or all of any image (the passes clip it to theirs)."""
-        return self.rect if self.rect is not None else (0, 0, 1 << 30, 1 << 30)
+        return _edge_rect(self.rect)
 
     def cl(self) -> KernelCall:
         return KernelCall("convolve", (*_images("src", "dst", "w", "h"), KernelArg(Arg.FLOATS, self.weights, "weights"),
@@ -1261,8 +1284,8 @@ class ImagePass:
 
     def cl(self) -> KernelCall:
         iw, ih = self.picture_size
-        return KernelCall("image", (KernelArg(Arg.PIXELS, self.pixels, "picture"), KernelArg(Arg.INT, iw, "pw"),
-                                    KernelArg(Arg.INT, ih, "ph"), *_images("dst", "w", "h"),
+        return KernelCall("image", (KernelArg(Arg.PIXELS, KeyedPixels(self.key, self.pixels), "picture"),
+                                    KernelArg(Arg.INT, iw, "pw"), KernelArg(Arg.INT, ih, "ph"), *_images("dst", "w", "h"),
                                     *(KernelArg(Arg.FLOAT, v, n) for v, n in zip((*self.step, *self.origin),
                                                                                   ("sx", "sy", "ox", "oy"))),
                                     *(KernelArg(Arg.INT, v, n) for v, n in zip(self.clip, ("x0", "y0", "x1", "y1")))))

@@ -50,12 +50,14 @@ def apply_premultiplied(premult: np.ndarray, chain: FilterChain, current_color: 
 
 
 def apply_on_element(premult: np.ndarray, chain: FilterChain, box: tuple[float, float, float, float], *,
-                     scale: float = 1.0, current_color: RGBA = BLACK) -> np.ndarray:
+                     scale: float = 1.0, current_color: RGBA = BLACK, backdrop: bool = False) -> np.ndarray:
     """Apply ``chain`` to float64 premultiplied RGBA whose element box is ``box`` (x, y,
     width, height in pixels of the image, x and y whole; ``scale`` pixels per CSS px);
     same size out. User space (feTurbulence's, subregions') has its origin at the box's
     corner, as for any CSS box (Filter Effects 1).
-    The image must hold what the chain reaches (past it counts as transparent)."""
+    The image must hold what the chain reaches (past it counts as transparent).
+    ``backdrop``: the image is a backdrop, whose pixels taint SVG graphs (an
+    feDisplacementMap reading it as its map passes its input through: ``run_filter``)."""
     out = np.asarray(premult, dtype=np.float64)
     h, w = out.shape[:2]
     x, y, bw, bh = box  # the box's corner in whole pixels: the element's user-space origin
@@ -66,7 +68,7 @@ def apply_on_element(premult: np.ndarray, chain: FilterChain, box: tuple[float, 
         if op.element is None:
             out = op.reference(out)  # the typed error of an unresolved url()
         result, canvas = run_filter(op.element, out, bbox=(0.0, 0.0, bw / scale, bh / scale), scale=scale,
-                                    source_origin=(-int(x), -int(y)))
+                                    source_origin=(-int(x), -int(y)), source_tainted=backdrop)
         placed = np.zeros_like(out)
         ox, oy = canvas.origin[0] + int(x), canvas.origin[1] + int(y)  # in the image's pixels
         x0, y0, x1, y1 = max(ox, 0), max(oy, 0), min(ox + canvas.size[0], w), min(oy + canvas.size[1], h)

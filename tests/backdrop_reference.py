@@ -38,7 +38,9 @@ def filtered_backdrop(root: np.ndarray, box: tuple[int, int, int, int], chain: s
     (default: the box's larger side; give one past every filter region and reach), as
     Chromium crops a backdrop-filter's input with a mirror tile mode; a function after a
     graph reads the graph's output mirrored at the box again (Chromium's functions tile
-    their input at the box, measured with tests/chromium/compare.py)."""
+    their input at the box, measured with tests/chromium/compare.py). The backdrop taints
+    the graphs (an feDisplacementMap whose map reads it passes its input through, Filter
+    Effects 1 §16.4, as Chromium's does)."""
     x, y, w, h = box
     crop = root[y:y + h, x:x + w]
     if svg is not None:
@@ -53,7 +55,7 @@ def filtered_backdrop(root: np.ndarray, box: tuple[int, int, int, int], chain: s
             graph = isinstance(op, SvgFilterRef)
             if after_graph and not graph:  # a function reads the graph's output mirrored at the box
                 image = _mirrored(image[pad:pad + h, pad:pad + w], pad)
-            image = apply_on_element(image, type(resolved)((op,)), (pad, pad, w, h))
+            image = apply_on_element(image, type(resolved)((op,)), (pad, pad, w, h), backdrop=True)
             after_graph = graph
         out = np.zeros_like(root)
         out[y:y + h, x:x + w] = image[pad:pad + h, pad:pad + w]

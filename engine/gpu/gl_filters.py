@@ -14,12 +14,12 @@ import moderngl
 import numpy as np
 
 from ..filters.plan import ColorPass, FilterProgram, PassKind, PlannedPass
+from .pictures import KeptPictures
 from .pool import PooledTarget
 from .programs import ProgramCache
 
 __all__ = ["GLFilterRunner", "HANDLERS", "CLAIMS"]
 
-_PICTURES_KEPT = 8  # feImage textures kept uploaded per runner
 _IDENTITY = np.hstack([np.eye(3), np.zeros((3, 1))]).astype("f4")
 
 
@@ -28,7 +28,8 @@ class GLFilterRunner:
         self.ctx = ctx
         self.programs = programs
         self._alpha = (False, False)  # the pass being drawn: (straight source, straight output)
-        self._pictures: dict[str, moderngl.Texture] = {}  # ProgramCall.textures by key, the latest last
+        # ProgramCall.textures (feImage pictures) by key (gpu.pictures)
+        self.pictures: KeptPictures[moderngl.Texture] = KeptPictures(self._texture, lambda t: t.release())
 
     def run_pass(self, p: PlannedPass, inputs: list[moderngl.Texture], target: PooledTarget, *,
                  straight_source: bool = False, straight_output: bool = False) -> None:
@@ -86,14 +87,12 @@ class GLFilterRunner:
     def _picture(self, key: str, pixels: np.ndarray) -> moderngl.Texture:
         """The texture of a pass's picture (feImage), uploaded once per key: an animation
         redraws it without uploading it again. A few are kept (the latest used)."""
-        texture = self._pictures.pop(key, None)
-        if texture is None:
-            h, w = pixels.shape[:2]
-            texture = self.ctx.texture((w, h), 4, np.ascontiguousarray(pixels, np.uint8).tobytes())
-            texture.filter = (moderngl.NEAREST, moderngl.NEAREST)
-            while len(self._pictures) >= _PICTURES_KEPT:
-                self._pictures.pop(next(iter(self._pictures))).release()
-        self._pictures[key] = texture
+        return self.pictures.get(key, pixels)
+
+    def _texture(self, pixels: np.ndarray) -> moderngl.Texture:
+        h, w = pixels.shape[:2]
+        texture = self.ctx.texture((w, h), 4, pixels.tobytes())
+        texture.filter = (moderngl.NEAREST, moderngl.NEAREST)
         return texture
 
 

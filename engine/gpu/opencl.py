@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import LaminaInputError, OpenCLUnavailableError
 from ..filters.plan import KERNEL_CONSTANTS, MAX_BLUR_RADIUS, SHADER_CONSTANTS, Arg, KernelCall, PassKind, PlannedPass
 from .cl_queue import DeviceQueue, Ticket
+from .pictures import KeptPictures
 from .shader_source import expand
 
 __all__ = [
@@ -182,6 +183,8 @@ class CLFilterRunner:
         self.frame = 0
         self.keep_frames = 2
         self.allocations = 0
+        # feImage pictures by their content key (gpu.pictures), aged with the pool's buffers
+        self.pictures: KeptPictures = KeptPictures(self._buffer, lambda buffer: buffer.release())
 
     @property
     def label(self) -> str:
@@ -217,6 +220,7 @@ class CLFilterRunner:
         self.frame += 1
         with self._pool_lock:
             self._age()
+            self.pictures.age(self.frame, self.keep_frames)
 
     def _age(self) -> None:
         for nbytes in list(self._free):
@@ -243,6 +247,7 @@ class CLFilterRunner:
                 for buffer, _ in buffers:
                     buffer.release()
             self._free.clear()
+            self.pictures.clear()
 
     def upload(self, pixels: np.ndarray) -> CLImage:
         """Host premultiplied (H, W, 4) uint8 -> a device image."""
@@ -381,8 +386,9 @@ class CLFilterRunner:
             return self.cl.cltypes.make_float4(*np.array(value, np.float32))
         if kind is Arg.FLOATS:
             return self._buffer(np.array(value, np.float32))
-        if kind is Arg.PIXELS:
-            return self._buffer(np.ascontiguousarray(value, np.uint8))
+        if kind is Arg.PIXELS:  # uploaded once per key (KeyedPixels), as the GL runner's textures
+            with self._pool_lock:
+                return self.pictures.get(value.key, value.pixels, self.frame)
         if kind is Arg.LOCAL:
             return self.cl.LocalMemory(int(value))
         raise AssertionError(f"unknown kernel argument {a!r}")  # pragma: no cover - Arg is closed

@@ -58,7 +58,8 @@ from .compile_noise import plan_turbulence
 from .compile_spatial import plan_spatial, spatial_refusal
 from .graph import build_graph
 from .lower import SOURCE_ALPHA, SvgColorMatrix
-from .reference import Canvas, Rect, color_matrix, filter_region, srgb_to_linear, subregion, transfer
+from .reference import (Canvas, Rect, color_matrix, filter_region, node_subregion, srgb_to_linear, subregion,
+                        transfer)
 from ...css.values import RGBA
 
 __all__ = ["plan_graph", "graph_canvas", "COMPILED"]
@@ -114,16 +115,20 @@ def _hull(rects: list[PixelRect]) -> PixelRect:
 
 def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1.0,
                box: tuple[float, float] | None = None, origin: tuple[int, int] | None = None,
-               source_reach: tuple[int, int, int, int] | None = None) -> FilterPlan:
+               source_reach: tuple[int, int, int, int] | None = None, source_tainted: bool = False) -> FilterPlan:
     """The passes of ``element`` on an image of ``size`` px that is the element's box —
     or, given ``box`` (the element's, CSS px), that is the filter region of that box
     (rounded out to whole pixels; ``filters.svg.route`` sizes it) — or, given ``origin``
     too, whose pixel (0, 0) is the element's pixel ``origin``: an image holding the
     region and more (a chain's other functions grew it), where SourceGraphic is cleared
     outside the region first, as the spec's canvas is only the region (unless
-    ``source_reach``, the pixels of the input that may not be transparent, lies inside it)."""
+    ``source_reach``, the pixels of the input that may not be transparent, lies inside it).
+    ``source_tainted``: the source is a backdrop (``FilterGraph.with_tainted_source``: an
+    feDisplacementMap whose map reads it passes its ``in`` through, as Chromium's does)."""
     w, h = size
     graph = build_graph(element)
+    if source_tainted:
+        graph = graph.with_tainted_source()
     if graph.output is None:
         raise _refuse(element, "no primitives (the element is not drawn)")
     if box is None:
@@ -164,6 +169,15 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         prim = node.primitive
         if not isinstance(prim, COMPILED):
             raise _refuse(prim, "this primitive does not compile to GPU passes yet")
+        if node.index in graph.passed_through:
+            # Filter Effects 1 §16.4: the map is tainted, so the result is ``in`` as it is
+            # (Chromium returns the input's filter, without the primitive's crop); its
+            # subregion still sets the defaults of what reads it.
+            read = node.inputs[0]
+            names[node.index] = image(read)
+            reach[node.index] = region_px if isinstance(read, m.StandardInput) else reach[read]
+            rects[node.index] = node_subregion(graph, canvas, rects, node.index)
+            continue
         linear = element.space_of(prim) is m.ColorSpace.LINEAR_RGB
         converts = linear and not all(i in spaces.black for i in node.inputs)  # linear taps of an image with colour
         why = spaces.refusal(prim) or spatial_refusal(prim, (units[0] * scale, units[1] * scale),
@@ -186,11 +200,9 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             x0, y0, x1, y1 = rect
             out = plan_turbulence(b, prim, (x0, y0, x1 - x0, y1 - y0), scale, linear, canvas.origin)
         if isinstance(prim, (m.DiffuseLighting, m.SpecularLighting)):  # compile_lighting
-            read = node.inputs[0]
-            if canvas.pixel_rect(canvas.region if isinstance(read, m.StandardInput) else rects[read]) != full:
-                raise _refuse(prim, "lighting an input whose subregion is not the whole image (the spec's edge "
-                                    "kernels start at the subregion's edge; the pass's at the image's)")
-            out = plan_lighting(b, prim, ins[0], canvas, element.primitive_units, linear)
+            read = node.inputs[0]  # its edge kernels start at the input's subregion (the spec's "input image")
+            lit = region_px if isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
+            out = plan_lighting(b, prim, ins[0], canvas, element.primitive_units, linear, None if lit == full else lit)
         if isinstance(prim, m.Tile):
             read = node.inputs[0]
             tile = region_px if isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])

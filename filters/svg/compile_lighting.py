@@ -4,7 +4,9 @@ a point or spot light's position (primitiveUnits, objectBoundingBox's z by the b
 normalised diagonal, as ``filters.svg.reference`` does) scaled to pixels and moved by
 the image's origin (the filter region's corner in the element's pixels); a distant
 light's unit vector; a spot light's unit direction and cone cosine; kernelUnitLength in
-pixels; the lighting colour in the primitive's space. Each pixel then runs shaders/common/lighting.h. Lighting reads
+pixels; the lighting colour in the primitive's space; the input's pixels (its subregion),
+where the spec's edge and corner kernels start. Each pixel then runs
+shaders/common/lighting.h. Lighting reads
 only its input's alpha, which is the same in either colour space: it runs in linearRGB on
 any input, and writes its linear light as sRGB."""
 
@@ -22,9 +24,11 @@ __all__ = ["plan_lighting"]
 
 
 def plan_lighting(b: _Builder, prim: m.DiffuseLighting | m.SpecularLighting, source: str, canvas: Canvas,
-                  units: m.Units, linear: bool) -> str:
+                  units: m.Units, linear: bool, in_rect: tuple[int, int, int, int] | None = None) -> str:
     """The pass of ``prim`` reading ``source``, an image covering ``canvas`` (whose
-    ``origin`` is its pixel (0, 0) in the element's pixels); the image it writes."""
+    ``origin`` is its pixel (0, 0) in the element's pixels) that is transparent outside
+    ``in_rect`` (x0, y0, x1, y1: the input's subregion in its pixels; None: all of it);
+    the image it writes."""
     c = prim.lighting_color
     rgb = np.array([c.r, c.g, c.b], np.float64)
     if linear:
@@ -62,5 +66,5 @@ def plan_lighting(b: _Builder, prim: m.DiffuseLighting | m.SpecularLighting, sou
     b.passes.append(LightingPass(
         (source,), out, specular, kind, at, prim.surface_scale,
         prim.specular_constant if specular else prim.diffuse_constant, tuple(float(v) for v in rgb),
-        prim.specular_exponent if specular else 1.0, spot, spot_exponent, cone, linear, unit, prim.tag))
+        prim.specular_exponent if specular else 1.0, spot, spot_exponent, cone, linear, unit, prim.tag, in_rect))
     return out

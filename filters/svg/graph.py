@@ -8,6 +8,16 @@ a cycle; what would make one — a primitive reading its own result, or a result
 before it is defined — is refused here with an error naming the element, the attribute
 and the name (the spec would silently fall back to the previous result, which hides the
 mistake). Unused results are pruned: only nodes the output depends on run.
+
+Tainting (Filter Effects 1 §16.3, §16.4): SourceGraphic and SourceAlpha are "tainted",
+and so is every primitive reading a tainted one; an feDisplacementMap whose map (in2) is
+tainted "acts as a pass through filter": its result is its ``in`` (Blink's
+FEDisplacementMap::CreateImageFilter returns its ``in``'s filter when in2 is
+OriginTainted). Chromium 156 applies this where the source may hold other origins'
+pixels: always to a backdrop-filter's backdrop, and not to an element's own rendering,
+which Lamina's never is (measured, tests/chromium/test_svg_backdrop_chromium.py). ``FilterGraph.with_tainted_source`` gives
+the graph so tainted: its pass-through nodes, and the map's nodes pruned when nothing
+else reads them.
 """
 
 from __future__ import annotations
@@ -42,6 +52,25 @@ class FilterGraph:
     nodes: tuple[GraphNode, ...]
     output: int | None
     live: tuple[int, ...]
+    passed_through: frozenset[int] = frozenset()  # feDisplacementMap nodes whose result is their ``in``
+
+    def with_tainted_source(self) -> "FilterGraph":
+        """The graph with SourceGraphic and SourceAlpha tainted (a backdrop-filter's: see the
+        module docstring): each feDisplacementMap reading a tainted map passes ``in``
+        through, and what only its map needed is pruned."""
+        tainted: set[int] = set()
+        passed: set[int] = set()
+        for node in self.nodes:
+            if any(isinstance(i, StandardInput) or i in tainted for i in node.inputs):
+                tainted.add(node.index)
+            if node.primitive.tag == "feDisplacementMap":
+                map_ = node.inputs[1]
+                if isinstance(map_, StandardInput) or map_ in tainted:
+                    passed.add(node.index)
+        if self.output is None:
+            return self
+        return FilterGraph(self.filter, self.nodes, self.output, _needed(self.nodes, self.output, passed),
+                           frozenset(passed))
 
     @property
     def pruned(self) -> tuple[int, ...]:
@@ -57,6 +86,8 @@ class FilterGraph:
         for node in self.nodes:
             reads = ", ".join(_name(self, i) for i in node.inputs) or "nothing"
             mark = "" if node.index in self.live else "  (pruned: its result is not used)"
+            if node.index in self.passed_through:
+                mark += "  (passes in through: its map in2 reads the tainted source, Filter Effects 1 §16.4)"
             out = " -> output" if node.index == self.output else ""
             lines.append(f"  [{node.index}] {node.primitive.describe()} reads {reads}{out}{mark}")
         return "\n".join(lines)
@@ -103,11 +134,17 @@ def build_graph(element: FilterElement) -> FilterGraph:
     if not nodes:
         return FilterGraph(element, (), None, ())
     output = len(nodes) - 1
+    return FilterGraph(element, tuple(nodes), output, _needed(nodes, output, set()))
+
+
+def _needed(nodes: list[GraphNode] | tuple[GraphNode, ...], output: int, passed: set[int]) -> tuple[int, ...]:
+    """The nodes ``output`` depends on, in order (a node of ``passed`` reads only its ``in``)."""
     needed = {output}
     for node in reversed(nodes):
         if node.index in needed:
-            needed.update(i for i in node.inputs if isinstance(i, int))
-    return FilterGraph(element, tuple(nodes), output, tuple(sorted(needed)))
+            reads = node.inputs[:1] if node.index in passed else node.inputs
+            needed.update(i for i in reads if isinstance(i, int))
+    return tuple(sorted(needed))
 
 
 def check_filter(element: FilterElement) -> None:

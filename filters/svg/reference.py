@@ -223,6 +223,17 @@ def subregion(prim: m.Primitive, element: m.FilterElement, canvas: Canvas, input
     return (max(x0, region[0]), max(y0, region[1]), min(x1, region[2]), min(y1, region[3]))
 
 
+def node_subregion(graph: FilterGraph, canvas: Canvas, rects: dict[int, Rect], i: int) -> Rect:
+    """Node ``i``'s subregion (``subregion``), its inputs' computed first and every one
+    kept in ``rects``; pruned nodes' too: a pass-through's map still sets its default."""
+    if i not in rects:
+        n = graph.nodes[i]
+        rects[i] = subregion(n.primitive, graph.filter, canvas,
+                             [None if isinstance(j, m.StandardInput) else node_subregion(graph, canvas, rects, j)
+                              for j in n.inputs])
+    return rects[i]
+
+
 # -- helpers over canvas images ---------------------------------------------------------
 
 def _clip_to(img: np.ndarray, rect: tuple[int, int, int, int]) -> np.ndarray:
@@ -724,13 +735,17 @@ def make_canvas(element: m.FilterElement, bbox: tuple[float, float, float, float
 def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
                bbox: tuple[float, float, float, float] | None = None, scale: float = 1.0,
                image_loader: ImageLoader | None = None,
-               source_origin: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, Canvas]:
+               source_origin: tuple[int, int] = (0, 0), source_tainted: bool = False) -> tuple[np.ndarray, Canvas]:
     """Run a filter on ``source`` (float64 premultiplied sRGB, (H, W, 4), pixel (0, 0) at
     the element's pixel ``source_origin``: (0, 0), the user space's origin, unless the
     source holds more than the element, as a chain grown by other functions does); the
     result (premultiplied sRGB) over the canvas, and the canvas. ``bbox`` defaults to
-    the source's extent in user units."""
+    the source's extent in user units. ``source_tainted``: the source is a backdrop, which
+    Filter Effects 1 §16.3 taints: an feDisplacementMap whose map reads it passes its
+    ``in`` through, unclipped (§16.4; ``FilterGraph.with_tainted_source``)."""
     graph = element if isinstance(element, FilterGraph) else build_graph(element)
+    if source_tainted:
+        graph = graph.with_tainted_source()
     element = graph.filter
     src = np.asarray(source, dtype=np.float64)
     sh, sw = src.shape[:2]
@@ -754,12 +769,17 @@ def run_filter(element: m.FilterElement | FilterGraph, source: np.ndarray, *,
     if graph.output is None or w == 0 or h == 0:
         return np.zeros((h, w, 4)), canvas  # an empty filter (or region) makes the element transparent
     results: dict[int, Result] = {}
+    rects: dict[int, Rect] = {}
     for node in graph.live_nodes():
         prim = node.primitive
         space = element.space_of(prim)
+        rect = node_subregion(graph, canvas, rects, node.index)
+        if node.index in graph.passed_through:  # the map is tainted: ``in`` as it is
+            read = node.inputs[0]
+            passed = keywords[read] if isinstance(read, m.StandardInput) else results[read]
+            results[node.index] = Result(passed.pixels, rect, passed.space)
+            continue
         raw = [keywords[i] if isinstance(i, m.StandardInput) else results[i] for i in node.inputs]
-        rect = subregion(prim, element, canvas, [None if isinstance(i, m.StandardInput) else results[i].rect
-                                                 for i in node.inputs])
         if isinstance(prim, m.DisplacementMap):
             # Only the map is converted; the displaced image keeps its space (and so does the result).
             # The map is read as the GPU passes hold it, an 8-bit premultiplied sRGB image, as Chromium

@@ -27,7 +27,9 @@ an unresolved ``url(#id)`` is resolved against it. Then, for each ``url(#id)``:
   Chromium 156 draws (measured with tests/chromium/compare.py: feOffset (4,3) under the
   default region over 2 px stripes shows the mirrored stripes shifted in at the box's
   edge); Chromium crops the backdrop input with a mirror tile mode, so a mixed chain's
-  functions read the mirror without end: the image grows by their reach for that.
+  functions read the mirror without end: the image grows by their reach for that. The
+  backdrop taints each graph (Filter Effects 1 §16.3): an feDisplacementMap whose map
+  reads it passes its input through, as Chromium 156's does (``FilterGraph.with_tainted_source``).
 """
 
 from __future__ import annotations
@@ -95,9 +97,10 @@ def _box(element: m.FilterElement, size: tuple[int, int] | None, scale: float) -
 
 
 def _region_plan(element: m.FilterElement, box: tuple[float, float], size: tuple[int, int] | None,
-                 scale: float) -> FilterPlan:
+                 scale: float, backdrop: bool = False) -> FilterPlan:
     """The graph run on its filter region around ``box``: the outsets are the region's
-    past the box, rounded out to whole pixels (the region must hold the box)."""
+    past the box, rounded out to whole pixels (the region must hold the box); on a
+    ``backdrop``, which taints the graph (``compile.plan_graph``'s ``source_tainted``)."""
     bw, bh = box
     x0, y0, x1, y1 = filter_region(element, (0.0, 0.0, bw, bh))
     past = (-y0 * scale, (x1 - bw) * scale, (y1 - bh) * scale, -x0 * scale)  # top, right, bottom, left
@@ -110,7 +113,7 @@ def _region_plan(element: m.FilterElement, box: tuple[float, float], size: tuple
     top, right, bottom, left = (max(0, math.ceil(v - 1e-6)) for v in past)
     if size is None:
         size = (math.ceil(bw * scale - 1e-6) + left + right, math.ceil(bh * scale - 1e-6) + top + bottom)
-    plan = plan_graph(element, size, scale, box=box)
+    plan = plan_graph(element, size, scale, box=box, source_tainted=backdrop)
     return replace(plan, outsets=(top, right, bottom, left), region=True,
                    notes=(*plan.notes, f"the filter region grows the input by {top}/{right}/{bottom}/{left} px"))
 
@@ -144,10 +147,10 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
         if backdrop and box is None:
             _backdrop_refusal(op, ops, size, scale)
         if len(ops) == 1 and box is not None:
-            return _region_plan(op.element, box, size, scale)
+            return _region_plan(op.element, box, size, scale, backdrop)
         if len(ops) == 1:
             px = size if size is not None else (max(1, round(element_box[0] * scale)), max(1, round(element_box[1] * scale)))
-            return plan_graph(op.element, px, scale)
+            return plan_graph(op.element, px, scale, source_tainted=backdrop)
         if box is None and size is None:
             raise UnsupportedFeatureError(
                 f"{op.css()} mixed with other filter functions where the element's box is not known (the filter of an "
@@ -291,7 +294,7 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
         reach = (0, 0, size[0], size[1])  # the mirrored backdrop fills the whole image
     for k, segment in enumerate(segments, 1):
         if isinstance(segment, m.FilterElement):
-            plan = plan_graph(segment, size, scale, box=box, origin=origin, source_reach=reach)
+            plan = plan_graph(segment, size, scale, box=box, origin=origin, source_reach=reach, source_tainted=backdrop)
             x0, y0, x1, y1 = _region_pixels(segment, box, scale)
             reach = (x0 - origin[0], y0 - origin[1], x1 - origin[0], y1 - origin[1])
             notes.append(f"{segment.describe()} runs on its filter region: pixels {_region_pixels(segment, box, scale)} "

@@ -6,8 +6,8 @@
 //
 // The surface is Z = surface_scale * alpha. a00..a22 are the alphas of the 3x3
 // neighbourhood (aXY: column X left to right, row Y top to bottom), a missing neighbour
-// (past the image's edge) replaced by the centre's row or column; has_l, has_r, has_u,
-// has_d (1 or 0) say which exist. The spec's edge and corner kernels are the interior
+// (past the input's edge: svg_light_has below) replaced by the centre's row or column;
+// has_l, has_r, has_u, has_d (1 or 0) say which exist. The spec's edge and corner kernels are the interior
 // Sobel kernel with the missing column (row) dropped and its factor grown:
 // 2 / (span * row weight), span the pixels between the outer taps, which gives its table of
 // 1/4, 1/3, 1/2 and 2/3.
@@ -17,6 +17,31 @@
 // linear_rgb (the colour the light gives is linear light there).
 
 #define SVG_CONE_SMOOTHING 0.016f  // filters/svg/reference.py CONE_SMOOTHING (a unit test keeps them equal)
+
+// The edges the edge and corner kernels start at are the input's pixels [lo, hi) along an
+// axis (its subregion, the spec's "input image"; the includer clips them to its image
+// first). svg_light_inside: 1 where pixel i lies on them, else 0 (a pixel outside has a
+// flat normal: every neighbour missing, as filters/svg/reference.py surface_normals).
+// svg_light_has: 1 where the neighbour `step` px before (dir -1) or after (dir 1) pixel
+// centre `at` falls within their first and last pixel centres. svg_light_lo / _hi: the
+// pixels a read may clamp to, the input's inside it and the pixel itself outside (so that
+// a read stays on the image even for an empty input).
+float svg_light_inside(int i, int lo, int hi) {
+    return (i >= lo && i < hi) ? 1.0f : 0.0f;
+}
+
+float svg_light_has(float at, float step, float dir, int lo, int hi) {
+    float q = at + dir * step;
+    return (q >= SVG_INT_TO_FLOAT(lo) && q <= SVG_INT_TO_FLOAT(hi - 1)) ? 1.0f : 0.0f;
+}
+
+int svg_light_lo(float inside, int i, int lo) {
+    return inside > 0.0f ? lo : i;
+}
+
+int svg_light_hi(float inside, int i, int hi) {
+    return inside > 0.0f ? hi : i + 1;
+}
 
 float svg_light_pow(float x, float e) {
     return x > 0.0f ? SVG_POW(x, e) : (e == 0.0f ? 1.0f : 0.0f);

@@ -6,7 +6,13 @@ mirrored at the box. Measured: the offsets, under the default region, a user-spa
 and to either side, within 2 levels (the bands' colour, as outside the boxes: on opaque
 stripes alone they are byte-identical); url(#s) blur(2px) 61 levels at the box's corner
 pixel (10 inside: Chromium's blur is not an exact Gaussian), blur(1.5px) url(#s) 4, and
-the grain 24 (Chromium's fractal noise). Without Chromium the test is skipped with the
+the grain 24 (Chromium's fractal noise). An feDisplacementMap whose map is the backdrop
+(or made from it) leaves the backdrop where it is, the rest of its graph running (an
+inversion after it here): Filter Effects 1 §16.3 taints SourceGraphic and what reads it,
+and §16.4 makes a displacement by a tainted map a pass-through; Chromium applies it to a
+backdrop (which may hold other origins' pixels), not to an element's own rendering
+(measured: the same graphs displace on `filter`), and so does Lamina, within 2 levels
+(the bands). Without Chromium the test is skipped with the
 install hint, unless LAMINA_STRICT=1 (CI) makes that a failure."""
 
 from __future__ import annotations
@@ -30,12 +36,18 @@ SVG = ('<svg xmlns="http://www.w3.org/2000/svg">'
        '<filter id="g" color-interpolation-filters="sRGB" x="-20%" y="-20%" width="140%" height="140%">'
        '<feTurbulence type="fractalNoise" baseFrequency=".3" numOctaves="2" seed="4"/>'
        '<feComposite in2="SourceGraphic" operator="arithmetic" k2=".3" k3="1" result="g"/>'
-       '<feOffset in="g" dx="-6" dy="4"/></filter></svg>')
+       '<feOffset in="g" dx="-6" dy="4"/></filter>'
+       '<filter id="d" color-interpolation-filters="sRGB"><feDisplacementMap in2="SourceGraphic" scale="12" '
+       'xChannelSelector="R" yChannelSelector="G"/></filter>'
+       '<filter id="di" color-interpolation-filters="sRGB"><feColorMatrix type="saturate" values="0" result="m"/>'
+       '<feDisplacementMap in="SourceGraphic" in2="m" scale="30" xChannelSelector="R" yChannelSelector="G"/>'
+       '<feColorMatrix type="matrix" values="-1 0 0 0 1 0 -1 0 0 1 0 0 -1 0 1 0 0 0 1 0"/></filter></svg>')
 # (backdrop-filter, largest difference over the box, the same 3 px inside its edges)
-# (measured: 2, 2, 2; 61 at the box's corner and 10 inside; 24; 4)
+# (measured: 2, 2, 2; 61 at the box's corner and 10 inside; 24; 4; 2, 2: maps read from the
+# backdrop, which taints them, so the displacements pass the backdrop through)
 GLASSES = [("url(#s)", 2, 2), ("url(#l)", 2, 2), ("url(#u)", 2, 2),
            ("url(#s) blur(2px)", 64, 12), ("sepia(.6) url(#g) saturate(1.5)", 28, 28),
-           ("blur(1.5px) url(#s)", 6, 6)]
+           ("blur(1.5px) url(#s)", 6, 6), ("url(#d)", 2, 2), ("url(#di)", 2, 2)]
 BOX_W, BOX_H, STEP, Y = 57, 45, 64, 10
 
 

@@ -9,7 +9,9 @@ and Lamina's differ by up to 9 levels of alpha, mean 1.5; lighting turns alpha s
 slopes) and anti-aliased shape edges; with a hard cone edge instead of Skia's soft one
 the lighting scene was 192 levels off at the cone. A light misplaced by half a pixel
 (pixel corners instead of centres) raises the point and spot tiles' means by 0.55-0.86, a
-wrong light or colour space by far more. Skipped without Chromium (LAMINA_STRICT=1: a
+wrong light or colour space by far more. svg-filter-lighting-subregion lights inputs cut
+to primitive subregions: Skia starts its edge kernels at the lighting's crop rect, which is
+the input's subregion by default, as the spec and Lamina do (mean 0.074). Skipped without Chromium (LAMINA_STRICT=1: a
 failure)."""
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ SCENES = Path(__file__).resolve().parents[1] / "scenes"
 @pytest.mark.parametrize("name, mean, over_24, worst", [
     ("svg-filter-lighting", 1.5, 1.3, 100),  # measured 1.08, 0.85%, 71 (192 with a hard cone edge)
     ("svg-filter-emboss", 1.1, 0.3, 90),     # measured 0.77, 0.09%, 60
+    # measured 0.074, 0.01%, 27 (a rounded corner's anti-aliasing under the added light); with
+    # the edge kernels at the image's edge instead of the input's subregion: 2.27, 1.68%, 240
+    ("svg-filter-lighting-subregion", 0.3, 0.1, 40),
 ])
 def test_lit_layers_match_chromiums_skia_lighting(chromium, tmp_path, name, mean, over_24, worst):
     result = compare_scene_file(SCENES / f"{name}.json", tmp_path, chromium)

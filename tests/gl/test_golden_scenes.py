@@ -38,7 +38,7 @@ DPR2 = ("border-with-radius", "box-shadow-basic", "backdrop-filter-blur", "clip-
         "filter-blur-small", "filter-drop-shadow", "gradient-radial", "image-size-position-repeat",
         "mask-gradient", "overflow-rounded-clip", "scroll-sticky", "text-paragraphs", "text-shadow",
         "tiles-rotated", "transform-rotate-scale", "raster-scale-text", "raster-scale-rotate-skew", "svg-filter-subregions",
-        "svg-filter-mixed-regions")
+        "svg-filter-mixed-regions", "svg-filter-lighting-subregion")
 
 
 @pytest.mark.golden(dir=SCENES / "goldens-2x")

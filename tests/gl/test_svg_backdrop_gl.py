@@ -24,9 +24,11 @@ FILTERS = {
     # a region wider than the box on one side only, in user space
     "offset-user-region": (f"<filter id='f' {SRGB} filterUnits='userSpaceOnUse' x='-6' y='-1' width='40' height='26'>"
                            "<feOffset dx='-5' dy='-2'/></filter>"),
-    # the backdrop displaced by itself: each pixel may read up to 6 px away, past the box
+    # the backdrop displaced by noise: each pixel may read up to 6 px away, past the box (a
+    # map read from the backdrop itself would pass it through: test_a_displacement_...)
     "displacement": (f"<filter id='f' {SRGB} x='-20%' y='-20%' width='140%' height='140%'>"
-                     "<feDisplacementMap in2='SourceGraphic' scale='12' xChannelSelector='R' "
+                     "<feTurbulence baseFrequency='.09' numOctaves='2' seed='3' result='t'/>"
+                     "<feDisplacementMap in='SourceGraphic' in2='t' scale='12' xChannelSelector='R' "
                      "yChannelSelector='G'/></filter>"),
     # grain: fractal noise mixed into the backdrop, shifted so the region past the box shows
     "grain": (f"<filter id='f' {SRGB}><feTurbulence type='fractalNoise' baseFrequency='.3' numOctaves='2' seed='4'/>"
@@ -110,3 +112,39 @@ def test_the_filtered_region_is_clipped_to_the_rounded_border_box(gl, rng, backe
     assert np.array_equal(*square_corner)  # the corner past the radius shows the plain backdrop
     centre = np.s_[Y + 8:Y + H - 8, X:X + W]  # rows the radii do not touch
     assert np.abs(got[centre] - expected[centre]).max() <= 1
+
+
+# Maps read from the backdrop (tainted, Filter Effects 1 §16.3): each displacement passes its
+# input through (§16.4), as Chromium 156 does; the rest of the graph runs.
+TAINTED_MAPS = {
+    "map-is-the-backdrop": ("<feDisplacementMap in2='SourceGraphic' scale='12' xChannelSelector='R' "
+                            "yChannelSelector='G'/>", "none"),
+    "map-from-source-alpha-then-invert": (
+        "<feDisplacementMap in2='SourceAlpha' scale='12' xChannelSelector='A' yChannelSelector='A'/>"
+        "<feColorMatrix type='matrix' values='-1 0 0 0 1 0 -1 0 0 1 0 0 -1 0 1 0 0 0 1 0'/>", "invert(1)"),
+    "map-through-a-colour-matrix": ("<feColorMatrix type='saturate' values='0' result='m'/><feDisplacementMap "
+                                    "in='SourceGraphic' in2='m' scale='30' xChannelSelector='R' "
+                                    "yChannelSelector='G'/>", "none"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAINTED_MAPS))
+def test_a_displacement_whose_map_reads_the_backdrop_passes_its_input_through(gl, rng, backend, name):
+    """The backdrop unchanged (or only what follows the displacement done: here an
+    inversion, as the CSS function would), within 1 level of the reference, which taints
+    the backdrop too; without the taint the same graph moves it by up to 15 px."""
+    body, same_as = TAINTED_MAPS[name]
+    markup = f"<svg {NS}><filter id='f' {SRGB}>{body}</filter></svg>"
+    image = _backdrop(rng)
+    plain = _scene(markup, image, "none").render(gl).premultiplied.astype(np.float64) / 255.0
+    frame = _scene(markup, image, "url(#f)").render(gl, filter_backend=backend).premultiplied.astype(int)
+    expected = np.rint(_expected(plain, markup, "url(#f)") * 255).astype(int)
+    assert np.abs(frame - expected).max() <= 1, f"{name} on {backend}"
+    as_css = _scene(markup, image, same_as).render(gl).premultiplied.astype(int)
+    assert np.abs(frame - as_css).max() <= 1, "the displacement did nothing"
+    from lamina.filters.reference import apply_on_element
+    from lamina.filters import parse
+    from lamina.filters.svg import parse_svg
+    chain = parse("url(#f)").resolved_svg(parse_svg(markup))
+    displaced = apply_on_element(plain, chain, (X, Y, W, H))  # the graph on an element's own pixels
+    assert np.abs(displaced[Y:Y + H, X:X + W] - plain[Y:Y + H, X:X + W]).max() > .2, "untainted, it displaces"

@@ -7,6 +7,8 @@ linearRGB."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -125,3 +127,45 @@ def test_feimage_places_its_picture_as_the_svg_reference_does(gl, rng, backend, 
     bar = 2 if after and after != "<feTile/>" and space == "linearRGB" else 1
     assert np.abs(out - ref).max() <= bar, f"feImage {name} in {space} on {backend}"
     assert out[..., 3].max() > 0, "the picture shows"
+
+
+def test_opencl_keeps_an_feimage_picture_by_its_content_key(gl, rng, tmp_path):
+    """The OpenCL runner uploads a picture once per content key (gpu.pictures), as GL
+    keeps its texture: a second frame whose image pass runs again (the layer's colour
+    changed) uploads nothing; the file rewritten with other pixels (a new key) is
+    uploaded again and drawn, not the kept one."""
+    from PIL import Image  # import here: only these tests write a picture file
+    from lamina import Layer, Scene
+    from lamina.gpu.opencl import default_runner
+    pixels = rng.integers(0, 256, (6, 8, 4), dtype=np.uint8)
+    pixels[..., 3] = 255
+    Image.fromarray(pixels, "RGBA").save(tmp_path / "kept.png")
+    markup = (f'<svg {NS}><filter id="f" {BOX} color-interpolation-filters="sRGB"><feImage href="kept.png" '
+              'preserveAspectRatio="none" result="p"/><feComposite in="p" in2="SourceGraphic" operator="in"/>'
+              "</filter></svg>")
+    scene = Scene(40, 30, "transparent", base_dir=tmp_path)
+    scene.add_svg(markup)
+    card = scene.root.add(Layer("card", (4, 3, 32, 24), "background: #123; filter: url(#f)"))
+    runner = default_runner()
+    kept = runner.pictures
+    before = kept.uploads
+    first = scene.render(gl, filter_backend="opencl")
+    uploads = kept.uploads
+    assert uploads == before + 1, "the first frame uploads the picture"
+    card.style["background"] = "#456"  # the filter runs again on new content
+    second = scene.render(gl, filter_backend="opencl")
+    assert second.graph.filter_passes(), "the image pass ran in the second frame"
+    assert kept.uploads == uploads, "the second frame uploads nothing"
+    np.testing.assert_array_equal(first.image, second.image)  # (the picture, inside an opaque card)
+    changed = 255 - pixels
+    changed[..., 3] = 255
+    Image.fromarray(changed, "RGBA").save(tmp_path / "kept.png")
+    os.utime(tmp_path / "kept.png", ns=(1, 1))  # a modification time of its own, however fast the file system
+    card.style["background"] = "#789"
+    third = scene.render(gl, filter_backend="opencl")
+    assert kept.uploads == uploads + 1, "the changed picture is uploaded again"
+    assert np.abs(third.image[15, 20, :3].astype(int) - second.image[15, 20, :3]).max() > 0, "and drawn"
+    on_gl = scene.render(gl, filter_backend="gl")
+    assert np.abs(third.image.astype(int) - on_gl.image).max() <= 1, "the new picture, as GL draws it (1 level)"
+    assert len(kept) <= kept.kept
+

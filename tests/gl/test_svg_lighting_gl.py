@@ -72,13 +72,21 @@ def _markup(attrs: str, body: str, space: str) -> str:
 @pytest.mark.parametrize("space", ["linearRGB", "sRGB"])
 @pytest.mark.parametrize("name", LIGHTS)
 def test_lighting_matches_the_svg_reference(gl, rng, backend, name, space):
-    attrs, body = LIGHTS[name] if isinstance(LIGHTS[name], tuple) else ("", LIGHTS[name])
+    _lit_like_the_reference(rng, backend, LIGHTS, name, space)
+
+
+def _lit_like_the_reference(rng, backend, table: dict, name: str, space: str):
+    """``table[name]`` (a body, or attributes and a body) on a bump map on ``backend``,
+    asserted within 2 levels of the reference and lit; the map, attributes, body and the
+    reference's result."""
+    attrs, body = table[name] if isinstance(table[name], tuple) else ("", table[name])
     markup = _markup(attrs, body, space)
     img = bumps(rng)
     out = filters.apply(img, "url(#f)", backend, premultiplied=True, svg=markup).astype(int)
     ref = filters.apply(img, "url(#f)", "reference", premultiplied=True, svg=markup).astype(int)
     assert ref[..., :3].std() > 5, "the light shows the bumps"
     assert np.abs(out - ref).max() <= 2, f"{name} in {space} on {backend}"
+    return img, attrs, body, ref
 
 
 def test_the_edge_and_corner_kernels_light_a_ramp_as_its_interior(gl, backend):
@@ -104,6 +112,17 @@ def test_a_layer_lit_by_a_point_light_in_a_grown_region_matches_the_reference(gl
               "lighting-color='gold'><fePointLight x='10' y='6' z='12'/></feSpecularLighting>"
               "<feComposite in2='SourceGraphic' operator='arithmetic' k2='1' k3='1' color-interpolation-filters='sRGB'/>"
               "</filter></svg>")
+    frame, expected, (ox, oy) = _lit_layer(gl, rng, backend, markup, dpr)
+    assert (ox, oy) == (-3 * dpr, -2 * dpr) and expected[..., 3].std() > .1
+    diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
+    assert diff.max() <= 2, f"DPR {dpr} on {backend}: {diff.max()}"
+
+
+def _lit_layer(gl, rng, backend, markup: str, dpr: int):
+    """A bump-mapped picture layer (12, 8, 30x20 CSS px) filtered by ``url(#f)`` at device
+    scale ``dpr``: the frame, the reference's frame (the filter run on the unfiltered
+    frame's pixels of the layer, its region placed where it grew to), and that region's
+    offset from the layer in device pixels."""
     x, y, w, h = 12, 8, 30, 20
     scene = Scene(56, 40, "transparent", device_scale_factor=dpr)
     scene.add_svg(markup)
@@ -116,9 +135,7 @@ def test_a_layer_lit_by_a_point_light_in_a_grown_region_matches_the_reference(gl
     expected = np.zeros_like(plain)
     fh, fw = filtered.shape[:2]
     expected[y + oy:y + oy + fh, x + ox:x + ox + fw] = filtered
-    assert (ox, oy) == (-3 * dpr, -2 * dpr) and expected[..., 3].std() > .1
-    diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
-    assert diff.max() <= 2, f"DPR {dpr} on {backend}: {diff.max()}"
+    return frame, expected, (ox, oy)
 
 
 def test_lighting_a_blur_is_exact_on_the_blurs_8_bits(gl, backend):
@@ -142,3 +159,55 @@ def test_lighting_a_blur_is_exact_on_the_blurs_8_bits(gl, backend):
     float_chain = run(img, blur + light, "reference").astype(int)
     on_rounded_blur = run(run(img, blur, "reference"), light, "reference").astype(int)
     assert np.abs(float_chain - on_rounded_blur).max() > 2  # rounding the blur alone misses the bar
+
+
+# An input clipped to a subregion: the spec's edge and corner kernels start at its edges
+# (the input's subregion is the spec's "input image"), not at the image's.
+CLIPPED = "<feOffset dx='0' x='{x}' y='{y}' width='{w}' height='{h}' result='o'/>"
+SUBREGION_LIGHTS = {
+    "specular-point": (CLIPPED.format(x=7, y=5, w=20, h=15) + "<feSpecularLighting in='o' surfaceScale='4' "
+                       "specularExponent='8'><fePointLight x='15' y='10' z='20'/></feSpecularLighting>"),
+    "diffuse-distant-own-larger-subregion": (
+        CLIPPED.format(x=7, y=5, w=20, h=15) + "<feDiffuseLighting in='o' x='2' y='2' width='35' height='28' "
+        "surfaceScale='6'><feDistantLight azimuth='30' elevation='40'/></feDiffuseLighting>"),
+    "diffuse-kernel-unit-fractional-subregion": (
+        CLIPPED.format(x=7.5, y=5.2, w=20, h=15) + "<feDiffuseLighting in='o' surfaceScale='6' "
+        "kernelUnitLength='1.6 .7'><feDistantLight azimuth='120' elevation='35'/></feDiffuseLighting>"),
+    "specular-spot-bounding-box-units": ("primitiveUnits='objectBoundingBox'", (
+        CLIPPED.format(x=.2, y=.15, w=.55, h=.6) + "<feSpecularLighting in='o' surfaceScale='3' specularExponent='6'>"
+        "<feSpotLight x='.2' y='.1' z='.6' pointsAtX='.5' pointsAtY='.5' limitingConeAngle='50'/>"
+        "</feSpecularLighting>")),
+}
+
+
+@pytest.mark.parametrize("space", ["linearRGB", "sRGB"])
+@pytest.mark.parametrize("name", SUBREGION_LIGHTS)
+def test_lighting_an_input_clipped_to_a_subregion_matches_the_svg_reference(gl, rng, backend, name, space):
+    """Within 2 levels of the reference, which starts the edge kernels at the input's
+    subregion; lighting the same pixels with the image's edges (the input cut out in
+    numpy first, no subregion) differs there, so the rect is what makes the match."""
+    img, attrs, body, ref = _lit_like_the_reference(rng, backend, SUBREGION_LIGHTS, name, space)
+    clipped = filters.apply(img, "url(#f)", "reference", premultiplied=True,
+                            svg=_markup(attrs, body[:body.index("<feDiffuse" if "<feDiffuse" in body else "<feSpec")],
+                                        space)).astype(int)
+    assert clipped[..., 3].min() == 0, "the input is cut to its subregion"
+    light = body[body.index("<feDiffuse" if "<feDiffuse" in body else "<feSpec"):].replace(" in='o'", "")
+    light = light.replace("x='2' y='2' width='35' height='28' ", "")
+    image_edges = filters.apply(clipped.astype(np.uint8), "url(#f)", "reference", premultiplied=True,
+                                svg=_markup(attrs, light, space)).astype(int)
+    inside = ref[..., 3] > 0
+    assert np.abs(image_edges - ref)[inside].max() > 10, "edge kernels at the image's edge would not match"
+
+
+@pytest.mark.parametrize("dpr", [1, 2])
+def test_a_layer_lighting_a_subregion_at_device_scale_matches_the_reference(gl, rng, backend, dpr):
+    """On a scene layer at DPR 1 and 2: the input's subregion (user units, CSS px) is
+    scaled to device pixels, and the edge kernels start at its edges there."""
+    markup = (f"<svg {NS}><filter id='f' {BOX} color-interpolation-filters='sRGB'>"
+              "<feOffset in='SourceAlpha' dx='0' x='4' y='3' width='19' height='13' result='o'/>"
+              "<feDiffuseLighting in='o' surfaceScale='5' lighting-color='#fd9'><fePointLight x='10' y='6' z='14'/>"
+              "</feDiffuseLighting></filter></svg>")
+    frame, expected, _ = _lit_layer(gl, rng, backend, markup, dpr)
+    assert expected[..., 3].sum() == pytest.approx(19 * 13 * dpr * dpr), "lit (opaque) only on the subregion"
+    diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
+    assert diff.max() <= 2, f"DPR {dpr} on {backend}: {diff.max()}"

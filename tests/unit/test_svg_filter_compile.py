@@ -94,14 +94,13 @@ def test_what_does_not_compile_is_refused_naming_the_primitive(body, attrs, why)
 
 def test_filters_apply_plans_a_url_alone_as_a_graph_and_refuses_before_any_gpu_work():
     img = np.zeros((6, 6, 4), np.uint8)
-    # (every primitive compiles now: a refusal that remains is lighting an input clipped to a subregion)
-    refused = markup("<feOffset dx='1' x='1' y='1' width='2' height='2' result='o'/>"
-                     "<feDiffuseLighting in='o'><feDistantLight/></feDiffuseLighting>")
-    with pytest.raises(UnsupportedFeatureError, match="<feDiffuseLighting>.*lighting an input whose subregion"):
+    # (every primitive compiles now: a refusal that remains is a kernel past the pass's taps)
+    refused = markup("<feOffset dx='1' result='o'/><feGaussianBlur in='o' stdDeviation='200' edgeMode='wrap'/>")
+    with pytest.raises(UnsupportedFeatureError, match="<feGaussianBlur.*a kernel of 1601 taps"):
         filters.apply(img, "url(#f)", "gl", svg=refused)
     # With CSS functions around it, a url() that does not lower runs as its graph on its
     # region inside the image (filters.svg.route), refused the same way when it cannot.
-    with pytest.raises(UnsupportedFeatureError, match="<feDiffuseLighting>.*lighting an input whose subregion"):
+    with pytest.raises(UnsupportedFeatureError, match="<feGaussianBlur.*a kernel of 1601 taps"):
         filters.apply(img, "url(#f) blur(1px)", "gl", svg=refused)
     plan = filters.parse("url(#f) blur(1px)").resolved_svg(parse_svg(markup(SHADOW))).plan(size=(6, 6))
     assert [p.kind for p in plan.passes][-2:] == ["blur", "blur"] and plan.outsets == (0, 0, 0, 0)
@@ -145,10 +144,18 @@ def test_kernel_unit_length_is_planned_in_pixels():
     assert plan("<feDiffuseLighting><feDistantLight/></feDiffuseLighting>").passes[0].unit == (1.0, 1.0)
 
 
-def test_lighting_an_input_with_a_subregion_is_refused():
-    """The spec's edge kernels start at the input's subregion; the pass's at the image's
-    edge: refused before any pass runs, naming the primitive."""
-    body = ("<feOffset dx='1' x='5' y='5' width='10' height='10' result='o'/>"
+def test_lighting_an_input_with_a_subregion_plans_the_inputs_pixels():
+    """The spec's edge kernels start at the input's subregion (its "input image"): the
+    pass carries that rect in pixels, rounded out, at the device scale and in
+    objectBoundingBox units; an input that is the whole image carries none."""
+    body = ("<feOffset dx='1' x='5' y='5.5' width='10' height='10' result='o'/>"
             "<feDiffuseLighting in='o'><feDistantLight/></feDiffuseLighting>")
-    with pytest.raises(UnsupportedFeatureError, match="<feDiffuseLighting>: lighting an input whose subregion"):
-        plan(body)
+    (lit,) = [x for x in plan(body).passes if isinstance(x, LightingPass)]  # then clipped to its own subregion
+    assert lit.rect == (5, 5, 15, 16)
+    assert "edges of the input's (5, 5, 15, 16)" in lit.describe()
+    element = parse_svg(markup(body.replace("x='5' y='5.5' width='10' height='10'",
+                                            "x='.25' y='.1' width='.5' height='.5'"),
+                               BOX + " primitiveUnits='objectBoundingBox'")).filter("f")
+    (lit,) = [x for x in plan_graph(element, (80, 60), 2.0).passes if isinstance(x, LightingPass)]
+    assert lit.rect == (20, 6, 60, 36), "a quarter and a tenth of the 40 x 30 box, at scale 2"
+    assert plan("<feDiffuseLighting><feDistantLight/></feDiffuseLighting>").passes[0].rect is None

@@ -23,7 +23,8 @@ MARKUP = (f"<svg {NS}><filter id='shadow' {SRGB_BOX}><feOffset dx='3' dy='2' res
           "<filter id='picture' color-interpolation-filters='sRGB'><feImage href='x.png'/></filter>"
           "<filter id='linear'><feGaussianBlur stdDeviation='2'/></filter>"
           "<filter id='clipped-light'><feOffset x='1' y='1' width='2' height='2' result='o'/>"
-          "<feDiffuseLighting in='o'><feDistantLight/></feDiffuseLighting></filter></svg>")
+          "<feDiffuseLighting in='o'><feDistantLight/></feDiffuseLighting></filter>"
+          "<filter id='wide-wrap'><feGaussianBlur stdDeviation='200' edgeMode='wrap'/></filter></svg>")
 
 
 def scene(style: str, backdrop: str | None = None) -> Scene:
@@ -76,12 +77,19 @@ def test_a_url_naming_no_filter_is_an_svg_filter_error_naming_layer_property_and
 
 
 @pytest.mark.parametrize("style, words", [
-    ("filter: url(#clipped-light)", "<feDiffuseLighting>"),  # lighting an input clipped to a subregion
+    ("filter: url(#wide-wrap)", "<feGaussianBlur"),  # a kernel past the convolve pass's taps
 ])
 def test_what_does_not_plan_is_an_unsupported_feature_error_naming_the_primitive(style, words):
     with pytest.raises(UnsupportedFeatureError) as info:
         scene(style).plan()
     assert words in str(info.value), str(info.value)
+
+
+def test_lighting_an_input_clipped_to_a_subregion_plans_a_lighting_pass_in_a_scene():
+    """Its edge kernels start at the input's subregion (the pass carries its pixels), so it
+    plans: the offset (dx 0, no pass of its own) cut to its subregion, the lighting pass, and
+    the lighting's own clip."""
+    assert kinds(scene("filter: url(#clipped-light)").plan(), "card") == ["region", "lighting", "region"]
 
 
 def test_a_linear_rgb_blur_plans_as_convolve_passes_in_a_scene():
