@@ -17,11 +17,11 @@ from ..geometry import Affine, Rect
 from ..compositor.backings import BackingKind, CompositingReason, composited_bytes, partition, usefulness
 from ..compositor.sticky import INSET_FIELDS
 from ..compositor.tree import LayerNode, extends_3d
-from ..errors import UnsupportedFeatureError
 from .damage import changed_region
 from .ink import raster_placement
 from .contexts3d import order_3d_contexts
 from .placement import clean, reframe, rounded, snap, touched
+from .reads import piece_read
 from .retained import OverlapRecord, Site
 from .sweep import animated_sweep, sweep_bounds
 from .targets import PendingDraw, Target
@@ -76,9 +76,9 @@ class BackedDrawing:
     def _read_per_piece(self, readers: dict[int, Draw], draws: tuple[Draw, ...]) -> tuple[Draw, ...]:
         """``draws`` with each piece of a split draw that reads its backdrop (graph.reads,
         keyed by the draw) reading its own copy, taken just before that piece is drawn
-        (cc reads per drawn quad): a blend's read is a copy alone. A backdrop-filter's
-        read runs its filter passes and surface, once per element: refused for a split
-        member rather than drawn unfiltered."""
+        (cc reads per drawn quad): a blend's read is a copy alone; a backdrop-filter's
+        read also runs its filter passes (and surface) on that piece's copy
+        (reads.piece_read), so each piece shows what lies behind it when it is drawn."""
         kept = {id(d) for d in draws}
         out = list(draws)
         for key, reader in readers.items():
@@ -87,16 +87,10 @@ class BackedDrawing:
             read = self.out.reads[key]
             pieces = [i for i, d in enumerate(out) if d.layer_id == reader.layer_id and d.source is reader.source
                       and d.transform == reader.transform and d.split_planes]
-            if pieces and read.after:
-                raise UnsupportedFeatureError(
-                    "backdrop-filter on a member of a 3D rendering context that another member's plane splits "
-                    "(each piece would read its own backdrop); keep it out of the intersection or flatten the context",
-                    property="backdrop-filter", layer=reader.layer_id)
             for k, i in enumerate(pieces):
-                copy = read.copy if k == 0 else replace(read.copy, name=f"{read.copy.name}:piece{k}")
-                piece = replace(out[i], backdrop=copy) if k else out[i]
+                piece, piece_reads = (out[i], read) if k == 0 else piece_read(out[i], read, k)
                 out[i] = piece
-                self.out.reads[id(piece)] = replace(read, copy=copy)
+                self.out.reads[id(piece)] = piece_reads
                 self.out.keep.append(piece)
         return tuple(out)
 

@@ -5,7 +5,8 @@ BackdropPass), the read's own work runs, and drawing goes on."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any
 
 from ..blending import BlendMode
 from ..framegraph import BackdropPass, CompositePass, Draw, TextureDesc, TextureRole
@@ -13,7 +14,7 @@ from ..geometry import Affine, Rect
 from .placement import snap, touched
 from .targets import BackdropRead
 
-__all__ = ["blend_read", "split_at_reads", "backdrop_region", "BackdropRegion"]
+__all__ = ["blend_read", "split_at_reads", "backdrop_region", "BackdropRegion", "piece_read"]
 
 
 def blend_read(draw: Draw, mode: BlendMode, target_size: tuple[int, int] | None) -> tuple[Draw, BackdropRead] | None:
@@ -29,6 +30,43 @@ def blend_read(draw: Draw, mode: BlendMode, target_size: tuple[int, int] | None)
     blended = replace(draw, blend=mode, backdrop=copy, backdrop_origin=(x, y))
     return blended, BackdropRead(copy, Affine.translate(x, y), None,
                                  f"mix-blend-mode {mode} of {draw.layer_id!r} reads the {w}x{h} px under it")
+
+
+def piece_read(draw: Draw, read: BackdropRead, k: int) -> tuple[Draw, BackdropRead]:
+    """Piece ``k`` (k >= 1) of a split draw that reads its backdrop, and its own read: a
+    copy of its own, and a backdrop-filter's passes and surface (``read.after``) run
+    again on that copy into textures of their own, so each piece filters what lies
+    under the element when that piece is drawn (cc reads per drawn quad) while the
+    earlier pieces' results stay as they were drawn. Every texture the read writes is
+    renamed ``NAME:pieceK`` and so is every pass; what it reads from outside (the
+    element's raster, a mask) is shared."""
+    suffix = f":piece{k}"
+    written = [read.copy] + [p.target for p in read.after]
+    names = {t.name: replace(t, name=t.name + suffix) for t in written}
+    after = tuple(replace(_renamed(p, names), name=p.name + suffix) for p in read.after)
+    piece = _renamed(draw, names)
+    return piece, replace(read, copy=names[read.copy.name], after=after)
+
+
+def _renamed(obj: Any, names: dict[str, TextureDesc]) -> Any:
+    """``obj`` (a pass, a draw, a tuple of them, any frozen dataclass) with each
+    TextureDesc named in ``names`` replaced by its entry; the same object when none is."""
+    if isinstance(obj, TextureDesc):
+        return names.get(obj.name, obj)
+    if isinstance(obj, tuple):
+        items = tuple(_renamed(v, names) for v in obj)
+        return obj if all(a is b for a, b in zip(items, obj)) else items
+    if is_dataclass(obj) and not isinstance(obj, type):
+        changed = {}
+        for f in fields(obj):
+            if not f.init:
+                continue
+            value = getattr(obj, f.name)
+            new = _renamed(value, names)
+            if new is not value:
+                changed[f.name] = new
+        return replace(obj, **changed) if changed else obj
+    return obj
 
 
 def split_at_reads(cp: CompositePass, reads: dict[int, BackdropRead]) -> list:
