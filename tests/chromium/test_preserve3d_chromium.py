@@ -1,7 +1,8 @@
 """3D rendering contexts (transform-style: preserve-3d) against headless Chromium: the
-six golden scenes preserve3d-* (intersecting planes, a cube with hidden back faces, a
+seven golden scenes preserve3d-* (intersecting planes, a cube with hidden back faces, a
 card flip, a translucent 12-card carousel, perspective origins, a flat member's 3D
-flattening surface), written as absolutely
+flattening surface, a split member's backdrop-filter read per piece: a single read
+would show x unblurred or not at all under the near piece), written as absolutely
 positioned divs with the same CSS (``python -m tests.chromium.compare --scenes
 tests/scenes/preserve3d-*.json`` shows them side by side).
 
@@ -33,6 +34,7 @@ SCENES = Path(__file__).resolve().parents[1] / "scenes"
     ("preserve3d-carousel", 0.5, 0.65),             # measured 0.33, 0.43%
     ("preserve3d-perspective-origin", 0.9, 1.7),    # measured 0.65, 1.23%
     ("preserve3d-flattening", 0.35, 0.4),           # measured 0.19, 0.22%: cc's 3D flattening surface
+    ("preserve3d-backdrop-split", 0.6, 0.2),        # measured 0.42, 0.09% (max 74, on x's edges and m's corners)
 ])
 def test_3d_rendering_contexts_sort_and_split_as_chromium_draws_them(chromium, tmp_path, name, mean, over_24):
     result = compare_scene_file(SCENES / f"{name}.json", tmp_path, chromium)
