@@ -117,6 +117,10 @@ class BackedDrawing:
 
     def _backing_draws(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
         to_target = target.from_screen()
+        owner = self.trees.nodes.get(target.owner)
+        # A member's 3D flattening surface lies in its plane: what moves the plane moves
+        # everything in it together, so it sweeps nothing there (graph.sweep).
+        plane = owner.id if owner is not None and owner.context3d is not None and not extends_3d(owner) else None
 
         def bounds(item) -> Rect:
             """Pixels an item can touch: snapped out to whole pixels (touching fractional
@@ -124,7 +128,7 @@ class BackedDrawing:
             Under a running transform animation, everywhere it goes in this iteration
             (as Blink does), so promotions do not flicker from frame to frame."""
             if isinstance(item, PendingDraw):
-                sweep = self._animation_sweep(item.node, to_target)
+                sweep = self._animation_sweep(item.node, to_target, plane)
                 if sweep is not None:
                     return sweep
                 return touched(item.node.ink_rect, to_target @ item.node.to_screen)
@@ -301,11 +305,11 @@ class BackedDrawing:
             return None
         return (int(damage.x), int(damage.y), int(damage.width), int(damage.height))
 
-    def _animation_sweep(self, node: LayerNode, to_target: Affine) -> Rect | None:
+    def _animation_sweep(self, node: LayerNode, to_target: Affine, plane: str | None = None) -> Rect | None:
         """Target pixels a layer can touch over this iteration of the transform
-        animations running on it or on an ancestor (graph.sweep), or None when none
-        runs. Each animated layer is sampled once a frame."""
-        swept = animated_sweep(node, self.trees.nodes, self._sweeps, self.t)
+        animations running on it or on an ancestor (graph.sweep; below ``plane`` only,
+        when given), or None when none runs. Each animated layer is sampled once a frame."""
+        swept = animated_sweep(node, self.trees.nodes, self._sweeps, self.t, plane)
         if swept is None:
             return None
         samples, rel = swept
