@@ -8,7 +8,8 @@ retained fast path, before and after in the same run:
    surface's plane (what moves the plane moves everything in it together). Both take the
    fast path and re-raster nothing (asserted); the property measured is asserted by
    counts, not time: after, no overlap bounds inside a card's surface are swept (before,
-   one per label a frame). Frame and planning medians of both go to extra_info.
+   one per label a frame). Without --benchmark-enable, a smoke run of 3 frames each and
+   no planning medians. Frame and planning medians of both go to extra_info.
 2. The unlabelled carousel inside an opacity group (its context sorted inside the
    group's surface). Before: every frame planned whole (FrameGraph.planned_whole); after:
    the fast path plans the group's surface alone again. Asserted: every frame on the fast
@@ -22,20 +23,20 @@ retained fast path, before and after in the same run:
 from __future__ import annotations
 
 import os
-import time
 
 import numpy as np
 import pytest
 
 import lamina.graph.backed as backed
-from lamina import FrameRequest
-from lamina.graph import FrameState, build_frame_graph
-from lamina.images import ImageStore
-from lamina.limits import Limits
-from tests.benchmarks.test_preserve3d_bench import KEPT, carousel
+from tests.benchmarks.test_preserve3d_bench import _frames, _plans, carousel
 from tests.unit.test_preserve3d_fast_surfaces import carousel_in
 
 ROUNDS = int(os.environ.get("LAMINA_BENCH_ROUNDS", "10"))
+SMOKE_ROUNDS = 3  # without --benchmark-enable: the assertions, on a few frames
+
+
+def _rounds(benchmark) -> int:
+    return SMOKE_ROUNDS if benchmark.disabled else ROUNDS
 
 
 class _SweepsCounted:
@@ -51,58 +52,33 @@ class _SweepsCounted:
         return swept
 
 
-def _frames(gl, scene, n: int) -> tuple[float, int, int]:
-    """Median seconds per frame over ``n`` frames after one, the rasters they ran and how
-    many took the fast path."""
-    scene.render(gl, t=0.0)
-    fast, rasters, seconds = gl.state.fast_frames, 0, []
-    for t in np.linspace(0.05, 11.0, n):
-        start = time.perf_counter()
-        frame = scene.render(gl, t=float(t))
-        seconds.append(time.perf_counter() - start)
-        rasters += len(frame.graph.raster_passes())
-    return float(np.median(seconds)), rasters, gl.state.fast_frames - fast
-
-
-def _plans(scene, n: int, fast_path: bool = True) -> float:
-    """Median seconds to plan one frame (no executor), after a first frame; every frame
-    on the fast path, or none."""
-    state = FrameState(fast_path=fast_path)
-    build_frame_graph(scene, FrameRequest(t=0.0), Limits(), ImageStore(), state, KEPT)
-    seconds = []
-    for t in np.linspace(0.05, 11.0, n):
-        start = time.perf_counter()
-        build_frame_graph(scene, FrameRequest(t=float(t)), Limits(), ImageStore(), state, KEPT)
-        seconds.append(time.perf_counter() - start)
-    assert state.fast_frames == (n if fast_path else 0)
-    return float(np.median(seconds))
-
-
 @pytest.mark.gl
 def test_labelled_carousel_surfaces_sweep_nothing_in_their_plane(benchmark, gl, monkeypatch):
     benchmark.group = "preserve-3d: labelled 12-card carousel 960x540, animation frame (surfaces in the frame)"
     inner = backed.animated_sweep
+    rounds = _rounds(benchmark)
     rows = {}
     for label, whole in (("before", True), ("after", False)):
         counted = _SweepsCounted(inner, whole)
         monkeypatch.setattr(backed, "animated_sweep", counted)
         gl.drop_caches()
         scene = carousel(True)
-        per_frame, rasters, fast = _frames(gl, scene, ROUNDS)
-        assert rasters == 0 and fast == ROUNDS, f"{label}: {rasters} rasters, {fast} of {ROUNDS} frames on the fast path"
-        counted.found = 0
-        plan = _plans(carousel(True), ROUNDS)
-        rows[label] = {"frame_ms": round(per_frame * 1000, 2), "plan_ms": round(plan * 1000, 2),
-                       "sweeps_per_frame": counted.found / ROUNDS}
+        per_frame, rasters, _, fast = _frames(gl, scene, rounds)
+        assert rasters == 0 and fast == rounds, f"{label}: {rasters} rasters, {fast} of {rounds} frames on the fast path"
+        rows[label] = {"frame_ms": round(per_frame * 1000, 2),
+                       "sweeps_per_frame": counted.found / (rounds + 1)}  # (_frames plans a first frame too)
+        if not benchmark.disabled:  # planning alone (no executor), medians
+            rows[label]["plan_ms"] = round(_plans(carousel(True), True) * 1000, 2)
     assert rows["before"]["sweeps_per_frame"] >= 12, "before: each label swept over the turn, every frame"
     assert rows["after"]["sweeps_per_frame"] == 0, "after: nothing in a card's plane sweeps"
     benchmark.extra_info.update(rows)
     benchmark.extra_info["ratio_frame_after_to_before"] = round(rows["after"]["frame_ms"] / rows["before"]["frame_ms"], 3)
-    benchmark.extra_info["ratio_plan_after_to_before"] = round(rows["after"]["plan_ms"] / rows["before"]["plan_ms"], 3)
+    if not benchmark.disabled:
+        benchmark.extra_info["ratio_plan_after_to_before"] = round(rows["after"]["plan_ms"] / rows["before"]["plan_ms"], 3)
     scene = carousel(True)
     scene.render(gl, t=0.0)
     times = iter(np.linspace(0.05, 11.0, 100000))
-    result = benchmark.pedantic(lambda: scene.render(gl, t=float(next(times))), rounds=ROUNDS, warmup_rounds=1)
+    result = benchmark.pedantic(lambda: scene.render(gl, t=float(next(times))), rounds=rounds, warmup_rounds=1)
     assert result.graph.raster_passes() == [] and result.graph.planned_whole is None
 
 
@@ -110,22 +86,24 @@ def test_labelled_carousel_surfaces_sweep_nothing_in_their_plane(benchmark, gl, 
 def test_carousel_in_an_opacity_group_on_the_fast_path(benchmark, gl):
     benchmark.group = "preserve-3d: 12-card carousel in an opacity group 480x270, animation frame"
     gl.drop_caches()
+    rounds = _rounds(benchmark)
     scene = carousel_in("opacity: 0.8")
-    per_fast, rasters, fast = _frames(gl, scene, ROUNDS)
-    assert rasters == 0 and fast == ROUNDS, f"{rasters} rasters, {fast} of {ROUNDS} frames on the fast path"
+    per_fast, rasters, _, fast = _frames(gl, scene, rounds)
+    assert rasters == 0 and fast == rounds, f"{rasters} rasters, {fast} of {rounds} frames on the fast path"
     gl.state.fast_path = False  # before: every such frame was planned whole
     try:
-        per_full, rasters_full, fast_full = _frames(gl, scene, ROUNDS)
+        per_full, rasters_full, _, fast_full = _frames(gl, scene, rounds)
     finally:
         gl.state.fast_path = True
     assert rasters_full == 0 and fast_full == 0
-    plan_fast, plan_whole = _plans(carousel_in("opacity: 0.8"), ROUNDS), _plans(carousel_in("opacity: 0.8"), ROUNDS, False)
     benchmark.extra_info.update({"ms_fast_path": round(per_fast * 1000, 2), "ms_planned_whole": round(per_full * 1000, 2),
-                                 "ratio_fast_to_whole": round(per_fast / per_full, 3),
-                                 "plan_ms_fast_path": round(plan_fast * 1000, 2),
-                                 "plan_ms_planned_whole": round(plan_whole * 1000, 2),
-                                 "ratio_plan_fast_to_whole": round(plan_fast / plan_whole, 3)})
+                                 "ratio_fast_to_whole": round(per_fast / per_full, 3)})
+    if not benchmark.disabled:  # planning alone (no executor), medians
+        plan_fast, plan_whole = _plans(carousel_in("opacity: 0.8"), True), _plans(carousel_in("opacity: 0.8"), False)
+        benchmark.extra_info.update({"plan_ms_fast_path": round(plan_fast * 1000, 2),
+                                     "plan_ms_planned_whole": round(plan_whole * 1000, 2),
+                                     "ratio_plan_fast_to_whole": round(plan_fast / plan_whole, 3)})
     scene.render(gl, t=0.0)
     times = iter(np.linspace(0.05, 11.0, 100000))
-    result = benchmark.pedantic(lambda: scene.render(gl, t=float(next(times))), rounds=ROUNDS, warmup_rounds=1)
+    result = benchmark.pedantic(lambda: scene.render(gl, t=float(next(times))), rounds=rounds, warmup_rounds=1)
     assert result.graph.raster_passes() == [] and result.graph.planned_whole is None

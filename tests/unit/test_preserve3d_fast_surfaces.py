@@ -46,7 +46,7 @@ def carousel_in(group_style: str, labels: bool = False) -> Scene:
 def test_a_context_inside_a_flattening_surface_turns_on_the_fast_path(group_style, labels):
     fast, full = FrameState(), FrameState(fast_path=False)
     a, b = carousel_in(group_style, labels), carousel_in(group_style, labels)
-    times = np.sort(np.random.default_rng(26).uniform(0.0, 12.0, 12))
+    times = np.sort(np.random.default_rng(26).uniform(0.0, 12.0, 8))
     for k, t in enumerate(times):
         ga = build_frame_graph(a, FrameRequest(t=float(t)), Limits(), ImageStore(), fast, KEPT)
         gb = build_frame_graph(b, FrameRequest(t=float(t)), Limits(), ImageStore(), full, KEPT)
