@@ -5,10 +5,16 @@ split render pass quad piece by piece. Planned without a GPU."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from lamina import Layer, Scene
+from lamina import FrameRequest, Layer, Scene
 from lamina.framegraph import BackdropPass, CompositePass, FilterPass
+from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
+from lamina.images import ImageStore
+from lamina.limits import Limits
+from tests.kept import EVERY_TEXTURE
+from tests.same_graph import assert_same_graph
 
 
 def split_backdrop_member(member_style: str = "") -> Scene:
@@ -55,3 +61,19 @@ def test_each_piece_reads_and_filters_its_own_backdrop_just_before_it_is_drawn(m
     assert not far.endswith(":piece1") and near == far + ":piece1"
     assert form != "surface" or far.startswith("surface:m")
 
+
+
+def test_a_turning_context_with_a_split_reader_plans_as_from_scratch():
+    """x turning through m's plane: each frame's graph (pieces, their reads and filter
+    passes) is the one planning from scratch gives, whichever way it is planned."""
+    kept = ExecutorFacts(retained=EVERY_TEXTURE)
+    fast, full = FrameState(), FrameState(fast_path=False)
+    a, b = split_backdrop_member(), split_backdrop_member()
+    for scene in (a, b):
+        scene.find("x").animate({"0%": {"transform": "rotateY(30deg)"}, "100%": {"transform": "rotateY(70deg)"}},
+                                duration=4.0, iterations="infinite")
+    for t in np.sort(np.random.default_rng(26).uniform(0.0, 4.0, 6)):
+        ga = build_frame_graph(a, FrameRequest(t=float(t)), Limits(), ImageStore(), fast, kept)
+        gb = build_frame_graph(b, FrameRequest(t=float(t)), Limits(), ImageStore(), full, kept)
+        assert_same_graph(ga, gb)
+        assert [p.name for p in ga.passes if isinstance(p, BackdropPass)] == ["backdrop:m", "backdrop:m:piece1"]
