@@ -1,5 +1,6 @@
 """The retained fast path with a 3D rendering context inside a surface that flattens it
-(an opacity group, a filter on an ancestor): a frame where only the context's members
+(an opacity group, a filter on an ancestor, the isolated
+group a blending member needs): a frame where only the context's members
 move plans that surface alone again (the context sorted and split in it from the new
 4x4s) and keeps the rest of last frame's plan. Each frame's graph is the one planning
 from scratch gives (tests.same_graph), over seeded times; the fast path is taken
@@ -18,6 +19,7 @@ from lamina.images import ImageStore
 from lamina.limits import Limits
 from tests.kept import EVERY_TEXTURE
 from tests.same_graph import assert_same_graph
+from tests.unit.test_preserve3d_fixes import blending_member
 
 KEPT = ExecutorFacts(retained=EVERY_TEXTURE)
 TURN = {"0%": {"transform": "rotateY(0deg)"}, "100%": {"transform": "rotateY(360deg)"}}
@@ -55,4 +57,22 @@ def test_a_context_inside_a_flattening_surface_turns_on_the_fast_path(group_styl
         if k:
             assert ga.raster_passes() == [], f"t={t}: a turn re-rasters nothing"
             assert ga.planned_whole is None, ga.planned_whole
+    assert fast.fast_frames == len(times) - 1, f"the fast path took {fast.fast_frames} of {len(times) - 1} frames"
+
+
+def test_a_turning_member_in_the_isolated_group_its_context_root_makes_stays_on_the_fast_path():
+    """m blends (multiply), so the context root is an isolated group with a surface of its
+    own, and x, turning, splits m: the group's surface is planned alone again each frame
+    (m's pieces each reading their backdrop), as from scratch."""
+    fast, full = FrameState(), FrameState(fast_path=False)
+    a, b = blending_member(), blending_member()
+    for scene in (a, b):
+        scene.find("x").animate({"0%": {"transform": "rotateY(30deg)"}, "100%": {"transform": "rotateY(70deg)"}},
+                                duration=4.0, iterations="infinite")
+    times = np.sort(np.random.default_rng(26).uniform(0.0, 4.0, 6))
+    for t in times:
+        ga = build_frame_graph(a, FrameRequest(t=float(t)), Limits(), ImageStore(), fast, KEPT)
+        gb = build_frame_graph(b, FrameRequest(t=float(t)), Limits(), ImageStore(), full, KEPT)
+        assert_same_graph(ga, gb)
+        assert ga.contexts3d == gb.contexts3d and ga.contexts3d[0].layers_split == ("m",)
     assert fast.fast_frames == len(times) - 1, f"the fast path took {fast.fast_frames} of {len(times) - 1} frames"
