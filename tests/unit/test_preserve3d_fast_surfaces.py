@@ -1,8 +1,8 @@
 """The retained fast path with a 3D rendering context inside a surface that flattens it
-(an opacity group, a filter on an ancestor, the isolated
-group a blending member needs): a frame where only the context's members
-move plans that surface alone again (the context sorted and split in it from the new
-4x4s) and keeps the rest of last frame's plan. Each frame's graph is the one planning
+(an opacity group, a filter on an ancestor, the isolated group a blending member
+needs): a frame where only the context's members move plans that surface alone again
+(the context sorted and split in it from the new 4x4s) and keeps the rest of last
+frame's plan. Each frame's graph is the one planning
 from scratch gives (tests.same_graph), over seeded times; the fast path is taken
 (FrameState.fast_frames) and nothing is rastered again."""
 
