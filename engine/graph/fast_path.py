@@ -32,6 +32,7 @@ from .retained import (EFFECT_AMOUNTS, MOVABLE, Footprint, OverlapRecord, Retain
                        runs_transform_animation, swept)
 from .effects import opacity_in_draw
 from .placement import reframe, touched
+from .reads import unpieced
 from .targets import PendingDraw, Target
 
 __all__ = ["RetainedFastPath", "Repaint"]
@@ -169,6 +170,10 @@ class RetainedFastPath:
                 return None  # a kept texture it reads is gone: planning makes it again
             kept.update(id(p) for p in work)
         per_frame = {id(p) for read in last.reads if read is not None for p in read.after}
+        # (and the copies of them each later piece of a split reader ran: made anew too)
+        per_frame_names = {p.name for read in last.reads if read is not None for p in read.after}
+        per_frame.update(id(p) for p in last.graph.passes if p.name not in per_frame_names
+                         and unpieced(p.name) in per_frame_names)
         redone = {name for site in (*redo.values(), *(r.site for r in repaints.values())) for name in site.passes}
         redone_ids = {id(p) for fp in effects.values() for p in fp.passes}  # the effects' own, planned anew
         if not redone_ids.isdisjoint(kept) or not redone_ids.isdisjoint(per_frame):

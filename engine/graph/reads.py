@@ -14,7 +14,7 @@ from ..geometry import Affine, Rect
 from .placement import snap, touched
 from .targets import BackdropRead
 
-__all__ = ["blend_read", "split_at_reads", "backdrop_region", "BackdropRegion", "piece_read"]
+__all__ = ["blend_read", "split_at_reads", "backdrop_region", "BackdropRegion", "piece_read", "unpieced"]
 
 
 def blend_read(draw: Draw, mode: BlendMode, target_size: tuple[int, int] | None) -> tuple[Draw, BackdropRead] | None:
@@ -46,6 +46,13 @@ def piece_read(draw: Draw, read: BackdropRead, k: int) -> tuple[Draw, BackdropRe
     after = tuple(replace(_renamed(p, names), name=p.name + suffix) for p in read.after)
     piece = _renamed(draw, names)
     return piece, replace(read, copy=names[read.copy.name], after=after)
+
+
+def unpieced(name: str) -> str:
+    """The name of the pass or texture of a read that ``name`` (made by piece_read for a
+    later piece) is the copy of; ``name`` itself when it is no piece's."""
+    base, sep, k = name.rpartition(":piece")
+    return base if sep and k.isdigit() else name
 
 
 def _renamed(obj: Any, names: dict[str, TextureDesc]) -> Any:

@@ -63,17 +63,20 @@ def test_each_piece_reads_and_filters_its_own_backdrop_just_before_it_is_drawn(m
 
 
 
-def test_a_turning_context_with_a_split_reader_plans_as_from_scratch():
-    """x turning through m's plane: each frame's graph (pieces, their reads and filter
-    passes) is the one planning from scratch gives, whichever way it is planned."""
+def test_a_turning_context_with_a_split_reader_takes_the_fast_path_as_from_scratch():
+    """x turning through m's plane: on the retained fast path, each frame's graph (the
+    pieces, their reads and filter passes, made anew) is the one planning from scratch
+    gives."""
     kept = ExecutorFacts(retained=EVERY_TEXTURE)
     fast, full = FrameState(), FrameState(fast_path=False)
     a, b = split_backdrop_member(), split_backdrop_member()
     for scene in (a, b):
         scene.find("x").animate({"0%": {"transform": "rotateY(30deg)"}, "100%": {"transform": "rotateY(70deg)"}},
                                 duration=4.0, iterations="infinite")
-    for t in np.sort(np.random.default_rng(26).uniform(0.0, 4.0, 6)):
+    times = np.sort(np.random.default_rng(26).uniform(0.0, 4.0, 6))
+    for t in times:
         ga = build_frame_graph(a, FrameRequest(t=float(t)), Limits(), ImageStore(), fast, kept)
         gb = build_frame_graph(b, FrameRequest(t=float(t)), Limits(), ImageStore(), full, kept)
         assert_same_graph(ga, gb)
         assert [p.name for p in ga.passes if isinstance(p, BackdropPass)] == ["backdrop:m", "backdrop:m:piece1"]
+    assert fast.fast_frames == len(times) - 1, "the turn takes the fast path, the pieces' reads made anew"
