@@ -21,7 +21,7 @@ from .damage import changed_region
 from .ink import raster_placement
 from .contexts3d import order_3d_contexts
 from .placement import clean, reframe, rounded, snap, touched
-from .reads import piece_read
+from .reads import piece_read, piece_region
 from .retained import OverlapRecord, Site
 from .sweep import animated_sweep, sweep_bounds
 from .targets import PendingDraw, Target
@@ -78,7 +78,9 @@ class BackedDrawing:
         keyed by the draw) reading its own copy, taken just before that piece is drawn
         (cc reads per drawn quad): a blend's read is a copy alone; a backdrop-filter's
         read also runs its filter passes (and surface) on that piece's copy
-        (reads.piece_read), so each piece shows what lies behind it when it is drawn."""
+        (reads.piece_read), so each piece shows what lies behind it when it is drawn.
+        Where the read is local (reads.piece_region), a piece copies only the part
+        under it, grown by the filter's reach."""
         kept = {id(d) for d in draws}
         out = list(draws)
         for key, reader in readers.items():
@@ -89,6 +91,7 @@ class BackedDrawing:
                       and d.transform == reader.transform and d.split_planes]
             for k, i in enumerate(pieces):
                 piece, piece_reads = (out[i], read) if k == 0 else piece_read(out[i], read, k)
+                piece_reads = replace(piece_reads, region=piece_region(piece, piece_reads))
                 out[i] = piece
                 self.out.reads[id(piece)] = piece_reads
                 self.out.keep.append(piece)

@@ -1,7 +1,8 @@
 """A backdrop-filter on a member of a 3D rendering context that another member's plane
 splits (issue 26): each piece reads the backdrop as it is just before that piece is
-drawn, and runs the filter (and the element's surface) on its own copy, as cc draws a
-split render pass quad piece by piece. Planned without a GPU."""
+drawn, only the part under it (grown by the filter's reach), and runs the filter (and
+the element's surface) on its own copy, as cc draws a split render pass quad piece by
+piece. Planned without a GPU."""
 
 from __future__ import annotations
 
@@ -60,6 +61,12 @@ def test_each_piece_reads_and_filters_its_own_backdrop_just_before_it_is_drawn(m
     assert far_at < reads[1] < near_at and reads[0] < far_at and far_at <= x_at < reads[1]
     assert not far.endswith(":piece1") and near == far + ":piece1"
     assert form != "surface" or far.startswith("surface:m")
+    # Each copies only the part under its piece (the cut at frame x = 100 is copy x 76),
+    # grown by the blur's reach (6 px) and more: the far piece the left, the near the right.
+    (fx, _, fw, fh), (nx, _, nw, nh) = (graph.passes[i].region for i in reads)
+    width, height = graph.passes[reads[0]].target.width, graph.passes[reads[0]].target.height
+    assert fx == 0 and 76 + 6 <= fw < width and fh == nh == height
+    assert 0 < nx <= 76 - 6 and nx + nw == width
 
 
 
