@@ -9,13 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lamina import FrameRequest, Layer, Scene
+from lamina import Layer, Scene
 from lamina.framegraph import BackdropPass, CompositePass, FilterPass
-from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
-from lamina.images import ImageStore
-from lamina.limits import Limits
-from tests.kept import EVERY_TEXTURE
-from tests.same_graph import assert_same_graph
+from tests.unit.test_preserve3d_fast_surfaces import planned_both, x_turning
 
 
 def split_backdrop_member(member_style: str = "") -> Scene:
@@ -74,16 +70,8 @@ def test_a_turning_context_with_a_split_reader_takes_the_fast_path_as_from_scrat
     """x turning through m's plane: on the retained fast path, each frame's graph (the
     pieces, their reads and filter passes, made anew) is the one planning from scratch
     gives."""
-    kept = ExecutorFacts(retained=EVERY_TEXTURE)
-    fast, full = FrameState(), FrameState(fast_path=False)
-    a, b = split_backdrop_member(), split_backdrop_member()
-    for scene in (a, b):
-        scene.find("x").animate({"0%": {"transform": "rotateY(30deg)"}, "100%": {"transform": "rotateY(70deg)"}},
-                                duration=4.0, iterations="infinite")
     times = np.sort(np.random.default_rng(26).uniform(0.0, 4.0, 6))
-    for t in times:
-        ga = build_frame_graph(a, FrameRequest(t=float(t)), Limits(), ImageStore(), fast, kept)
-        gb = build_frame_graph(b, FrameRequest(t=float(t)), Limits(), ImageStore(), full, kept)
-        assert_same_graph(ga, gb)
+    pairs, fast = planned_both(lambda: x_turning(split_backdrop_member()), times)
+    for ga, _ in pairs:
         assert [p.name for p in ga.passes if isinstance(p, BackdropPass)] == ["backdrop:m", "backdrop:m:piece1"]
     assert fast.fast_frames == len(times) - 1, "the turn takes the fast path, the pieces' reads made anew"

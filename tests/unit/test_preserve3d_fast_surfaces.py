@@ -60,19 +60,34 @@ def test_a_context_inside_a_flattening_surface_turns_on_the_fast_path(group_styl
     assert fast.fast_frames == len(times) - 1, f"the fast path took {fast.fast_frames} of {len(times) - 1} frames"
 
 
-def test_a_turning_member_in_the_isolated_group_its_context_root_makes_stays_on_the_fast_path():
-    """m blends (multiply), so the context root is an isolated group with a surface of its
-    own, and x, turning, splits m: the group's surface is planned alone again each frame
-    (m's pieces each reading their backdrop), as from scratch."""
+def x_turning(scene: Scene) -> Scene:
+    """``scene`` with its layer "x" turning about y, 30 to 70 degrees every 4 s."""
+    scene.find("x").animate({"0%": {"transform": "rotateY(30deg)"}, "100%": {"transform": "rotateY(70deg)"}},
+                            duration=4.0, iterations="infinite")
+    return scene
+
+
+def planned_both(make, times) -> tuple[list, FrameState]:
+    """Two copies of ``make()`` planned at each of ``times``, one on the fast path and
+    one from scratch, each pair's graphs asserted the same; the pairs and the fast
+    path's FrameState."""
     fast, full = FrameState(), FrameState(fast_path=False)
-    a, b = blending_member(), blending_member()
-    for scene in (a, b):
-        scene.find("x").animate({"0%": {"transform": "rotateY(30deg)"}, "100%": {"transform": "rotateY(70deg)"}},
-                                duration=4.0, iterations="infinite")
-    times = np.sort(np.random.default_rng(26).uniform(0.0, 4.0, 6))
+    a, b = make(), make()
+    pairs = []
     for t in times:
         ga = build_frame_graph(a, FrameRequest(t=float(t)), Limits(), ImageStore(), fast, KEPT)
         gb = build_frame_graph(b, FrameRequest(t=float(t)), Limits(), ImageStore(), full, KEPT)
         assert_same_graph(ga, gb)
+        pairs.append((ga, gb))
+    return pairs, fast
+
+
+def test_a_turning_member_in_the_isolated_group_its_context_root_makes_stays_on_the_fast_path():
+    """m blends (multiply), so the context root is an isolated group with a surface of its
+    own, and x, turning, splits m: the group's surface is planned alone again each frame
+    (m's pieces each reading their backdrop), as from scratch."""
+    times = np.sort(np.random.default_rng(26).uniform(0.0, 4.0, 6))
+    pairs, fast = planned_both(lambda: x_turning(blending_member()), times)
+    for ga, gb in pairs:
         assert ga.contexts3d == gb.contexts3d and ga.contexts3d[0].layers_split == ("m",)
     assert fast.fast_frames == len(times) - 1, f"the fast path took {fast.fast_frames} of {len(times) - 1} frames"
