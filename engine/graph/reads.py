@@ -52,8 +52,8 @@ def piece_read(draw: Draw, read: BackdropRead, k: int) -> tuple[Draw, BackdropRe
 def piece_region(draw: Draw, read: BackdropRead) -> tuple[int, int, int, int] | None:
     """The copy texels (x, y, w, h) a piece of a split draw needs of a ``local`` read:
     the piece's bounds (its quad cut by its half-planes, in target px) in the copy, grown
-    by the copy's growth past its mirror box and 2 px (rounding, a downscaled blur's
-    grid), cut to the copy; None (the whole copy) when the read is not local or the
+    by the copy's growth past its mirror box and a quarter more, 2 px at least (rounding,
+    a downscaled blur's grid and its taps' tails), cut to the copy; None (the whole copy) when the read is not local or the
     piece is not a translation away from it."""
     m = read.to_source
     if not read.local or not m.is_translation():
@@ -66,7 +66,8 @@ def piece_region(draw: Draw, read: BackdropRead) -> tuple[int, int, int, int] | 
         return None
     cw, ch = read.copy.width, read.copy.height
     x0, y0, x1, y1 = read.mirror if read.mirror is not None else (0.0, 0.0, cw, ch)
-    grow = max(x0, y0, cw - x1, ch - y1, 0.0) + 2.0
+    reach = max(x0, y0, cw - x1, ch - y1, 0.0)
+    grow = reach + max(2.0, reach / 4)
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     left, top = max(0, math.floor(min(xs) - grow)), max(0, math.floor(min(ys) - grow))
     right, bottom = min(cw, math.ceil(max(xs) + grow)), min(ch, math.ceil(max(ys) + grow))

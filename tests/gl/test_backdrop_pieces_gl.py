@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import lamina.graph.backed as backed
 from lamina.blending.reference import source_over
+from lamina.framegraph import BackdropPass
 from tests import backdrop_reference as br
 from tests import projection_reference as pr
 from tests.unit.test_backdrop_pieces import split_backdrop_member
@@ -71,3 +73,23 @@ def test_each_split_piece_blurs_what_lies_behind_it_when_it_is_drawn(gl, member_
     assert np.ptp(want[far & (x_cover == 0)][:, 1]) > 100 and (near & (x_cover > 0.999)).sum() > 300
     print(f"max diff {diff[~grown].max():.2f}, mean {diff[~grown].mean():.3f}")
     assert (diff[~grown] > 2).sum() == 0, f"{(diff[~grown] > 2).sum()} px differ by more than 2 levels"
+
+
+@pytest.mark.parametrize("sigma", [5, 12, 25])
+def test_a_piece_copying_only_the_part_under_it_draws_what_copying_all_draws(gl, monkeypatch, sigma):
+    """Each piece's read copies only its part, grown by the reach (graph.reads.piece_region):
+    the frame is the one copying the whole region for each piece gives, to the level, also
+    for blurs that downscale (sigma > 4) and reach past a piece by more than its width."""
+    def scene():
+        s = split_backdrop_member(f"backdrop-filter: blur({sigma}px)")
+        s.find("under").style["background"] = "repeating-linear-gradient(90deg, #e33 0px, #e33 7px, #fff 7px, #fff 13px)"
+        return s
+
+    graph = scene().plan()
+    regions = [p.region for p in graph.passes if isinstance(p, BackdropPass)]
+    assert len(regions) == 2 and all(r is not None and r[2] < p.target.width
+                                     for r, p in zip(regions, [p for p in graph.passes if isinstance(p, BackdropPass)]))
+    clipped = scene().render(gl).image
+    monkeypatch.setattr(backed, "piece_region", lambda draw, read: None)
+    whole = scene().render(gl).image
+    assert np.array_equal(clipped, whole), f"{(clipped != whole).any(axis=2).sum()} px differ"
