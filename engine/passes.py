@@ -527,6 +527,8 @@ class BackdropPass(GraphPass):
     to_source: Affine
     mirror: tuple[float, float, float, float] | None = None
     reason: Reason = Reason("")
+    # Copy only these texels (x, y, w, h): what a split piece needs (graph.reads.piece_region).
+    region: tuple[int, int, int, int] | None = None
 
     kind = _kind(TaskKind.BACKDROP)
     __post_init__ = _reason
@@ -536,12 +538,14 @@ class BackdropPass(GraphPass):
 
     def describe_line(self, ms: str = "") -> str:
         mirrored = " (mirrored edges)" if self.mirror else ""
-        return _layer_line(self, f"read back from {self.source.name}{mirrored}: {self.reason}{ms}")
+        part = f", only the {self.region[2]}x{self.region[3]} px its piece needs" if self.region else ""
+        return _layer_line(self, f"read back from {self.source.name}{mirrored}{part}: {self.reason}{ms}")
 
     def own_fields(self) -> dict[str, Any]:
         return {"layer": self.layer_id, "source": self.source.name,
                 "to_source": [round(v, 6) for v in self.to_source.values()],
-                "mirror": list(self.mirror) if self.mirror is not None else None}
+                "mirror": list(self.mirror) if self.mirror is not None else None,
+                **({"region": list(self.region)} if self.region is not None else {})}
 
     def dot_label(self) -> tuple[str, ...]:
         return (self.layer_id, str(self.reason))

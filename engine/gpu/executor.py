@@ -458,7 +458,11 @@ class GLExecutor:
         _set(program, "u_exact", int(exact))
         source.texture.use(location=0)
         _set(program, "u_source", 0)
-        self.programs.vertex_array(COMPOSITE_BACKDROP).render(moderngl.TRIANGLES, vertices=3)
+        self.ctx.scissor = p.region  # (a split piece's part; None: all of it)
+        try:
+            self.programs.vertex_array(COMPOSITE_BACKDROP).render(moderngl.TRIANGLES, vertices=3)
+        finally:
+            self.ctx.scissor = None
 
     # -- the tasks that are not drawing: filters, transfers, uploads ------------------------
     def _filter(self, run: "_Execution", p: FilterPass, target) -> Ticket | None:

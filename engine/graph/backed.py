@@ -17,11 +17,11 @@ from ..geometry import Affine, Rect
 from ..compositor.backings import BackingKind, CompositingReason, composited_bytes, partition, usefulness
 from ..compositor.sticky import INSET_FIELDS
 from ..compositor.tree import LayerNode, extends_3d
-from ..errors import UnsupportedFeatureError
 from .damage import changed_region
 from .ink import raster_placement
 from .contexts3d import order_3d_contexts
 from .placement import clean, reframe, rounded, snap, touched
+from .reads import piece_read, piece_region
 from .retained import OverlapRecord, Site
 from .sweep import animated_sweep, sweep_bounds
 from .targets import PendingDraw, Target
@@ -76,9 +76,11 @@ class BackedDrawing:
     def _read_per_piece(self, readers: dict[int, Draw], draws: tuple[Draw, ...]) -> tuple[Draw, ...]:
         """``draws`` with each piece of a split draw that reads its backdrop (graph.reads,
         keyed by the draw) reading its own copy, taken just before that piece is drawn
-        (cc reads per drawn quad): a blend's read is a copy alone. A backdrop-filter's
-        read runs its filter passes and surface, once per element: refused for a split
-        member rather than drawn unfiltered."""
+        (cc reads per drawn quad): a blend's read is a copy alone; a backdrop-filter's
+        read also runs its filter passes (and surface) on that piece's copy
+        (reads.piece_read), so each piece shows what lies behind it when it is drawn.
+        Where the read is local (reads.piece_region), a piece copies only the part
+        under it, grown by the filter's reach."""
         kept = {id(d) for d in draws}
         out = list(draws)
         for key, reader in readers.items():
@@ -87,16 +89,11 @@ class BackedDrawing:
             read = self.out.reads[key]
             pieces = [i for i, d in enumerate(out) if d.layer_id == reader.layer_id and d.source is reader.source
                       and d.transform == reader.transform and d.split_planes]
-            if pieces and read.after:
-                raise UnsupportedFeatureError(
-                    "backdrop-filter on a member of a 3D rendering context that another member's plane splits "
-                    "(each piece would read its own backdrop); keep it out of the intersection or flatten the context",
-                    property="backdrop-filter", layer=reader.layer_id)
             for k, i in enumerate(pieces):
-                copy = read.copy if k == 0 else replace(read.copy, name=f"{read.copy.name}:piece{k}")
-                piece = replace(out[i], backdrop=copy) if k else out[i]
+                piece, piece_reads = (out[i], read) if k == 0 else piece_read(out[i], read, k)
+                piece_reads = replace(piece_reads, region=piece_region(piece, piece_reads))
                 out[i] = piece
-                self.out.reads[id(piece)] = replace(read, copy=copy)
+                self.out.reads[id(piece)] = piece_reads
                 self.out.keep.append(piece)
         return tuple(out)
 
@@ -123,6 +120,10 @@ class BackedDrawing:
 
     def _backing_draws(self, items: list, target: Target, base_id: str) -> tuple[Draw, ...]:
         to_target = target.from_screen()
+        owner = self.trees.nodes.get(target.owner)
+        # A member's 3D flattening surface lies in its plane: what moves the plane moves
+        # everything in it together, so it sweeps nothing there (graph.sweep).
+        plane = owner.id if owner is not None and owner.context3d is not None and not extends_3d(owner) else None
 
         def bounds(item) -> Rect:
             """Pixels an item can touch: snapped out to whole pixels (touching fractional
@@ -130,7 +131,7 @@ class BackedDrawing:
             Under a running transform animation, everywhere it goes in this iteration
             (as Blink does), so promotions do not flicker from frame to frame."""
             if isinstance(item, PendingDraw):
-                sweep = self._animation_sweep(item.node, to_target)
+                sweep = self._animation_sweep(item.node, to_target, plane)
                 if sweep is not None:
                     return sweep
                 return touched(item.node.ink_rect, to_target @ item.node.to_screen)
@@ -307,11 +308,11 @@ class BackedDrawing:
             return None
         return (int(damage.x), int(damage.y), int(damage.width), int(damage.height))
 
-    def _animation_sweep(self, node: LayerNode, to_target: Affine) -> Rect | None:
+    def _animation_sweep(self, node: LayerNode, to_target: Affine, plane: str | None = None) -> Rect | None:
         """Target pixels a layer can touch over this iteration of the transform
-        animations running on it or on an ancestor (graph.sweep), or None when none
-        runs. Each animated layer is sampled once a frame."""
-        swept = animated_sweep(node, self.trees.nodes, self._sweeps, self.t)
+        animations running on it or on an ancestor (graph.sweep; below ``plane`` only,
+        when given), or None when none runs. Each animated layer is sampled once a frame."""
+        swept = animated_sweep(node, self.trees.nodes, self._sweeps, self.t, plane)
         if swept is None:
             return None
         samples, rel = swept

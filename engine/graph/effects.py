@@ -303,6 +303,9 @@ class EffectDrawing:
         backdrop = Draw(result, node.id, snap(surface_to_target.inverse() @ to_source), 1.0, (border_box,),
                         note="filtered backdrop, clipped to the border box")
         read = f"backdrop-filter of {node.id!r} reads the {cw}x{ch} px under it"
+        # What a texel of the filtered copy depends on lies within the copy's growth of it
+        # (a CSS chain in the target's pixels; not an SVG graph's region: feTile, feImage).
+        local = to_target.is_translation() and not plan.region
         if (opacity >= 1.0 and not route.applies and s.mix_blend_mode is BlendMode.NORMAL and not has_backdrop_readers(ctx)
                 and not has_blend_readers(ctx)):
             # Nothing fades the two together and nothing inside reads the element: the
@@ -311,7 +314,8 @@ class EffectDrawing:
             direct = replace(backdrop, transform=snap(to_source), clips=clips + (
                 clip_shape(node.id, to_target.inverse(), (0.0, 0.0, node.width, node.height),
                            used_radii(s, node.width, node.height)),))
-            self.out.reads[id(direct)] = BackdropRead(copy, to_source, mirror, read, tuple(filter_passes))
+            self.out.reads[id(direct)] = BackdropRead(copy, to_source, mirror, read, tuple(filter_passes),
+                                                      local=local)
             self.out.keep.append(direct)
             self.out.decisions.append(Decision(node.id, f"backdrop-filter: {chain}: reads back {cw}x{ch} px, "
                                                     f"{len(plan.passes)} filter passes, drawn under the element "
@@ -339,7 +343,8 @@ class EffectDrawing:
         draw = self.masked(Draw(result, node.id, surface_to_target, opacity, clips, note=note), ctx, target)
         if draw is None:
             return True  # a polygon clip-path that covers nothing (masked said so)
-        self.out.reads[id(draw)] = BackdropRead(copy, to_source, mirror, read, after)
+        self.out.reads[id(draw)] = BackdropRead(copy, to_source, mirror, read, after,
+                                                local=local and element_plan is None)
         self.out.keep.append(draw)
         self.out.decisions.append(Decision(node.id, f"backdrop-filter: {chain}: reads back {cw}x{ch} px, "
                                                 f"{len(plan.passes)} filter passes, a {surface.target.width}x"

@@ -7,8 +7,9 @@ frame as one draw of its own: that context alone is planned again and its passes
 decisions and draw put where last frame's were. With 3D rendering contexts on screen the
 kept draws are those before sorting (one per site), and the frame's contexts are sorted
 and split again from the members' new 4x4s (graph.contexts3d); a moved member drawn
-through a 3D flattening surface is planned alone again as a changed effect is; why a
-frame with contexts was planned whole goes to FrameGraph.planned_whole. It emits into the planner's FrameOutput
+through a 3D flattening surface, or in a context sorted inside a surface drawn in the
+frame (an opacity group, a filter), has that surface planned alone again as a changed
+effect is; why a frame with contexts was planned whole goes to FrameGraph.planned_whole. It emits into the planner's FrameOutput
 (graph.output); when it cannot finish, it restores the cache and returns None, and the
 planner plans from scratch into a new one."""
 
@@ -31,6 +32,7 @@ from .retained import (EFFECT_AMOUNTS, MOVABLE, Footprint, OverlapRecord, Retain
                        runs_transform_animation, swept)
 from .effects import opacity_in_draw
 from .placement import reframe, touched
+from .reads import unpieced
 from .targets import PendingDraw, Target
 
 __all__ = ["RetainedFastPath", "Repaint"]
@@ -79,9 +81,6 @@ class RetainedFastPath:
             return self._whole("the layer tree changed (a 3D rendering context's members may have)"
                                if last is not None and changes.rebuilt and (last.graph.contexts3d or self.trees.has_3d_contexts)
                                else None)
-        if any(c.target != "frame" for c in last.graph.contexts3d):
-            # That surface's kept draws would keep last frame's order (its rasters still reused).
-            return self._whole("a 3D rendering context is sorted inside a surface")
         key = self._request_key()
         if last.key[0]() is not self.scene or last.key[1:] != key[1:]:
             return None
@@ -97,6 +96,10 @@ class RetainedFastPath:
         if flattened is None:
             return self._whole("a moved member of a 3D rendering context was drawn inside another draw")
         effects.update(flattened)
+        redone_roots = {fp.ctx.node.id for fp in effects.values()}
+        if any(c.target != "frame" and self._holder(last, c.root) not in redone_roots for c in last.graph.contexts3d):
+            # That surface's kept draws would keep last frame's order (its rasters still reused).
+            return self._whole("a 3D rendering context is sorted inside a surface that is not planned again")
         inside = {layer_id for fp in flattened.values() for layer_id in _subtree_ids(fp.ctx)}
         painted: dict[int, set[str]] = {}  # site index -> its members whose paint alone changed
         for layer_id, what in changes.fields.items():
@@ -167,6 +170,10 @@ class RetainedFastPath:
                 return None  # a kept texture it reads is gone: planning makes it again
             kept.update(id(p) for p in work)
         per_frame = {id(p) for read in last.reads if read is not None for p in read.after}
+        # (and the copies of them each later piece of a split reader ran: made anew too)
+        per_frame_names = {p.name for read in last.reads if read is not None for p in read.after}
+        per_frame.update(id(p) for p in last.graph.passes if p.name not in per_frame_names
+                         and unpieced(p.name) in per_frame_names)
         redone = {name for site in (*redo.values(), *(r.site for r in repaints.values())) for name in site.passes}
         redone_ids = {id(p) for fp in effects.values() for p in fp.passes}  # the effects' own, planned anew
         if not redone_ids.isdisjoint(kept) or not redone_ids.isdisjoint(per_frame):
@@ -321,24 +328,39 @@ class RetainedFastPath:
     # -- 3D rendering contexts (graph.contexts3d) ---------------------------------------
     def _flattened_to_redo(self, last: "RetainedPlan", changes: TreeChanges,
                            refiltered: set[str]) -> dict[int, Footprint] | None:
-        """The members of 3D rendering contexts that moved and are drawn through a
-        surface in their plane (3D flattening: a card with a label), by the index of
-        their one frame draw: each is planned alone again (``_redo_effects``), its
-        surface and draw made anew with its new 4x4. {} when none; None when such a
-        member made no such draw of its own last frame (plan from scratch)."""
+        """The surfaces drawn in the frame that hold moved members of 3D rendering
+        contexts, by the index of their one frame draw: a member's own surface in its
+        plane (3D flattening: a card with a label), or the surface of a flattening
+        ancestor its whole context is sorted in (an opacity group, a filter). Each is
+        planned alone again (``_redo_effects``): its surface, the context sorted in it
+        and its draw made anew from the new 4x4s. {} when none; None when such a surface
+        made no draw of its own last frame (plan from scratch)."""
         out: dict[int, Footprint] = {}
         for layer_id, what in changes.fields.items():
             node = self.trees.nodes.get(layer_id)
             if node is None or node.context3d is None or layer_id in refiltered or not what <= MOVABLE \
                     or layer_id in last.site_of:
                 continue  # not a member, or drawn from a site of its own (redone as moved)
-            if last.effects.get(layer_id) is None:
-                continue  # no surface of its own: _retained decides on its draws
-            footprint = self._effect_footprint(last, layer_id)
+            holder = self._holder(last, layer_id)
+            if holder is None:
+                continue  # in no surface drawn in the frame: _retained decides on its draws
+            footprint = self._effect_footprint(last, holder)
             if footprint is None:
                 return None
             out[footprint.index] = footprint
         return out
+
+    def _holder(self, last: "RetainedPlan", layer_id: str) -> str | None:
+        """The layer itself or its nearest ancestor that last frame drew into the frame
+        as one draw of its own through a surface (its Footprint: a context the fast path
+        can plan alone again), or None."""
+        node = self.trees.nodes.get(layer_id)
+        while node is not None:
+            if last.effects.get(node.id) is not None:
+                return node.id
+            parent = node.layer.parent
+            node = self.trees.nodes.get(parent.id) if parent is not None else None
+        return None
 
     def _sort_contexts_again(self, final: tuple[Draw, ...], last: "RetainedPlan",
                              target: Target) -> tuple[tuple[Draw, ...] | None, tuple]:

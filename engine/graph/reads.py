@@ -5,15 +5,17 @@ BackdropPass), the read's own work runs, and drawing goes on."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import math
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any
 
 from ..blending import BlendMode
 from ..framegraph import BackdropPass, CompositePass, Draw, TextureDesc, TextureRole
-from ..geometry import Affine, Rect
+from ..geometry import Affine, Rect, clipped_polygon
 from .placement import snap, touched
 from .targets import BackdropRead
 
-__all__ = ["blend_read", "split_at_reads", "backdrop_region", "BackdropRegion"]
+__all__ = ["blend_read", "split_at_reads", "backdrop_region", "BackdropRegion", "piece_read", "piece_region", "unpieced"]
 
 
 def blend_read(draw: Draw, mode: BlendMode, target_size: tuple[int, int] | None) -> tuple[Draw, BackdropRead] | None:
@@ -28,7 +30,91 @@ def blend_read(draw: Draw, mode: BlendMode, target_size: tuple[int, int] | None)
     copy = TextureDesc(f"backdrop:{draw.layer_id}", w, h, TextureRole.BACKDROP)
     blended = replace(draw, blend=mode, backdrop=copy, backdrop_origin=(x, y))
     return blended, BackdropRead(copy, Affine.translate(x, y), None,
-                                 f"mix-blend-mode {mode} of {draw.layer_id!r} reads the {w}x{h} px under it")
+                                 f"mix-blend-mode {mode} of {draw.layer_id!r} reads the {w}x{h} px under it", local=True)
+
+
+def piece_read(draw: Draw, read: BackdropRead, k: int) -> tuple[Draw, BackdropRead]:
+    """Piece ``k`` (k >= 1) of a split draw that reads its backdrop, and its own read: a
+    copy of its own, and a backdrop-filter's passes and surface (``read.after``) run
+    again on that copy into textures of their own, so each piece filters what lies
+    under the element when that piece is drawn (cc reads per drawn quad) while the
+    earlier pieces' results stay as they were drawn. Every texture the read writes is
+    renamed ``NAME:pieceK`` and so is every pass; what it reads from outside (the
+    element's raster, a mask) is shared."""
+    suffix = f":piece{k}"
+    written = [read.copy] + [p.target for p in read.after]
+    names = {t.name: replace(t, name=t.name + suffix) for t in written}
+    after = tuple(replace(_renamed(p, names), name=p.name + suffix) for p in read.after)
+    piece = _renamed(draw, names)
+    return piece, replace(read, copy=names[read.copy.name], after=after)
+
+
+def piece_region(draw: Draw, read: BackdropRead) -> tuple[int, int, int, int] | None:
+    """The copy texels (x, y, w, h) a piece of a split draw needs of a ``local`` read:
+    the piece's bounds (its quad cut by its half-planes, in target px) in the copy, grown
+    by the copy's growth past its mirror box and a quarter more, 2 px at least (rounding,
+    a downscaled blur's grid and its taps' tails), cut to the copy; None (the whole copy) when the read is not local or the
+    piece is not a translation away from it."""
+    m = read.to_source
+    if not read.local or not m.is_translation():
+        return None
+    points = [(x - m.e, y - m.f) for x, y in clipped_polygon(Rect(0, 0, *draw.quad_size), draw.transform)]
+    for a, b, c in draw.split_planes:  # keep a x + b y + c >= 0, in copy texels
+        c += a * m.e + b * m.f
+        points = _cut(points, a, b, c)
+    if len(points) < 3:
+        return None
+    cw, ch = read.copy.width, read.copy.height
+    x0, y0, x1, y1 = read.mirror if read.mirror is not None else (0.0, 0.0, cw, ch)
+    reach = max(x0, y0, cw - x1, ch - y1, 0.0)
+    grow = reach + max(2.0, reach / 4)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    left, top = max(0, math.floor(min(xs) - grow)), max(0, math.floor(min(ys) - grow))
+    right, bottom = min(cw, math.ceil(max(xs) + grow)), min(ch, math.ceil(max(ys) + grow))
+    if right <= left or bottom <= top:
+        return None
+    return (left, top, right - left, bottom - top)
+
+
+def _cut(points: list[tuple[float, float]], a: float, b: float, c: float) -> list[tuple[float, float]]:
+    """A convex polygon cut to a x + b y + c >= 0 (Sutherland-Hodgman, one plane)."""
+    out = []
+    for (px, py), (qx, qy) in zip(points, points[1:] + points[:1]):
+        dp, dq = a * px + b * py + c, a * qx + b * qy + c
+        if dp >= 0:
+            out.append((px, py))
+        if (dp >= 0) != (dq >= 0):
+            t = dp / (dp - dq)
+            out.append((px + t * (qx - px), py + t * (qy - py)))
+    return out
+
+
+def unpieced(name: str) -> str:
+    """The name of the pass or texture of a read that ``name`` (made by piece_read for a
+    later piece) is the copy of; ``name`` itself when it is no piece's."""
+    base, sep, k = name.rpartition(":piece")
+    return base if sep and k.isdigit() else name
+
+
+def _renamed(obj: Any, names: dict[str, TextureDesc]) -> Any:
+    """``obj`` (a pass, a draw, a tuple of them, any frozen dataclass) with each
+    TextureDesc named in ``names`` replaced by its entry; the same object when none is."""
+    if isinstance(obj, TextureDesc):
+        return names.get(obj.name, obj)
+    if isinstance(obj, tuple):
+        items = tuple(_renamed(v, names) for v in obj)
+        return obj if all(a is b for a, b in zip(items, obj)) else items
+    if is_dataclass(obj) and not isinstance(obj, type):
+        changed = {}
+        for f in fields(obj):
+            if not f.init:
+                continue
+            value = getattr(obj, f.name)
+            new = _renamed(value, names)
+            if new is not value:
+                changed[f.name] = new
+        return replace(obj, **changed) if changed else obj
+    return obj
 
 
 def split_at_reads(cp: CompositePass, reads: dict[int, BackdropRead]) -> list:
@@ -47,7 +133,7 @@ def split_at_reads(cp: CompositePass, reads: dict[int, BackdropRead]) -> list:
             out.append(replace(cp, name=name, draws=tuple(segment), continues=part > 0))
             part += 1
             out.append(BackdropPass(read.copy.name, d.layer_id, cp.target, read.copy, read.to_source,  # (backdrop:ID)
-                                    read.mirror, read.reason))
+                                    read.mirror, read.reason, read.region))
             out.extend(read.after)
             segment = []
         segment.append(d)

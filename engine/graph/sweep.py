@@ -45,15 +45,20 @@ def sample_sweep(layer: Layer, node: LayerNode, t: float) -> list[Affine | Proje
     return matrices
 
 
-def animated_sweep(node: LayerNode, nodes: dict, sweeps: dict[str, list], t: float
+def animated_sweep(node: LayerNode, nodes: dict, sweeps: dict[str, list], t: float, plane: str | None = None
                    ) -> tuple[list[Affine | Projective], Affine | Projective] | None:
     """The sampled screen matrices of the transform animation running on ``node``'s
     layer or its nearest animated ancestor, with ``node``'s matrix relative to that
     layer (apply it after each sample); None when none runs or the animated layer is not
     invertible. ``nodes``: the property trees' nodes by layer id; ``sweeps`` caches each
-    layer's samples for the frame (each animated layer is sampled once)."""
+    layer's samples for the frame (each animated layer is sampled once). ``plane``: the
+    layer whose plane the target is (a 3D flattening surface): an animation on it or
+    above it moves that plane as a whole, which changes no overlap of the layers flat in
+    it, so only animations below it sweep."""
     layer = node.layer
     while layer is not None:
+        if layer.id == plane and layer is not node.layer:
+            return None
         samples = sweeps.get(layer.id)
         if samples is None:
             anim = nodes.get(layer.id)

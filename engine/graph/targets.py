@@ -76,10 +76,16 @@ class BackdropRead:
     it (into ``copy``, texel -> target texel by ``to_source``, cut to ``mirror`` with
     reflected edges when given), then run ``after`` (a backdrop-filter's passes and the
     element's surface). The planner turns it into a BackdropPass where it splits the
-    target's composite pass."""
+    target's composite pass. ``local``: each texel of what it makes depends only on the
+    copy's texels within the copy's growth past ``mirror`` (none without one) of it (a
+    CSS filter read in the target's pixels, a blend's copy), so a split piece may copy
+    only what lies under it, grown by that much: ``region`` (copy texels x, y, w, h;
+    None: all of it)."""
 
     copy: TextureDesc
     to_source: Affine
     mirror: tuple[float, float, float, float] | None
     reason: str
     after: tuple = ()
+    local: bool = False
+    region: tuple[int, int, int, int] | None = None

@@ -2,7 +2,8 @@
 golden scenes preserve3d-* (intersecting planes, a cube with hidden back faces, a
 card flip, a translucent 12-card carousel, perspective origins, a flat member's 3D
 flattening surface; a fixed child of the context's element, a member's composited
-scroller contents and squashed child, each crossed by another member), written as absolutely
+scroller contents and squashed child, each crossed by another member; a split member's backdrop-filter
+read per piece: a single read would show x unblurred or not at all under the near piece), written as absolutely
 positioned divs with the same CSS (``python -m tests.chromium.compare --scenes
 tests/scenes/preserve3d-*.json`` shows them side by side).
 
@@ -39,6 +40,7 @@ SCENES = Path(__file__).resolve().parents[1] / "scenes"
     ("preserve3d-fixed-child", 0.4, 0.9),           # measured 0.23, 0.59%: a fixed child at z = 0
     ("preserve3d-scroller-in-member", 0.1, 0.2),    # measured 0.04, 0.07%: scroller contents cut with m
     ("preserve3d-squash-in-member", 0.1, 0.2),      # measured 0.04, 0.07%: a squashed child cut with m
+    ("preserve3d-backdrop-split", 0.6, 0.2),        # measured 0.42, 0.09% (max 74, on x's edges and m's corners)
 ])
 def test_3d_rendering_contexts_sort_and_split_as_chromium_draws_them(chromium, tmp_path, name, mean, over_24):
     result = compare_scene_file(SCENES / f"{name}.json", tmp_path, chromium)

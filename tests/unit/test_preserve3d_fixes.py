@@ -1,7 +1,8 @@
 """Regressions from the review of preserve-3d (issue 26), planned without a GPU: a
-scroll inside a 3D rendering context is planned with the whole frame, a split member's
-backdrop-filter, pieces cut by many planes, singular 4x4 members, cut edges near the eye
-plane and the tie rule on a cut through pixel centres."""
+scroll inside a 3D rendering context is planned with the whole frame, a member's
+backdrop-filter reordered but not split (a split one: test_backdrop_pieces), pieces
+cut by many planes, singular 4x4 members, cut edges near the eye plane and the tie
+rule on a cut through pixel centres."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from lamina import Layer, Scene
-from lamina.errors import GeometryError, UnsupportedFeatureError
+from lamina.errors import GeometryError
 from lamina.geometry3d import DrawPolygon
 from lamina.geometry3d.polygon import split_by_distances
 from lamina.graph.contexts3d import split_planes
@@ -52,15 +53,6 @@ def backdrop_member(x_transform: str, member_style: str = "") -> Scene:
     group.add(Layer("x", (30, 10, 100, 100), f"background: rgb(0,0,255); transform: {x_transform}"))
     group.add(Layer("m", (10, 10, 140, 100), "background: rgba(255,255,0,.5); backdrop-filter: blur(2px);" + member_style))
     return scene
-
-
-@pytest.mark.parametrize("member_style", ["", "opacity: 0.5"])
-def test_a_backdrop_filter_on_a_split_member_is_refused_naming_the_layer(member_style):
-    """Each piece would read its own backdrop; the plan makes one read, so it refuses
-    (a typed error) instead of reading a filter result it never writes."""
-    with pytest.raises(UnsupportedFeatureError) as caught:
-        backdrop_member("rotateY(50deg)", member_style).plan()
-    assert caught.value.layer == "m" and caught.value.property == "backdrop-filter"
 
 
 def test_a_backdrop_filter_on_a_member_reordered_but_not_split_is_planned():
