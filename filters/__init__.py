@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import FilterSyntaxError, LaminaInputError, SvgFilterError, UnsupportedFeatureError
+from ..errors import FilterSyntaxError, LaminaInputError, SvgFilterError, TextureTooLargeError, UnsupportedFeatureError
 from ..css.values import RGBA
 from ..file_access import FileAccess
 
@@ -138,6 +138,19 @@ def apply(
                       renderer=renderer, device=device, grow=grow, svg=svg)
 
 
+def _check_region_size(run, op: SvgFilterRef, size: tuple[int, int], *, renderer, device) -> None:
+    """Refuse, naming the ``<filter>`` and its region, an image grown to the filter region
+    that the backend cannot hold (before the padded image is made)."""
+    try:
+        run.check_size(*size, renderer=renderer, device=device)
+    except LaminaInputError as err:
+        why = (f"{op.css()}: the filter region of {op.element.describe()} (its x, y, width and height) needs a "
+               f"{size[0]}x{size[1]} image: {err}")
+        if isinstance(err, TextureTooLargeError):
+            raise TextureTooLargeError(why, element=op.element.describe(), attribute="x, y, width, height") from err
+        raise LaminaInputError(why) from err
+
+
 def _apply(image, chain, backend, *, premultiplied, current_color, renderer, device, grow, svg) -> np.ndarray | Grown:
     if isinstance(chain, str):
         chain = parse(chain)
@@ -194,6 +207,7 @@ def _apply(image, chain, backend, *, premultiplied, current_color, renderer, dev
     # The filter region reaches past the image: the graph runs on the image padded with
     # transparent pixels to the region, and the result is cut back to the image.
     top, right, bottom, left = plan.outsets
+    _check_region_size(run, chain[0], (w + left + right, h + top + bottom), renderer=renderer, device=device)
     padded = np.pad(image, ((top, bottom), (left, right), (0, 0)))
     out = run(padded, plan, renderer=renderer, device=device, straight=not premultiplied)
     return np.ascontiguousarray(out[top:top + h, left:left + w])

@@ -164,7 +164,7 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
             raise UnsupportedFeatureError(
                 f"{op.css()} mixed with other filter functions where the element's box is not known (the filter of an "
                 "element with a backdrop-filter, which acts on its backdrop and content together): not planned yet; "
-                "a layer's filter is", property="filter", value=op.css())
+                "a layer's filter is", property="filter", value=op.css(), element=op.element.describe())
         return _chain_plan(ops, box=box, size=size, scale=scale, current_color=current_color, css_scale=css_scale,
                            backdrop=backdrop)
     return tuple(out)
@@ -180,12 +180,13 @@ def _backdrop_refusal(op: SvgFilterRef, ops: tuple[FilterOp, ...], size: tuple[i
         raise UnsupportedFeatureError(
             f"backdrop-filter: {op.css()} ({op.element.describe()}) mixed with other filter functions, planned without "
             "the element's box: each graph's filter region is placed on the box", property="backdrop-filter",
-            value=op.css())
+            value=op.css(), element=op.element.describe())
     bw, bh = _box(op.element, size, scale)
     if not np.allclose(filter_region(op.element, (0.0, 0.0, bw, bh)), (0.0, 0.0, bw, bh), rtol=0, atol=1e-9):
         raise UnsupportedFeatureError(
             f"backdrop-filter: {op.css()}: its filter region is not the element's box (the default is -10%/-10%/120%/"
-            "120%), planned without the element's box to place it on", property="backdrop-filter", value=op.css())
+            "120%), planned without the element's box to place it on", property="backdrop-filter", value=op.css(),
+            element=op.element.describe())
 
 
 def _lowered(element: m.FilterElement, box: tuple[float, float]) -> tuple[FilterOp, ...] | None:
@@ -277,7 +278,8 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
                 raise UnsupportedFeatureError(
                     f"{segment.describe()} ({prim.describe()}) mixed with other filter functions on an image: its filter "
                     "region reaches past the image, which would have to hold what lies there (on a layer the bounds "
-                    "grow by it; filters.apply keeps the image's size)", property="filter", value=segment.describe())
+                    "grow by it; filters.apply keeps the image's size)", property="filter", value=segment.describe(),
+                    element=segment.describe())
         else:
             t, r, b, l = plan_chain(segment, current_color=current_color, scale=css_scale).outsets
             extent = (extent[0] - l, extent[1] - t, extent[2] + r, extent[3] + b)

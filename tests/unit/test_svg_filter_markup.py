@@ -377,3 +377,28 @@ def test_a_scene_with_a_url_filter_plans_it_into_filter_passes():
     scene.add_svg(MARKUP)
     scene.root.add(__import__("lamina").Layer("a", (0, 0, 10, 10), "background: red; filter: url(#blue)"))
     assert [p.name for p in scene.plan().filter_passes()] == ["filter:a:1:color"]
+
+
+@pytest.mark.parametrize("legacy", ["BackgroundImage", "BackgroundAlpha", "FillPaint", "StrokePaint"])
+def test_a_legacy_input_refusal_names_its_element_in_the_error_fields(legacy):
+    with pytest.raises(UnsupportedFeatureError) as info:
+        parse_svg(f"<svg {NS}><filter id='f'>\n<feOffset result='o'/><feBlend in='o' in2='{legacy}'/></filter></svg>")
+    err = info.value
+    assert (err.element, err.property, err.value, err.line) == ("<feBlend>", "in2", legacy, None), str(err)
+    assert "line 2, <feBlend>" in str(err)
+    assert err.located(layer="card").element == "<feBlend>", "a copy located to a layer keeps it"
+
+
+def test_a_filter_region_past_the_texture_limit_names_the_filter_when_a_scene_plans():
+    from lamina import Layer
+    from lamina.errors import TextureTooLargeError
+
+    scene = Scene(40, 30)
+    scene.add_svg(f"<svg {NS}><filter id='huge' x='-1000' y='-1000' width='3000' height='3000'><feFlood/></filter>"
+                  "</svg>")
+    scene.root.add(Layer("a", (0, 0, 10, 10), style="background: red; filter: url(#huge)"))
+    with pytest.raises(TextureTooLargeError) as info:
+        scene.plan()
+    err = info.value
+    assert (err.layer, err.element, err.attribute) == ("a", '<filter id="huge">', "x, y, width, height")
+    assert "filter region of <filter id=\"huge\">" in str(err) and "30000x30000" in str(err)
