@@ -132,22 +132,25 @@ def apply(
     part of the region past the image is computed (a feFlood fills it, a feOffset or
     feTile brings it in), and the output is then cut to the image, keeping its size as
     for CSS functions (``grow`` is refused with a url()); what lies outside the region
-    (a region inside the image, or a userSpaceOnUse one cutting it) is transparent."""
+    (a region inside the image, or a userSpaceOnUse one cutting it) is transparent. Mixed
+    with CSS functions, each function and graph acts on the image alone (its result cut
+    to the image before the next reads it)."""
     with svg_files(folder_access(files)):
         return _apply(image, chain, backend, premultiplied=premultiplied, current_color=current_color,
                       renderer=renderer, device=device, grow=grow, svg=svg)
 
 
-def _check_region_size(run, op: SvgFilterRef, size: tuple[int, int], *, renderer, device) -> None:
-    """Refuse, naming the ``<filter>`` and its region, an image grown to the filter region
-    that the backend cannot hold (before the padded image is made)."""
+def _check_region_size(run, chain: FilterChain, size: tuple[int, int], *, renderer, device) -> None:
+    """Refuse, naming the ``<filter>``s and their regions, an image grown to the filter
+    regions that the backend cannot hold (before the padded image is made)."""
     try:
         run.check_size(*size, renderer=renderer, device=device)
     except LaminaInputError as err:
-        why = (f"{op.css()}: the filter region of {op.element.describe()} (its x, y, width and height) needs a "
+        elements = ", ".join(dict.fromkeys(op.element.describe() for op in chain if isinstance(op, SvgFilterRef)))
+        why = (f"{chain.css()}: the filter region of {elements} (x, y, width and height) needs a "
                f"{size[0]}x{size[1]} image: {err}")
         if isinstance(err, TextureTooLargeError):
-            raise TextureTooLargeError(why, element=op.element.describe(), attribute="x, y, width, height") from err
+            raise TextureTooLargeError(why, element=elements, attribute="x, y, width, height") from err
         raise LaminaInputError(why) from err
 
 
@@ -191,8 +194,8 @@ def _apply(image, chain, backend, *, premultiplied, current_color, renderer, dev
         # that is the whole element (filters.svg.lower); a url() alone, as its own passes
         # on its filter region of the image, the element's box (filters.svg.route, as a
         # layer's filter: the plan's image is the box grown by the region's outsets);
-        # mixed with functions, each graph on its filter region inside the image
-        # (filters.svg.route); otherwise a typed error, now.
+        # mixed with functions, each graph on its filter region, each stage cut to the
+        # image (filters.svg.route); otherwise a typed error, now.
         try:
             chain = FilterChain(tuple(lowered for op in chain for lowered in
                                       (lower_filter(op.element, (w, h)) if isinstance(op, SvgFilterRef) else (op,))))
@@ -207,7 +210,7 @@ def _apply(image, chain, backend, *, premultiplied, current_color, renderer, dev
     # The filter region reaches past the image: the graph runs on the image padded with
     # transparent pixels to the region, and the result is cut back to the image.
     top, right, bottom, left = plan.outsets
-    _check_region_size(run, chain[0], (w + left + right, h + top + bottom), renderer=renderer, device=device)
+    _check_region_size(run, chain, (w + left + right, h + top + bottom), renderer=renderer, device=device)
     padded = np.pad(image, ((top, bottom), (left, right), (0, 0)))
     out = run(padded, plan, renderer=renderer, device=device, straight=not premultiplied)
     return np.ascontiguousarray(out[top:top + h, left:left + w])

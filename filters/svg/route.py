@@ -23,8 +23,10 @@ an unresolved ``url(#id)`` is resolved against it. Then, for each ``url(#id)``:
   graph runs on its filter region of the element's box, reading the chain's image so far
   cleared outside it; on a layer the image is the box grown to hold every stage (the
   functions' outsets and each region), marked ``region``; in ``filters.apply`` the image
-  stays the input's size, and a region past it is an UnsupportedFeatureError naming the
-  filter and its first primitive, before any pass runs;
+  is the input's size unless a region reaches past it: then it holds every region
+  (marked ``region``, the outsets padding the input) and each stage's result is cut to
+  the input, as the reference runs each function and graph on the input alone (a
+  drop-shadow() there is refused: its blur past the input would be offset into it);
 * a ``backdrop-filter`` plans the same way on its element's box: the read-back holds the
   plan's image (the box grown by the region, or by the mixed chain's hull), the backdrop
   mirrored past the box's edges, and the result is clipped to the box. That is what
@@ -48,7 +50,7 @@ from ...errors import UnsupportedFeatureError
 
 from ...css.values import RGBA
 
-from ..ops import ColorOp, FilterOp
+from ..ops import ColorOp, DropShadow, FilterOp
 from ..plan import FilterPlan, RegionPass, plan_chain
 from . import model as m
 from .compile import plan_graph
@@ -247,8 +249,10 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
     region; CSS functions run on the image as it stands. On a layer (``box`` given) the
     image is the box grown to hold every stage's reach: the functions' outsets and each
     region (the plan is marked ``region``: the surface is exactly that). Without a box
-    (``filters.apply``) the image is the input, and each region must lie inside it (a
-    region past the image would hold content the image does not): refused otherwise.
+    (``filters.apply``) the image is the input, or, when a region reaches past it, the
+    hull of the input and the regions (marked ``region``, its outsets padding the input),
+    each stage's result cut to the input (``cut``): each CSS function that is not a colour
+    one is then a stage of its own.
     ``scale`` is pixels per SVG user unit (``box``'s unit); ``css_scale`` (default
     ``scale``) pixels per unit of the CSS functions' lengths.
     ``backdrop``: the input is the backdrop mirrored past the box without end (Chromium
@@ -269,23 +273,21 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
         box_px = (0, 0, size[0], size[1])
     segments = _segments(ops, box)
     extent, hull = box_px, box_px
+    regions = box_px  # the image and every graph's filter region (filters.apply's image)
     for segment in segments:
         if isinstance(segment, m.FilterElement):
             extent = _region_pixels(segment, box, scale)
-            if not grow and not (extent[0] >= 0 and extent[1] >= 0 and extent[2] <= box_px[2] and extent[3] <= box_px[3]):
-                first = build_graph(segment).live_nodes()
-                prim = first[0].primitive if first else segment
-                raise UnsupportedFeatureError(
-                    f"{segment.describe()} ({prim.describe()}) mixed with other filter functions on an image: its filter "
-                    "region reaches past the image, which would have to hold what lies there (on a layer the bounds "
-                    "grow by it; filters.apply keeps the image's size)", property="filter", value=segment.describe(),
-                    element=segment.describe())
+            regions = _union(regions, extent)
         else:
             t, r, b, l = plan_chain(segment, current_color=current_color, scale=css_scale).outsets
             extent = (extent[0] - l, extent[1] - t, extent[2] + r, extent[3] + b)
-        hull = (min(hull[0], extent[0]), min(hull[1], extent[1]), max(hull[2], extent[2]), max(hull[3], extent[3]))
+        hull = _union(hull, extent)
+    cut = not grow and regions != box_px  # each stage cut to the image, on an image holding the regions
     if not grow:
-        hull = box_px
+        hull = regions
+        if cut:
+            _drop_shadow_refusal(segments, box, scale)
+            segments = _one_spatial_op_each(segments)
     elif backdrop:
         reach_all = [0, 0, 0, 0]  # top, right, bottom, left: the functions' reaches summed
         for segment in segments:
@@ -294,9 +296,10 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
                                                                           scale=css_scale).outsets)]
         t, r, b, l = reach_all
         hull = (hull[0] - l, hull[1] - t, hull[2] + r, hull[3] + b)
-    if size is None:
+    if size is None or cut:
         size = (hull[2] - hull[0], hull[3] - hull[1])
     origin = (hull[0], hull[1])
+    box_img = (box_px[0] - origin[0], box_px[1] - origin[1], box_px[2] - origin[0], box_px[3] - origin[1])
     passes: list = []
     notes: list[str] = []
     current = "source"
@@ -317,7 +320,6 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
             if backdrop and k > 1:
                 # Chromium's functions tile their input by the backdrop's mirror mode at the
                 # box (the crop of a backdrop-filter): a graph's output past the box is not read.
-                box_img = (box_px[0] - origin[0], box_px[1] - origin[1], box_px[2] - origin[0], box_px[3] - origin[1])
                 passes.append(RegionPass((current,), f"mirror.{k}", (0, 0, size[0], size[1]), box_img,
                                          "the box, mirrored", mirror=True))
                 current = f"mirror.{k}"
@@ -328,7 +330,60 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
             passes.append(replace(p, inputs=tuple(names[i] for i in p.inputs), output=names[p.output]))
         current = names[plan.output]
         notes.extend(plan.notes)
+        if cut and not _within(reach, box_img):
+            # filters.apply: the reference runs each function and graph on the image and
+            # keeps only the image of its result.
+            passes.append(RegionPass((current,), f"image.{k}", box_img, None, "the image"))
+            current, reach = f"image.{k}", box_img
     outsets = (-hull[1], hull[2] - box_px[2], hull[3] - box_px[3], -hull[0])
     if grow:
         notes.append("the chain's stages grow the input by {}/{}/{}/{} px".format(*outsets))
-    return FilterPlan(tuple(passes), current, outsets if grow else (0, 0, 0, 0), tuple(notes), region=grow)
+    elif cut:
+        notes.append("filter regions reach past the image by {}/{}/{}/{} px: each stage is cut to the image".format(
+            *outsets))
+    return FilterPlan(tuple(passes), current, outsets if grow or cut else (0, 0, 0, 0), tuple(notes),
+                      region=grow or cut)
+
+
+def _drop_shadow_refusal(segments: list[Segment], box: tuple[float, float], scale: float) -> None:
+    """Raise for drop-shadow() in filters.apply's chain whose SVG filter regions reach past
+    the image: the image then holds more than the input, and the shadow's blur past the
+    image would be offset into it, where filters.apply's reference (each function on the
+    image alone) has nothing. On a layer it runs."""
+    shadow = next((op for s in segments if not isinstance(s, m.FilterElement) for op in s
+                   if isinstance(op, DropShadow)), None)
+    if shadow is None:
+        return
+    wide = next(s for s in segments if isinstance(s, m.FilterElement)
+                and not _within(_region_pixels(s, box, scale), (0, 0, math.ceil(box[0] * scale - 1e-6),
+                                                                math.ceil(box[1] * scale - 1e-6))))
+    raise UnsupportedFeatureError(
+        f"{shadow.css()} with {wide.describe()}, whose filter region reaches past the image, in filters.apply: not "
+        "planned yet (the graph runs on an image holding its region, and the shadow's blur past the input would "
+        "be offset into it); on a layer it runs", property="filter", value=shadow.css(), element=wide.describe())
+
+
+def _union(a: PixelRect, b: PixelRect) -> PixelRect:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _within(inner: PixelRect, outer: PixelRect) -> bool:
+    return inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
+def _one_spatial_op_each(segments: list[Segment]) -> list[Segment]:
+    """The CSS runs cut after each spatial function (colour ones stay with it), so each
+    stage's result can be cut to the image before the next spatial one reads it."""
+    out: list[Segment] = []
+    for segment in segments:
+        if isinstance(segment, m.FilterElement):
+            out.append(segment)
+            continue
+        run: list[FilterOp] = []
+        for op in segment:
+            if not isinstance(op, ColorOp) and any(not isinstance(o, ColorOp) for o in run):
+                out.append(tuple(run))
+                run = []
+            run.append(op)
+        out.append(tuple(run))
+    return out

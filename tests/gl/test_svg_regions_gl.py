@@ -156,9 +156,22 @@ def test_svg_filters_mixed_with_functions_in_filters_apply_match_the_reference(g
     assert np.abs(out - ref).max() <= 2, f"{css} on {backend}"
 
 
-def test_filters_apply_refuses_a_mixed_region_past_the_image(gl):
-    with pytest.raises(UnsupportedFeatureError, match="glow.*reaches past the image"):
-        filters.apply(np.zeros((8, 8, 4), np.uint8), "url(#glow) blur(1px)", "gl", svg=MIXED_SVG)
+@pytest.mark.parametrize("css", ["url(#glow) blur(1px)", "blur(1.5px) url(#glow) url(#inset)",
+                                 "url(#grain) blur(2px) sepia(.5) blur(1px)", "url(#glow) url(#glow)"])
+def test_filters_apply_runs_mixed_chains_whose_regions_reach_past_the_image(gl, rng, backend, css):
+    """The image holds every graph's filter region (the default one of #glow reaches 10%
+    past it); each stage's result is cut to the image, as the reference runs each function
+    and graph on the image alone."""
+    img = random_image(rng, 23, 31)
+    out = filters.apply(img, css, backend, premultiplied=True, svg=MIXED_SVG).astype(int)
+    ref = filters.apply(img, css, "reference", premultiplied=True, svg=MIXED_SVG).astype(int)
+    assert out.shape == img.shape
+    assert np.abs(out - ref).max() <= 2, f"{css} on {backend}"
+
+
+def test_filters_apply_refuses_drop_shadow_beside_a_region_past_the_image(gl):
+    with pytest.raises(UnsupportedFeatureError, match="drop-shadow.*glow.*reaches past the image"):
+        filters.apply(np.zeros((8, 8, 4), np.uint8), "url(#glow) drop-shadow(1px 1px red)", "gl", svg=MIXED_SVG)
 
 
 @pytest.mark.parametrize("css", ["url(#glow) sepia(.5) url(#inset)", "blur(1.5px) url(#glow)"])
