@@ -334,8 +334,9 @@ class TextureTooLargeError(LaminaInputError):
 
     ``layer`` is the layer id when the raiser knows it; for a scene loaded from a file,
     ``file`` and ``path`` (the layer's JSON path) say where it was written. ``element``
-    and ``attribute`` name what in SVG markup sized the texture, when something did (a
-    ``<filter id="f">``'s region: its x, y, width and height).
+    and ``property`` (given as ``attribute``, as SvgFilterError's) name what in SVG markup
+    sized the texture, when something did (a ``<filter id="f">``'s region: its x, y,
+    width and height).
     """
 
     def __init__(self, message: str, *, layer: str | None = None, path: str | None = None,
@@ -345,14 +346,14 @@ class TextureTooLargeError(LaminaInputError):
         self.path = path
         self.file = file
         self.element = element
-        self.attribute = attribute
+        self.property = attribute
         super().__init__(f"{_located_prefix(file, path)}{message}")
 
     def located(self, *, path: str | None = None, file: str | None = None, layer: str | None = None) -> "TextureTooLargeError":
         """The same error with the scene file, JSON path and layer filled in where unset."""
         err = type(self).__new__(type(self))
         TextureTooLargeError.__init__(err, self.reason, layer=self.layer or layer, path=self.path or path,
-                                      file=self.file or file, element=self.element, attribute=self.attribute)
+                                      file=self.file or file, element=self.element, attribute=self.property)
         err.__cause__ = self.__cause__
         return err
 

@@ -274,7 +274,7 @@ def test_filters_apply_refuses_a_filter_region_past_the_texture_limit_naming_the
     markup = _markup("", "<feOffset/>", region="x='-1000' y='-1000' width='3000' height='3000'")
     with pytest.raises(TextureTooLargeError) as info:
         filters.apply(np.zeros((21, 27, 4), np.uint8), "url(#f)", "gl", svg=markup)
-    assert (info.value.element, info.value.attribute) == ('<filter id="f">', "x, y, width, height")
+    assert (info.value.element, info.value.property) == ('<filter id="f">', "x, y, width, height")
     assert "81000x63000" in str(info.value), str(info.value)
     with pytest.raises(LaminaInputError, match='filter region of <filter id="f">.*largest buffer'):
         filters.apply(np.zeros((21, 27, 4), np.uint8), "url(#f)", "opencl", svg=markup)

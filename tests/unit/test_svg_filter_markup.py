@@ -310,10 +310,13 @@ def test_gpu_backends_refuse_what_does_not_lower_before_any_gpu_work():
     img = np.full((4, 4, 4), 255, np.uint8)
     noise = svg("<feTurbulence baseFrequency='.1'/>", 'id="noise" color-interpolation-filters="sRGB"')
     # After a blur, #noise runs as its graph on its filter region, which (the default,
-    # -10%/120%) reaches past an image that filters.apply keeps at its size.
-    with pytest.raises(UnsupportedFeatureError, match=r"<feTurbulence>\) mixed with other filter functions on an "
-                                                      "image: its filter region reaches past the image"):
-        filters.apply(img, "blur(1px) url(#noise)", backend="gl", svg=noise)
+    # -10%/120%) reaches past the image: the image is padded to it, each stage cut back
+    # to the image; a drop-shadow() there is refused, before any GPU work.
+    plan = filters.parse("blur(1px) url(#noise)").resolved_svg(parse_svg(noise)).plan(size=(4, 4))
+    assert plan.region and plan.outsets == (1, 1, 1, 1)
+    with pytest.raises(UnsupportedFeatureError, match=r"drop-shadow.*<filter id=\"noise\">, whose filter region "
+                                                      "reaches past the image"):
+        filters.apply(img, "drop-shadow(1px 1px red) url(#noise)", backend="gl", svg=noise)
     with pytest.raises(UnsupportedFeatureError, match="do not compile to GPU passes"):
         filters.parse("url(#x)").plan()
     # Resolved, a filter that lowers plans like the ops it is (filters.svg.route).
@@ -400,5 +403,5 @@ def test_a_filter_region_past_the_texture_limit_names_the_filter_when_a_scene_pl
     with pytest.raises(TextureTooLargeError) as info:
         scene.plan()
     err = info.value
-    assert (err.layer, err.element, err.attribute) == ("a", '<filter id="huge">', "x, y, width, height")
+    assert (err.layer, err.element, err.property) == ("a", '<filter id="huge">', "x, y, width, height")
     assert "filter region of <filter id=\"huge\">" in str(err) and "30000x30000" in str(err)
