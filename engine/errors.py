@@ -181,7 +181,20 @@ class FilterSyntaxError(InvalidValueError):
 
 
 class UnsupportedFeatureError(StyleError):
-    """Valid CSS that Lamina does not implement yet; the message says which part."""
+    """Valid CSS that Lamina does not implement yet; the message says which part.
+    ``element``: in SVG filter markup, the element as written (``<feOffset>``), as
+    SvgFilterError names it; None elsewhere."""
+
+    element: str | None = None
+
+    def __init__(self, message: str, *, element: str | None = None, **where) -> None:
+        self.element = element
+        super().__init__(message, **where)
+
+    def located(self, **where) -> "StyleError":
+        err = super().located(**where)
+        err.element = self.element
+        return err
 
 
 class GeometryError(LaminaInputError):
@@ -320,22 +333,27 @@ class TextureTooLargeError(LaminaInputError):
     """A layer or surface needs a texture larger than the GPU allows (GL_MAX_TEXTURE_SIZE).
 
     ``layer`` is the layer id when the raiser knows it; for a scene loaded from a file,
-    ``file`` and ``path`` (the layer's JSON path) say where it was written.
+    ``file`` and ``path`` (the layer's JSON path) say where it was written. ``element``
+    and ``property`` (given as ``attribute``, as SvgFilterError's) name what in SVG markup
+    sized the texture, when something did (a ``<filter id="f">``'s region: its x, y,
+    width and height).
     """
 
     def __init__(self, message: str, *, layer: str | None = None, path: str | None = None,
-                 file: str | None = None) -> None:
+                 file: str | None = None, element: str | None = None, attribute: str | None = None) -> None:
         self.reason = message
         self.layer = layer
         self.path = path
         self.file = file
+        self.element = element
+        self.property = attribute
         super().__init__(f"{_located_prefix(file, path)}{message}")
 
     def located(self, *, path: str | None = None, file: str | None = None, layer: str | None = None) -> "TextureTooLargeError":
         """The same error with the scene file, JSON path and layer filled in where unset."""
         err = type(self).__new__(type(self))
         TextureTooLargeError.__init__(err, self.reason, layer=self.layer or layer, path=self.path or path,
-                                      file=self.file or file)
+                                      file=self.file or file, element=self.element, attribute=self.property)
         err.__cause__ = self.__cause__
         return err
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import FilterSyntaxError, LaminaInputError, SvgFilterError, UnsupportedFeatureError
+from ..errors import FilterSyntaxError, LaminaInputError, SvgFilterError, TextureTooLargeError, UnsupportedFeatureError
 from ..css.values import RGBA
 from ..file_access import FileAccess
 
@@ -40,7 +40,6 @@ from .plan import FilterPlan
 from .backend import APPLY_BACKENDS, FilterBackend
 from .runners import ApplyBackend, plan_runner
 from .svg import SvgDocument, parse_svg
-from .svg.compile import plan_graph
 from .svg.images import folder_access, svg_files
 from .svg.lower import lower_filter
 from .svg.op import SvgFilterRef
@@ -126,10 +125,33 @@ def apply(
     image), with the reference's rounding. ``files`` is where an SVG filter's feImage
     reads its pictures: a folder (confined to it, as a scene file's folder is) or a
     lamina.file_access.FileAccess; without it an feImage is an SvgImageError (a data:
-    URL needs none)."""
+    URL needs none).
+
+    An SVG filter (``url(#id)`` with ``svg=``) takes the image as the element's box and
+    runs on its filter region of it (default -10%/-10%/120%/120%), as on a layer: the
+    part of the region past the image is computed (a feFlood fills it, a feOffset or
+    feTile brings it in), and the output is then cut to the image, keeping its size as
+    for CSS functions (``grow`` is refused with a url()); what lies outside the region
+    (a region inside the image, or a userSpaceOnUse one cutting it) is transparent. Mixed
+    with CSS functions, each function and graph acts on the image alone (its result cut
+    to the image before the next reads it)."""
     with svg_files(folder_access(files)):
         return _apply(image, chain, backend, premultiplied=premultiplied, current_color=current_color,
                       renderer=renderer, device=device, grow=grow, svg=svg)
+
+
+def _check_region_size(run, chain: FilterChain, size: tuple[int, int], *, renderer, device) -> None:
+    """Refuse, naming the ``<filter>``s and their regions, an image grown to the filter
+    regions that the backend cannot hold (before the padded image is made)."""
+    try:
+        run.check_size(*size, renderer=renderer, device=device)
+    except LaminaInputError as err:
+        elements = ", ".join(dict.fromkeys(op.element.describe() for op in chain if isinstance(op, SvgFilterRef)))
+        why = (f"{chain.css()}: the filter region of {elements} (x, y, width and height) needs a "
+               f"{size[0]}x{size[1]} image: {err}")
+        if isinstance(err, TextureTooLargeError):
+            raise TextureTooLargeError(why, element=elements, attribute="x, y, width, height") from err
+        raise LaminaInputError(why) from err
 
 
 def _apply(image, chain, backend, *, premultiplied, current_color, renderer, device, grow, svg) -> np.ndarray | Grown:
@@ -170,15 +192,25 @@ def _apply(image, chain, backend, *, premultiplied, current_color, renderer, dev
     if chain.svg_ids():
         # SVG graphs reach the GPU as the ops they are when that is exact for an image
         # that is the whole element (filters.svg.lower); a url() alone, as its own passes
-        # (filters.svg.compile); mixed with functions, each graph on its filter region
-        # inside the image (filters.svg.route); otherwise a typed error, now.
+        # on its filter region of the image, the element's box (filters.svg.route, as a
+        # layer's filter: the plan's image is the box grown by the region's outsets);
+        # mixed with functions, each graph on its filter region, each stage cut to the
+        # image (filters.svg.route); otherwise a typed error, now.
         try:
             chain = FilterChain(tuple(lowered for op in chain for lowered in
                                       (lower_filter(op.element, (w, h)) if isinstance(op, SvgFilterRef) else (op,))))
         except UnsupportedFeatureError:
-            plan = plan_graph(chain[0].element, (w, h)) if len(chain) == 1 else chain.plan(
+            plan = chain.plan(current_color=current_color, box=(w, h)) if len(chain) == 1 else chain.plan(
                 current_color=current_color, size=(w, h))
     run = plan_runner(backend)
     if plan is None:
         plan = chain.plan(current_color=current_color, size=(w, h))
-    return run(image, plan, renderer=renderer, device=device, straight=not premultiplied)
+    if not plan.region or not any(plan.outsets):
+        return run(image, plan, renderer=renderer, device=device, straight=not premultiplied)
+    # The filter region reaches past the image: the graph runs on the image padded with
+    # transparent pixels to the region, and the result is cut back to the image.
+    top, right, bottom, left = plan.outsets
+    _check_region_size(run, chain, (w + left + right, h + top + bottom), renderer=renderer, device=device)
+    padded = np.pad(image, ((top, bottom), (left, right), (0, 0)))
+    out = run(padded, plan, renderer=renderer, device=device, straight=not premultiplied)
+    return np.ascontiguousarray(out[top:top + h, left:left + w])

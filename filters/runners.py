@@ -40,6 +40,10 @@ class PlanRunner(Protocol):
     def __call__(self, image: np.ndarray, plan: FilterPlan, *, renderer: object | None,
                  device: object | None, straight: bool = False) -> np.ndarray: ...
 
+    def check_size(self, width: int, height: int, *, renderer: object | None, device: object | None) -> None:
+        """Raise the typed error a call on a ``width`` x ``height`` image would (a
+        TextureTooLargeError past the GPU's texture limit), before any image is made."""
+
 
 _RUNNERS: dict[FilterBackend, PlanRunner] = {}
 

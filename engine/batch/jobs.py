@@ -4,8 +4,8 @@ back (frames written, pixels for golden checks, typed failures).
 
 A scene travels as its JSON text plus the bytes of every image file it references,
 resolved by the same file-access policy as ``load_scene`` (its own folder, plus the
-``allow_files`` folders): a refused or unreadable image is found in the submitting
-process, before anything is sent. Workers rebuild the scene from the bundle in a private
+``allow_files`` folders), the pictures of its SVG filters' feImages included: a refused
+or unreadable image is found in the submitting process, before anything is sent. Workers rebuild the scene from the bundle in a private
 mirror of those paths (lamina.batch.worker), confined to the mirror, so a worker reads
 no file of its own machine's.
 """
@@ -24,6 +24,8 @@ from tinycss2 import ast
 
 from ..errors import LaminaInputError
 from ..file_access import url_path
+from ..filters.svg.images import image_pixels, svg_files
+from ..filters.svg.model import Image as SvgImage
 from ..gpu import RendererInfo
 from ..named import NamedEnum
 from ..scene import Scene
@@ -83,6 +85,25 @@ def _url_targets(text: str) -> list[str]:
     return out
 
 
+def _svg_image_files(scene: Scene) -> dict[str, bytes]:
+    """(path as the scene names it, bytes) of each file an feImage of the scene's SVG
+    reads, under the scene's policy (its folder only, and the allowed folders): one that
+    is refused, missing or not an image is the SvgImageError the render would raise,
+    now, in the submitting process."""
+    document, access = scene.svg, scene.file_access
+    files: dict[str, bytes] = {}
+    if document is None:
+        return files
+    with svg_files(access):
+        for element in document.filters.values():
+            for prim in element.primitives:
+                if not isinstance(prim, SvgImage) or prim.href.startswith("data:"):
+                    continue
+                image_pixels(prim)  # raises as planning would, naming the feImage and its href
+                files[os.path.normpath(url_path(prim.href, access.base_dir))] = access.resolve(prim.href).read_bytes()
+    return files
+
+
 def bundle_scene(path: str | Path, allow_files: Iterable[str | Path] = ()) -> tuple[SceneBundle, Scene]:
     """Read, validate and bundle the scene file ``path`` (and return the scene, which the
     submitter plans to cost it). Raises the typed error ``load_scene`` or the render
@@ -106,6 +127,7 @@ def bundle_scene(path: str | Path, allow_files: Iterable[str | Path] = ()) -> tu
                 written = os.path.normpath(url_path(url, access.base_dir))
                 if written not in files and real.is_file() and os.access(real, os.R_OK):
                     files[written] = real.read_bytes()  # a missing file is reported by the render
+    files.update(_svg_image_files(scene))
     text = path.read_text(encoding="utf-8")
     bundle = SceneBundle(
         name=path.stem, scene_file=str(path), folder=os.path.abspath(path.parent), text=text,

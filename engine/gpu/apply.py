@@ -47,11 +47,9 @@ class GraphPlanRunner:
         """The graph a call runs (plain data: inspect it without a GPU)."""
         return apply_graph(plan, image, self.executor, straight=straight)
 
-    def __call__(self, image: np.ndarray, plan: FilterPlan, *, renderer: RendererLike | None = None,
-                 device: object | None = None, straight: bool = False) -> np.ndarray:
-        renderer = renderer or self.default_renderer()
-        h, w = image.shape[:2]
-        opencl = None
+    def check_size(self, w: int, h: int, *, renderer: RendererLike | None = None, device: object | None = None) -> None:
+        """Refuse a ``w`` x ``h`` image the executor cannot hold: past the GL texture limit
+        (TextureTooLargeError), or OpenCL's largest buffer (LaminaInputError)."""
         if self.executor is Executor.OPENCL:
             opencl = cl_filters.default_runner(device)
             if w * h * 4 > opencl.device.max_mem_alloc_size:
@@ -60,10 +58,17 @@ class GraphPlanRunner:
                     f"({opencl.device.max_mem_alloc_size} bytes): use backend='gl' or another device "
                     f"({cl_filters.DEVICE_ENV})"
                 )
-        else:
-            limit = renderer.limits.max_texture_size
-            if w > limit or h > limit:
-                raise TextureTooLargeError(f"a {w}x{h} image is larger than this GPU's {limit}x{limit} texture limit")
+            return
+        limit = (renderer or self.default_renderer()).limits.max_texture_size
+        if w > limit or h > limit:
+            raise TextureTooLargeError(f"a {w}x{h} image is larger than this GPU's {limit}x{limit} texture limit")
+
+    def __call__(self, image: np.ndarray, plan: FilterPlan, *, renderer: RendererLike | None = None,
+                 device: object | None = None, straight: bool = False) -> np.ndarray:
+        renderer = renderer or self.default_renderer()
+        h, w = image.shape[:2]
+        self.check_size(w, h, renderer=renderer, device=device)
+        opencl = cl_filters.default_runner(device) if self.executor is Executor.OPENCL else None
         graph = self.graph(image, plan, straight=straight)
         renderer.gpu.activate()
         out, _ = renderer.executor.execute(graph, opencl=opencl, timed=False)  # no per-pass waits

@@ -25,7 +25,7 @@ from .routes import route_context
 from ..filter_costs import Placement, place
 from ..textures import Executor
 from .filter_tasks import filter_tasks
-from .svg_refs import svg_decisions
+from .svg_refs import svg_decisions, svg_filter_elements
 
 __all__ = ["EffectDrawing", "FRAME_WIDE", "LARGE_GROUP_SHARE", "opacity_in_draw"]
 
@@ -413,6 +413,11 @@ class EffectDrawing:
         if bounds.is_empty():
             self.out.decisions.append(Decision(node.id, "not drawn: its filtered result lies off screen"))
             return True
+        if plan.region:  # SVG filter regions sized the surface: a refusal names their <filter>s
+            filters_ = svg_filter_elements(chain)
+            self._check_size(f"the filter surface of layer {node.id!r} (grown by the filter region of {filters_}: "
+                             "x, y, width, height)", int(bounds.width), int(bounds.height), node.id,
+                             element=filters_, attribute="x, y, width, height")
         clips = self.clip_shapes(node.clips[target.inherited_clips :], target, node.id)
         if clips is None:
             self.out.decisions.append(Decision(node.id, "not drawn: an ancestor's clip is empty"))

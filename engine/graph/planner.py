@@ -170,14 +170,17 @@ class Planner(EffectDrawing, BackedDrawing, TiledDrawing, MaskedDrawing, Retaine
         self.scrollers: frozenset[str] = frozenset()
 
     # -- textures -----------------------------------------------------------------------
-    def _check_size(self, what: str, w: int, h: int, layer: str | None = None) -> None:
+    def _check_size(self, what: str, w: int, h: int, layer: str | None = None, *, element: str | None = None,
+                    attribute: str | None = None) -> None:
         """Refuse a texture the GPU cannot hold; ``layer`` is whose (a scene file's error
-        then gives its JSON path: Scene.locate)."""
+        then gives its JSON path: Scene.locate); ``element`` and ``attribute`` what in SVG
+        markup sized it."""
         limit = self.limits.max_texture_size
         if w > limit or h > limit:
             raise TextureTooLargeError(
                 f"{what} needs a {w}x{h} texture, larger than this GPU's maximum of "
-                f"{limit}x{limit} (GL_MAX_TEXTURE_SIZE); make it smaller", layer=layer
+                f"{limit}x{limit} (GL_MAX_TEXTURE_SIZE); make it smaller", layer=layer, element=element,
+                attribute=attribute
             )
 
     def content_texture(self, node: LayerNode, m: Affine, retained: bool = True, sampled: bool = False) -> TextureDesc:

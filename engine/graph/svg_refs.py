@@ -17,7 +17,7 @@ from ..filters.svg.op import SvgFilterRef
 from ..filters.svg.route import document_in_force
 from ..framegraph import Decision
 
-__all__ = ["check_svg_references", "svg_decisions"]
+__all__ = ["check_svg_references", "svg_decisions", "svg_filter_elements"]
 
 _PROPERTIES = (("filter", "filter"), ("backdrop-filter", "backdrop_filter"))
 
@@ -39,6 +39,18 @@ def check_svg_references(scene) -> None:
                                          f"SVG ({known})", attribute=css, value=f"url(#{ident})")
                     err.layer = layer.id
                     raise err
+
+
+def svg_filter_elements(chain) -> str:
+    """The ``<filter>``s ``chain``'s url()s name, as errors name them (``<filter id="f">``)."""
+    document = document_in_force()
+    names = []
+    for op in chain if chain is not None else ():
+        if isinstance(op, SvgFilterRef):
+            if op.element is None and document is not None and op.id in document.filters:
+                op = op.resolved_svg(document)
+            names.append(op.element.describe() if op.element is not None else op.css())
+    return ", ".join(dict.fromkeys(names))
 
 
 def svg_decisions(layer_id: str, css_property: str, chain, plan: FilterPlan) -> list[Decision]:

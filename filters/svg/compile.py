@@ -83,7 +83,8 @@ def _refuse(prim: m.Primitive | m.FilterElement, why: str) -> UnsupportedFeature
                                    "feComponentTransfer, feGaussianBlur, feMorphology, feDropShadow, feOffset, "
                                    "feFlood, feComposite, feMerge, feBlend (every mode), feImage, feTile, feTurbulence, feDisplacementMap, "
                                    "feConvolveMatrix, feDiffuseLighting and feSpecularLighting so far (backend='reference' runs "
-                                   "any graph)", property="filter", value=prim.describe())
+                                   "any graph)", property="filter", value=prim.describe(),
+                                   element=prim.describe())
 
 
 def graph_canvas(element: m.FilterElement, size: tuple[int, int], scale: float,

@@ -68,7 +68,7 @@ def _refuse(prim: m.Primitive, why: str) -> UnsupportedFeatureError:
     return UnsupportedFeatureError(f"{prim.describe()}: {why}; SVG filter graphs compile to GPU passes only as chains "
                                    "of colour matrices, linear transfers, blurs, drop shadows and morphology in sRGB "
                                    "so far (backend='reference' runs any graph)", property="filter",
-                                   value=prim.describe())
+                                   value=prim.describe(), element=prim.describe())
 
 
 def matrix_op(prim: m.Primitive, matrix: np.ndarray) -> SvgColorMatrix:
@@ -168,5 +168,6 @@ def lower_filter(element: m.FilterElement, size: tuple[float, float]) -> tuple[F
         previous = node.index
     if graph.output is None:
         raise UnsupportedFeatureError(f"{element.describe()} has no primitives (the element is not drawn); "
-                                      "not compiled yet", property="filter", value=element.describe())
+                                      "not compiled yet", property="filter", value=element.describe(),
+                                      element=element.describe())
     return tuple(ops)

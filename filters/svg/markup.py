@@ -66,6 +66,8 @@ def _error(node: _Node | None, message: str, attribute: str | None = None, value
         return SvgFilterError(message, element=node.describe() if node else None, attribute=attribute, value=value,
                               line=node.line if node else None)
     where = f"line {node.line}, {node.describe()}: " if node else ""
+    if issubclass(cls, UnsupportedFeatureError):
+        return cls(where + message, element=node.describe() if node else None, property=attribute, value=value)
     return cls(where + message, property=attribute, value=value)
 
 

@@ -161,7 +161,8 @@ def filter_region(element: m.FilterElement, bbox: tuple[float, float, float, flo
             raise UnsupportedFeatureError(
                 f"{element.describe()}: with filterUnits=\"userSpaceOnUse\", {name} "
                 f"{'as a percentage' if written else 'left out (its default is a percentage)'} is relative to a "
-                "viewport, which Lamina does not have: write it in px", property=name, value=f"{c.value:g}%")
+                "viewport, which Lamina does not have: write it in px", property=name, value=f"{c.value:g}%",
+                element=element.describe())
         else:
             values.append(c.value)
     x, y, w, h = values
@@ -215,7 +216,8 @@ def subregion(prim: m.Primitive, element: m.FilterElement, canvas: Canvas, input
         elif c.percent:
             raise UnsupportedFeatureError(
                 f"{prim.describe()}: a percentage {name} with primitiveUnits=\"userSpaceOnUse\" is relative to a "
-                "viewport, which Lamina does not have: write it in px", property=name, value=f"{c.value:g}%")
+                "viewport, which Lamina does not have: write it in px", property=name, value=f"{c.value:g}%",
+                element=prim.describe())
         else:
             values[name] = c.value
     x0, y0 = values["x"], values["y"]
@@ -602,7 +604,8 @@ def fit_image(align: str, mode: str, box: Rect, iw: int, ih: int) -> Rect:
 def _image(p: m.Image, ctx: Context) -> np.ndarray:
     if ctx.image_loader is None:
         raise UnsupportedFeatureError(f"{p.describe()}: feImage needs its image ({p.href!r}); this run has no way "
-                                      "to load images (give image_loader)", property="href", value=p.href)
+                                      "to load images (give image_loader)", property="href", value=p.href,
+                                      element=p.describe())
     src = np.asarray(ctx.image_loader(p.href), dtype=np.float64)  # premultiplied sRGB
     ih, iw = src.shape[:2]
     align, mode = p.preserve_aspect_ratio.split(" ")

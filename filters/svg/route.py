@@ -13,14 +13,20 @@ an unresolved ``url(#id)`` is resolved against it. Then, for each ``url(#id)``:
   on a layer, whose box is known, they run on the filter region (filterUnits, x, y,
   width, height) around the box, rounded out to pixels: the plan's outsets grow the
   layer's bounds by it, and the plan is marked ``region`` so the surface is exactly
-  that (elsewhere the region must be the box);
+  that; a region that does not hold the box (inside it, or a userSpaceOnUse rect
+  cutting it) clips the result, planned as a graph in a mixed chain is (below), on the
+  box grown by any part of the region past it. ``filters.apply`` plans a lone url() the
+  same way with the image as the box, pads the image by the outsets and cuts the result
+  back to it;
 * a spatial SVG filter mixed with CSS functions (or with other SVG filters) cuts the
   chain into runs of functions and graphs planned on one image (``_chain_plan``): each
   graph runs on its filter region of the element's box, reading the chain's image so far
   cleared outside it; on a layer the image is the box grown to hold every stage (the
   functions' outsets and each region), marked ``region``; in ``filters.apply`` the image
-  stays the input's size, and a region past it is an UnsupportedFeatureError naming the
-  filter and its first primitive, before any pass runs;
+  is the input's size unless a region reaches past it: then it holds every region
+  (marked ``region``, the outsets padding the input) and each stage's result is cut to
+  the input, as the reference runs each function and graph on the input alone (a
+  drop-shadow() there is refused: its blur past the input would be offset into it);
 * a ``backdrop-filter`` plans the same way on its element's box: the read-back holds the
   plan's image (the box grown by the region, or by the mixed chain's hull), the backdrop
   mirrored past the box's edges, and the result is clipped to the box. That is what
@@ -46,7 +52,7 @@ from ...errors import UnsupportedFeatureError
 
 from ...css.values import RGBA
 
-from ..ops import ColorOp, FilterOp
+from ..ops import ColorOp, DropShadow, FilterOp
 from ..plan import FilterPlan, RegionPass, plan_chain
 from . import model as m
 from .compile import plan_graph
@@ -96,20 +102,23 @@ def _box(element: m.FilterElement, size: tuple[int, int] | None, scale: float) -
     return max(1.0, x1), max(1.0, y1)
 
 
+def _holds_box(element: m.FilterElement, box: tuple[float, float], scale: float) -> bool:
+    """Whether ``element``'s filter region around ``box`` holds the whole box (to the pixel)."""
+    bw, bh = box
+    x0, y0, x1, y1 = filter_region(element, (0.0, 0.0, bw, bh))
+    return min(-y0 * scale, (x1 - bw) * scale, (y1 - bh) * scale, -x0 * scale) >= -1e-9
+
+
 def _region_plan(element: m.FilterElement, box: tuple[float, float], size: tuple[int, int] | None,
                  scale: float, backdrop: bool = False) -> FilterPlan:
-    """The graph run on its filter region around ``box``: the outsets are the region's
-    past the box, rounded out to whole pixels (the region must hold the box); on a
-    ``backdrop``, which taints the graph (``compile.plan_graph``'s ``source_tainted``)."""
+    """The graph run on its filter region around ``box``, a region that holds the box:
+    the outsets are the region's past the box, rounded out to whole pixels; on a
+    ``backdrop``, which taints the graph (``compile.plan_graph``'s ``source_tainted``).
+    (A region that cuts the box runs as ``_chain_plan`` runs a graph: on the box grown by
+    the part of the region past it, the input cleared outside the region.)"""
     bw, bh = box
     x0, y0, x1, y1 = filter_region(element, (0.0, 0.0, bw, bh))
     past = (-y0 * scale, (x1 - bw) * scale, (y1 - bh) * scale, -x0 * scale)  # top, right, bottom, left
-    if min(past) < -1e-9:
-        first = build_graph(element).live_nodes()
-        prim = first[0].primitive if first else element
-        raise UnsupportedFeatureError(f"{prim.describe()}: a filter region that does not hold the element's box "
-                                      "(in a layer, the region grows the bounds; clipping inside the box is not "
-                                      "planned yet)", property="filter", value=prim.describe())
     top, right, bottom, left = (max(0, math.ceil(v - 1e-6)) for v in past)
     if size is None:
         size = (math.ceil(bw * scale - 1e-6) + left + right, math.ceil(bh * scale - 1e-6) + top + bottom)
@@ -147,7 +156,12 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
         if backdrop and box is None:
             _backdrop_refusal(op, ops, size, scale)
         if len(ops) == 1 and box is not None:
-            return _region_plan(op.element, box, size, scale, backdrop)
+            if _holds_box(op.element, box, scale):
+                return _region_plan(op.element, box, size, scale, backdrop)
+            # A region inside the box, or one cutting it, clips the result: planned as a
+            # graph in a chain is, on the box (grown by any part of the region past it).
+            return _chain_plan((op,), box=box, size=size, scale=scale, current_color=current_color,
+                               css_scale=css_scale, backdrop=backdrop)
         if len(ops) == 1:
             px = size if size is not None else (max(1, round(element_box[0] * scale)), max(1, round(element_box[1] * scale)))
             return plan_graph(op.element, px, scale, source_tainted=backdrop)
@@ -155,7 +169,7 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
             raise UnsupportedFeatureError(
                 f"{op.css()} mixed with other filter functions where the element's box is not known (the filter of an "
                 "element with a backdrop-filter, which acts on its backdrop and content together): not planned yet; "
-                "a layer's filter is", property="filter", value=op.css())
+                "a layer's filter is", property="filter", value=op.css(), element=op.element.describe())
         return _chain_plan(ops, box=box, size=size, scale=scale, current_color=current_color, css_scale=css_scale,
                            backdrop=backdrop)
     return tuple(out)
@@ -171,12 +185,13 @@ def _backdrop_refusal(op: SvgFilterRef, ops: tuple[FilterOp, ...], size: tuple[i
         raise UnsupportedFeatureError(
             f"backdrop-filter: {op.css()} ({op.element.describe()}) mixed with other filter functions, planned without "
             "the element's box: each graph's filter region is placed on the box", property="backdrop-filter",
-            value=op.css())
+            value=op.css(), element=op.element.describe())
     bw, bh = _box(op.element, size, scale)
     if not np.allclose(filter_region(op.element, (0.0, 0.0, bw, bh)), (0.0, 0.0, bw, bh), rtol=0, atol=1e-9):
         raise UnsupportedFeatureError(
             f"backdrop-filter: {op.css()}: its filter region is not the element's box (the default is -10%/-10%/120%/"
-            "120%), planned without the element's box to place it on", property="backdrop-filter", value=op.css())
+            "120%), planned without the element's box to place it on", property="backdrop-filter", value=op.css(),
+            element=op.element.describe())
 
 
 def _lowered(element: m.FilterElement, box: tuple[float, float]) -> tuple[FilterOp, ...] | None:
@@ -237,8 +252,10 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
     region; CSS functions run on the image as it stands. On a layer (``box`` given) the
     image is the box grown to hold every stage's reach: the functions' outsets and each
     region (the plan is marked ``region``: the surface is exactly that). Without a box
-    (``filters.apply``) the image is the input, and each region must lie inside it (a
-    region past the image would hold content the image does not): refused otherwise.
+    (``filters.apply``) the image is the input, or, when a region reaches past it, the
+    hull of the input and the regions (marked ``region``, its outsets padding the input),
+    each stage's result cut to the input (``cut``): each CSS function that is not a colour
+    one is then a stage of its own.
     ``scale`` is pixels per SVG user unit (``box``'s unit); ``css_scale`` (default
     ``scale``) pixels per unit of the CSS functions' lengths.
     ``backdrop``: the input is the backdrop mirrored past the box without end (Chromium
@@ -259,22 +276,21 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
         box_px = (0, 0, size[0], size[1])
     segments = _segments(ops, box)
     extent, hull = box_px, box_px
+    regions = box_px  # the image and every graph's filter region (filters.apply's image)
     for segment in segments:
         if isinstance(segment, m.FilterElement):
             extent = _region_pixels(segment, box, scale)
-            if not grow and not (extent[0] >= 0 and extent[1] >= 0 and extent[2] <= box_px[2] and extent[3] <= box_px[3]):
-                first = build_graph(segment).live_nodes()
-                prim = first[0].primitive if first else segment
-                raise UnsupportedFeatureError(
-                    f"{segment.describe()} ({prim.describe()}) mixed with other filter functions on an image: its filter "
-                    "region reaches past the image, which would have to hold what lies there (on a layer the bounds "
-                    "grow by it; filters.apply keeps the image's size)", property="filter", value=segment.describe())
+            regions = _union(regions, extent)
         else:
             t, r, b, l = plan_chain(segment, current_color=current_color, scale=css_scale).outsets
             extent = (extent[0] - l, extent[1] - t, extent[2] + r, extent[3] + b)
-        hull = (min(hull[0], extent[0]), min(hull[1], extent[1]), max(hull[2], extent[2]), max(hull[3], extent[3]))
+        hull = _union(hull, extent)
+    cut = not grow and regions != box_px  # each stage cut to the image, on an image holding the regions
     if not grow:
-        hull = box_px
+        hull = regions
+        if cut:
+            _drop_shadow_refusal(segments, box, scale)
+            segments = _one_spatial_op_each(segments)
     elif backdrop:
         reach_all = [0, 0, 0, 0]  # top, right, bottom, left: the functions' reaches summed
         for segment in segments:
@@ -283,9 +299,10 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
                                                                           scale=css_scale).outsets)]
         t, r, b, l = reach_all
         hull = (hull[0] - l, hull[1] - t, hull[2] + r, hull[3] + b)
-    if size is None:
+    if size is None or cut:
         size = (hull[2] - hull[0], hull[3] - hull[1])
     origin = (hull[0], hull[1])
+    box_img = (box_px[0] - origin[0], box_px[1] - origin[1], box_px[2] - origin[0], box_px[3] - origin[1])
     passes: list = []
     notes: list[str] = []
     current = "source"
@@ -306,7 +323,6 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
             if backdrop and k > 1:
                 # Chromium's functions tile their input by the backdrop's mirror mode at the
                 # box (the crop of a backdrop-filter): a graph's output past the box is not read.
-                box_img = (box_px[0] - origin[0], box_px[1] - origin[1], box_px[2] - origin[0], box_px[3] - origin[1])
                 passes.append(RegionPass((current,), f"mirror.{k}", (0, 0, size[0], size[1]), box_img,
                                          "the box, mirrored", mirror=True))
                 current = f"mirror.{k}"
@@ -317,7 +333,60 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
             passes.append(replace(p, inputs=tuple(names[i] for i in p.inputs), output=names[p.output]))
         current = names[plan.output]
         notes.extend(plan.notes)
+        if cut and not _within(reach, box_img):
+            # filters.apply: the reference runs each function and graph on the image and
+            # keeps only the image of its result.
+            passes.append(RegionPass((current,), f"image.{k}", box_img, None, "the image"))
+            current, reach = f"image.{k}", box_img
     outsets = (-hull[1], hull[2] - box_px[2], hull[3] - box_px[3], -hull[0])
     if grow:
         notes.append("the chain's stages grow the input by {}/{}/{}/{} px".format(*outsets))
-    return FilterPlan(tuple(passes), current, outsets if grow else (0, 0, 0, 0), tuple(notes), region=grow)
+    elif cut:
+        notes.append("filter regions reach past the image by {}/{}/{}/{} px: each stage is cut to the image".format(
+            *outsets))
+    return FilterPlan(tuple(passes), current, outsets if grow or cut else (0, 0, 0, 0), tuple(notes),
+                      region=grow or cut)
+
+
+def _drop_shadow_refusal(segments: list[Segment], box: tuple[float, float], scale: float) -> None:
+    """Raise for drop-shadow() in filters.apply's chain whose SVG filter regions reach past
+    the image: the image then holds more than the input, and the shadow's blur past the
+    image would be offset into it, where filters.apply's reference (each function on the
+    image alone) has nothing. On a layer it runs."""
+    shadow = next((op for s in segments if not isinstance(s, m.FilterElement) for op in s
+                   if isinstance(op, DropShadow)), None)
+    if shadow is None:
+        return
+    wide = next(s for s in segments if isinstance(s, m.FilterElement)
+                and not _within(_region_pixels(s, box, scale), (0, 0, math.ceil(box[0] * scale - 1e-6),
+                                                                math.ceil(box[1] * scale - 1e-6))))
+    raise UnsupportedFeatureError(
+        f"{shadow.css()} with {wide.describe()}, whose filter region reaches past the image, in filters.apply: not "
+        "planned yet (the graph runs on an image holding its region, and the shadow's blur past the input would "
+        "be offset into it); on a layer it runs", property="filter", value=shadow.css(), element=wide.describe())
+
+
+def _union(a: PixelRect, b: PixelRect) -> PixelRect:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _within(inner: PixelRect, outer: PixelRect) -> bool:
+    return inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
+def _one_spatial_op_each(segments: list[Segment]) -> list[Segment]:
+    """The CSS runs cut after each spatial function (colour ones stay with it), so each
+    stage's result can be cut to the image before the next spatial one reads it."""
+    out: list[Segment] = []
+    for segment in segments:
+        if isinstance(segment, m.FilterElement):
+            out.append(segment)
+            continue
+        run: list[FilterOp] = []
+        for op in segment:
+            if not isinstance(op, ColorOp) and any(not isinstance(o, ColorOp) for o in run):
+                out.append(tuple(run))
+                run = []
+            run.append(op)
+        out.append(tuple(run))
+    return out

@@ -21,7 +21,7 @@ from PIL import Image
 from lamina.batch import CostModel, FailureKind, plan_job, run_job
 from lamina.output_files import PART_SUFFIX
 
-from .helpers import ANIMATED, pngs, serial, suite_scenes
+from .helpers import ANIMATED, SCENES, pngs, serial, suite_scenes
 
 pytestmark = [pytest.mark.slow, pytest.mark.gl]
 
@@ -43,6 +43,17 @@ def test_two_workers_write_what_a_serial_loop_writes(tmp_path, client):
     assert pngs(tmp_path / "out") == expected
     assert set(frames.workers) == {0, 1} or len(frames.workers) == 2  # both workers took frames
     assert sum(w.frames for w in frames.workers.values()) == 60
+
+
+def test_workers_render_fe_image_pictures_of_the_scenes_folder(tmp_path, client):
+    """feImage hrefs relative to the scene file (images/...) travel with the scene: the
+    workers write what a serial loop writes (they reported "file not found")."""
+    scene = SCENES / "svg-filter-image.json"
+    (tmp_path / "ref").mkdir(), (tmp_path / "out").mkdir()
+    expected = serial(tmp_path / "ref", [scene])
+    summary = run_job(plan_job([scene], out=tmp_path / "out", workers=2), client)
+    assert summary.ok, summary.lines()
+    assert pngs(tmp_path / "out") == expected
 
 
 def test_a_bad_scene_among_good_ones_is_reported_once(tmp_path, client):

@@ -152,3 +152,30 @@ def test_a_lost_task_is_isolated_one_scene_per_task():
     assert [t.key for t in alone] == [task.key.replace(f"-{task.job}", f"-{i}-{task.job}") for i in range(3)]
     assert len({key_split(t.key) for t in (task, *alone)}) == 1  # same cost class for dask's estimates
     assert sum(t.predicted_s for t in alone) == pytest.approx(task.predicted_s)
+
+
+def test_fe_image_pictures_travel_with_the_scene_and_stay_confined(tmp_path):
+    """An feImage href relative to the scene's folder is read in the submitting process
+    and sent with the scene (workers render from a mirror of the folder); one leading out
+    of the folder is the SvgImageError the render would raise, before anything is sent."""
+    (tmp_path / "img").mkdir()
+    Image.new("RGBA", (4, 4), (0, 0, 255, 255)).save(tmp_path / "img" / "blue.png")
+    Image.new("RGBA", (4, 4), (0, 255, 0, 255)).save(tmp_path / "green.png")
+
+    def scene(path, href):
+        svg = (f"<svg xmlns='http://www.w3.org/2000/svg'><filter id='pic' x='0' y='0' width='1' height='1'>"
+               f"<feImage href='{href}' preserveAspectRatio='none'/></filter></svg>")
+        path.write_text(json.dumps({"width": 8, "height": 8, "svg": svg, "layers": [
+            {"id": "a", "box": [0, 0, 8, 8], "style": "background: red; filter: url(#pic)"}]}))
+        return path
+
+    ok = scene(tmp_path / "ok.json", "img/blue.png")
+    escape = scene(tmp_path / "img" / "escape.json", "../green.png")
+    plan = plan_job([ok, escape], out=None)
+    assert [(f.scene, f.error) for f in plan.failures] == [("escape", "SvgImageError")]
+    assert "../green.png" in plan.failures[0].message
+    assert dict(plan.tasks[0].items[0].bundle.files).keys() == {str(tmp_path / "img" / "blue.png")}
+    summary = run_job(plan)
+    (frame,) = summary.outputs
+    assert [f.scene for f in summary.failures] == ["escape"], summary.lines()
+    assert tuple(frame.premultiplied[4, 4]) == (0, 0, 255, 255), "the picture, not the red card"

@@ -148,3 +148,22 @@ def test_a_displacement_whose_map_reads_the_backdrop_passes_its_input_through(gl
     chain = parse("url(#f)").resolved_svg(parse_svg(markup))
     displaced = apply_on_element(plain, chain, (X, Y, W, H))  # the graph on an element's own pixels
     assert np.abs(displaced[Y:Y + H, X:X + W] - plain[Y:Y + H, X:X + W]).max() > .2, "untainted, it displaces"
+
+
+@pytest.mark.parametrize("filter_element", [
+    # a region inside the box: the filtered backdrop shows only there
+    f"<filter id='f' {SRGB} x='.2' y='.1' width='.5' height='.7'><feOffset dx='-3' dy='2'/></filter>",
+    # a userSpaceOnUse region cutting the box, past it on the left
+    (f"<filter id='f' {SRGB} filterUnits='userSpaceOnUse' x='-4' y='6' width='20' height='30'>"
+     "<feColorMatrix type='hueRotate' values='120'/><feOffset dx='2'/></filter>"),
+])
+def test_a_region_cutting_the_box_clips_the_backdrop_filter(gl, rng, backend, filter_element):
+    markup = f"<svg {NS}>{filter_element}</svg>"
+    image = _backdrop(rng)
+    plain = _scene(markup, image, "none").render(gl).premultiplied.astype(np.float64) / 255.0
+    frame = _scene(markup, image, "url(#f)").render(gl, filter_backend=backend).premultiplied.astype(int)
+    filtered = filtered_backdrop(plain, (X, Y, W, H), "url(#f)", svg=markup)
+    assert (filtered[Y:Y + H, X:X + W, 3] == 0).any(), "the region leaves part of the box unfiltered"
+    expected = np.rint(source_over(plain, filtered) * 255).astype(int)
+    diff = np.abs(frame - expected)
+    assert diff.max() <= 1, f"on {backend}: {diff.max()} at {np.unravel_index(diff.argmax(), diff.shape)}"

@@ -156,9 +156,22 @@ def test_svg_filters_mixed_with_functions_in_filters_apply_match_the_reference(g
     assert np.abs(out - ref).max() <= 2, f"{css} on {backend}"
 
 
-def test_filters_apply_refuses_a_mixed_region_past_the_image(gl):
-    with pytest.raises(UnsupportedFeatureError, match="glow.*reaches past the image"):
-        filters.apply(np.zeros((8, 8, 4), np.uint8), "url(#glow) blur(1px)", "gl", svg=MIXED_SVG)
+@pytest.mark.parametrize("css", ["url(#glow) blur(1px)", "blur(1.5px) url(#glow) url(#inset)",
+                                 "url(#grain) blur(2px) sepia(.5) blur(1px)", "url(#glow) url(#glow)"])
+def test_filters_apply_runs_mixed_chains_whose_regions_reach_past_the_image(gl, rng, backend, css):
+    """The image holds every graph's filter region (the default one of #glow reaches 10%
+    past it); each stage's result is cut to the image, as the reference runs each function
+    and graph on the image alone."""
+    img = random_image(rng, 23, 31)
+    out = filters.apply(img, css, backend, premultiplied=True, svg=MIXED_SVG).astype(int)
+    ref = filters.apply(img, css, "reference", premultiplied=True, svg=MIXED_SVG).astype(int)
+    assert out.shape == img.shape
+    assert np.abs(out - ref).max() <= 2, f"{css} on {backend}"
+
+
+def test_filters_apply_refuses_drop_shadow_beside_a_region_past_the_image(gl):
+    with pytest.raises(UnsupportedFeatureError, match="drop-shadow.*glow.*reaches past the image"):
+        filters.apply(np.zeros((8, 8, 4), np.uint8), "url(#glow) drop-shadow(1px 1px red)", "gl", svg=MIXED_SVG)
 
 
 @pytest.mark.parametrize("css", ["url(#glow) sepia(.5) url(#inset)", "blur(1.5px) url(#glow)"])
@@ -183,3 +196,85 @@ def test_svg_filters_at_device_scale_2_keep_user_units_in_css_px(gl, rng, backen
     assert np.abs(expected - plain).max() > 0.1, "the chain changes the layer"
     diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
     assert diff.max() <= 2, f"{css} at DPR 2 on {backend}: {diff.max()}"
+
+
+# -- filter regions that are not the box: a lone url() in filters.apply and on a layer --
+
+# (filter region attributes, primitives): the default region past the image, regions
+# cutting it and inside it; feFlood and feTile fill the region, feOffset brings in what
+# the region holds past the image (a flood there), so the region's placement shows.
+REGIONS = {
+    "default-flood-offset": ("", "<feFlood flood-color='teal' flood-opacity='.6' result='f'/>"
+                                 "<feOffset in='f' dx='4' dy='-3' result='o'/>"
+                                 "<feMerge><feMergeNode in='o'/><feMergeNode in='SourceGraphic'/></feMerge>"),
+    "default-blur": ("", "<feGaussianBlur stdDeviation='2'/>"),
+    "inside": ("x='.2' y='.15' width='.5' height='.6'", "<feOffset dx='-2' dy='1'/>"),
+    "user-space-cutting": ("filterUnits='userSpaceOnUse' x='-6' y='5' width='22' height='40'",
+                           "<feFlood flood-color='navy' flood-opacity='.5'/><feComposite in2='SourceGraphic' "
+                           "operator='xor'/>"),
+    "past-tile": ("x='-.3' y='-.2' width='1.5' height='1.3'",
+                  "<feOffset dx='1' x='2' y='3' width='6' height='5'/><feTile/>"),
+}
+
+
+@pytest.mark.parametrize("name", REGIONS)
+def test_filters_apply_runs_a_lone_url_on_its_filter_region_cut_to_the_image(gl, rng, backend, name):
+    """The image is the element's box; the graph runs on its whole filter region (past the
+    image too) and the output keeps the input's size, transparent outside the region."""
+    region, body = REGIONS[name]
+    markup = _markup("", body, region=region)
+    img = random_image(rng, 21, 27)
+    out = filters.apply(img, "url(#f)", backend, premultiplied=True, svg=markup).astype(int)
+    ref = filters.apply(img, "url(#f)", "reference", premultiplied=True, svg=markup).astype(int)
+    assert out.shape == img.shape, "the output keeps the input's size"
+    assert np.abs(ref - img.astype(int)).max() > 20, "the filter changes the image"
+    diff = np.abs(out - ref)
+    assert diff.max() <= (2 if "Blur" in body else 1), f"{name} on {backend}: {diff.max()}"
+
+
+def test_filters_apply_clears_what_lies_outside_a_region_inside_the_image(gl, rng):
+    markup = _markup("", "<feOffset/>", region="x='.25' y='.25' width='.5' height='.5'")
+    img = random_image(rng, 20, 24)
+    img[..., 3] = 255
+    out = filters.apply(img, "url(#f)", "gl", premultiplied=True, svg=markup)
+    inside = np.zeros((20, 24), bool)
+    inside[5:15, 6:18] = True
+    assert (out[~inside] == 0).all(), "transparent outside the region"
+    assert np.array_equal(out[inside], img[inside]), "feOffset 0 keeps the region as it is"
+
+
+@pytest.mark.parametrize("name", ["inside", "user-space-cutting"])
+def test_a_layer_filter_region_cutting_the_box_clips_the_lone_url(gl, rng, backend, name):
+    """A region that does not hold the box (inside it, or a userSpaceOnUse rect cutting
+    it) clips the layer's filtered content to it, and grows the layer by any part past it."""
+    from lamina.filters.reference import apply_on_element
+
+    region, body = REGIONS[name]
+    markup = _markup("", body, region=region)
+    scene = Scene(56, 48, "transparent")
+    scene.add_svg(markup)
+    image = rng.integers(0, 256, (H, W, 4), dtype=np.uint8)
+    image[..., 3] = np.maximum(image[..., 3], 40)
+    scene.root.add(Layer("picture", (X, Y, W, H), image=image))
+    plain = scene.render(gl).premultiplied.astype(np.float64) / 255.0
+    scene.find("picture").style["filter"] = "url(#f)"
+    frame = scene.render(gl, filter_backend=backend)
+    chain = filters.parse("url(#f)").resolved_svg(parse_svg(markup))
+    expected = apply_on_element(plain, chain, (X, Y, W, H))
+    inside_box = np.zeros(expected.shape[:2], bool)
+    inside_box[Y:Y + H, X:X + W] = True
+    assert (expected[inside_box][..., 3] == 0).any(), "the region cuts the box"
+    diff = np.abs(frame.premultiplied.astype(int) - np.rint(expected * 255).astype(int))
+    assert diff.max() <= 1, f"{name} on {backend}: {diff.max()}"
+
+
+def test_filters_apply_refuses_a_filter_region_past_the_texture_limit_naming_the_filter(gl):
+    from lamina.errors import LaminaInputError, TextureTooLargeError
+
+    markup = _markup("", "<feOffset/>", region="x='-1000' y='-1000' width='3000' height='3000'")
+    with pytest.raises(TextureTooLargeError) as info:
+        filters.apply(np.zeros((21, 27, 4), np.uint8), "url(#f)", "gl", svg=markup)
+    assert (info.value.element, info.value.property) == ('<filter id="f">', "x, y, width, height")
+    assert "81000x63000" in str(info.value), str(info.value)
+    with pytest.raises(LaminaInputError, match='filter region of <filter id="f">.*largest buffer'):
+        filters.apply(np.zeros((21, 27, 4), np.uint8), "url(#f)", "opencl", svg=markup)

@@ -310,10 +310,13 @@ def test_gpu_backends_refuse_what_does_not_lower_before_any_gpu_work():
     img = np.full((4, 4, 4), 255, np.uint8)
     noise = svg("<feTurbulence baseFrequency='.1'/>", 'id="noise" color-interpolation-filters="sRGB"')
     # After a blur, #noise runs as its graph on its filter region, which (the default,
-    # -10%/120%) reaches past an image that filters.apply keeps at its size.
-    with pytest.raises(UnsupportedFeatureError, match=r"<feTurbulence>\) mixed with other filter functions on an "
-                                                      "image: its filter region reaches past the image"):
-        filters.apply(img, "blur(1px) url(#noise)", backend="gl", svg=noise)
+    # -10%/120%) reaches past the image: the image is padded to it, each stage cut back
+    # to the image; a drop-shadow() there is refused, before any GPU work.
+    plan = filters.parse("blur(1px) url(#noise)").resolved_svg(parse_svg(noise)).plan(size=(4, 4))
+    assert plan.region and plan.outsets == (1, 1, 1, 1)
+    with pytest.raises(UnsupportedFeatureError, match=r"drop-shadow.*<filter id=\"noise\">, whose filter region "
+                                                      "reaches past the image"):
+        filters.apply(img, "drop-shadow(1px 1px red) url(#noise)", backend="gl", svg=noise)
     with pytest.raises(UnsupportedFeatureError, match="do not compile to GPU passes"):
         filters.parse("url(#x)").plan()
     # Resolved, a filter that lowers plans like the ops it is (filters.svg.route).
@@ -377,3 +380,28 @@ def test_a_scene_with_a_url_filter_plans_it_into_filter_passes():
     scene.add_svg(MARKUP)
     scene.root.add(__import__("lamina").Layer("a", (0, 0, 10, 10), "background: red; filter: url(#blue)"))
     assert [p.name for p in scene.plan().filter_passes()] == ["filter:a:1:color"]
+
+
+@pytest.mark.parametrize("legacy", ["BackgroundImage", "BackgroundAlpha", "FillPaint", "StrokePaint"])
+def test_a_legacy_input_refusal_names_its_element_in_the_error_fields(legacy):
+    with pytest.raises(UnsupportedFeatureError) as info:
+        parse_svg(f"<svg {NS}><filter id='f'>\n<feOffset result='o'/><feBlend in='o' in2='{legacy}'/></filter></svg>")
+    err = info.value
+    assert (err.element, err.property, err.value, err.line) == ("<feBlend>", "in2", legacy, None), str(err)
+    assert "line 2, <feBlend>" in str(err)
+    assert err.located(layer="card").element == "<feBlend>", "a copy located to a layer keeps it"
+
+
+def test_a_filter_region_past_the_texture_limit_names_the_filter_when_a_scene_plans():
+    from lamina import Layer
+    from lamina.errors import TextureTooLargeError
+
+    scene = Scene(40, 30)
+    scene.add_svg(f"<svg {NS}><filter id='huge' x='-1000' y='-1000' width='3000' height='3000'><feFlood/></filter>"
+                  "</svg>")
+    scene.root.add(Layer("a", (0, 0, 10, 10), style="background: red; filter: url(#huge)"))
+    with pytest.raises(TextureTooLargeError) as info:
+        scene.plan()
+    err = info.value
+    assert (err.layer, err.element, err.property) == ("a", '<filter id="huge">', "x, y, width, height")
+    assert "filter region of <filter id=\"huge\">" in str(err) and "30000x30000" in str(err)

@@ -118,6 +118,15 @@ def test_a_mixed_chain_grows_a_layer_by_the_hull_of_its_stages(css, outsets):
     assert plan.outsets == outsets and plan.region
 
 
-def test_filters_apply_refuses_a_mixed_region_past_the_image_before_any_pass():
-    with pytest.raises(UnsupportedFeatureError, match="wide.*reaches past the image"):
-        parse("url(#wide) blur(1px)").resolved_svg(parse_svg(MIXED)).plan(size=(40, 20))
+def test_filters_apply_plans_a_mixed_region_past_the_image_on_the_regions_cutting_each_stage_to_the_image():
+    plan = parse("url(#wide) blur(1px) sepia(.5) blur(2px)").resolved_svg(parse_svg(MIXED)).plan(size=(40, 20))
+    assert plan.outsets == (0, 20, 0, 20) and plan.region, "the image padded to #wide's region, not the blurs' reach"
+    cuts = [p.rect for p in plan.passes if p.kind == "region" and p.source == "the image"]
+    assert cuts == [(20, 0, 60, 20)] * 3, "after the graph and after each blur (sepia stays with the first)"
+    assert parse("url(#inset) blur(1px)").resolved_svg(parse_svg(MIXED)).plan(size=(40, 20)).outsets == (0, 0, 0, 0)
+
+
+def test_filters_apply_refuses_drop_shadow_beside_a_region_past_the_image_before_any_pass():
+    with pytest.raises(UnsupportedFeatureError, match="drop-shadow.*wide.*reaches past the image") as info:
+        parse("url(#wide) drop-shadow(2px 2px 1px red)").resolved_svg(parse_svg(MIXED)).plan(size=(40, 20))
+    assert info.value.element == '<filter id="wide">'
