@@ -109,6 +109,9 @@ DOWN_RUN = 16
 KERNEL_CONSTANTS: dict[str, int] = {"DOWN_RUN": DOWN_RUN}
 BLUR_TILE_X = 64
 BLUR_TILE_Y = (16, 16)
+# Local memory every OpenCL device has (CL_DEVICE_LOCAL_MEM_SIZE's minimum): a blur pass
+# whose tile needs more (a per-axis SVG blur's wide axis) runs the untiled blur_wide kernel.
+OPENCL_MIN_LOCAL_BYTES = 32 * 1024
 
 class PassKind(NamedEnum):
     """What an executor runs for a planned pass: each planned pass names its kind, and
@@ -514,11 +517,15 @@ class BlurPass:
     def cl(self) -> KernelCall:
         weights = KernelArg(Arg.FLOATS, tuple(float(v) for v in self.weights().astype(np.float32)), "weights")
         args = (*_images("src", "dst", "w", "h"), KernelArg(Arg.INT, self.radius, "r"), weights)
-        if self.axis is Axis.X:
-            tile = KernelArg(Arg.LOCAL, 16 * (BLUR_TILE_X + 2 * self.radius), "tile")
-            return KernelCall("blur_x", (*args, tile), group=(BLUR_TILE_X, 1))
         lx, ly = BLUR_TILE_Y
-        return KernelCall("blur_y", (*args, KernelArg(Arg.LOCAL, 16 * lx * (ly + 2 * self.radius), "tile")), group=(lx, ly))
+        tile = (KernelArg(Arg.LOCAL, 16 * (BLUR_TILE_X + 2 * self.radius), "tile") if self.axis is Axis.X else
+                KernelArg(Arg.LOCAL, 16 * lx * (ly + 2 * self.radius), "tile"))
+        if tile.value > OPENCL_MIN_LOCAL_BYTES:  # a per-axis blur's wide axis (radius up to 300): no tile
+            ax, ay = self.axis.unit
+            return KernelCall("blur_wide", (*args, KernelArg(Arg.INT, ax, "ax"), KernelArg(Arg.INT, ay, "ay")))
+        if self.axis is Axis.X:
+            return KernelCall("blur_x", (*args, tile), group=(BLUR_TILE_X, 1))
+        return KernelCall("blur_y", (*args, tile), group=(lx, ly))
 
     @property
     def label(self) -> str:

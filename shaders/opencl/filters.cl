@@ -55,8 +55,9 @@ __kernel void filter_color(__global const uchar4* src, __global uchar4* dst, int
 
 // Separable Gaussian, one direction, tiled through local memory: a work-group loads its
 // row (or column) segment plus `r` texels of apron on each side once, then every item
-// sums its 2 r + 1 taps from local memory (r <= MAX_BLUR_RADIUS in every plan). `weights`
-// are BlurPass.weights() from the plan, normalised by the same BlurPass.norm the GL pass
+// sums its 2 r + 1 taps from local memory (r <= MAX_BLUR_RADIUS in CSS plans; where the
+// tile would not fit, filter_blur_wide below). `weights` are BlurPass.weights() from the
+// plan, normalised by the same BlurPass.norm the GL pass
 // gets as u_norm (1 / the sum of all 2 r + 1 weights; taps past the edge are transparent).
 __kernel void filter_blur_x(__global const uchar4* src, __global uchar4* dst, int w, int h, int r,
                      __constant float* weights, __local float4* tile) {
@@ -84,6 +85,18 @@ __kernel void filter_blur_y(__global const uchar4* src, __global uchar4* dst, in
     if (x >= w || y >= h) return;
     float4 sum = (float4)(0.0f);
     for (int i = 0; i <= 2 * r; ++i) sum += tile[(ly + i) * LX + lx] * weights[i];
+    store(dst, w, x, y, sum);
+}
+
+// The same sum without a tile, each item reading its 2 r + 1 taps along (ax, ay): for a
+// radius whose tile would not fit a device's local memory (filters/plan.py BlurPass.cl:
+// per-axis SVG stdDeviation blurs its wide axis with up to 300 taps a side).
+__kernel void filter_blur_wide(__global const uchar4* src, __global uchar4* dst, int w, int h, int r,
+                               __constant float* weights, int ax, int ay) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 sum = (float4)(0.0f);
+    for (int i = -r; i <= r; ++i) sum += load_or_clear(src, w, h, x + i * ax, y + i * ay) * weights[i + r];
     store(dst, w, x, y, sum);
 }
 
