@@ -172,14 +172,23 @@ __kernel void filter_shadow(__global const uchar4* src, __global const uchar4* b
     store(dst, w, x, y, linear_rgb ? svg_premultiplied_to_srgb(o) : o);
 }
 
+// A linearRGB morphology tap as premultiplied linear: from premultiplied sRGB, or with
+// `hold` 2 from the image between two passes (premultiplied linear through the sRGB
+// curve: filters/plan.py LinearHold).
+float4 morphology_linear_tap(float4 t, int hold) {
+    if (hold != 2) return svg_premultiplied_to_linear(t);
+    t.x = svg_srgb_to_linear(t.x); t.y = svg_srgb_to_linear(t.y); t.z = svg_srgb_to_linear(t.z);
+    return t;
+}
+
 // One direction of feMorphology (shaders/filters/morphology.frag): the minimum (erode,
 // dilate 0) or maximum (dilate 1) of each channel over 2 r + 1 pixels along (ax, ay),
 // on the bytes themselves (a min or max of texels rounds nothing). Outside the image is
 // transparent black: an erode whose window leaves it writes 0; a dilate skips those taps.
 // linear_rgb: each tap converted to linear premultiplied before the min / max, the
-// result written back as sRGB premultiplied (common/svg_color.h).
+// result written back as sRGB premultiplied (common/svg_color.h), or as `hold` says.
 __kernel void filter_morphology(__global const uchar4* src, __global uchar4* dst, int w, int h,
-                                int ax, int ay, int r, int dilate, int linear_rgb) {
+                                int ax, int ay, int r, int dilate, int linear_rgb, int hold) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     int along = ax ? x : y, size = ax ? w : h;
@@ -188,12 +197,17 @@ __kernel void filter_morphology(__global const uchar4* src, __global uchar4* dst
     if (linear_rgb) {
         float4 f = (float4)(0.0f);
         if (dilate) {
-            for (int i = lo; i <= hi; ++i) f = fmax(f, svg_premultiplied_to_linear(texel(src, at + i * step)));
+            for (int i = lo; i <= hi; ++i) f = fmax(f, morphology_linear_tap(texel(src, at + i * step), hold));
         } else if (lo == -r && hi == r) {
             f = (float4)(1.0f);
-            for (int i = lo; i <= hi; ++i) f = fmin(f, svg_premultiplied_to_linear(texel(src, at + i * step)));
+            for (int i = lo; i <= hi; ++i) f = fmin(f, morphology_linear_tap(texel(src, at + i * step), hold));
         }
-        store(dst, w, x, y, svg_premultiplied_to_srgb(f));
+        if (hold == 1) {  // the image between two passes: premultiplied linear through the sRGB curve
+            f.x = svg_linear_to_srgb(f.x); f.y = svg_linear_to_srgb(f.y); f.z = svg_linear_to_srgb(f.z);
+        } else {
+            f = svg_premultiplied_to_srgb(f);
+        }
+        store(dst, w, x, y, f);
         return;
     }
     uchar4 v = (uchar4)(0);
