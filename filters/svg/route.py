@@ -13,7 +13,8 @@ an unresolved ``url(#id)`` is resolved against it. Then, for each ``url(#id)``:
   on a layer, whose box is known, they run on the filter region (filterUnits, x, y,
   width, height) around the box, rounded out to pixels: the plan's outsets grow the
   layer's bounds by it, and the plan is marked ``region`` so the surface is exactly
-  that (elsewhere the region must be the box);
+  that (elsewhere the region must be the box); a region that cuts into the box plans as
+  a chain of one graph (below), which clears what lies past the region;
 * a spatial SVG filter mixed with CSS functions (or with other SVG filters) cuts the
   chain into runs of functions and graphs planned on one image (``_chain_plan``): each
   graph runs on its filter region of the element's box, reading the chain's image so far
@@ -94,19 +95,20 @@ def _box(element: m.FilterElement, size: tuple[int, int] | None, scale: float) -
     return max(1.0, x1), max(1.0, y1)
 
 
+def _holds_box(element: m.FilterElement, box: tuple[float, float]) -> bool:
+    """Whether ``element``'s filter region holds the whole ``box`` (user units)."""
+    x0, y0, x1, y1 = filter_region(element, (0.0, 0.0, *box))
+    return min(-x0, -y0, x1 - box[0], y1 - box[1]) >= -1e-9
+
+
 def _region_plan(element: m.FilterElement, box: tuple[float, float], size: tuple[int, int] | None,
                  scale: float) -> FilterPlan:
     """The graph run on its filter region around ``box``: the outsets are the region's
-    past the box, rounded out to whole pixels (the region must hold the box)."""
+    past the box, rounded out to whole pixels (the region holds the box: ``_holds_box``;
+    one that cuts into it plans as a chain of one graph, which clips to it)."""
     bw, bh = box
     x0, y0, x1, y1 = filter_region(element, (0.0, 0.0, bw, bh))
     past = (-y0 * scale, (x1 - bw) * scale, (y1 - bh) * scale, -x0 * scale)  # top, right, bottom, left
-    if min(past) < -1e-9:
-        first = build_graph(element).live_nodes()
-        prim = first[0].primitive if first else element
-        raise UnsupportedFeatureError(f"{prim.describe()}: a filter region that does not hold the element's box "
-                                      "(in a layer, the region grows the bounds; clipping inside the box is not "
-                                      "planned yet)", property="filter", value=prim.describe())
     top, right, bottom, left = (max(0, math.ceil(v - 1e-6)) for v in past)
     if size is None:
         size = (math.ceil(bw * scale - 1e-6) + left + right, math.ceil(bh * scale - 1e-6) + top + bottom)
@@ -143,8 +145,11 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
             continue
         if backdrop and box is None:
             _backdrop_refusal(op, ops, size, scale)
-        if len(ops) == 1 and box is not None:
+        if len(ops) == 1 and box is not None and _holds_box(op.element, box):
             return _region_plan(op.element, box, size, scale)
+        if len(ops) == 1 and box is not None:  # a region that cuts into the box: a chain of one graph clips to it
+            return _chain_plan(ops, box=box, size=size, scale=scale, current_color=current_color, css_scale=css_scale,
+                               backdrop=backdrop)
         if len(ops) == 1:
             px = size if size is not None else (max(1, round(element_box[0] * scale)), max(1, round(element_box[1] * scale)))
             return plan_graph(op.element, px, scale)

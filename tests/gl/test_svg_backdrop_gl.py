@@ -137,3 +137,32 @@ def test_a_moved_shadow_in_a_backdrop_chain_reads_the_mirrored_backdrop(gl, rng,
     assert np.abs(expected - np.rint(plain * 255)).max() > 20  # the chain changes the backdrop
     diff = np.abs(frame(chain).astype(int) - expected)
     assert diff.max() <= 2, f"{chain} on {backend}: {diff.max()} at {np.unravel_index(diff.argmax(), diff.shape)}"
+
+
+@pytest.mark.parametrize("region", ["x='20%' y='10%' width='50%' height='70%'",  # inside the box
+                                    "filterUnits='userSpaceOnUse' x='-5' y='-3' width='14' height='40'"])  # across its edge
+def test_a_graph_alone_whose_region_cuts_into_the_box_matches_the_reference(gl, rng, backend, region):
+    """url(#f) alone, its filter region cutting into the box (refused before, while mixed
+    with a function it planned): on a backdrop against the backdrop reference, on a
+    layer against the element reference, the graph's output cleared past its region."""
+    from lamina.filters import parse
+    from lamina.filters.reference import apply_on_element
+    from lamina.filters.svg import parse_svg
+    markup = f"<svg {NS}><filter id='f' {region} {SRGB}><feOffset dx='3' dy='2'/></filter></svg>"
+    image = _backdrop(rng)
+    plain = _scene(markup, image, "none").render(gl).premultiplied.astype(np.float64) / 255.0
+    frame = _scene(markup, image, "url(#f)").render(gl, filter_backend=backend).premultiplied.astype(int)
+    expected = np.rint(_expected(plain, markup, "url(#f)") * 255).astype(int)
+    assert np.abs(frame - expected).max() <= 1, f"backdrop on {backend}: {np.abs(frame - expected).max()}"
+    card = rng.integers(0, 256, (H, W, 4), dtype=np.uint8)
+    layer = Scene(56, 40, "transparent")
+    layer.add_svg(markup)
+    layer.root.add(Layer("card", (X, Y, W, H), "filter: url(#f)", image=card))
+    unfiltered = Scene(56, 40, "transparent")
+    unfiltered.root.add(Layer("card", (X, Y, W, H), image=card))
+    source = unfiltered.render(gl).premultiplied.astype(np.float64) / 255.0
+    chain = parse("url(#f)").resolved_svg(parse_svg(markup))
+    expected = np.rint(apply_on_element(source, chain, (X, Y, W, H)) * 255).astype(int)
+    got = layer.render(gl, filter_backend=backend).premultiplied.astype(int)
+    assert np.abs(expected - np.rint(source * 255)).max() > 20  # the graph moves and clips the card
+    assert np.abs(got - expected).max() <= 1, f"layer on {backend}: {np.abs(got - expected).max()}"
