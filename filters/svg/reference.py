@@ -42,7 +42,7 @@ from ...errors import SvgFilterError, UnsupportedFeatureError
 from ...css.values import RGBA
 from ...blending import reference as blending
 
-from ..ops import HueRotate, Saturate, color_op, gaussian_kernel, morphology, shift
+from ..ops import BLUR_SIGMA_CAP, HueRotate, Saturate, color_op, gaussian_kernel, morphology, shift
 from . import model as m
 from .graph import FilterGraph, build_graph
 from .turbulence import turbulence
@@ -547,8 +547,10 @@ def _displacement(p: m.DisplacementMap, ctx: Context, a: Result, b: Result) -> n
 
 
 def _blur(img: np.ndarray, rect: tuple[int, int, int, int], sx: float, sy: float, mode: m.EdgeMode) -> np.ndarray:
-    """Gaussian blur of a canvas image with standard deviations (sx, sy) px, the content
+    """Gaussian blur of a canvas image with standard deviations (sx, sy) px, each capped
+    at BLUR_SIGMA_CAP as every blur Lamina plans and the CSS reference are, the content
     of pixel ``rect`` extended by ``mode``."""
+    sx, sy = min(sx, BLUR_SIGMA_CAP), min(sy, BLUR_SIGMA_CAP)
     kx = gaussian_kernel(sx) if sx > 0 else np.ones(1)
     ky = gaussian_kernel(sy) if sy > 0 else np.ones(1)
     px, py = len(kx) // 2, len(ky) // 2

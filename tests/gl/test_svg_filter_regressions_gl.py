@@ -135,3 +135,13 @@ def test_a_linear_morphology_holds_its_image_between_passes_within_a_level(gl, r
     out, ref = _run(markup, eroded, backend)
     assert np.abs(ref - eroded.astype(int)).max() > 32, "the morphology changes the image"
     assert np.abs(out - ref).max() <= 1, f"{operator} on {backend}: {np.abs(out - ref).max()}"
+
+
+@pytest.mark.parametrize("space", ["sRGB", "linearRGB"])
+def test_a_blur_past_the_cap_matches_the_reference_capped_alike(gl, rng, backend, space):
+    """stdDeviation 150 x 3: every planned blur caps sigma at 100 px and now so does the
+    reference (it blurred by 150: 14 levels off in sRGB; linearRGB was refused)."""
+    img = random_image(rng, 70, 90)
+    out, ref = _run(_svg("<feGaussianBlur stdDeviation='150 3'/>", space), img, backend)
+    assert np.abs(ref - img.astype(int)).max() > 32, "the blur changes the image"
+    assert np.abs(out - ref).max() <= 2, f"{space} on {backend}: {np.abs(out - ref).max()}"
