@@ -51,6 +51,7 @@ __all__ = [
     "BlurPass",
     "ShadowPass",
     "MorphologyPass",
+    "LinearHold",
     "CombineOperator",
     "CombinePass",
     "OffsetPass",
@@ -110,6 +111,9 @@ DOWN_RUN = 16
 KERNEL_CONSTANTS: dict[str, int] = {"DOWN_RUN": DOWN_RUN}
 BLUR_TILE_X = 64
 BLUR_TILE_Y = (16, 16)
+# Local memory every OpenCL device has (CL_DEVICE_LOCAL_MEM_SIZE's minimum): a blur pass
+# whose tile needs more (a per-axis SVG blur's wide axis) runs the untiled blur_wide kernel.
+OPENCL_MIN_LOCAL_BYTES = 32 * 1024
 
 class PassKind(NamedEnum):
     """What an executor runs for a planned pass: each planned pass names its kind, and
@@ -524,11 +528,15 @@ class BlurPass:
     def cl(self) -> KernelCall:
         weights = KernelArg(Arg.FLOATS, tuple(float(v) for v in self.weights().astype(np.float32)), "weights")
         args = (*_images("src", "dst", "w", "h"), KernelArg(Arg.INT, self.radius, "r"), weights)
-        if self.axis is Axis.X:
-            tile = KernelArg(Arg.LOCAL, 16 * (BLUR_TILE_X + 2 * self.radius), "tile")
-            return KernelCall("blur_x", (*args, tile), group=(BLUR_TILE_X, 1))
         lx, ly = BLUR_TILE_Y
-        return KernelCall("blur_y", (*args, KernelArg(Arg.LOCAL, 16 * lx * (ly + 2 * self.radius), "tile")), group=(lx, ly))
+        tile = (KernelArg(Arg.LOCAL, 16 * (BLUR_TILE_X + 2 * self.radius), "tile") if self.axis is Axis.X else
+                KernelArg(Arg.LOCAL, 16 * lx * (ly + 2 * self.radius), "tile"))
+        if tile.value > OPENCL_MIN_LOCAL_BYTES:  # a per-axis blur's wide axis (radius up to 300): no tile
+            ax, ay = self.axis.unit
+            return KernelCall("blur_wide", (*args, KernelArg(Arg.INT, ax, "ax"), KernelArg(Arg.INT, ay, "ay")))
+        if self.axis is Axis.X:
+            return KernelCall("blur_x", (*args, tile), group=(BLUR_TILE_X, 1))
+        return KernelCall("blur_y", (*args, tile), group=(lx, ly))
 
     @property
     def label(self) -> str:
@@ -582,13 +590,25 @@ class ShadowPass:
         )
 
 
+class LinearHold(Enum):
+    """How a linearRGB morphology pass holds the image between its two passes: an 8-bit
+    premultiplied sRGB image there re-encodes a min / max whose channels come from pixels
+    of different alpha at the output's alpha, which magnified the rounding (an erode then
+    a dilate 3-7 levels off); premultiplied linear through the sRGB curve is within half a
+    level at any alpha (and keeps the darks, which 8-bit linear would band)."""
+
+    NONE = 0  # reads and writes premultiplied sRGB
+    WRITES = 1  # writes the held image (the first of two passes)
+    READS = 2  # reads it (the second)
+
+
 @dataclass(frozen=True)
 class MorphologyPass:
     """One direction of feMorphology: the minimum (erode) or maximum (dilate) of each
     premultiplied channel over 2 radius + 1 pixels along ``axis``; transparent black
     outside the image, so an erode whose window leaves it gives transparent black. With
     ``linear`` (linearRGB) each tap is read as linear premultiplied and the result
-    written back as sRGB premultiplied."""
+    written back as sRGB premultiplied, or between two passes as ``hold`` says."""
 
     inputs: tuple[str, ...]
     output: str
@@ -597,6 +617,7 @@ class MorphologyPass:
     operator: MorphologyOperator
     scale: int = 1
     linear: bool = False
+    hold: LinearHold = LinearHold.NONE  # linear only
     kind: ClassVar[str] = "morphology"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.MORPHOLOGY
     cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
@@ -608,7 +629,8 @@ class MorphologyPass:
     @classmethod
     def samples(cls) -> tuple["MorphologyPass", ...]:
         return (cls(("source",), "out", Axis.X, 3, MorphologyOperator.DILATE),
-                cls(("source",), "out", Axis.Y, 2, MorphologyOperator.ERODE, linear=True))
+                cls(("source",), "out", Axis.Y, 2, MorphologyOperator.ERODE, linear=True),
+                cls(("source",), "out", Axis.X, 1, MorphologyOperator.DILATE, linear=True, hold=LinearHold.WRITES))
 
     @property
     def taps(self) -> int:
@@ -619,15 +641,18 @@ class MorphologyPass:
         return int(self.operator is MorphologyOperator.DILATE)
 
     def gl(self) -> ProgramCall:
-        shader = FilterShader.MORPHOLOGY_LINEAR if self.linear else FilterShader.MORPHOLOGY
-        return ProgramCall(FilterProgram(shader), (("u_axis", self.axis.unit), ("u_radius", self.radius), ("u_dilate", self.dilate)))
+        uniforms = (("u_axis", self.axis.unit), ("u_radius", self.radius), ("u_dilate", self.dilate))
+        if self.linear:
+            return ProgramCall(FilterProgram(FilterShader.MORPHOLOGY_LINEAR), (*uniforms, ("u_hold", self.hold.value)))
+        return ProgramCall(FilterProgram(FilterShader.MORPHOLOGY), uniforms)
 
     def cl(self) -> KernelCall:
         ax, ay = self.axis.unit
         return KernelCall("morphology", (*_images("src", "dst", "w", "h"), KernelArg(Arg.INT, ax, "ax"),
                                          KernelArg(Arg.INT, ay, "ay"), KernelArg(Arg.INT, self.radius, "r"),
                                          KernelArg(Arg.INT, self.dilate, "dilate"),
-                                         KernelArg(Arg.INT, int(self.linear), "linear_rgb")))
+                                         KernelArg(Arg.INT, int(self.linear), "linear_rgb"),
+                                         KernelArg(Arg.INT, self.hold.value, "hold")))
 
     @property
     def label(self) -> str:
@@ -1462,11 +1487,12 @@ def _plan_shadow(b: _Builder, op: DropShadow, current: str, scale: float, notes:
 
 def _plan_morphology(b: _Builder, op: Morphology, current: str, scale: float, notes: list[str],
                      linear: bool = False) -> str:
-    for axis, radius in zip(Axis, op.pixel_radii(scale)):
-        if radius > 0:  # an axis of radius 0 leaves the image as it is
-            out = b.name(f"{op.operator.value}{axis}")
-            b.passes.append(MorphologyPass((current,), out, axis, radius, op.operator, linear=linear))
-            current = out
+    axes = [(axis, radius) for axis, radius in zip(Axis, op.pixel_radii(scale)) if radius > 0]  # radius 0: as it is
+    holds = (LinearHold.WRITES, LinearHold.READS) if linear and len(axes) == 2 else (LinearHold.NONE,) * 2
+    for (axis, radius), hold in zip(axes, holds):
+        out = b.name(f"{op.operator.value}{axis}")
+        b.passes.append(MorphologyPass((current,), out, axis, radius, op.operator, linear=linear, hold=hold))
+        current = out
     return current
 
 

@@ -47,7 +47,7 @@ import numpy as np
 from ...errors import UnsupportedFeatureError
 from ...blending.modes import BlendMode
 
-from ..ops import DropShadow, Morphology, pixel_sigma
+from ..ops import BLUR_SIGMA_CAP, DropShadow, Morphology, pixel_sigma
 from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetPass, RegionPass, ShadowPass, _Builder,
                     _plan_morphology, _plan_shadow, color_steps)
 from . import model as m
@@ -212,6 +212,9 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         elif isinstance(prim, m.Image):  # compile_image: the pass places the picture in its subregion
             out, out_reach = plan_image(b, prim, element, canvas), kept
         else:
+            if isinstance(prim, (m.GaussianBlur, m.DropShadow)) and max(
+                    v * u * scale for v, u in zip(prim.std_deviation, units)) > BLUR_SIGMA_CAP:
+                notes.append(f"{prim.describe()}: stdDeviation capped at {BLUR_SIGMA_CAP:g}px (WebRender's cap)")
             if out is None:  # compile_spatial's primitives (None: not one of them)
                 read = node.inputs[0] if node.inputs else None
                 in_rect = full if read is None or isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
@@ -276,8 +279,9 @@ def _combine(b: _Builder, a: str, c: str, operator: CombineOperator, source: str
 
 
 def _sigmas(pair: tuple[float, float], pixels_per_unit: tuple[float, float]) -> tuple[float, float]:
-    """A stdDeviation pair (x, y) in pixels, each capped at 100 px as before."""
-    return (min(pair[0] * pixels_per_unit[0], 100.0), min(pair[1] * pixels_per_unit[1], 100.0))
+    """A stdDeviation pair (x, y) in pixels, each capped at BLUR_SIGMA_CAP (as the
+    reference and compile_spatial cap it; plan_graph notes it)."""
+    return (min(pair[0] * pixels_per_unit[0], BLUR_SIGMA_CAP), min(pair[1] * pixels_per_unit[1], BLUR_SIGMA_CAP))
 
 
 def _linear_shadow(b: _Builder, prim: m.DropShadow, source: str, sigmas: tuple[float, float],

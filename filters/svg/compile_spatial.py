@@ -14,8 +14,8 @@
   an image with colour: two ``ConvolvePass`` es of the reference's full-size Gaussian
   weights (``filters.ops.gaussian_kernel``), along x then y, extending the input's
   subregion by the edge mode (the downscaled blur passes only know transparent edges, and
-  would average sRGB values where linearRGB wants linear ones). A kernel longer than
-  CONVOLVE_WEIGHTS is refused (sigma over ~127 px). In linearRGB each tap is converted
+  would average sRGB values where linearRGB wants linear ones). Sigma is capped at
+  BLUR_SIGMA_CAP (100 px: 801 weights, inside CONVOLVE_WEIGHTS). In linearRGB each tap is converted
   inside the pass; the image between the two passes is 8-bit sRGB (not 8-bit linear,
   which bands darks).
 * a fractional feOffset in linearRGB on an image with colour: the reference's bilinear
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 
-from ..ops import gaussian_kernel
+from ..ops import BLUR_SIGMA_CAP, gaussian_kernel
 from ..plan import SHADER_CONSTANTS, ConvolvePass, DisplacePass, EdgeMode, _Builder
 from . import model as m
 from .reference import kernel_spacing
@@ -41,7 +41,8 @@ _EDGES = {m.EdgeMode.NONE: EdgeMode.NONE, m.EdgeMode.DUPLICATE: EdgeMode.DUPLICA
 
 
 def _sigmas(prim: m.GaussianBlur, pixels_per_unit: tuple[float, float]) -> tuple[float, float]:
-    return prim.std_deviation[0] * pixels_per_unit[0], prim.std_deviation[1] * pixels_per_unit[1]
+    """stdDeviation (x, y) in pixels, capped as every planned blur is (BLUR_SIGMA_CAP)."""
+    return tuple(min(v * u, BLUR_SIGMA_CAP) for v, u in zip(prim.std_deviation, pixels_per_unit))
 
 
 def _convolved(prim: m.Primitive, converts: bool) -> bool:

@@ -42,7 +42,7 @@ from ...errors import SvgFilterError, UnsupportedFeatureError
 from ...css.values import RGBA
 from ...blending import reference as blending
 
-from ..ops import HueRotate, Saturate, color_op, gaussian_kernel, morphology, shift
+from ..ops import BLUR_SIGMA_CAP, HueRotate, Saturate, color_op, gaussian_kernel, morphology, shift
 from . import model as m
 from .graph import FilterGraph, build_graph
 from .turbulence import turbulence
@@ -396,6 +396,16 @@ def _bilinear(padded: np.ndarray, pad: int, dx: float, dy: float, w: int, h: int
     return (1 - fy) * top + fy * bottom
 
 
+def _edge_offset(d: float, n: int, span: int, mode: m.EdgeMode) -> float:
+    """An offset of ``d`` px along an axis of ``n`` pixels, as short as reads the same
+    pixels by edge ``mode`` (the input's subregion ``span`` px long): a whole number of
+    wrap periods off, or past the image by at most 1 px (a read further out gives what the
+    edge gives there), so a kernelUnitLength of 1e5 px pads by the image, not by 1e5 px."""
+    if mode is m.EdgeMode.WRAP and span > 0:
+        return d - span * math.floor(d / span)
+    return min(max(d, -(n + 1.0)), n + 1.0)
+
+
 def _convolve(p: m.ConvolveMatrix, ctx: Context, a: Result) -> np.ndarray:
     ox, oy = p.order
     tx, ty = p.targets()
@@ -405,17 +415,19 @@ def _convolve(p: m.ConvolveMatrix, ctx: Context, a: Result) -> np.ndarray:
     if p.preserve_alpha:
         src = _unpremultiply(src)
     in_rect = ctx.canvas.pixel_rect(a.rect)
-    pad = math.ceil(max(ox, oy) * max(sx, sy)) + 1
-    padded = extended(src, in_rect, p.edge_mode, pad, pad)
     h, w = src.shape[:2]
-    total = np.zeros_like(src)
     # RESULT(x, y) = sum_{i, j} SOURCE(x - targetX + j, y - targetY + i) kernel[orderY-i-1][orderX-j-1]
     # (offsets times the kernel spacing, read bilinearly between pixels: kernel_spacing)
-    for i in range(oy):
-        for j in range(ox):
-            k = kernel[oy - i - 1, ox - j - 1]
-            if k:
-                total += k * _bilinear(padded, pad, (j - tx) * sx, (i - ty) * sy, w, h)
+    taps = [(kernel[oy - i - 1, ox - j - 1],
+             _edge_offset((j - tx) * sx, w, in_rect[2] - in_rect[0], p.edge_mode),
+             _edge_offset((i - ty) * sy, h, in_rect[3] - in_rect[1], p.edge_mode))
+            for i in range(oy) for j in range(ox)]
+    pad = math.ceil(max(max(abs(dx), abs(dy)) for _, dx, dy in taps)) + 1
+    padded = extended(src, in_rect, p.edge_mode, pad, pad)
+    total = np.zeros_like(src)
+    for k, dx, dy in taps:
+        if k:
+            total += k * _bilinear(padded, pad, dx, dy, w, h)
     out = total / p.resolved_divisor() + p.bias
     if p.preserve_alpha:
         out[..., 3] = src[..., 3]
@@ -548,8 +560,10 @@ def _displacement(p: m.DisplacementMap, ctx: Context, a: Result, b: Result) -> n
 
 
 def _blur(img: np.ndarray, rect: tuple[int, int, int, int], sx: float, sy: float, mode: m.EdgeMode) -> np.ndarray:
-    """Gaussian blur of a canvas image with standard deviations (sx, sy) px, the content
+    """Gaussian blur of a canvas image with standard deviations (sx, sy) px, each capped
+    at BLUR_SIGMA_CAP as every blur Lamina plans and the CSS reference are, the content
     of pixel ``rect`` extended by ``mode``."""
+    sx, sy = min(sx, BLUR_SIGMA_CAP), min(sy, BLUR_SIGMA_CAP)
     kx = gaussian_kernel(sx) if sx > 0 else np.ones(1)
     ky = gaussian_kernel(sy) if sy > 0 else np.ones(1)
     px, py = len(kx) // 2, len(ky) // 2

@@ -243,6 +243,16 @@ def _region_pixels(element: m.FilterElement, box: tuple[float, float], scale: fl
             math.ceil(y1 * scale - 1e-9))
 
 
+def _reach(plan: FilterPlan) -> tuple[int, int, int, int]:
+    """How far (top, right, bottom, left, whole px) a function chain's output spreads or
+    its input is read past an output pixel, whichever is further on each side: a
+    drop-shadow moved right and down spreads there but reads left and up, and a backdrop's
+    image must hold the mirrored backdrop it reads."""
+    x0, y0, x1, y1 = plan.needed_input((0.0, 0.0, 0.0, 0.0))
+    read = (math.ceil(-y0), math.ceil(x1), math.ceil(y1), math.ceil(-x0))
+    return tuple(max(a, b, 0) for a, b in zip(plan.outsets, read))
+
+
 def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, size: tuple[int, int] | None,
                 scale: float, current_color: RGBA, css_scale: float | None = None, backdrop: bool = False) -> FilterPlan:
     """A chain mixing SVG filter graphs with CSS functions, as one plan on one image
@@ -295,8 +305,8 @@ def _chain_plan(ops: tuple[FilterOp, ...], *, box: tuple[float, float] | None, s
         reach_all = [0, 0, 0, 0]  # top, right, bottom, left: the functions' reaches summed
         for segment in segments:
             if not isinstance(segment, m.FilterElement):
-                reach_all = [a + b for a, b in zip(reach_all, plan_chain(segment, current_color=current_color,
-                                                                          scale=css_scale).outsets)]
+                reach_all = [a + b for a, b in zip(reach_all, _reach(plan_chain(segment, current_color=current_color,
+                                                                                 scale=css_scale)))]
         t, r, b, l = reach_all
         hull = (hull[0] - l, hull[1] - t, hull[2] + r, hull[3] + b)
     if size is None or cut:

@@ -17,8 +17,21 @@
 #define SVG_INT_TO_FLOAT(x) float(x)
 #define SVG_POW(x, y) pow((x), (y))
 #include "common/svg_color.h"
-#define TAP(v) svg_premultiplied_to_linear(SOURCE_VALUE(v))
-#define RESULT(v) svg_premultiplied_to_srgb(v)
+// u_hold (filters/plan.py LinearHold): 0 premultiplied sRGB in and out; 1 writes, 2 reads
+// the image between two passes as premultiplied linear through the sRGB curve (an sRGB
+// image there, re-encoded at another pixel's alpha, magnified the rounding).
+uniform int u_hold;
+
+vec4 curve_to_linear(vec4 v) {
+    return vec4(svg_srgb_to_linear(v.r), svg_srgb_to_linear(v.g), svg_srgb_to_linear(v.b), v.a);
+}
+
+vec4 linear_to_curve(vec4 v) {
+    return vec4(svg_linear_to_srgb(v.r), svg_linear_to_srgb(v.g), svg_linear_to_srgb(v.b), v.a);
+}
+
+#define TAP(v) (u_hold == 2 ? curve_to_linear(SOURCE_VALUE(v)) : svg_premultiplied_to_linear(SOURCE_VALUE(v)))
+#define RESULT(v) (u_hold == 1 ? linear_to_curve(v) : svg_premultiplied_to_srgb(v))
 #else
 #define TAP(v) SOURCE_VALUE(v)
 #define RESULT(v) (v)

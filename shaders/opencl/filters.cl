@@ -55,8 +55,9 @@ __kernel void filter_color(__global const uchar4* src, __global uchar4* dst, int
 
 // Separable Gaussian, one direction, tiled through local memory: a work-group loads its
 // row (or column) segment plus `r` texels of apron on each side once, then every item
-// sums its 2 r + 1 taps from local memory (r <= MAX_BLUR_RADIUS in every plan). `weights`
-// are BlurPass.weights() from the plan, normalised by the same BlurPass.norm the GL pass
+// sums its 2 r + 1 taps from local memory (r <= MAX_BLUR_RADIUS in CSS plans; where the
+// tile would not fit, filter_blur_wide below). `weights` are BlurPass.weights() from the
+// plan, normalised by the same BlurPass.norm the GL pass
 // gets as u_norm (1 / the sum of all 2 r + 1 weights; taps past the edge are transparent).
 __kernel void filter_blur_x(__global const uchar4* src, __global uchar4* dst, int w, int h, int r,
                      __constant float* weights, __local float4* tile) {
@@ -84,6 +85,18 @@ __kernel void filter_blur_y(__global const uchar4* src, __global uchar4* dst, in
     if (x >= w || y >= h) return;
     float4 sum = (float4)(0.0f);
     for (int i = 0; i <= 2 * r; ++i) sum += tile[(ly + i) * LX + lx] * weights[i];
+    store(dst, w, x, y, sum);
+}
+
+// The same sum without a tile, each item reading its 2 r + 1 taps along (ax, ay): for a
+// radius whose tile would not fit a device's local memory (filters/plan.py BlurPass.cl:
+// per-axis SVG stdDeviation blurs its wide axis with up to 300 taps a side).
+__kernel void filter_blur_wide(__global const uchar4* src, __global uchar4* dst, int w, int h, int r,
+                               __constant float* weights, int ax, int ay) {
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 sum = (float4)(0.0f);
+    for (int i = -r; i <= r; ++i) sum += load_or_clear(src, w, h, x + i * ax, y + i * ay) * weights[i + r];
     store(dst, w, x, y, sum);
 }
 
@@ -159,14 +172,23 @@ __kernel void filter_shadow(__global const uchar4* src, __global const uchar4* b
     store(dst, w, x, y, linear_rgb ? svg_premultiplied_to_srgb(o) : o);
 }
 
+// A linearRGB morphology tap as premultiplied linear: from premultiplied sRGB, or with
+// `hold` 2 from the image between two passes (premultiplied linear through the sRGB
+// curve: filters/plan.py LinearHold).
+float4 morphology_linear_tap(float4 t, int hold) {
+    if (hold != 2) return svg_premultiplied_to_linear(t);
+    t.x = svg_srgb_to_linear(t.x); t.y = svg_srgb_to_linear(t.y); t.z = svg_srgb_to_linear(t.z);
+    return t;
+}
+
 // One direction of feMorphology (shaders/filters/morphology.frag): the minimum (erode,
 // dilate 0) or maximum (dilate 1) of each channel over 2 r + 1 pixels along (ax, ay),
 // on the bytes themselves (a min or max of texels rounds nothing). Outside the image is
 // transparent black: an erode whose window leaves it writes 0; a dilate skips those taps.
 // linear_rgb: each tap converted to linear premultiplied before the min / max, the
-// result written back as sRGB premultiplied (common/svg_color.h).
+// result written back as sRGB premultiplied (common/svg_color.h), or as `hold` says.
 __kernel void filter_morphology(__global const uchar4* src, __global uchar4* dst, int w, int h,
-                                int ax, int ay, int r, int dilate, int linear_rgb) {
+                                int ax, int ay, int r, int dilate, int linear_rgb, int hold) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     int along = ax ? x : y, size = ax ? w : h;
@@ -175,12 +197,17 @@ __kernel void filter_morphology(__global const uchar4* src, __global uchar4* dst
     if (linear_rgb) {
         float4 f = (float4)(0.0f);
         if (dilate) {
-            for (int i = lo; i <= hi; ++i) f = fmax(f, svg_premultiplied_to_linear(texel(src, at + i * step)));
+            for (int i = lo; i <= hi; ++i) f = fmax(f, morphology_linear_tap(texel(src, at + i * step), hold));
         } else if (lo == -r && hi == r) {
             f = (float4)(1.0f);
-            for (int i = lo; i <= hi; ++i) f = fmin(f, svg_premultiplied_to_linear(texel(src, at + i * step)));
+            for (int i = lo; i <= hi; ++i) f = fmin(f, morphology_linear_tap(texel(src, at + i * step), hold));
         }
-        store(dst, w, x, y, svg_premultiplied_to_srgb(f));
+        if (hold == 1) {  // the image between two passes: premultiplied linear through the sRGB curve
+            f.x = svg_linear_to_srgb(f.x); f.y = svg_linear_to_srgb(f.y); f.z = svg_linear_to_srgb(f.z);
+        } else {
+            f = svg_premultiplied_to_srgb(f);
+        }
+        store(dst, w, x, y, f);
         return;
     }
     uchar4 v = (uchar4)(0);

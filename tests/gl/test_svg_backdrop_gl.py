@@ -167,3 +167,30 @@ def test_a_region_cutting_the_box_clips_the_backdrop_filter(gl, rng, backend, fi
     expected = np.rint(source_over(plain, filtered) * 255).astype(int)
     diff = np.abs(frame - expected)
     assert diff.max() <= 1, f"on {backend}: {diff.max()} at {np.unravel_index(diff.argmax(), diff.shape)}"
+
+
+@pytest.mark.parametrize("chain, box", [
+    ("drop-shadow(5px 4px 0 red) url(#f)", (X, Y, W, H)),  # the shadow reads 5 px left of the box
+    ("url(#f) drop-shadow(-2px -1px 0 blue)", (11, 9, 2, 17)),  # a narrow box: reads past the region's margin
+])
+def test_a_moved_shadow_in_a_backdrop_chain_reads_the_mirrored_backdrop(gl, rng, backend, chain, box):
+    """A translucent backdrop (the shadow shows through it), the chain's drop-shadow moved
+    further than the filter region reaches past the box: the copy holds the mirrored
+    backdrop on the side the shadow reads from (it grew on the side the shadow spreads
+    to, and the shadow read a transparent edge: 60-200 levels off)."""
+    markup = f"<svg {NS}><filter id='f' {SRGB}><feGaussianBlur stdDeviation='3 1'/></filter></svg>"
+    image = rng.integers(0, 256, (40, 56, 4), dtype=np.uint8)
+    image[..., 3] = np.maximum(image[..., 3], 40)
+
+    def frame(backdrop: str) -> np.ndarray:
+        scene = Scene(56, 40, "transparent")
+        scene.add_svg(markup)
+        scene.root.add(Layer("picture", (0, 0, 56, 40), image=image))
+        scene.root.add(Layer("glass", box, f"backdrop-filter: {backdrop}"))
+        return scene.render(gl, filter_backend=backend).premultiplied
+
+    plain = frame("none").astype(np.float64) / 255.0
+    expected = np.rint(source_over(plain, filtered_backdrop(plain, box, chain, svg=markup)) * 255).astype(int)
+    assert np.abs(expected - np.rint(plain * 255)).max() > 20  # the chain changes the backdrop
+    diff = np.abs(frame(chain).astype(int) - expected)
+    assert diff.max() <= 2, f"{chain} on {backend}: {diff.max()} at {np.unravel_index(diff.argmax(), diff.shape)}"

@@ -31,6 +31,8 @@ BLURS = {
                                      "<feGaussianBlur in='SourceAlpha' stdDeviation='7 0'/>",
                                (40, 30)),
     "6-19-halved": (SRGB, "<feGaussianBlur stdDeviation='19 6'/>", (90, 70)),
+    # 90 taps a side along y at full size: OpenCL's untiled blur_wide kernel (the tile would not fit a GPU)
+    "0.5-30-wide-axis": (SRGB, "<feGaussianBlur stdDeviation='0.5 30'/>", (24, 100)),
     "shadow-1-6": (SRGB, "<feDropShadow dx='3' dy='-2' stdDeviation='1 6' flood-color='teal' flood-opacity='.8'/>",
                    (44, 40)),
 }

@@ -116,3 +116,32 @@ def test_edge_modes_extend_the_inputs_subregion_as_the_svg_reference(gl, rng, ba
     img = random_image(rng, 23, 31)
     out, ref = _run(_svg(EDGE_MODES_ON_A_SUBREGION[name]), img, backend)
     assert np.abs(out - ref).max() <= (2 if "blur" in name else 1), f"{name} on {backend}"
+
+
+@pytest.mark.parametrize("operator", ["dilate", "erode"])
+def test_a_linear_morphology_holds_its_image_between_passes_within_a_level(gl, rng, backend, operator):
+    """feMorphology radius 2 1 in linearRGB on an image whose channels came from pixels of
+    different alpha (an erode's result, as a graph's next primitive reads it): the x
+    pass's min / max was held as premultiplied sRGB, re-encoded at the y pass's alpha
+    (2 levels off the reference here, 3-7 after an erode in one graph); held as
+    premultiplied linear through the sRGB curve it is within half a level."""
+    img = random_image(rng, 48, 56)
+    eroded = filters.apply(img, "url(#f)", "reference", premultiplied=True,
+                           svg=_svg("<feMorphology operator='erode' radius='2 1'/>", "linearRGB"))
+    if operator == "erode":  # an erode of an erode reads mostly transparency: dilate it back first
+        eroded = filters.apply(eroded, "url(#f)", "reference", premultiplied=True,
+                               svg=_svg("<feMorphology operator='dilate' radius='3 2'/>", "linearRGB"))
+    markup = _svg(f"<feMorphology operator='{operator}' radius='2 1'/>", "linearRGB")
+    out, ref = _run(markup, eroded, backend)
+    assert np.abs(ref - eroded.astype(int)).max() > 32, "the morphology changes the image"
+    assert np.abs(out - ref).max() <= 1, f"{operator} on {backend}: {np.abs(out - ref).max()}"
+
+
+@pytest.mark.parametrize("space", ["sRGB", "linearRGB"])
+def test_a_blur_past_the_cap_matches_the_reference_capped_alike(gl, rng, backend, space):
+    """stdDeviation 150 x 3: every planned blur caps sigma at 100 px and now so does the
+    reference (it blurred by 150: 14 levels off in sRGB; linearRGB was refused)."""
+    img = random_image(rng, 70, 90)
+    out, ref = _run(_svg("<feGaussianBlur stdDeviation='150 3'/>", space), img, backend)
+    assert np.abs(ref - img.astype(int)).max() > 32, "the blur changes the image"
+    assert np.abs(out - ref).max() <= 2, f"{space} on {backend}: {np.abs(out - ref).max()}"

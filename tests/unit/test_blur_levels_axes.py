@@ -8,7 +8,8 @@ import math
 
 import pytest
 
-from lamina.filters.plan import Axis, BlurPass, PassKind, ResamplePass, _Builder, blur_levels, blur_levels_axes
+from lamina.filters.plan import (MAX_BLUR_RADIUS, OPENCL_MIN_LOCAL_BYTES, Axis, BlurPass, PassKind, ResamplePass, _Builder,
+                                 blur_levels, blur_levels_axes)
 
 
 def _pipeline_variance(k: int, level: float) -> float:
@@ -49,3 +50,24 @@ def test_equal_sigmas_plan_as_the_isotropic_blur():
     a.blur("source", 9.0)
     b.blur_axes("source", (9.0, 9.0))
     assert a.passes == b.passes
+
+
+def test_every_blur_pass_fits_the_local_memory_every_opencl_device_has(rng):
+    """A per-axis blur's wide axis keeps up to 300 taps a side at one level (sigma 100 by
+    0): its tiled blur_y kernel would need 157 KB of local memory (PoCL has 1 MiB, a GPU
+    32-64 KiB, where the run was refused); such passes run the untiled blur_wide kernel,
+    the same weights along the same axis."""
+    for _ in range(200):
+        sigmas = tuple(float(rng.choice([0.0, rng.uniform(0.01, 4.0), rng.uniform(4.0, 100.0)])) for _ in range(2))
+        b = _Builder()
+        b.blur_axes("source", sigmas)
+        for p in (p for p in b.passes if isinstance(p, BlurPass)):
+            call = p.cl()
+            assert call.local_bytes <= OPENCL_MIN_LOCAL_BYTES, (sigmas, p.radius, call.kernel)
+            weights = next(a.value for a in call.args if a.name == "weights")
+            assert len(weights) == 2 * p.radius + 1
+            if call.kernel == "blur_wide":
+                axis = tuple(a.value for a in call.args if a.name in ("ax", "ay"))
+                assert axis == p.axis.unit and p.radius > MAX_BLUR_RADIUS
+            else:
+                assert call.kernel == f"blur_{p.axis}"

@@ -84,7 +84,7 @@ def test_plan_is_a_horizontal_then_a_vertical_pass_and_prints():
                                                     "erode-y  radius 4px, min of 9 taps"]
     assert erode.passes[0].gl().uniforms == (("u_axis", (1, 0)), ("u_radius", 4), ("u_dilate", 0))
     assert [a.name for a in erode.passes[1].cl().args] == ["src", "dst", "w", "h", "ax", "ay", "r", "dilate",
-                                                         "linear_rgb"]
+                                                         "linear_rgb", "hold"]
 
 
 def test_radius_zero_is_a_no_op_the_plan_drops():
@@ -149,3 +149,18 @@ def test_a_chain_built_by_hand_takes_ops_only_and_radii_may_be_numpy_numbers():
     assert Morphology("dilate", np.int64(2)) == Morphology("dilate", 2.0), "a numpy integer radius is a number"
     with pytest.raises(InvalidValueError, match="finite number"):
         Morphology("dilate", np.bool_(True))
+
+
+def test_a_linear_morphology_of_two_passes_holds_its_image_between_them_as_linear():
+    """linearRGB: the x pass writes premultiplied linear through the sRGB curve and the y
+    pass reads it (LinearHold; an 8-bit sRGB image there magnified the rounding); one
+    pass alone, and sRGB passes, read and write premultiplied sRGB."""
+    from lamina.filters.plan import LinearHold, _Builder, _plan_morphology
+    b = _Builder()
+    _plan_morphology(b, Morphology("dilate", 2, 1), "source", 1.0, [], linear=True)
+    assert [(p.axis, p.hold) for p in b.passes] == [("x", LinearHold.WRITES), ("y", LinearHold.READS)]
+    assert b.passes[0].gl().uniforms[-1] == ("u_hold", 1) and b.passes[1].cl().args[-1].value == 2
+    for radii, linear in (((0, 3), True), ((2, 1), False)):
+        b = _Builder()
+        _plan_morphology(b, Morphology("erode", *radii), "source", 1.0, [], linear=linear)
+        assert {p.hold for p in b.passes} == {LinearHold.NONE}

@@ -10,7 +10,9 @@ import pytest
 
 from lamina import filters
 from lamina.errors import UnsupportedFeatureError
-from lamina.filters.plan import BlurPass, ColorPass, CombineOperator, CombinePass, LightingPass, LightKind, OffsetPass
+from lamina.filters.ops import gaussian_kernel
+from lamina.filters.plan import (BlurPass, ColorPass, CombineOperator, CombinePass, ConvolvePass, LightingPass, LightKind,
+                                 OffsetPass)
 from lamina.filters.svg import parse_svg
 from lamina.filters.svg.compile import plan_graph
 
@@ -79,9 +81,6 @@ def test_merge_of_nothing_is_transparent_and_of_one_is_its_input():
 
 @pytest.mark.parametrize("body, attrs, why", [
     ("<feOffset dx='1'/>", 'color-interpolation-filters="sRGB"', "a filter region other than the element's box"),
-    ("<feGaussianBlur stdDeviation='200'/>", 'x="0" y="0" width="1" height="1"',
-     "edgeMode none in linearRGB with a standard deviation of 200 px (a kernel of 1601 taps"),
-    ("<feGaussianBlur stdDeviation='200' edgeMode='wrap'/>", BOX, "a kernel of 1601 taps"),
     ("<feComponentTransfer>" + "".join(f"<feFunc{c} type='table' tableValues='{'0 ' * 300}'/>" for c in "RGBA")
      + "</feComponentTransfer>", BOX, "transfer tables of 1200 values"),
     ("", BOX, "no primitives"),
@@ -90,6 +89,22 @@ def test_what_does_not_compile_is_refused_naming_the_primitive(body, attrs, why)
     with pytest.raises(UnsupportedFeatureError, match="compile") as info:
         plan(body, attrs)
     assert why in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("attrs, edge, kind", [
+    (BOX, "none", BlurPass),  # sRGB: the downscaled blur passes
+    ('x="0" y="0" width="1" height="1"', "none", ConvolvePass),  # linearRGB on colour: convolve passes
+    (BOX, "wrap", ConvolvePass),  # an edge mode: convolve passes
+])
+def test_a_blur_past_the_cap_plans_capped_on_every_path_and_says_so(attrs, edge, kind):
+    """stdDeviation 200 is capped at BLUR_SIGMA_CAP (100 px) on every path, as the
+    reference caps it (the sRGB path capped silently, the convolve paths refused it:
+    a kernel of 1601 taps, and the reference blurred by 200: 14-37 levels off)."""
+    p = plan(f"<feGaussianBlur stdDeviation='200 3' edgeMode='{edge}'/>", attrs, size=(40, 30))
+    passes = [x for x in p.passes if isinstance(x, kind)]
+    assert passes and any("stdDeviation capped at 100px" in n for n in p.notes)
+    if kind is ConvolvePass:
+        assert max(x.order[0] for x in passes) == len(gaussian_kernel(100.0))
 
 
 def test_filters_apply_plans_a_url_alone_as_a_graph_and_refuses_before_any_gpu_work():

@@ -252,6 +252,26 @@ def test_kernel_unit_length_between_pixels_reads_the_image_bilinearly():
     assert np.allclose(quarter, 0.75 * src + 0.25 * left, atol=1e-12)
 
 
+def test_a_kernel_unit_length_far_past_the_image_reads_what_the_edge_mode_gives_there():
+    """kernelUnitLength 1e5 px (under the 1e6 limit) on a 12 px image: the reference pads
+    by the image, not by the reach (3e5 px each side was an untyped MemoryError). Wrap
+    reads 1.5 px away (1e5 + 1.5 is a whole number of 12 px periods off it); duplicate
+    reads the edge pixel, none reads nothing, for every cell but the centre."""
+    src = random_image(7, 12, seed=12)
+    body = "<feConvolveMatrix order='3 1' kernelMatrix='1 2 -1' divisor='1' edgeMode='{}' kernelUnitLength='{} 1'/>"
+    far = run(body.format("wrap", 12 * 8000 + 1.5), src)
+    assert np.allclose(far, run(body.format("wrap", 1.5), src), atol=1e-9)
+
+    def clamped(v: np.ndarray) -> np.ndarray:  # alpha to [0, 1], colour to [0, alpha]
+        v = np.clip(v, 0.0, 1.0)
+        v[..., :3] = np.minimum(v[..., :3], v[..., 3:4])
+        return v
+
+    left, right = src[:, :1], src[:, -1:]  # the kernel is flipped: cell 0 reads +1e5 px, cell 2 -1e5 px
+    assert np.allclose(run(body.format("duplicate", 1e5), src), clamped(right + 2.0 * src - left), atol=1e-12)
+    assert np.allclose(run(body.format("none", 1e5), src), clamped(2.0 * src), atol=1e-12)
+
+
 def test_morphology_dilates_a_point_into_a_rectangle_and_erodes_it_away():
     src = np.zeros((9, 9, 4))
     src[4, 4] = [0.3, 0.2, 0.1, 0.5]

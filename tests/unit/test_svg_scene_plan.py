@@ -146,3 +146,32 @@ def test_a_spatial_url_mixed_with_functions_in_a_backdrop_filter_plans_its_regio
     assert (copy.target.width, copy.target.height) == (40 + 24, 30 + 24)  # 6 px of hull, 6 of reach, each side
     mirror = [p.step for p in graph.filter_passes() if p.layer_id == "glass" and getattr(p.step, "mirror", False)]
     assert [m.tile for m in mirror] == [(12, 12, 52, 42)]  # the 40x30 box in the copy's pixels
+
+
+def test_a_backdrop_chain_copy_holds_what_a_moved_shadow_reads_not_only_where_it_spreads():
+    """drop-shadow(5px 4px) spreads right and down but reads 5 px left and 4 px up of each
+    pixel: the mirrored copy must hold that (it grew on the spreading side only, so the
+    shadow at the box's left edge read a transparent edge: up to 200 levels off)."""
+    s = Scene(60, 40)
+    s.add_svg(f"<svg {NS}><filter id='o' x='0' y='0' width='1' height='1' color-interpolation-filters='sRGB'>"
+              "<feOffset dx='1' dy='1'/></filter></svg>")
+    s.root.add(Layer("glass", (10, 8, 30, 20), "backdrop-filter: drop-shadow(5px 4px 0 red) url(#o)"))
+    copy = _backdrop_copy(s.plan(), "glass")
+    left, top = copy.mirror[0], copy.mirror[1]  # the box's corner in copy texels: what lies left / above it
+    assert (left, top) == (5.0, 4.0)
+
+
+@pytest.mark.parametrize("prop", ["filter", "backdrop-filter"])
+def test_a_graph_alone_whose_region_cuts_into_the_box_plans_and_clears_past_it(prop):
+    """A region inside the box (x 20%, width 50%: 6 to 21 px of a 30 px box) was refused
+    alone ("clipping inside the box is not planned yet") while the same graph mixed with
+    any function planned: alone it now plans as a chain of one graph, whose region pass
+    keeps the region and clears the rest of the box."""
+    s = Scene(60, 40)
+    s.add_svg(f"<svg {NS}><filter id='in' x='20%' y='10%' width='50%' height='70%' color-interpolation-filters='sRGB'>"
+              "<feOffset dx='3' dy='2'/></filter></svg>")
+    s.root.add(Layer("card", (10, 10, 30, 20), f"background: teal; {prop}: url(#in)"))
+    graph = s.plan()
+    assert "offset" in kinds(graph, "card")
+    regions = [p.step for p in graph.filter_passes() if p.step.kind == "region" and p.step.tile is None]
+    assert regions and all(r.rect[2] - r.rect[0] == 15 and r.rect[3] - r.rect[1] == 14 for r in regions)
