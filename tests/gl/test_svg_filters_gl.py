@@ -90,7 +90,9 @@ def test_compiled_svg_graphs_match_the_svg_reference(gl, rng, backend, name, pre
 
 
 def test_a_graph_that_does_not_lower_is_refused_before_any_pass(gl, backend):
-    markup = (f'<svg {NS}><filter id="f" {BOX}><feOffset dx="1" result="o"/>'
-              '<feGaussianBlur in="o" stdDeviation="200" edgeMode="wrap"/></filter></svg>')  # past the pass's taps
-    with pytest.raises(UnsupportedFeatureError, match="a kernel of 1601 taps"):
+    table = " ".join(["1"] * 600)  # two tables of 600: past what one svg colour pass holds
+    markup = (f'<svg {NS}><filter id="f" {BOX}><feOffset dx="1" result="o"/><feComponentTransfer in="o">'
+              f'<feFuncR type="table" tableValues="{table}"/><feFuncG type="table" tableValues="{table}"/>'
+              '</feComponentTransfer></filter></svg>')
+    with pytest.raises(UnsupportedFeatureError, match="transfer tables of 1200 values"):
         filters.apply(np.zeros((4, 4, 4), np.uint8), "url(#f)", backend, svg=markup)

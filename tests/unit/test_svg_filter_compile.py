@@ -109,13 +109,16 @@ def test_a_blur_past_the_cap_plans_capped_on_every_path_and_says_so(attrs, edge,
 
 def test_filters_apply_plans_a_url_alone_as_a_graph_and_refuses_before_any_gpu_work():
     img = np.zeros((6, 6, 4), np.uint8)
-    # (every primitive compiles now: a refusal that remains is a kernel past the pass's taps)
-    refused = markup("<feOffset dx='1' result='o'/><feGaussianBlur in='o' stdDeviation='200' edgeMode='wrap'/>")
-    with pytest.raises(UnsupportedFeatureError, match="<feGaussianBlur.*a kernel of 1601 taps"):
+    # (every primitive compiles now, blurs capped at 100 px: a refusal that remains is transfer
+    # tables past what one svg colour pass holds)
+    table = " ".join(["1"] * 600)
+    refused = markup(f"<feOffset dx='1' result='o'/><feComponentTransfer in='o'><feFuncR type='table' "
+                     f"tableValues='{table}'/><feFuncG type='table' tableValues='{table}'/></feComponentTransfer>")
+    with pytest.raises(UnsupportedFeatureError, match="<feComponentTransfer.*transfer tables of 1200 values"):
         filters.apply(img, "url(#f)", "gl", svg=refused)
     # With CSS functions around it, a url() that does not lower runs as its graph on its
     # region inside the image (filters.svg.route), refused the same way when it cannot.
-    with pytest.raises(UnsupportedFeatureError, match="<feGaussianBlur.*a kernel of 1601 taps"):
+    with pytest.raises(UnsupportedFeatureError, match="<feComponentTransfer.*transfer tables of 1200 values"):
         filters.apply(img, "url(#f) blur(1px)", "gl", svg=refused)
     plan = filters.parse("url(#f) blur(1px)").resolved_svg(parse_svg(markup(SHADOW))).plan(size=(6, 6))
     assert [p.kind for p in plan.passes][-2:] == ["blur", "blur"] and plan.outsets == (0, 0, 0, 0)
