@@ -69,6 +69,21 @@ out vec4 frag_color;
 
 #define HALF_DIAGONAL 0.70711  // a pixel centre this far inside an edge has all its pixel inside
 
+// The area of this pixel (the unit square about its centre) on the inside of one edge
+// whose unit normal is ``n``, the centre ``t`` px inside it: a ramp of slope 1 / a
+// between two quadratic ends, a and b the larger and smaller of |n.x| and |n.y|.
+float half_plane_area(float t, vec2 n) {
+    float a = max(abs(n.x), abs(n.y));
+    float b = min(abs(n.x), abs(n.y));
+    float reach = 0.5 * (a + b);
+    if (t >= reach) return 1.0;
+    if (t <= -reach) return 0.0;
+    float ramp = 0.5 * (a - b);
+    if (abs(t) <= ramp) return 0.5 + t / a;
+    float corner = (reach - abs(t)) * (reach - abs(t)) / (2.0 * a * b);  // b > 0 here: ramp < |t| < reach
+    return t > 0.0 ? 1.0 - corner : corner;
+}
+
 // The area of this pixel (the unit square about its centre) inside the half-planes of
 // u_edges, given the centre's distances ``d`` from them: the square cut by each edge
 // (Sutherland-Hodgman, at most one vertex more per cut), then the shoelace formula.
@@ -127,7 +142,18 @@ void main() {
         // makes acute is not the product of its two edges' coverages.
         vec3 at = vec3(gl_FragCoord.xy, 1.0);
         vec4 d = vec4(dot(u_edges[0], at), dot(u_edges[1], at), dot(u_edges[2], at), dot(u_edges[3], at));
-        cov = all(greaterThanEqual(d, vec4(HALF_DIAGONAL))) ? 1.0 : pixel_area_inside_edges(d);
+        // One edge through the pixel (the common case) has a closed form; the cutting
+        // of the square, with its arrays (costly on llvmpipe), is left to the pixels
+        // two edges cross: corners, and slivers thinner than a pixel.
+        bvec4 near = lessThan(abs(d), vec4(HALF_DIAGONAL));
+        if (any(lessThanEqual(d, vec4(-HALF_DIAGONAL)))) {
+            cov = 0.0;
+        } else if (dot(vec4(near), vec4(1.0)) < 1.5) {
+            cov = half_plane_area(d.x, u_edges[0].xy) * half_plane_area(d.y, u_edges[1].xy)
+                * half_plane_area(d.z, u_edges[2].xy) * half_plane_area(d.w, u_edges[3].xy);
+        } else {
+            cov = pixel_area_inside_edges(d);
+        }
     } else {
         // An affine map: one target pixel measured in source px along each source axis
         // is exact, and so is the distance it gives. (The span is widened at a hard
