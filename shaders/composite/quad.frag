@@ -69,53 +69,51 @@ out vec4 frag_color;
 
 #define HALF_DIAGONAL 0.70711  // a pixel centre this far inside an edge has all its pixel inside
 
-// The area of this pixel (the unit square about its centre) on the inside of one edge
-// whose unit normal is ``n``, the centre ``t`` px inside it: a ramp of slope 1 / a
-// between two quadratic ends, a and b the larger and smaller of |n.x| and |n.y|.
-float half_plane_area(float t, vec2 n) {
-    float a = max(abs(n.x), abs(n.y));
-    float b = min(abs(n.x), abs(n.y));
-    float reach = 0.5 * (a + b);
-    if (t >= reach) return 1.0;
-    if (t <= -reach) return 0.0;
-    float ramp = 0.5 * (a - b);
-    if (abs(t) <= ramp) return 0.5 + t / a;
-    float corner = (reach - abs(t)) * (reach - abs(t)) / (2.0 * a * b);  // b > 0 here: ramp < |t| < reach
-    return t > 0.0 ? 1.0 - corner : corner;
+// Narrow the part s = (from, to) of the line P + s D to where m . x + c >= 0
+// (Liang-Barsky); an empty part ends with from >= to.
+vec2 clip_part(vec2 s, vec2 P, vec2 D, vec2 m, float c) {
+    float inside = dot(m, P) + c;
+    float along = dot(m, D);
+    if (along == 0.0) return inside < 0.0 ? vec2(1.0, 0.0) : s;
+    float r = -inside / along;
+    return along > 0.0 ? vec2(max(s.x, r), s.y) : vec2(s.x, min(s.y, r));
+}
+
+// What the part s of the line P + s D adds to twice the area it bounds (Green's theorem).
+float twice_swept(vec2 P, vec2 D, vec2 s) {
+    if (s.x >= s.y) return 0.0;
+    vec2 a = P + s.x * D;
+    vec2 b = P + s.y * D;
+    return a.x * b.y - b.x * a.y;
 }
 
 // The area of this pixel (the unit square about its centre) inside the half-planes of
-// u_edges, given the centre's distances ``d`` from them: the square cut by each edge
-// (Sutherland-Hodgman, at most one vertex more per cut), then the shoelace formula.
+// u_edges, given the centre's distances ``d`` from them, by Green's theorem over the
+// region's boundary: each side of the square cut to the edges' inside, then each
+// edge's line cut to the square and to the other edges' inside, each directed with
+// the region on its left. Straight code with fixed indices: llvmpipe runs it for every
+// pixel of the quad whatever the branch around it says, and arrays indexed at run time
+// (cutting the square into a polygon) cost it several times more.
 float pixel_area_inside_edges(vec4 d) {
-    vec2 poly[8];
-    vec2 cut[8];
-    poly[0] = vec2(-0.5, -0.5); poly[1] = vec2(0.5, -0.5); poly[2] = vec2(0.5, 0.5); poly[3] = vec2(-0.5, 0.5);
-    int n = 4;
-    for (int k = 0; k < 4; ++k) {
-        if (d[k] >= HALF_DIAGONAL) continue;
-        if (d[k] <= -HALF_DIAGONAL) return 0.0;
-        vec2 normal = u_edges[k].xy;
-        int m = 0;
-        for (int j = 0; j < n; ++j) {
-            vec2 a = poly[j];
-            vec2 b = poly[j + 1 == n ? 0 : j + 1];
-            float fa = d[k] + dot(normal, a);
-            float fb = d[k] + dot(normal, b);
-            if (fa >= 0.0) { cut[m] = a; ++m; }
-            if ((fa >= 0.0) != (fb >= 0.0)) { cut[m] = mix(a, b, fa / (fa - fb)); ++m; }
-        }
-        n = m;
-        if (n < 3) return 0.0;
-        for (int j = 0; j < n; ++j) poly[j] = cut[j];
-    }
+    const vec2 corner[4] = vec2[4](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(0.5, 0.5), vec2(-0.5, 0.5));
+    const vec2 side[4] = vec2[4](vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(-1.0, 0.0), vec2(0.0, -1.0));
+    const vec2 inward[4] = vec2[4](vec2(1.0, 0.0), vec2(-1.0, 0.0), vec2(0.0, 1.0), vec2(0.0, -1.0));  // the square: inward . x + 0.5 >= 0
     float twice = 0.0;
-    for (int j = 0; j < n; ++j) {
-        vec2 a = poly[j];
-        vec2 b = poly[j + 1 == n ? 0 : j + 1];
-        twice += a.x * b.y - a.y * b.x;
+    for (int i = 0; i < 4; ++i) {
+        vec2 s = vec2(0.0, 1.0);
+        for (int k = 0; k < 4; ++k) s = clip_part(s, corner[i], side[i], u_edges[k].xy, d[k]);
+        twice += twice_swept(corner[i], side[i], s);
     }
-    return clamp(0.5 * abs(twice), 0.0, 1.0);
+    for (int k = 0; k < 4; ++k) {
+        vec2 n = u_edges[k].xy;
+        vec2 P = -d[k] * n;           // the line's point nearest the centre (n is a unit normal)
+        vec2 D = vec2(n.y, -n.x);     // the inside (n) on its left
+        vec2 s = vec2(-1.0, 1.0);     // past the square either way (its half diagonal is < 1)
+        for (int i = 0; i < 4; ++i) s = clip_part(s, P, D, inward[i], 0.5);
+        for (int j = 0; j < 4; ++j) if (j != k) s = clip_part(s, P, D, u_edges[j].xy, d[j]);
+        if (abs(d[k]) < HALF_DIAGONAL) twice += twice_swept(P, D, s);
+    }
+    return clamp(0.5 * twice, 0.0, 1.0);
 }
 
 void main() {
@@ -142,18 +140,8 @@ void main() {
         // makes acute is not the product of its two edges' coverages.
         vec3 at = vec3(gl_FragCoord.xy, 1.0);
         vec4 d = vec4(dot(u_edges[0], at), dot(u_edges[1], at), dot(u_edges[2], at), dot(u_edges[3], at));
-        // One edge through the pixel (the common case) has a closed form; the cutting
-        // of the square, with its arrays (costly on llvmpipe), is left to the pixels
-        // two edges cross: corners, and slivers thinner than a pixel.
-        bvec4 near = lessThan(abs(d), vec4(HALF_DIAGONAL));
-        if (any(lessThanEqual(d, vec4(-HALF_DIAGONAL)))) {
-            cov = 0.0;
-        } else if (dot(vec4(near), vec4(1.0)) < 1.5) {
-            cov = half_plane_area(d.x, u_edges[0].xy) * half_plane_area(d.y, u_edges[1].xy)
-                * half_plane_area(d.z, u_edges[2].xy) * half_plane_area(d.w, u_edges[3].xy);
-        } else {
-            cov = pixel_area_inside_edges(d);
-        }
+        cov = 1.0;
+        if (any(lessThan(d, vec4(HALF_DIAGONAL)))) cov = pixel_area_inside_edges(d);
     } else {
         // An affine map: one target pixel measured in source px along each source axis
         // is exact, and so is the distance it gives. (The span is widened at a hard
