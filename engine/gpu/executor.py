@@ -1017,7 +1017,7 @@ def _projected_draw_rect(m: Projective, w: float, h: float) -> tuple[float, floa
     edges) before the divide, so corners behind the eye need no cutting here; the
     target cannot cut it in source px either (its preimage is unbounded past the
     horizon)."""
-    scales = [_axis_scales(m, x, y) for x, y in ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))]
+    scales = [m.axis_scales(x, y) for x, y in ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))]
     shown = [s for s in scales if s is not None]
     if not shown:
         return None
@@ -1027,13 +1027,3 @@ def _projected_draw_rect(m: Projective, w: float, h: float) -> tuple[float, floa
     grow_y = min(1.5 / max(min(s[1] for s in shown), 1e-6), max(w, h))
     return (-grow_x, -grow_y, w + grow_x, h + grow_y)
 
-
-def _axis_scales(m: Projective, x: float, y: float) -> tuple[float, float] | None:
-    """The target lengths of a unit source step along x and along y at (x, y); None at
-    or behind the eye."""
-    X, Y, W = m.homogeneous(x, y)
-    if not W > 0.0:
-        return None
-    w2 = W * W  # d(X/W)/dx = (a W - X g) / W^2, and so on
-    return (math.hypot((m.a * W - X * m.g) / w2, (m.b * W - Y * m.g) / w2),
-            math.hypot((m.c * W - X * m.h) / w2, (m.d * W - Y * m.h) / w2))
