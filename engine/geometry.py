@@ -259,16 +259,22 @@ class Projective:
     def is_translation(self) -> bool:
         return False  # a Projective is only kept where simplified() could not make an Affine
 
-    def jacobian_scale(self, x: float, y: float) -> float:
-        """The largest length a unit axis vector at (x, y) gets (the local scale there)."""
+    def axis_scales(self, x: float, y: float) -> tuple[float, float] | None:
+        """The lengths a unit step along x and one along y at (x, y) get; None at or
+        behind the eye."""
         X, Y, W = self.homogeneous(x, y)
         if not W > 0.0:
-            return 0.0
+            return None
         # d(X/W)/dx = (a W - X g) / W^2, and so on.
         w2 = W * W
         dxdx, dydx = (self.a * W - X * self.g) / w2, (self.b * W - Y * self.g) / w2
         dxdy, dydy = (self.c * W - X * self.h) / w2, (self.d * W - Y * self.h) / w2
-        return max(math.hypot(dxdx, dydx), math.hypot(dxdy, dydy))
+        return (math.hypot(dxdx, dydx), math.hypot(dxdy, dydy))
+
+    def jacobian_scale(self, x: float, y: float) -> float:
+        """The largest length a unit axis vector at (x, y) gets (the local scale there)."""
+        scales = self.axis_scales(x, y)
+        return 0.0 if scales is None else max(scales)
 
     def max_scale(self) -> float:
         """The local scale at the layer's origin: a projected layer's scale varies across

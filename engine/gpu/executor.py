@@ -376,6 +376,10 @@ class GLExecutor:
         _set(program, "u_opacity", float(d.opacity))
         _set(program, "u_exact", int(m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer()))
         _set(program, "u_hard_edges", tuple(1.0 if e else 0.0 for e in d.hard_edges))
+        projected = m.__class__ is Projective
+        _set(program, "u_projected", int(projected))
+        if projected:
+            _set_array(program, "u_edges", _edge_lines(d))
         _set(program, "u_split_count", len(d.split_planes))
         if d.split_planes:
             _set_array(program, "u_split_planes", list(d.split_planes) + [(0.0, 0.0, 1.0)] * (MAX_SPLIT_PLANES - len(d.split_planes)))
@@ -979,15 +983,51 @@ def _draw_rect(d: Draw, target_size: tuple[int, int]) -> tuple[float, float, flo
     return (x0, y0, x1, y1)
 
 
+_NEVER_FADED = (0.0, 0.0, 1e6)  # an edge line every pixel lies far inside
+
+
+def _edge_lines(d: Draw) -> list[tuple[float, float, float]]:
+    """The draw's quad edges (left, top, right, bottom) as lines in target px for
+    composite/quad.frag: (nx, ny, c) with a unit normal pointing inside, so a pixel
+    centre's distance from the edge is one dot product, exact under a projection.
+    Taken from the inverse map's rows r0, r1, r2 (target -> source homogeneous): the
+    source edge x = k is the target line r0 - k r2, and r2 . (x, y, 1) = 1 / w > 0
+    wherever the quad shows, so the sign says inside. The adjugate times the sign of the
+    determinant has those rows up to a positive scale, which the normalising drops:
+    a tiny determinant costs nothing. In float64 here, not in the shader, where a huge
+    scale would cost the distances their precision."""
+    a, b, c, dd, e, f, g, h_, i = Projective.of(d.transform).values()
+    det = a * (dd * i - f * h_) - c * (b * i - f * g) + e * (b * h_ - dd * g)
+    if det == 0.0 or not math.isfinite(det):
+        return [_NEVER_FADED] * 4
+    k = math.copysign(1.0, det)
+    r0 = ((dd * i - f * h_) * k, (e * h_ - c * i) * k, (c * f - e * dd) * k)
+    r1 = ((f * g - b * i) * k, (a * i - e * g) * k, (e * b - a * f) * k)
+    r2 = ((b * h_ - dd * g) * k, (c * g - a * h_) * k, (a * dd - c * b) * k)
+    w, h = float(d.source.width), float(d.source.height)
+    lines = (r0, r1, tuple(w * q - p for p, q in zip(r0, r2)), tuple(h * q - p for p, q in zip(r1, r2)))
+    out = []
+    for line, hard in zip(lines, d.hard_edges):
+        length = math.hypot(line[0], line[1])
+        # A hard (tile) edge is not faded; nor is an edge whose line lies at infinity
+        # (length 0: the quad reaches the horizon there, past what GL draws).
+        out.append(_NEVER_FADED if hard or not length > 1e-12 else tuple(v / length for v in line))
+    return out
+
+
 def _projected_draw_rect(m: Projective, w: float, h: float) -> tuple[float, float, float, float] | None:
-    """A projected quad's part to draw: all of it, grown by ~1.5 target px at the corner
-    where it is drawn smallest. GL clips it in homogeneous space (w > 0 and the target's
+    """A projected quad's part to draw: all of it, grown along each axis by ~1.5 target
+    px at the corner where that axis is drawn smallest. GL clips it in homogeneous space (w > 0 and the target's
     edges) before the divide, so corners behind the eye need no cutting here; the
     target cannot cut it in source px either (its preimage is unbounded past the
     horizon)."""
-    scales = [m.jacobian_scale(x, y) for x, y in ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))]
-    shown = [s for s in scales if s > 0.0]
+    scales = [m.axis_scales(x, y) for x, y in ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))]
+    shown = [s for s in scales if s is not None]
     if not shown:
         return None
-    grow = min(1.5 / max(min(shown), 1e-6), max(w, h))
-    return (-grow, -grow, w + grow, h + grow)
+    # Per axis: a steep projection squeezes one axis only, and growing that one by what
+    # the other needs left its edge's fringe unshaded.
+    grow_x = min(1.5 / max(min(s[0] for s in shown), 1e-6), max(w, h))
+    grow_y = min(1.5 / max(min(s[1] for s in shown), 1e-6), max(w, h))
+    return (-grow_x, -grow_y, w + grow_x, h + grow_y)
+

@@ -78,7 +78,7 @@ class RetainedFastPath:
         damage from the draws that changed. A context whose filter or backdrop-filter
         parameters alone changed is planned again alone (``_redo_effects``)."""
         if last is None or self.cache is None or not self.state.fast_path or changes.rebuilt or last.cache_frame != self.cache.frames:
-            return self._whole("the layer tree changed (a 3D rendering context's members may have)"
+            return self._whole(f"the layer tree changed: {changes.why}"
                                if last is not None and changes.rebuilt and (last.graph.contexts3d or self.trees.has_3d_contexts)
                                else None)
         key = self._request_key()

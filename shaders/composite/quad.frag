@@ -20,6 +20,13 @@ uniform vec2 u_quad_size;
 uniform float u_opacity;
 uniform int u_exact;  // 1: placed at whole pixels, so each fragment is a texel centre: fetch it
 uniform vec4 u_hard_edges;  // left, top, right, bottom: 1 where a neighbouring tile continues the quad
+// A projected quad's four edges as lines in target px (left, top, right, bottom), each
+// (nx, ny, c) with a unit normal pointing inside: dot(edge, (x, y, 1)) is a pixel
+// centre's distance from that edge in target px, exact under a projection too (a
+// straight source edge stays straight). A tile edge that a neighbour continues is
+// (0, 0, big): never faded.
+uniform vec3 u_edges[4];
+uniform int u_projected;   // 1: a projective (3D) map: edges from u_edges; 0: affine
 // A piece of a layer split in a 3D rendering context: kept where every half-plane
 // (a, b, c) . (x, y, 1) >= 0 at the pixel centre (target px). Cut, not anti-aliased: the
 // piece beside it, drawn in its own place in depth order, covers the rest.
@@ -60,6 +67,55 @@ float mask_value(sampler2D mask, mat3 to_texel, vec2 mode) {
 in vec2 v_local;
 out vec4 frag_color;
 
+#define HALF_DIAGONAL 0.70711  // a pixel centre this far inside an edge has all its pixel inside
+
+// Narrow the part s = (from, to) of the line P + s D to where m . x + c >= 0
+// (Liang-Barsky); an empty part ends with from >= to.
+vec2 clip_part(vec2 s, vec2 P, vec2 D, vec2 m, float c) {
+    float inside = dot(m, P) + c;
+    float along = dot(m, D);
+    if (along == 0.0) return inside < 0.0 ? vec2(1.0, 0.0) : s;
+    float r = -inside / along;
+    return along > 0.0 ? vec2(max(s.x, r), s.y) : vec2(s.x, min(s.y, r));
+}
+
+// What the part s of the line P + s D adds to twice the area it bounds (Green's theorem).
+float twice_swept(vec2 P, vec2 D, vec2 s) {
+    if (s.x >= s.y) return 0.0;
+    vec2 a = P + s.x * D;
+    vec2 b = P + s.y * D;
+    return a.x * b.y - b.x * a.y;
+}
+
+// The area of this pixel (the unit square about its centre) inside the half-planes of
+// u_edges, given the centre's distances ``d`` from them, by Green's theorem over the
+// region's boundary: each side of the square cut to the edges' inside, then each
+// edge's line cut to the square and to the other edges' inside, each directed with
+// the region on its left. Straight code with fixed indices: llvmpipe runs it for every
+// pixel of the quad whatever the branch around it says, and arrays indexed at run time
+// (cutting the square into a polygon) cost it several times more.
+float pixel_area_inside_edges(vec4 d) {
+    const vec2 corner[4] = vec2[4](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(0.5, 0.5), vec2(-0.5, 0.5));
+    const vec2 side[4] = vec2[4](vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(-1.0, 0.0), vec2(0.0, -1.0));
+    const vec2 inward[4] = vec2[4](vec2(1.0, 0.0), vec2(-1.0, 0.0), vec2(0.0, 1.0), vec2(0.0, -1.0));  // the square: inward . x + 0.5 >= 0
+    float twice = 0.0;
+    for (int i = 0; i < 4; ++i) {
+        vec2 s = vec2(0.0, 1.0);
+        for (int k = 0; k < 4; ++k) s = clip_part(s, corner[i], side[i], u_edges[k].xy, d[k]);
+        twice += twice_swept(corner[i], side[i], s);
+    }
+    for (int k = 0; k < 4; ++k) {
+        vec2 n = u_edges[k].xy;
+        vec2 P = -d[k] * n;           // the line's point nearest the centre (n is a unit normal)
+        vec2 D = vec2(n.y, -n.x);     // the inside (n) on its left
+        vec2 s = vec2(-1.0, 1.0);     // past the square either way (its half diagonal is < 1)
+        for (int i = 0; i < 4; ++i) s = clip_part(s, P, D, inward[i], 0.5);
+        for (int j = 0; j < 4; ++j) if (j != k) s = clip_part(s, P, D, u_edges[j].xy, d[j]);
+        if (abs(d[k]) < HALF_DIAGONAL) twice += twice_swept(P, D, s);
+    }
+    return clamp(0.5 * twice, 0.0, 1.0);
+}
+
 void main() {
     vec2 p = v_local;
     for (int i = 0; i < u_split_count; ++i) {
@@ -69,17 +125,32 @@ void main() {
         float d = dot(h, vec3(gl_FragCoord.xy, 1.0));
         if (d < 0.0 || d == 0.0 && !(h.x > 0.0 || h.x == 0.0 && h.y > 0.0)) discard;
     }
-    // One target pixel measured in source px along each source axis (exact for affine
-    // maps); edge coverage is the pixel's overlap with the quad along each axis.
-    vec2 px = max(vec2(length(vec2(dFdx(p.x), dFdy(p.x))), length(vec2(dFdx(p.y), dFdy(p.y)))), vec2(1e-6));
     // A tile's edge shared with its neighbour is not anti-aliased: each pixel belongs
-    // to the tile its centre falls in, so the two meet without a seam. (The span is
-    // widened there; with no hard edge the floats are those of a plain quad.)
-    vec4 widen = u_hard_edges * 2.0 * vec4(px, px);
+    // to the tile its centre falls in, so the two meet without a seam.
     if (p.x < 0.0 && u_hard_edges.x > 0.5 || p.y < 0.0 && u_hard_edges.y > 0.5
         || p.x >= u_quad_size.x && u_hard_edges.z > 0.5 || p.y >= u_quad_size.y && u_hard_edges.w > 0.5) discard;
-    float cov = span_coverage(p.x, -widen.x, u_quad_size.x + widen.z, 0.5 * px.x)
-              * span_coverage(p.y, -widen.y, u_quad_size.y + widen.w, 0.5 * px.y);
+    // Edge coverage ramps over one target pixel across each edge, by the pixel centre's
+    // distance from the edge in target px (cc and Skia fade quad edges so).
+    float cov;
+    if (u_projected == 1) {
+        // From the edges' lines, not from derivatives of the source position: under a
+        // steep projection those change across a pixel (and llvmpipe takes them once
+        // per 2x2 block), so the fringe came out too wide and spilled past the polygon.
+        // The pixel's area inside all four edges, so a corner that a steep projection
+        // makes acute is not the product of its two edges' coverages.
+        vec3 at = vec3(gl_FragCoord.xy, 1.0);
+        vec4 d = vec4(dot(u_edges[0], at), dot(u_edges[1], at), dot(u_edges[2], at), dot(u_edges[3], at));
+        cov = 1.0;
+        if (any(lessThan(d, vec4(HALF_DIAGONAL)))) cov = pixel_area_inside_edges(d);
+    } else {
+        // An affine map: one target pixel measured in source px along each source axis
+        // is exact, and so is the distance it gives. (The span is widened at a hard
+        // edge; with none the floats are those of a plain quad.)
+        vec2 px = max(vec2(length(vec2(dFdx(p.x), dFdy(p.x))), length(vec2(dFdx(p.y), dFdy(p.y)))), vec2(1e-6));
+        vec4 widen = u_hard_edges * 2.0 * vec4(px, px);
+        cov = span_coverage(p.x, -widen.x, u_quad_size.x + widen.z, 0.5 * px.x)
+            * span_coverage(p.y, -widen.y, u_quad_size.y + widen.w, 0.5 * px.y);
+    }
 #if CLIP_COUNT > 0
     for (int i = 0; i < CLIP_COUNT; ++i) {
         vec3 qh = u_clip_to_local[i] * vec3(gl_FragCoord.xy, 1.0);

@@ -42,17 +42,21 @@ uniform sampler2D u_image;
 out vec4 frag_color;
 
 #if PAINT != PAINT_COLOR
-float tile_axis(inout float x, float size, float repeats) {
+// One axis of the tile: ``x`` in tile px (wrapped where the tile repeats), and how much
+// of the pixel the tile covers along it. A tile edge on or past the box's own edge is
+// not faded here: the box's coverage fades that edge already (twice squared it).
+float tile_axis(inout float x, float start, float size, float box, float repeats) {
     if (repeats > 0.5) {
         x = mod(x, size);
         return 1.0;
     }
-    return span_coverage(x, 0.0, size, 0.5);
+    return span_coverage(x, start <= 0.0 ? -1e30 : 0.0, start + size >= box ? 1e30 : size, 0.5);
 }
 
 vec4 paint_image(vec2 p) {
     vec2 local = p - u_tile.xy;
-    float cov = tile_axis(local.x, u_tile.z, u_repeat.x) * tile_axis(local.y, u_tile.w, u_repeat.y);
+    float cov = tile_axis(local.x, u_tile.x, u_tile.z, u_size.x, u_repeat.x)
+              * tile_axis(local.y, u_tile.y, u_tile.w, u_size.y, u_repeat.y);
     if (cov <= 0.0) return vec4(0.0);
 #if PAINT == PAINT_LINEAR
     float t = dot(local - u_line_start, u_line_dir) / u_line_length;
@@ -73,7 +77,13 @@ void main() {
     float outer = rrect_coverage(p, vec4(0.0, 0.0, u_size), u_radii_x, u_radii_y, vec2(1.0));
     vec4 background = u_background;
 #if PAINT != PAINT_COLOR
-    background = over(paint_image(p), background);
+    // The paint is sampled at the pixel centre clamped into the box, as a browser clamps
+    // an image or gradient to its destination rect: a fringe pixel that the box only
+    // partly covers (a fractional position, or a raster scale) takes its nearest edge's
+    // colour, not the opposite edge's through the tile's wrap. Short of the far edge by
+    // 1/64 px, where a tile that fills the box would wrap back to its start.
+    vec2 inside = clamp(p, vec2(0.0), max(u_size - 1.0 / 64.0, vec2(0.0)));
+    background = over(paint_image(inside), background);
 #endif
     float painted = outer;
     if (any(greaterThan(u_background_clip, vec4(0.0)))) {

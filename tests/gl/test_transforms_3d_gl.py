@@ -77,11 +77,11 @@ def test_projected_card_matches_the_float64_reference(gl, transform, rotation, d
 
 
 @pytest.mark.parametrize("transform, rotation, depth, tol", [
-    ("rotateY(50deg)", pr.rotate((0, 1, 0), 50), 200, 0.05),
-    ("rotateX(-40deg)", pr.rotate((1, 0, 0), -40), 150, 0.05),
-    # Nearly edge-on under a short perspective: coverage is the product of the two
-    # source-axis spans at each fragment, which strays most where the quad is thinnest.
-    ("rotateY(80deg)", pr.rotate((0, 1, 0), 80), 60, 0.2),
+    # The pixel's area inside the projected quad's edge lines (composite/quad.frag), as
+    # the reference's: within 8-bit rounding, nearly edge-on under a short perspective too.
+    ("rotateY(50deg)", pr.rotate((0, 1, 0), 50), 200, 0.006),
+    ("rotateX(-40deg)", pr.rotate((1, 0, 0), -40), 150, 0.006),
+    ("rotateY(80deg)", pr.rotate((0, 1, 0), 80), 60, 0.006),
 ])
 def test_projected_edges_are_anti_aliased_by_coverage(gl, transform, rotation, depth, tol):
     black = np.zeros((CARD[3], CARD[2], 4), np.uint8)

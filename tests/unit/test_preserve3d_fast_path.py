@@ -100,6 +100,29 @@ def test_a_hidden_back_face_turning_to_the_viewer_is_planned_whole_and_says_why(
     assert state.fast_frames == len(graphs) - 2, "all but the first frame and the turn take the fast path"
 
 
+def test_the_first_animation_frame_takes_the_fast_path_and_the_end_says_why_it_does_not():
+    """Members of a context animate once (fill none): the first frame after the first
+    render takes the fast path (an audit took the frame at the end for it). At the end
+    the animations are over and the members lose their transforms (they stop creating
+    stacking contexts): the trees are rebuilt, and the graph says that."""
+    scene = Scene(160, 120, "white")
+    stage = scene.root.add(Layer("stage", (0, 0, 160, 120), "perspective: 300px"))
+    group = stage.add(Layer("g", (30, 20, 100, 80), "transform-style: preserve-3d"))
+    for name, turn in (("a", (20, 80)), ("b", (-60, 10))):
+        member = group.add(Layer(name, (0, 0, 100, 80), f"background: {'red' if name == 'a' else 'blue'}"))
+        member.animate({"0%": {"transform": f"rotateY({turn[0]}deg)"}, "100%": {"transform": f"rotateY({turn[1]}deg)"}},
+                       duration="1s")
+    state = FrameState()
+    build_frame_graph(scene, FrameRequest(t=0.0), Limits(), ImageStore(), state, KEPT)
+    first = build_frame_graph(scene, FrameRequest(t=0.1), Limits(), ImageStore(), state, KEPT)
+    assert state.fast_frames == 1 and first.planned_whole is None, first.planned_whole
+    build_frame_graph(scene, FrameRequest(t=0.5), Limits(), ImageStore(), state, KEPT)
+    assert state.fast_frames == 2
+    ended = build_frame_graph(scene, FrameRequest(t=1.0), Limits(), ImageStore(), state, KEPT)
+    assert state.fast_frames == 2
+    assert ended.planned_whole == "the layer tree changed: 'a' no longer creates a stacking context", ended.planned_whole
+
+
 def scroller_with_context() -> Scene:
     """A composited scroller of plain cards holding two crossing planes in a preserve-3d
     context (with its own perspective)."""
