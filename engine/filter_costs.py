@@ -193,7 +193,7 @@ def _price(plan: FilterPlan, width: int, height: int, model: FilterCostModel, ex
 
 def _image_bytes(plan: FilterPlan, width: int, height: int) -> dict[str, int]:
     """The bytes of every image of ``plan`` on a width x height input (what a copy of it
-    moves: a half-float linear image twice an 8-bit one's)."""
+    moves: a float linear image four times an 8-bit one's)."""
     sizes = {"source": width * height * ImageFormat.RGBA8.texel_bytes}
     for p in plan.passes:
         w, h = image_size(width, height, p.scale)

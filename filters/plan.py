@@ -69,6 +69,7 @@ __all__ = [
     "SpacePass",
     "ImageFormat",
     "image_format",
+    "input_format",
     "ChannelTransfer",
     "TransferKind",
     "FilterPlan",
@@ -143,17 +144,20 @@ class PassKind(NamedEnum):
 
 class ImageFormat(NamedEnum):
     """How a plan image is stored (``engine.textures.TextureDesc.format`` holds it): 8-bit
-    premultiplied sRGB, as every image between passes is by default, or half float, for
+    premultiplied sRGB, as every image between passes is by default, or 32-bit float, for
     premultiplied linearRGB between a ``SpacePass`` to linear and one back (8-bit linear
     would band the darks: sRGB 1/255 is linear 0.0003, under half of linear's 1/255).
-    A ``str`` (``ImageFormat.RGBA8 == "rgba8"``), as texture formats were."""
+    Float, not half float: llvmpipe's blur passes fetched RGBA16F texels 1.3x slower than
+    RGBA8 ones and RGBA32F ones 1.15x (1080p, 25 taps, medians of 5 under load), and
+    PoCL's blur kernels read float4 as fast. A ``str`` (``ImageFormat.RGBA8 == "rgba8"``),
+    as texture formats were."""
 
     RGBA8 = "rgba8"
-    RGBA16F = "rgba16f"
+    RGBA32F = "rgba32f"
 
     @property
     def texel_bytes(self) -> int:
-        return 4 if self is ImageFormat.RGBA8 else 8
+        return 4 if self is ImageFormat.RGBA8 else 16
 
 
 class Axis(NamedEnum):
@@ -1306,8 +1310,8 @@ class ImagePass:
 class SpacePass:
     """Colour space of a whole image, for linearRGB work that reads each pixel many
     times (an SVG blur in linearRGB, ``filters.svg.compile_linear``): ``to_linear``
-    turns 8-bit premultiplied sRGB into half-float premultiplied linearRGB
-    (``ImageFormat.RGBA16F``), once a pixel, so the blur passes after it read linear
+    turns 8-bit premultiplied sRGB into float premultiplied linearRGB
+    (``ImageFormat.RGBA32F``), once a pixel, so the blur passes after it read linear
     values as they are; the pass back writes 8-bit premultiplied sRGB. Un-premultiplied,
     converted by the sRGB transfer function and premultiplied again (common/svg_color.h,
     the maths the per-tap conversions of the other linear passes use)."""
@@ -1327,8 +1331,13 @@ class SpacePass:
 
     @property
     def held(self) -> ImageFormat:
-        """The format it writes (it reads the other one)."""
-        return ImageFormat.RGBA16F if self.to_linear else ImageFormat.RGBA8
+        """The format it writes."""
+        return ImageFormat.RGBA32F if self.to_linear else ImageFormat.RGBA8
+
+    @property
+    def reads(self) -> ImageFormat:
+        """The format it reads: the other one."""
+        return ImageFormat.RGBA8 if self.to_linear else ImageFormat.RGBA32F
 
     def gl(self) -> ProgramCall:
         return ProgramCall(FilterProgram(FilterShader.TO_LINEAR if self.to_linear else FilterShader.TO_SRGB))
@@ -1345,7 +1354,7 @@ class SpacePass:
         return "space"
 
     def describe(self) -> str:
-        how = ("8-bit sRGB -> half-float linearRGB" if self.to_linear else "half-float linearRGB -> 8-bit sRGB")
+        how = ("8-bit sRGB -> float linearRGB" if self.to_linear else "float linearRGB -> 8-bit sRGB")
         return f"{self.label}  {how} (premultiplied){'  ' + self.source if self.source else ''}"
 
 
@@ -1380,6 +1389,12 @@ def srgb_table() -> np.ndarray:
 def image_format(p: PlannedPass) -> ImageFormat:
     """The format of the image ``p`` writes: 8-bit unless it says otherwise (``held``)."""
     return getattr(p, "held", ImageFormat.RGBA8)
+
+
+def input_format(p: PlannedPass) -> ImageFormat:
+    """The format of the images ``p`` reads: the one it writes unless it says otherwise
+    (``reads``: a SpacePass converts between the two)."""
+    return getattr(p, "reads", image_format(p))
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ class GraphPlanRunner:
         if self.executor is Executor.OPENCL:
             opencl = cl_filters.default_runner(device)
             texel = max((image_format(p).texel_bytes for p in plan.passes), default=ImageFormat.RGBA8.texel_bytes)
-            if w * h * texel > opencl.device.max_mem_alloc_size:  # (a half-float linear image: 8 bytes a pixel)
+            if w * h * texel > opencl.device.max_mem_alloc_size:  # (a float linear image: 16 bytes a pixel)
                 raise LaminaInputError(
                     f"a {w}x{h} image ({texel} bytes a pixel) is larger than the largest buffer of {opencl.label} "
                     f"({opencl.device.max_mem_alloc_size} bytes): use backend='gl' or another device "

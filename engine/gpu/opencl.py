@@ -9,9 +9,9 @@ maps each ``PassKind`` to it.
 Kernels live in ``shaders/opencl/filters.cl`` (one program, built once per device and
 cached). Images are premultiplied RGBA8 ``uchar4`` buffers, as the GL passes keep RGBA8
 textures, so both executors round the same way between passes; premultiplied linearRGB
-images (``ImageFormat.RGBA16F``) are half-float buffers, as GL keeps them in RGBA16F
+images (``ImageFormat.RGBA32F``) are float buffers, as GL keeps them in RGBA32F
 textures, and the passes on them run the kernels of ``shaders/opencl/linear.cl`` (a
-second program: the blur and resampling kernels again on half floats, and the
+second program: the blur and resampling kernels again on floats, and the
 conversions into and out of linear light). The blur kernels tile
 through local memory: a naive per-pixel kernel re-reads every tap from global memory.
 
@@ -123,12 +123,12 @@ def select_device(spec: str | None = None):
 
 
 # The host array type of each image format's pixels (a buffer's bytes are a texture's).
-_HOST_DTYPE = {ImageFormat.RGBA8: np.uint8, ImageFormat.RGBA16F: np.float16}
+_HOST_DTYPE = {ImageFormat.RGBA8: np.uint8, ImageFormat.RGBA32F: np.float32}
 
 
 @dataclass
 class CLImage:
-    """A premultiplied image in an OpenCL buffer: RGBA8 sRGB, or half-float linearRGB."""
+    """A premultiplied image in an OpenCL buffer: RGBA8 sRGB, or float linearRGB."""
 
     buffer: object
     width: int
@@ -182,7 +182,7 @@ class CLFilterRunner:
             # that wrote its buffer (its ticket), not for later passes queued after it.
             self.copies = cl.CommandQueue(self.context)
             self.kernels = _kernels(self.program)
-            # The passes that read or write half-float images run linear.cl's kernels.
+            # The passes that read or write float images run linear.cl's kernels.
             self.float_kernels = _kernels(linear)
             limit = min(k.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.device)
                         for k in (*self.kernels.values(), *self.float_kernels.values()))
@@ -287,7 +287,7 @@ class CLFilterRunner:
     # that wrote the buffer is done, it is mapped through the copy queue and uploaded.
     @staticmethod
     def read_texture(texture, width: int, height: int, fmt: ImageFormat = ImageFormat.RGBA8) -> np.ndarray:
-        """A GL texture's premultiplied pixels (RGBA8, or half floats) into host memory (the
+        """A GL texture's premultiplied pixels (RGBA8, or floats) into host memory (the
         GL thread's half of a copy to OpenCL; waits for GL's work on it, as any GL read)."""
         pixels = np.empty((height, width, 4), _HOST_DTYPE[ImageFormat(fmt)])
         texture.read_into(pixels, alignment=1)
@@ -382,7 +382,7 @@ class CLFilterRunner:
         kernels = self.float_kernels if floats else self.kernels
         if call.kernel not in kernels:
             raise AssertionError(f"a {p.kind} pass ({call.kernel}) has no kernel for "
-                                 f"{'half-float' if floats else 'RGBA8'} images (filters.plan.ImageFormat)")
+                                 f"{'float' if floats else 'RGBA8'} images (filters.plan.ImageFormat)")
         return kernels[call.kernel](self.queue, call.grid(target.width, target.height), call.group, *args)
 
     def _argument(self, a, inputs: list[CLImage], target: CLImage):

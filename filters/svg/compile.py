@@ -8,7 +8,7 @@ alone reads the other (``filters.svg.compile_color``, which also says what runs 
 linearRGB and how), SourceAlpha as
 one (colour made black), feGaussianBlur as the downscaled separable blur passes, one
 sigma per axis (``filters.plan.blur_levels_axes``; feDropShadow's likewise)
-(in linearRGB on an image with colour on a half-float linear image between two
+(in linearRGB on an image with colour on a float linear image between two
 conversions: ``filters.svg.compile_linear``; with edgeMode duplicate or wrap as convolve
 passes, converting each tap in linearRGB: ``filters.svg.compile_spatial``,
 which also plans feDisplacementMap and feConvolveMatrix),

@@ -2,12 +2,13 @@
 a float linear image (``filters.svg.compile`` plans it here; issue 27).
 
 One ``SpacePass`` converts the input, once a pixel, from 8-bit premultiplied sRGB to
-premultiplied linearRGB held in half floats (``ImageFormat.RGBA16F``); the downscaled
+premultiplied linearRGB held in floats (``ImageFormat.RGBA32F``); the downscaled
 separable blur passes run on that image with their maths unchanged (their images held
-in half floats too); one ``SpacePass`` converts the result back to 8-bit premultiplied
+in floats too); one ``SpacePass`` converts the result back to 8-bit premultiplied
 sRGB. No 8-bit linear image is ever stored: it would band the darks (sRGB 1/255 is
-linear 0.0003, and 8-bit linear steps by 0.004). Half floats keep 11 significant bits at
-every magnitude, so the round trip stays within a level of the float64 reference.
+linear 0.0003, and 8-bit linear steps by 0.004). 32-bit floats (not half floats: GL
+fetches them faster, ``ImageFormat``) keep the round trip within a level of the float64
+reference.
 
 What still runs as convolve passes converting each tap (``filters.svg.compile_spatial``):
 edgeMode duplicate and wrap (the downscaled blur passes only know transparent edges),
@@ -28,7 +29,7 @@ def plan_linear_blur(b: _Builder, source: str, sigmas: tuple[float, float], tag:
     image they write."""
     linear = b.name("linear")
     b.passes.append(SpacePass((source,), linear, True, tag))
-    blurred = b.blur_axes(linear, sigmas, ImageFormat.RGBA16F)
+    blurred = b.blur_axes(linear, sigmas, ImageFormat.RGBA32F)
     out = b.name("srgb")
     b.passes.append(SpacePass((blurred,), out, False, tag))
     return out

@@ -1,4 +1,4 @@
-// 8-bit premultiplied sRGB -> premultiplied linearRGB, into a half-float target
+// 8-bit premultiplied sRGB -> premultiplied linearRGB, into a float target
 // (filters/plan.py SpacePass): once a pixel, so the blur passes after it read linear
 // values as they are, where converting each tap cost 25-50 conversions a pixel.
 #include "common/alpha.glsl"

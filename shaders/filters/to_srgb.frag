@@ -1,4 +1,4 @@
-// Premultiplied linearRGB (a half-float image) -> 8-bit premultiplied sRGB
+// Premultiplied linearRGB (a float image) -> 8-bit premultiplied sRGB
 // (filters/plan.py SpacePass): the way back from shaders/filters/to_linear.frag.
 #include "common/alpha.glsl"
 #define float4 vec4

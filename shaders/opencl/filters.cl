@@ -54,7 +54,7 @@ __kernel void filter_color(__global const uchar4* src, __global uchar4* dst, int
 }
 
 // The blur and resampling kernels, on these uchar4 images (shaders/opencl/linear.cl
-// builds the same kernels a second time on half-float images).
+// builds the same kernels a second time on float images).
 #define IMAGE_IN __global const uchar4*
 #define IMAGE_OUT __global uchar4*
 #define TEXEL(img, i) texel((img), (i))

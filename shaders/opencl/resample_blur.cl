@@ -1,6 +1,6 @@
 // The separable blur and the resampling kernels (shaders/filters/blur.frag, downsample.frag,
 // upsample.frag), written once for both image formats: shaders/opencl/filters.cl includes
-// them on uchar4 images, shaders/opencl/linear.cl on half-float ones (premultiplied
+// them on uchar4 images, shaders/opencl/linear.cl on float ones (premultiplied
 // linearRGB, filters/plan.py ImageFormat). The includer defines IMAGE_IN / IMAGE_OUT (the
 // buffers' types), TEXEL, LOAD_OR_CLEAR and STORE (a texel as 0..1 floats, and back),
 // PAIR (two neighbouring texels' stored values as a float8) and PAIR_UNIT (what turns

@@ -65,10 +65,10 @@ def test_linear_morphology_converts_each_tap_only_on_images_with_colour():
     assert not any(x.linear for x in alpha.passes if isinstance(x, MorphologyPass)), "black colour: either space"
 
 
-def test_linear_blurs_of_coloured_images_blur_a_half_float_linear_image():
+def test_linear_blurs_of_coloured_images_blur_a_float_linear_image():
     p = plan("<feGaussianBlur stdDeviation='2 0'/>")  # (tests/unit/test_svg_linear_float.py has the rest)
     assert [type(x) for x in p.passes] == [SpacePass, BlurPass, SpacePass]
-    assert p.passes[1].held is ImageFormat.RGBA16F and p.passes[1].axis.name == "X"
+    assert p.passes[1].held is ImageFormat.RGBA32F and p.passes[1].axis.name == "X"
     duplicate = plan("<feGaussianBlur stdDeviation='2 0' edgeMode='duplicate'/>")
     taps = len(gaussian_kernel(2.0))
     assert [(type(x), x.linear, x.order, x.edge) for x in duplicate.passes] == [

@@ -1,7 +1,7 @@
-"""feGaussianBlur in linearRGB through a half-float linear image (issue 27,
+"""feGaussianBlur in linearRGB through a float linear image (issue 27,
 lamina.filters.svg.compile_linear): the plan converts once, blurs with the downscaled
-passes on RGBA16F images and converts back; the frame graph holds those images as
-RGBA16F textures; the scheduler prices their copies at 8 bytes a pixel; the OpenCL
+passes on RGBA32F images and converts back; the frame graph holds those images as
+RGBA32F textures; the scheduler prices their copies at 16 bytes a pixel; the OpenCL
 conversions' tables are the float64 transfer function. No GPU here:
 tests/gl/test_svg_linear_float_gl.py runs these plans against the SVG reference."""
 
@@ -31,13 +31,13 @@ def plan(attrs: str, space: str = "linearRGB", size=(64, 48), body: str = ""):
 
 @pytest.mark.parametrize("attrs", ["stdDeviation='4'", "stdDeviation='9 2'", "stdDeviation='0 3'",
                                    "stdDeviation='30'"])
-def test_a_linear_blur_converts_once_blurs_half_floats_and_converts_back(attrs):
+def test_a_linear_blur_converts_once_blurs_floats_and_converts_back(attrs):
     p = plan(attrs)
     first, *blur, last = p.passes
     assert isinstance(first, SpacePass) and first.to_linear and first.inputs == ("source",)
     assert isinstance(last, SpacePass) and not last.to_linear and p.output == last.output
-    assert blur and all(isinstance(b, (BlurPass, ResamplePass)) and b.held is ImageFormat.RGBA16F for b in blur)
-    assert [image_format(x) for x in p.passes] == [ImageFormat.RGBA16F] * (len(p.passes) - 1) + [ImageFormat.RGBA8]
+    assert blur and all(isinstance(b, (BlurPass, ResamplePass)) and b.held is ImageFormat.RGBA32F for b in blur)
+    assert [image_format(x) for x in p.passes] == [ImageFormat.RGBA32F] * (len(p.passes) - 1) + [ImageFormat.RGBA8]
     assert {x.pass_kind for x in p.passes} >= {PassKind.SPACE, PassKind.BLUR}
 
 
@@ -55,7 +55,7 @@ def test_what_the_float_path_cannot_do_stays_convolve_passes_and_srgb_stays_as_i
     assert [type(x) for x in offset.passes] == [ConvolvePass]
 
 
-def test_the_frame_graph_holds_the_linear_images_as_half_float_textures_and_copies_them_so():
+def test_the_frame_graph_holds_the_linear_images_as_float_textures_and_copies_them_so():
     p = plan("stdDeviation='4'")
     source = TextureDesc("apply:source", 64, 48, TextureRole.UPLOAD)
     executors = tuple(Executor.GL if i % 2 == 0 else Executor.OPENCL for i in range(len(p.passes)))
@@ -63,14 +63,14 @@ def test_the_frame_graph_holds_the_linear_images_as_half_float_textures_and_copi
     placed = type(placed)(executors, ("test",) * len(executors), "alternating")
     tasks = filter_tasks(p, source, placed, "apply")
     textures = {t.name: t for task in tasks.passes for t in (task.target,)}
-    floats = [t for t in textures.values() if t.format == ImageFormat.RGBA16F]
-    assert floats and all(t.bytes == t.width * t.height * 8 for t in floats)
+    floats = [t for t in textures.values() if t.format == ImageFormat.RGBA32F]
+    assert floats and all(t.bytes == t.width * t.height * 16 for t in floats)
     copies = [task for task in tasks.passes if task.kind == "transfer"]
     assert copies and all(c.target.format == c.source.format for c in copies), "a copy keeps its image's format"
-    assert any(c.target.format == ImageFormat.RGBA16F for c in copies)
+    assert any(c.target.format == ImageFormat.RGBA32F for c in copies)
     assert tasks.result.format == ImageFormat.RGBA8
     sizes = _image_bytes(p, 64, 48)
-    assert sizes["source"] == 64 * 48 * 4 and sizes[p.passes[0].output] == 64 * 48 * 8
+    assert sizes["source"] == 64 * 48 * 4 and sizes[p.passes[0].output] == 64 * 48 * 16
     assert sizes[p.output] == 64 * 48 * 4
 
 
