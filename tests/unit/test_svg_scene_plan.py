@@ -84,8 +84,11 @@ def test_what_does_not_plan_is_an_unsupported_feature_error_naming_the_primitive
     assert words in str(info.value), str(info.value)
 
 
-def test_a_linear_rgb_blur_plans_as_convolve_passes_in_a_scene():
-    assert kinds(scene("filter: url(#linear)").plan(), "card").count("convolve") == 2, "x then y, each tap converted"
+def test_a_linear_rgb_blur_plans_through_a_float_linear_image_in_a_scene():
+    graph = scene("filter: url(#linear)").plan()
+    assert kinds(graph, "card") == ["space", "blur", "blur", "space"], "converted once, blurred, converted back"
+    formats = [p.target.format for p in graph.filter_passes() if p.name.split(":")[1] == "card"]
+    assert formats == ["rgba32f", "rgba32f", "rgba32f", "rgba8"], "the linear images are float textures"
 
 
 @pytest.mark.parametrize("style, kinds_planned", [
