@@ -121,3 +121,16 @@ def test_a_plan_placed_on_gl_and_opencl_by_turns_copies_floats_between_them(gl, 
     single = filters.apply(img, "url(#f)", "gl", premultiplied=True, svg=markup(body)).astype(int)
     for out in outs:
         assert np.abs(out - ref).max() <= 2 and np.abs(out - single).max() <= 1
+
+
+def test_the_float_images_go_back_to_their_pools(gl, rng):
+    """Float textures and buffers are pooled by format and size, and released after their
+    last reader as the 8-bit ones are: a second run allocates nothing new."""
+    img = random_image(rng, 30, 40)
+    svg = markup("<feGaussianBlur stdDeviation='2'/>")
+    pool, cl = gl.executor.pool, cl_filters.default_runner()
+    for backend in ("gl", "opencl"):
+        filters.apply(img, "url(#f)", backend, premultiplied=True, svg=svg)
+        before = (pool.in_use, pool.allocations, cl.allocations)
+        filters.apply(img, "url(#f)", backend, premultiplied=True, svg=svg)
+        assert (pool.in_use, pool.allocations, cl.allocations) == before, backend
