@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import LaminaInputError, TextureTooLargeError
 from ..filters.backend import FilterBackend
-from ..filters.plan import FilterPlan
+from ..filters.plan import FilterPlan, ImageFormat, image_format
 from ..filters.runners import register_plan_runner
 from ..framegraph import Executor, FrameGraph
 from ..graph.filter_tasks import apply_graph
@@ -52,9 +52,10 @@ class GraphPlanRunner:
         (TextureTooLargeError), or OpenCL's largest buffer (LaminaInputError)."""
         if self.executor is Executor.OPENCL:
             opencl = cl_filters.default_runner(device)
-            if w * h * 4 > opencl.device.max_mem_alloc_size:
+            texel = max((image_format(p).texel_bytes for p in plan.passes), default=ImageFormat.RGBA8.texel_bytes)
+            if w * h * texel > opencl.device.max_mem_alloc_size:  # (a float linear image: 16 bytes a pixel)
                 raise LaminaInputError(
-                    f"a {w}x{h} image is larger than the largest buffer of {opencl.label} "
+                    f"a {w}x{h} image ({texel} bytes a pixel) is larger than the largest buffer of {opencl.label} "
                     f"({opencl.device.max_mem_alloc_size} bytes): use backend='gl' or another device "
                     f"({cl_filters.DEVICE_ENV})"
                 )

@@ -493,7 +493,7 @@ class GLExecutor:
         if p.target.location is Executor.OPENCL:
             cl = run.opencl(p.target.device)
             if p.source.location is Executor.GL:
-                pixels = cl.read_texture(source.texture, p.source.width, p.source.height)
+                pixels = cl.read_texture(source.texture, p.source.width, p.source.height, p.source.format)
             else:
                 run.wait_for(p.source.name)
                 run.began[p.name] = time.perf_counter()  # (the wait is idle time, not the copy's)
@@ -581,7 +581,7 @@ class GLExecutor:
     # -- textures by location ---------------------------------------------------------------
     def _acquire(self, run: "_Execution", desc) -> Any:
         if desc.location is Executor.OPENCL:
-            return run.opencl(desc.device).acquire(desc.width, desc.height)
+            return run.opencl(desc.device).acquire(desc.width, desc.height, desc.format)
         stale = self._retained.pop(desc.name, None)
         if stale is not None:  # an older kept texture of that name: replaced
             self._let_go(stale)
