@@ -489,12 +489,12 @@ def report_against(plan: Mapping[str, tuple[Executor, str]], corrected: FrameGra
     things (what the pass measured where the plan puts it, that device's factor, its
     prices) is that frame's, not written again."""
     now = _placement(corrected)
-    slots = {s.name: s for s in corrected.schedule.slots} if corrected.schedule is not None else {}
+    schedule = corrected.schedule
     moves = []
     for name, (where, layer) in now.items():
         planned = plan.get(name, (where, layer))[0]
         if where is not planned:
-            slot = slots.get(name)
+            slot = schedule.find(name) if schedule is not None else None  # (one slot made, not all)
             seen, factor = model.seen.get((name, planned)), model.factor(planned)
             costs = None if slot is None else (slot.names, slot.row)
             held = kept.get(name) if kept is not None else None

@@ -27,8 +27,6 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import replace
-from typing import Any
-
 from ..framegraph import Executor, FrameGraph, TransferPass
 
 __all__ = ["Dependencies", "dependencies", "issue_order"]
@@ -41,7 +39,7 @@ def _is_copy_back(p) -> bool:
 def _predicted_starts(graph: FrameGraph, succs) -> list[float]:
     """Each pass's predicted start in the graph's schedule; a transfer (not a task of
     the schedule) that of the first pass after it that depends on it."""
-    start = {s.name: s.start_ms for s in graph.schedule.slots}
+    start = graph.schedule.table.starts_by_name()
     key = [math.inf] * len(graph.passes)
     for i in range(len(graph.passes) - 1, -1, -1):  # (a transfer's readers come after it)
         p = graph.passes[i]
@@ -105,21 +103,11 @@ def issue_order(graph: FrameGraph, deps: Dependencies | None = None) -> FrameGra
         raise AssertionError("the frame graph's dependencies have a cycle")
     if order == list(range(n)):
         return graph
+    # (No validate(): the order keeps every read after the write it reads, so the
+    # issued graph is valid where ``graph`` was; tests/unit/test_issue_order.py checks it.)
     issued = replace(graph, passes=[passes[i] for i in order])
     if graph.schedule is not None:  # its slots name passes by their numbers in the graph
         number = {passes[i].name: k for k, i in enumerate(order, 1)}
-        slots = tuple(_renumbered(s, number[s.name]) for s in graph.schedule.slots)
-        issued.schedule = replace(graph.schedule, slots=slots)
-    issued.validate()
+        table = graph.schedule.table
+        issued.schedule = graph.schedule.renumbered(tuple([number[p.name] for p in table.fd.tasks]))
     return issued
-
-
-def _renumbered(slot: Any, number: int) -> Any:
-    """A schedule's slot (graph.frame_schedule.Slot: a frozen dataclass of plain values)
-    with another number, its other fields shared: ``dataclasses.replace`` runs
-    ``__init__`` over every field again, for each pass of each frame scheduled."""
-    new = object.__new__(type(slot))
-    attrs = new.__dict__
-    attrs.update(slot.__dict__)
-    attrs["number"] = number
-    return new

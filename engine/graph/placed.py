@@ -362,8 +362,10 @@ def placement(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: M
     if reuse is not None:
         rewrite, layers = reuse, reuse.layers
     else:
-        on = {s.name: places[s.device] for s in schedule.slots if not s.pinned}
-        rewrite, layers = _placement(graph, {n: p for n, p in on.items() if p != GL_PLACE}, index)
+        table = schedule.table
+        at = [places[n] for n in table.names]
+        on = {p.name: at[d] for p, d in zip(table.fd.tasks, table.device) if d and type(p) is FilterPass}
+        rewrite, layers = _placement(graph, on, index)
     notes = tuple(Decision(layer, f"filter: auto placed {n} of {m} passes on OpenCL{_devices_note(devices)} by the "
                                   f"frame-wide schedule (predicted makespan {schedule.makespan_ms:.2f} ms; the "
                                   "report's schedule compares it with other placements)")
@@ -411,17 +413,15 @@ def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: 
     rewrite placed this one (graph.rescheduled): the same units by position, priced anew."""
     if forms is not None and not forms:
         return ()
-    slots = {s.name: s for s in schedule.slots}
-    if not any(p.executor is Executor.OPENCL for p in placed.filter_passes()):
+    table = schedule.table
+    if not table.off_gl():
         return ()
     number = {place: i for i, place in enumerate(_places(costs).values())}  # (in the costs' device order)
-    gl = costs.names[0]
-
-    column = {name: d for d, name in enumerate(costs.names)}
+    index, rows, device, start, finish = table.index, table.fd.dag.cost, table.device, table.start, table.finish
 
     def pass_ms(name: str, executor: Executor) -> float:
-        slot = slots[name]
-        c = slot.row[column[gl if executor is Executor.GL else slot.device]]
+        i = index[name]
+        c = rows[i][0 if executor is Executor.GL else device[i]]
         return c if c < math.inf else 0.0  # (a device that does not price it: as Slot.costs leaves it out)
 
     copy_prices: dict[tuple, float] = {}  # (copies of one size between two places cost alike)
@@ -435,7 +435,8 @@ def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: 
         return ms
 
     def planned(names: tuple[str, ...]) -> float:
-        return max(slots[n].finish_ms for n in names) - min(slots[n].start_ms for n in names)
+        at = [index[n] for n in names]
+        return max([finish[i] for i in at]) - min([start[i] for i in at])
 
     if forms is not None:
         out, passes = placed.passes, graph.passes
@@ -583,8 +584,7 @@ def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Ma
     measure it, and what it still wins at the corrected price is no noise of the base
     prices. ``reuse``: last frame's rewrite, when it places this one (``placement``)."""
     copied = tuple(index[c.texture] for c in schedule.copies)
-    gl = costs.names[0]
-    if overlaps(costs) or all(s.pinned or s.device == gl for s in schedule.slots):
+    if overlaps(costs) or not schedule.table.off_gl():
         return _Outcome(schedule, copied, placement(graph, schedule, costs, index, reuse))
     # HEFT's makespan counts on GL and OpenCL running at once. The executor does run
     # them at once (gpu.cl_queue), but devices that both run on the CPU share its
@@ -671,15 +671,12 @@ def _schedule(graph: FrameGraph, costs: FrameCosts, prices: dict, memo: Schedule
         fd = frame_dag(graph, costs, prices)
         ranks = upward_ranks(fd.dag)
         schedule = schedule_dag(fd, costs, ranks)
-        on = tuple(s.device for s in schedule.slots)
-        return schedule, basis_of(key, fd, ranks, on), None, frozenset()
+        return schedule, basis_of(key, fd, ranks, schedule.table.device), None, frozenset()
     tasks, resized = found
     fd, dirty = repriced_dag(basis.fd, graph, costs, prices, tasks, basis.carried, key.textures, resized)
     ranks = updated_ranks(fd.dag, basis.ranks, dirty)
-    column = {name: d for d, name in enumerate(costs.names)}
-    schedule = schedule_dag(fd, costs, ranks, ([column[d] for d in basis.devices], _downstream(fd, dirty, resized,
-                                                                                              basis.carried)))
-    on = tuple(s.device for s in schedule.slots)
+    schedule = schedule_dag(fd, costs, ranks, (basis.devices, _downstream(fd, dirty, resized, basis.carried)))
+    on = schedule.table.device
     reuse = basis.reuse if basis.reuse is not None and on == basis.devices else None
     return schedule, basis.next(key.key, fd, ranks, on), reuse, resized
 
@@ -731,7 +728,10 @@ def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devic
         deps = forms = None
     last = memo.made.without(resized) if deps is not None and memo.made is not None else None
     placed, made = outcome.apply(graph, key.textures, last)
-    placed.validate()
+    if deps is None:
+        # (A rewrite made for this frame. Last frame's, reused, validated on a graph whose
+        # passes read and write the same textures by number: this one is valid alike.)
+        placed.validate()
     outcome, placed, deps = _completed(outcome, graph, placed, costs, key.index, deps, forms)
     memo.keep(model, devices, key.key, outcome)
     memo.made = made
