@@ -29,7 +29,7 @@ from ..filters.plan import CostKind, PassKind
 from ..frame_costs import FrameCosts, PinnedKind, footprint, source_size
 from ..framegraph import FrameGraph, TextureDesc
 from ..passes import BackdropPass, CompositePass, FilterPass, Pass, RasterPass, ShadowPass, TaskKind, TransferPass
-from .heft import Edge, TaskDAG, fixed, greedy, heft, repaired, upward_ranks
+from .heft import Edge, Placed, TaskDAG, fixed, greedy, heft, repaired, upward_ranks
 
 __all__ = ["Choice", "Copy", "FrameDAG", "FrameKey", "METHOD", "Schedule", "ScheduleTable", "Slot", "frame_dag", "frame_key", "repriced_dag",
            "schedule_dag", "schedule_frame"]
@@ -114,15 +114,14 @@ class ScheduleTable:
     ``device_array`` is the device column as a numpy array (vector checks: does any task
     leave GL, is the placement last frame's)."""
 
-    __slots__ = ("fd", "names", "device", "start", "finish", "eft", "ready", "ranks", "numbers", "device_array",
-                 "_index")
+    __slots__ = ("fd", "names", "device", "start", "finish", "placed", "ranks", "numbers", "device_array", "_index")
 
-    def __init__(self, fd: "FrameDAG", names: tuple[str, ...], device: tuple[int, ...], start: tuple[float, ...],
-                 finish: tuple[float, ...], eft: tuple, ready: tuple, ranks: Sequence[float],
+    def __init__(self, fd: "FrameDAG", names: tuple[str, ...], placed: Placed, ranks: Sequence[float],
                  numbers: tuple[int, ...], device_array: np.ndarray | None = None) -> None:
-        self.fd, self.names, self.device, self.start, self.finish = fd, names, device, start, finish
-        self.eft, self.ready, self.ranks, self.numbers = eft, ready, ranks, numbers
-        self.device_array = np.array(device, dtype=np.int32) if device_array is None else device_array
+        self.fd, self.names, self.placed = fd, names, placed
+        self.device, self.start, self.finish = placed.device, placed.start, placed.finish
+        self.ranks, self.numbers = ranks, numbers
+        self.device_array = np.array(placed.device, dtype=np.int32) if device_array is None else device_array
         self._index: dict[str, int] | None = None
 
     def __len__(self) -> int:
@@ -137,8 +136,7 @@ class ScheduleTable:
 
     def renumbered(self, numbers: tuple[int, ...]) -> "ScheduleTable":
         """These columns with the tasks numbered ``numbers`` (graph.issue_order)."""
-        table = ScheduleTable(self.fd, self.names, self.device, self.start, self.finish, self.eft, self.ready,
-                              self.ranks, numbers, self.device_array)
+        table = ScheduleTable(self.fd, self.names, self.placed, self.ranks, numbers, self.device_array)
         table._index = self._index
         return table
 
@@ -153,7 +151,7 @@ class ScheduleTable:
         """Task i's Slot, made from its row."""
         p, d = self.fd.tasks[i], self.device[i]
         if type(p) is FilterPass:
-            kind, layer, reason, pinned = _FILTER_KIND, p.layer_id, Choice(self.eft[i], self.ready[i][d]), False
+            kind, layer, reason, pinned = _FILTER_KIND, p.layer_id, Choice(self.placed.eft_at(i), self.placed.readies[i * len(self.names) + d]), False
         else:
             kind, layer, reason, pinned = str(p.kind), getattr(p, "layer_id", ""), PINNED_WHY, True
         names = self.names
@@ -544,7 +542,7 @@ def schedule_dag(fd: FrameDAG, costs: FrameCosts, ranks: Sequence[float],
     dag, names = fd.dag, tuple(costs.names)
     placed = heft(dag, ranks) if repair is None else repaired(dag, ranks, *repair)
     device, start, finish = placed.device, placed.start, placed.finish
-    table = ScheduleTable(fd, names, device, start, finish, placed.eft, placed.ready, ranks, fd.numbers)
+    table = ScheduleTable(fd, names, placed, ranks, fd.numbers)
     copies: dict[tuple[str, int], Copy] = {}
     for e, t in zip(dag.edges, fd.data):
         if t is None:
