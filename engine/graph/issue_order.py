@@ -40,10 +40,12 @@ def _predicted_starts(graph: FrameGraph, succs) -> list[float]:
     """Each pass's predicted start in the graph's schedule; a transfer (not a task of
     the schedule) that of the first pass after it that depends on it."""
     start = graph.schedule.table.starts_by_name()
-    key = [math.inf] * len(graph.passes)
-    for i in range(len(graph.passes) - 1, -1, -1):  # (a transfer's readers come after it)
-        p = graph.passes[i]
-        key[i] = start.get(p.name, min((key[j] for j in succs[i]), default=math.inf))
+    passes = graph.passes
+    key = [math.inf] * len(passes)
+    at = start.get
+    for i in range(len(passes) - 1, -1, -1):  # (a transfer's readers come after it)
+        k = at(passes[i].name)
+        key[i] = k if k is not None else min([key[j] for j in succs[i]], default=math.inf)
     return key
 
 

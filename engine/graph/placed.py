@@ -49,7 +49,7 @@ from ..textures import GL_PLACE, Place
 from .frame_schedule import FrameKey, Schedule, frame_dag, frame_key, repriced_dag, schedule_dag
 from .heft import updated_ranks, upward_ranks
 from .issue_order import Dependencies, dependencies, issue_order
-from .offload import Offload, offloads, priced
+from .offload import Offload, offloads
 from .rescheduled import Basis, basis_of
 from .schedule_memo import ScheduleMemo
 
@@ -440,8 +440,7 @@ def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: 
 
     if forms is not None:
         out, passes = placed.passes, graph.passes
-        return tuple([priced(k, [out[i] for i in f.cl_passes], tuple([passes[i] for i in f.gl_passes]),
-                             pass_ms, copy_ms, planned) for k, f in enumerate(forms, 1)])
+        return tuple([f.repriced(out, passes, table, copy_ms) for f in forms])
     return offloads(graph, placed, pass_ms, copy_ms, planned)
 
 
@@ -465,6 +464,43 @@ class _OffloadForm:
         GL graph and the placed one, by name."""
         return cls(o, tuple(at_placed[n] for n in o.cl_passes), tuple(at_graph[p.name] for p in o.gl_passes),
                    tuple(index[n] for n in o.inputs), tuple(index[n] for n in o.outputs))
+
+    def repriced(self, out: Sequence[Any], passes: Sequence[Any], table: Any, copy_ms) -> Offload:
+        """This offload in a frame placed as its own was (graph.rescheduled): the same
+        units by position, named and priced anew from the schedule's columns (``table``:
+        graph.frame_schedule.ScheduleTable; the GL graph's passes are its tasks) and
+        ``copy_ms`` (a TransferPass's price): the numbers ``offload.priced`` gives, in
+        one pass over its placed passes."""
+        placed = [out[i] for i in self.cl_passes]
+        tasks = self.gl_passes  # (its filter passes' tasks, in placed order)
+        rows, device, start, finish, inf, gl = table.fd.dag.cost, table.device, table.start, table.finish, math.inf, Executor.GL
+        cl, on_gl, ins, outs, each, inputs, outputs = [], [], [], [], [], [], []
+        k = 0
+        for p in placed:
+            if isinstance(p, FilterPass):
+                i = tasks[k]
+                k += 1
+                row = rows[i]
+                c, g = row[device[i]], row[0]
+                c = c if c < inf else 0.0
+                cl.append(c)
+                on_gl.append(g if g < inf else 0.0)
+            else:
+                c = copy_ms(p)
+                if p.source.location is gl:
+                    ins.append(c)
+                    inputs.append(p.source.name)
+                elif p.target.location is gl:
+                    outs.append(c)
+                    outputs.append(p.target.name)
+            each.append((p.name, c))
+        copy_in, copy_out = sum(ins), sum(outs)
+        planned = max([finish[i] for i in tasks]) - min([start[i] for i in tasks])
+        return _edited(self.offload, {
+            "cl_passes": tuple([n for n, _ in each]), "gl_passes": tuple([passes[i] for i in tasks]),
+            "inputs": tuple(dict.fromkeys(inputs)), "outputs": tuple(dict.fromkeys(outputs)),
+            "gl_ms": sum(on_gl), "cl_ms": sum(cl), "copy_in_ms": copy_in, "copy_out_ms": copy_out,
+            "planned_ms": planned + copy_in + copy_out, "pass_ms": tuple(each)})
 
     def named(self, graph: FrameGraph, out: Sequence[Any], textures: Sequence[TextureDesc]) -> Offload:
         names = tuple([out[i].name for i in self.cl_passes])

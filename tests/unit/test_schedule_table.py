@@ -1,0 +1,97 @@
+"""A schedule held as columns (graph.frame_schedule.ScheduleTable, issue 22: a frame's
+scheduling reads columns, and a Slot per pass is made only when a report asks), without
+a GPU: on seeded frames (the turning page beside a widening blur, scheduled through one
+renderer's memo: first, repaired and reused frames), every slot made from the columns
+equals one written out from HEFT's own output (Placed) and the task graph, one slot
+found alone equals the same slot made with all the others, the numbers issue order
+gives are each pass's place in the issued graph, and the issued graph (no longer
+validated where it is made) is valid."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from lamina.framegraph import FilterPass
+from lamina.graph.frame_schedule import PINNED_WHY, Choice
+from lamina.graph.heft import heft
+from lamina.graph.placed import scheduled
+from lamina.graph.schedule_memo import ScheduleMemo
+from tests.unit.test_frame_schedule import _random_dag, model
+from tests.unit.test_rescheduled import _restyled_frames
+
+
+@pytest.fixture(scope="module")
+def placed_frames():
+    frames = _restyled_frames(6)
+    cost_model = model(cl_factor=0.3, transfer_ms=0.01)
+    memo = ScheduleMemo()
+    return [scheduled(graph, cost_model, (), memo) for graph in frames]
+
+
+def test_slots_made_from_the_columns_are_heft_s_placement(placed_frames):
+    moved = 0
+    for placed in placed_frames:
+        schedule = placed.schedule
+        table = schedule.table
+        fd, out = table.fd, table.placed
+        assert len(schedule.slots) == len(fd.tasks) == len(table)
+        for i, (slot, p) in enumerate(zip(schedule.slots, fd.tasks)):
+            d = out.device[i]
+            assert (slot.name, slot.device, slot.start_ms, slot.finish_ms, slot.row, slot.rank) == \
+                (p.name, table.names[d], out.start[i], out.finish[i], fd.dag.cost[i], table.ranks[i])
+            assert slot.finish_ms - slot.start_ms == pytest.approx(fd.dag.cost[i][d], abs=1e-9)
+            if isinstance(p, FilterPass):
+                assert slot.reason == Choice(out.eft[i], out.ready[i][d]) and not slot.pinned
+            else:
+                assert slot.reason == PINNED_WHY and slot.pinned and d == 0
+        moved += table.off_gl()
+        assert table.off_gl() == any(s.device != table.names[0] for s in schedule.slots)
+    assert moved, "some frames run work off GL"
+
+
+def test_a_slot_found_alone_is_the_one_made_with_the_others(placed_frames):
+    rng = random.Random(7)
+    for placed in placed_frames:
+        schedule = placed.schedule
+        names = [p.name for p in schedule.table.fd.tasks]
+        lone = type(schedule)(**{f: getattr(schedule, f) for f in ("devices", "table", "copies", "makespan_ms",
+                                                                     "serial_ms", "costs", "method", "applied")})
+        for name in rng.sample(names, 10):
+            found = lone.find(name)
+            assert "slots" not in lone.__dict__, "found without making every slot"
+            assert found == schedule.slot(name) == next(s for s in schedule.slots if s.name == name)
+        assert lone.find("no such pass") is None
+        assert lone == schedule
+
+
+def test_issue_order_numbers_each_pass_by_its_place_and_keeps_it_valid(placed_frames):
+    reordered = 0
+    for placed in placed_frames:
+        placed.validate()
+        at = {p.name: k for k, p in enumerate(placed.passes, 1)}
+        numbers = [s.number for s in placed.schedule.slots]
+        if placed.schedule.table.numbers != placed.schedule.table.fd.numbers:
+            reordered += 1
+            assert numbers == [at[s.name] for s in placed.schedule.slots]
+    assert reordered, "some frames were issued in another order than planned"
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_flat_records_are_each_task_s_finish_and_ready_time_per_device(seed):
+    rng = random.Random(seed)
+    dag = _random_dag(rng, rng.randint(2, 40), rng.randint(1, 3))
+    placed = heft(dag)
+    nd = dag.devices
+    assert len(placed.efts) == len(placed.readies) == len(dag) * nd
+    for i in range(len(dag)):
+        d = placed.device[i]
+        assert placed.eft[i][d] == placed.finish[i]
+        assert placed.eft[i] == placed.eft_at(i) == tuple(placed.efts[i * nd:(i + 1) * nd])
+        for k in range(nd):
+            if not math.isfinite(dag.cost[i][k]):
+                assert placed.eft[i][k] == math.inf
+            else:
+                assert placed.eft[i][k] >= placed.ready[i][k] + dag.cost[i][k] - 1e-9
