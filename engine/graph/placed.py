@@ -620,14 +620,10 @@ def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Ma
     measure it, and what it still wins at the corrected price is no noise of the base
     prices. ``reuse``: last frame's rewrite, when it places this one (``placement``)."""
     copied = tuple(index[c.texture] for c in schedule.copies)
-    if overlaps(costs) or not schedule.table.off_gl():
+    needed = _needed(schedule, costs, off_gl, probed, margin)
+    if needed is None:
         return _Outcome(schedule, copied, placement(graph, schedule, costs, index, reuse))
-    # HEFT's makespan counts on GL and OpenCL running at once. The executor does run
-    # them at once (gpu.cl_queue), but devices that both run on the CPU share its
-    # cores: one's work slows the other's, so the frame costs about the sum of the
-    # two. A placement pays off only if that sum is clearly below all on GL.
     gain, share = _gain(schedule)
-    needed = 0.0 if probed else margin.needed(schedule.gl_serial_ms, off_gl)
     words = f"0% needed while a correction prices up {probed} (a probe)" if probed else margin.words(off_gl)
     said = (f"one after another it predicts {schedule.serial_ms:.2f} ms against {schedule.gl_serial_ms:.2f} ms all "
             f"on GL: a gain of {share:.0%} ({gain:.2f} ms)")
@@ -643,6 +639,20 @@ def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Ma
         f"{words}"))
     plan = placement(graph, schedule, costs, index, reuse)
     return _Outcome(schedule, copied, plan.noted((*plan.notes, ran)))
+
+
+def _needed(schedule: Schedule, costs: FrameCosts, off_gl: bool, probed: str,
+            margin: SharedCpuMargin = SHARED_CPU_MARGIN) -> float | None:
+    """The gain (ms) over all on GL ``schedule`` needs to be applied (``_outcome``), or
+    None when it is applied whatever it gains: its devices overlap, or it keeps every
+    pass on GL anyway."""
+    if overlaps(costs) or not schedule.table.off_gl():
+        return None
+    # HEFT's makespan counts on GL and OpenCL running at once. The executor does run
+    # them at once (gpu.cl_queue), but devices that both run on the CPU share its
+    # cores: one's work slows the other's, so the frame costs about the sum of the
+    # two. A placement pays off only if that sum is clearly below all on GL.
+    return 0.0 if probed else margin.needed(schedule.gl_serial_ms, off_gl)
 
 
 def _corrected(model: FilterCostModel) -> bool:
@@ -790,15 +800,16 @@ def planned_on(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devi
     found = memo.recall(model, devices, key.key)
     if found is None:
         costs = memo.costs(model, devices)
-        schedule, basis, reuse, _ = _schedule(graph, costs, memo.prices(model, devices), memo, key)
-        outcome = _outcome(graph, schedule, costs, key.index, memo.off_gl and _corrected(model), _probed(model),
-                           reuse=None if reuse is None else reuse[0])
-        memo.off_gl = _runs_off_gl(outcome)
-        moved = outcome.placement.moved if outcome.placement is not None else {}
-        found = {p.name: (moved[i][0].executor if i in moved else Executor.GL, p.layer_id)
-                 for i, p in enumerate(graph.passes) if isinstance(p, FilterPass)}
+        schedule, basis, _, _ = _schedule(graph, costs, memo.prices(model, devices), memo, key)
+        # Where each pass goes is the schedule's column, when it is applied (``_outcome``'s
+        # rule, without the rewrite: nothing here runs the frame).
+        needed = _needed(schedule, costs, memo.off_gl and _corrected(model), _probed(model))
+        table = schedule.table
+        applied = needed is None or _gain(schedule)[0] >= needed
+        memo.off_gl = applied and table.off_gl()
+        # (_places: devices the executor could not tell apart are the error scheduled gives)
+        on = [place.executor if applied else Executor.GL for place in _places(costs).values()]
+        found = {p.name: (on[d], p.layer_id) for p, d in zip(table.fd.tasks, table.device) if isinstance(p, FilterPass)}
         memo.keep(model, devices, key.key, found)
-        if basis is not None and outcome.placement is not None:
-            basis = basis.reused(outcome.placement, None, None)
         memo.basis = basis
     return found

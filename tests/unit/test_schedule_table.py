@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from lamina.framegraph import FilterPass
+from lamina.framegraph import Executor, FilterPass
 from lamina.graph.frame_schedule import PINNED_WHY, Choice
 from lamina.graph.heft import heft
 from lamina.graph.placed import scheduled
@@ -95,3 +95,23 @@ def test_flat_records_are_each_task_s_finish_and_ready_time_per_device(seed):
                 assert placed.eft[i][k] == math.inf
             else:
                 assert placed.eft[i][k] >= placed.ready[i][k] + dag.cost[i][k] - 1e-9
+
+
+@pytest.mark.parametrize("cl_factor", [0.3, 0.9, 3.0])
+def test_planned_on_is_where_scheduled_places_each_filter_pass(cl_factor):
+    """graph.placed.planned_on reads the schedule's device column instead of rewriting
+    the frame: the same pass -> (executor, layer) as the placed frame's, through a memo
+    (first and repaired frames, alike for both memos) and without one (HEFT), whether
+    the work moves or stays on GL."""
+    from lamina.graph.placed import planned_on
+
+    cost_model = model(cl_factor=cl_factor, transfer_ms=0.01)
+    memo, plans = ScheduleMemo(), ScheduleMemo()
+    kinds = set()
+    for graph in _restyled_frames(4):
+        for placed, plan in ((scheduled(graph, cost_model, (), memo), planned_on(graph, cost_model, (), plans)),
+                             (scheduled(graph, cost_model), planned_on(graph, cost_model))):
+            where = {p.name: (Executor.of(p.executor), p.layer_id) for p in placed.filter_passes()}
+            assert plan == where
+            kinds.add(frozenset(e for e, _ in where.values()))
+    assert any(Executor.OPENCL in k for k in kinds), "some work moves to OpenCL (HEFT overlaps even a slower device)"
