@@ -334,8 +334,14 @@ def heft(dag: TaskDAG, ranks: Sequence[float] | None = None) -> Placed:
     """HEFT, insertion-based (module docstring). Ties in rank go to the lower index,
     which keeps the order topological where a task costs nothing."""
     rank = upward_ranks(dag) if ranks is None else ranks
-    order = sorted(range(len(dag)), key=lambda i: (-rank[i], i))
-    return _run(dag, order, None, insertion=True, record=True)
+    return _run(dag, _by_rank(rank), None, insertion=True, record=True)
+
+
+def _by_rank(rank: Sequence[float]) -> list[int]:
+    """Task indexes by decreasing rank, ties to the lower index (a stable sort of the
+    ascending indexes by the negated rank: no key tuple per task)."""
+    negated = [-r for r in rank]
+    return sorted(range(len(rank)), key=negated.__getitem__)
 
 
 def repaired(dag: TaskDAG, ranks: Sequence[float], devices: Sequence[int], replace: Iterable[int]) -> Placed:
@@ -354,8 +360,7 @@ def repaired(dag: TaskDAG, ranks: Sequence[float], devices: Sequence[int], repla
     for i, d in enumerate(keep):
         if d >= 0 and d not in dag.usable[i]:
             keep[i] = -1  # (it cannot run there any more: placed anew)
-    order = sorted(range(len(dag)), key=lambda i: (-ranks[i], i))
-    return _run(dag, order, None, insertion=True, record=True, keep=keep)
+    return _run(dag, _by_rank(ranks), None, insertion=True, record=True, keep=keep)
 
 
 def greedy(dag: TaskDAG) -> Placed:

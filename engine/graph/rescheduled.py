@@ -40,6 +40,8 @@ Pure data and comparisons; graph.placed decides what to reuse.
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import compress, count
+from operator import ne
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Sequence
@@ -83,7 +85,7 @@ class Basis:
         if len(new) != len(old) or len(key.textures) != len(self.described_at) or self.repairs >= HEFT_EVERY:
             return None
         tasks, resized = set(), set()
-        for at in [k for k, (a, b) in enumerate(zip(old, new)) if a != b]:
+        for at in compress(count(), map(ne, old, new)):  # (the positions that differ, compared in C)
             a, b = old[at], new[at]
             if type(a) is not tuple or type(b) is not tuple or len(a) != len(b):
                 return None  # (a texture named by number, not described: another graph)

@@ -122,3 +122,12 @@ def test_planned_on_is_where_scheduled_places_each_filter_pass(cl_factor):
         assert kinds == {frozenset({Executor.GL})}, "kept on GL by the margin"
     else:
         assert any(Executor.OPENCL in k for k in kinds), "some work moves to OpenCL (HEFT overlaps even a slower device)"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_heft_order_is_by_decreasing_rank_ties_to_the_lower_index(seed):
+    from lamina.graph.heft import _by_rank
+
+    rng = random.Random(seed)
+    ranks = [rng.choice([0.0, 1.0, 2.5, rng.random()]) for _ in range(300)]  # (many ties)
+    assert _by_rank(ranks) == sorted(range(len(ranks)), key=lambda i: (-ranks[i], i))
