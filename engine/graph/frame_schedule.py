@@ -203,6 +203,21 @@ class Schedule:
         """This schedule with its passes numbered ``numbers`` (by task: graph.issue_order)."""
         return replace(self, table=self.table.renumbered(numbers))
 
+    def with_copies(self, copies: tuple[Copy, ...]) -> "Schedule":
+        """This schedule with ``copies`` (their textures named anew), sharing its slots
+        where they were made."""
+        new = replace(self, copies=copies)
+        made = self.__dict__.get("slots")
+        if made is not None:
+            new.__dict__["slots"] = made
+        return new
+
+    def prices_of(self, name: str) -> tuple[tuple[str, ...], tuple[float, ...]] | None:
+        """The device names and the pass ``name``'s predicted ms on each (its slot's
+        ``names`` and ``row``), or None: read from the columns, no slot made."""
+        i = self.table.index.get(name)
+        return None if i is None else (self.table.names, self.table.fd.dag.cost[i])
+
     def find(self, name: str) -> Slot | None:
         """The slot of the pass ``name``, or None: made alone from its row when the slots
         were not asked for."""

@@ -543,7 +543,7 @@ class _Outcome:
         schedule = self.schedule
         if any(c.texture != textures[k].name for c, k in zip(schedule.copies, self.copied)):
             # The frame names some anew (a kept result made again): the copies say its names.
-            schedule = replace(schedule, copies=tuple(
+            schedule = schedule.with_copies(tuple(
                 c if c.texture == textures[k].name else _edited(c, {"texture": textures[k].name})
                 for c, k in zip(schedule.copies, self.copied)))
         if self.placement is None:

@@ -131,3 +131,15 @@ def test_heft_order_is_by_decreasing_rank_ties_to_the_lower_index(seed):
     rng = random.Random(seed)
     ranks = [rng.choice([0.0, 1.0, 2.5, rng.random()]) for _ in range(300)]  # (many ties)
     assert _by_rank(ranks) == sorted(range(len(ranks)), key=lambda i: (-ranks[i], i))
+
+
+def test_prices_and_renamed_copies_read_from_the_columns(placed_frames):
+    """What the corrected report reads of a pass (its devices and row) is its slot's; a
+    schedule whose copies are named anew keeps the slots already made."""
+    for placed in placed_frames:
+        schedule = placed.schedule
+        for slot in schedule.slots[::7]:
+            assert schedule.prices_of(slot.name) == (slot.names, slot.row)
+        assert schedule.prices_of("no such pass") is None
+        renamed = schedule.with_copies(schedule.copies[::-1])
+        assert renamed.slots is schedule.slots and renamed.copies == schedule.copies[::-1]
