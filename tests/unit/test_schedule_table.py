@@ -5,7 +5,10 @@ renderer's memo: first, repaired and reused frames), every slot made from the co
 equals one written out from HEFT's own output (Placed) and the task graph, one slot
 found alone equals the same slot made with all the others, the numbers issue order
 gives are each pass's place in the issued graph, and the issued graph (no longer
-validated where it is made) is valid."""
+validated where it is made) is valid. Also what is now read from the columns instead of
+the slots equals what the slots say: HEFT's flat per-device records, a pass's prices
+(the corrected report), where graph.placed.planned_on says each pass goes (the placed
+frame's), and HEFT's order by rank."""
 
 from __future__ import annotations
 
@@ -16,9 +19,10 @@ import pytest
 
 from lamina.framegraph import Executor, FilterPass
 from lamina.graph.frame_schedule import PINNED_WHY, Choice
-from lamina.graph.heft import heft
-from lamina.graph.placed import scheduled
+from lamina.graph.heft import _by_rank, heft
+from lamina.graph.placed import planned_on, scheduled
 from lamina.graph.schedule_memo import ScheduleMemo
+from tests.benchmarks.test_schedule_bench import profile_model
 from tests.unit.test_frame_schedule import _random_dag, model
 from tests.unit.test_rescheduled import _restyled_frames
 
@@ -103,10 +107,7 @@ def test_planned_on_is_where_scheduled_places_each_filter_pass(cl_factor):
     the frame: the same pass -> (executor, layer) as the placed frame's, through a memo
     (first and repaired frames, alike for both memos) and without one (HEFT), whether
     the work moves or stays on GL."""
-    from lamina.graph.placed import planned_on
-
     if cl_factor == "shared CPU":  # (GL and PoCL on the CPU's cores: the margin keeps work on GL)
-        from tests.benchmarks.test_schedule_bench import profile_model
         cost_model = profile_model()
     else:
         cost_model = model(cl_factor=cl_factor, transfer_ms=0.01)
@@ -126,8 +127,6 @@ def test_planned_on_is_where_scheduled_places_each_filter_pass(cl_factor):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_heft_order_is_by_decreasing_rank_ties_to_the_lower_index(seed):
-    from lamina.graph.heft import _by_rank
-
     rng = random.Random(seed)
     ranks = [rng.choice([0.0, 1.0, 2.5, rng.random()]) for _ in range(300)]  # (many ties)
     assert _by_rank(ranks) == sorted(range(len(ranks)), key=lambda i: (-ranks[i], i))
