@@ -58,18 +58,23 @@ class Picture(NamedTuple):
 
 @lru_cache(maxsize=16)
 def _load(access: FileAccess, href: str, version: object) -> Picture:
-    """``href``'s picture (``version``, the file's modification time, keys the cache so
-    an edited file is read again)."""
+    """``href``'s picture (``version``, the file's ``_version``, keys the cache so an
+    edited or replaced file is read again)."""
     pixels = load_image(ImageRef(url=href), access=access)
     pixels.setflags(write=False)
     return Picture(pixels, f"{href}#{zlib.crc32(pixels.tobytes()):08x}{pixels.shape}")
 
 
 def _version(access: FileAccess, href: str) -> object:
+    """What changes when ``href``'s file does: its modification time alone does not (a
+    copy keeping times, ``os.utime``, or two writes inside one timestamp tick of the
+    file system), so the change time, which no user can set and every write and utime
+    moves, the size and the inode (a file replaced by a rename) key it too."""
     if href.startswith("data:"):
         return None
     try:
-        return access.resolve(href).stat().st_mtime_ns
+        st = access.resolve(href).stat()
+        return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
     except (OSError, ValueError, ImageLoadError):
         return None  # load_image says what is wrong, in its words
 
