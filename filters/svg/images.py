@@ -25,7 +25,7 @@ import numpy as np
 from ...errors import FileAccessError, ImageLoadError, SvgImageError
 from ...css.values import ImageRef
 from ...file_access import FileAccess
-from ...images import load_image
+from ...images import file_version, load_image
 from . import model as m
 from .graph import FilterGraph
 
@@ -66,15 +66,11 @@ def _load(access: FileAccess, href: str, version: object) -> Picture:
 
 
 def _version(access: FileAccess, href: str) -> object:
-    """What changes when ``href``'s file does: its modification time alone does not (a
-    copy keeping times, ``os.utime``, or two writes inside one timestamp tick of the
-    file system), so the change time, which no user can set and every write and utime
-    moves, the size and the inode (a file replaced by a rename) key it too."""
+    """``lamina.images.file_version`` of ``href``'s file (None for a data: URL)."""
     if href.startswith("data:"):
         return None
     try:
-        st = access.resolve(href).stat()
-        return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+        return file_version(access.resolve(href))
     except (OSError, ValueError, ImageLoadError):
         return None  # load_image says what is wrong, in its words
 
