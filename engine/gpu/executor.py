@@ -253,9 +253,16 @@ class GLExecutor:
         """What is kept between frames: texture name -> (width, height, bytes)."""
         return {name: (t.key[0], t.key[1], t.bytes) for name, t in self._retained.items()}
 
+    def drop_pictures(self) -> None:
+        """Release the feImage textures the GL filter runner keeps (gpu.pictures), as
+        the OpenCL runners' trim does theirs: the next frame uploads what it draws."""
+        if self._filters is not None:
+            self._filters.pictures.clear()
+
     def release(self) -> None:
         """Release every GL object this executor made."""
         self.reader.release()
+        self.drop_pictures()
         self.evict_images(list(self._images))
         for target in self._retained.values():
             self.pool.release(target)
