@@ -489,20 +489,19 @@ def report_against(plan: Mapping[str, tuple[Executor, str]], corrected: FrameGra
     things (what the pass measured where the plan puts it, that device's factor, its
     prices) is that frame's, not written again."""
     now = _placement(corrected)
-    slots = {s.name: s for s in corrected.schedule.slots} if corrected.schedule is not None else {}
+    schedule = corrected.schedule
     moves = []
     for name, (where, layer) in now.items():
         planned = plan.get(name, (where, layer))[0]
         if where is not planned:
-            slot = slots.get(name)
             seen, factor = model.seen.get((name, planned)), model.factor(planned)
-            costs = None if slot is None else (slot.names, slot.row)
+            costs = schedule.prices_of(name) if schedule is not None else None  # (device names, its row)
             held = kept.get(name) if kept is not None else None
             if (held is not None and held[0] is seen and held[1] == factor and held[2] == costs
                     and held[3] == (layer, planned, where)):
                 moves.append(held[4])
                 continue
-            prices = {} if slot is None else {name: dict(slot.costs)}
+            prices = {} if costs is None else {name: {n: c for n, c in zip(*costs) if math.isfinite(c)}}
             move = Move(name, layer, planned, where, False, _why(name, planned, where, model, prices))
             if kept is not None:
                 kept[name] = (seen, factor, costs, (layer, planned, where), move)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields
 from typing import Mapping, Protocol, runtime_checkable
 
 from .filters.backend import FilterBackend
-from .filters.plan import CostKind, FilterPlan, PassKind, PlannedPass, image_size
+from .filters.plan import CostKind, FilterPlan, ImageFormat, PassKind, PlannedPass, image_format, image_size
 from .framegraph import Executor
 from .textures import Transfer
 
@@ -176,22 +176,29 @@ def _price(plan: FilterPlan, width: int, height: int, model: FilterCostModel, ex
     """Estimated ms of running ``plan`` with ``executors``, transfers included (an image
     moves at most once to each side; the result must end as a GL texture)."""
     where = {"source": {Executor.GL}}
-    sizes = {"source": (width, height)}
+    sizes = _image_bytes(plan, width, height)
     total = 0.0
     for step, exe in zip(plan.passes, executors):
         loc = Executor.of(exe)
         for name in step.inputs:
             if loc not in where[name]:
-                w, h = sizes[name]
-                total += model.transfer_ms(Transfer.to(loc), w * h * 4)
+                total += model.transfer_ms(Transfer.to(loc), sizes[name])
                 where[name].add(loc)
         total += model.pass_ms(loc, step, width, height)
         where[step.output] = {loc}
-        sizes[step.output] = image_size(width, height, step.scale)
     if Executor.GL not in where[plan.output]:
-        w, h = sizes[plan.output]
-        total += model.transfer_ms(Transfer.TO_GL, w * h * 4)
+        total += model.transfer_ms(Transfer.TO_GL, sizes[plan.output])
     return total
+
+
+def _image_bytes(plan: FilterPlan, width: int, height: int) -> dict[str, int]:
+    """The bytes of every image of ``plan`` on a width x height input (what a copy of it
+    moves: a float linear image four times an 8-bit one's)."""
+    sizes = {"source": width * height * ImageFormat.RGBA8.texel_bytes}
+    for p in plan.passes:
+        w, h = image_size(width, height, p.scale)
+        sizes[p.output] = w * h * image_format(p).texel_bytes
+    return sizes
 
 
 def _cheapest(plan: FilterPlan, width: int, height: int, model: FilterCostModel) -> tuple[Executor, ...]:
@@ -201,13 +208,10 @@ def _cheapest(plan: FilterPlan, width: int, height: int, model: FilterCostModel)
     end = len(passes)
     last_use = {name: i for i, p in enumerate(passes) for name in p.inputs}
     last_use[plan.output] = end  # needed at the end, on GL
-    sizes = {"source": (width, height)}
-    for p in passes:
-        sizes[p.output] = image_size(width, height, p.scale)
+    sizes = _image_bytes(plan, width, height)
 
     def moved(name: str, to: Executor) -> float:
-        w, h = sizes[name]
-        return model.transfer_ms(Transfer.to(to), w * h * 4)
+        return model.transfer_ms(Transfer.to(to), sizes[name])
 
     # state: ((image, frozenset of executors holding it), ...) -> (cost, OpenCL passes, executors)
     states = {(("source", frozenset({Executor.GL})),): (0.0, 0, ())}

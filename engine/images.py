@@ -32,7 +32,7 @@ from .image_formats import ALLOWED_FORMATS, ALLOWED_TEXT, load_pixels, open_imag
 from .named import NamedEnum
 
 __all__ = ["load_image", "check_image_array", "premultiply", "unpremultiply", "resolve_path", "encode_png_data_url",
-           "ImageStore", "ImageResource", "ImageKey", "ImageSource"]
+           "file_version", "ImageStore", "ImageResource", "ImageKey", "ImageSource"]
 
 
 def premultiply(rgba: np.ndarray) -> np.ndarray:
@@ -55,6 +55,16 @@ def unpremultiply(rgba: np.ndarray) -> np.ndarray:
 def resolve_path(url: str, base_dir: Path | None) -> Path:
     """The file a url names, relative to ``base_dir``, unchecked (see FileAccess.resolve)."""
     return url_path(url, base_dir)
+
+
+def file_version(path: Path) -> tuple[int, int, int, int]:
+    """What changes when the file at ``path`` does (OSError when it cannot be read): its
+    modification time alone does not (a copy keeping times, ``os.utime``, or two writes
+    inside one timestamp tick of the file system), so the change time, which no user can
+    set and every write and utime moves, the size and the inode (a file replaced by a
+    rename) are part of it too."""
+    st = path.stat()
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
 def check_image_array(arr: np.ndarray, **where: Any) -> None:
@@ -236,7 +246,7 @@ class ImageSource(NamedEnum):
 class ImageKey(NamedTuple):
     """The key of an image's pixels (ImagePaint.key): its source, where it is there (the
     array's identity, the URL, the resolved path or, when it cannot be resolved, the URL
-    as written) and which version of it (a file's modification time; an array's content
+    as written) and which version of it (a file's ``file_version``; an array's content
     checksum and shape, which ``ImageStore.get`` adds to the key it looked up by)."""
 
     source: ImageSource
@@ -295,10 +305,10 @@ class ImageStore:
         try:
             # A FileAccessError (refused) propagates: nothing about the file is looked at.
             path = _policy(ref, base_dir, self._access).resolve(url, layer=layer)
-            mtime = path.stat().st_mtime_ns
+            version = file_version(path)
         except (OSError, ValueError):
             return ImageKey(ImageSource.FILE, url)  # load_image reports the problem
-        return ImageKey(ImageSource.FILE, str(path), mtime)
+        return ImageKey(ImageSource.FILE, str(path), version)
 
     def begin_frame(self, access: FileAccess | None = None) -> None:
         """Start a frame of a scene whose files may be read as ``access`` says."""

@@ -359,8 +359,9 @@ class Renderer:
         self.state = FrameState()
         self.executor.evict_images(list(self.executor._images))
         self.images = ImageStore()
+        self.executor.drop_pictures()
         for runner in {id(r): r for r in (self.executor._opencl, *self.executor._runners.values()) if r is not None}.values():
-            runner.trim()
+            runner.trim()  # (their feImage pictures too)
 
     def release(self) -> None:
         """Free the GPU objects and the context (the renderer cannot render after)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from enum import Enum
 from typing import Callable, ClassVar, Union
 
@@ -30,6 +31,7 @@ from ..named import NamedEnum
 
 # BLUR_SIGMA_CAP and MIN_SIGMA live with the ops (their reach needs them); still importable from here.
 from .svg.op import SvgFilterRef
+from .svg.reference import linear_to_srgb, srgb_to_linear
 from .ops import (BLUR_SIGMA_CAP, MIN_SIGMA, Blur, ColorOp, DropShadow, FilterOp, Morphology, MorphologyOperator, Reach,
                   pixel_sigma)
 
@@ -65,6 +67,10 @@ __all__ = [
     "EdgeMode",
     "RegionPass",
     "ImagePass",
+    "SpacePass",
+    "ImageFormat",
+    "image_format",
+    "input_format",
     "ChannelTransfer",
     "TransferKind",
     "FilterPlan",
@@ -108,7 +114,8 @@ SHADER_CONSTANTS: dict[str, int] = {
 # geometry below: a downsample work-item walks DOWN_RUN outputs of a row; blur_x tiles
 # rows of BLUR_TILE_X pixels, blur_y blocks of BLUR_TILE_Y columns x rows (plus apron).
 DOWN_RUN = 16
-KERNEL_CONSTANTS: dict[str, int] = {"DOWN_RUN": DOWN_RUN}
+SRGB_TABLE_STEPS = 4096  # srgb_table's intervals over linear [0, 1] (SpacePass's kernel back to sRGB)
+KERNEL_CONSTANTS: dict[str, int] = {"DOWN_RUN": DOWN_RUN, "SRGB_TABLE_STEPS": SRGB_TABLE_STEPS}
 BLUR_TILE_X = 64
 BLUR_TILE_Y = (16, 16)
 # Local memory every OpenCL device has (CL_DEVICE_LOCAL_MEM_SIZE's minimum): a blur pass
@@ -137,6 +144,25 @@ class PassKind(NamedEnum):
     CONVOLVE = "convolve"
     REGION = "region"
     IMAGE = "image"
+    SPACE = "space"
+
+
+class ImageFormat(NamedEnum):
+    """How a plan image is stored (``engine.textures.TextureDesc.format`` holds it): 8-bit
+    premultiplied sRGB, as every image between passes is by default, or 32-bit float, for
+    premultiplied linearRGB between a ``SpacePass`` to linear and one back (8-bit linear
+    would band the darks: sRGB 1/255 is linear 0.0003, under half of linear's 1/255).
+    Float, not half float: llvmpipe's blur passes fetched RGBA16F texels 1.3x slower than
+    RGBA8 ones and RGBA32F ones 1.15x (1080p, 25 taps, medians of 5 under load), and
+    PoCL's blur kernels read float4 as fast. A ``str`` (``ImageFormat.RGBA8 == "rgba8"``),
+    as texture formats were."""
+
+    RGBA8 = "rgba8"
+    RGBA32F = "rgba32f"
+
+    @property
+    def texel_bytes(self) -> int:
+        return 4 if self is ImageFormat.RGBA8 else 16
 
 
 class Axis(NamedEnum):
@@ -190,6 +216,8 @@ class FilterShader(Enum):
     CONVOLVE_SPREAD_CONVERTED = "convolve_spread_converted"  # the same, taps converted
     REGION = "region"
     IMAGE = "image"
+    TO_LINEAR = "to_linear"  # 8-bit premultiplied sRGB -> float premultiplied linearRGB
+    TO_SRGB = "to_srgb"  # and back
 
 
 # Fused colour passes compile for these step counts; other counts are padded with
@@ -433,6 +461,7 @@ class ResamplePass:
     direction: PassKind  # DOWNSAMPLE | UPSAMPLE ("down" | "up" are read as them)
     scale: int  # output resolution divisor
     source_scale: int  # input resolution divisor
+    held: ImageFormat = ImageFormat.RGBA8  # the format of its input and output (the maths is the same)
     kind: ClassVar[str] = "resample"  # the pass type's name in frame-graph pass names
     cost: ClassVar[CostKind] = CostKind.PIXELS
 
@@ -493,6 +522,7 @@ class BlurPass:
     sigma: float  # in this level's pixels
     radius: int  # taps on each side: ceil(3 sigma)
     scale: int = 1
+    held: ImageFormat = ImageFormat.RGBA8  # the format of its input and output (the maths is the same)
     kind: ClassVar[str] = "blur"  # the pass type's name in frame-graph pass names
     pass_kind: ClassVar[PassKind] = PassKind.BLUR
     cost: ClassVar[CostKind] = CostKind.PIXEL_TAPS
@@ -1324,12 +1354,95 @@ class ImagePass:
                 f"px per picture px, in pixels {x0}..{x1} x {y0}..{y1}")
 
 
+@dataclass(frozen=True)
+class SpacePass:
+    """Colour space of a whole image, for linearRGB work that reads each pixel many
+    times (an SVG blur in linearRGB, ``filters.svg.compile_linear``): ``to_linear``
+    turns 8-bit premultiplied sRGB into float premultiplied linearRGB
+    (``ImageFormat.RGBA32F``), once a pixel, so the blur passes after it read linear
+    values as they are; the pass back writes 8-bit premultiplied sRGB. Un-premultiplied,
+    converted by the sRGB transfer function and premultiplied again (common/svg_color.h,
+    the maths the per-tap conversions of the other linear passes use)."""
+
+    inputs: tuple[str, ...]
+    output: str
+    to_linear: bool
+    source: str = ""  # the primitive it serves
+    scale: int = 1
+    kind: ClassVar[str] = "space"
+    pass_kind: ClassVar[PassKind] = PassKind.SPACE
+    cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    @classmethod
+    def samples(cls) -> tuple["SpacePass", ...]:
+        return (cls(("source",), "out", True), cls(("source",), "out", False))
+
+    @property
+    def held(self) -> ImageFormat:
+        """The format it writes."""
+        return ImageFormat.RGBA32F if self.to_linear else ImageFormat.RGBA8
+
+    @property
+    def reads(self) -> ImageFormat:
+        """The format it reads: the other one."""
+        return ImageFormat.RGBA8 if self.to_linear else ImageFormat.RGBA32F
+
+    def gl(self) -> ProgramCall:
+        return ProgramCall(FilterProgram(FilterShader.TO_LINEAR if self.to_linear else FilterShader.TO_SRGB))
+
+    def cl(self) -> KernelCall:
+        # PoCL computes a power in ~70 ns (native_exp2 / log2 do not vectorise): 3 a pixel
+        # took 350-600 ms at 1080p, more than the blur. The kernels read tables instead.
+        table = linear_table() if self.to_linear else srgb_table()
+        return KernelCall("to_linear" if self.to_linear else "to_srgb",
+                          (*_images("src", "dst", "w", "h"), KernelArg(Arg.FLOATS, table, "table")))
+
+    @property
+    def label(self) -> str:
+        return "space"
+
+    def describe(self) -> str:
+        how = ("8-bit sRGB -> float linearRGB" if self.to_linear else "float linearRGB -> 8-bit sRGB")
+        return f"{self.label}  {how} (premultiplied){'  ' + self.source if self.source else ''}"
+
+
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
-                    SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass, LightingPass, ImagePass]
+                    SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass, LightingPass, ImagePass,
+                    SpacePass]
 # Every planned pass type: calibration measures each one's samples(); a new one is added here.
 PASS_TYPES: tuple[type, ...] = (ColorPass, BlurPass, ResamplePass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
                                 SvgColorPass, TurbulencePass, DisplacePass, ConvolvePass, RegionPass,
-                                LightingPass, ImagePass)
+                                LightingPass, ImagePass, SpacePass)
+
+
+@lru_cache(maxsize=1)
+def linear_table() -> np.ndarray:
+    """(256 * 256,) float32: at a * 256 + p, the premultiplied linear value of the 8-bit
+    premultiplied sRGB value p of alpha a (un-premultiplied and clamped as the reference
+    does, float64): what the OpenCL pass to linear reads, exact for every 8-bit input."""
+    a = np.arange(256, dtype=np.float64)[:, None]
+    p = np.arange(256, dtype=np.float64)[None, :]
+    straight = np.minimum(p / np.where(a > 0, a, 1.0), 1.0)
+    return (srgb_to_linear(straight) * (a / 255.0)).astype(np.float32).reshape(-1)
+
+
+@lru_cache(maxsize=1)
+def srgb_table() -> np.ndarray:
+    """(SRGB_TABLE_STEPS + 1,) float32: the sRGB value of linear i / SRGB_TABLE_STEPS
+    (float64), which the OpenCL pass back reads between entries (linearly: within 2e-5 of
+    the curve past its linear toe, where the two are the same line; 0.005 of a level)."""
+    return linear_to_srgb(np.arange(SRGB_TABLE_STEPS + 1) / SRGB_TABLE_STEPS).astype(np.float32)
+
+
+def image_format(p: PlannedPass) -> ImageFormat:
+    """The format of the image ``p`` writes: 8-bit unless it says otherwise (``held``)."""
+    return getattr(p, "held", ImageFormat.RGBA8)
+
+
+def input_format(p: PlannedPass) -> ImageFormat:
+    """The format of the images ``p`` reads: the one it writes unless it says otherwise
+    (``reads``: a SpacePass converts between the two)."""
+    return getattr(p, "reads", image_format(p))
 
 
 @dataclass(frozen=True)
@@ -1437,19 +1550,21 @@ class _Builder:
         k, level = blur_levels(sigma, self.pixels)
         return self._blur_at(source, k, (level, level))
 
-    def blur_axes(self, source: str, sigmas: tuple[float, float]) -> str:
+    def blur_axes(self, source: str, sigmas: tuple[float, float], held: ImageFormat = ImageFormat.RGBA8) -> str:
         """Append the passes of a blur of ``source`` by ``sigmas`` (x, y; full-size px,
-        ``blur_levels_axes``); return the blurred image's name."""
+        ``blur_levels_axes``), its images held as ``held``; return the blurred image's name."""
         if sigmas[0] == sigmas[1]:
-            return self.blur(source, sigmas[0])
+            k, level = blur_levels(sigmas[0], self.pixels)
+            return self._blur_at(source, k, (level, level), held)
         k, levels = blur_levels_axes(sigmas, self.pixels)
-        return self._blur_at(source, k, levels)
+        return self._blur_at(source, k, levels, held)
 
-    def _blur_at(self, source: str, k: int, levels: tuple[float, float]) -> str:
+    def _blur_at(self, source: str, k: int, levels: tuple[float, float],
+                 held: ImageFormat = ImageFormat.RGBA8) -> str:
         current = source
         for j in range(1, k + 1):
             out = self.name("half")
-            self.passes.append(ResamplePass((current,), out, PassKind.DOWNSAMPLE, 2**j, 2 ** (j - 1)))
+            self.passes.append(ResamplePass((current,), out, PassKind.DOWNSAMPLE, 2**j, 2 ** (j - 1), held))
             current = out
         radii = [math.ceil(3.0 * s) for s in levels]
         if max(radii) > 0:
@@ -1457,11 +1572,11 @@ class _Builder:
                 if radius == 0:
                     continue  # this axis is not blurred (at this level)
                 out = self.name(f"blur{axis}")
-                self.passes.append(BlurPass((current,), out, axis, sigma, radius, 2**k))
+                self.passes.append(BlurPass((current,), out, axis, sigma, radius, 2**k, held))
                 current = out
         if k:
             out = self.name("up")
-            self.passes.append(ResamplePass((current,), out, PassKind.UPSAMPLE, 1, 2**k))
+            self.passes.append(ResamplePass((current,), out, PassKind.UPSAMPLE, 1, 2**k, held))
             current = out
         return current
 

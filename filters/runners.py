@@ -40,9 +40,11 @@ class PlanRunner(Protocol):
     def __call__(self, image: np.ndarray, plan: FilterPlan, *, renderer: object | None,
                  device: object | None, straight: bool = False) -> np.ndarray: ...
 
-    def check_size(self, width: int, height: int, *, renderer: object | None, device: object | None) -> None:
+    def check_size(self, width: int, height: int, *, renderer: object | None, device: object | None,
+                   plan: FilterPlan | None = None) -> None:
         """Raise the typed error a call on a ``width`` x ``height`` image would (a
-        TextureTooLargeError past the GPU's texture limit), before any image is made."""
+        TextureTooLargeError past the GPU's texture limit), before any image is made
+        (``plan``: the images it holds, some wider than 8-bit)."""
 
 
 _RUNNERS: dict[FilterBackend, PlanRunner] = {}

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import LaminaInputError, TextureTooLargeError
 from ..filters.backend import FilterBackend
-from ..filters.plan import FilterPlan
+from ..filters.plan import FilterPlan, ImageFormat, image_format
 from ..filters.runners import register_plan_runner
 from ..framegraph import Executor, FrameGraph
 from ..graph.filter_tasks import apply_graph
@@ -47,14 +47,18 @@ class GraphPlanRunner:
         """The graph a call runs (plain data: inspect it without a GPU)."""
         return apply_graph(plan, image, self.executor, straight=straight)
 
-    def check_size(self, w: int, h: int, *, renderer: RendererLike | None = None, device: object | None = None) -> None:
+    def check_size(self, w: int, h: int, *, renderer: RendererLike | None = None, device: object | None = None,
+                   plan: FilterPlan | None = None) -> None:
         """Refuse a ``w`` x ``h`` image the executor cannot hold: past the GL texture limit
-        (TextureTooLargeError), or OpenCL's largest buffer (LaminaInputError)."""
+        (TextureTooLargeError), or OpenCL's largest buffer (LaminaInputError) for the
+        widest image ``plan`` holds (8-bit without a plan)."""
         if self.executor is Executor.OPENCL:
             opencl = cl_filters.default_runner(device)
-            if w * h * 4 > opencl.device.max_mem_alloc_size:
+            passes = plan.passes if plan is not None else ()
+            texel = max((image_format(p).texel_bytes for p in passes), default=ImageFormat.RGBA8.texel_bytes)
+            if w * h * texel > opencl.device.max_mem_alloc_size:  # (a float linear image: 16 bytes a pixel)
                 raise LaminaInputError(
-                    f"a {w}x{h} image is larger than the largest buffer of {opencl.label} "
+                    f"a {w}x{h} image ({texel} bytes a pixel) is larger than the largest buffer of {opencl.label} "
                     f"({opencl.device.max_mem_alloc_size} bytes): use backend='gl' or another device "
                     f"({cl_filters.DEVICE_ENV})"
                 )
@@ -67,7 +71,7 @@ class GraphPlanRunner:
                  device: object | None = None, straight: bool = False) -> np.ndarray:
         renderer = renderer or self.default_renderer()
         h, w = image.shape[:2]
-        self.check_size(w, h, renderer=renderer, device=device)
+        self.check_size(w, h, renderer=renderer, device=device, plan=plan)
         opencl = cl_filters.default_runner(device) if self.executor is Executor.OPENCL else None
         graph = self.graph(image, plan, straight=straight)
         renderer.gpu.activate()

@@ -26,7 +26,7 @@ from ..cost_store import Loaded, LoadStatus, Stamp, cache_dir, load, save, threa
 from ..devices import Device, DeviceType
 from ..errors import OpenCLUnavailableError
 from ..filter_costs import KINDS, work_units
-from ..filters.plan import PASS_TYPES, PlannedPass, image_size
+from ..filters.plan import PASS_TYPES, ImageFormat, PlannedPass, image_format, image_size, input_format
 from .devices import gl_device, runner_device
 
 __all__ = ["CALIBRATION_SIZES", "Calibration", "KINDS", "Sample", "cache_dir", "calibrate", "calibrate_devices"]
@@ -135,24 +135,26 @@ def _measure(renderer, cl_runner, gl: Device, cl: Device | None, model: HistoryM
     for w, h in CALIBRATION_SIZES:
         img = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
         img[..., :3] = np.minimum(img[..., :3], img[..., 3:4])
-        src = pool.acquire(w, h)
-        src.texture.write(img)
-        cl_src = cl_runner.upload(img) if cl_runner is not None else None
+        # The sample image in each format a sample reads (a SpacePass to sRGB reads floats).
+        sources = {fmt: _sources(pool, cl_runner, img, fmt) for fmt in ImageFormat}
+        src, cl_src = sources[ImageFormat.RGBA8]
         try:
             for sample, step in samples.items():
                 units = work_units(step, w, h)
                 out_size = image_size(w, h, step.scale)
+                reads, writes = sources[input_format(step)], image_format(step)
                 if passes_gl:
-                    out = pool.acquire(*out_size)
+                    out = pool.acquire(*out_size, writes)
                     try:
-                        for ms in _timed(lambda: gl_runner.run_pass(step, [src.texture] * len(step.inputs), out), ctx.finish, repeats):
+                        for ms in _timed(lambda: gl_runner.run_pass(step, [reads[0].texture] * len(step.inputs), out),
+                                         ctx.finish, repeats):
                             model = model.observe_pass(sample, gl.id, units, ms)
                     finally:
                         pool.release(out)
                 if passes_cl:
-                    out = cl_runner.acquire(*out_size)
+                    out = cl_runner.acquire(*out_size, writes)
                     try:
-                        for ms in _timed(lambda: cl_runner.run_pass(step, [cl_src] * len(step.inputs), out),
+                        for ms in _timed(lambda: cl_runner.run_pass(step, [reads[1]] * len(step.inputs), out),
                                          cl_runner.queue.finish, repeats):
                             model = model.observe_pass(sample, cl.id, units, ms)
                     finally:
@@ -167,8 +169,23 @@ def _measure(renderer, cl_runner, gl: Device, cl: Device | None, model: HistoryM
                 finally:
                     cl_runner.release(copy)
         finally:
-            pool.release(src)
-            if cl_src is not None:
-                cl_runner.release(cl_src)
+            for gl_image, cl_image in sources.values():
+                pool.release(gl_image)
+                if cl_image is not None:
+                    cl_runner.release(cl_image)
     pool.end_frame()
     return model
+
+
+def _sources(pool, cl_runner, img: np.ndarray, fmt: ImageFormat) -> tuple:
+    """``img`` (premultiplied RGBA8) as a GL texture and an OpenCL buffer (None without a
+    runner) of format ``fmt`` (floats hold its values / 255)."""
+    h, w = img.shape[:2]
+    pixels = img if fmt is ImageFormat.RGBA8 else (img / 255.0).astype(np.float32)
+    texture = pool.acquire(w, h, fmt)
+    texture.texture.write(pixels)
+    if cl_runner is None:
+        return texture, None
+    buffer = cl_runner.acquire(w, h, fmt)
+    cl_runner.write(buffer, pixels)
+    return texture, buffer

@@ -253,9 +253,16 @@ class GLExecutor:
         """What is kept between frames: texture name -> (width, height, bytes)."""
         return {name: (t.key[0], t.key[1], t.bytes) for name, t in self._retained.items()}
 
+    def drop_pictures(self) -> None:
+        """Release the feImage textures the GL filter runner keeps (gpu.pictures), as
+        the OpenCL runners' trim does theirs: the next frame uploads what it draws."""
+        if self._filters is not None:
+            self._filters.pictures.clear()
+
     def release(self) -> None:
         """Release every GL object this executor made."""
         self.reader.release()
+        self.drop_pictures()
         self.evict_images(list(self._images))
         for target in self._retained.values():
             self.pool.release(target)
@@ -493,7 +500,7 @@ class GLExecutor:
         if p.target.location is Executor.OPENCL:
             cl = run.opencl(p.target.device)
             if p.source.location is Executor.GL:
-                pixels = cl.read_texture(source.texture, p.source.width, p.source.height)
+                pixels = cl.read_texture(source.texture, p.source.width, p.source.height, p.source.format)
             else:
                 run.wait_for(p.source.name)
                 run.began[p.name] = time.perf_counter()  # (the wait is idle time, not the copy's)
@@ -581,7 +588,7 @@ class GLExecutor:
     # -- textures by location ---------------------------------------------------------------
     def _acquire(self, run: "_Execution", desc) -> Any:
         if desc.location is Executor.OPENCL:
-            return run.opencl(desc.device).acquire(desc.width, desc.height)
+            return run.opencl(desc.device).acquire(desc.width, desc.height, desc.format)
         stale = self._retained.pop(desc.name, None)
         if stale is not None:  # an older kept texture of that name: replaced
             self._let_go(stale)

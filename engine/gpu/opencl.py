@@ -8,7 +8,11 @@ maps each ``PassKind`` to it.
 
 Kernels live in ``shaders/opencl/filters.cl`` (one program, built once per device and
 cached). Images are premultiplied RGBA8 ``uchar4`` buffers, as the GL passes keep RGBA8
-textures, so both executors round the same way between passes. The blur kernels tile
+textures, so both executors round the same way between passes; premultiplied linearRGB
+images (``ImageFormat.RGBA32F``) are float buffers, as GL keeps them in RGBA32F
+textures, and the passes on them run the kernels of ``shaders/opencl/linear.cl`` (a
+second program: the blur and resampling kernels again on floats, and the
+conversions into and out of linear light). The blur kernels tile
 through local memory: a naive per-pixel kernel re-reads every tap from global memory.
 
 The device is the one ``use_device(spec)`` chose for the process, else
@@ -27,7 +31,8 @@ from typing import Callable
 import numpy as np
 
 from ..errors import LaminaInputError, OpenCLUnavailableError
-from ..filters.plan import KERNEL_CONSTANTS, MAX_BLUR_RADIUS, SHADER_CONSTANTS, Arg, KernelCall, PassKind, PlannedPass
+from ..filters.plan import (KERNEL_CONSTANTS, MAX_BLUR_RADIUS, SHADER_CONSTANTS, Arg, ImageFormat, KernelCall, PassKind,
+                            PlannedPass)
 from .cl_queue import DeviceQueue, Ticket
 from .pictures import KeptPictures
 from .shader_source import expand
@@ -118,20 +123,25 @@ def select_device(spec: str | None = None):
     raise OpenCLUnavailableError(f"no OpenCL device matches {where}; available: {available}")
 
 
+# The host array type of each image format's pixels (a buffer's bytes are a texture's).
+_HOST_DTYPE = {ImageFormat.RGBA8: np.uint8, ImageFormat.RGBA32F: np.float32}
+
+
 @dataclass
 class CLImage:
-    """A premultiplied RGBA8 image in an OpenCL buffer."""
+    """A premultiplied image in an OpenCL buffer: RGBA8 sRGB, or float linearRGB."""
 
     buffer: object
     width: int
     height: int
+    format: ImageFormat = ImageFormat.RGBA8
 
     @property
     def nbytes(self) -> int:
-        return self.width * self.height * 4
+        return self.width * self.height * self.format.texel_bytes
 
 
-_PROGRAMS: dict = {}  # device id -> (context, built program): once per device per process
+_PROGRAMS: dict = {}  # device id -> (context, filters.cl's program, linear.cl's): once per device per process
 KERNEL_PREFIX = "filter_"  # every kernel's name starts with it (OpenCL C has a built-in upsample())
 WORK_GROUP = 256  # the largest work-group the kernels are launched with (16 x 16, 64 x 1 ...)
 
@@ -144,10 +154,17 @@ def _device_program(cl, device, label: str):
             context = cl.Context([device])
             options = ["-cl-std=CL1.2", *(f"-D{k}={v}" for k, v in sorted(KERNEL_DEFINES.items()))]
             program = cl.Program(context, expand("opencl/filters.cl")).build(options=options)
+            linear = cl.Program(context, expand("opencl/linear.cl")).build(options=options)
         except cl.Error as exc:
             raise OpenCLUnavailableError(f"the filter kernels do not build on {label}: {exc}") from None
-        entry = _PROGRAMS[device.int_ptr] = (context, program)
+        entry = _PROGRAMS[device.int_ptr] = (context, program, linear)
     return entry
+
+
+def _kernels(program) -> dict:
+    """Every kernel of ``program`` by its name without the prefix: a kernel call names one."""
+    return {k.function_name[len(KERNEL_PREFIX):]: k for k in program.all_kernels()
+            if k.function_name.startswith(KERNEL_PREFIX)}
 
 
 class CLFilterRunner:
@@ -158,18 +175,18 @@ class CLFilterRunner:
         self.cl = cl
         self.device = device if device is not None else select_device()
         self.index = device_index(self.device)  # (two devices may share a name: the index tells them apart)
-        self.context, self.program = _device_program(cl, self.device, self.label)
+        self.context, self.program, linear = _device_program(cl, self.device, self.label)
         try:
             # The passes' queue, profiled: an item's times come from its events (gpu.cl_queue).
             self.queue = cl.CommandQueue(self.context, properties=cl.command_queue_properties.PROFILING_ENABLE)
             # Copies into GL textures go through their own queue: one waits for the pass
             # that wrote its buffer (its ticket), not for later passes queued after it.
             self.copies = cl.CommandQueue(self.context)
-            # Every kernel of the program, by its name without the prefix: a kernel call names one.
-            self.kernels = {k.function_name[len(KERNEL_PREFIX):]: k for k in self.program.all_kernels()
-                            if k.function_name.startswith(KERNEL_PREFIX)}
+            self.kernels = _kernels(self.program)
+            # The passes that read or write float images run linear.cl's kernels.
+            self.float_kernels = _kernels(linear)
             limit = min(k.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, self.device)
-                        for k in self.kernels.values())
+                        for k in (*self.kernels.values(), *self.float_kernels.values()))
         except cl.Error as exc:
             raise OpenCLUnavailableError(f"cannot run the filter kernels on {self.label}: {exc}") from None
         if limit < WORK_GROUP:
@@ -194,18 +211,19 @@ class CLFilterRunner:
         return f"{self.index} {name}" if getattr(self, "index", "") else name
 
     # -- buffers ------------------------------------------------------------------------
-    def acquire(self, width: int, height: int) -> CLImage:
-        nbytes = width * height * 4
+    def acquire(self, width: int, height: int, fmt: ImageFormat = ImageFormat.RGBA8) -> CLImage:
+        fmt = ImageFormat(fmt)
+        nbytes = width * height * fmt.texel_bytes
         with self._pool_lock:
             free = self._free.get(nbytes)
             if free:
-                return CLImage(free.pop()[0], width, height)
+                return CLImage(free.pop()[0], width, height, fmt)
             self.allocations += 1
         try:
             buffer = self.cl.Buffer(self.context, self.cl.mem_flags.READ_WRITE, nbytes)
         except self.cl.Error as exc:
             raise OpenCLUnavailableError(f"cannot allocate a {width}x{height} image on {self.label}: {exc}") from None
-        return CLImage(buffer, width, height)
+        return CLImage(buffer, width, height, fmt)
 
     def release(self, image: CLImage) -> None:
         """Back to the pool: the next user of the buffer is queued after every user so far
@@ -273,10 +291,10 @@ class CLFilterRunner:
     # overtake a queued pass still reading the pooled buffer). To GL: once the pass
     # that wrote the buffer is done, it is mapped through the copy queue and uploaded.
     @staticmethod
-    def read_texture(texture, width: int, height: int) -> np.ndarray:
-        """A GL texture's premultiplied RGBA8 into host memory (the GL thread's half of a
-        copy to OpenCL; waits for GL's work on it, as any GL read)."""
-        pixels = np.empty((height, width, 4), np.uint8)
+    def read_texture(texture, width: int, height: int, fmt: ImageFormat = ImageFormat.RGBA8) -> np.ndarray:
+        """A GL texture's premultiplied pixels (RGBA8, or floats) into host memory (the
+        GL thread's half of a copy to OpenCL; waits for GL's work on it, as any GL read)."""
+        pixels = np.empty((height, width, 4), _HOST_DTYPE[ImageFormat(fmt)])
         texture.read_into(pixels, alignment=1)
         return pixels
 
@@ -293,7 +311,7 @@ class CLFilterRunner:
     def read_buffer(self, image: CLImage) -> np.ndarray:
         """``image`` into host memory through the copy queue: call once the pass that
         wrote it is done (its ticket waited for)."""
-        pixels = np.empty((image.height, image.width, 4), np.uint8)
+        pixels = np.empty((image.height, image.width, 4), _HOST_DTYPE[image.format])
         self.cl.enqueue_copy(self.copies, pixels, image.buffer).wait()
         return pixels
 
@@ -303,7 +321,7 @@ class CLFilterRunner:
         pass that wrote it is done. Nothing queued later writes it before this returns:
         the buffer goes back to the pool only after."""
         mapped, _ = self.cl.enqueue_map_buffer(self.copies, image.buffer, self.cl.map_flags.READ, 0,
-                                               (image.height, image.width, 4), np.uint8)
+                                               (image.height, image.width, 4), _HOST_DTYPE[image.format])
         try:
             texture.write(mapped)
         finally:
@@ -311,7 +329,7 @@ class CLFilterRunner:
 
     def from_texture(self, texture, image: CLImage) -> None:
         """GL texture -> OpenCL buffer, both halves, waited for."""
-        self.queue_write(image, self.read_texture(texture, image.width, image.height)).wait()
+        self.queue_write(image, self.read_texture(texture, image.width, image.height, image.format)).wait()
 
     def to_texture(self, image: CLImage, texture) -> None:
         """OpenCL buffer -> GL texture, once everything queued on the device is done."""
@@ -365,7 +383,12 @@ class CLFilterRunner:
                 f"{self.device.local_mem_size} (plans keep blur radii at {MAX_BLUR_RADIUS} or less)"
             )
         args = [self._argument(a, inputs, target) for a in call.args]
-        return self.kernels[call.kernel](self.queue, call.grid(target.width, target.height), call.group, *args)
+        floats = any(image.format is not ImageFormat.RGBA8 for image in (*inputs, target))
+        kernels = self.float_kernels if floats else self.kernels
+        if call.kernel not in kernels:
+            raise AssertionError(f"a {p.kind} pass ({call.kernel}) has no kernel for "
+                                 f"{'float' if floats else 'RGBA8'} images (filters.plan.ImageFormat)")
+        return kernels[call.kernel](self.queue, call.grid(target.width, target.height), call.group, *args)
 
     def _argument(self, a, inputs: list[CLImage], target: CLImage):
         kind, value = a.kind, a.value

@@ -15,7 +15,7 @@ from typing import Callable
 import numpy as np
 
 from ..filters.backend import FilterBackend
-from ..filters.plan import ColorPass, CostKind, FilterPlan, image_size
+from ..filters.plan import ColorPass, CostKind, FilterPlan, image_format, image_size
 from ..framegraph import Executor, FilterPass, FrameGraph, NoPolicy, Pass, TextureDesc, TextureRole, TransferPass, UploadPass
 from ..filter_costs import Placement, place
 
@@ -57,7 +57,7 @@ def filter_tasks(
             return t
         if (name, location) not in copies:
             copy = TextureDesc(f"{t.name}@{location.short}", t.width, t.height, TextureRole.FILTER_OUTPUT,
-                               location=location)
+                               format=t.format, location=location)
             passes.append(TransferPass(f"transfer:{owner}:{name}:{t.location.short}-{location.short}", owner, copy, t))
             copies[name, location] = copy
         return copies[name, location]
@@ -68,7 +68,8 @@ def filter_tasks(
         if i == last and result_texture is not None and executor is result_on:
             out = result_texture(w, h)
         else:
-            out = TextureDesc(f"filter:{owner}:{step.output}", w, h, TextureRole.FILTER_OUTPUT, location=executor)
+            out = TextureDesc(f"filter:{owner}:{step.output}", w, h, TextureRole.FILTER_OUTPUT, format=image_format(step),
+                              location=executor)
         inputs = tuple(on(name, executor) for name in step.inputs)
         passes.append(FilterPass(f"filter:{owner}:{i}:{step.kind}", owner, out, inputs, step, executor=executor, why=why))
         images[step.output] = out

@@ -19,17 +19,19 @@ its filter passes run where a schedule says.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any, NamedTuple, Sequence
+
+import numpy as np
 
 from ..filters.plan import CostKind, PassKind
 from ..frame_costs import FrameCosts, PinnedKind, footprint, source_size
 from ..framegraph import FrameGraph, TextureDesc
 from ..passes import BackdropPass, CompositePass, FilterPass, Pass, RasterPass, ShadowPass, TaskKind, TransferPass
-from .heft import Edge, TaskDAG, fixed, greedy, heft, repaired, upward_ranks
+from .heft import Edge, Placed, TaskDAG, fixed, greedy, heft, repaired, upward_ranks
 
-__all__ = ["Choice", "Copy", "FrameDAG", "FrameKey", "METHOD", "Schedule", "Slot", "frame_dag", "frame_key", "repriced_dag",
+__all__ = ["Choice", "Copy", "FrameDAG", "FrameKey", "METHOD", "Schedule", "ScheduleTable", "Slot", "frame_dag", "frame_key", "repriced_dag",
            "schedule_dag", "schedule_frame"]
 
 METHOD = "HEFT (insertion-based; upward rank over mean costs; transfers as edge delays)"
@@ -100,17 +102,80 @@ class Copy:
                 "finish_ms": self.finish_ms, "bytes": self.bytes}
 
 
-@dataclass(frozen=True)
+class ScheduleTable:
+    """A schedule's passes as columns, by task (the task graph ``fd``'s order): the
+    device index, predicted start and finish of each, its upward rank, HEFT's finish on
+    every device and its inputs' ready time (its reason), and its number (1-based: in
+    the graph, or in issue order once graph.issue_order has ordered the passes). A
+    frame's scheduling reads these columns (placement, offloads, issue order, the
+    corrected report); a ``Slot`` per pass is made only when something asks for the
+    slots (a report, describe, the simulator), each from its row here.
+
+    ``device_array`` is the device column as a numpy array (vector checks: does any task
+    leave GL, is the placement last frame's)."""
+
+    __slots__ = ("fd", "names", "device", "start", "finish", "placed", "ranks", "numbers", "device_array", "_index")
+
+    def __init__(self, fd: "FrameDAG", names: tuple[str, ...], placed: Placed, ranks: Sequence[float],
+                 numbers: tuple[int, ...], device_array: np.ndarray | None = None) -> None:
+        self.fd, self.names, self.placed = fd, names, placed
+        self.device, self.start, self.finish = placed.device, placed.start, placed.finish
+        self.ranks, self.numbers = ranks, numbers
+        self.device_array = np.array(placed.device, dtype=np.int32) if device_array is None else device_array
+        self._index: dict[str, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.device)
+
+    @property
+    def index(self) -> dict[str, int]:
+        """Each task's index by its pass's name."""
+        if self._index is None:
+            self._index = {p.name: i for i, p in enumerate(self.fd.tasks)}
+        return self._index
+
+    def renumbered(self, numbers: tuple[int, ...]) -> "ScheduleTable":
+        """These columns with the tasks numbered ``numbers`` (graph.issue_order)."""
+        table = ScheduleTable(self.fd, self.names, self.placed, self.ranks, numbers, self.device_array)
+        table._index = self._index
+        return table
+
+    def off_gl(self) -> bool:
+        """Does any task run on a device other than the first (GL)?"""
+        return bool(self.device_array.any())
+
+    def starts_by_name(self) -> dict[str, float]:
+        return dict(zip([p.name for p in self.fd.tasks], self.start))
+
+    def slot(self, i: int) -> Slot:
+        """Task i's Slot, made from its row."""
+        p, d = self.fd.tasks[i], self.device[i]
+        if type(p) is FilterPass:
+            kind, layer, reason, pinned = _FILTER_KIND, p.layer_id, Choice(self.placed.eft_at(i), self.placed.readies[i * len(self.names) + d]), False
+        else:
+            kind, layer, reason, pinned = str(p.kind), getattr(p, "layer_id", ""), PINNED_WHY, True
+        names = self.names
+        return _slot((self.numbers[i], p.name, kind, layer, names[d], self.start[i], self.finish[i], pinned,
+                      self.fd.dag.cost[i], self.ranks[i], names, reason))
+
+    def slots(self) -> tuple[Slot, ...]:
+        slot = self.slot
+        return tuple([slot(i) for i in range(len(self.device))])
+
+
+@dataclass(frozen=True, eq=False)
 class Schedule:
-    """A frame's passes placed on devices (``slots``, in the graph's order), the copies
-    between devices it implies, its predicted makespan, and the makespans of the
-    placements it is compared with (``baselines``: "greedy", "all GL", "all OpenCL" —
-    the best single OpenCL device — and "all on <device>" for each where there are
-    several). ``serial_ms`` is the predicted frame when every pass and copy runs one
-    after another: what devices that share the CPU's cores get (graph.placed)."""
+    """A frame's passes placed on devices (``slots``, in the graph's order, made from
+    ``table``, its columns, when first asked for), the copies between devices it
+    implies, its predicted makespan, and the makespans of the placements it is
+    compared with (``baselines``: "greedy", "all GL", "all OpenCL" — the best single
+    OpenCL device — and "all on <device>" for each where there are several).
+    ``serial_ms`` is the predicted frame when every pass and copy runs one after
+    another: what devices that share the CPU's cores get (graph.placed). Two schedules
+    are equal when everything they say is (their slots, copies and times)."""
 
     devices: tuple[str, ...]
-    slots: tuple[Slot, ...]
+    table: ScheduleTable = field(repr=False)
     copies: tuple[Copy, ...]
     makespan_ms: float
     serial_ms: float
@@ -119,7 +184,48 @@ class Schedule:
     applied: bool = True  # False: proposed only, the frame ran every pass on GL (graph.placed.scheduled)
     # The task graph and device names the baselines are scheduled on, when first asked
     # for (a report, the simulator): a rendered frame pays for HEFT alone.
-    baseline_inputs: tuple[Any, tuple[str, ...]] | None = field(default=None, compare=False, repr=False)
+    baseline_inputs: tuple[Any, tuple[str, ...]] | None = field(default=None, repr=False)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Schedule):
+            return NotImplemented
+        return (self.devices, self.copies, self.makespan_ms, self.serial_ms, self.costs, self.method, self.applied,
+                self.slots) == (other.devices, other.copies, other.makespan_ms, other.serial_ms, other.costs,
+                                other.method, other.applied, other.slots)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @cached_property
+    def slots(self) -> tuple[Slot, ...]:
+        return self.table.slots()
+
+    def renumbered(self, numbers: tuple[int, ...]) -> "Schedule":
+        """This schedule with its passes numbered ``numbers`` (by task: graph.issue_order)."""
+        return replace(self, table=self.table.renumbered(numbers))
+
+    def with_copies(self, copies: tuple[Copy, ...]) -> "Schedule":
+        """This schedule with ``copies`` (their textures named anew), sharing its slots
+        where they were made."""
+        new = replace(self, copies=copies)
+        made = self.__dict__.get("slots")
+        if made is not None:
+            new.__dict__["slots"] = made
+        return new
+
+    def prices_of(self, name: str) -> tuple[tuple[str, ...], tuple[float, ...]] | None:
+        """The device names and the pass ``name``'s predicted ms on each (its slot's
+        ``names`` and ``row``), or None: read from the columns, no slot made."""
+        i = self.table.index.get(name)
+        return None if i is None else (self.table.names, self.table.fd.dag.cost[i])
+
+    def find(self, name: str) -> Slot | None:
+        """The slot of the pass ``name``, or None: made alone from its row when the slots
+        were not asked for."""
+        i = self.table.index.get(name)
+        if i is None:
+            return None
+        made = self.__dict__.get("slots")
+        return made[i] if made is not None else self.table.slot(i)
 
     @cached_property
     def baselines(self) -> tuple[tuple[str, float], ...]:
@@ -128,10 +234,13 @@ class Schedule:
     @property
     def gl_serial_ms(self) -> float:
         """The predicted frame with every pass on GL (the first device), one after another."""
-        return sum(c for c in (s.row[0] for s in self.slots) if c < math.inf)  # (one GL does not price: 0)
+        return sum(c for c in (row[0] for row in self.table.fd.dag.cost) if c < math.inf)  # (one GL does not price: 0)
 
     def slot(self, name: str) -> Slot:
-        return next(s for s in self.slots if s.name == name)
+        found = self.find(name)
+        if found is None:
+            raise KeyError(name)
+        return found
 
     def baseline(self, name: str) -> float:
         return dict(self.baselines)[name]
@@ -447,16 +556,8 @@ def schedule_dag(fd: FrameDAG, costs: FrameCosts, ranks: Sequence[float],
     HEFT."""
     dag, names = fd.dag, tuple(costs.names)
     placed = heft(dag, ranks) if repair is None else repaired(dag, ranks, *repair)
-    device, start, finish, eft, ready = placed.device, placed.start, placed.finish, placed.eft, placed.ready
-    slots = []
-    for i, p in enumerate(fd.tasks):
-        d = device[i]
-        if type(p) is FilterPass:
-            kind, layer, reason, pinned = _FILTER_KIND, p.layer_id, Choice(eft[i], ready[i][d]), False
-        else:
-            kind, layer, reason, pinned = str(p.kind), getattr(p, "layer_id", ""), PINNED_WHY, True
-        slots.append(_slot((fd.numbers[i], p.name, kind, layer, names[d], start[i], finish[i], pinned, dag.cost[i],
-                            ranks[i], names, reason)))
+    device, start, finish = placed.device, placed.start, placed.finish
+    table = ScheduleTable(fd, names, placed, ranks, fd.numbers)
     copies: dict[tuple[str, int], Copy] = {}
     for e, t in zip(dag.edges, fd.data):
         if t is None:
@@ -468,8 +569,8 @@ def schedule_dag(fd: FrameDAG, costs: FrameCosts, ranks: Sequence[float],
         c = Copy(t.name, names[a], names[b], start_ms, start_ms + e.copy_ms[a][b], t.bytes)
         if (t.name, b) not in copies or c.finish_ms < copies[t.name, b].finish_ms:
             copies[t.name, b] = c
-    serial = sum(s.finish_ms - s.start_ms for s in slots) + sum(c.finish_ms - c.start_ms for c in copies.values())
-    return Schedule(names, tuple(slots), tuple(copies.values()), placed.makespan, serial, costs.label,
+    serial = sum([f - s for s, f in zip(start, finish)]) + sum(c.finish_ms - c.start_ms for c in copies.values())
+    return Schedule(names, table, tuple(copies.values()), placed.makespan, serial, costs.label,
                     baseline_inputs=(dag, names))
 
 

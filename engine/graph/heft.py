@@ -29,7 +29,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 __all__ = ["Edge", "Placed", "TaskDAG", "check", "fixed", "greedy", "heft", "repaired", "updated_ranks", "upward_ranks"]
@@ -134,12 +134,32 @@ class Placed:
     start: tuple[float, ...]
     finish: tuple[float, ...]
     order: tuple[int, ...]
-    eft: tuple[tuple[float, ...], ...] = ()
-    ready: tuple[tuple[float, ...], ...] = ()  # when its inputs were there, per device
+    # Where recorded, flat by task then device (``eft_at``, ``ready_at``): one list of
+    # floats per schedule, not a tuple per task (floats are no work for the collector).
+    efts: list[float] = field(default_factory=list, repr=False)
+    readies: list[float] = field(default_factory=list, repr=False)  # when its inputs were there, per device
+    devices: int = 0
 
     @property
     def makespan(self) -> float:
         return max(self.finish, default=0.0)
+
+    def eft_at(self, i: int) -> tuple[float, ...]:
+        """Task i's finish on each device when it was placed (``eft[i]``)."""
+        nd = self.devices
+        return tuple(self.efts[i * nd:(i + 1) * nd])
+
+    def ready_at(self, i: int) -> tuple[float, ...]:
+        nd = self.devices
+        return tuple(self.readies[i * nd:(i + 1) * nd])
+
+    @property
+    def eft(self) -> tuple[tuple[float, ...], ...]:
+        return tuple(self.eft_at(i) for i in range(len(self.device))) if self.efts else ()
+
+    @property
+    def ready(self) -> tuple[tuple[float, ...], ...]:
+        return tuple(self.ready_at(i) for i in range(len(self.device))) if self.readies else ()
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -273,8 +293,8 @@ def _run(dag: TaskDAG, order: Sequence[int], choose, insertion: bool, record: bo
     device = [0] * n
     start = [0.0] * n
     finish = [0.0] * n
-    efts: list[tuple[float, ...]] = [()] * n
-    readies: list[tuple[float, ...]] = [()] * n
+    efts: list[float] = [math.inf] * (n * nd) if record else []
+    readies: list[float] = [math.inf] * (n * nd) if record else []
     lines = [_Timeline() for _ in range(nd)]
     inf = math.inf
     usable = dag.usable
@@ -283,8 +303,7 @@ def _run(dag: TaskDAG, order: Sequence[int], choose, insertion: bool, record: bo
     for i in order:
         allowed = usable[i] if choose is None else (choose(i),)
         best_d, best_f, best_s = -1, inf, inf
-        row = [inf] * nd if record else None
-        ready_row = [inf] * nd if record else None
+        at = i * nd
         for d in allowed:
             c = cost[i][d]
             ready = 0.0
@@ -301,24 +320,28 @@ def _run(dag: TaskDAG, order: Sequence[int], choose, insertion: bool, record: bo
                 s_ = ready if ready > last else last
             f = s_ + c
             if record:
-                row[d], ready_row[d] = f, ready
+                efts[at + d], readies[at + d] = f, ready
             if f < best_f if keep is None or keep[i] < 0 else d == keep[i]:
                 best_d, best_f, best_s = d, f, s_
         if best_d < 0 or not math.isfinite(cost[i][best_d]):
             raise ValueError(f"task {i} cannot run on device {allowed}")
         device[i], start[i], finish[i] = best_d, best_s, best_f
-        if record:
-            efts[i], readies[i] = tuple(row), tuple(ready_row)
         lines[best_d].occupy(best_s, best_f)
-    return Placed(tuple(device), tuple(start), tuple(finish), tuple(order), tuple(efts), tuple(readies))
+    return Placed(tuple(device), tuple(start), tuple(finish), tuple(order), efts, readies, nd)
 
 
 def heft(dag: TaskDAG, ranks: Sequence[float] | None = None) -> Placed:
     """HEFT, insertion-based (module docstring). Ties in rank go to the lower index,
     which keeps the order topological where a task costs nothing."""
     rank = upward_ranks(dag) if ranks is None else ranks
-    order = sorted(range(len(dag)), key=lambda i: (-rank[i], i))
-    return _run(dag, order, None, insertion=True, record=True)
+    return _run(dag, _by_rank(rank), None, insertion=True, record=True)
+
+
+def _by_rank(rank: Sequence[float]) -> list[int]:
+    """Task indexes by decreasing rank, ties to the lower index (a stable sort of the
+    ascending indexes by the negated rank: no key tuple per task)."""
+    negated = [-r for r in rank]
+    return sorted(range(len(rank)), key=negated.__getitem__)
 
 
 def repaired(dag: TaskDAG, ranks: Sequence[float], devices: Sequence[int], replace: Iterable[int]) -> Placed:
@@ -337,8 +360,7 @@ def repaired(dag: TaskDAG, ranks: Sequence[float], devices: Sequence[int], repla
     for i, d in enumerate(keep):
         if d >= 0 and d not in dag.usable[i]:
             keep[i] = -1  # (it cannot run there any more: placed anew)
-    order = sorted(range(len(dag)), key=lambda i: (-ranks[i], i))
-    return _run(dag, order, None, insertion=True, record=True, keep=keep)
+    return _run(dag, _by_rank(ranks), None, insertion=True, record=True, keep=keep)
 
 
 def greedy(dag: TaskDAG) -> Placed:

@@ -27,8 +27,6 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import replace
-from typing import Any
-
 from ..framegraph import Executor, FrameGraph, TransferPass
 
 __all__ = ["Dependencies", "dependencies", "issue_order"]
@@ -41,11 +39,13 @@ def _is_copy_back(p) -> bool:
 def _predicted_starts(graph: FrameGraph, succs) -> list[float]:
     """Each pass's predicted start in the graph's schedule; a transfer (not a task of
     the schedule) that of the first pass after it that depends on it."""
-    start = {s.name: s.start_ms for s in graph.schedule.slots}
-    key = [math.inf] * len(graph.passes)
-    for i in range(len(graph.passes) - 1, -1, -1):  # (a transfer's readers come after it)
-        p = graph.passes[i]
-        key[i] = start.get(p.name, min((key[j] for j in succs[i]), default=math.inf))
+    start = graph.schedule.table.starts_by_name()
+    passes = graph.passes
+    key = [math.inf] * len(passes)
+    at = start.get
+    for i in range(len(passes) - 1, -1, -1):  # (a transfer's readers come after it)
+        k = at(passes[i].name)
+        key[i] = k if k is not None else min([key[j] for j in succs[i]], default=math.inf)
     return key
 
 
@@ -105,21 +105,11 @@ def issue_order(graph: FrameGraph, deps: Dependencies | None = None) -> FrameGra
         raise AssertionError("the frame graph's dependencies have a cycle")
     if order == list(range(n)):
         return graph
+    # (No validate(): the order keeps every read after the write it reads, so the
+    # issued graph is valid where ``graph`` was; tests/unit/test_issue_order.py checks it.)
     issued = replace(graph, passes=[passes[i] for i in order])
     if graph.schedule is not None:  # its slots name passes by their numbers in the graph
         number = {passes[i].name: k for k, i in enumerate(order, 1)}
-        slots = tuple(_renumbered(s, number[s.name]) for s in graph.schedule.slots)
-        issued.schedule = replace(graph.schedule, slots=slots)
-    issued.validate()
+        table = graph.schedule.table
+        issued.schedule = graph.schedule.renumbered(tuple([number[p.name] for p in table.fd.tasks]))
     return issued
-
-
-def _renumbered(slot: Any, number: int) -> Any:
-    """A schedule's slot (graph.frame_schedule.Slot: a frozen dataclass of plain values)
-    with another number, its other fields shared: ``dataclasses.replace`` runs
-    ``__init__`` over every field again, for each pass of each frame scheduled."""
-    new = object.__new__(type(slot))
-    attrs = new.__dict__
-    attrs.update(slot.__dict__)
-    attrs["number"] = number
-    return new

@@ -49,7 +49,7 @@ from ..textures import GL_PLACE, Place
 from .frame_schedule import FrameKey, Schedule, frame_dag, frame_key, repriced_dag, schedule_dag
 from .heft import updated_ranks, upward_ranks
 from .issue_order import Dependencies, dependencies, issue_order
-from .offload import Offload, offloads, priced
+from .offload import Offload, offloads
 from .rescheduled import Basis, basis_of
 from .schedule_memo import ScheduleMemo
 
@@ -362,8 +362,10 @@ def placement(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: M
     if reuse is not None:
         rewrite, layers = reuse, reuse.layers
     else:
-        on = {s.name: places[s.device] for s in schedule.slots if not s.pinned}
-        rewrite, layers = _placement(graph, {n: p for n, p in on.items() if p != GL_PLACE}, index)
+        table = schedule.table
+        at = [places[n] for n in table.names]
+        on = {p.name: at[d] for p, d in zip(table.fd.tasks, table.device) if d and type(p) is FilterPass}
+        rewrite, layers = _placement(graph, on, index)
     notes = tuple(Decision(layer, f"filter: auto placed {n} of {m} passes on OpenCL{_devices_note(devices)} by the "
                                   f"frame-wide schedule (predicted makespan {schedule.makespan_ms:.2f} ms; the "
                                   "report's schedule compares it with other placements)")
@@ -411,17 +413,15 @@ def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: 
     rewrite placed this one (graph.rescheduled): the same units by position, priced anew."""
     if forms is not None and not forms:
         return ()
-    slots = {s.name: s for s in schedule.slots}
-    if not any(p.executor is Executor.OPENCL for p in placed.filter_passes()):
+    table = schedule.table
+    if not table.off_gl():
         return ()
     number = {place: i for i, place in enumerate(_places(costs).values())}  # (in the costs' device order)
-    gl = costs.names[0]
-
-    column = {name: d for d, name in enumerate(costs.names)}
+    index, rows, device, start, finish = table.index, table.fd.dag.cost, table.device, table.start, table.finish
 
     def pass_ms(name: str, executor: Executor) -> float:
-        slot = slots[name]
-        c = slot.row[column[gl if executor is Executor.GL else slot.device]]
+        i = index[name]
+        c = rows[i][0 if executor is Executor.GL else device[i]]
         return c if c < math.inf else 0.0  # (a device that does not price it: as Slot.costs leaves it out)
 
     copy_prices: dict[tuple, float] = {}  # (copies of one size between two places cost alike)
@@ -435,12 +435,12 @@ def _offloads(graph: FrameGraph, placed: FrameGraph, schedule: Schedule, costs: 
         return ms
 
     def planned(names: tuple[str, ...]) -> float:
-        return max(slots[n].finish_ms for n in names) - min(slots[n].start_ms for n in names)
+        at = [index[n] for n in names]
+        return max([finish[i] for i in at]) - min([start[i] for i in at])
 
     if forms is not None:
         out, passes = placed.passes, graph.passes
-        return tuple([priced(k, [out[i] for i in f.cl_passes], tuple([passes[i] for i in f.gl_passes]),
-                             pass_ms, copy_ms, planned) for k, f in enumerate(forms, 1)])
+        return tuple([f.repriced(out, passes, table, copy_ms) for f in forms])
     return offloads(graph, placed, pass_ms, copy_ms, planned)
 
 
@@ -464,6 +464,43 @@ class _OffloadForm:
         GL graph and the placed one, by name."""
         return cls(o, tuple(at_placed[n] for n in o.cl_passes), tuple(at_graph[p.name] for p in o.gl_passes),
                    tuple(index[n] for n in o.inputs), tuple(index[n] for n in o.outputs))
+
+    def repriced(self, out: Sequence[Any], passes: Sequence[Any], table: Any, copy_ms) -> Offload:
+        """This offload in a frame placed as its own was (graph.rescheduled): the same
+        units by position, named and priced anew from the schedule's columns (``table``:
+        graph.frame_schedule.ScheduleTable; the GL graph's passes are its tasks) and
+        ``copy_ms`` (a TransferPass's price): the numbers ``offload.priced`` gives, in
+        one pass over its placed passes."""
+        placed = [out[i] for i in self.cl_passes]
+        tasks = self.gl_passes  # (its filter passes' tasks, in placed order)
+        rows, device, start, finish, inf, gl = table.fd.dag.cost, table.device, table.start, table.finish, math.inf, Executor.GL
+        cl, on_gl, ins, outs, each, inputs, outputs = [], [], [], [], [], [], []
+        k = 0
+        for p in placed:
+            if isinstance(p, FilterPass):
+                i = tasks[k]
+                k += 1
+                row = rows[i]
+                c, g = row[device[i]], row[0]
+                c = c if c < inf else 0.0
+                cl.append(c)
+                on_gl.append(g if g < inf else 0.0)
+            else:
+                c = copy_ms(p)
+                if p.source.location is gl:
+                    ins.append(c)
+                    inputs.append(p.source.name)
+                elif p.target.location is gl:
+                    outs.append(c)
+                    outputs.append(p.target.name)
+            each.append((p.name, c))
+        copy_in, copy_out = sum(ins), sum(outs)
+        planned = max([finish[i] for i in tasks]) - min([start[i] for i in tasks])
+        return _edited(self.offload, {
+            "cl_passes": tuple([n for n, _ in each]), "gl_passes": tuple([passes[i] for i in tasks]),
+            "inputs": tuple(dict.fromkeys(inputs)), "outputs": tuple(dict.fromkeys(outputs)),
+            "gl_ms": sum(on_gl), "cl_ms": sum(cl), "copy_in_ms": copy_in, "copy_out_ms": copy_out,
+            "planned_ms": planned + copy_in + copy_out, "pass_ms": tuple(each)})
 
     def named(self, graph: FrameGraph, out: Sequence[Any], textures: Sequence[TextureDesc]) -> Offload:
         names = tuple([out[i].name for i in self.cl_passes])
@@ -506,7 +543,7 @@ class _Outcome:
         schedule = self.schedule
         if any(c.texture != textures[k].name for c, k in zip(schedule.copies, self.copied)):
             # The frame names some anew (a kept result made again): the copies say its names.
-            schedule = replace(schedule, copies=tuple(
+            schedule = schedule.with_copies(tuple(
                 c if c.texture == textures[k].name else _edited(c, {"texture": textures[k].name})
                 for c, k in zip(schedule.copies, self.copied)))
         if self.placement is None:
@@ -583,15 +620,10 @@ def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Ma
     measure it, and what it still wins at the corrected price is no noise of the base
     prices. ``reuse``: last frame's rewrite, when it places this one (``placement``)."""
     copied = tuple(index[c.texture] for c in schedule.copies)
-    gl = costs.names[0]
-    if overlaps(costs) or all(s.pinned or s.device == gl for s in schedule.slots):
+    needed = _needed(schedule, costs, off_gl, probed, margin)
+    if needed is None:
         return _Outcome(schedule, copied, placement(graph, schedule, costs, index, reuse))
-    # HEFT's makespan counts on GL and OpenCL running at once. The executor does run
-    # them at once (gpu.cl_queue), but devices that both run on the CPU share its
-    # cores: one's work slows the other's, so the frame costs about the sum of the
-    # two. A placement pays off only if that sum is clearly below all on GL.
     gain, share = _gain(schedule)
-    needed = 0.0 if probed else margin.needed(schedule.gl_serial_ms, off_gl)
     words = f"0% needed while a correction prices up {probed} (a probe)" if probed else margin.words(off_gl)
     said = (f"one after another it predicts {schedule.serial_ms:.2f} ms against {schedule.gl_serial_ms:.2f} ms all "
             f"on GL: a gain of {share:.0%} ({gain:.2f} ms)")
@@ -607,6 +639,20 @@ def _outcome(graph: FrameGraph, schedule: Schedule, costs: FrameCosts, index: Ma
         f"{words}"))
     plan = placement(graph, schedule, costs, index, reuse)
     return _Outcome(schedule, copied, plan.noted((*plan.notes, ran)))
+
+
+def _needed(schedule: Schedule, costs: FrameCosts, off_gl: bool, probed: str,
+            margin: SharedCpuMargin = SHARED_CPU_MARGIN) -> float | None:
+    """The gain (ms) over all on GL ``schedule`` needs to be applied (``_outcome``), or
+    None when it is applied whatever it gains: its devices overlap, or it keeps every
+    pass on GL anyway."""
+    if overlaps(costs) or not schedule.table.off_gl():
+        return None
+    # HEFT's makespan counts on GL and OpenCL running at once. The executor does run
+    # them at once (gpu.cl_queue), but devices that both run on the CPU share its
+    # cores: one's work slows the other's, so the frame costs about the sum of the
+    # two. A placement pays off only if that sum is clearly below all on GL.
+    return 0.0 if probed else margin.needed(schedule.gl_serial_ms, off_gl)
 
 
 def _corrected(model: FilterCostModel) -> bool:
@@ -671,15 +717,12 @@ def _schedule(graph: FrameGraph, costs: FrameCosts, prices: dict, memo: Schedule
         fd = frame_dag(graph, costs, prices)
         ranks = upward_ranks(fd.dag)
         schedule = schedule_dag(fd, costs, ranks)
-        on = tuple(s.device for s in schedule.slots)
-        return schedule, basis_of(key, fd, ranks, on), None, frozenset()
+        return schedule, basis_of(key, fd, ranks, schedule.table.device), None, frozenset()
     tasks, resized = found
     fd, dirty = repriced_dag(basis.fd, graph, costs, prices, tasks, basis.carried, key.textures, resized)
     ranks = updated_ranks(fd.dag, basis.ranks, dirty)
-    column = {name: d for d, name in enumerate(costs.names)}
-    schedule = schedule_dag(fd, costs, ranks, ([column[d] for d in basis.devices], _downstream(fd, dirty, resized,
-                                                                                              basis.carried)))
-    on = tuple(s.device for s in schedule.slots)
+    schedule = schedule_dag(fd, costs, ranks, (basis.devices, _downstream(fd, dirty, resized, basis.carried)))
+    on = schedule.table.device
     reuse = basis.reuse if basis.reuse is not None and on == basis.devices else None
     return schedule, basis.next(key.key, fd, ranks, on), reuse, resized
 
@@ -731,7 +774,10 @@ def scheduled(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devic
         deps = forms = None
     last = memo.made.without(resized) if deps is not None and memo.made is not None else None
     placed, made = outcome.apply(graph, key.textures, last)
-    placed.validate()
+    if deps is None:
+        # (A rewrite made for this frame. Last frame's, reused, validated on a graph whose
+        # passes read and write the same textures by number: this one is valid alike.)
+        placed.validate()
     outcome, placed, deps = _completed(outcome, graph, placed, costs, key.index, deps, forms)
     memo.keep(model, devices, key.key, outcome)
     memo.made = made
@@ -754,15 +800,16 @@ def planned_on(graph: FrameGraph, model: FilterCostModel, devices: Sequence[Devi
     found = memo.recall(model, devices, key.key)
     if found is None:
         costs = memo.costs(model, devices)
-        schedule, basis, reuse, _ = _schedule(graph, costs, memo.prices(model, devices), memo, key)
-        outcome = _outcome(graph, schedule, costs, key.index, memo.off_gl and _corrected(model), _probed(model),
-                           reuse=None if reuse is None else reuse[0])
-        memo.off_gl = _runs_off_gl(outcome)
-        moved = outcome.placement.moved if outcome.placement is not None else {}
-        found = {p.name: (moved[i][0].executor if i in moved else Executor.GL, p.layer_id)
-                 for i, p in enumerate(graph.passes) if isinstance(p, FilterPass)}
+        schedule, basis, _, _ = _schedule(graph, costs, memo.prices(model, devices), memo, key)
+        # Where each pass goes is the schedule's column, when it is applied (``_outcome``'s
+        # rule, without the rewrite: nothing here runs the frame).
+        needed = _needed(schedule, costs, memo.off_gl and _corrected(model), _probed(model))
+        table = schedule.table
+        applied = needed is None or _gain(schedule)[0] >= needed
+        memo.off_gl = applied and table.off_gl()
+        # (_places: devices the executor could not tell apart are the error scheduled gives)
+        on = [place.executor if applied else Executor.GL for place in _places(costs).values()]
+        found = {p.name: (on[d], p.layer_id) for p, d in zip(table.fd.tasks, table.device) if isinstance(p, FilterPass)}
         memo.keep(model, devices, key.key, found)
-        if basis is not None and outcome.placement is not None:
-            basis = basis.reused(outcome.placement, None, None)
         memo.basis = basis
     return found

@@ -40,6 +40,8 @@ Pure data and comparisons; graph.placed decides what to reuse.
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import compress, count
+from operator import ne
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Sequence
@@ -60,7 +62,7 @@ class Basis:
     position in them of each pass's part (``pass_at``) and of each texture's
     description (``described_at``), its task graph (``fd``) with the number of the
     texture each edge carries (``carried``; -1: an order edge), the upward ranks, the
-    device of each task (``devices``), and what graph.placed made of them (``reuse``:
+    device of each task (``devices``: its index in the costs' devices), and what graph.placed made of them (``reuse``:
     the rewrite, graph.placed.Placement, the placed passes' issue dependencies,
     graph.issue_order.dependencies, and the offloads by position; None when the frame
     stayed on GL)."""
@@ -71,7 +73,7 @@ class Basis:
     fd: FrameDAG
     carried: tuple[int, ...]
     ranks: tuple[float, ...]
-    devices: tuple[str, ...]
+    devices: tuple[int, ...]
     reuse: Any = None
     repairs: int = 0  # frames repaired since the last one HEFT placed whole (``HEFT_EVERY``)
 
@@ -83,7 +85,7 @@ class Basis:
         if len(new) != len(old) or len(key.textures) != len(self.described_at) or self.repairs >= HEFT_EVERY:
             return None
         tasks, resized = set(), set()
-        for at in [k for k, (a, b) in enumerate(zip(old, new)) if a != b]:
+        for at in compress(count(), map(ne, old, new)):  # (the positions that differ, compared in C)
             a, b = old[at], new[at]
             if type(a) is not tuple or type(b) is not tuple or len(a) != len(b):
                 return None  # (a texture named by number, not described: another graph)
@@ -98,7 +100,7 @@ class Basis:
                 resized.add(self._described[at])
         return frozenset(tasks), frozenset(resized)
 
-    def next(self, key: tuple, fd: FrameDAG, ranks: tuple[float, ...], devices: tuple[str, ...]) -> "Basis":
+    def next(self, key: tuple, fd: FrameDAG, ranks: tuple[float, ...], devices: tuple[int, ...]) -> "Basis":
         """The basis of a frame scheduled from this one (``changes`` found its key's
         differences): the same positions and edges, its key, task graph, ranks and
         devices; nothing placed yet."""
@@ -116,7 +118,7 @@ class Basis:
         return {at: k for k, at in enumerate(self.described_at)}
 
 
-def basis_of(key: FrameKey, fd: FrameDAG, ranks: Sequence[float], devices: Sequence[str]) -> Basis | None:
+def basis_of(key: FrameKey, fd: FrameDAG, ranks: Sequence[float], devices: Sequence[int]) -> Basis | None:
     """The Basis of a frame scheduled with ``key``, task graph ``fd`` and ``ranks``,
     whose tasks went on ``devices``; None when its task graph is not its passes one for
     one (a graph with transfers: a forced placement)."""

@@ -8,8 +8,9 @@ alone reads the other (``filters.svg.compile_color``, which also says what runs 
 linearRGB and how), SourceAlpha as
 one (colour made black), feGaussianBlur as the downscaled separable blur passes, one
 sigma per axis (``filters.plan.blur_levels_axes``; feDropShadow's likewise)
-(with edgeMode duplicate or wrap, or in linearRGB on an image with colour, as convolve
-passes converting each tap: ``filters.svg.compile_spatial``,
+(in linearRGB on an image with colour on a float linear image between two
+conversions: ``filters.svg.compile_linear``; with edgeMode duplicate or wrap as convolve
+passes, converting each tap in linearRGB: ``filters.svg.compile_spatial``,
 which also plans feDisplacementMap and feConvolveMatrix),
 feMorphology and feDropShadow as their passes (feDropShadow in linearRGB as the spec's
 graph: blur, then offset, flood and merge in linear light in one shadow pass), feOffset as an offset pass, feFlood,
@@ -53,6 +54,7 @@ from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetP
 from . import model as m
 from .compile_color import SpacePlanner
 from .compile_lighting import plan_lighting
+from .compile_linear import plan_linear_blur
 from .compile_image import plan_image
 from .compile_noise import plan_turbulence
 from .compile_spatial import plan_spatial, spatial_refusal
@@ -306,7 +308,9 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
     if isinstance(prim, m.GaussianBlur):
         # each axis as CSS blur() plans it: none under MIN_SIGMA (a tiny sigma's weights overflow)
         sigmas = tuple(pixel_sigma(s, 1.0) for s in _sigmas(prim.std_deviation, (ux, uy)))
-        return b.blur_axes(ins[0], sigmas) if max(sigmas) > 0 else ins[0]
+        if max(sigmas) <= 0:
+            return ins[0]
+        return plan_linear_blur(b, ins[0], sigmas, prim.tag) if converts else b.blur_axes(ins[0], sigmas)
     if isinstance(prim, m.Morphology):
         if prim.radius[0] <= 0 or prim.radius[1] <= 0:
             return ins[0]  # a zero radius disables it: the result is the input

@@ -10,14 +10,13 @@
   over the image, read bilinearly where a cell falls between pixels
   (``reference.kernel_spacing``); in linearRGB each tap is converted inside the pass,
   which is exact.
-* feGaussianBlur with edgeMode duplicate or wrap, and in linearRGB with edgeMode none on
-  an image with colour: two ``ConvolvePass`` es of the reference's full-size Gaussian
-  weights (``filters.ops.gaussian_kernel``), along x then y, extending the input's
-  subregion by the edge mode (the downscaled blur passes only know transparent edges, and
-  would average sRGB values where linearRGB wants linear ones). Sigma is capped at
-  BLUR_SIGMA_CAP (100 px: 801 weights, inside CONVOLVE_WEIGHTS). In linearRGB each tap is converted
-  inside the pass; the image between the two passes is 8-bit sRGB (not 8-bit linear,
-  which bands darks).
+* feGaussianBlur with edgeMode duplicate or wrap: two ``ConvolvePass`` es of the
+  reference's full-size Gaussian weights (``filters.ops.gaussian_kernel``), along x then
+  y, extending the input's subregion by the edge mode (the downscaled blur passes only
+  know transparent edges). Sigma is capped at BLUR_SIGMA_CAP (100 px: 801 weights, inside
+  CONVOLVE_WEIGHTS). In linearRGB each tap is converted inside the pass; the image between
+  the two passes is 8-bit sRGB (not 8-bit linear, which bands darks). (With edgeMode none a
+  linearRGB blur runs on a float linear image: ``filters.svg.compile_linear``.)
 * a fractional feOffset in linearRGB on an image with colour: the reference's bilinear
   move (``ops.shift``: out(x) = in(x - dx) between pixels) is a 2x2 (1 wide along a
   whole-pixel axis) ``ConvolvePass`` of weights from the fractional parts, its target
@@ -47,8 +46,9 @@ def _sigmas(prim: m.GaussianBlur, pixels_per_unit: tuple[float, float]) -> tuple
 
 def _convolved(prim: m.Primitive, converts: bool) -> bool:
     """Does feGaussianBlur ``prim`` run as convolve passes? ``converts``: it is in linearRGB
-    on an image with colour (alpha-only images blur alike in either space)."""
-    return isinstance(prim, m.GaussianBlur) and (prim.edge_mode is not m.EdgeMode.NONE or converts)
+    on an image with colour (which says only what the refusal reads: with edgeMode none
+    it blurs a float linear image, filters.svg.compile_linear)."""
+    return isinstance(prim, m.GaussianBlur) and prim.edge_mode is not m.EdgeMode.NONE
 
 
 def spatial_refusal(prim: m.Primitive, pixels_per_unit: tuple[float, float], converts: bool = False) -> str | None:

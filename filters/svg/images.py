@@ -25,7 +25,7 @@ import numpy as np
 from ...errors import FileAccessError, ImageLoadError, SvgImageError
 from ...css.values import ImageRef
 from ...file_access import FileAccess
-from ...images import load_image
+from ...images import file_version, load_image
 from . import model as m
 from .graph import FilterGraph
 
@@ -58,18 +58,19 @@ class Picture(NamedTuple):
 
 @lru_cache(maxsize=16)
 def _load(access: FileAccess, href: str, version: object) -> Picture:
-    """``href``'s picture (``version``, the file's modification time, keys the cache so
-    an edited file is read again)."""
+    """``href``'s picture (``version``, the file's ``_version``, keys the cache so an
+    edited or replaced file is read again)."""
     pixels = load_image(ImageRef(url=href), access=access)
     pixels.setflags(write=False)
     return Picture(pixels, f"{href}#{zlib.crc32(pixels.tobytes()):08x}{pixels.shape}")
 
 
 def _version(access: FileAccess, href: str) -> object:
+    """``lamina.images.file_version`` of ``href``'s file (None for a data: URL)."""
     if href.startswith("data:"):
         return None
     try:
-        return access.resolve(href).stat().st_mtime_ns
+        return file_version(access.resolve(href))
     except (OSError, ValueError, ImageLoadError):
         return None  # load_image says what is wrong, in its words
 

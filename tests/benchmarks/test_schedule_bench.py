@@ -246,7 +246,10 @@ def test_rescheduled_schedule(benchmark, passes, kind):
     if benchmark.disabled and passes == 500:
         pytest.skip("500 passes plan for seconds here: measured with --benchmark-enable")
     graphs = _restyled_graphs(passes, 12 if passes < 100 else 8)
-    rounds = 1 if benchmark.disabled else 6 if passes < 100 else 3
+    # (5 rounds at 500 passes: with the corrected model most frames' repair moves a pass,
+    # so both ways rewrite the frame and the incremental one saves its pricing, ranks and
+    # HEFT, about 15%: 3 rounds' medians crossed at load 6.)
+    rounds = 1 if benchmark.disabled else 6 if passes < 100 else 5
     times: dict[bool, list[float]] = {True: [], False: []}
     spans: dict[bool, list[float]] = {True: [], False: []}
     repriced = 0

@@ -61,7 +61,7 @@ def test_apply_leaves_no_texture_or_buffer_behind(gl, rng, monkeypatch):
     held: list = []
     made: list = []
     acquire, release = cl.acquire, cl.release
-    monkeypatch.setattr(cl, "acquire", lambda w, h: made.append(1) or held.append(acquire(w, h)) or held[-1])
+    monkeypatch.setattr(cl, "acquire", lambda w, h, *fmt: made.append(1) or held.append(acquire(w, h, *fmt)) or held[-1])
     monkeypatch.setattr(cl, "release", lambda image: (held.remove(image), release(image)))
     filters.apply(img, "blur(6px) invert(.5)", "opencl", premultiplied=True)
     assert len(made) >= 3 and held == [] and pool.in_use == before

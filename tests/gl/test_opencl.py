@@ -79,15 +79,25 @@ def test_misplaced_arguments_are_errors_not_ignored(gl):
         filters.apply(img, "blur(1px)", "opencl", renderer=gl)
 
 
-def test_a_pass_too_large_for_local_memory_is_refused():
+def test_a_blur_whose_tile_would_not_fit_local_memory_runs_untiled():
+    """A radius whose local-memory tile passes what every device has (a per-axis SVG
+    blur's wide axis) runs filter_blur_wide, reading its taps from the image: the same
+    sum, taps past the edge transparent."""
     runner = ocl.default_runner()
-    src, dst = runner.acquire(8, 8), runner.acquire(8, 8)
+    pixels = np.random.default_rng(3).integers(0, 256, (8, 8, 4), dtype=np.uint8)
+    blur = BlurPass(("source",), "out", "y", 2000.0, 6000)
+    assert blur.cl().kernel == "blur_wide"
+    src, dst = runner.upload(pixels), runner.acquire(8, 8)
     try:
-        with pytest.raises(LaminaInputError, match="bytes of local memory"):
-            runner.run_pass(BlurPass(("source",), "out", "y", 2000.0, 6000), [src], dst)
+        runner.run_pass(blur, [src], dst)
+        got = runner.download(dst).astype(np.float64)
     finally:
         runner.release(src)
         runner.release(dst)
+    w = blur.weights().astype(np.float32).astype(np.float64)[6000 - 7:6000 + 8]  # taps -7..7 reach the image
+    column = pixels.astype(np.float64)
+    expected = np.stack([sum(w[7 + i - y] * column[i] for i in range(8)) for y in range(8)])
+    assert np.abs(got - np.rint(expected)).max() <= 1
 
 
 def test_scene_plan_places_filters_without_a_gpu():

@@ -169,3 +169,27 @@ def test_opencl_keeps_an_feimage_picture_by_its_content_key(gl, rng, tmp_path):
     assert np.abs(third.image.astype(int) - on_gl.image).max() <= 1, "the new picture, as GL draws it (1 level)"
     assert len(kept) <= kept.kept
 
+
+
+def test_drop_caches_forgets_the_gl_feimage_textures_as_it_does_opencls(gl, rng, tmp_path):
+    """Renderer.drop_caches makes the next frame a first frame: GL's kept feImage
+    textures (gpu.pictures) are released, as the OpenCL runners' trim releases theirs,
+    and the next frame uploads the picture again and draws it the same."""
+    from PIL import Image  # import here: only these tests write a picture file
+    from lamina import Layer, Scene
+    pixels = rng.integers(0, 256, (5, 7, 4), dtype=np.uint8)
+    pixels[..., 3] = 255
+    Image.fromarray(pixels, "RGBA").save(tmp_path / "dropped.png")
+    scene = Scene(30, 20, "transparent", base_dir=tmp_path)
+    scene.add_svg(f'<svg {NS}><filter id="f" {BOX} color-interpolation-filters="sRGB"><feImage href="dropped.png" '
+                  'preserveAspectRatio="none"/></filter></svg>')
+    scene.root.add(Layer("card", (3, 2, 24, 16), "background: #123; filter: url(#f)"))
+    kept = gl.executor.filter_runner.pictures
+    first = scene.render(gl, filter_backend="gl")
+    uploads = kept.uploads
+    assert first.graph.filter_passes() and len(kept) >= 1, "the picture is kept"
+    gl.drop_caches()
+    assert len(kept) == 0, "dropped with the other caches"
+    again = scene.render(gl, filter_backend="gl")
+    assert kept.uploads == uploads + 1 and len(kept) >= 1, "uploaded again"
+    np.testing.assert_array_equal(first.image, again.image)

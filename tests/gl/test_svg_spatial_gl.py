@@ -84,7 +84,7 @@ EDGE_BLURS = {
     "wrap-two-sigmas-srgb": ("sRGB", "stdDeviation='3 1.2' edgeMode='wrap'"),
     "wrap-x-only-srgb": ("sRGB", "stdDeviation='2.5 0' edgeMode='wrap'"),
     "duplicate-linear": ("linearRGB", "stdDeviation='1.5' edgeMode='duplicate'"),
-    "none-linear": ("linearRGB", "stdDeviation='2'"),  # the SVG default: convolve passes, each tap converted
+    "none-linear": ("linearRGB", "stdDeviation='2'"),  # the SVG default: a float linear image (compile_linear)
     "none-two-sigmas-linear": ("linearRGB", "stdDeviation='3 1.2' edgeMode='none'"),
     "none-y-only-linear": ("linearRGB", "stdDeviation='0 2.5'"),
 }

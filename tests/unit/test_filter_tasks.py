@@ -47,7 +47,8 @@ SVG_GRAPH = parse_svg('<svg xmlns="http://www.w3.org/2000/svg"><filter id="f" x=
                       '<feTurbulence/><feComposite in2="l"/><feDisplacementMap in2="SourceGraphic" scale="4"/>'
                       '<feConvolveMatrix kernelMatrix="0 1 0 1 1 1 0 1 0" result="c"/>'
                       '<feDiffuseLighting><feDistantLight/></feDiffuseLighting><feComposite in2="c" result="t"/>'
-                      f'<feImage href="{PICTURE}"/><feBlend in2="t" mode="screen"/></filter></svg>').filter("f")
+                      f'<feImage href="{PICTURE}"/><feBlend in2="t" mode="screen"/>'
+                      '<feGaussianBlur stdDeviation="2" color-interpolation-filters="linearRGB"/></filter></svg>').filter("f")
 
 
 def plan_of(chain: "str | filters.FilterChain", w: int = 300, h: int = 200):

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from lamina.errors import ImageLoadError, LaminaInputError
-from lamina.images import encode_png_data_url, load_image, premultiply, resolve_path, unpremultiply
+from lamina.images import ImageStore, encode_png_data_url, load_image, premultiply, resolve_path, unpremultiply
 from lamina.css.values import ImageRef
 
 
@@ -336,3 +336,21 @@ def test_bad_data_urls(url, fragment):
         load_image(ImageRef(url=url), layer="d")
     assert fragment in str(info.value)
     assert "layer 'd'" in str(info.value)
+
+
+def test_a_file_replaced_keeping_its_modification_time_is_read_again(tmp_path):
+    """ImageStore keys a file by lamina.images.file_version: other pixels written with
+    the old mtime put back (a copy keeping times, os.utime, two writes in one timestamp
+    tick) are a new key and read again, not the cached decode (nor its texture)."""
+    path = tmp_path / "pic.png"
+    Image.fromarray(np.full((3, 5, 4), 200, np.uint8), "RGBA").save(path)
+    store = ImageStore()
+    store.begin_frame()
+    key, first = store.get(ImageRef(url="pic.png"), tmp_path, "layer")
+    st = path.stat()
+    Image.fromarray(np.full((3, 5, 4), 30, np.uint8), "RGBA").save(path)  # same size, other pixels
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_mtime_ns == st.st_mtime_ns
+    store.begin_frame()
+    again, pixels = store.get(ImageRef(url="pic.png"), tmp_path, "layer")
+    assert first[0, 0, 0] == 200 and pixels[0, 0, 0] == 30 and again != key

@@ -137,7 +137,7 @@ def test_every_filter_key_is_named_as_before():
         f"filter.{kind}" for kind in ("blur", "downsample", "upsample", "shadow", "morphology", "combine", "offset",
                                               "turbulence", "displace", "convolve", "convolve_converted", "convolve_spread",
                                               "convolve_spread_converted", "region", "lighting", "image",
-                                              "morphology_linear", "shadow_linear")]
+                                              "morphology_linear", "shadow_linear", "to_linear", "to_srgb")]
     # SVG colour programs: one per step bucket and form; turbulence's also with fused steps.
     bases += [f"filter.{shader}{n}{lin}{tr}" for shader in ("svg_color", "turbulence") for n in (1, 2, 4, 8)
               for lin in ("", ".linear") for tr in ("", ".transfer")]

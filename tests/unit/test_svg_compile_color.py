@@ -10,8 +10,8 @@ import pytest
 
 from lamina.errors import InvalidValueError, UnsupportedFeatureError
 from lamina.filters.ops import gaussian_kernel
-from lamina.filters.plan import (BlurPass, ChannelTransfer, CombinePass, ConvolvePass, EdgeMode, MorphologyPass,
-                                 ShadowPass, SvgColorPass, SvgColorStep, TransferKind, SHADER_CONSTANTS, TurbulencePass,
+from lamina.filters.plan import (BlurPass, ChannelTransfer, CombinePass, ConvolvePass, EdgeMode, ImageFormat, MorphologyPass,
+                                 ShadowPass, SpacePass, SvgColorPass, SvgColorStep, TransferKind, SHADER_CONSTANTS, TurbulencePass,
                                  svg_step_tables)
 from lamina.filters.svg import parse_svg
 from lamina.filters.svg.compile import plan_graph
@@ -65,10 +65,14 @@ def test_linear_morphology_converts_each_tap_only_on_images_with_colour():
     assert not any(x.linear for x in alpha.passes if isinstance(x, MorphologyPass)), "black colour: either space"
 
 
-def test_linear_blurs_of_coloured_images_are_convolve_passes_converting_each_tap():
-    p = plan("<feGaussianBlur stdDeviation='2 0'/>")
+def test_linear_blurs_of_coloured_images_blur_a_float_linear_image():
+    p = plan("<feGaussianBlur stdDeviation='2 0'/>")  # (tests/unit/test_svg_linear_float.py has the rest)
+    assert [type(x) for x in p.passes] == [SpacePass, BlurPass, SpacePass]
+    assert p.passes[1].held is ImageFormat.RGBA32F and p.passes[1].axis.name == "X"
+    duplicate = plan("<feGaussianBlur stdDeviation='2 0' edgeMode='duplicate'/>")
     taps = len(gaussian_kernel(2.0))
-    assert [(type(x), x.linear, x.order, x.edge) for x in p.passes] == [(ConvolvePass, True, (taps, 1), EdgeMode.NONE)]
+    assert [(type(x), x.linear, x.order, x.edge) for x in duplicate.passes] == [
+        (ConvolvePass, True, (taps, 1), EdgeMode.DUPLICATE)], "edge modes stay convolve passes converting each tap"
     alpha = plan("<feGaussianBlur in='SourceAlpha' stdDeviation='2'/>")
     assert any(isinstance(x, BlurPass) for x in alpha.passes), "black colour: the downscaled blur, either space"
 

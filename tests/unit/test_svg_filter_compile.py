@@ -93,7 +93,8 @@ def test_what_does_not_compile_is_refused_naming_the_primitive(body, attrs, why)
 
 @pytest.mark.parametrize("attrs, edge, kind", [
     (BOX, "none", BlurPass),  # sRGB: the downscaled blur passes
-    ('x="0" y="0" width="1" height="1"', "none", ConvolvePass),  # linearRGB on colour: convolve passes
+    ('x="0" y="0" width="1" height="1"', "none", BlurPass),  # linearRGB on colour: blurs of a float linear image
+    ('x="0" y="0" width="1" height="1"', "duplicate", ConvolvePass),  # linearRGB, an edge mode: converting taps
     (BOX, "wrap", ConvolvePass),  # an edge mode: convolve passes
 ])
 def test_a_blur_past_the_cap_plans_capped_on_every_path_and_says_so(attrs, edge, kind):

@@ -6,6 +6,7 @@ raised while planning (no GPU here: before any GPU work)."""
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -145,3 +146,20 @@ def test_an_empty_subregion_draws_nothing(folder):
     assert not out.any()
     [empty] = plan("pic.png", FileAccess.confined_to(folder), "height='0'").passes
     assert not isinstance(empty, ImagePass)  # a transparent pass: nothing to sample
+
+
+def test_a_file_replaced_keeping_its_modification_time_is_read_again(folder):
+    """A picture replaced by other pixels with the same mtime (a copy keeping times,
+    os.utime, two writes in one timestamp tick) is a new picture with a new key, so no
+    runner draws the old upload (gpu.pictures keeps copies by that key)."""
+    access = FileAccess.confined_to(folder)
+    path = folder / "pic.png"
+    [before] = plan("pic.png", access).passes
+    st = path.stat()
+    rgba = np.random.default_rng(27).integers(0, 256, (4, 8, 4), dtype=np.uint8)
+    Image.fromarray(rgba).save(path)  # same size, other pixels
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_mtime_ns == st.st_mtime_ns
+    [after] = plan("pic.png", access).passes
+    assert np.array_equal(after.pixels, rgba), "the new file's pixels"
+    assert after.key != before.key

@@ -95,8 +95,11 @@ def test_lighting_an_input_clipped_to_a_subregion_plans_a_lighting_pass_in_a_sce
     assert kinds(scene("filter: url(#clipped-light)").plan(), "card") == ["region", "lighting", "region"]
 
 
-def test_a_linear_rgb_blur_plans_as_convolve_passes_in_a_scene():
-    assert kinds(scene("filter: url(#linear)").plan(), "card").count("convolve") == 2, "x then y, each tap converted"
+def test_a_linear_rgb_blur_plans_through_a_float_linear_image_in_a_scene():
+    graph = scene("filter: url(#linear)").plan()
+    assert kinds(graph, "card") == ["space", "blur", "blur", "space"], "converted once, blurred, converted back"
+    formats = [p.target.format for p in graph.filter_passes() if p.name.split(":")[1] == "card"]
+    assert formats == ["rgba32f", "rgba32f", "rgba32f", "rgba8"], "the linear images are float textures"
 
 
 @pytest.mark.parametrize("style, kinds_planned", [

@@ -1,0 +1,17 @@
+// 8-bit premultiplied sRGB -> premultiplied linearRGB, into a float target
+// (filters/plan.py SpacePass): once a pixel, so the blur passes after it read linear
+// values as they are, where converting each tap cost 25-50 conversions a pixel.
+#include "common/alpha.glsl"
+#define float4 vec4
+#define SVG_INT(x) int(x)
+#define SVG_INT_TO_FLOAT(x) float(x)
+#define SVG_POW(x, y) pow((x), (y))
+#include "common/svg_color.h"
+
+uniform sampler2D u_source;
+
+out vec4 frag_color;
+
+void main() {
+    frag_color = OUTPUT_VALUE(svg_premultiplied_to_linear(SOURCE_VALUE(texelFetch(u_source, ivec2(gl_FragCoord.xy), 0))));
+}
