@@ -31,11 +31,16 @@ __all__ = ["FileAccess", "url_path"]
 def url_path(url: str, base_dir: Path | None) -> Path:
     """The file a ``url()`` names: a path or ``file:`` URL, relative ones joined to
     ``base_dir`` (the current directory when None). Nothing is checked or resolved."""
-    parsed = urlparse(url)
-    path = Path(unquote(parsed.path)) if parsed.scheme == "file" else Path(url)
+    path = _written(url)
     if not path.is_absolute():
         path = (base_dir or Path.cwd()) / path
     return path
+
+
+def _written(url: str) -> Path:
+    """The path ``url`` names as written (a ``file:`` URL's path), not yet joined to a folder."""
+    parsed = urlparse(url)
+    return Path(unquote(parsed.path)) if parsed.scheme == "file" else Path(url)
 
 
 def _real(path: Path) -> Path:
@@ -55,14 +60,18 @@ class FileAccess:
     ``base_dir`` is where relative paths start (None: the current directory). When
     ``confined``, a path must lead, after following symlinks, into ``base_dir`` or one
     of ``allowed`` (folders, or single files, resolved when the policy was made).
-    ``scene_file`` names the scene file in messages. Frozen and hashable: a policy is
-    decided once, compared as a value, and never changed behind a scene's back.
+    ``scene_file`` names the scene file in messages. ``mirror``: a folder standing for
+    the file system root, where an absolute path (or ``file:`` URL) is looked for (a
+    batch worker's private copy of the submitter's files, lamina.batch.worker); None: the
+    path as written. Frozen and hashable: a policy is decided once, compared as a value,
+    and never changed behind a scene's back.
     """
 
     base_dir: Path | None = None
     confined: bool = False
     allowed: tuple[Path, ...] = ()
     scene_file: str | None = None
+    mirror: Path | None = None
 
     @classmethod
     def unrestricted(cls, base_dir: str | Path | None = None) -> "FileAccess":
@@ -113,15 +122,15 @@ class FileAccess:
         """The file ``url`` names, checked against this policy (FileAccessError if the
         policy refuses it; whether it exists is the reader's business)."""
         path = url_path(url, self.base_dir)
+        if self.mirror is not None and _written(url).is_absolute():
+            path = self.mirror / os.path.normpath(path).lstrip(os.sep)  # the submitter's absolute path, mirrored
         if not self.confined:
             return path
         real = _real(path)
         roots = self._roots
         if any(_inside(real, root) for root in roots):
             return real
-        parsed = urlparse(url)
-        written = Path(unquote(parsed.path)) if parsed.scheme == "file" else Path(url)
-        if written.is_absolute():
+        if _written(url).is_absolute():
             why = "an absolute path"
         elif not _inside(Path(os.path.normpath(path)), Path(os.path.normpath(self.base_dir or Path.cwd()))):
             why = "'..' leads out of the scene's folder"

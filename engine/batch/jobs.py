@@ -85,17 +85,31 @@ def _url_targets(text: str) -> list[str]:
     return out
 
 
+def _referenced_filters(scene: Scene) -> set[str] | None:
+    """The ids of the ``<filter>``s the scene's layers (their styles and animations) may
+    name with ``url(#id)``; None when the scene has no file source to read them from."""
+    if scene.source is None:
+        return None
+    return {url[1:] for texts in scene.source.urls.values() for _, text in texts for url in _url_targets(text)
+            if url.startswith("#")}
+
+
 def _svg_image_files(scene: Scene) -> dict[str, bytes]:
     """(path as the scene names it, bytes) of each file an feImage of the scene's SVG
-    reads, under the scene's policy (its folder only, and the allowed folders): one that
-    is refused, missing or not an image is the SvgImageError the render would raise,
-    now, in the submitting process."""
+    reads in a ``<filter>`` the scene names, under the scene's policy (its folder only,
+    and the allowed folders): one that is refused, missing or not an image is the
+    SvgImageError the render would raise, now, in the submitting process. A filter no
+    layer names is never planned, so its feImages are neither read nor refused (the
+    scene renders as it does serially)."""
     document, access = scene.svg, scene.file_access
     files: dict[str, bytes] = {}
     if document is None:
         return files
+    referenced = _referenced_filters(scene)
     with svg_files(access):
-        for element in document.filters.values():
+        for ident, element in document.filters.items():
+            if referenced is not None and ident not in referenced:
+                continue
             for prim in element.primitives:
                 if not isinstance(prim, SvgImage) or prim.href.startswith("data:"):
                     continue

@@ -27,6 +27,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import LaminaEnvironmentError, LaminaInputError
@@ -71,8 +72,10 @@ def _rebuild(bundle: SceneBundle) -> tuple[Scene, Path]:
         for folder in (bundle.folder, *bundle.allowed):
             _inside(root, folder).mkdir(parents=True, exist_ok=True)
         (root / ".complete").touch()
-    access = FileAccess.confined_to(_inside(root, bundle.folder), [_inside(root, a) for a in bundle.allowed],
-                                    scene_file=bundle.scene_file)
+    # Absolute paths (and file: URLs) the scene wrote name the submitter's files: looked
+    # for under the mirror, as relative ones are through its copy of the folder.
+    access = replace(FileAccess.confined_to(_inside(root, bundle.folder), [_inside(root, a) for a in bundle.allowed],
+                                            scene_file=bundle.scene_file), mirror=root)
     scene = scene_from_dict(json.loads(bundle.text), file_access=access, file=bundle.scene_file)
     return scene, root
 

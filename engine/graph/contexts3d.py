@@ -41,7 +41,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..compositor.tree import LayerNode, screen_matrix3d
-from ..geometry import Affine, Rect, clipped_polygon
+from ..geometry import Affine, Projective, Rect, clipped_polygon
 from ..geometry3d import DrawPolygon, DropReason, SortStrategy, sort_polygons
 from ..geometry3d.polygon import project_layer_rects
 from ..limits import MAX_SPLIT_PLANES
@@ -224,7 +224,7 @@ def _plane_rect(member: LayerNode, draws: list[Draw], to_target: Affine, nodes: 
         shown = _local_bounds(back, clipped_polygon(Rect(0, 0, *d.quad_size), d.transform))
         for c in d.clips:
             if shown is not None and _in_plane_of(member, nodes.get(c.layer_id)) and c.to_local.is_invertible():
-                clip_box = _local_bounds(back, [c.to_local.inverse().apply(x, y) for x, y in Rect(*c.rect).corners()])
+                clip_box = _local_bounds(back, _in_front(c.to_local.inverse(), Rect(*c.rect).corners()))
                 shown = None if clip_box is None else shown.intersect(clip_box)
         if shown is not None and not shown.is_empty():
             xs += [shown.x, shown.right]
@@ -232,15 +232,24 @@ def _plane_rect(member: LayerNode, draws: list[Draw], to_target: Affine, nodes: 
     return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
-def _local_bounds(back: Affine, points: Sequence[tuple[float, float]]) -> Rect | None:
+def _local_bounds(back: Affine | Projective, points: Sequence[tuple[float, float]]) -> Rect | None:
     """The bounds in a member's px of target px ``points`` (``back``: target px -> its px);
-    None when none maps to a finite point."""
-    local = [back.apply(x, y) for x, y in points]
-    local = [(x, y) for x, y in local if np.isfinite(x) and np.isfinite(y)]
+    None when none maps to a finite point. A point past the plane's horizon (w <= 0) is
+    left out: a draw rounded out to whole target px (a surface of an edge-on member, 1 px
+    wide) reaches past the line where its plane meets the eye."""
+    local = _in_front(back, points)
     if not local:
         return None
     lx, ly = [p[0] for p in local], [p[1] for p in local]
     return Rect(min(lx), min(ly), max(lx) - min(lx), max(ly) - min(ly))
+
+
+def _in_front(m: Affine | Projective, points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The finite images under ``m`` of those ``points`` that map in front of the eye
+    (w > 0); the others have no image (Projective.apply would raise)."""
+    mapped = [Projective.of(m).homogeneous(x, y) for x, y in points]
+    local = [(X / W, Y / W) for X, Y, W in mapped if W > 0.0]
+    return [(x, y) for x, y in local if np.isfinite(x) and np.isfinite(y)]
 
 
 def _in_plane_of(member: LayerNode, node: LayerNode | None) -> bool:

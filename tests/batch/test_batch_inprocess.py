@@ -179,3 +179,47 @@ def test_fe_image_pictures_travel_with_the_scene_and_stay_confined(tmp_path):
     (frame,) = summary.outputs
     assert [f.scene for f in summary.failures] == ["escape"], summary.lines()
     assert tuple(frame.premultiplied[4, 4]) == (0, 0, 255, 255), "the picture, not the red card"
+
+
+def test_an_fe_image_in_a_filter_no_layer_names_is_not_read_nor_refused(tmp_path):
+    """A scene whose SVG holds a filter no layer names, its feImage's file missing,
+    renders serially (that filter is never planned): the bundle neither reads nor refuses
+    it, so the batch renders the scene as serial does; a named filter's picture travels."""
+    Image.new("RGBA", (4, 4), (0, 0, 255, 255)).save(tmp_path / "blue.png")
+    svg = ("<svg xmlns='http://www.w3.org/2000/svg'>"
+           "<filter id='unused' x='0' y='0' width='1' height='1'><feImage href='missing.png'/></filter>"
+           "<filter id='pic' x='0' y='0' width='1' height='1'><feImage href='blue.png' preserveAspectRatio='none'/>"
+           "</filter></svg>")
+    path = tmp_path / "scene.json"
+    path.write_text(json.dumps({"width": 8, "height": 8, "svg": svg, "layers": [
+        {"id": "a", "box": [0, 0, 8, 8], "style": "background: red",
+         "animations": [{"keyframes": {"0%": {"filter": "url(#pic)"}, "100%": {"filter": "url(#pic)"}},
+                         "duration": 1}]}]}))
+    plan = plan_job([path], out=None)
+    assert plan.failures == []
+    assert dict(plan.tasks[0].items[0].bundle.files).keys() == {str(tmp_path / "blue.png")}, \
+        "the filter an animation names travels; the unnamed one is not read"
+    summary = run_job(plan)
+    assert summary.failures == [], summary.lines()
+
+
+def test_absolute_image_paths_render_in_the_batch_as_serially(tmp_path):
+    """A CSS image and an feImage named by absolute path and by file: URL (inside the
+    scene's folder, so the policy lets them be read): the bundle carries the files, and the
+    worker finds them under its mirror (FileAccess.mirror) instead of refusing the
+    submitter's absolute path as one leading out of the mirror."""
+    Image.new("RGBA", (4, 4), (0, 0, 255, 255)).save(tmp_path / "blue.png")
+    Image.new("RGBA", (4, 4), (0, 255, 0, 255)).save(tmp_path / "green.png")
+    blue, green = tmp_path / "blue.png", tmp_path / "green.png"
+    svg = (f"<svg xmlns='http://www.w3.org/2000/svg'><filter id='pic' x='0' y='0' width='1' height='1'>"
+           f"<feImage href='{green.as_uri()}' preserveAspectRatio='none'/></filter></svg>")
+    path = tmp_path / "scene.json"
+    path.write_text(json.dumps({"width": 8, "height": 8, "svg": svg, "layers": [
+        {"id": "css", "box": [0, 0, 4, 8], "style": f"background-image: url('{blue}'); background-size: 100% 100%"},
+        {"id": "svg", "box": [4, 0, 4, 8], "style": "background: red; filter: url(#pic)"}]}))
+    plan = plan_job([path], out=None)
+    assert plan.failures == [] and dict(plan.tasks[0].items[0].bundle.files).keys() == {str(blue), str(green)}
+    summary = run_job(plan)
+    assert summary.failures == [], summary.lines()
+    (frame,) = summary.outputs
+    assert tuple(frame.premultiplied[4, 1]) == (0, 0, 255, 255) and tuple(frame.premultiplied[4, 6]) == (0, 255, 0, 255)

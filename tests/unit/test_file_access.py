@@ -275,3 +275,21 @@ def test_the_json_path_names_the_text_with_that_very_url(site):
     assert scene.source.path_of("card", "elsewhere.png") == "$.layers[0]"
     with pytest.raises(ImageLoadError, match=r"\$\.layers\[0\]\.style: layer 'card' image url\(images/banana.png\)"):
         scene.plan()
+
+
+def test_a_mirror_holds_absolute_paths_and_nothing_leaves_it(tmp_path):
+    """With ``mirror`` (a batch worker's copy of the submitter's files) an absolute path or
+    file: URL is looked for under the mirror; a relative one joins the folder as before;
+    one leading out of the confined folders is still refused."""
+    mirror = tmp_path / "mirror"
+    folder = mirror / "home" / "scenes"
+    folder.mkdir(parents=True)
+    (folder / "a.png").write_bytes(b"x")
+    access = FileAccess(base_dir=folder, confined=True, mirror=mirror)
+    assert access.resolve("/home/scenes/a.png") == folder / "a.png"
+    assert access.resolve("file:///home/scenes/./a.png") == folder / "a.png"
+    assert access.resolve("a.png") == folder / "a.png"
+    with pytest.raises(FileAccessError, match="an absolute path"):
+        access.resolve("/etc/passwd")
+    with pytest.raises(FileAccessError, match=r"'\.\.' leads out"):
+        access.resolve("../../../etc/passwd")

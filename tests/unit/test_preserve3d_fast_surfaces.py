@@ -91,3 +91,17 @@ def test_a_turning_member_in_the_isolated_group_its_context_root_makes_stays_on_
     for ga, gb in pairs:
         assert ga.contexts3d == gb.contexts3d and ga.contexts3d[0].layers_split == ("m",)
     assert fast.fast_frames == len(times) - 1, f"the fast path took {fast.fast_frames} of {len(times) - 1} frames"
+
+
+def test_a_labelled_card_turned_edge_on_is_planned_fast_and_from_scratch():
+    """At t = 1.454 s card-1 of the labelled carousel is nearly edge-on: its 3D flattening
+    surface, rounded out to whole px, is 1 px wide and reaches past the line where the
+    card's plane meets the eye. Mapping that draw back into the card's plane raised an
+    untyped ValueError ("at or behind the eye") from contexts3d._plane_rect; the points
+    past the horizon are left out, and the frame plans (on the fast path too) as from
+    scratch."""
+    pairs, fast = planned_both(lambda: carousel_in("", labels=True), [1.40, 1.454, 1.50])
+    at, _ = pairs[1]
+    surfaces = [d for p in at.passes for d in getattr(p, "draws", ()) if d.source.name == "surface:card-1"]
+    assert surfaces and min(d.quad_size[0] for d in surfaces) <= 2, "card-1 is edge-on: its surface a sliver"
+    assert fast.fast_frames == 2
