@@ -1043,9 +1043,6 @@ def _projected_cells(m: Projective, d: Draw, rect: tuple[float, float, float, fl
     triangles, rounds a bilinear read the other way (1 level, rarely). None (draw it
     whole) where the inset leaves nothing or the grown rect reaches behind the eye
     (where GL's near-plane clipping could cut the shared sides of two cells apart)."""
-    x0, y0, x1, y1 = rect
-    if any(m.homogeneous(x, y)[2] <= 1e-6 for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))):
-        return None
     w, h = float(d.source.width), float(d.source.height)
     scales = [m.axis_scales(x, y) for x, y in ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))]
     if any(s is None for s in scales):
@@ -1055,6 +1052,9 @@ def _projected_cells(m: Projective, d: Draw, rect: tuple[float, float, float, fl
     # not faded: not inset either.
     across = ((scales[0][0], scales[3][0]), (scales[0][1], scales[1][1]),
               (scales[1][0], scales[2][0]), (scales[3][1], scales[2][1]))
+    x0, y0, x1, y1 = _fringe_bounds(m, w, h, rect, edges, across)
+    if any(m.homogeneous(x, y)[2] <= 1e-6 for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))):
+        return None
     steps = [0.0 if hard else 0.75 / max(min(pair), 1e-9) for pair, hard in zip(across, d.hard_edges)]
     for _ in range(4):
         ix0, iy0, ix1, iy1 = steps[0], steps[1], w - steps[2], h - steps[3]
@@ -1076,6 +1076,39 @@ def _projected_cells(m: Projective, d: Draw, rect: tuple[float, float, float, fl
             if xs[i] < xs[i + 1] and ys[j] < ys[j + 1]:
                 cells.append(((xs[i], ys[j], xs[i + 1], ys[j + 1]), not (i == 1 and j == 1)))
     return cells
+
+
+def _fringe_bounds(m: Projective, w: float, h: float, rect: tuple[float, float, float, float],
+                   edges: list[tuple[float, float, float]], across) -> tuple[float, float, float, float]:
+    """The part of ``rect`` (source px) a split projected draw needs: the quad grown per
+    side until its image holds every pixel centre less than HALF_DIAGONAL outside all
+    four edges (any other pixel lies wholly outside an edge: coverage 0). That set is
+    the quad with each edge line moved out (convex, its corners where neighbouring moved
+    lines meet), and the grown quad's image is convex: it holds the set if it holds
+    those four corners, mapped back here by the inverse. ``rect`` itself (the whole
+    draw's, grown by the least scale on every side) where a side is hard, the check
+    fails or the grown part would pass it."""
+    if any(edge == _NEVER_FADED for edge in edges) or not m.is_invertible():
+        return rect
+    inv = m.inverse()
+    out = _HALF_DIAGONAL + _INSET_MARGIN
+    corners = []
+    for (a1, b1, c1), (a2, b2, c2) in zip(edges, edges[1:] + edges[:1]):  # left-top, top-right...
+        det = a1 * b2 - a2 * b1
+        if abs(det) < 1e-9:
+            return rect
+        c1, c2 = c1 + out, c2 + out
+        sx, sy, sw = inv.homogeneous((c2 * b1 - c1 * b2) / det, (a2 * c1 - a1 * c2) / det)
+        if sw == 0.0 or not m.homogeneous(sx / sw, sy / sw)[2] > 0.0:
+            return rect
+        corners.append((sx / sw, sy / sw))
+    grow = [0.75 / max(min(pair), 1e-9) for pair in across]
+    for _ in range(3):
+        bounds = (max(rect[0], -grow[0]), max(rect[1], -grow[1]), min(rect[2], w + grow[2]), min(rect[3], h + grow[3]))
+        if all(bounds[0] <= x <= bounds[2] and bounds[1] <= y <= bounds[3] for x, y in corners):
+            return bounds
+        grow = [1.5 * g for g in grow]
+    return rect
 
 
 def _projected_draw_rect(m: Projective, w: float, h: float) -> tuple[float, float, float, float] | None:
