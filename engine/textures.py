@@ -224,14 +224,18 @@ class CompositeProgram:
     """The key of the quad program a draw needs (composite/quad.frag): how many clips it
     evaluates, a blend mode or not, and how many masks it multiplies in (0: the programs
     every unmasked draw always had). ``str()`` is the program's name in reports
-    ("composite.blend.mask1.clip2")."""
+    ("composite.blend.mask1.clip2"). ``edge_area`` False: the inset cell of a split
+    projected draw, whose pixels all lie inside its edges ("composite.inset.clip0"):
+    no exact-area edge code (the executor picks it; a Draw's program has it)."""
 
     clips: int
     blend: bool = False
     masks: int = 0
+    edge_area: bool = True
 
     def __str__(self) -> str:
-        return f"composite.{'blend.' if self.blend else ''}{f'mask{self.masks}.' if self.masks else ''}clip{self.clips}"
+        return (f"composite.{'blend.' if self.blend else ''}{'' if self.edge_area else 'inset.'}"
+                f"{f'mask{self.masks}.' if self.masks else ''}clip{self.clips}")
 
 
 @dataclass(frozen=True)

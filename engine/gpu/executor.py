@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import moderngl
@@ -366,49 +366,60 @@ class GLExecutor:
         rect = _draw_rect(d, target_size)
         if rect is None:
             return
-        key = d.program
-        program = self.programs.get(key)
-        if blend:
-            # The result already holds the backdrop: written as is, not blended again.
-            backdrop.texture.use(location=1)
-            _set(program, "u_backdrop", 1)
-            _set(program, "u_backdrop_origin", (float(d.backdrop_origin[0]), float(d.backdrop_origin[1])))
-            _set(program, "u_blend_mode", d.blend.index)
-            self.ctx.disable(moderngl.BLEND)
-        m = d.transform
-        _set(program, "u_transform", m.to_mat3())
-        _set(program, "u_quad_size", (float(d.source.width), float(d.source.height)))
-        _set(program, "u_target_size", (float(target_size[0]), float(target_size[1])))
-        _set(program, "u_draw_rect", rect)
-        _set(program, "u_opacity", float(d.opacity))
-        _set(program, "u_exact", int(m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer()))
-        _set(program, "u_hard_edges", tuple(1.0 if e else 0.0 for e in d.hard_edges))
         projected = m.__class__ is Projective
-        _set(program, "u_projected", int(projected))
-        if projected:
-            _set_array(program, "u_edges", _edge_lines(d))
-        _set(program, "u_split_count", len(d.split_planes))
-        if d.split_planes:
-            _set_array(program, "u_split_planes", list(d.split_planes) + [(0.0, 0.0, 1.0)] * (MAX_SPLIT_PLANES - len(d.split_planes)))
-        if d.clips:
-            _set_array(program, "u_clip_to_local", [c.to_local.to_mat3() for c in d.clips])
-            _set_array(program, "u_clip_rect", [(c.rect[0], c.rect[1], c.rect[0] + c.rect[2], c.rect[1] + c.rect[3]) for c in d.clips])
-            _set_array(program, "u_clip_rx", [tuple(r[0] for r in c.radii) for c in d.clips])
-            _set_array(program, "u_clip_ry", [tuple(r[1] for r in c.radii) for c in d.clips])
-            _set_array(program, "u_clip_px", [tuple(max(v, 1e-9) for v in c.px_per_target_px) for c in d.clips])
-            _set_array(program, "u_clip_kind", [1.0 if c.kind is ClipKind.CLIP_PATH else 0.0 for c in d.clips])
-        if d.masks:
-            # Units 2, 3...: 0 is the source, 1 the backdrop.
-            for i, mask in enumerate(masks):
-                mask.texture.use(location=2 + i)
-            if "u_mask" in program:
-                program["u_mask"].write(np.arange(2, 2 + len(masks), dtype="i4").tobytes())
-            _set_array(program, "u_mask_to_texel", [k.to_texel.to_mat3() for k in d.masks])
-            _set_array(program, "u_mask_mode", [(1.0 if k.luminance else 0.0, 1.0 if _whole_texels(k.to_texel) else 0.0)
-                                                for k in d.masks])
-        source.texture.use(location=0)
-        _set(program, "u_source", 0)
-        self.programs.vertex_array(key).render(moderngl.TRIANGLE_STRIP, vertices=4)
+        edges = _edge_lines(d) if projected else None
+        # Split only where the inset cell has a program without the area code (unblended,
+        # unmasked draws: the 3D cards that are most of a projected frame).
+        cells = _projected_cells(m, d, rect, edges) if projected and not blend and not d.masks else None
+        key = d.program
+        keys = (key, replace(key, edge_area=False)) if cells is not None else (key,)
+        for program in map(self.programs.get, keys):
+            if blend:
+                # The result already holds the backdrop: written as is, not blended again.
+                backdrop.texture.use(location=1)
+                _set(program, "u_backdrop", 1)
+                _set(program, "u_backdrop_origin", (float(d.backdrop_origin[0]), float(d.backdrop_origin[1])))
+                _set(program, "u_blend_mode", d.blend.index)
+                self.ctx.disable(moderngl.BLEND)
+            _set(program, "u_transform", m.to_mat3())
+            _set(program, "u_quad_size", (float(d.source.width), float(d.source.height)))
+            _set(program, "u_target_size", (float(target_size[0]), float(target_size[1])))
+            _set(program, "u_draw_rect", rect)
+            _set(program, "u_cell", int(cells is not None))
+            _set(program, "u_opacity", float(d.opacity))
+            _set(program, "u_exact", int(m.is_translation() and float(m.e).is_integer() and float(m.f).is_integer()))
+            _set(program, "u_hard_edges", tuple(1.0 if e else 0.0 for e in d.hard_edges))
+            _set(program, "u_projected", int(projected))
+            if projected:
+                _set_array(program, "u_edges", edges)
+            _set(program, "u_split_count", len(d.split_planes))
+            if d.split_planes:
+                _set_array(program, "u_split_planes", list(d.split_planes) + [(0.0, 0.0, 1.0)] * (MAX_SPLIT_PLANES - len(d.split_planes)))
+            if d.clips:
+                _set_array(program, "u_clip_to_local", [c.to_local.to_mat3() for c in d.clips])
+                _set_array(program, "u_clip_rect", [(c.rect[0], c.rect[1], c.rect[0] + c.rect[2], c.rect[1] + c.rect[3]) for c in d.clips])
+                _set_array(program, "u_clip_rx", [tuple(r[0] for r in c.radii) for c in d.clips])
+                _set_array(program, "u_clip_ry", [tuple(r[1] for r in c.radii) for c in d.clips])
+                _set_array(program, "u_clip_px", [tuple(max(v, 1e-9) for v in c.px_per_target_px) for c in d.clips])
+                _set_array(program, "u_clip_kind", [1.0 if c.kind is ClipKind.CLIP_PATH else 0.0 for c in d.clips])
+            if d.masks:
+                # Units 2, 3...: 0 is the source, 1 the backdrop.
+                for i, mask in enumerate(masks):
+                    mask.texture.use(location=2 + i)
+                if "u_mask" in program:
+                    program["u_mask"].write(np.arange(2, 2 + len(masks), dtype="i4").tobytes())
+                _set_array(program, "u_mask_to_texel", [k.to_texel.to_mat3() for k in d.masks])
+                _set_array(program, "u_mask_mode", [(1.0 if k.luminance else 0.0, 1.0 if _whole_texels(k.to_texel) else 0.0)
+                                                    for k in d.masks])
+            source.texture.use(location=0)
+            _set(program, "u_source", 0)
+        if cells is None:
+            self.programs.vertex_array(key).render(moderngl.TRIANGLE_STRIP, vertices=4)
+        else:
+            for cell, fringe in cells:
+                cell_key = keys[0] if fringe else keys[1]
+                _set(self.programs.get(cell_key), "u_draw_rect", cell)
+                self.programs.vertex_array(cell_key).render(moderngl.TRIANGLE_STRIP, vertices=4)
         if blend:
             self.ctx.enable(moderngl.BLEND)
 
@@ -1020,6 +1031,91 @@ def _edge_lines(d: Draw) -> list[tuple[float, float, float]]:
         # (length 0: the quad reaches the horizon there, past what GL draws).
         out.append(_NEVER_FADED if hard or not length > 1e-12 else tuple(v / length for v in line))
     return out
+
+
+_HALF_DIAGONAL = 0.70711  # quad.frag's HALF_DIAGONAL: a centre this far inside an edge is all inside
+_INSET_MARGIN = 0.02      # target px: float32 distances and GL's vertex snapping (1/256 px)
+
+
+def _projected_cells(m: Projective, d: Draw, rect: tuple[float, float, float, float],
+                     edges: list[tuple[float, float, float]]
+                     ) -> list[tuple[tuple[float, float, float, float], bool]] | None:
+    """A projected draw split into a 3x3 grid of source-px rects, each with whether it
+    needs quad.frag's exact-area edge coverage: the centre cell is the quad inset until
+    every point of its image lies HALF_DIAGONAL or more inside all four edge lines
+    (coverage 1, so its pixels skip the area code, which llvmpipe would otherwise run
+    for every pixel of the quad), the eight around it the fringe. The cells share their
+    corners' very floats, so GL rasterises each pixel centre in exactly one of them; the
+    result is the single draw's but where the source position, interpolated over other
+    triangles, rounds a bilinear read the other way (1 level, rarely). None (draw it
+    whole) where the inset leaves nothing or the grown rect reaches behind the eye
+    (where GL's near-plane clipping could cut the shared sides of two cells apart)."""
+    w, h = float(d.source.width), float(d.source.height)
+    scales = [m.axis_scales(x, y) for x, y in ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))]
+    if any(s is None for s in scales):
+        return None
+    # Per side, where the map squeezes across it most (at one of its two corners): half
+    # a diagonal (and a bit) in target px. A tile's side that a neighbour continues is
+    # not faded: not inset either.
+    across = ((scales[0][0], scales[3][0]), (scales[0][1], scales[1][1]),
+              (scales[1][0], scales[2][0]), (scales[3][1], scales[2][1]))
+    x0, y0, x1, y1 = _fringe_bounds(m, w, h, rect, edges, across)
+    if any(m.homogeneous(x, y)[2] <= 1e-6 for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))):
+        return None
+    steps = [0.0 if hard else 0.75 / max(min(pair), 1e-9) for pair, hard in zip(across, d.hard_edges)]
+    for _ in range(4):
+        ix0, iy0, ix1, iy1 = steps[0], steps[1], w - steps[2], h - steps[3]
+        if not (x0 <= ix0 < ix1 <= x1 and y0 <= iy0 < iy1 <= y1):
+            return None
+        corners = [m.homogeneous(x, y) for x, y in ((ix0, iy0), (ix1, iy0), (ix1, iy1), (ix0, iy1))]
+        # The image of the inset rect is convex and each distance is linear in target
+        # px, so its least value over the cell is at a corner.
+        if all(W > 0.0 and nx * X / W + ny * Y / W + c >= _HALF_DIAGONAL + _INSET_MARGIN
+               for X, Y, W in corners for nx, ny, c in edges):
+            break
+        steps = [1.5 * step for step in steps]
+    else:
+        return None
+    xs, ys = (x0, ix0, ix1, x1), (y0, iy0, iy1, y1)
+    cells = []
+    for j in range(3):
+        for i in range(3):
+            if xs[i] < xs[i + 1] and ys[j] < ys[j + 1]:
+                cells.append(((xs[i], ys[j], xs[i + 1], ys[j + 1]), not (i == 1 and j == 1)))
+    return cells
+
+
+def _fringe_bounds(m: Projective, w: float, h: float, rect: tuple[float, float, float, float],
+                   edges: list[tuple[float, float, float]], across) -> tuple[float, float, float, float]:
+    """The part of ``rect`` (source px) a split projected draw needs: the quad grown per
+    side until its image holds every pixel centre less than HALF_DIAGONAL outside all
+    four edges (any other pixel lies wholly outside an edge: coverage 0). That set is
+    the quad with each edge line moved out (convex, its corners where neighbouring moved
+    lines meet), and the grown quad's image is convex: it holds the set if it holds
+    those four corners, mapped back here by the inverse. ``rect`` itself (the whole
+    draw's, grown by the least scale on every side) where a side is hard, the check
+    fails or the grown part would pass it."""
+    if any(edge == _NEVER_FADED for edge in edges) or not m.is_invertible():
+        return rect
+    inv = m.inverse()
+    out = _HALF_DIAGONAL + _INSET_MARGIN
+    corners = []
+    for (a1, b1, c1), (a2, b2, c2) in zip(edges, edges[1:] + edges[:1]):  # left-top, top-right...
+        det = a1 * b2 - a2 * b1
+        if abs(det) < 1e-9:
+            return rect
+        c1, c2 = c1 + out, c2 + out
+        sx, sy, sw = inv.homogeneous((c2 * b1 - c1 * b2) / det, (a2 * c1 - a1 * c2) / det)
+        if sw == 0.0 or not m.homogeneous(sx / sw, sy / sw)[2] > 0.0:
+            return rect
+        corners.append((sx / sw, sy / sw))
+    grow = [0.75 / max(min(pair), 1e-9) for pair in across]
+    for _ in range(3):
+        bounds = (max(rect[0], -grow[0]), max(rect[1], -grow[1]), min(rect[2], w + grow[2]), min(rect[3], h + grow[3]))
+        if all(bounds[0] <= x <= bounds[2] and bounds[1] <= y <= bounds[3] for x, y in corners):
+            return bounds
+        grow = [1.5 * g for g in grow]
+    return rect
 
 
 def _projected_draw_rect(m: Projective, w: float, h: float) -> tuple[float, float, float, float] | None:

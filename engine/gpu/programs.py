@@ -124,6 +124,11 @@ def _enumerate() -> dict[ProgramKey, ProgramVariant]:
                                                  range(MAX_MASKS_PER_DRAW + 1)):
         add(CompositeProgram(clips, blend, masks), "composite/quad.vert", "composite/quad.frag",
             (("BLEND", int(blend)), ("CLIP_COUNT", clips), ("MASK_COUNT", masks)))
+    # The inset cell of a split projected draw (executor._projected_cells): no edge area
+    # code; only unblended, unmasked draws are split.
+    for clips in range(MAX_CLIPS_PER_DRAW + 1):
+        add(CompositeProgram(clips, edge_area=False), "composite/quad.vert", "composite/quad.frag",
+            (("BLEND", 0), ("CLIP_COUNT", clips), ("EDGE_AREA", 0), ("MASK_COUNT", 0)))
     add(POLYGON_MASK, "common/fullscreen.vert", "mask/polygon.frag", (("MAX_POLYGON_POINTS", MAX_POLYGON_POINTS),))
     add(COMPOSITE_PLAIN, "composite/quad.vert", "composite/plain.frag")
     add(COMPOSITE_BACKDROP, "common/fullscreen.vert", "composite/backdrop.frag")

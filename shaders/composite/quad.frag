@@ -27,6 +27,13 @@ uniform vec4 u_hard_edges;  // left, top, right, bottom: 1 where a neighbouring 
 // (0, 0, big): never faded.
 uniform vec3 u_edges[4];
 uniform int u_projected;   // 1: a projective (3D) map: edges from u_edges; 0: affine
+// EDGE_AREA 0: every pixel centre this draw reaches lies HALF_DIAGONAL or more inside
+// all four edges (the inset cell of a split projected draw, executor._projected_cells),
+// so its coverage is 1 and it has no area code: llvmpipe skips code neither behind a
+// per-pixel branch nor behind a uniform one, only code that is not compiled in.
+#ifndef EDGE_AREA
+#define EDGE_AREA 1
+#endif
 // A piece of a layer split in a 3D rendering context: kept where every half-plane
 // (a, b, c) . (x, y, 1) >= 0 at the pixel centre (target px). Cut, not anti-aliased: the
 // piece beside it, drawn in its own place in depth order, covers the rest.
@@ -69,6 +76,7 @@ out vec4 frag_color;
 
 #define HALF_DIAGONAL 0.70711  // a pixel centre this far inside an edge has all its pixel inside
 
+#if EDGE_AREA
 // Narrow the part s = (from, to) of the line P + s D to where m . x + c >= 0
 // (Liang-Barsky); an empty part ends with from >= to.
 vec2 clip_part(vec2 s, vec2 P, vec2 D, vec2 m, float c) {
@@ -115,6 +123,7 @@ float pixel_area_inside_edges(vec4 d) {
     }
     return clamp(0.5 * twice, 0.0, 1.0);
 }
+#endif
 
 void main() {
     vec2 p = v_local;
@@ -138,10 +147,12 @@ void main() {
         // per 2x2 block), so the fringe came out too wide and spilled past the polygon.
         // The pixel's area inside all four edges, so a corner that a steep projection
         // makes acute is not the product of its two edges' coverages.
+        cov = 1.0;
+#if EDGE_AREA
         vec3 at = vec3(gl_FragCoord.xy, 1.0);
         vec4 d = vec4(dot(u_edges[0], at), dot(u_edges[1], at), dot(u_edges[2], at), dot(u_edges[3], at));
-        cov = 1.0;
         if (any(lessThan(d, vec4(HALF_DIAGONAL)))) cov = pixel_area_inside_edges(d);
+#endif
     } else {
         // An affine map: one target pixel measured in source px along each source axis
         // is exact, and so is the distance it gives. (The span is widened at a hard

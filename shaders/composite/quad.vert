@@ -7,12 +7,18 @@
 uniform mat3 u_transform;     // source px -> target px
 uniform vec4 u_draw_rect;     // x0, y0, x1, y1 in source px
 uniform vec2 u_target_size;
+uniform int u_cell;           // 1: u_draw_rect is one cell of a split projected draw (executor._projected_cells)
 
 out vec2 v_local;
 
 void main() {
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
-    vec2 local = mix(u_draw_rect.xy, u_draw_rect.zw, corner);
+    // A cell's corners are chosen, not mixed (mix(x, y, 1) may round off y): the cells
+    // of a split projected draw share their corners, and only the very same floats make
+    // GL rasterise each pixel in exactly one cell. A whole draw keeps its floats.
+    vec2 local = u_cell == 1
+        ? vec2(corner.x > 0.5 ? u_draw_rect.z : u_draw_rect.x, corner.y > 0.5 ? u_draw_rect.w : u_draw_rect.y)
+        : mix(u_draw_rect.xy, u_draw_rect.zw, corner);
     vec3 target = u_transform * vec3(local, 1.0);   // (x w, y w, w) in target px
     v_local = local;
     // Row 0 of every Lamina texture is the top of the image (CSS y down). For an affine

@@ -51,7 +51,7 @@ EXECUTOR_UNIFORMS = [
     "u_center", "u_radius", "u_image", "u_transform", "u_quad_size", "u_target_size",
     "u_draw_rect", "u_opacity", "u_clip_to_local", "u_clip_rect", "u_clip_rx", "u_clip_ry",
     "u_clip_px", "u_source", "u_backdrop", "u_backdrop_origin", "u_blend_mode", "u_to_source", "u_mirror",
-    "u_exact", "u_hard_edges", "u_edges", "u_projected",
+    "u_exact", "u_hard_edges", "u_edges", "u_projected", "u_cell",
     # conic gradients, dashed / dotted borders
     "u_conic_center", "u_conic_from", "u_dash_start", "u_dash_period", "u_dash_length",
     "u_dash_count", "u_dash_dots", "u_dash_caps", "u_corner_arc",

@@ -112,7 +112,10 @@ def test_every_shadow_ring_key_is_named_as_before():
 
 
 def test_every_composite_key_is_named_as_before():
-    keys = {k for k in VARIANTS if isinstance(k, CompositeProgram)}
+    keys = {k for k in VARIANTS if isinstance(k, CompositeProgram) and k.edge_area}
+    inset = {k for k in VARIANTS if isinstance(k, CompositeProgram) and not k.edge_area}
+    assert inset == {CompositeProgram(c, edge_area=False) for c in range(MAX_CLIPS_PER_DRAW + 1)}
+    assert {str(k) for k in inset} == {f"composite.inset.clip{c}" for c in range(MAX_CLIPS_PER_DRAW + 1)}
     legacy = {CompositeProgram(c, b, m): legacy_composite(c, b, m)
               for c, b, m in itertools.product(range(MAX_CLIPS_PER_DRAW + 1), (False, True),
                                                range(MAX_MASKS_PER_DRAW + 1))}
