@@ -12,6 +12,7 @@ __kernel void filter_lighting(IMAGE_IN src, __global uchar4* dst, int w, int h,
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
 #define A(cx, cy) LIGHT_ALPHA(src, (cy) * w + (cx))
+#define STORE8(v) (dst[y * w + x] = convert_uchar4_sat_rte((v) * 255.0f))  // as every 8-bit store rounds
 #define LIGHT_ARGS x + 0.5f, y + 0.5f, kind, light[0], light[1], light[2], light[3], light[4], light[5], light[6], \
                    light[7], light[8], specular, light[9], light[10], light[11], light[12], light[13], linear_rgb
     float ux = light[14], uy = light[15];  // the normal's kernel step in px (kernelUnitLength)
@@ -23,8 +24,8 @@ __kernel void filter_lighting(IMAGE_IN src, __global uchar4* dst, int w, int h,
     float has_u = inside * svg_light_has(y, uy, -1.0f, ly, hy), has_d = inside * svg_light_has(y, uy, 1.0f, ly, hy);
     if (ux == 1.0f && uy == 1.0f) {  // whole pixels, without kernelUnitLength (half the time of the loop below on PoCL)
         int xl = max(x - 1, lx), xr = min(x + 1, hx - 1), yu = max(y - 1, ly), yd = min(y + 1, hy - 1);
-        dst[y * w + x] = convert_uchar4_sat_rte(255.0f * svg_lighting(A(xl, yu), A(x, yu), A(xr, yu), A(xl, y), A(x, y), A(xr, y), A(xl, yd),
-                                         A(x, yd), A(xr, yd), has_l, has_r, has_u, has_d, LIGHT_ARGS));
+        STORE8(svg_lighting(A(xl, yu), A(x, yu), A(xr, yu), A(xl, y), A(x, y), A(xr, y), A(xl, yd), A(x, yd),
+                            A(xr, yd), has_l, has_r, has_u, has_d, LIGHT_ARGS));
         return;
     }
     float xs[3] = {has_l > 0.0f ? x - ux : x, x, has_r > 0.0f ? x + ux : x};  // the centre stands in
@@ -39,8 +40,9 @@ __kernel void filter_lighting(IMAGE_IN src, __global uchar4* dst, int w, int h,
             a[3 * j + i] = mix(top, bottom, fy);
         }
     }
-    dst[y * w + x] = convert_uchar4_sat_rte(255.0f * svg_lighting(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], has_l, has_r, has_u, has_d,
-                                     LIGHT_ARGS));
+    STORE8(svg_lighting(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], has_l, has_r, has_u, has_d,
+                        LIGHT_ARGS));
+#undef STORE8
 #undef LIGHT_ARGS
 #undef A
 }
