@@ -258,7 +258,7 @@ class FilterProgram:
     program's name in reports ("filter.color4.straight-in")."""
 
     shader: FilterShader
-    steps: int = 0  # COLOR: a color_step_bucket; SVG_COLOR, TURBULENCE: an svg_step_bucket (turbulence: 0 too)
+    steps: int = 0  # COLOR: a color_step_bucket; SVG_COLOR, TURBULENCE, TO_SRGB: an svg_step_bucket (0 too but SVG_COLOR)
     straight_source: bool = False
     straight_output: bool = False
     svg_linear: bool = False  # SVG_COLOR: compiled with the linearRGB conversions
@@ -271,11 +271,11 @@ class FilterProgram:
 
     @classmethod
     def svg_color(cls, shader: FilterShader, steps: tuple["SvgColorStep", ...]) -> "FilterProgram":
-        """The program of ``shader`` (SVG_COLOR, or TURBULENCE with ``steps`` fused after
-        its noise, none being a form of its own) for ``steps``: only the code they need is compiled in (llvmpipe pays for
+        """The program of ``shader`` (SVG_COLOR, or TURBULENCE / TO_SRGB with ``steps``
+        fused after their work, none being a form of its own) for ``steps``: only the code they need is compiled in (llvmpipe pays for
         every branch). Values never pick the program, only structure: a kind of transfer
         function (identity or not) and a colour space, so animating values never compiles."""
-        if shader is FilterShader.TURBULENCE and not steps:
+        if shader in (FilterShader.TURBULENCE, FilterShader.TO_SRGB) and not steps:
             return cls(shader)
         return cls(shader, svg_step_bucket(len(steps)), svg_linear=any(st.linear for st in steps),
                    svg_transfer=any(f.kind is not TransferKind.IDENTITY for st in steps for f in st.transfers))
@@ -1064,6 +1064,10 @@ class LightingPass:
     source: str = "feDiffuseLighting"
     rect: tuple[int, int, int, int] | None = None  # the input's pixels (x0, y0, x1, y1) the edge kernels start at
     scale: int = 1
+    # The input's format: a blur held in floats (RGBA32F) where the normal would amplify an
+    # 8-bit image's rounding (filters.svg.compile); only its alpha is read, the same in
+    # either colour space.
+    reads: ImageFormat = ImageFormat.RGBA8
     kind: ClassVar[str] = "lighting"
     pass_kind: ClassVar[PassKind] = PassKind.LIGHTING
     cost: ClassVar[CostKind] = CostKind.PIXELS
@@ -1105,6 +1109,7 @@ class LightingPass:
         space = "linearRGB" if self.linear else "sRGB"
         unit = f", kernel unit {self.unit[0]:g} x {self.unit[1]:g} px" if self.unit != (1.0, 1.0) else ""
         edges = f", edges of the input's {self.rect}" if self.rect is not None else ""
+        edges += ", input in floats" if self.reads is not ImageFormat.RGBA8 else ""
         return (f"{self.label}  {what}, surface scale {self.surface_scale:g}{unit}{edges}, "
                 f"{self.light_kind.name.lower()} light {where}, in {space}")
 
@@ -1356,22 +1361,35 @@ class ImagePass:
 
 @dataclass(frozen=True)
 class SpacePass:
-    """Colour space of a whole image, for linearRGB work that reads each pixel many
-    times (an SVG blur in linearRGB, ``filters.svg.compile_linear``): ``to_linear``
-    turns 8-bit premultiplied sRGB into float premultiplied linearRGB
-    (``ImageFormat.RGBA32F``), once a pixel, so the blur passes after it read linear
-    values as they are; the pass back writes 8-bit premultiplied sRGB. Un-premultiplied,
-    converted by the sRGB transfer function and premultiplied again (common/svg_color.h,
-    the maths the per-tap conversions of the other linear passes use)."""
+    """Colour space and format of a whole image, for work that reads each pixel many
+    times and whose result must not be rounded to 8 bits in between: ``to_linear`` turns
+    8-bit premultiplied sRGB into a float image (``ImageFormat.RGBA32F``), once a pixel,
+    so the blur passes after it read its values as they are; the pass back writes 8-bit
+    premultiplied sRGB. With ``linear`` the float image holds premultiplied linearRGB (an
+    SVG blur in linearRGB, ``filters.svg.compile_linear``): un-premultiplied, converted by
+    the sRGB transfer function and premultiplied again (common/svg_color.h, the maths the
+    per-tap conversions of the other linear passes use); without it the same sRGB values,
+    only held in floats (an sRGB blur whose result is amplified). ``steps``: the colour
+    primitives that alone read the blur (``SvgColorStep``, as an svg colour pass runs
+    them), run in float on the way back, before the 8-bit store: a matrix that multiplies
+    alpha by 18 (the "gooey" graph) multiplies an 8-bit image's rounding by 18."""
 
     inputs: tuple[str, ...]
     output: str
     to_linear: bool
     source: str = ""  # the primitive it serves
     scale: int = 1
+    linear: bool = True  # the float image holds linearRGB (False: sRGB, only the format changes)
+    steps: tuple[SvgColorStep, ...] = ()  # the way back: colour work fused in float
     kind: ClassVar[str] = "space"
     pass_kind: ClassVar[PassKind] = PassKind.SPACE
     cost: ClassVar[CostKind] = CostKind.PIXELS
+
+    def __post_init__(self) -> None:
+        if self.steps and (self.to_linear or not SvgColorPass.fits(self.steps)):
+            raise InvalidValueError(f"a space pass runs colour steps only on the way back to 8 bits, as many as an "
+                                    f"svg colour pass takes (got {len(self.steps)}, to_linear={self.to_linear})",
+                                    property="filter")
 
     @classmethod
     def samples(cls) -> tuple["SpacePass", ...]:
@@ -1388,22 +1406,32 @@ class SpacePass:
         return ImageFormat.RGBA8 if self.to_linear else ImageFormat.RGBA32F
 
     def gl(self) -> ProgramCall:
-        return ProgramCall(FilterProgram(FilterShader.TO_LINEAR if self.to_linear else FilterShader.TO_SRGB))
+        if self.to_linear:
+            return ProgramCall(FilterProgram(FilterShader.TO_LINEAR), (("u_linear", int(self.linear)),))
+        program = FilterProgram.svg_color(FilterShader.TO_SRGB, self.steps)
+        return ProgramCall(program, (("u_linear", int(self.linear)), *svg_step_uniforms(self.steps, program)))
 
     def cl(self) -> KernelCall:
         # PoCL computes a power in ~70 ns (native_exp2 / log2 do not vectorise): 3 a pixel
-        # took 350-600 ms at 1080p, more than the blur. The kernels read tables instead.
-        table = linear_table() if self.to_linear else srgb_table()
-        return KernelCall("to_linear" if self.to_linear else "to_srgb",
-                          (*_images("src", "dst", "w", "h"), KernelArg(Arg.FLOATS, table, "table")))
+        # took 350-600 ms at 1080p, more than the blur. The kernels read tables instead
+        # (the identity's for an image that stays sRGB).
+        if self.to_linear:
+            table = linear_table() if self.linear else identity_table()
+            return KernelCall("to_linear", (*_images("src", "dst", "w", "h"), KernelArg(Arg.FLOATS, table, "table")))
+        table = srgb_table() if self.linear else np.linspace(0.0, 1.0, SRGB_TABLE_STEPS + 1, dtype=np.float32)
+        steps, n_steps, step_table = svg_step_args(self.steps)
+        return KernelCall("to_srgb", (*_images("src", "dst", "w", "h"), KernelArg(Arg.FLOATS, table, "table"),
+                                      steps, n_steps, KernelArg(Arg.FLOATS, step_table.value, "step_table")))
 
     @property
     def label(self) -> str:
         return "space"
 
     def describe(self) -> str:
-        how = ("8-bit sRGB -> float linearRGB" if self.to_linear else "float linearRGB -> 8-bit sRGB")
-        return f"{self.label}  {how} (premultiplied){'  ' + self.source if self.source else ''}"
+        space = "linearRGB" if self.linear else "sRGB"
+        how = f"8-bit sRGB -> float {space}" if self.to_linear else f"float {space} -> 8-bit sRGB"
+        then = "".join(f" -> {st.describe()}" for st in self.steps)
+        return f"{self.label}  {how} (premultiplied){then}{'  ' + self.source if self.source else ''}"
 
 
 PlannedPass = Union[ColorPass, ResamplePass, BlurPass, ShadowPass, MorphologyPass, CombinePass, OffsetPass,
@@ -1424,6 +1452,13 @@ def linear_table() -> np.ndarray:
     p = np.arange(256, dtype=np.float64)[None, :]
     straight = np.minimum(p / np.where(a > 0, a, 1.0), 1.0)
     return (srgb_to_linear(straight) * (a / 255.0)).astype(np.float32).reshape(-1)
+
+
+@lru_cache(maxsize=1)
+def identity_table() -> np.ndarray:
+    """(256 * 256,) float32, laid out as ``linear_table``: the 8-bit premultiplied value p
+    as a float, p / 255 (a SpacePass to a float sRGB image)."""
+    return np.tile(np.arange(256, dtype=np.float64) / 255.0, 256).astype(np.float32)
 
 
 @lru_cache(maxsize=1)

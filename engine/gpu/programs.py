@@ -135,13 +135,15 @@ def _enumerate() -> dict[ProgramKey, ProgramVariant]:
     add(TEXT_RASTER, "common/fullscreen.vert", "raster/text.frag")
     # Filter passes get the constants they share with the OpenCL kernels (filters.plan),
     # each in four alpha forms; colour passes one program per step bucket.
-    # SVG colour passes one per step bucket and form; turbulence the same with the colour
-    # steps fused after its noise, and one without (FilterProgram.svg_color).
+    # SVG colour passes one per step bucket and form; turbulence and the way back from a
+    # float image (to_srgb) the same with the colour steps fused after their work, and
+    # one without (FilterProgram.svg_color).
     buckets = [b for b in COLOR_STEP_BUCKETS if b <= color_step_bucket(MAX_COLOR_STEPS)]
     svg_forms = {shader: [FilterProgram(shader, b, svg_linear=lin, svg_transfer=tr)
                           for b, lin, tr in itertools.product(SVG_STEP_BUCKETS, (False, True), (False, True))]
-                 for shader in (FilterShader.SVG_COLOR, FilterShader.TURBULENCE)}
-    svg_forms[FilterShader.TURBULENCE].insert(0, FilterProgram(FilterShader.TURBULENCE))  # no fused steps
+                 for shader in (FilterShader.SVG_COLOR, FilterShader.TURBULENCE, FilterShader.TO_SRGB)}
+    for shader in (FilterShader.TURBULENCE, FilterShader.TO_SRGB):  # no fused steps
+        svg_forms[shader].insert(0, FilterProgram(shader))
     for shader in FilterShader:
         forms = svg_forms.get(shader, [FilterProgram(shader, steps) for steps in
                                        (buckets if shader is FilterShader.COLOR else (0,))])

@@ -9,7 +9,8 @@ linearRGB and how), SourceAlpha as
 one (colour made black), feGaussianBlur as the downscaled separable blur passes, one
 sigma per axis (``filters.plan.blur_levels_axes``; feDropShadow's likewise)
 (in linearRGB on an image with colour on a float linear image between two
-conversions: ``filters.svg.compile_linear``; with edgeMode duplicate or wrap as convolve
+conversions, and in either space on a float image where what reads it amplifies it —
+a gooey colour matrix, lighting: ``filters.svg.compile_linear``; with edgeMode duplicate or wrap as convolve
 passes, converting each tap in linearRGB: ``filters.svg.compile_spatial``,
 which also plans feDisplacementMap and feConvolveMatrix),
 feMorphology and feDropShadow as their passes (feDropShadow in linearRGB as the spec's
@@ -49,12 +50,12 @@ from ...errors import UnsupportedFeatureError
 from ...blending.modes import BlendMode
 
 from ..ops import BLUR_SIGMA_CAP, DropShadow, Morphology, pixel_sigma
-from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, OffsetPass, RegionPass, ShadowPass, _Builder,
-                    _plan_morphology, _plan_shadow, color_steps)
+from ..plan import (CombineOperator, CombinePass, ColorPass, FilterPlan, ImageFormat, OffsetPass, RegionPass, ShadowPass,
+                    SpacePass, _Builder, _plan_morphology, _plan_shadow, color_steps, image_format)
 from . import model as m
 from .compile_color import SpacePlanner
 from .compile_lighting import plan_lighting
-from .compile_linear import plan_linear_blur
+from .compile_linear import HeldFor, plan_float_blur
 from .compile_image import plan_image
 from .compile_noise import plan_turbulence
 from .compile_spatial import plan_spatial, spatial_refusal
@@ -205,7 +206,8 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
         if isinstance(prim, (m.DiffuseLighting, m.SpecularLighting)):  # compile_lighting
             read = node.inputs[0]  # its edge kernels start at the input's subregion (the spec's "input image")
             lit = region_px if isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
-            out = plan_lighting(b, prim, ins[0], canvas, element.primitive_units, linear, None if lit == full else lit)
+            out = plan_lighting(b, prim, ins[0], canvas, element.primitive_units, linear, None if lit == full else lit,
+                                _format_of(b, ins[0]))
         if isinstance(prim, m.Tile):
             read = node.inputs[0]
             tile = region_px if isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
@@ -222,7 +224,12 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
                 in_rect = full if read is None or isinstance(read, m.StandardInput) else canvas.pixel_rect(rects[read])
                 out = plan_spatial(b, prim, ins, (units[0] * scale, units[1] * scale), linear, in_rect, full, converts)
             if out is None:
-                out = _plan_primitive(b, prim, ins, units, scale, notes, linear, converts)
+                # a blur whose readers amplify it keeps its result in floats (compile_linear)
+                held = spaces.held_for(node.index) if isinstance(prim, m.GaussianBlur) and kept == full \
+                    else HeldFor.NOTHING
+                out = _plan_primitive(b, prim, ins, units, scale, notes, linear, converts, held)
+                if held is HeldFor.COLOUR and isinstance(b.passes[-1], SpacePass) and b.passes[-1].output == out:
+                    spaces.color_passes[node.index] = len(b.passes) - 1  # its colour reader joins the pass back
             clear = keeps_clear or isinstance(prim, _KEEPS_CLEAR) or (
                 isinstance(prim, m.Composite) and prim.operator is not m.CompositeOperator.ARITHMETIC)
             out_reach = _hull(in_reach) if clear else full
@@ -232,6 +239,11 @@ def plan_graph(element: m.FilterElement, size: tuple[int, int], scale: float = 1
             spaces.color_passes.pop(node.index, None)  # a colour primitive reading it runs after the clip
         names[node.index], rects[node.index], reach[node.index] = out, rect, out_reach
     return FilterPlan(tuple(b.passes), names[graph.output], (0, 0, 0, 0), tuple(notes))
+
+
+def _format_of(b: _Builder, image: str) -> ImageFormat:
+    """How the pass that wrote ``image`` holds it (the source: 8-bit)."""
+    return next((image_format(p) for p in reversed(b.passes) if p.output == image), ImageFormat.RGBA8)
 
 
 def _clip(b: _Builder, image: str, kept: PixelRect, prim: m.Primitive | m.FilterElement) -> str:
@@ -301,8 +313,10 @@ def _linear_shadow(b: _Builder, prim: m.DropShadow, source: str, sigmas: tuple[f
 
 
 def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple[float, float], scale: float,
-                    notes: list[str], linear: bool = False, converts: bool = False) -> str:
-    """The passes of ``prim``; ``linear``: in linearRGB; ``converts``: on an image with colour too."""
+                    notes: list[str], linear: bool = False, converts: bool = False,
+                    held: HeldFor = HeldFor.NOTHING) -> str:
+    """The passes of ``prim``; ``linear``: in linearRGB; ``converts``: on an image with colour too;
+    ``held``: why a blur's result stays in floats (compile_linear)."""
     ux, uy = units[0] * scale, units[1] * scale  # markup units -> pixels
     # (feColorMatrix and feComponentTransfer never reach here: compile_color plans them.)
     if isinstance(prim, m.GaussianBlur):
@@ -310,7 +324,9 @@ def _plan_primitive(b: _Builder, prim: m.Primitive, ins: list[str], units: tuple
         sigmas = tuple(pixel_sigma(s, 1.0) for s in _sigmas(prim.std_deviation, (ux, uy)))
         if max(sigmas) <= 0:
             return ins[0]
-        return plan_linear_blur(b, ins[0], sigmas, prim.tag) if converts else b.blur_axes(ins[0], sigmas)
+        if converts or held is not HeldFor.NOTHING:
+            return plan_float_blur(b, ins[0], sigmas, prim.tag, converts, held)
+        return b.blur_axes(ins[0], sigmas)
     if isinstance(prim, m.Morphology):
         if prim.radius[0] <= 0 or prim.radius[1] <= 0:
             return ins[0]  # a zero radius disables it: the result is the input

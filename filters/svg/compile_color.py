@@ -26,11 +26,15 @@ registers these; it plans everything else).
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
+
+import numpy as np
 
 from ..plan import (SHADER_CONSTANTS, ChannelTransfer, CombinePass, SvgColorPass, SvgColorStep, TransferKind,
                     TurbulencePass, _Builder)
 from . import model as m
+from .compile_linear import HeldFor
 from .graph import FilterGraph, NodeInput
 from .reference import color_matrix
 
@@ -40,6 +44,37 @@ _KINDS = {m.TransferType.IDENTITY: TransferKind.IDENTITY, m.TransferType.TABLE: 
           m.TransferType.DISCRETE: TransferKind.DISCRETE, m.TransferType.LINEAR: TransferKind.LINEAR,
           m.TransferType.GAMMA: TransferKind.GAMMA}
 _ALPHA_KEEPING = (m.GaussianBlur, m.Offset, m.Morphology, m.Tile)  # black colour in -> black colour out
+# A colour primitive whose output moves more than this many times its input's change
+# amplifies an 8-bit blur's rounding past a level: the blur it alone reads stays in floats
+# (compile_linear.HeldFor.COLOUR). Saturate, hue rotations and the CSS-like matrices
+# stay under it; gooey's alpha row (x18) is far over. The playground's glow (blue x1.7,
+# alpha x1.3 after a sigma 6 blur) stays under too: it is 3 levels off on one value
+# (the downscaled blur's shape, x1.7); at 1.25 it would be 1, but its full-size float
+# blur cost 4.8x on GL and 2.5x on OpenCL at 1080p (measured: 737 / 152 ms, 226 / 92 ms).
+AMPLIFYING_GAIN = 2.0
+
+
+def _transfer_gain(f: m.TransferFunction) -> float:
+    """The steepest slope of one feFunc over [0, 1] (inf: unbounded, or a step)."""
+    if f.type is m.TransferType.LINEAR:
+        return abs(f.slope)
+    if f.type is m.TransferType.GAMMA:
+        return math.inf if 0 < f.exponent < 1 else abs(f.amplitude * f.exponent)
+    values = np.asarray(f.table_values, np.float64)
+    if f.type in (m.TransferType.TABLE, m.TransferType.DISCRETE) and len(values) >= 2:
+        steepest = float(np.abs(np.diff(values)).max())
+        if f.type is m.TransferType.DISCRETE:
+            return math.inf if steepest > 0 else 0.0  # a rounding across a step moves a whole step
+        return steepest * (len(values) - 1)
+    return 1.0
+
+
+def colour_gain(prim: m.ColorMatrix | m.ComponentTransfer) -> float:
+    """How many times a change of its input can move ``prim``'s output at most (per
+    channel, straight colour): a matrix's largest absolute row sum, a transfer's steepest slope."""
+    if isinstance(prim, m.ColorMatrix):
+        return float(np.abs(color_matrix(prim)[:, :4]).sum(axis=1).max())
+    return max(_transfer_gain(f) for f in (prim.red, prim.green, prim.blue, prim.alpha))
 
 
 def channel_transfer(f: m.TransferFunction) -> ChannelTransfer:
@@ -66,9 +101,13 @@ class SpacePlanner:
         self.black: set[NodeInput] = {m.StandardInput.SOURCE_ALPHA}  # inputs whose colour is 0
         self.start = 0
         self.uses: dict[NodeInput, int] = {}  # live readers of each node's result
+        self.readers: dict[NodeInput, list[m.Primitive]] = {}  # the primitives reading it, once each
+        self.output = graph.output
         for node in graph.live_nodes():
             for i in node.inputs:
                 self.uses[i] = self.uses.get(i, 0) + 1
+            for i in dict.fromkeys(node.inputs):
+                self.readers.setdefault(i, []).append(node.primitive)
         self.color_passes: dict[int, int] = {}  # node index -> where its svg colour pass is in the plan
 
     def refusal(self, prim: m.Primitive) -> str | None:
@@ -84,6 +123,20 @@ class SpacePlanner:
         # convolve passes, feMorphology as linear morphology passes), feDropShadow as the
         # spec's graph merged in linear light (compile).
         return None
+
+    def held_for(self, index: int) -> HeldFor:
+        """Whether the blur of node ``index`` keeps its result in floats for what reads it
+        (compile_linear): all its readers are lighting, or its one reader is a colour
+        primitive that amplifies (over AMPLIFYING_GAIN)."""
+        readers = self.readers.get(index, [])
+        if index == self.output or not readers:
+            return HeldFor.NOTHING
+        if all(isinstance(r, (m.DiffuseLighting, m.SpecularLighting)) for r in readers):
+            return HeldFor.LIGHTING
+        if self.uses.get(index) == 1 and isinstance(readers[0], (m.ColorMatrix, m.ComponentTransfer)) \
+                and colour_gain(readers[0]) > AMPLIFYING_GAIN:
+            return HeldFor.COLOUR
+        return HeldFor.NOTHING
 
     def plan(self, prim: m.Primitive, index: int, inputs: tuple[NodeInput, ...], source: str | None,
              linear: bool) -> str | None:
@@ -101,8 +154,8 @@ class SpacePlanner:
         before = inputs[0]
         at = self.color_passes.get(before) if isinstance(before, int) and self.uses.get(before) == 1 else None
         if at is not None and SvgColorPass.fits((*self.b.passes[at].steps, step)):
-            # The only reader of an svg colour (or turbulence) pass's result: one more step
-            # of that pass (it stays where it was: its input was ready there, and nothing
+            # The only reader of an svg colour (or turbulence, or a float blur's way back)
+            # pass's result: one more step of that pass (it stays where it was: its input was ready there, and nothing
             # else reads it).
             previous = self.b.passes[at]
             self.b.passes[at] = replace(previous, steps=(*previous.steps, step))

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from ..plan import LightingPass, LightKind, _Builder
+from ..plan import ImageFormat, LightingPass, LightKind, _Builder
 from . import model as m
 from .reference import Canvas, _length, _position, srgb_to_linear
 
@@ -24,11 +24,12 @@ __all__ = ["plan_lighting"]
 
 
 def plan_lighting(b: _Builder, prim: m.DiffuseLighting | m.SpecularLighting, source: str, canvas: Canvas,
-                  units: m.Units, linear: bool, in_rect: tuple[int, int, int, int] | None = None) -> str:
+                  units: m.Units, linear: bool, in_rect: tuple[int, int, int, int] | None = None,
+                  reads: ImageFormat = ImageFormat.RGBA8) -> str:
     """The pass of ``prim`` reading ``source``, an image covering ``canvas`` (whose
     ``origin`` is its pixel (0, 0) in the element's pixels) that is transparent outside
-    ``in_rect`` (x0, y0, x1, y1: the input's subregion in its pixels; None: all of it);
-    the image it writes."""
+    ``in_rect`` (x0, y0, x1, y1: the input's subregion in its pixels; None: all of it) and
+    held as ``reads`` (a blur in floats: compile_linear); the image it writes."""
     c = prim.lighting_color
     rgb = np.array([c.r, c.g, c.b], np.float64)
     if linear:
@@ -66,5 +67,6 @@ def plan_lighting(b: _Builder, prim: m.DiffuseLighting | m.SpecularLighting, sou
     b.passes.append(LightingPass(
         (source,), out, specular, kind, at, prim.surface_scale,
         prim.specular_constant if specular else prim.diffuse_constant, tuple(float(v) for v in rgb),
-        prim.specular_exponent if specular else 1.0, spot, spot_exponent, cone, linear, unit, prim.tag, in_rect))
+        prim.specular_exponent if specular else 1.0, spot, spot_exponent, cone, linear, unit, prim.tag, in_rect,
+        reads=reads))
     return out

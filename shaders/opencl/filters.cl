@@ -216,35 +216,7 @@ __kernel void filter_offset(__global const uchar4* src, __global uchar4* dst, in
 // SvgColorPass): `n_steps` steps of SVG_STEP_FLOATS floats each: the 4x5 matrix row by
 // row, then per channel (type, first table value, table values, p0, p1, p2), then 1 for
 // linearRGB; `table` every table value.
-// The steps of SVG colour primitives on straight RGBA `c` (shaders/filters/svg_color_steps.glsl).
-inline void svg_color_steps(float* c, __constant float* steps, int n_steps, __constant float* table) {
-    for (int s = 0; s < n_steps; ++s) {
-        __constant float* step = steps + SVG_STEP_FLOATS * s;
-        if (c[3] <= 0.0f) c[0] = c[1] = c[2] = c[3] = 0.0f;  // premultiplied between primitives
-        int linear_rgb = step[44] != 0.0f;
-        if (linear_rgb) {
-            for (int i = 0; i < 3; ++i) c[i] = svg_srgb_to_linear(c[i]);
-        }
-        float o[4];
-        for (int i = 0; i < 4; ++i) {
-            __constant float* row = step + 5 * i;
-            o[i] = clamp(row[0] * c[0] + row[1] * c[1] + row[2] * c[2] + row[3] * c[3] + row[4], 0.0f, 1.0f);
-        }
-        for (int ch = 0; ch < 4; ++ch) {
-            __constant float* f = step + 20 + 6 * ch;
-            int type = (int)f[0];
-            if (type == 0) continue;
-            int first = (int)f[1], n = (int)f[2];
-            int k = svg_table_index(o[ch], type, n);
-            float v0 = table[first + k], v1 = table[first + min(k + 1, max(n - 1, 0))];
-            o[ch] = svg_transfer(o[ch], type, n, k, v0, v1, f[3], f[4], f[5]);
-        }
-        if (linear_rgb) {
-            for (int i = 0; i < 3; ++i) o[i] = svg_linear_to_srgb(o[i]);
-        }
-        for (int i = 0; i < 4; ++i) c[i] = o[i];
-    }
-}
+#include "opencl/svg_color_steps.cl"
 
 __kernel void filter_svg_color(__global const uchar4* src, __global uchar4* dst, int w, int h,
                                __constant float* steps, int n_steps, __constant float* table) {
@@ -407,50 +379,11 @@ __kernel void filter_region(__global const uchar4* src, __global uchar4* dst, in
     dst[y * w + x] = src[sy * w + sx];
 }
 
-// feDiffuseLighting / feSpecularLighting (shaders/filters/lighting.frag, filters/plan.py
-// LightingPass): `light` is LightingPass.values(); common/lighting.h does the maths, its
-// edge kernels starting at the input's pixels [x0, x1) x [y0, y1) (its subregion).
-#define SVG_FLOAT4(r, g, b, a) ((float4)((r), (g), (b), (a)))
-#include "common/lighting.h"
-
-__kernel void filter_lighting(__global const uchar4* src, __global uchar4* dst, int w, int h,
-                              __constant float* light, int kind, int specular, int linear_rgb,
-                              int x0, int y0, int x1, int y1) {
-    int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h) return;
-#define A(cx, cy) (src[(cy) * w + (cx)].w * (1.0f / 255.0f))
-#define LIGHT_ARGS x + 0.5f, y + 0.5f, kind, light[0], light[1], light[2], light[3], light[4], light[5], light[6], \
-                   light[7], light[8], specular, light[9], light[10], light[11], light[12], light[13], linear_rgb
-    float ux = light[14], uy = light[15];  // the normal's kernel step in px (kernelUnitLength)
-    x0 = min(x0, w); x1 = min(x1, w); y0 = min(y0, h); y1 = min(y1, h);
-    float inside = svg_light_inside(x, x0, x1) * svg_light_inside(y, y0, y1);
-    int lx = svg_light_lo(inside, x, x0), hx = svg_light_hi(inside, x, x1);  // the pixels reads clamp to
-    int ly = svg_light_lo(inside, y, y0), hy = svg_light_hi(inside, y, y1);
-    float has_l = inside * svg_light_has(x, ux, -1.0f, lx, hx), has_r = inside * svg_light_has(x, ux, 1.0f, lx, hx);
-    float has_u = inside * svg_light_has(y, uy, -1.0f, ly, hy), has_d = inside * svg_light_has(y, uy, 1.0f, ly, hy);
-    if (ux == 1.0f && uy == 1.0f) {  // whole pixels, without kernelUnitLength (half the time of the loop below on PoCL)
-        int xl = max(x - 1, lx), xr = min(x + 1, hx - 1), yu = max(y - 1, ly), yd = min(y + 1, hy - 1);
-        store(dst, w, x, y, svg_lighting(A(xl, yu), A(x, yu), A(xr, yu), A(xl, y), A(x, y), A(xr, y), A(xl, yd),
-                                         A(x, yd), A(xr, yd), has_l, has_r, has_u, has_d, LIGHT_ARGS));
-        return;
-    }
-    float xs[3] = {has_l > 0.0f ? x - ux : x, x, has_r > 0.0f ? x + ux : x};  // the centre stands in
-    float ys[3] = {has_u > 0.0f ? y - uy : y, y, has_d > 0.0f ? y + uy : y};
-    float a[9];
-    for (int j = 0; j < 3; ++j) {
-        for (int i = 0; i < 3; ++i) {  // bilinear between pixel centres (exact at whole pixels), within the input
-            int qx0 = clamp((int)floor(xs[i]), lx, hx - 1), qy0 = clamp((int)floor(ys[j]), ly, hy - 1);
-            int qx1 = min(qx0 + 1, hx - 1), qy1 = min(qy0 + 1, hy - 1);
-            float fx = xs[i] - qx0, fy = ys[j] - qy0;
-            float top = mix(A(qx0, qy0), A(qx1, qy0), fx), bottom = mix(A(qx0, qy1), A(qx1, qy1), fx);
-            a[3 * j + i] = mix(top, bottom, fy);
-        }
-    }
-    store(dst, w, x, y, svg_lighting(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], has_l, has_r, has_u, has_d,
-                                     LIGHT_ARGS));
-#undef LIGHT_ARGS
-#undef A
-}
+// feDiffuseLighting / feSpecularLighting on these uchar4 images (linear.cl builds it on
+// float ones: a blurred input held in floats, whose slopes the normal amplifies).
+#define LIGHT_ALPHA(img, i) ((img)[i].w * (1.0f / 255.0f))
+#include "opencl/lighting.cl"
+#undef LIGHT_ALPHA
 
 // feImage (shaders/filters/image.frag, filters/plan.py ImagePass): the picture (straight
 // RGBA8, pw x ph) sampled bilinearly at q = (sx x, sy y) + (ox, oy) with its edge texels

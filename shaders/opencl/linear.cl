@@ -20,6 +20,19 @@ inline float4 float_load_or_clear(__global const float4* img, int w, int h, int 
 #define PAIR_UNIT 1.0f
 #include "opencl/resample_blur.cl"
 
+#define SVG_INT(x) ((int)(x))
+#define SVG_INT_TO_FLOAT(x) ((float)(x))
+#define SVG_POW(x, y) native_exp2((y) * native_log2(x))
+#include "common/svg_color.h"
+#include "opencl/svg_color_steps.cl"
+
+// feDiffuseLighting / feSpecularLighting of a float image (a blur held in floats: the
+// normal amplifies its slopes, and 8 bits between would cost levels; filters.cl has the
+// uchar4 one).
+#define LIGHT_ALPHA(img, i) ((img)[i].w)
+#include "opencl/lighting.cl"
+#undef LIGHT_ALPHA
+
 // 8-bit premultiplied sRGB -> float premultiplied linearRGB
 // (shaders/filters/to_linear.frag): `table` holds the result for every 8-bit value and
 // alpha, at a * 256 + p (filters/plan.py linear_table: PoCL's powers cost more than the
@@ -41,15 +54,18 @@ inline float srgb_between(__global const float* table, float c) {
     return mix(table[i], table[i + 1], q - (float)i);
 }
 
-// And back (shaders/filters/to_srgb.frag): un-premultiplied, through the table,
-// premultiplied again, rounded as every 8-bit store is.
+// And back (shaders/filters/to_srgb.frag): un-premultiplied, through the table (for an
+// image in sRGB already, SpacePass.linear false, the identity), then the colour work fused
+// after the blur in float (`n_steps` steps, svg_color_steps; filters/plan.py
+// SpacePass.steps), premultiplied again, rounded as every 8-bit store is.
 __kernel void filter_to_srgb(__global const float4* src, __global uchar4* dst, int w, int h,
-                             __global const float* table) {
+                             __global const float* table, __constant float* steps, int n_steps,
+                             __constant float* step_table) {
     int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h) return;
     float4 p = clamp(src[y * w + x], 0.0f, 1.0f);
     float inv = p.w > 0.0f ? 1.0f / p.w : 0.0f;
-    float4 o = (float4)(srgb_between(table, p.x * inv) * p.w, srgb_between(table, p.y * inv) * p.w,
-                        srgb_between(table, p.z * inv) * p.w, p.w);
-    dst[y * w + x] = convert_uchar4_sat_rte(o * 255.0f);
+    float c[4] = {srgb_between(table, p.x * inv), srgb_between(table, p.y * inv), srgb_between(table, p.z * inv), p.w};
+    svg_color_steps(c, steps, n_steps, step_table);
+    dst[y * w + x] = convert_uchar4_sat_rte((float4)(c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]) * 255.0f);
 }

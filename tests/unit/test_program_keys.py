@@ -141,8 +141,9 @@ def test_every_filter_key_is_named_as_before():
                                               "turbulence", "displace", "convolve", "convolve_converted", "convolve_spread",
                                               "convolve_spread_converted", "region", "lighting", "image",
                                               "morphology_linear", "shadow_linear", "to_linear", "to_srgb")]
-    # SVG colour programs: one per step bucket and form; turbulence's also with fused steps.
-    bases += [f"filter.{shader}{n}{lin}{tr}" for shader in ("svg_color", "turbulence") for n in (1, 2, 4, 8)
+    # SVG colour programs: one per step bucket and form; turbulence's and the way back from
+    # a float image's (to_srgb) also with fused steps.
+    bases += [f"filter.{shader}{n}{lin}{tr}" for shader in ("svg_color", "turbulence", "to_srgb") for n in (1, 2, 4, 8)
               for lin in ("", ".linear") for tr in ("", ".transfer")]
     legacy = {legacy_filter(b, s, o) for b in bases for s, o in _LEGACY_STRAIGHT}
     assert {str(k) for k in keys} == legacy and len(keys) == len(legacy)
