@@ -128,12 +128,14 @@ class RetainedFastPath:
                 if node.draws_content() or node.style.backdrop_filter is not None:
                     # drawn elsewhere (inside a surface), read back, or culled: may change
                     return self._whole(f"{layer_id} was not drawn last frame (a hidden back face, culled) "
-                                       "or is drawn inside another draw" if node.context3d is not None else None)
+                                       "or is drawn inside another draw" if node.context3d is not None else
+                                       f"{layer_id} is drawn inside another draw or was culled last frame")
                 continue  # paints nothing itself: only its descendants' draws matter
             if self.trees.nodes[layer_id].style.backdrop_filter is not None:
                 # Its filtered backdrop is a draw apart from its content, made from what
                 # lies under where it was (each moved descendant is a change of its own).
-                return None
+                return self._whole(f"{layer_id} moved with a backdrop-filter: its backdrop is read again "
+                                   "from under where it is now")
             redo[index] = last.sites[index]
         # A repainted lone layer is drawn again as a moved one is; a backing of several
         # layers is repainted in place from its members that changed (a site redone for a

@@ -86,6 +86,19 @@ def test_turning_contexts_take_the_fast_path_with_the_full_plans_graph(make):
 
 
 
+def test_a_turning_member_with_a_backdrop_filter_is_planned_whole_and_says_why():
+    """Its filtered backdrop is read from under where it moved, so every turning frame is
+    planned whole (review of issue 26: such frames gave no reason)."""
+    state, scene = FrameState(), card_flip()
+    scene.find("front").style = ("background: #f06; backface-visibility: hidden; transform: translateZ(1px); "
+                                 "backdrop-filter: blur(2px)")
+    graphs = [build_frame_graph(scene, FrameRequest(t=float(t)), Limits(), ImageStore(), state, KEPT)
+              for t in (0.1, 0.2, 0.3)]
+    assert all(g.planned_whole == "front moved with a backdrop-filter: its backdrop is read again from under "
+               "where it is now" for g in graphs[1:]), [g.planned_whole for g in graphs]
+    assert f"planned whole, not on the retained fast path: {graphs[1].planned_whole}" in graphs[1].describe()
+
+
 def test_a_hidden_back_face_turning_to_the_viewer_is_planned_whole_and_says_why():
     """The flip's back face was not drawn while hidden: the frame it turns to the viewer
     is planned whole (its draw is new), with the reason in the graph and its report; the
