@@ -56,15 +56,15 @@ class SvgFilterRef(FilterOp):
 
     def plan_error(self) -> UnsupportedFeatureError:
         """Why this op cannot be planned into GPU passes (yet)."""
-        if self.element is None:
-            return UnsupportedFeatureError(f"{self.css()}: SVG filter graphs do not compile to GPU passes yet in a "
-                                           "chain or a layer; filters.apply(..., svg=markup) runs them",
-                                           property="filter", value=self.css())
+        if self.element is None:  # a url() with no markup in force: nothing to plan from
+            return SvgFilterError(f"{self.css()} names an SVG filter, and no SVG markup is in force to find it in: "
+                                  "give the markup (scene.add_svg, a scene file's \"svg\", "
+                                  "chain.resolved_svg(parse_svg(markup)) or filters.apply(..., svg=markup))",
+                                  attribute="filter", value=self.css())
         graph = build_graph(self.element)
         tags = ", ".join(dict.fromkeys(n.primitive.tag for n in graph.live_nodes())) or "no primitives"
-        return UnsupportedFeatureError(f"{self.css()}: SVG filter graphs ({tags}) do not compile to GPU passes yet in "
-                                       "a chain or a layer; filters.apply(..., svg=markup) runs them (the reference "
-                                       "any graph, GL and OpenCL those filters.svg.compile plans)", property="filter",
+        return UnsupportedFeatureError(f"{self.css()}: an SVG filter graph ({tags}) is planned by FilterChain.plan "
+                                       "(filters.svg.route), not as one function of a CSS chain", property="filter",
                                        value=self.css())
 
     def reference(self, premult: np.ndarray) -> np.ndarray:

@@ -47,7 +47,11 @@ def test_filter_strings_parse_and_plan_or_fail_typed(text):
     except LaminaInputError as err:
         assert located(err) or "filter" in str(err), err
         return
-    plan = chain.plan(size=(64, 48))
+    try:
+        plan = chain.plan(size=(64, 48))
+    except LaminaInputError as err:  # e.g. url(#id) with no SVG markup to find it in
+        assert located(err) or "filter" in str(err), err
+        return
     assert all(v >= 0 for v in plan.outsets)
 
 

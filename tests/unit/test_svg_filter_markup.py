@@ -317,8 +317,8 @@ def test_gpu_backends_refuse_what_does_not_lower_before_any_gpu_work():
     with pytest.raises(UnsupportedFeatureError, match=r"drop-shadow.*<filter id=\"noise\">, whose filter region "
                                                       "reaches past the image"):
         filters.apply(img, "drop-shadow(1px 1px red) url(#noise)", backend="gl", svg=noise)
-    with pytest.raises(UnsupportedFeatureError, match="do not compile to GPU passes"):
-        filters.parse("url(#x)").plan()
+    with pytest.raises(SvgFilterError, match=r"url\(#x\) names an SVG filter, and no SVG markup is in force"):
+        filters.parse("url(#x)").plan()  # nothing to find #x in
     # Resolved, a filter that lowers plans like the ops it is (filters.svg.route).
     plan = filters.parse("url(#blue)").resolved_svg(parse_svg(MARKUP)).plan()
     assert [p.kind for p in plan.passes] == ["color"]
