@@ -155,6 +155,10 @@ def route_svg(ops: tuple[FilterOp, ...], *, size: tuple[int, int] | None, scale:
             continue
         if backdrop and box is None:
             _backdrop_refusal(op, ops, size, scale)
+        if len(ops) == 1 and box is None and not backdrop:
+            # No element's box (the chain planned alone: FilterChain.plan(), or with the
+            # input's size): the input is the element, as filters.apply takes an image.
+            box = element_box
         if len(ops) == 1 and box is not None:
             if _holds_box(op.element, box, scale):
                 return _region_plan(op.element, box, size, scale, backdrop)

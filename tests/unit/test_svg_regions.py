@@ -130,3 +130,18 @@ def test_filters_apply_refuses_drop_shadow_beside_a_region_past_the_image_before
     with pytest.raises(UnsupportedFeatureError, match="drop-shadow.*wide.*reaches past the image") as info:
         parse("url(#wide) drop-shadow(2px 2px 1px red)").resolved_svg(parse_svg(MIXED)).plan(size=(40, 20))
     assert info.value.element == '<filter id="wide">'
+
+
+def test_a_lone_url_planned_without_a_box_takes_its_input_as_the_element():
+    """FilterChain.plan() with no box (the module docstring's ``print(chain.plan())``) or
+    with only the input's size plans the graph on its filter region around the input, as
+    filters.apply does; it raised 'a filter region other than the element's box'."""
+    from lamina import filters
+    from lamina.filters.svg import parse_svg
+    markup = ('<svg xmlns="http://www.w3.org/2000/svg"><filter id="f"><feOffset dx="2"/></filter>'
+              '<filter id="g" x=".2" y=".2" width=".5" height=".5"><feFlood flood-color="red"/></filter></svg>')
+    chain = filters.parse("url(#f)").resolved_svg(parse_svg(markup))
+    assert [p.kind for p in chain.plan().passes] == ["offset"]
+    assert chain.plan(size=(40, 30)).outsets == (3, 4, 3, 4)  # -10% / 120% of a 40 x 30 input, rounded out
+    inside = filters.parse("url(#g)").resolved_svg(parse_svg(markup)).plan(size=(40, 30))
+    assert inside.outsets == (0, 0, 0, 0) and inside.passes[-1].kind == "region"  # cut to (8, 6, 28, 21)
