@@ -13,13 +13,11 @@ import numpy as np
 import pytest
 
 from lamina import FrameRequest, Layer, Scene
-from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
+from lamina.graph import FrameState, build_frame_graph
 from lamina.images import ImageStore
 from lamina.limits import Limits
-from tests.kept import EVERY_TEXTURE
-from tests.same_graph import assert_same_graph
+from tests.same_graph import KEPT, assert_same_graph, planned_both
 
-KEPT = ExecutorFacts(retained=EVERY_TEXTURE)
 TURN = {"0%": {"transform": "rotateY(0deg)"}, "100%": {"transform": "rotateY(360deg)"}}
 
 
@@ -73,13 +71,9 @@ def crossing_under_later_layers() -> Scene:
 @pytest.mark.parametrize("make", [carousel, card_flip, crossing_planes, crossing_under_later_layers],
                          ids=["carousel", "card-flip", "crossing", "crossing-under-later"])
 def test_turning_contexts_take_the_fast_path_with_the_full_plans_graph(make):
-    fast, full = FrameState(), FrameState(fast_path=False)
-    a, b = make(), make()
     times = np.sort(np.random.default_rng(26).uniform(0.0, 12.0, 24))
-    for t in times:
-        ga = build_frame_graph(a, FrameRequest(t=float(t)), Limits(), ImageStore(), fast, KEPT)
-        gb = build_frame_graph(b, FrameRequest(t=float(t)), Limits(), ImageStore(), full, KEPT)
-        assert_same_graph(ga, gb)
+    pairs, fast = planned_both(make, times)
+    for t, (ga, gb) in zip(times, pairs):
         assert ga.contexts3d == gb.contexts3d, f"t={t}: the contexts sorted as the full plan sorts them"
         assert ga.raster_passes() == gb.raster_passes()
     assert fast.fast_frames >= len(times) // 2, f"the fast path took {fast.fast_frames} of {len(times)} frames"

@@ -13,15 +13,10 @@ import math
 import numpy as np
 import pytest
 
-from lamina import FrameRequest, Layer, Scene
-from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
-from lamina.images import ImageStore
-from lamina.limits import Limits
-from tests.kept import EVERY_TEXTURE
-from tests.same_graph import assert_same_graph
+from lamina import Layer, Scene
+from tests.same_graph import planned_both
 from tests.unit.test_preserve3d_fixes import blending_member
 
-KEPT = ExecutorFacts(retained=EVERY_TEXTURE)
 TURN = {"0%": {"transform": "rotateY(0deg)"}, "100%": {"transform": "rotateY(360deg)"}}
 
 
@@ -46,13 +41,9 @@ def carousel_in(group_style: str, labels: bool = False) -> Scene:
                                                  ("opacity: 0.8", True)],
                          ids=["opacity", "filter", "opacity-labelled"])
 def test_a_context_inside_a_flattening_surface_turns_on_the_fast_path(group_style, labels):
-    fast, full = FrameState(), FrameState(fast_path=False)
-    a, b = carousel_in(group_style, labels), carousel_in(group_style, labels)
     times = np.sort(np.random.default_rng(26).uniform(0.0, 12.0, 8))
-    for k, t in enumerate(times):
-        ga = build_frame_graph(a, FrameRequest(t=float(t)), Limits(), ImageStore(), fast, KEPT)
-        gb = build_frame_graph(b, FrameRequest(t=float(t)), Limits(), ImageStore(), full, KEPT)
-        assert_same_graph(ga, gb)
+    pairs, fast = planned_both(lambda: carousel_in(group_style, labels), times)
+    for k, (t, (ga, gb)) in enumerate(zip(times, pairs)):
         assert ga.contexts3d == gb.contexts3d and [c.target for c in ga.contexts3d][0] == "surface surface:stage"
         if k:
             assert ga.raster_passes() == [], f"t={t}: a turn re-rasters nothing"
@@ -65,21 +56,6 @@ def x_turning(scene: Scene) -> Scene:
     scene.find("x").animate({"0%": {"transform": "rotateY(30deg)"}, "100%": {"transform": "rotateY(70deg)"}},
                             duration=4.0, iterations="infinite")
     return scene
-
-
-def planned_both(make, times) -> tuple[list, FrameState]:
-    """Two copies of ``make()`` planned at each of ``times``, one on the fast path and
-    one from scratch, each pair's graphs asserted the same; the pairs and the fast
-    path's FrameState."""
-    fast, full = FrameState(), FrameState(fast_path=False)
-    a, b = make(), make()
-    pairs = []
-    for t in times:
-        ga = build_frame_graph(a, FrameRequest(t=float(t)), Limits(), ImageStore(), fast, KEPT)
-        gb = build_frame_graph(b, FrameRequest(t=float(t)), Limits(), ImageStore(), full, KEPT)
-        assert_same_graph(ga, gb)
-        pairs.append((ga, gb))
-    return pairs, fast
 
 
 def test_a_turning_member_in_the_isolated_group_its_context_root_makes_stays_on_the_fast_path():

@@ -12,18 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lamina import FrameRequest, Layer, Scene
+from lamina import Layer, Scene
 from lamina.compositor.tree import resolve_tree
 from lamina.geometry import Affine
-from lamina.graph import ExecutorFacts, FrameState, build_frame_graph
 from lamina.graph.contexts3d import order_3d_contexts
-from lamina.images import ImageStore
-from lamina.limits import Limits
 from lamina.textures import Draw, TextureDesc, TextureRole
-from tests.kept import EVERY_TEXTURE
-from tests.same_graph import assert_same_graph
-
-KEPT = ExecutorFacts(retained=EVERY_TEXTURE)
+from tests.same_graph import planned_both
 
 
 def frame_draws(graph):
@@ -164,13 +158,9 @@ def _swinging(make, layer_id):
 @pytest.mark.parametrize("make, turning", [(fixed_child, "b"), (scroller_in_member, "x"), (squash_in_member, "x")],
                          ids=["fixed-child", "scroller-contents", "squash"])
 def test_a_frame_moving_only_a_members_transform_takes_the_fast_path_with_these_draws(make, turning):
-    fast, full = FrameState(), FrameState(fast_path=False)
-    a, b = _swinging(make, turning), _swinging(make, turning)
     times = np.sort(np.random.default_rng(26).uniform(0.0, 4.0, 10))
-    for t in times:
-        ga = build_frame_graph(a, FrameRequest(t=float(t)), Limits(), ImageStore(), fast, KEPT)
-        gb = build_frame_graph(b, FrameRequest(t=float(t)), Limits(), ImageStore(), full, KEPT)
-        assert_same_graph(ga, gb)
+    pairs, fast = planned_both(lambda: _swinging(make, turning), times)
+    for t, (ga, gb) in zip(times, pairs):
         assert ga.contexts3d == gb.contexts3d, f"t={t}: sorted as the full plan sorts it"
     # All but the first frame (and, with a composited scroller, the second: so on main
     # too, before its contents were in the context).
