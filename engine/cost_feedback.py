@@ -81,6 +81,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Iterable, Mapping
 
 from .cost_history import DeviceCosts, Sample, SizeClass
@@ -90,8 +91,8 @@ from .framegraph import FrameGraph
 from .named import NamedEnum
 from .textures import Executor
 
-__all__ = ["CorrectionReport", "DeviceHealth", "FeedbackState", "Move", "Observation", "Phase", "Recent", "Tuning",
-           "Verdict", "correction_report", "observe", "report_against"]
+__all__ = ["Comparison", "CorrectionReport", "DeviceHealth", "FeedbackState", "Move", "Observation", "Phase", "Recent", "Tuning",
+           "Reported", "Verdict", "correction_report", "observe", "report_against", "reported_against"]
 
 
 @dataclass(frozen=True)
@@ -480,37 +481,127 @@ def correction_report(static: FrameGraph, corrected: FrameGraph, model: Correcte
     return report_against(_placement(static), corrected, model)
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """A corrected frame's filter passes against the uncorrected plan, as columns in the
+    corrected frame's pass order (its moves are reported in that order): each pass's
+    name, layer and executor, the executor the plan puts it on (its own where the plan
+    does not name it), and the positions where the two differ. Made once per pair of
+    plans: a frame whose corrected and uncorrected plans are both last frame's (reused
+    by their memos) compares them as last frame did."""
+
+    names: tuple[str, ...]
+    layers: tuple[str, ...]
+    now: tuple[Executor, ...]
+    planned: tuple[Executor, ...]
+    differ: tuple[int, ...]
+
+    @classmethod
+    def of(cls, plan: Mapping[str, tuple[Executor, str]], corrected: FrameGraph) -> "Comparison":
+        of = Executor.of
+        filters = corrected.filter_passes()
+        names = tuple([p.name for p in filters])
+        now = tuple([e if type(e) is Executor else of(e) for e in (p.executor for p in filters)])
+        get = plan.get
+        planned = tuple([found[0] if found is not None else e for found, e in zip(map(get, names), now)])
+        differ = tuple([i for i, (a, b) in enumerate(zip(planned, now)) if a is not b])
+        return cls(names, tuple([p.layer_id for p in filters]), now, planned, differ)
+
+    @cached_property
+    def at(self) -> dict[str, int]:
+        """Position by pass name (the passes moved last frame are looked up by name)."""
+        return {name: i for i, name in enumerate(self.names)}
+
+
+@dataclass(frozen=True)
+class Reported:
+    """What a frame's correction report was made from, kept for the next frame's
+    (graph.corrected keeps it in the renderer's ScheduleMemo): the corrected frame's
+    placement (``_placed_by``) and the uncorrected plan (by identity: their memos hand
+    back the same objects while they reuse them), their ``Comparison``, what the report says of the
+    model (its corrections, what each pass measured, last frame's moves, events), the
+    report, and each move written, by pass, with what its words depend on."""
+
+    placed_by: tuple | None
+    plan: Any
+    compared: Comparison
+    said: tuple
+    report: "CorrectionReport | None"
+    written: Mapping[str, tuple]
+
+
+def _placed_by(schedule: Any) -> tuple | None:
+    """What says a corrected frame is placed as another one was (``Reported.placed_by``):
+    its schedule's table, by identity (held, so no other takes its id: each scheduling
+    makes its own, and a frame that reuses last frame's outcome gets the same, its
+    copies renamed), and whether the schedule was applied (the same table is kept on GL
+    when its gain is below the shared-CPU margin: graph.placed). None without one."""
+    return None if schedule is None else (schedule.table, schedule.applied)
+
+
+def _said(model: CorrectedModel) -> tuple:
+    """What a report depends on of ``model`` besides the plans (``Reported.said``)."""
+    return model.corrections, model.seen, model.moved, model.events
+
+
+def _same_said(a: tuple, b: tuple) -> bool:
+    # (Identity first: a renderer hands the same mappings on until a measured frame
+    # makes new ones, and equal values write equal words.)
+    return all(x is y or x == y for x, y in zip(a, b))
+
+
 def report_against(plan: Mapping[str, tuple[Executor, str]], corrected: FrameGraph,
-                   model: CorrectedModel, kept: dict[str, tuple] | None = None) -> CorrectionReport | None:
+                   model: CorrectedModel) -> CorrectionReport | None:
     """``correction_report`` with the uncorrected plan said as pass name -> (executor,
     layer) of each filter pass (graph.placed.planned_on makes it without placing the
-    frame a second time). ``kept``: the moves an earlier frame reported, by pass (filled
-    here; graph.schedule_memo keeps it): a move whose words depend on the very same
-    things (what the pass measured where the plan puts it, that device's factor, its
-    prices) is that frame's, not written again."""
-    now = _placement(corrected)
-    schedule = corrected.schedule
+    frame a second time)."""
+    return reported_against(plan, corrected, model).report
+
+
+def reported_against(plan: Mapping[str, tuple[Executor, str]], corrected: FrameGraph, model: CorrectedModel,
+                     last: Reported | None = None) -> Reported:
+    """``report_against``'s report, with what it was made from, for the next frame
+    (``Reported``; graph.corrected keeps it). ``last``: the previous frame's. A frame
+    whose plans are both that frame's (the same table placed alike, the same plan
+    object) compares them as it did; with the same model's words as well, its report
+    is that frame's. A move whose words depend on the very same things (what the pass
+    measured where the plan puts it, that device's factor, the pass's prices, its
+    layer, from and to) is the one written before, not written again: by pass name, so
+    a frame scheduled anew (another key: a resized blur) writes only the moves that
+    changed."""
+    schedule, said = corrected.schedule, _said(model)
+    placed_by = _placed_by(schedule)
+    same_plans = (placed_by is not None and last is not None and last.placed_by is not None
+                  and last.placed_by[0] is placed_by[0] and last.placed_by[1] == placed_by[1] and last.plan is plan)
+    if same_plans and _same_said(last.said, said):
+        return last
+    compared = last.compared if same_plans else Comparison.of(plan, corrected)
+    written = last.written if last is not None else {}
+    names, layers, now, planned = compared.names, compared.layers, compared.now, compared.planned
+    moved = model.moved
+    back = [i for i in map(compared.at.get, moved) if i is not None and planned[i] is now[i]
+            and moved[names[i]][1] is not now[i]] if moved else []
+    kept: dict[str, tuple] = {}
     moves = []
-    for name, (where, layer) in now.items():
-        planned = plan.get(name, (where, layer))[0]
-        if where is not planned:
-            seen, factor = model.seen.get((name, planned)), model.factor(planned)
-            costs = schedule.prices_of(name) if schedule is not None else None  # (device names, its row)
-            held = kept.get(name) if kept is not None else None
-            if (held is not None and held[0] is seen and held[1] == factor and held[2] == costs
-                    and held[3] == (layer, planned, where)):
-                moves.append(held[4])
-                continue
+    for i in sorted({*compared.differ, *back}) if back else compared.differ:
+        name, layer, where, source = names[i], layers[i], now[i], planned[i]
+        if source is where:  # (moved last frame, and back where the plan puts it)
+            moves.append(Move(name, layer, moved[name][1], where, True, _why_back(name, where, model)))
+            continue
+        seen, factor = model.seen.get((name, source)), model.factor(source)
+        costs = schedule.prices_of(name) if schedule is not None else None  # (device names, its row)
+        held = written.get(name)
+        if (held is not None and held[0] is seen and held[1] == factor and held[2] == costs
+                and held[3] == (layer, source, where)):
+            move = held[4]
+        else:
             prices = {} if costs is None else {name: {n: c for n, c in zip(*costs) if math.isfinite(c)}}
-            move = Move(name, layer, planned, where, False, _why(name, planned, where, model, prices))
-            if kept is not None:
-                kept[name] = (seen, factor, costs, (layer, planned, where), move)
-            moves.append(move)
-        elif name in model.moved and model.moved[name][1] is not where:
-            moves.append(Move(name, layer, model.moved[name][1], where, True, _why_back(name, where, model)))
-    if not (model.corrections or moves or model.events):
-        return None
-    return CorrectionReport(model.corrections, tuple(moves), model.events)
+            move = Move(name, layer, source, where, False, _why(name, source, where, model, prices))
+        kept[name] = (seen, factor, costs, (layer, source, where), move)
+        moves.append(move)
+    report = (CorrectionReport(model.corrections, tuple(moves), model.events)
+              if model.corrections or moves or model.events else None)
+    return Reported(placed_by, plan, compared, said, report, kept)
 
 
 def _why(name: str, source: Executor, target: Executor, model: CorrectedModel, prices: dict) -> str:

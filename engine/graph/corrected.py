@@ -7,14 +7,18 @@ Pure, as graph.placed is: the correction came with the executor's snapshot. The 
 uncorrected schedule is made only while a correction is active, and only as far as the
 report needs it: where it puts each filter pass (graph.placed.planned_on; the frame is
 not rewritten a second time), kept in the memo's own ``uncorrected`` memo while the task
-graph and the base prices stand. Both are keyed by one ``frame_key`` of the graph.
+graph and the base prices stand. Both are keyed by one ``frame_key`` of the graph. What
+the report was made from is kept as well (``ScheduleMemo.reported``: lamina.cost_feedback.
+Reported): a frame whose two plans are last frame's compares them as it did and, saying
+the same of the model, has its report; each move written is kept for later frames while
+what its words say stands.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from ..cost_feedback import correction_report, report_against
+from ..cost_feedback import correction_report, reported_against
 from ..filter_costs import FilterCostModel
 from ..frame_costs import CorrectedModel
 from ..framegraph import FrameGraph
@@ -41,7 +45,10 @@ def scheduled_with_feedback(graph: FrameGraph, model: FilterCostModel, devices: 
     placed = scheduled(graph, model, devices, memo, key)
     if model.active:
         plan = planned_on(graph, model.base, devices, None if memo is None else memo.uncorrected(), key)
-        report = report_against(plan, placed, model, None if memo is None else memo.reported)
+        reported = reported_against(plan, placed, model, None if memo is None else memo.reported)
+        if memo is not None:
+            memo.reported = reported
+        report = reported.report
     else:
         report = correction_report(placed, placed, model)
     return placed if report is None else replace(placed, corrections=report)

@@ -67,9 +67,11 @@ class ScheduleMemo:
         # whose key differs from it only in some passes' and textures' sizes reprices
         # those instead of scheduling from nothing. Forgotten with the prices.
         self.basis: Any = None
-        # The corrections report's moves of the frames placed under this key, by pass
-        # (lamina.cost_feedback.report_against checks each is still what it would write).
-        self.reported: dict = {}
+        # What last frame's corrections report was made from, and its moves by pass
+        # (lamina.cost_feedback.Reported: report_against checks each is still what it
+        # would write). Kept across keys and prices: each move is checked against what
+        # its words depend on, so a frame scheduled anew rewrites only the moves that changed.
+        self.reported: Any = None
         # Whether the last frame placed ran filter work off GL: graph.placed.SharedCpuMargin
         # asks less gain to keep it there than to move it (hysteresis). Kept across new
         # prices and keys: it is what the last frame did, whatever priced it.
@@ -84,7 +86,6 @@ class ScheduleMemo:
             self._version, self._costs, self._prices = v, frame_costs(model, devices), {}
             self._key = self._value = None
             self.made = self.basis = None
-            self.reported = {}
 
     def costs(self, model: FilterCostModel, devices: tuple[Device, ...] = ()) -> FrameCosts:
         """``frame_costs(model, devices)``, made once per version of the prices."""
@@ -114,4 +115,4 @@ class ScheduleMemo:
 
     def keep(self, model: FilterCostModel, devices: tuple[Device, ...], key: tuple, value: Any) -> None:
         self._bind(model, devices)
-        self._key, self._value, self.made, self.reported = key, value, None, {}
+        self._key, self._value, self.made = key, value, None
