@@ -582,13 +582,17 @@ def reported_against(plan: Mapping[str, tuple[Executor, str]], corrected: FrameG
     back = [i for i in map(compared.at.get, moved) if i is not None and planned[i] is now[i]
             and moved[names[i]][1] is not now[i]] if moved else []
     kept: dict[str, tuple] = {}
+    factors: dict[Executor, float] = {}  # (by device: a frame's moves come from one or two)
     moves = []
     for i in sorted({*compared.differ, *back}) if back else compared.differ:
         name, layer, where, source = names[i], layers[i], now[i], planned[i]
         if source is where:  # (moved last frame, and back where the plan puts it)
             moves.append(Move(name, layer, moved[name][1], where, True, _why_back(name, where, model)))
             continue
-        seen, factor = model.seen.get((name, source)), model.factor(source)
+        factor = factors.get(source)
+        if factor is None:
+            factor = factors[source] = model.factor(source)
+        seen = model.seen.get((name, source))
         costs = schedule.prices_of(name) if schedule is not None else None  # (device names, its row)
         held = written.get(name)
         if (held is not None and held[0] is seen and held[1] == factor and held[2] == costs
