@@ -171,9 +171,10 @@ def test_steady_schedule(benchmark, frames, kind):
 # The kinds whose steady frames meet the target robustly here (the best of the
 # runs, on 2 cores shared with other sessions, load 5-7): the others are reported
 # (extra_info, the README) and only held to the ratio against a first schedule.
-# The corrected model at 50 passes is left out: its best steady frame measured 0.27-0.39 ms
-# on this machine at load 1 (2026-12-03), so the 0.3 ms target is not robustly met there.
-ROBUST_TARGETS = {50: ("placed", "two-devices", "kept-on-GL"), 500: ("kept-on-GL",)}
+# The corrected model at 50 passes was left out while its best steady frame measured
+# 0.27-0.39 ms; with its report kept between frames (lamina.cost_feedback.Reported) it
+# measures 0.19 ms at load 4, as placed frames do (tests/benchmarks/test_corrected_bench.py).
+ROBUST_TARGETS = {50: ("placed", "two-devices", "corrected", "kept-on-GL"), 500: ("kept-on-GL",)}
 
 
 def _cpu_ms(fn, runs: int) -> list[float]:
