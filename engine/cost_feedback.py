@@ -91,8 +91,8 @@ from .framegraph import FrameGraph
 from .named import NamedEnum
 from .textures import Executor
 
-__all__ = ["Comparison", "CorrectionReport", "DeviceHealth", "FeedbackState", "Move", "Observation", "Phase", "Recent", "Tuning",
-           "Reported", "Verdict", "correction_report", "observe", "report_against", "reported_against"]
+__all__ = ["Comparison", "CorrectionReport", "DeviceHealth", "FeedbackState", "Move", "Observation", "Phase", "Recent",
+           "Reported", "Tuning", "Verdict", "correction_report", "observe", "report_against", "reported_against"]
 
 
 @dataclass(frozen=True)
@@ -518,9 +518,11 @@ class Reported:
     """What a frame's correction report was made from, kept for the next frame's
     (graph.corrected keeps it in the renderer's ScheduleMemo): the corrected frame's
     placement (``_placed_by``) and the uncorrected plan (by identity: their memos hand
-    back the same objects while they reuse them), their ``Comparison``, what the report says of the
-    model (its corrections, what each pass measured, last frame's moves, events), the
-    report, and each move written, by pass, with what its words depend on."""
+    back the same objects while they reuse them), their ``Comparison``, what the report
+    says of the model (its corrections, what each pass measured, last frame's moves,
+    events), the report, and each move written, by pass, with what its words depend on:
+    (what the pass measured where the plan puts it, that device's factor, the pass's
+    prices, (layer, from, to), the Move)."""
 
     placed_by: tuple | None
     plan: Any
